@@ -1,0 +1,12 @@
+//! The known-answer files shipped in the repository (tests/vectors/), built
+//! into the binary so `unimac check-vectors` runs anywhere.
+
+pub const VECTORS: &[(&str, &str)] = &[
+    ("hash127.jsonl", include_str!("../../../tests/vectors/hash127.jsonl")),
+    ("hash127-accuracy.exp", include_str!("../../../tests/vectors/hash127-accuracy.exp")),
+    ("mmh.jsonl", include_str!("../../../tests/vectors/mmh.jsonl")),
+    ("sqh.jsonl", include_str!("../../../tests/vectors/sqh.jsonl")),
+    ("shoup.jsonl", include_str!("../../../tests/vectors/shoup.jsonl")),
+    ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
+    ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
+];

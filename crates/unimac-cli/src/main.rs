@@ -1,0 +1,160 @@
+//! `unimac`: compute any SPEC name, list them, and check known answers.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use unimac::registry::{self, Params};
+use unimac::vectors;
+
+mod bundled;
+
+#[derive(Parser)]
+#[command(name = "unimac", version, about = "Fast, provably secure message authentication from universal hashing")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Every implemented name with its key, nonce and output sizes.
+    List,
+    /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
+    Compute {
+        /// A SPEC name, with the tree- and mac- prefixes for tree modes and MACs.
+        name: String,
+        /// The key, hex.
+        #[arg(long)]
+        key: String,
+        /// The nonce, hex (nonce MACs only).
+        #[arg(long)]
+        nonce: Option<String>,
+        /// Output length in bytes (keystream only).
+        #[arg(long)]
+        len: Option<usize>,
+        /// The message file; stdin when absent or '-'.
+        file: Option<PathBuf>,
+    },
+    /// Run known-answer files (.jsonl of SPEC §7, or hash127-accuracy.exp);
+    /// without FILE, the vectors bundled in this binary.
+    CheckVectors {
+        /// Files to check.
+        files: Vec<PathBuf>,
+    },
+}
+
+/// A one-line error for the user.
+struct Fail(String);
+
+impl<E: std::fmt::Display> From<E> for Fail {
+    fn from(e: E) -> Fail {
+        Fail(e.to_string())
+    }
+}
+
+fn unhex(s: &str, what: &str) -> Result<Vec<u8>, Fail> {
+    hex::decode(s.trim()).map_err(|e| Fail(format!("{what} is not valid hex: {e}")))
+}
+
+/// Stream a file (or stdin for `-`/None) into `f` in large buffers.
+fn read_message(path: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
+    let mut buf = vec![0u8; 1 << 20];
+    let mut input: Box<dyn Read> = match path {
+        None => Box::new(io::stdin().lock()),
+        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
+        Some(p) => Box::new(
+            std::fs::File::open(p).map_err(|e| Fail(format!("cannot open {}: {e}", p.display())))?,
+        ),
+    };
+    let shown = path.map_or("stdin".to_string(), |p| p.display().to_string());
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => f(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fail(format!("cannot read {shown}: {e}"))),
+        }
+    }
+}
+
+fn list() -> Result<(), Fail> {
+    let mut out = String::new();
+    out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"));
+    for e in registry::entries() {
+        let i = &e.info;
+        let key = match i.key {
+            registry::KeySpec::Fixed(n) => n.to_string(),
+            registry::KeySpec::PerElement(n) => format!("k*{n}"),
+        };
+        let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
+        let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
+        out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, i.summary));
+    }
+    io::stdout().write_all(out.as_bytes())?;
+    Ok(())
+}
+
+fn compute(name: &str, key: &str, nonce: Option<&str>, len: Option<usize>, file: Option<&Path>) -> Result<(), Fail> {
+    registry::lookup(name)?;
+    let key = unhex(key, "--key")?;
+    let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
+    let p = Params { key: &key, nonce: nonce.as_deref(), len };
+    let mut s = registry::open(name, &p)?;
+    read_message(file, |d| s.update(d))?;
+    let out = s.finalize()?;
+    let mut line = hex::encode(out);
+    line.push('\n');
+    io::stdout().write_all(line.as_bytes())?;
+    Ok(())
+}
+
+fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
+    let mut inputs: Vec<(String, String)> = Vec::new();
+    if files.is_empty() {
+        for (name, text) in bundled::VECTORS {
+            inputs.push((format!("bundled:{name}"), text.to_string()));
+        }
+    } else {
+        for f in files {
+            let text = std::fs::read_to_string(f).map_err(|e| Fail(format!("cannot read {}: {e}", f.display())))?;
+            inputs.push((f.display().to_string(), text));
+        }
+    }
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut out = String::new();
+    for (shown, text) in &inputs {
+        let r = vectors::check_file_text(shown, text);
+        passed += r.passed;
+        failed += r.failures.len();
+        for f in r.failures {
+            out.push_str(&format!(
+                "{shown}:{}: {} FAILED expected {} got {}\n",
+                f.line, f.name, f.expected, f.got
+            ));
+        }
+    }
+    out.push_str(&format!("{passed} passed, {failed} failed\n"));
+    io::stdout().write_all(out.as_bytes())?;
+    Ok(failed == 0)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match &cli.cmd {
+        Cmd::List => list().map(|_| true),
+        Cmd::Compute { name, key, nonce, len, file } => {
+            compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
+        }
+        Cmd::CheckVectors { files } => check_vectors(files),
+    };
+    match r {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(Fail(msg)) => {
+            eprintln!("unimac: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

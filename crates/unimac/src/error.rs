@@ -1,0 +1,51 @@
+//! One error type for the whole library; every message is a single line that
+//! names the problem, so the CLI can print it as it is.
+
+use std::fmt;
+
+/// Everything that can go wrong when a caller hands unimac a name, a key, a
+/// nonce or a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The name is not one of SPEC.md's public names.
+    UnknownName(String),
+    /// The name is known but this build does not implement it.
+    NotImplemented(String),
+    /// The key has the wrong length for the name.
+    KeyLength { name: String, expected: String, got: usize },
+    /// The nonce has the wrong length.
+    NonceLength { name: String, expected: usize, got: usize },
+    /// A nonce MAC was called without a nonce.
+    MissingNonce(String),
+    /// A nonce was given to a name that takes none.
+    UnexpectedNonce(String),
+    /// `--len` was missing or given where it means nothing.
+    Length(String),
+    /// The message does not fit the name (e.g. `hash127-raw` on a length that is
+    /// not a multiple of 4, or a block function fed a message of the wrong size).
+    Message { name: String, reason: String },
+    /// Any other invalid argument.
+    Invalid(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownName(n) => write!(f, "unknown name '{n}' (see 'unimac list')"),
+            Error::NotImplemented(n) => write!(f, "{n}: not implemented"),
+            Error::KeyLength { name, expected, got } => {
+                write!(f, "{name}: key must be {expected} bytes, got {got}")
+            }
+            Error::NonceLength { name, expected, got } => {
+                write!(f, "{name}: nonce must be {expected} bytes, got {got}")
+            }
+            Error::MissingNonce(n) => write!(f, "{n}: this MAC needs a nonce"),
+            Error::UnexpectedNonce(n) => write!(f, "{n}: takes no nonce"),
+            Error::Length(s) => write!(f, "{s}"),
+            Error::Message { name, reason } => write!(f, "{name}: {reason}"),
+            Error::Invalid(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

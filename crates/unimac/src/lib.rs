@@ -1,0 +1,25 @@
+//! # unimac
+//!
+//! Fast, provably secure message authentication from universal hashing:
+//! Bernstein's hash127, Halevi–Krawczyk's MMH and NMH, Etzel–Patel–Ramzan's
+//! Square Hash, and Shoup's evaluation and division hashes, each exact on
+//! every input, each with a portable path and run-time-dispatched fast paths,
+//! and the Wegman–Carter MACs built on them with their proven forgery bounds.
+//!
+//! Every public name of the wire specification is reachable by name through
+//! [`registry`]; each family also has its own typed API in its module.
+
+pub mod error;
+pub mod hash127;
+pub mod mac;
+pub mod mmh;
+pub mod platform;
+pub mod registry;
+pub mod shoup;
+pub mod square;
+pub mod tree;
+pub mod vectors;
+
+pub use error::Error;
+pub use platform::Platform;
+pub use registry::{compute, open, Params, Stream};

@@ -1,0 +1,65 @@
+//! Run-time CPU feature detection, in exactly one place.
+//!
+//! Every family with a fast path asks [`Platform::detect`] which instruction
+//! sets it may use; the answer is computed once and cached, so dispatch costs
+//! one relaxed load. Setting the environment variable `UNIMAC_FORCE_PORTABLE`
+//! to anything non-empty forces the portable paths (useful to test and
+//! benchmark both on one machine).
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The instruction sets unimac's fast paths use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Platform {
+    /// AVX2 and FMA (the floating-point and vpmuludq paths).
+    pub avx2_fma: bool,
+    /// PCLMULQDQ with SSE4.1 (carry-less multiplication for Shoup's hashes).
+    pub pclmul: bool,
+}
+
+const UNKNOWN: u8 = 0x80;
+static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+impl Platform {
+    /// The portable platform: no fast path at all.
+    pub const PORTABLE: Platform = Platform { avx2_fma: false, pclmul: false };
+
+    /// What this CPU offers (cached after the first call).
+    #[inline]
+    pub fn detect() -> Platform {
+        let v = CACHE.load(Ordering::Relaxed);
+        if v != UNKNOWN {
+            return Self::from_bits(v);
+        }
+        let p = Self::probe();
+        CACHE.store(p.bits(), Ordering::Relaxed);
+        p
+    }
+
+    fn bits(self) -> u8 {
+        (self.avx2_fma as u8) | ((self.pclmul as u8) << 1)
+    }
+
+    fn from_bits(v: u8) -> Platform {
+        Platform { avx2_fma: v & 1 != 0, pclmul: v & 2 != 0 }
+    }
+
+    fn probe() -> Platform {
+        if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty()) {
+            return Platform::PORTABLE;
+        }
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        {
+            Platform {
+                avx2_fma: std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("fma"),
+                pclmul: std::is_x86_feature_detected!("pclmulqdq")
+                    && std::is_x86_feature_detected!("sse4.1"),
+            }
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+        {
+            Platform::PORTABLE
+        }
+    }
+}

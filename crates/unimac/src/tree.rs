@@ -1,0 +1,265 @@
+//! The AES key stream and tree hashing of long messages (SPEC §5; the tree
+//! construction of Wegman and Carter, MMH paper section 2.4).
+//!
+//! A block function `F` maps a `B`-byte block to `O < B` bytes under a
+//! `K`-byte key. `tree-F(s, M)` hashes the blocks of `pad(M, B)` with the key
+//! of level 0, concatenates the outputs, and repeats with the key of level 1,
+//! and so on, until one block is left. Level `j` is final exactly when its
+//! whole input is shorter than `B` bytes; so every full block can be hashed
+//! the moment it is complete, and the streaming state is one partial block
+//! per level: O(height × B) memory whatever the message length.
+
+use std::sync::Arc;
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+use zeroize::Zeroizing;
+
+use crate::registry::{Entry, Info, KeySpec, Params, Stream};
+use crate::Error;
+
+/// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
+/// little-endian integer.
+pub fn keystream(s: &[u8; 16], n: usize) -> Vec<u8> {
+    keystream_range(s, 0, n)
+}
+
+/// Bytes `offset .. offset + n` of [`keystream`]`(s, ∞)`.
+pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
+    let aes = Aes128::new(s.into());
+    let mut out = Vec::with_capacity(n);
+    let first = offset / 16;
+    let last = (offset + n).div_ceil(16);
+    for i in first..last {
+        let mut block = aes::Block::from((i as u128).to_le_bytes());
+        aes.encrypt_block(&mut block);
+        let lo = if i == first { offset % 16 } else { 0 };
+        let hi = (offset + n - i * 16).min(16);
+        out.extend_from_slice(&block[lo..hi]);
+    }
+    out
+}
+
+/// A block function under one key: hashes whole blocks, many at a time (so a
+/// fast path can work across blocks).
+pub trait BlockHash: Send + Sync {
+    /// `blocks.len()` is a multiple of the block size `B`; writes `O` bytes per
+    /// block into `out` (`out.len() == blocks.len() / B * O`).
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]);
+}
+
+type KeyedFn = Arc<dyn Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync>;
+
+/// A block function of SPEC §5's table: its sizes and how to key it.
+#[derive(Clone)]
+pub struct BlockFamily {
+    /// SPEC name of `F` (e.g. `mmh32x2`).
+    pub name: String,
+    /// Block size `B` in bytes.
+    pub block: usize,
+    /// Output size `O` in bytes.
+    pub out: usize,
+    /// Key size `K` in bytes.
+    pub key: usize,
+    keyed: KeyedFn,
+}
+
+impl BlockFamily {
+    /// A block family; `keyed` gets exactly `key` bytes.
+    pub fn new(
+        name: impl Into<String>,
+        block: usize,
+        out: usize,
+        key: usize,
+        keyed: impl Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync + 'static,
+    ) -> BlockFamily {
+        assert!(out < block, "a tree needs O < B");
+        BlockFamily { name: name.into(), block, out, key, keyed: Arc::new(keyed) }
+    }
+
+    /// `F` under `key` (`key.len() == self.key`).
+    pub fn keyed(&self, key: &[u8]) -> Box<dyn BlockHash> {
+        assert_eq!(key.len(), self.key);
+        (self.keyed)(key)
+    }
+}
+
+/// Every block function that has a tree mode, in SPEC §5 order.
+pub fn families() -> Vec<BlockFamily> {
+    let mut v = crate::mmh::block_families();
+    v.extend(crate::square::block_families());
+    v
+}
+
+/// The block family named `name` (without the `tree-` prefix).
+pub fn family(name: &str) -> Option<BlockFamily> {
+    families().into_iter().find(|f| f.name == name)
+}
+
+struct Level {
+    hash: Box<dyn BlockHash>,
+    /// Bytes of this level's input not yet hashed: always fewer than `B`.
+    buf: Vec<u8>,
+    /// Whether a full block has been hashed here (the level's input is then at
+    /// least `B` bytes long, so this level is not the last).
+    emitted: bool,
+}
+
+/// `tree-F(s, ·)`, streaming.
+pub struct Tree {
+    family: BlockFamily,
+    seed: Zeroizing<[u8; 16]>,
+    levels: Vec<Level>,
+    scratch: Vec<u8>,
+}
+
+/// How many blocks one call hands to the block function at most (keeps the
+/// scratch output in cache while still giving SIMD paths long runs).
+const BATCH_BLOCKS: usize = 256;
+
+impl Tree {
+    /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
+    pub fn new(family: BlockFamily, s: &[u8; 16]) -> Tree {
+        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new(), scratch: Vec::new() };
+        t.push_level();
+        t
+    }
+
+    fn push_level(&mut self) {
+        let j = self.levels.len();
+        let k = self.family.key;
+        let key = Zeroizing::new(keystream_range(&self.seed, j * k, k));
+        let hash = self.family.keyed(&key);
+        self.levels.push(Level { hash, buf: Vec::with_capacity(self.family.block), emitted: false });
+    }
+
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.feed(0, data);
+    }
+
+    fn feed(&mut self, j: usize, mut data: &[u8]) {
+        let b = self.family.block;
+        let o = self.family.out;
+        while !data.is_empty() {
+            if j + 1 > self.levels.len() {
+                self.push_level();
+            }
+            let lvl = &mut self.levels[j];
+            if !lvl.buf.is_empty() || data.len() < b {
+                let take = (b - lvl.buf.len()).min(data.len());
+                lvl.buf.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                if lvl.buf.len() == b {
+                    let mut out = std::mem::take(&mut self.scratch);
+                    out.resize(o, 0);
+                    let lvl = &mut self.levels[j];
+                    lvl.hash.hash_blocks(&lvl.buf, &mut out);
+                    lvl.buf.clear();
+                    lvl.emitted = true;
+                    self.feed(j + 1, &out);
+                    self.scratch = out;
+                }
+                continue;
+            }
+            let n = (data.len() / b).min(BATCH_BLOCKS);
+            let (blocks, rest) = data.split_at(n * b);
+            let mut out = std::mem::take(&mut self.scratch);
+            out.resize(n * o, 0);
+            lvl.hash.hash_blocks(blocks, &mut out);
+            lvl.emitted = true;
+            self.feed(j + 1, &out);
+            self.scratch = out;
+            data = rest;
+        }
+    }
+
+    /// The tree hash of everything absorbed.
+    pub fn finalize(mut self) -> Vec<u8> {
+        let b = self.family.block;
+        let o = self.family.out;
+        let mut j = 0;
+        loop {
+            let mut last = std::mem::take(&mut self.levels[j].buf);
+            last.push(1);
+            last.resize(b, 0);
+            let mut out = vec![0u8; o];
+            self.levels[j].hash.hash_blocks(&last, &mut out);
+            if !self.levels[j].emitted {
+                return out;
+            }
+            self.feed(j + 1, &out);
+            j += 1;
+        }
+    }
+}
+
+/// One-shot `tree-F(s, M)`.
+pub fn tree_hash(family: &BlockFamily, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
+    let mut t = Tree::new(family.clone(), s);
+    t.update(msg);
+    t.finalize()
+}
+
+impl Stream for Tree {
+    fn update(&mut self, data: &[u8]) {
+        Tree::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(Tree::finalize(*self))
+    }
+}
+
+struct KeystreamStream {
+    seed: Zeroizing<[u8; 16]>,
+    len: usize,
+}
+
+impl Stream for KeystreamStream {
+    fn update(&mut self, _data: &[u8]) {}
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(keystream(&self.seed, self.len))
+    }
+}
+
+fn seed(key: &[u8]) -> [u8; 16] {
+    key.try_into().expect("registry checked the key length")
+}
+
+/// `keystream` and every `tree-F`.
+pub(crate) fn catalog() -> Vec<Entry> {
+    let mut v = vec![Entry::new(
+        Info {
+            name: "keystream".into(),
+            key: KeySpec::Fixed(16),
+            nonce: 0,
+            out: 0,
+            takes_len: true,
+            summary: "AES-128 counter-mode key stream (SPEC §5); the message is ignored".into(),
+        },
+        |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+            let len = p.len.expect("registry checked --len");
+            if len > (1usize << 32) {
+                return Err(Error::Length(format!("keystream: --len {len} is more than 2^32 bytes")));
+            }
+            Ok(Box::new(KeystreamStream { seed: Zeroizing::new(seed(p.key)), len }))
+        },
+    )];
+    for f in families() {
+        let fam = f.clone();
+        v.push(Entry::new(
+            Info {
+                name: format!("tree-{}", f.name),
+                key: KeySpec::Fixed(16),
+                nonce: 0,
+                out: f.out,
+                takes_len: false,
+                summary: format!("{} in tree mode over any message length, keys from the AES key stream", f.name),
+            },
+            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(Tree::new(fam.clone(), &seed(p.key))))
+            },
+        ));
+    }
+    v
+}

@@ -1,0 +1,42 @@
+//! The shared known answers (bundled under tests/vectors/) must all pass.
+
+use unimac::vectors::{check_file_text, Report};
+
+fn run(file: &str) -> Report {
+    let path = format!("{}/../../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    check_file_text(file, &text)
+}
+
+fn assert_all_pass(file: &str, filter: impl Fn(&str) -> bool) {
+    let path = format!("{}/../../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let selected: String = text
+        .lines()
+        .filter(|l| filter(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let r = check_file_text(file, &selected);
+    assert!(r.passed > 0, "{file}: no line selected");
+    assert!(r.failures.is_empty(), "{file}: {} passed, {} failed: {:#?}", r.passed, r.failures.len(), r.failures);
+    println!("{file}: {} passed, 0 failed", r.passed);
+}
+
+#[test]
+fn hash127_jsonl() {
+    let r = run("hash127.jsonl");
+    assert_eq!(r.passed, 60);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+#[test]
+fn hash127_accuracy_exp() {
+    let r = run("hash127-accuracy.exp");
+    assert_eq!(r.passed, 2000);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+#[test]
+fn keystream_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"keystream\""));
+}
