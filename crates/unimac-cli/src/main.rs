@@ -1,6 +1,6 @@
 //! `unimac`: compute any SPEC name, list them, and check known answers.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -9,6 +9,9 @@ use unimac::registry::{self, Params};
 use unimac::vectors;
 
 mod bundled;
+mod input;
+
+use input::read_message;
 
 #[derive(Parser)]
 #[command(name = "unimac", version, about = "Fast, provably secure message authentication from universal hashing")]
@@ -56,27 +59,6 @@ impl<E: std::fmt::Display> From<E> for Fail {
 
 fn unhex(s: &str, what: &str) -> Result<Vec<u8>, Fail> {
     hex::decode(s.trim()).map_err(|e| Fail(format!("{what} is not valid hex: {e}")))
-}
-
-/// Stream a file (or stdin for `-`/None) into `f` in large buffers.
-fn read_message(path: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
-    let mut buf = vec![0u8; 1 << 20];
-    let mut input: Box<dyn Read> = match path {
-        None => Box::new(io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
-        Some(p) => Box::new(
-            std::fs::File::open(p).map_err(|e| Fail(format!("cannot open {}: {e}", p.display())))?,
-        ),
-    };
-    let shown = path.map_or("stdin".to_string(), |p| p.display().to_string());
-    loop {
-        match input.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => f(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Fail(format!("cannot read {shown}: {e}"))),
-        }
-    }
 }
 
 fn list() -> Result<(), Fail> {
