@@ -461,7 +461,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
             b.notes.push(n);
         }
         b.notes.push(format!(
-            "the paper proves eps-almost-Delta-universality for {} (subtraction), while SPEC section 6 combines the hash with the pad by XOR; Shoup's Theorem 1 needs eps-AXU, which is assumed here with the same eps",
+            "the paper proves eps-almost-Delta-universality for {}, while SPEC section 6 combines the hash with the pad by XOR; Shoup's Theorem 1 needs eps-AXU, which is assumed here with the same eps",
             if h.starts_with("sqh") { "subtraction mod 2^l" } else { "subtraction mod 2^32 (2^64 for mmh64)" }
         ));
         b.proven = false;
