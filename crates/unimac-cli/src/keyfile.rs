@@ -196,25 +196,32 @@ mod tests {
         }
     }
 
+    fn ok<T>(r: Result<T, Fail>) -> T {
+        match r {
+            Ok(v) => v,
+            Err(Fail(e)) => panic!("{e}"),
+        }
+    }
+
     #[test]
     fn reserve_hands_out_each_counter_once() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("ctr");
-        create_counter(&p).unwrap();
+        ok(create_counter(&p));
         assert!(create_counter(&p).is_err(), "never overwrites");
-        assert_eq!(reserve(&p, 1).unwrap(), 0);
-        assert_eq!(reserve(&p, 3).unwrap(), 1);
-        assert_eq!(reserve(&p, 1).unwrap(), 4);
+        assert_eq!(ok(reserve(&p, 1)), 0);
+        assert_eq!(ok(reserve(&p, 3)), 1);
+        assert_eq!(ok(reserve(&p, 1)), 4);
         assert_eq!(fs::read_to_string(&p).unwrap(), "5\n");
         fs::write(&p, format!("{}\n", u128::MAX - 1)).unwrap();
-        assert_eq!(reserve(&p, 1).unwrap(), u128::MAX - 1);
+        assert_eq!(ok(reserve(&p, 1)), u128::MAX - 1);
         assert!(reserve(&p, 1).is_err(), "exhausted");
         // Concurrent reservations never overlap.
         fs::write(&p, "0\n").unwrap();
         let hs: Vec<_> = (0..4)
             .map(|_| {
                 let p = p.clone();
-                std::thread::spawn(move || (0..25).map(|_| reserve(&p, 2).unwrap()).collect::<Vec<_>>())
+                std::thread::spawn(move || (0..25).map(|_| ok(reserve(&p, 2))).collect::<Vec<_>>())
             })
             .collect();
         let mut all: Vec<u128> = hs.into_iter().flat_map(|h| h.join().unwrap()).collect();
