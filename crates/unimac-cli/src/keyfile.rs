@@ -205,8 +205,10 @@ mod tests {
 
     #[test]
     fn reserve_hands_out_each_counter_once() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("ctr");
+        let d = std::env::temp_dir().join(format!("unimac-ctr-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir(&d).unwrap();
+        let p = d.join("ctr");
         ok(create_counter(&p));
         assert!(create_counter(&p).is_err(), "never overwrites");
         assert_eq!(ok(reserve(&p, 1)), 0);
@@ -227,5 +229,6 @@ mod tests {
         let mut all: Vec<u128> = hs.into_iter().flat_map(|h| h.join().unwrap()).collect();
         all.sort();
         assert_eq!(all, (0..100).map(|i| 2 * i).collect::<Vec<_>>());
+        let _ = fs::remove_dir_all(&d);
     }
 }

@@ -26,28 +26,6 @@ struct Cli {
 enum Cmd {
     /// Every implemented name with its key, nonce and output sizes.
     List,
-    /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
-    Compute {
-        /// A SPEC name, with the tree- and mac- prefixes for tree modes and MACs.
-        name: String,
-        /// The key, hex.
-        #[arg(long)]
-        key: String,
-        /// The nonce, hex (nonce MACs only).
-        #[arg(long)]
-        nonce: Option<String>,
-        /// Output length in bytes (keystream only).
-        #[arg(long)]
-        len: Option<usize>,
-        /// The message file; stdin when absent or '-'.
-        file: Option<PathBuf>,
-    },
-    /// Run known-answer files (.jsonl of SPEC §7, or hash127-accuracy.exp);
-    /// without FILE, the vectors bundled in this binary.
-    CheckVectors {
-        /// Files to check.
-        files: Vec<PathBuf>,
-    },
     /// Make a new key for MAC NAME (without the mac- prefix) from the OS
     /// random generator: hex and a newline, mode 0600, never overwriting.
     Keygen {
@@ -108,6 +86,28 @@ enum Cmd {
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
+    Compute {
+        /// A SPEC name, with the tree- and mac- prefixes for tree modes and MACs.
+        name: String,
+        /// The key, hex.
+        #[arg(long)]
+        key: String,
+        /// The nonce, hex (nonce MACs only).
+        #[arg(long)]
+        nonce: Option<String>,
+        /// Output length in bytes (keystream only).
+        #[arg(long)]
+        len: Option<usize>,
+        /// The message file; stdin when absent or '-'.
+        file: Option<PathBuf>,
+    },
+    /// Run known-answer files (.jsonl of SPEC §7, or hash127-accuracy.exp);
+    /// without FILE, the vectors bundled in this binary.
+    CheckVectors {
+        /// Files to check.
+        files: Vec<PathBuf>,
     },
 }
 
@@ -189,10 +189,6 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),
-        Cmd::Compute { name, key, nonce, len, file } => {
-            compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
-        }
-        Cmd::CheckVectors { files } => check_vectors(files),
         Cmd::Keygen { name, output, counter } => {
             mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true)
         }
@@ -203,6 +199,10 @@ fn main() -> ExitCode {
         Cmd::Bound { name, max_bytes, tags, forgeries, json } => {
             mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *json).map(|_| true)
         }
+        Cmd::Compute { name, key, nonce, len, file } => {
+            compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
+        }
+        Cmd::CheckVectors { files } => check_vectors(files),
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,

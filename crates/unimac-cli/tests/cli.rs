@@ -42,11 +42,35 @@ fn assert_error(o: &Output, needle: &str) {
     assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
 }
 
-struct Dir(tempfile::TempDir);
+/// A fresh directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Dir(TempDir);
 
 impl Dir {
     fn new() -> Dir {
-        Dir(tempfile::tempdir().unwrap())
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let p = std::env::temp_dir().join(format!(
+            "unimac-cli-test-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir(&p).unwrap();
+        Dir(TempDir(p))
     }
     fn p(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
