@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use unimac::registry::{self, Params};
 use unimac::vectors;
 
+mod bench;
 mod bundled;
 mod input;
 mod keyfile;
@@ -109,6 +110,18 @@ enum Cmd {
         /// Files to check.
         files: Vec<PathBuf>,
     },
+    /// Throughput table of unimac's hashes and MACs beside Poly1305, BLAKE3
+    /// keyed and HMAC-SHA256, measured now on this machine.
+    Bench {
+        /// Names to measure (default: one per family and construction).
+        names: Vec<String>,
+        /// Measure every name with a fixed-size key.
+        #[arg(long)]
+        all: bool,
+        /// Time budget per cell, in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        millis: u64,
+    },
 }
 
 /// A one-line error for the user.
@@ -203,6 +216,7 @@ fn main() -> ExitCode {
             compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
         }
         Cmd::CheckVectors { files } => check_vectors(files),
+        Cmd::Bench { names, all, millis } => bench::run(names, *all, *millis).map(|_| true),
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,
