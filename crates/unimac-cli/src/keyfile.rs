@@ -104,7 +104,7 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
     if body.is_empty() || !body.iter().all(|c| c.is_ascii_hexdigit()) {
         return Err(Fail(format!("key file {shown}: not a key file (expected the key in hex and one newline)")));
     }
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Err(Fail(format!("key file {shown}: odd number of hex digits")));
     }
     let got = body.len() / 2;

@@ -37,7 +37,7 @@ impl Log2 {
         Log2(e)
     }
     /// Product.
-    pub fn mul(self, o: Log2) -> Log2 {
+    pub fn times(self, o: Log2) -> Log2 {
         if self.0 == f64::NEG_INFINITY || o.0 == f64::NEG_INFINITY {
             Log2::ZERO
         } else {
@@ -45,7 +45,7 @@ impl Log2 {
         }
     }
     /// Sum, `log2(2^a + 2^b) = max + log2(1 + 2^(min − max))`.
-    pub fn add(self, o: Log2) -> Log2 {
+    pub fn plus(self, o: Log2) -> Log2 {
         let (hi, lo) = if self.0 >= o.0 { (self.0, o.0) } else { (o.0, self.0) };
         if lo == f64::NEG_INFINITY {
             return Log2(hi);
@@ -179,7 +179,7 @@ fn l2(x: u128) -> Log2 {
 /// `q(q − 1)/2^129`: switching AES (a permutation) for a random function on
 /// `q` distinct inputs (the PRP/PRF switching lemma).
 fn switching(q: u128) -> Log2 {
-    l2(q).mul(l2(q.saturating_sub(1))).mul(Log2::pow2(-129.0))
+    l2(q).times(l2(q.saturating_sub(1))).times(Log2::pow2(-129.0))
 }
 
 fn adv_aes(key: &str, q: u128) -> String {
@@ -310,15 +310,15 @@ fn block_eps(f: &str) -> Option<BlockEps> {
 fn shoup_eps(h: &str, n: u128) -> Option<(Log2, String)> {
     match h {
         "eval64" => Some((
-            l2(n + 1).mul(Log2::pow2(-64.0)),
+            l2(n + 1).times(Log2::pow2(-64.0)),
             "evaluation hash, Shoup (seed 001) section 4: a nonzero polynomial of degree <= n + 1 in alpha has at most n + 1 roots: eps <= (n + 1)/2^64".into(),
         )),
         "division64" => Some((
-            l2(64 * (n + 1)).mul(Log2::pow2(-64.0)),
+            l2(64 * (n + 1)).times(Log2::pow2(-64.0)),
             "division hash, Shoup (seed 001) section 4: the keys g whose minimal polynomial divides a nonzero polynomial of degree <= 64(n + 1) number at most 64(n + 1): eps <= 64(n + 1)/2^64".into(),
         )),
         "gdivision64" => Some((
-            l2(8 * (n + 1)).mul(Log2::pow2(-64.0)),
+            l2(8 * (n + 1)).times(Log2::pow2(-64.0)),
             "generalized division hash over GF(2^8), Shoup (seed 001) section 4: degree <= 8(n + 1) over GF(2^8): eps <= 8(n + 1)/2^64".into(),
         )),
         _ => None,
@@ -369,19 +369,19 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.terms.push(term(
                 "D attempts, each at most 3(L_w + 2)/2^128",
                 "D * 3(L_w + 2)/2^128",
-                l2(d).mul(l2(3 * (lw + 2))).mul(Log2::pow2(-128.0)),
+                l2(d).times(l2(3 * (lw + 2))).times(Log2::pow2(-128.0)),
             ));
         }
         "hash127-aes" => {
             b.theorem = "Bernstein (seed 000), Theorem 9.2 (protocol 2, f = AES_K)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
-            let pairs = l2(c).mul(l2(c - 1)).mul(Log2::pow2(-1.0)).add(l2(c).mul(l2(d)));
+            let pairs = l2(c).times(l2(c - 1)).times(Log2::pow2(-1.0)).plus(l2(c).times(l2(d)));
             b.terms.push(term(
                 "hash collisions among the C tagged and D forged messages",
                 "(C(C-1)/2 + C*D)(L_w + 2)/2^127",
-                pairs.mul(l2(lw + 2)).mul(Log2::pow2(-127.0)),
+                pairs.times(l2(lw + 2)).times(Log2::pow2(-127.0)),
             ));
-            b.terms.push(term("guessing a fresh f value", "D/2^128", l2(d).mul(Log2::pow2(-128.0))));
+            b.terms.push(term("guessing a fresh f value", "D/2^128", l2(d).times(Log2::pow2(-128.0))));
             b.terms.push(term("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
             b.not_included.push(adv_aes("K", q));
         }
@@ -391,7 +391,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.terms.push(term(
                 "nonuniform f(n) mod p, and D attempts of (L_w + 2)/2^127 each",
                 "(C + D(L_w + 2))/2^127",
-                l2(c).add(l2(d).mul(l2(lw + 2))).mul(Log2::pow2(-127.0)),
+                l2(c).plus(l2(d).times(l2(lw + 2))).times(Log2::pow2(-127.0)),
             ));
             b.terms.push(term("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
             b.not_included.push(adv_aes("K", q));
@@ -403,12 +403,12 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.terms.push(term(
                 "D attempts, each at most (2L_w + 5)/2^128",
                 "D(2L_w + 5)/2^128",
-                l2(d).mul(l2(2 * lw + 5)).mul(Log2::pow2(-128.0)),
+                l2(d).times(l2(2 * lw + 5)).times(Log2::pow2(-128.0)),
             ));
             // f built from a random function rho: rho(rho(n) xor h) is a random
             // function on q distinct (n, h) unless an outer input repeats
             // another outer input or an inner input (docs/BOUNDS.md).
-            let comp = l2(q).mul(l2(q - 1)).mul(Log2::pow2(-1.0)).add(l2(q).mul(l2(q))).mul(Log2::pow2(-128.0));
+            let comp = l2(q).times(l2(q - 1)).times(Log2::pow2(-1.0)).plus(l2(q).times(l2(q))).times(Log2::pow2(-128.0));
             b.terms.push(term(
                 "f(n, h) = rho(rho(n) xor h) is a random function unless an outer input collides",
                 "(q(q-1)/2 + q^2)/2^128, q = C + D",
@@ -425,7 +425,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             wc_bound(&mut b, h, attack)?;
         }
     }
-    b.log2 = b.terms.iter().fold(Log2::ZERO, |acc, t| acc.add(t.log2));
+    b.log2 = b.terms.iter().fold(Log2::ZERO, |acc, t| acc.plus(t.log2));
     if b.log2.0 >= 0.0 {
         return Err(Error::Invalid(format!(
             "{name}: message too long for the bound: the bound is 2^{:.2} >= 1 for L = {} bytes, C = {}, D = {}",
@@ -450,7 +450,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         let t = tree_height(attack.max_bytes, blk, out);
         b.params.push(("T (tree height, SPEC section 5)".into(), t.to_string()));
         b.params.push(("eps_F (block function)".into(), format!("2^{:.2}", be.log2.0)));
-        eps = be.log2.mul(l2(t as u128));
+        eps = be.log2.times(l2(t as u128));
         out_bytes = out;
         eps_desc = format!(
             "{}; tree of height T: eps_tree <= T * eps_F (a difference must survive some level; docs/BOUNDS.md)",
@@ -478,10 +478,10 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     }
     b.params.push(("eps (AXU of the hash for L bytes)".into(), format!("2^{:.2}", eps.0)));
     b.params.push(("eps source".into(), eps_desc));
-    let thm1 = l2(d).mul(eps).add(switching(q));
+    let thm1 = l2(d).times(eps).plus(switching(q));
     // Theorem 2 needs f to be a permutation of the tag's l-bit strings: only
     // when the tag is the whole AES block.
-    let thm2 = (out_bytes == 16 && l2(c).mul(l2(c)).add(eps).0 <= 0.0).then(|| l2(d).mul(eps).mul(Log2::pow2(1.0)));
+    let thm2 = (out_bytes == 16 && l2(c).times(l2(c)).plus(eps).0 <= 0.0).then(|| l2(d).times(eps).times(Log2::pow2(1.0)));
     match thm2 {
         Some(t2) if t2 < thm1 => {
             b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
@@ -492,7 +492,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
                 "Shoup (seed 001), Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
                 if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
             );
-            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).mul(eps) });
+            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps) });
             b.terms.insert(1, Term {
                 what: "AES is a permutation, not a function (switching lemma)".into(),
                 formula: "q(q-1)/2^129, q = C + D".into(),
@@ -635,9 +635,9 @@ mod tests {
     #[test]
     fn log2_arithmetic() {
         assert_eq!(Log2::int(8).0, 3.0);
-        assert!((Log2::int(3).add(Log2::int(5)).0 - 3.0).abs() < 1e-12);
-        assert_eq!(Log2::ZERO.add(Log2(-500.0)).0, -500.0);
-        assert!((Log2(-1000.0).add(Log2(-1000.0)).0 + 999.0).abs() < 1e-12);
+        assert!((Log2::int(3).plus(Log2::int(5)).0 - 3.0).abs() < 1e-12);
+        assert_eq!(Log2::ZERO.plus(Log2(-500.0)).0, -500.0);
+        assert!((Log2(-1000.0).plus(Log2(-1000.0)).0 + 999.0).abs() < 1e-12);
         assert_eq!(Log2(-96.0).sci(), "1.26e-29");
         assert_eq!(Log2::int(1000).sci(), "1.00e+03");
         assert_eq!(Log2::ZERO.sci(), "0");

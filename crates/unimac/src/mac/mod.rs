@@ -489,7 +489,7 @@ impl Mac {
     /// Start tagging a message.
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let p = Params { key: &self.key, nonce, len: None };
-        registry::check(self.info, &p).map_err(|e| strip_prefix_err(e))?;
+        registry::check(self.info, &p).map_err(strip_prefix_err)?;
         registry::open(&self.info.name, &p)
     }
     /// The tag of `msg`.
