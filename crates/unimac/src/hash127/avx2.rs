@@ -104,24 +104,39 @@ unsafe fn store(st: &mut State, v: &[__m256d; 8]) {
     }
 }
 
-/// One chunk of `n = m.len() / 4` words, `1 <= n <= CHUNK_WORDS`:
+/// One chunk: the words of `m` (`m.len()` a multiple of 4) followed by
+/// `tail` if present, `n` words in all with `1 <= n <= CHUNK_WORDS`:
 /// `state ← state·r^n + Σ_t m_t r^(n−t)`.
 #[inline(always)]
-unsafe fn chunk(st: &mut State, t: &Table, m: &[u8]) {
-    let n = m.len() / 4;
+unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+    let n0 = m.len() / 4;
+    let n = n0 + tail.is_some() as usize;
     debug_assert!(m.len() % 4 == 0 && (1..=CHUNK_WORDS).contains(&n));
     let groups = n.div_ceil(4);
+    // A chunk whose length is not a multiple of four (only the last one of a
+    // message) starts with `lead` zero words, so that its groups line up with
+    // the table, which counts groups from the chunk's end.
     let lead = 4 * groups - n;
     let mut d = [_mm256_setzero_pd(); 8];
-    let mut p = m.as_ptr();
-    let mut e = groups;
     let tab = t.tab.as_ptr();
+    let base = m.as_ptr();
+
+    // Word `v` of the chunk padded in front with `lead` zeros.
+    let word = |v: usize| -> i32 {
+        if v < lead {
+            0
+        } else if v - lead < n0 {
+            // SAFETY: v − lead < n0 words lie inside `m`.
+            i32::from_le_bytes(*(base.add(4 * (v - lead)) as *const [u8; 4]))
+        } else {
+            tail.unwrap_or(0)
+        }
+    };
 
     macro_rules! group {
-        ($words:expr) => {{
-            e -= 1;
+        ($e:expr, $words:expr) => {{
             let w = _mm256_cvtepi32_pd($words);
-            let c = (*tab.add(e)).0.as_ptr();
+            let c = (*tab.add($e)).0.as_ptr();
             // The dot product of section 6: limb j of each lane gains m·c_{i,j}.
             for j in 0..8 {
                 d[j] = _mm256_fmadd_pd(w, _mm256_load_pd(c.add(4 * j)), d[j]);
@@ -129,25 +144,30 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8]) {
         }};
     }
 
+    let mut g = 0;
     if lead != 0 {
-        // A chunk whose length is not a multiple of four (only the last one
-        // of a message) starts with `lead` zero words, so that the remaining
-        // groups line up with the table counted from the chunk's end.
-        let mut w = [0i32; 4];
-        let k = 4 - lead;
-        for (i, x) in w[lead..].iter_mut().enumerate() {
-            *x = i32::from_le_bytes(*(p.add(4 * i) as *const [u8; 4]));
+        let w: [i32; 4] = core::array::from_fn(word);
+        group!(groups - 1, _mm_loadu_si128(w.as_ptr() as *const __m128i));
+        g = 1;
+    }
+    // Whole groups read straight from `m`: group g is words 4g − lead .. 4g − lead + 3.
+    let full_end = if tail.is_some() { groups - 1 } else { groups };
+    while g + 2 <= full_end {
+        // SAFETY: both groups lie inside `m` (g < full_end).
+        let p = base.add(4 * (4 * g - lead));
+        group!(groups - 1 - g, _mm_loadu_si128(p as *const __m128i));
+        group!(groups - 2 - g, _mm_loadu_si128(p.add(16) as *const __m128i));
+        g += 2;
+    }
+    while g < groups {
+        if g < full_end {
+            let p = base.add(4 * (4 * g - lead));
+            group!(groups - 1 - g, _mm_loadu_si128(p as *const __m128i));
+        } else {
+            let w: [i32; 4] = core::array::from_fn(|i| word(4 * g + i));
+            group!(groups - 1 - g, _mm_loadu_si128(w.as_ptr() as *const __m128i));
         }
-        group!(_mm_loadu_si128(w.as_ptr() as *const __m128i));
-        p = p.add(4 * k);
-    }
-    while e >= 2 {
-        group!(_mm_loadu_si128(p as *const __m128i));
-        group!(_mm_loadu_si128(p.add(16) as *const __m128i));
-        p = p.add(32);
-    }
-    if e == 1 {
-        group!(_mm_loadu_si128(p as *const __m128i));
+        g += 1;
     }
 
     if st.fresh {
@@ -173,20 +193,20 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8]) {
 pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
     debug_assert!(m.len() % CHUNK_BYTES == 0);
     for c in m.chunks_exact(CHUNK_BYTES) {
-        chunk(st, t, c);
+        chunk(st, t, c, None);
     }
 }
 
-/// Absorb a last, possibly short chunk: `m.len()` is a multiple of 4 and at
-/// most `CHUNK_BYTES`.
+/// Absorb a last, possibly short chunk: the words of `m` (`m.len()` a
+/// multiple of 4), then `tail` if present; at most `CHUNK_WORDS` words.
 ///
 /// # Safety
 /// The CPU must support AVX2 and FMA.
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8]) {
-    debug_assert!(m.len() % 4 == 0 && m.len() <= CHUNK_BYTES);
-    if !m.is_empty() {
-        chunk(st, t, m);
+pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+    debug_assert!(m.len() % 4 == 0 && m.len() / 4 + tail.is_some() as usize <= CHUNK_WORDS);
+    if !m.is_empty() || tail.is_some() {
+        chunk(st, t, m, tail);
     }
 }
 

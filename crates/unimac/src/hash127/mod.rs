@@ -205,13 +205,19 @@ impl Acc {
         }
     }
 
-    /// Absorb a last chunk (`m.len()` a multiple of 4, at most `CHUNK_BYTES`).
-    fn last(&mut self, key: &Key, m: &[u8]) {
+    /// Absorb a last chunk: the words of `m` (`m.len()` a multiple of 4), then
+    /// `tail` if present, at most `CHUNK_BYTES / 4` words in all.
+    fn last(&mut self, key: &Key, m: &[u8], tail: Option<i32>) {
         match self {
-            Acc::Portable(v) => *v = portable::absorb(*v, key.inner.r, key.inner.r2, m),
+            Acc::Portable(v) => {
+                *v = portable::absorb(*v, key.inner.r, key.inner.r2, m);
+                if let Some(w) = tail {
+                    *v = portable::absorb(*v, key.inner.r, key.inner.r2, &w.to_le_bytes());
+                }
+            }
             // SAFETY: as in `chunks`.
             #[cfg(target_arch = "x86_64")]
-            Acc::Avx2(s) => unsafe { avx2::last(s, key.table(), m) },
+            Acc::Avx2(s) => unsafe { avx2::last(s, key.table(), m, tail) },
         }
     }
 
@@ -243,7 +249,7 @@ impl Acc {
 /// with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in words).
 fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
     let threads = if m.len() >= par_min {
-        std::thread::available_parallelism().map_or(1, |n| n.get()).min(m.len() / (1 << 20)).max(1)
+        std::thread::available_parallelism().map_or(1, |n| n.get()).min(m.len() / CHUNK_BYTES)
     } else {
         1
     };
@@ -296,6 +302,8 @@ pub struct Hash127 {
     /// Bytes not yet absorbed: less than one chunk.
     buf: [u8; CHUNK_BYTES],
     buf_len: usize,
+    /// How much of `buf` was ever written (what `drop` must wipe).
+    buf_used: usize,
     bytes: u64,
     par_min: usize,
 }
@@ -318,6 +326,7 @@ impl Hash127 {
             acc: Acc::start(backend, key),
             buf: [0; CHUNK_BYTES],
             buf_len: 0,
+            buf_used: 0,
             bytes: 0,
             par_min: PARALLEL_MIN,
         }
@@ -343,6 +352,7 @@ impl Hash127 {
             let take = (CHUNK_BYTES - self.buf_len).min(data.len());
             self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
             self.buf_len += take;
+            self.buf_used = self.buf_used.max(self.buf_len);
             data = &data[take..];
             if self.buf_len < CHUNK_BYTES {
                 return;
@@ -357,6 +367,7 @@ impl Hash127 {
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
+        self.buf_used = self.buf_used.max(self.buf_len);
     }
 
     /// `hash127-raw`: an error unless the message length is a multiple of 4.
@@ -368,45 +379,80 @@ impl Hash127 {
             });
         }
         let n = self.buf_len;
-        self.acc.last(&self.key, &self.buf[..n]);
+        self.acc.last(&self.key, &self.buf[..n], None);
         Ok(encode(self.acc.finish(&self.key, self.key.inner.k_words)))
     }
 
     /// `hash127`: the message padded with `pad(M, 4)`.
     pub fn finalize(mut self) -> [u8; 16] {
-        // buf_len < CHUNK_BYTES, a multiple of 4, so the padded tail still
-        // fits in the buffer.
-        let mut n = self.buf_len;
-        self.buf[n] = 1;
-        n += 1;
-        while n % 4 != 0 {
-            self.buf[n] = 0;
-            n += 1;
-        }
-        self.acc.last(&self.key, &self.buf[..n]);
+        let n = self.buf_len;
+        let (whole, tail) = self.buf[..n].split_at(n / 4 * 4);
+        let last = pad_word(tail);
+        self.acc.last(&self.key, whole, Some(last));
         encode(self.acc.finish(&self.key, self.key.inner.k_words))
     }
+}
+
+/// The last word of `pad(M, 4)`: the 0–3 bytes after `M`'s whole words, then
+/// `0x01`, then zeros.
+fn pad_word(tail: &[u8]) -> i32 {
+    let mut w = [0u8; 4];
+    w[..tail.len()].copy_from_slice(tail);
+    w[tail.len()] = 1;
+    i32::from_le_bytes(w)
+}
+
+/// One-shot hash of `msg` on one backend: whole chunks straight from `msg`
+/// (split across cores from `par_min` bytes on), the rest plus, for
+/// `hash127`, the padding word, as one last chunk. No copy of the message.
+fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128 {
+    let mut acc = Acc::start(b, key);
+    // Keep at least one word for the last chunk, so `last` never gets more
+    // than a chunk (the padding word makes one more).
+    let whole = if pad { msg.len() / CHUNK_BYTES * CHUNK_BYTES } else { msg.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
+    if whole > 0 {
+        absorb_bulk(&mut acc, b, key, &msg[..whole], par_min);
+    }
+    let rest = &msg[whole..];
+    let (words, tail) = rest.split_at(rest.len() / 4 * 4);
+    acc.last(key, words, pad.then(|| pad_word(tail)));
+    let x = acc.finish(key, key.inner.k_words);
+    acc.wipe();
+    x
 }
 
 impl Drop for Hash127 {
     fn drop(&mut self) {
         self.acc.wipe();
-        self.buf.zeroize();
+        self.buf[..self.buf_used].zeroize();
     }
 }
 
 /// `hash127-raw(key, M)` (SPEC §1): `M` must be a whole number of words.
 pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
-    let mut h = Hash127::new(key);
-    h.update(msg);
-    h.finalize_raw()
+    if msg.len() % 4 != 0 {
+        return Err(Error::Message {
+            name: "hash127-raw".into(),
+            reason: format!("message length {} is not a multiple of 4", msg.len()),
+        });
+    }
+    Ok(encode(oneshot(key, Backend::detect(), msg, false, PARALLEL_MIN)))
 }
 
 /// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (SPEC §1).
 pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
-    let mut h = Hash127::new(key);
-    h.update(msg);
-    h.finalize()
+    encode(oneshot(key, Backend::detect(), msg, true, PARALLEL_MIN))
+}
+
+/// [`hash127`] (`pad = true`) or [`hash127_raw`] on a chosen backend, split
+/// across cores for messages of at least `par_min` bytes; `None` if this CPU
+/// lacks the backend or `M` is not whole words for `hash127-raw`. For tests
+/// and benchmarks that compare backends.
+pub fn hash127_with(backend: Backend, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
+    if !backend.supported() || (!pad && msg.len() % 4 != 0) {
+        return None;
+    }
+    Some(encode(oneshot(key, backend, msg, pad, par_min)))
 }
 
 /// The original package's `hash127_little`: signed words in, the four output
