@@ -518,3 +518,6 @@ pub(crate) fn catalog() -> Vec<Entry> {
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests;
