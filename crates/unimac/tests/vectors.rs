@@ -40,3 +40,17 @@ fn hash127_accuracy_exp() {
 fn keystream_lines_of_tree_jsonl() {
     assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"keystream\""));
 }
+
+#[test]
+fn mmh_jsonl() {
+    let r = run("mmh.jsonl");
+    assert_eq!(r.passed, 50);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+#[test]
+fn tree_mmh_nmh_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| {
+        l.contains("\"fn\": \"tree-mmh") || l.contains("\"fn\": \"tree-nmh")
+    });
+}
