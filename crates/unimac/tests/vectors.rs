@@ -40,3 +40,15 @@ fn hash127_accuracy_exp() {
 fn keystream_lines_of_tree_jsonl() {
     assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"keystream\""));
 }
+
+#[test]
+fn sqh_jsonl() {
+    let r = run("sqh.jsonl");
+    assert_eq!(r.passed, 120, "{:#?}", r.failures);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+#[test]
+fn tree_sqh_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"tree-sqh"));
+}
