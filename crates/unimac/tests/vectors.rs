@@ -40,3 +40,10 @@ fn hash127_accuracy_exp() {
 fn keystream_lines_of_tree_jsonl() {
     assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"keystream\""));
 }
+
+#[test]
+fn shoup_jsonl() {
+    let r = run("shoup.jsonl");
+    assert_eq!(r.passed, 97);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
