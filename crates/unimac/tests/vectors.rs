@@ -41,22 +41,44 @@ fn keystream_lines_of_tree_jsonl() {
     assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"keystream\""));
 }
 
-/// Every line of mac.jsonl. Lines of MACs whose hash family is not in this
-/// build fail with "not implemented" (they pass once every family is in).
+#[test]
+fn mmh_jsonl() {
+    let r = run("mmh.jsonl");
+    assert_eq!(r.passed, 50, "{:#?}", r.failures);
+}
+
+#[test]
+fn sqh_jsonl() {
+    let r = run("sqh.jsonl");
+    assert_eq!(r.passed, 120, "{:#?}", r.failures);
+}
+
+#[test]
+fn shoup_jsonl() {
+    let r = run("shoup.jsonl");
+    assert_eq!(r.passed, 97, "{:#?}", r.failures);
+}
+
+#[test]
+fn tree_mmh_nmh_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| {
+        l.contains("\"fn\": \"tree-mmh") || l.contains("\"fn\": \"tree-nmh")
+    });
+}
+
+#[test]
+fn tree_sqh_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"tree-sqh"));
+}
+
+#[test]
+fn tree_jsonl_whole() {
+    let r = run("tree.jsonl");
+    assert_eq!(r.passed, 75, "{:#?}", r.failures);
+}
+
 #[test]
 fn mac_jsonl() {
     let r = run("mac.jsonl");
-    let missing: Vec<_> = r.failures.iter().filter(|f| f.got.ends_with("not implemented")).collect();
-    let wrong: Vec<_> = r.failures.iter().filter(|f| !f.got.ends_with("not implemented")).collect();
-    println!("mac.jsonl: {} passed, {} failed ({} not implemented in this build)", r.passed, r.failures.len(), missing.len());
-    assert!(wrong.is_empty(), "{wrong:#?}");
-    assert!(missing.is_empty(), "mac.jsonl: {} lines name MACs not in this build: {:?}", missing.len(),
-        missing.iter().map(|f| f.name.as_str()).collect::<std::collections::BTreeSet<_>>());
-    assert_eq!(r.passed, 84);
-}
-
-/// The hash127 MAC lines of mac.jsonl (these need no other family).
-#[test]
-fn mac_jsonl_hash127_lines() {
-    assert_all_pass("mac.jsonl", |l| l.contains("\"fn\": \"mac-hash127"));
+    assert_eq!(r.passed, 84, "{:#?}", r.failures);
 }
