@@ -102,7 +102,7 @@ fn unescape_name(s: &str) -> Option<String> {
 }
 
 /// Feed the file at `path` to `f`, with a progress bar on a terminal.
-fn feed(path: Option<&Path>, s: &mut Box<dyn registry::Stream>) -> Result<(), Fail> {
+fn feed(path: Option<&Path>, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
     const SLICE: usize = 64 << 20;
     let size = path
         .filter(|p| p.as_os_str() != "-")
@@ -118,14 +118,14 @@ fn feed(path: Option<&Path>, s: &mut Box<dyn registry::Stream>) -> Result<(), Fa
         bar.set_message(shown(path));
         let r = read_message(path, |d| {
             for c in d.chunks(SLICE) {
-                s.update(c);
+                update(c);
                 bar.inc(c.len() as u64);
             }
         });
         bar.finish_and_clear();
         r
     } else {
-        read_message(path, |d| s.update(d))
+        read_message(path, |d| update(d))
     }
 }
 
@@ -180,22 +180,37 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     for f in files {
         check_readable(f)?;
     }
-    // Reserve the nonces durably before anything is computed or printed.
-    let nonces: Vec<Option<Vec<u8>>> = match (counter, fixed_nonce) {
-        (Some(c), _) => {
-            let first = keyfile::reserve(c, files.len() as u128)?;
-            (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect()
-        }
+    // Reserve the nonces durably (lock, write, fsync, rename, fsync the
+    // directory) on another thread while the files are hashed: the nonce
+    // enters every SPEC §6 MAC only after the hash, and no tag is printed
+    // before the reservation is on disk.
+    let reservation = counter.map(|c| {
+        let c = c.to_path_buf();
+        let count = files.len() as u128;
+        std::thread::spawn(move || keyfile::reserve(&c, count))
+    });
+    let hashed: Result<Vec<unimac::mac::Pending>, Fail> = files
+        .iter()
+        .map(|f| {
+            let mut p = m.start_deferred()?;
+            feed(Some(f.as_path()), &mut |d| p.update(d))?;
+            Ok(p)
+        })
+        .collect();
+    let first = match reservation {
+        Some(h) => Some(h.join().map_err(|_| Fail("the counter reservation failed".into()))??),
+        None => None,
+    };
+    let hashed = hashed?;
+    let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
+        (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
         (None, Some(n)) => vec![Some(n)],
         (None, None) => vec![None; files.len()],
     };
     let mut out = String::new();
-    for (f, n) in files.iter().zip(&nonces) {
-        let p = Some(f.as_path());
-        let mut s = m.start(n.as_deref())?;
-        feed(p, &mut s)?;
-        let t = s.finalize()?;
-        let (esc, shown_name) = escape_name(&shown(p));
+    for ((f, n), p) in files.iter().zip(&nonces).zip(hashed) {
+        let t = p.finalize(n.as_deref())?;
+        let (esc, shown_name) = escape_name(&shown(Some(f.as_path())));
         if esc {
             out.push('\\');
         }
@@ -267,7 +282,7 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, quiet: bool) -> Result<
         let (esc, shown_name) = escape_name(&file);
         let lead = if esc { "\\" } else { "" };
         let mut s = m.start(nonce.as_deref())?;
-        let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut s));
+        let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut |d| s.update(d)));
         if let Err(Fail(e)) = read {
             unreadable += 1;
             eprintln!("unimac: {e}");
