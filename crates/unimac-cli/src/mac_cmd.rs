@@ -51,8 +51,11 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
         }
     }
     let key = keyfile::random_key(len)?;
-    let mut text = Zeroizing::new(hex::encode(&*key).into_bytes());
-    text.push(b'\n');
+    // Hex and newline in one zeroized buffer of the final size (no
+    // reallocation leaves a copy of the key behind).
+    let mut text = Zeroizing::new(vec![0u8; 2 * len + 1]);
+    hex::encode_to_slice(&*key, &mut text[..2 * len]).map_err(|e| Fail(e.to_string()))?;
+    text[2 * len] = b'\n';
     match out {
         Some(p) => {
             keyfile::write_new_private(p, &text, "key file")?;
