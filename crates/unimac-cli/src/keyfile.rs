@@ -93,7 +93,9 @@ fn names_with_key_len(len: usize) -> Vec<String> {
 pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
     let shown = path.display();
     let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {e}")))?;
-    let mut text = Zeroizing::new(Vec::new());
+    // Room for the whole (bounded) file up front: growing the buffer would
+    // leave copies of the key in freed memory.
+    let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
     f.take(MAX_KEY_FILE + 1)
         .read_to_end(&mut text)
         .map_err(|e| Fail(format!("cannot read key file {shown}: {e}")))?;
