@@ -706,6 +706,53 @@ mod tests {
         (worst_x, worst_d, witness)
     }
 
+    /// SQH_asm (seed 003 Definition 9, SPEC §3 `sqh{l}-asm` with l-bit keys)
+    /// at l = 8, p = 257, k = 2: subtraction mod 2^8 vs XOR, every key.
+    #[test]
+    fn square_hash_asm_xor_versus_subtraction_at_reduced_scale() {
+        let g = |x: [u32; 2], m: [u32; 2]| -> u8 {
+            (((m[0] + x[0]).pow(2) + (m[1] + x[1]).pow(2)) % 257) as u8
+        };
+        let vals = [0u32, 1, 2, 127, 128, 129, 254, 255];
+        let (mut worst_x, mut worst_d, mut wit) = (0u32, 0u32, ([0u32; 2], [0u32; 2], 0u8));
+        let mut pairs = Vec::new();
+        for a in vals {
+            for b in vals {
+                for c in vals {
+                    for d in vals {
+                        if (a, b) != (c, d) {
+                            pairs.push(([a, b], [c, d]));
+                        }
+                    }
+                }
+            }
+        }
+        for (m, m2) in pairs {
+            let (mut cx, mut cd) = ([0u32; 256], [0u32; 256]);
+            for key in 0u32..1 << 16 {
+                let x = [key & 255, key >> 8];
+                let (a, b) = (g(x, m), g(x, m2));
+                cx[(a ^ b) as usize] += 1;
+                cd[a.wrapping_sub(b) as usize] += 1;
+            }
+            let (z, &mx) = cx.iter().enumerate().max_by_key(|(_, c)| **c).unwrap();
+            if mx > worst_x {
+                worst_x = mx;
+                wit = (m, m2, z as u8);
+            }
+            worst_d = worst_d.max(*cd.iter().max().unwrap());
+        }
+        println!(
+            "sqh8-asm (p = 257, k = 2, all 2^16 keys): max Pr[difference] = {:.2}/2^8 (Theorem 6: 3/2^8); max Pr[xor] = {:.2}/2^8 at m = {:?}, m' = {:?}, z = {:#04x}",
+            worst_d as f64 / 256.0,
+            worst_x as f64 / 256.0,
+            wit.0,
+            wit.1,
+            wit.2
+        );
+        assert!(worst_d <= 3 * 256, "Theorem 6 violated at reduced scale");
+    }
+
     #[test]
     fn xor_versus_subtraction_universality_at_reduced_scale() {
         for (fam, proven) in [("mmh", 6u64), ("nmh", 12)] {
