@@ -262,9 +262,20 @@ fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Opt
     Some((nonce, strict_hex(t, tag_len)?, file))
 }
 
+/// Options of `verify` (as in sha256sum --check).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyOpts {
+    /// No `OK` lines.
+    pub quiet: bool,
+    /// Nothing on stdout.
+    pub status: bool,
+    /// Listed files that do not exist are skipped.
+    pub ignore_missing: bool,
+}
+
 /// `unimac verify NAME --key-file K --check SUMS`: `Ok(true)` if every line
 /// is well formed and every tag matches.
-pub fn verify(name: &str, key_file: &Path, check: &Path, quiet: bool) -> Result<bool, Fail> {
+pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Result<bool, Fail> {
     let klen = mac_key_len(name)?;
     let key = keyfile::read_key(key_file, name, klen)?;
     let m = Mac::new(name, &key)?;
@@ -272,42 +283,59 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, quiet: bool) -> Result<
     let mut sums = Vec::new();
     read_message(Some(check), |d| sums.extend_from_slice(d))?;
     let text = String::from_utf8(sums).map_err(|_| Fail(format!("{sums_name}: not a text file")))?;
-    let (mut ok, mut bad, mut unreadable, mut malformed) = (0usize, 0usize, 0usize, 0usize);
+    let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored) = (0usize, 0usize, 0usize, 0usize, 0usize);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (i, line) in text.lines().enumerate() {
         let Some((nonce, want, file)) = parse_check_line(line, m.nonce_len(), m.tag_len()) else {
             malformed += 1;
-            eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);
+            if !opts.status {
+                eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);
+            }
             continue;
         };
         let path = PathBuf::from(&file);
         let (esc, shown_name) = escape_name(&file);
         let lead = if esc { "\\" } else { "" };
+        if opts.ignore_missing && file != "-" && !path.exists() {
+            ignored += 1;
+            continue;
+        }
         let mut s = m.start(nonce.as_deref())?;
         let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut |d| s.update(d)));
         if let Err(Fail(e)) = read {
             unreadable += 1;
-            eprintln!("unimac: {e}");
-            writeln!(out, "{lead}{shown_name}: FAILED open or read")?;
+            if !opts.status {
+                eprintln!("unimac: {e}");
+                writeln!(out, "{lead}{shown_name}: FAILED open or read")?;
+            }
             continue;
         }
         let got = s.finalize()?;
         if mac::tags_equal(&got, &want) {
             ok += 1;
-            if !quiet {
+            if !opts.quiet && !opts.status {
                 writeln!(out, "{lead}{shown_name}: OK")?;
             }
         } else {
             bad += 1;
-            writeln!(out, "{lead}{shown_name}: FAILED")?;
+            if !opts.status {
+                writeln!(out, "{lead}{shown_name}: FAILED")?;
+            }
         }
     }
     out.flush()?;
     let plural = |n: usize, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
-    if ok + bad + unreadable == 0 {
+    if ok + bad + unreadable + ignored == 0 {
         eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
         return Ok(false);
+    }
+    if ok + bad + unreadable == 0 {
+        eprintln!("unimac: {sums_name}: no file was verified");
+        return Ok(false);
+    }
+    if opts.status {
+        return Ok(bad + unreadable + malformed == 0);
     }
     if malformed > 0 {
         eprintln!("unimac: WARNING: {malformed} {} improperly formatted", plural(malformed, "line is", "lines are"));

@@ -274,12 +274,28 @@ fn verify_reports_failures_like_sha256sum() {
     let o = run(&["verify", "hash127-aes", "--key-file", &k2, "--check", &sums]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).matches(": FAILED").count(), 2);
+    // --status: nothing printed, the exit code tells.
+    fs::write(&f2, b"tampered").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+    fs::write(&f2, b"2").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    assert!(o.status.success() && o.stdout.is_empty() && o.stderr.is_empty());
     // A listed file that cannot be read.
     fs::remove_file(&f1).unwrap();
     let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), format!("{f1}: FAILED open or read\n{f2}: OK\n"));
     assert!(stderr(&o).contains("1 listed file could not be read"));
+    // ... unless missing files are to be ignored.
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{f2}: OK\n"));
+    fs::remove_file(&f2).unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no file was verified"));
 }
 
 #[test]
