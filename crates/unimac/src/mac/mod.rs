@@ -513,9 +513,9 @@ impl Mac {
         let name = self.name();
         let key: &[u8] = &self.key;
         let (hash, finish): (PendingHash, PendingFinish) = match name {
-            "hash127" => (PendingHash::H127(Hash127::new(&hash127::Key::new(&*key32(key, name)?))), PendingFinish::OneTime),
+            "hash127" => (PendingHash::H127(Box::new(Hash127::new(&hash127::Key::new(&*key32(key, name)?)))), PendingFinish::OneTime),
             "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
-                let h = PendingHash::H127(Hash127::new(&r_only(key)));
+                let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
                 let aes = aes_of(&key[16..32]);
                 let f = match name {
                     "hash127-aes" => PendingFinish::Scramble(aes),
@@ -539,7 +539,7 @@ impl Mac {
 }
 
 enum PendingHash {
-    H127(Hash127),
+    H127(Box<Hash127>),
     Other(Box<dyn Stream>),
 }
 
@@ -590,7 +590,7 @@ impl Pending {
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
                     PendingFinish::Wc(..) => unreachable!("hash127 MACs are not wc-"),
                 };
-                Ok(Hash127Stream { h, finish }.finalize().to_vec())
+                Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
             (PendingHash::Other(s), PendingFinish::Wc(aes, out)) => {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out }.finalize()
