@@ -481,7 +481,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     let thm1 = l2(d).times(eps).plus(switching(q));
     // Theorem 2 needs f to be a permutation of the tag's l-bit strings: only
     // when the tag is the whole AES block.
-    let thm2 = (out_bytes == 16 && l2(c).times(l2(c)).plus(eps).0 <= 0.0).then(|| l2(d).times(eps).times(Log2::pow2(1.0)));
+    let thm2 = (out_bytes == 16 && l2(c).times(l2(c)).times(eps).0 <= 0.0).then(|| l2(d).times(eps).times(Log2::pow2(1.0)));
     match thm2 {
         Some(t2) if t2 < thm1 => {
             b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
@@ -877,6 +877,26 @@ mod tests {
             wit.2
         );
         assert!(worst_d as f64 * 256.0 / keys <= 6.0);
+    }
+
+    #[test]
+    fn theorem_2_for_whole_block_tags_when_it_is_smaller() {
+        // Many forgeries: the switching term dominates Theorem 1, Theorem 2
+        // (2 D eps, C^2 <= 1/eps) is smaller and applies to 16-byte tags.
+        let b = bound("wc-sqh128-e", &a(1_000_000, 1000, 1 << 40)).unwrap();
+        assert!(b.theorem.contains("Theorem 2"), "{}", b.theorem);
+        let eps = 2f64.powf(b.params.iter().find(|p| p.0.starts_with("eps (")).unwrap().1[2..].parse::<f64>().unwrap());
+        let want = (2.0 * (1u64 << 40) as f64 * eps).log2();
+        assert!((b.terms[0].log2.0 - want).abs() < 0.01, "{} vs {want}", b.terms[0].log2.0);
+        // 8-byte tags never use Theorem 2.
+        let b = bound("wc-sqh64-e", &a(1_000_000, 1000, 1 << 40)).unwrap();
+        assert!(b.theorem.contains("Theorem 1"));
+        // Few forgeries: Theorem 1 is smaller.
+        let b = bound("wc-sqh128-e", &a(1000, 1, 1)).unwrap();
+        assert!(b.theorem.contains("Theorem 1"));
+        // C^2 > 1/eps: Theorem 2 does not apply.
+        let b = bound("wc-sqh32-e", &a(1000, 1 << 20, 1 << 40));
+        assert!(b.map_or(true, |b| !b.theorem.contains("Theorem 2")));
     }
 }
 
