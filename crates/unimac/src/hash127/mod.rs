@@ -167,6 +167,7 @@ pub const PARALLEL_MIN: usize = 4 << 20;
 /// after `l` words `v ≡ r^(l+1) + m_0 r^l + … + m_{l−1} r` (or, for a piece
 /// hashed on its own from zero, `m_0 r^l + … + m_{l−1} r`).
 #[derive(Clone, Copy)]
+#[allow(clippy::large_enum_variant)] // one per hash state, never in bulk
 enum Acc {
     Portable(u128),
     #[cfg(target_arch = "x86_64")]
