@@ -58,6 +58,7 @@ pub(crate) const SQUEEZE: [usize; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1];
 /// notes), in the order applied: each pair touches disjoint limbs, so six
 /// steps deep instead of ten. Same bounds (checked by `carrybound` in the
 /// tests: intermediates <= 0.99·2^53, output <= 1.01·2^15, per limb scale).
+#[allow(dead_code)] // spelled out in `avx2::squeeze`; its bound is checked in the tests
 pub(crate) const SQUEEZE_PARALLEL: [usize; 12] = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5];
 
 /// `squeeze` (section 3): from `|t_j| <= 0.98·2^53·2^(16j)` to
