@@ -41,8 +41,8 @@ struct KeyInner {
     r_words: [i32; 4],
     k_words: [i32; 4],
     r: u128,
-    /// `r^2 mod p` (the portable path absorbs two words per step).
-    r2: u128,
+    /// `r^1..r^4` for the portable path (four words per reduction).
+    powers: portable::Powers,
     k: u128,
     /// The paper's precomputed powers `c_{i,j}` (section 6), built once per
     /// key the first time a floating-point backend needs them.
@@ -54,7 +54,7 @@ impl Drop for KeyInner {
         self.r_words.zeroize();
         self.k_words.zeroize();
         self.r.zeroize();
-        self.r2.zeroize();
+        self.powers.zeroize();
         self.k.zeroize();
         // The table zeroizes itself when dropped.
     }
@@ -89,7 +89,7 @@ impl Key {
                 r_words: r,
                 k_words: k,
                 r: rm,
-                r2: portable::mul_mod(rm, rm),
+                powers: portable::Powers::new(rm),
                 k: words_mod_p(k),
                 table: OnceLock::new(),
             }),
@@ -198,7 +198,7 @@ impl Acc {
     /// Absorb whole chunks (`m.len()` a multiple of `CHUNK_BYTES`).
     fn chunks(&mut self, key: &Key, m: &[u8]) {
         match self {
-            Acc::Portable(v) => *v = portable::absorb(*v, key.inner.r, key.inner.r2, m),
+            Acc::Portable(v) => *v = portable::absorb(*v, &key.inner.powers, m),
             // SAFETY: an `Avx2` state is only made for `Backend::Avx2Fma`,
             // which is only used when the CPU supports it.
             #[cfg(target_arch = "x86_64")]
@@ -211,9 +211,9 @@ impl Acc {
     fn last(&mut self, key: &Key, m: &[u8], tail: Option<i32>) {
         match self {
             Acc::Portable(v) => {
-                *v = portable::absorb(*v, key.inner.r, key.inner.r2, m);
+                *v = portable::absorb(*v, &key.inner.powers, m);
                 if let Some(w) = tail {
-                    *v = portable::absorb(*v, key.inner.r, key.inner.r2, &w.to_le_bytes());
+                    *v = portable::absorb(*v, &key.inner.powers, &w.to_le_bytes());
                 }
             }
             // SAFETY: as in `chunks`.
