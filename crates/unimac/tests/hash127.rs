@@ -128,7 +128,7 @@ fn boundary_lengths() -> Vec<usize> {
     let mut v = vec![95, 96, 97, 98];
     for k in 1..=3 {
         for d in [-2i64, -1, 0, 1, 2] {
-            v.push((k * c) as i64 as usize + d as usize);
+            v.push(((k * c) as i64 + d) as usize);
         }
     }
     v
