@@ -1,13 +1,263 @@
-//! square (work in progress: names are added to the catalog as they are implemented).
+//! Square Hash (Etzel, Patel and Ramzan, CRYPTO '99; seed 003) at SPEC §3's sizes.
+//!
+//! `p_l` is the least prime above `2^l` (`2^32+15`, `2^64+13`, `2^96+61`,
+//! `2^128+51`); key and message are `k` elements of `l` bits, `a_i = m_i + x_i`.
+//!
+//! | name | paper | definition | ε (paper) |
+//! |---|---|---|---|
+//! | `sqh{l}-star` | Def. 7, Thm 4 | `sum a_i^2 mod p` | `1/p` over Z_p keys |
+//! | `sqh{l}-asm` | Def. 9, Thm 6 | `(sum a_i^2 mod p) mod 2^l` | `3 · 2^-l` |
+//! | `sqh{l}-asm2` | Def. 10, Thm 7 | `sum (a_i mod 2^l)^2 mod p` | `2 · 2^-l` |
+//! | `sqh{l}-c` | Def. 11, Thm 8 | `C(sum a_i^2) mod p` | `3^(2w) / 2^(lw)` |
+//! | `sqh{l}-c2` | Def. 12, Thm 9 | `C(sum C2(a_i^2)) mod p` | `prod (4i+1)^2 / 2^(lw)` |
+//! | `sqh{l}-e` | Def. 13, Thm 10 | `(C(sum C2((a_i mod 2^l)^2)) mod p) mod 2^l` | `6 prod (4i+1)^2 / 2^(lw)` |
+//!
+//! (`w = l/32` machine words; in the last three rows the paper's "word size
+//! l" is our 32 and `lw` is our `l`.) [`sqh`] and [`sqhu`] are the
+//! single-element SQH of Def. 4 (Δ-universal, Thm 1) and its strongly
+//! universal form SQHU of Def. 5 / Lemma 1.
+//!
+//! Layout: [`reference`] is the word-by-word definition, generic in the word
+//! size, `l` and `p` (the model the tests and the scaled-down proof checks
+//! use); `portable.rs` is the exact constant-time path at 32-bit words;
+//! `avx2.rs` computes Def. 13 four elements at a time with `vpmuludq`, its
+//! carry-free sums with `vpaddd` (which adds the two 32-bit halves of each
+//! product with no carry between them: `C` and `C2` for free).
 
-use crate::registry::Entry;
-use crate::tree::BlockFamily;
+use zeroize::Zeroizing;
 
-pub(crate) fn catalog() -> Vec<Entry> {
-    Vec::new()
+use crate::registry::{Buffered, Entry, Info, KeySpec, Params, Stream};
+use crate::tree::{BlockFamily, BlockHash};
+use crate::{Error, Platform};
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+pub(crate) mod portable;
+pub mod reference;
+
+/// The six Square Hash variants of SPEC §3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// `SQH*` (Def. 7), keys restricted to `l` bits.
+    Star,
+    /// `SQH_asm` (Def. 9).
+    Asm,
+    /// `SQH_asm2` (Def. 10).
+    Asm2,
+    /// `SQH_c` (Def. 11): carries of the outer sum dropped.
+    C,
+    /// `SQH_c2` (Def. 12): carries of the outer sum and of the squaring dropped.
+    C2,
+    /// `SQH_E` (Def. 13): fully optimized.
+    E,
 }
 
-/// The block functions of this family that have a tree mode (SPEC §5).
+impl Variant {
+    /// All six, in SPEC order.
+    pub const ALL: [Variant; 6] = [Variant::Star, Variant::Asm, Variant::Asm2, Variant::C, Variant::C2, Variant::E];
+
+    /// The name suffix (`sqh{l}-{suffix}`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Variant::Star => "star",
+            Variant::Asm => "asm",
+            Variant::Asm2 => "asm2",
+            Variant::C => "c",
+            Variant::C2 => "c2",
+            Variant::E => "e",
+        }
+    }
+
+    /// Output bytes at element size `l`: `l/8` for the variants that end in
+    /// `mod 2^l`, else `l/8 + 1` (a value below `p_l`).
+    pub fn out_bytes(self, l: usize) -> usize {
+        match self {
+            Variant::Asm | Variant::E => l / 8,
+            _ => l / 8 + 1,
+        }
+    }
+}
+
+/// The element sizes of SPEC §3.
+pub const WIDTHS: [usize; 4] = [32, 64, 96, 128];
+
+fn check_width(l: usize) -> Result<(), Error> {
+    if WIDTHS.contains(&l) {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!("Square Hash: l must be 32, 64, 96 or 128, got {l}")))
+    }
+}
+
+fn name(l: usize, v: Variant) -> String {
+    format!("sqh{l}-{}", v.suffix())
+}
+
+/// `sqh{l}-{variant}(key, msg)` (SPEC §3): `key` and `msg` are `k >= 1`
+/// little-endian `l/8`-byte elements each, equally many.
+pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
+    hash_on(Platform::detect(), l, variant, key, msg)
+}
+
+/// [`hash`] on the given backend (tests run every backend the CPU has).
+pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
+    check_width(l)?;
+    let b = l / 8;
+    if key.is_empty() || key.len() % b != 0 {
+        return Err(Error::KeyLength {
+            name: name(l, variant),
+            expected: KeySpec::PerElement(b).describe(),
+            got: key.len(),
+        });
+    }
+    if msg.len() != key.len() {
+        return Err(Error::Message {
+            name: name(l, variant),
+            reason: format!("the message must be as long as the key ({} bytes), got {} bytes", key.len(), msg.len()),
+        });
+    }
+    let words = match l {
+        32 => words::<1, 2>(platform, variant, key, msg),
+        64 => words::<2, 3>(platform, variant, key, msg),
+        96 => words::<3, 4>(platform, variant, key, msg),
+        _ => words::<4, 5>(platform, variant, key, msg),
+    };
+    Ok(to_bytes(&words, variant.out_bytes(l)))
+}
+
+fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
+    #[cfg(target_arch = "x86_64")]
+    if variant == Variant::E && platform.avx2_fma {
+        // SAFETY: the platform reports AVX2.
+        let cols = unsafe { avx2::e_columns::<V>(key, msg) };
+        return portable::finish::<V>(Variant::E, &cols);
+    }
+    let _ = platform;
+    portable::hash_words::<V, V1>(variant, key, msg)
+}
+
+fn to_bytes(words: &[u32; 5], n: usize) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).take(n).collect()
+}
+
+fn element_words<const V1: usize>(l: usize, e: &[u8], what: &str) -> Result<[u64; V1], Error> {
+    let n = l / 8 + 1;
+    if e.len() != n {
+        return Err(Error::Invalid(format!("SQH (l = {l}): {what} must be {n} bytes, got {}", e.len())));
+    }
+    let mut buf = [0u8; 20];
+    buf[..n].copy_from_slice(e);
+    let w: [u64; V1] = core::array::from_fn(|j| u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]) as u64);
+    // Below p = 2^l + t: the top word is 0, or 1 with the low word below t
+    // and the middle words 0.
+    let v = l / 32;
+    let below_p = w[v] == 0 || (w[v] == 1 && w[1..v].iter().all(|&x| x == 0) && w[0] < portable::T[v]);
+    if !below_p {
+        return Err(Error::Invalid(format!("SQH (l = {l}): {what} is not below p")));
+    }
+    Ok(w)
+}
+
+fn square_plus_bytes<const V: usize, const V1: usize>(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
+    let x = element_words::<V1>(l, x, "key x")?;
+    let b = element_words::<V1>(l, b, "key b")?;
+    let m = element_words::<V1>(l, m, "message")?;
+    Ok(to_bytes(&portable::square_plus::<V, V1>(&m, &x, &b), l / 8 + 1))
+}
+
+/// SQH of Def. 4: `h_x(m) = (m + x)^2 mod p_l` on one element of `Z_p`
+/// (Δ-universal, Thm 1). `x` and `m` are `l/8 + 1` little-endian bytes, each
+/// below `p_l`; the output likewise.
+pub fn sqh(l: usize, x: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
+    sqhu(l, x, &vec![0; l / 8 + 1], m)
+}
+
+/// SQHU of Def. 5: `h_{x,b}(m) = ((m + x)^2 + b) mod p_l`, strongly universal
+/// (Thm 2, by Lemma 1). Same encodings as [`sqh`].
+pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
+    check_width(l)?;
+    match l {
+        32 => square_plus_bytes::<1, 2>(l, x, b, m),
+        64 => square_plus_bytes::<2, 3>(l, x, b, m),
+        96 => square_plus_bytes::<3, 4>(l, x, b, m),
+        _ => square_plus_bytes::<4, 5>(l, x, b, m),
+    }
+}
+
+/// Every `sqh{l}-{variant}` of SPEC §3.
+pub(crate) fn catalog() -> Vec<Entry> {
+    let mut v = Vec::new();
+    for l in WIDTHS {
+        for variant in Variant::ALL {
+            let summary = format!(
+                "Square Hash {} (paper Def. {}), {l}-bit elements, key as long as the message",
+                variant.suffix(),
+                match variant {
+                    Variant::Star => 7,
+                    Variant::Asm => 9,
+                    Variant::Asm2 => 10,
+                    Variant::C => 11,
+                    Variant::C2 => 12,
+                    Variant::E => 13,
+                }
+            );
+            v.push(Entry::new(
+                Info {
+                    name: name(l, variant),
+                    key: KeySpec::PerElement(l / 8),
+                    nonce: 0,
+                    out: variant.out_bytes(l),
+                    takes_len: false,
+                    summary,
+                },
+                move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                    let key = Zeroizing::new(p.key.to_vec());
+                    Ok(Buffered::boxed(move |msg: &[u8]| hash(l, variant, &key, msg)))
+                },
+            ));
+        }
+    }
+    v
+}
+
+/// A Square Hash block function under one key (SPEC §5).
+struct Block {
+    l: usize,
+    variant: Variant,
+    block: usize,
+    key: Zeroizing<Vec<u8>>,
+}
+
+impl BlockHash for Block {
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        let o = self.variant.out_bytes(self.l);
+        for (b, o) in blocks.chunks_exact(self.block).zip(out.chunks_exact_mut(o)) {
+            let h = hash(self.l, self.variant, &self.key, b).expect("block and key have the family's sizes");
+            o.copy_from_slice(&h);
+        }
+    }
+}
+
+/// The block size `B` of SPEC §5's table: `22 l/8` (22 elements: the paper's
+/// 2112-bit block at l = 96) for l = 32, 64, 96, and 256 for l = 128.
+pub fn tree_block_bytes(l: usize) -> usize {
+    if l == 128 {
+        256
+    } else {
+        22 * l / 8
+    }
+}
+
+/// `sqh{l}-asm` and `sqh{l}-e` as block functions (SPEC §5): `B = K`, `O = l/8`.
 pub fn block_families() -> Vec<BlockFamily> {
-    Vec::new()
+    let mut v = Vec::new();
+    for l in WIDTHS {
+        for variant in [Variant::Asm, Variant::E] {
+            let b = tree_block_bytes(l);
+            v.push(BlockFamily::new(name(l, variant), b, l / 8, b, move |key: &[u8]| -> Box<dyn BlockHash> {
+                Box::new(Block { l, variant, block: b, key: Zeroizing::new(key.to_vec()) })
+            }));
+        }
+    }
+    v
 }

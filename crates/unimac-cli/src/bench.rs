@@ -1,0 +1,184 @@
+//! `unimac bench`: a quick throughput table of unimac's hashes and MACs beside
+//! the peers people use today (Poly1305, BLAKE3 keyed, HMAC-SHA256), measured
+//! in one run on this machine. The criterion benches (`cargo bench -p unimac`)
+//! are the careful version; this is the one-command overview.
+
+use std::hint::black_box;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use hmac::Mac;
+use poly1305::universal_hash::KeyInit;
+use unimac::registry::{self, KeySpec, Params};
+
+use crate::Fail;
+
+/// The names measured by default: one per family and construction.
+const DEFAULT: &[&str] = &[
+    "hash127",
+    "tree-mmh32x1",
+    "tree-mmh32x2",
+    "tree-nmh32",
+    "tree-mmh64",
+    "tree-sqh96-e",
+    "tree-sqh128-e",
+    "eval64",
+    "division64",
+    "gdivision64",
+    "mac-hash127-aes",
+    "mac-wc-mmh32x2",
+];
+
+const SIZES: &[usize] = &[64, 1024, 16 << 10, 1 << 20];
+
+/// Deterministic filler (benchmark keys need not be secret).
+fn fill(buf: &mut [u8], mut seed: u64) {
+    for b in buf.iter_mut() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        *b = seed as u8;
+    }
+}
+
+/// Bytes per second of `f` over `len`-byte inputs: repeat until `budget` passes.
+fn rate(len: usize, budget: Duration, mut f: impl FnMut()) -> f64 {
+    f(); // warm up
+    let mut iters = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        let el = t.elapsed();
+        if el >= budget {
+            return (len as f64) * iters as f64 / el.as_secs_f64();
+        }
+        iters = if el.as_nanos() == 0 { iters * 16 } else { (iters * 2).max((iters as f64 * budget.as_secs_f64() / el.as_secs_f64() * 1.1) as u64) };
+    }
+}
+
+fn cpu_mhz() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    text.lines()
+        .find(|l| l.starts_with("cpu MHz"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+type Runner = Box<dyn FnMut(&[u8])>;
+
+fn unimac_runner(name: &str) -> Result<Runner, Fail> {
+    let e = registry::lookup(name)?;
+    let key_len = match e.info.key {
+        KeySpec::Fixed(n) => n,
+        KeySpec::PerElement(_) => return Err(Fail(format!("{name}: bench needs a fixed-size key"))),
+    };
+    if e.info.takes_len {
+        return Err(Fail(format!("{name}: not a hash of a message")));
+    }
+    let mut key = vec![0u8; key_len];
+    fill(&mut key, 0x9e3779b97f4a7c15);
+    let nonce = (e.info.nonce > 0).then(|| vec![7u8; e.info.nonce]);
+    let name = name.to_string();
+    Ok(Box::new(move |msg: &[u8]| {
+        let p = Params { key: &key, nonce: nonce.as_deref(), len: None };
+        let out = registry::compute(&name, &p, msg).expect("checked name and sizes");
+        black_box(out);
+    }))
+}
+
+fn peers() -> Vec<(&'static str, Runner)> {
+    let key = [0x42u8; 32];
+    vec![
+        (
+            "poly1305 (RustCrypto)",
+            Box::new(move |msg: &[u8]| {
+                let p = poly1305::Poly1305::new(&key.into());
+                black_box(p.compute_unpadded(msg));
+            }) as Runner,
+        ),
+        (
+            "blake3 keyed",
+            Box::new(move |msg: &[u8]| {
+                black_box(blake3::keyed_hash(&key, msg));
+            }),
+        ),
+        (
+            "hmac-sha256",
+            Box::new(move |msg: &[u8]| {
+                let mut m = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
+                m.update(msg);
+                black_box(m.finalize().into_bytes());
+            }),
+        ),
+    ]
+}
+
+/// Print the table; `names` empty means the default set, `all` every name.
+pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
+    let mut rows: Vec<(String, Runner)> = Vec::new();
+    let chosen: Vec<String> = if all {
+        registry::entries()
+            .iter()
+            .filter(|e| matches!(e.info.key, KeySpec::Fixed(_)) && !e.info.takes_len && !e.info.name.ends_with("-key"))
+            .map(|e| e.info.name.clone())
+            .collect()
+    } else if names.is_empty() {
+        DEFAULT
+            .iter()
+            .filter(|n| registry::lookup(n).is_ok())
+            .map(|n| n.to_string())
+            .collect()
+    } else {
+        names.to_vec()
+    };
+    for n in &chosen {
+        rows.push((n.clone(), unimac_runner(n)?));
+    }
+    for (n, r) in peers() {
+        rows.push((n.to_string(), r));
+    }
+    let budget = Duration::from_millis(millis);
+    let mut msg = vec![0u8; *SIZES.last().unwrap()];
+    fill(&mut msg, 1);
+    let mhz = cpu_mhz();
+    let mut out = io::stdout().lock();
+    let platform = unimac::Platform::detect();
+    writeln!(
+        out,
+        "# unimac bench: throughput in GiB/s (cycles/byte at {}), one thread; platform {:?}",
+        mhz.map_or("unknown clock".into(), |m| format!("{m:.0} MHz")),
+        platform
+    )?;
+    let mut header = format!("{:<24}", "name");
+    for s in SIZES {
+        header.push_str(&format!(" {:>16}", size_label(*s)));
+    }
+    writeln!(out, "{header}")?;
+    for (name, mut f) in rows {
+        let mut line = format!("{name:<24}");
+        for &s in SIZES {
+            let m = &msg[..s];
+            let r = rate(s, budget, || f(m));
+            let gib = r / (1u64 << 30) as f64;
+            match mhz {
+                Some(mhz) => line.push_str(&format!(" {:>7.2} ({:>6.2})", gib, mhz * 1e6 / r)),
+                None => line.push_str(&format!(" {gib:>16.2}")),
+            }
+        }
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn size_label(s: usize) -> String {
+    if s >= 1 << 20 {
+        format!("{} MiB", s >> 20)
+    } else if s >= 1 << 10 {
+        format!("{} KiB", s >> 10)
+    } else {
+        format!("{s} B")
+    }
+}

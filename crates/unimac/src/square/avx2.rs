@@ -1,0 +1,127 @@
+//! AVX2 Square Hash `SQH_E` (Def. 13): four elements at a time.
+//!
+//! Each 64-bit lane holds one element's word `a_j` (in its low 32 bits);
+//! `vpmuludq` forms the four products `a_j a_k` at once. The carry-free sums
+//! come for free: `vpaddd` adds the low and the high 32-bit halves of a
+//! product into an accumulator's two halves *with no carry between them*,
+//! so accumulator `S_r` (all products with `j + k = r`) holds
+//! `sum P mod 2^32` in its low half — word `r` of `C(sum C2(a_i^2))` — and
+//! `sum (P >> 32) mod 2^32` in its high half — word `r + 1`. Cross products
+//! (`j < k`) are computed once into their own accumulators and doubled at
+//! the end, halves separately (SPEC §3 allows this: identical words).
+//! `a = (m + x) mod 2^l` keeps its inner carries: for l = 96 and 128 the
+//! low 64 bits are added in one lane and the carry out of them is detected
+//! with a signed compare of sign-flipped values.
+
+use core::arch::x86_64::*;
+
+use super::portable::{self, COLS};
+
+/// Words `a_0..a_{V-1}` of `(m + x) mod 2^l` for four elements, one per lane
+/// (only the low 32 bits of each lane are meaningful).
+///
+/// # Safety
+/// AVX2 must be available; `m` and `x` must be readable for `4 · 4V` bytes,
+/// and 4 more when `V = 3`.
+#[inline(always)]
+unsafe fn words4<const V: usize>(m: *const u8, x: *const u8) -> [__m256i; 4] {
+    let zero = _mm256_setzero_si256();
+    let mut a = [zero; 4];
+    match V {
+        1 => {
+            let mm = _mm256_cvtepu32_epi64(_mm_loadu_si128(m as *const __m128i));
+            let xx = _mm256_cvtepu32_epi64(_mm_loadu_si128(x as *const __m128i));
+            a[0] = _mm256_add_epi64(mm, xx);
+        }
+        2 => {
+            let s = _mm256_add_epi64(_mm256_loadu_si256(m as *const __m256i), _mm256_loadu_si256(x as *const __m256i));
+            a[0] = s;
+            a[1] = _mm256_srli_epi64::<32>(s);
+        }
+        _ => {
+            let (m_lo, m_hi) = split::<V>(m);
+            let (x_lo, x_hi) = split::<V>(x);
+            let lo = _mm256_add_epi64(m_lo, x_lo);
+            // Carry out of the low 64 bits: lo < x as unsigned numbers.
+            let sign = _mm256_set1_epi64x(i64::MIN);
+            let carry = _mm256_cmpgt_epi64(_mm256_xor_si256(x_lo, sign), _mm256_xor_si256(lo, sign));
+            let hi = _mm256_sub_epi64(_mm256_add_epi64(m_hi, x_hi), carry);
+            a[0] = lo;
+            a[1] = _mm256_srli_epi64::<32>(lo);
+            a[2] = hi;
+            a[3] = _mm256_srli_epi64::<32>(hi);
+        }
+    }
+    a
+}
+
+/// The low 64 bits and the rest (as a 64-bit lane, high garbage allowed
+/// for V = 3) of four consecutive `4V`-byte elements, in some fixed lane
+/// order (the same for key and message).
+#[inline(always)]
+unsafe fn split<const V: usize>(p: *const u8) -> (__m256i, __m256i) {
+    if V == 3 {
+        // Elements at bytes 0, 12, 24, 36: lanes (e0 | e2) and (e1 | e3),
+        // 16 bytes each (the last reads 4 bytes past the group).
+        let v = _mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(_mm_loadu_si128(p as *const __m128i)),
+            _mm_loadu_si128(p.add(24) as *const __m128i),
+        );
+        let w = _mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(_mm_loadu_si128(p.add(12) as *const __m128i)),
+            _mm_loadu_si128(p.add(36) as *const __m128i),
+        );
+        (_mm256_unpacklo_epi64(v, w), _mm256_unpackhi_epi64(v, w))
+    } else {
+        // V = 4: elements of 16 bytes; lanes e0, e2, e1, e3.
+        let v = _mm256_loadu_si256(p as *const __m256i);
+        let w = _mm256_loadu_si256(p.add(32) as *const __m256i);
+        (_mm256_unpacklo_epi64(v, w), _mm256_unpackhi_epi64(v, w))
+    }
+}
+
+/// The columns of `C(sum C2((m_i + x_i mod 2^l)^2))` (Def. 13) mod `2^32`,
+/// as [`portable::finish`] takes them.
+///
+/// # Safety
+/// The CPU must support AVX2. `key` and `msg` have equal lengths, a multiple of `4V`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; COLS] {
+    debug_assert_eq!(key.len(), msg.len());
+    let b = 4 * V;
+    let slack = if V == 3 { 4 } else { 0 };
+    let zero = _mm256_setzero_si256();
+    let mut diag = [zero; 8];
+    let mut cross = [zero; 8];
+    let mut off = 0;
+    while off + 4 * b + slack <= key.len() {
+        // SAFETY: bytes off .. off + 4b + slack are inside both slices.
+        let a = words4::<V>(msg.as_ptr().add(off), key.as_ptr().add(off));
+        for j in 0..V {
+            diag[2 * j] = _mm256_add_epi32(diag[2 * j], _mm256_mul_epu32(a[j], a[j]));
+            for k in j + 1..V {
+                cross[j + k] = _mm256_add_epi32(cross[j + k], _mm256_mul_epu32(a[j], a[k]));
+            }
+        }
+        off += 4 * b;
+    }
+    // Fold the lanes: low halves go to word r, high halves to word r + 1.
+    let mut cols = [0u64; COLS];
+    for r in 0..2 * V {
+        let mut d = [0u32; 8];
+        let mut c = [0u32; 8];
+        // SAFETY: 32-byte stores into local arrays.
+        _mm256_storeu_si256(d.as_mut_ptr() as *mut __m256i, diag[r]);
+        _mm256_storeu_si256(c.as_mut_ptr() as *mut __m256i, cross[r]);
+        for lane in 0..4 {
+            let lo = d[2 * lane].wrapping_add(c[2 * lane].wrapping_mul(2));
+            let hi = d[2 * lane + 1].wrapping_add(c[2 * lane + 1].wrapping_mul(2));
+            cols[r] = (cols[r] + lo as u64) & 0xffff_ffff;
+            if r + 1 < 2 * V {
+                cols[r + 1] = (cols[r + 1] + hi as u64) & 0xffff_ffff;
+            }
+        }
+    }
+    // The last elements (fewer than four, or five when V = 3) portably.
+    portable::columns::<V, V>(&key[off..], &msg[off..], &cols)
+}
