@@ -14,6 +14,7 @@ use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;
 pub mod portable;
 
