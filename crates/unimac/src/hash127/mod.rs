@@ -3,6 +3,17 @@
 //! with `p = 2^127 − 1`, plus `k`.
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
+//!
+//! Two backends give identical results, chosen once per hash through
+//! [`Platform::detect`]:
+//! - `avx2.rs` is the paper's method (sections 2–6): 53-bit doubles, the
+//!   precomputed powers `c_{i,j}` (`fp.rs`, built once per key), `squeeze`,
+//!   `prod`, `freeze`, on four lanes with FMA, in chunks of 432 words whose
+//!   exactness bound is derived at `fp::GROUPS`.
+//! - `portable.rs` is exact `u128` arithmetic, four words per reduction.
+//!
+//! Slices of at least [`PARALLEL_MIN`] bytes are hashed on several cores and
+//! joined with `S(a‖b) = S(a)·r^|b| + S(b)`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
