@@ -2,16 +2,20 @@
 
 use super::P;
 
+/// `s mod p` for `s <= 2^127`, without a branch on `s` (constant time): the
+/// sign of `s − p` (exact as `i128`, since `|s − p| < 2^127`) picks the result.
+#[inline]
+fn sub_p_if_ge(s: u128) -> u128 {
+    let d = s.wrapping_sub(P);
+    let keep_s = ((d as i128) >> 127) as u128; // all ones iff s < p
+    (d & !keep_s) | (s & keep_s)
+}
+
 /// `(a + b) mod p` for `a, b < p`.
 #[inline]
 pub fn add_mod(a: u128, b: u128) -> u128 {
     let s = a + b; // < 2^128
-    let s = (s & P) + (s >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
-    }
+    sub_p_if_ge((s & P) + (s >> 127))
 }
 
 /// `(a · b) mod p` for `a, b < 2^127`.
@@ -30,22 +34,15 @@ pub fn mul_mod(a: u128, b: u128) -> u128 {
     // x = hi 2^128 + lo ≡ 2 hi + lo (mod p), with 2^128 ≡ 2; hi < 2^126.
     let lo_r = (lo & P) + (lo >> 127); // < 2^127 + 1
     let s = lo_r + (hi << 1); // < 2^128
-    let s = (s & P) + (s >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
-    }
+    sub_p_if_ge((s & P) + (s >> 127))
 }
 
-/// `m mod p` for a signed word.
+/// `m mod p` for a signed word (no branch on `m`): for `m < 0`,
+/// `2^128 + m` wraps to `p + m` when `p` is added.
 #[inline]
 pub fn word_mod_p(m: i32) -> u128 {
-    if m < 0 {
-        P - (-(m as i64)) as u128
-    } else {
-        m as u128
-    }
+    let x = m as i128 as u128;
+    x.wrapping_add(P & ((m >> 31) as i128 as u128))
 }
 
 /// Horner's rule over signed words: `acc ← acc·r + m_i` for each word.
@@ -97,7 +94,7 @@ impl Powers {
         let r4 = mul_mod(r3, r);
         let sum = add_mod(add_mod(r, r2), add_mod(r3, r4));
         let off = mul_mod(sum, 1 << 31);
-        Powers { r: [r, r2, r3, r4], c: if off == 0 { 0 } else { P - off } }
+        Powers { r: [r, r2, r3, r4], c: sub_p_if_ge(P - off) }
     }
 }
 
@@ -108,13 +105,8 @@ fn reduce256(lo: u128, hi: u128) -> u128 {
     let lo_r = (lo & P) + (lo >> 127); // <= 2^127
     let (s, c) = lo_r.overflowing_add(hi << 1);
     // On overflow the wrapped sum is small (< 2^127), so adding 2 is safe.
-    let s = if c { s + 2 } else { s };
-    let s = (s & P) + (s >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
-    }
+    let s = s + 2 * c as u128;
+    sub_p_if_ge((s & P) + (s >> 127))
 }
 
 /// `a·b` as 256 bits `(lo, hi)`, for `a, b < 2^127`.
