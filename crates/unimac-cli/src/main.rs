@@ -11,6 +11,8 @@ use unimac::vectors;
 mod bench;
 mod bundled;
 mod input;
+mod keyfile;
+mod mac_cmd;
 
 use input::read_message;
 
@@ -25,6 +27,67 @@ struct Cli {
 enum Cmd {
     /// Every implemented name with its key, nonce and output sizes.
     List,
+    /// Make a new key for MAC NAME (without the mac- prefix) from the OS
+    /// random generator: hex and a newline, mode 0600, never overwriting.
+    Keygen {
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        name: String,
+        /// Write the key to this new file (stdout when absent).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Also create this nonce counter file, starting at 0 (nonce MACs).
+        #[arg(long)]
+        counter: Option<PathBuf>,
+    },
+    /// Print 'TAG  FILE' (or 'NONCE:TAG  FILE' for nonce MACs) per file.
+    Tag {
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        name: String,
+        /// The key file (from 'unimac keygen').
+        #[arg(long = "key-file")]
+        key_file: PathBuf,
+        /// Counter file: nonces are reserved from it (and synced) before any tag is printed.
+        #[arg(long)]
+        counter: Option<PathBuf>,
+        /// The nonce, hex (interoperation; one file only; never reuse a nonce).
+        #[arg(long)]
+        nonce: Option<String>,
+        /// Files to tag; stdin when absent or '-'.
+        files: Vec<PathBuf>,
+    },
+    /// Check the tags listed in SUMS ('unimac tag' output): 'FILE: OK' or
+    /// 'FILE: FAILED'; exit 1 if any failed or any line is malformed.
+    Verify {
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        name: String,
+        /// The key file.
+        #[arg(long = "key-file")]
+        key_file: PathBuf,
+        /// The file of tags to check ('-' for stdin).
+        #[arg(short = 'c', long)]
+        check: PathBuf,
+        /// Do not print OK for each file that verifies.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// The forgery bound of MAC NAME: the probability that any of D forgery
+    /// attempts succeeds after C tags on messages of at most L bytes.
+    Bound {
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        name: String,
+        /// L: the longest message, in bytes.
+        #[arg(long = "max-bytes")]
+        max_bytes: u64,
+        /// C: messages tagged under the key.
+        #[arg(long, default_value_t = 1)]
+        tags: u64,
+        /// D: forgery attempts.
+        #[arg(long, default_value_t = 1)]
+        forgeries: u64,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {
         /// A SPEC name, with the tree- and mac- prefixes for tree modes and MACs.
@@ -139,6 +202,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),
+        Cmd::Keygen { name, output, counter } => {
+            mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true)
+        }
+        Cmd::Tag { name, key_file, counter, nonce, files } => {
+            mac_cmd::tag(name, key_file, counter.as_deref(), nonce.as_deref(), files).map(|_| true)
+        }
+        Cmd::Verify { name, key_file, check, quiet } => mac_cmd::verify(name, key_file, check, *quiet),
+        Cmd::Bound { name, max_bytes, tags, forgeries, json } => {
+            mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *json).map(|_| true)
+        }
         Cmd::Compute { name, key, nonce, len, file } => {
             compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
         }

@@ -9,6 +9,7 @@
 //! Every public name of the wire specification is reachable by name through
 //! [`registry`]; each family also has its own typed API in its module.
 
+pub mod bounds;
 pub mod error;
 pub mod hash127;
 pub mod mac;

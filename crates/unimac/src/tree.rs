@@ -97,30 +97,40 @@ pub fn family(name: &str) -> Option<BlockFamily> {
 }
 
 struct Level {
-    hash: Box<dyn BlockHash>,
+    hash: Arc<dyn BlockHash>,
     /// Bytes of this level's input not yet hashed: always fewer than `B`.
     buf: Vec<u8>,
     /// Whether a full block has been hashed here (the level's input is then at
     /// least `B` bytes long, so this level is not the last).
     emitted: bool,
+    /// This level's outputs of one batch, on their way to the next level
+    /// (at most `BATCH_BYTES / B * O` bytes).
+    scratch: Vec<u8>,
 }
 
-/// `tree-F(s, ·)`, streaming.
+/// `tree-F(s, ·)`, streaming: one partial block and one batch of outputs per
+/// level, so O(height × B) memory whatever the message length.
 pub struct Tree {
     family: BlockFamily,
     seed: Zeroizing<[u8; 16]>,
     levels: Vec<Level>,
-    scratch: Vec<u8>,
 }
 
-/// How many blocks one call hands to the block function at most (keeps the
-/// scratch output in cache while still giving SIMD paths long runs).
-const BATCH_BLOCKS: usize = 256;
+/// How many input bytes one call hands to the block function at most: long
+/// runs for the SIMD paths, while the batch and its outputs stay in L1/L2.
+const BATCH_BYTES: usize = 32 << 10;
+
+/// Slices at least this long are split between two threads at level 0.
+const PARALLEL_MIN: usize = 4 << 20;
+
+/// Level-0 input handled per pair of threads; bounds the second thread's
+/// buffered outputs to `SEGMENT / B * O` bytes.
+const SEGMENT: usize = 64 << 20;
 
 impl Tree {
     /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> Tree {
-        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new(), scratch: Vec::new() };
+        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new() };
         t.push_level();
         t
     }
@@ -129,12 +139,52 @@ impl Tree {
         let j = self.levels.len();
         let k = self.family.key;
         let key = Zeroizing::new(keystream_range(&self.seed, j * k, k));
-        let hash = self.family.keyed(&key);
-        self.levels.push(Level { hash, buf: Vec::with_capacity(self.family.block), emitted: false });
+        let hash: Arc<dyn BlockHash> = Arc::from(self.family.keyed(&key));
+        self.levels.push(Level { hash, buf: Vec::with_capacity(self.family.block), emitted: false, scratch: Vec::new() });
     }
 
-    /// Absorb more of the message.
+    /// Absorb more of the message. Slices of several MiB (e.g. a whole
+    /// memory-mapped file) are hashed at level 0 by two threads, each taking a
+    /// contiguous run of blocks; the outputs are passed on in message order, so
+    /// the result is the same as with any other chunking.
     pub fn update(&mut self, data: &[u8]) {
+        if data.len() >= PARALLEL_MIN && parallelism() >= 2 {
+            self.update_parallel(data);
+        } else {
+            self.feed(0, data);
+        }
+    }
+
+    fn update_parallel(&mut self, mut data: &[u8]) {
+        let b = self.family.block;
+        let o = self.family.out;
+        // Complete the partial block of level 0 first.
+        let fill = (b - self.levels[0].buf.len()) % b;
+        self.feed(0, &data[..fill]);
+        data = &data[fill..];
+        // r = O / B: the work of all upper levels is about r (1 + r + …) of
+        // level 0's; the second thread's outputs go up the tree after the join,
+        // so it takes a little more than half: (1 + r) / (2 + r).
+        let (num, den) = (b + o, 2 * b + o);
+        while data.len() >= PARALLEL_MIN {
+            let seg = data.len().min(SEGMENT) / b * b;
+            let (segment, rest) = data.split_at(seg);
+            let second = (seg / b * num / den) * b;
+            let (first, second) = segment.split_at(seg - second);
+            let hash = Arc::clone(&self.levels[0].hash);
+            let mut theirs = vec![0u8; second.len() / b * o];
+            std::thread::scope(|scope| {
+                let worker = scope.spawn(|| hash.hash_blocks_batched(second, &mut theirs, b, o));
+                self.feed(0, first);
+                // A panic in the block function is a bug; carry it over as is.
+                if let Err(e) = worker.join() {
+                    std::panic::resume_unwind(e);
+                }
+            });
+            self.levels[0].emitted = true;
+            self.feed(1, &theirs);
+            data = rest;
+        }
         self.feed(0, data);
     }
 
@@ -151,47 +201,89 @@ impl Tree {
                 lvl.buf.extend_from_slice(&data[..take]);
                 data = &data[take..];
                 if lvl.buf.len() == b {
-                    let mut out = std::mem::take(&mut self.scratch);
+                    let mut out = std::mem::take(&mut lvl.scratch);
                     out.resize(o, 0);
-                    let lvl = &mut self.levels[j];
                     lvl.hash.hash_blocks(&lvl.buf, &mut out);
                     lvl.buf.clear();
                     lvl.emitted = true;
                     self.feed(j + 1, &out);
-                    self.scratch = out;
+                    self.levels[j].scratch = out;
                 }
                 continue;
             }
-            let n = (data.len() / b).min(BATCH_BLOCKS);
+            let n = (data.len() / b).min((BATCH_BYTES / b).max(1));
             let (blocks, rest) = data.split_at(n * b);
-            let mut out = std::mem::take(&mut self.scratch);
+            let mut out = std::mem::take(&mut lvl.scratch);
             out.resize(n * o, 0);
             lvl.hash.hash_blocks(blocks, &mut out);
             lvl.emitted = true;
             self.feed(j + 1, &out);
-            self.scratch = out;
+            self.levels[j].scratch = out;
             data = rest;
         }
     }
 
     /// The tree hash of everything absorbed.
     pub fn finalize(mut self) -> Vec<u8> {
+        self.finalize_reset()
+    }
+
+    /// The tree hash of everything absorbed; the tree is then empty again and
+    /// ready for the next message under the same key, keeping the keys of
+    /// the levels it has derived (so a stream of messages pays for the key
+    /// stream once).
+    pub fn finalize_reset(&mut self) -> Vec<u8> {
         let b = self.family.block;
         let o = self.family.out;
+        let mut last = Zeroizing::new(vec![0u8; b]);
+        let mut out = vec![0u8; o];
         let mut j = 0;
         loop {
-            let mut last = std::mem::take(&mut self.levels[j].buf);
-            last.push(1);
-            last.resize(b, 0);
-            let mut out = vec![0u8; o];
-            self.levels[j].hash.hash_blocks(&last, &mut out);
-            if !self.levels[j].emitted {
-                return out;
+            let lvl = &mut self.levels[j];
+            let n = lvl.buf.len();
+            last[..n].copy_from_slice(&lvl.buf);
+            last[n] = 1;
+            last[n + 1..].fill(0);
+            lvl.buf.clear();
+            lvl.hash.hash_blocks(&last, &mut out);
+            if !std::mem::replace(&mut lvl.emitted, false) {
+                break;
             }
             self.feed(j + 1, &out);
             j += 1;
         }
+        self.reset();
+        out
     }
+
+    /// Forget the message absorbed so far (the level keys are kept).
+    pub fn reset(&mut self) {
+        for lvl in &mut self.levels {
+            lvl.buf.fill(0);
+            lvl.buf.clear();
+            lvl.emitted = false;
+        }
+    }
+}
+
+trait Batched {
+    fn hash_blocks_batched(&self, blocks: &[u8], out: &mut [u8], b: usize, o: usize);
+}
+
+impl Batched for Arc<dyn BlockHash> {
+    /// `hash_blocks` in cache-sized batches.
+    fn hash_blocks_batched(&self, blocks: &[u8], out: &mut [u8], b: usize, o: usize) {
+        let per = (BATCH_BYTES / b).max(1);
+        for (bl, ou) in blocks.chunks(per * b).zip(out.chunks_mut(per * o)) {
+            self.hash_blocks(bl, ou);
+        }
+    }
+}
+
+/// Cores available to this process (cached).
+fn parallelism() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// One-shot `tree-F(s, M)`.

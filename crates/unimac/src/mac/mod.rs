@@ -1,7 +1,614 @@
-//! mac (work in progress: names are added to the catalog as they are implemented).
+//! The named message authentication codes of SPEC §6: the hash127 protocols
+//! of Bernstein (seed 000 §§8–9) and the Wegman–Carter construction
+//! `(n, f(n) ⊕ h(M))` of Shoup (seed 001 §1) and Halevi–Krawczyk (seed 004
+//! §2.3) over any keyed hash with a fixed output.
+//!
+//! | name | construction | paper |
+//! |---|---|---|
+//! | `hash127` | `k + h_r(M) mod p`, one message per key | 000 §8, Theorem 8.2 |
+//! | `hash127-aes` | `AES_K(h_r(M))` | 000 §9 protocol 2, Theorem 9.2 |
+//! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | 000 §9 protocol 3, Theorem 9.3 |
+//! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | 000 §9 protocol 1, Theorem 9.1 |
+//! | `wc-H` | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
+//!
+//! Every type keeps its key material in zeroized memory (the AES key schedule
+//! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
+//! in constant time with [`subtle`]. The forgery bounds of each name are in
+//! [`crate::bounds`].
 
-use crate::registry::Entry;
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
 
-pub(crate) fn catalog() -> Vec<Entry> {
-    Vec::new()
+use crate::hash127::{self, Hash127};
+use crate::registry::{self, Entry, Info, KeySpec, Params, Stream};
+use crate::tree::{BlockFamily, Tree};
+use crate::Error;
+
+/// `p = 2^127 − 1`.
+const P: u128 = hash127::P;
+
+/// Constant-time tag comparison: equal length and equal bytes.
+pub fn tags_equal(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && bool::from(a.ct_eq(b))
 }
+
+/// `AES(K, x)` of SPEC §0.
+fn aes_block(aes: &Aes128, x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
+    let mut b = aes::Block::from(*x);
+    aes.encrypt_block(&mut b);
+    let out = Zeroizing::new(<[u8; 16]>::from(b));
+    // The cipher's output lives on in `b` otherwise.
+    zeroize::Zeroize::zeroize(b.as_mut_slice());
+    out
+}
+
+/// `a mod p` for any `a < 2^128`, without a data-dependent branch:
+/// `a = 2^127 hi + lo ≡ hi + lo`, and `hi + lo ≤ 2^127` so one conditional
+/// subtraction (done with a mask) finishes.
+fn reduce128(a: u128) -> u128 {
+    let s = (a >> 127) + (a & P); // ≤ 1 + (2^127 − 1) = 2^127
+    sub_p_if_ge(s)
+}
+
+/// `s − p` if `s ≥ p`, else `s`, for `s < 2p`; constant time.
+fn sub_p_if_ge(s: u128) -> u128 {
+    let t = s.wrapping_sub(P);
+    // `t` has its top bit set exactly when `s < p` (as s < 2p < 2^128).
+    let keep_s = 0u128.wrapping_sub(t >> 127);
+    (s & keep_s) | (t & !keep_s)
+}
+
+/// The hash127 key `r ‖ 0^16` of the AES protocols.
+fn r_only(key: &[u8]) -> hash127::Key {
+    let mut k = Zeroizing::new([0u8; 32]);
+    k[..16].copy_from_slice(&key[..16]);
+    hash127::Key::new(&k)
+}
+
+fn aes_of(k: &[u8]) -> Aes128 {
+    Aes128::new(k.into())
+}
+
+fn key32(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 32]>, Error> {
+    let k: [u8; 32] = key.try_into().map_err(|_| Error::KeyLength {
+        name: name.into(),
+        expected: "32".into(),
+        got: key.len(),
+    })?;
+    Ok(Zeroizing::new(k))
+}
+
+fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
+    nonce.try_into().map_err(|_| Error::NonceLength { name: name.into(), expected: 16, got: nonce.len() })
+}
+
+// ---------------------------------------------------------------------------
+// hash127 protocols (seed 000 §§8–9)
+// ---------------------------------------------------------------------------
+
+/// `mac-hash127`: `s = (k + h_r(M)) mod p` (seed 000 §8). The key `r ‖ k`
+/// authenticates ONE message: a second message under the same key reveals
+/// `h_r(m) − h_r(m')` and voids Theorem 8.2.
+#[derive(Clone)]
+pub struct Hash127OneTime {
+    key: hash127::Key,
+}
+
+impl Hash127OneTime {
+    /// `r ‖ k`, 32 bytes.
+    pub fn new(key: &[u8; 32]) -> Self {
+        Hash127OneTime { key: hash127::Key::new(key) }
+    }
+    /// Start tagging a message.
+    pub fn start(&self) -> Hash127Stream {
+        Hash127Stream { h: Hash127::new(&self.key), finish: Finish::OneTime }
+    }
+    /// The tag of `msg`.
+    pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
+        let mut s = self.start();
+        s.update(msg);
+        s.finalize()
+    }
+    /// Whether `tag` is the tag of `msg` (constant-time comparison).
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
+        tags_equal(&self.tag(msg), tag)
+    }
+}
+
+/// `mac-hash127-aes`: `AES_K(h_r(M))`, protocol 2 "scrambling" of seed 000 §9
+/// with Rijndael as the random function `f`. Stateless: no nonce.
+#[derive(Clone)]
+pub struct Hash127Aes {
+    r: hash127::Key,
+    aes: Aes128,
+}
+
+/// `mac-hash127-aes-nonce`: `AES_K(AES_K(n) ⊕ h_r(M))`, protocol 3 "one-time
+/// scrambling" of seed 000 §9, `f(n, h) = AES_K(AES_K(n) ⊕ h)`.
+#[derive(Clone)]
+pub struct Hash127AesNonce {
+    r: hash127::Key,
+    aes: Aes128,
+}
+
+/// `mac-hash127-aes-add`: `(AES_K(n) + h_r(M)) mod p`, protocol 1 "one-time
+/// pad" of seed 000 §9, with `f(n) = AES_K(n)` read as an unsigned integer.
+#[derive(Clone)]
+pub struct Hash127AesAdd {
+    r: hash127::Key,
+    aes: Aes128,
+}
+
+macro_rules! r_k_constructor {
+    ($t:ident) => {
+        impl $t {
+            /// `r ‖ K`, 32 bytes: `r` the hash127 key (four signed words),
+            /// `K` the AES-128 key.
+            pub fn new(key: &[u8; 32]) -> Self {
+                $t { r: r_only(key), aes: aes_of(&key[16..]) }
+            }
+        }
+    };
+}
+r_k_constructor!(Hash127Aes);
+r_k_constructor!(Hash127AesNonce);
+r_k_constructor!(Hash127AesAdd);
+
+impl Hash127Aes {
+    /// Start tagging a message.
+    pub fn start(&self) -> Hash127Stream {
+        Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(self.aes.clone()) }
+    }
+    /// The tag of `msg`.
+    pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
+        let mut s = self.start();
+        s.update(msg);
+        s.finalize()
+    }
+    /// Whether `tag` is the tag of `msg` (constant-time comparison).
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
+        tags_equal(&self.tag(msg), tag)
+    }
+}
+
+macro_rules! nonce_api {
+    ($t:ident, $finish:expr) => {
+        impl $t {
+            /// Start tagging a message under the nonce `n`; a nonce must never
+            /// repeat under one key.
+            pub fn start(&self, nonce: &[u8; 16]) -> Hash127Stream {
+                let pad = aes_block(&self.aes, nonce);
+                #[allow(clippy::redundant_closure_call)]
+                let finish = ($finish)(self, pad);
+                Hash127Stream { h: Hash127::new(&self.r), finish }
+            }
+            /// The tag of `msg` under the nonce `n`.
+            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+                let mut s = self.start(nonce);
+                s.update(msg);
+                s.finalize()
+            }
+            /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+            /// comparison).
+            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> bool {
+                tags_equal(&self.tag(nonce, msg), tag)
+            }
+        }
+    };
+}
+nonce_api!(Hash127AesNonce, |s: &Hash127AesNonce, pad| Finish::OneTimeScramble(s.aes.clone(), pad));
+nonce_api!(Hash127AesAdd, |_s: &Hash127AesAdd, pad| Finish::OneTimePad(pad));
+
+/// What is done with `h_r(M)` at the end.
+enum Finish {
+    /// `k` is already in the hash127 key: the hash is the tag.
+    OneTime,
+    /// `AES_K(h)`.
+    Scramble(Aes128),
+    /// `AES_K(AES_K(n) ⊕ h)`, holding `AES_K(n)`.
+    OneTimeScramble(Aes128, Zeroizing<[u8; 16]>),
+    /// `(AES_K(n) + h) mod p`, holding `AES_K(n)`.
+    OneTimePad(Zeroizing<[u8; 16]>),
+}
+
+/// A hash127 MAC under way: feed the message in any chunking.
+pub struct Hash127Stream {
+    h: Hash127,
+    finish: Finish,
+}
+
+impl Hash127Stream {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.h.update(data);
+    }
+    /// The tag.
+    pub fn finalize(self) -> [u8; 16] {
+        let h = Zeroizing::new(self.h.finalize());
+        match self.finish {
+            Finish::OneTime => *h,
+            Finish::Scramble(aes) => *aes_block(&aes, &h),
+            Finish::OneTimeScramble(aes, pad) => {
+                let mut x = Zeroizing::new([0u8; 16]);
+                for i in 0..16 {
+                    x[i] = pad[i] ^ h[i];
+                }
+                *aes_block(&aes, &x)
+            }
+            Finish::OneTimePad(pad) => {
+                // f(n) < 2^128 reduced into [0, p−1]; h ∈ [0, p−1]; the sum
+                // is below 2p, so one conditional subtraction.
+                let f = reduce128(u128::from_le_bytes(*pad));
+                let hv = u128::from_le_bytes(*h);
+                sub_p_if_ge(f + hv).to_le_bytes()
+            }
+        }
+    }
+}
+
+impl Stream for Hash127Stream {
+    fn update(&mut self, data: &[u8]) {
+        Hash127Stream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(Hash127Stream::finalize(*self).to_vec())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wegman–Carter over any keyed hash (seed 001 §1, seed 004 §2.3)
+// ---------------------------------------------------------------------------
+
+/// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
+/// construction needs. Implemented for the tree mode of every block function
+/// ([`TreeHash`]) and for any registry name ([`NamedHash`], e.g. Shoup's
+/// `eval64`).
+pub trait KeyedHash: Send + Sync {
+    /// The SPEC name of `H` (e.g. `eval64`, `mmh32x2`).
+    fn name(&self) -> &str;
+    /// Bytes of the hash key `g`.
+    fn key_len(&self) -> usize;
+    /// Output bytes `O` (at most 16: the pad is one AES block).
+    fn out_len(&self) -> usize;
+    /// Start hashing under `key` (`key.len() == key_len()`).
+    fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error>;
+}
+
+/// `tree-F` (SPEC §5) as a keyed hash; its key is the 16-byte key-stream seed `s`.
+#[derive(Clone)]
+pub struct TreeHash(pub BlockFamily);
+
+impl KeyedHash for TreeHash {
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    fn key_len(&self) -> usize {
+        16
+    }
+    fn out_len(&self) -> usize {
+        self.0.out
+    }
+    fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
+        let s: [u8; 16] = key.try_into().map_err(|_| Error::KeyLength {
+            name: format!("tree-{}", self.0.name),
+            expected: "16".into(),
+            got: key.len(),
+        })?;
+        let s = Zeroizing::new(s);
+        Ok(Box::new(Tree::new(self.0.clone(), &s)))
+    }
+}
+
+/// Any registry name without nonce or `--len` as a keyed hash (looked up when
+/// a message is started, so it works for every family present in the build).
+#[derive(Clone, Debug)]
+pub struct NamedHash {
+    name: String,
+    key: usize,
+    out: usize,
+}
+
+impl NamedHash {
+    /// The registry name `name`, which must take a fixed-length key and no nonce.
+    pub fn new(name: &str) -> Result<NamedHash, Error> {
+        let e = registry::lookup(name)?;
+        Self::from_info(&e.info)
+    }
+
+    fn from_info(i: &Info) -> Result<NamedHash, Error> {
+        match i.key {
+            KeySpec::Fixed(k) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
+                Ok(NamedHash { name: i.name.clone(), key: k, out: i.out })
+            }
+            _ => Err(Error::Invalid(format!("{}: not a fixed-key hash with at most 16 output bytes", i.name))),
+        }
+    }
+}
+
+impl KeyedHash for NamedHash {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn key_len(&self) -> usize {
+        self.key
+    }
+    fn out_len(&self) -> usize {
+        self.out
+    }
+    fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
+        registry::open(&self.name, &Params { key, nonce: None, len: None })
+    }
+}
+
+impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn key_len(&self) -> usize {
+        (**self).key_len()
+    }
+    fn out_len(&self) -> usize {
+        (**self).out_len()
+    }
+    fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
+        (**self).start(key)
+    }
+}
+
+/// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⊕ H(g, M))` of Shoup (seed 001 §1)
+/// over a keyed hash `H` with `O`-byte output. Key: `K` (16 bytes) ‖ `g`.
+pub struct WegmanCarter<H: KeyedHash> {
+    hash: H,
+    aes: Aes128,
+    hkey: Zeroizing<Vec<u8>>,
+}
+
+impl<H: KeyedHash> WegmanCarter<H> {
+    /// `K ‖ g`: 16 bytes of AES key, then `hash.key_len()` bytes of hash key.
+    pub fn new(hash: H, key: &[u8]) -> Result<Self, Error> {
+        if hash.out_len() > 16 {
+            return Err(Error::Invalid(format!("wc-{}: output longer than one AES block", hash.name())));
+        }
+        let want = 16 + hash.key_len();
+        if key.len() != want {
+            return Err(Error::KeyLength { name: format!("wc-{}", hash.name()), expected: want.to_string(), got: key.len() });
+        }
+        Ok(WegmanCarter { aes: aes_of(&key[..16]), hkey: Zeroizing::new(key[16..].to_vec()), hash })
+    }
+
+    /// The hash `H`.
+    pub fn hash(&self) -> &H {
+        &self.hash
+    }
+
+    /// Tag length `O`.
+    pub fn tag_len(&self) -> usize {
+        self.hash.out_len()
+    }
+
+    /// Start tagging a message under the nonce `n` (never repeat a nonce
+    /// under one key).
+    pub fn start(&self, nonce: &[u8; 16]) -> Result<WcStream, Error> {
+        let pad = aes_block(&self.aes, nonce);
+        let inner = self.hash.start(&self.hkey)?;
+        Ok(WcStream { inner, pad, out: self.hash.out_len() })
+    }
+
+    /// The tag of `msg` under `nonce`.
+    pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut s = self.start(nonce)?;
+        s.update(msg);
+        s.finalize()
+    }
+
+    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time comparison).
+    pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
+        Ok(tags_equal(&self.tag(nonce, msg)?, tag))
+    }
+}
+
+/// A Wegman–Carter tag under way.
+pub struct WcStream {
+    inner: Box<dyn Stream>,
+    pad: Zeroizing<[u8; 16]>,
+    out: usize,
+}
+
+impl WcStream {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+    /// `AES_K(n)[0..O] ⊕ H(g, M)`.
+    pub fn finalize(self) -> Result<Vec<u8>, Error> {
+        let h = Zeroizing::new(self.inner.finalize()?);
+        if h.len() != self.out {
+            return Err(Error::Invalid(format!("hash gave {} bytes, expected {}", h.len(), self.out)));
+        }
+        Ok(h.iter().zip(self.pad.iter()).map(|(a, b)| a ^ b).collect())
+    }
+}
+
+impl Stream for WcStream {
+    fn update(&mut self, data: &[u8]) {
+        WcStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        WcStream::finalize(*self)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// By name
+// ---------------------------------------------------------------------------
+
+/// The names of Shoup's hashes that have a `wc-` MAC (SPEC §6).
+pub const SHOUP_HASHES: [&str; 3] = ["eval64", "division64", "gdivision64"];
+
+/// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
+/// interface the CLI uses for `tag` and `verify`.
+pub struct Mac {
+    info: &'static Info,
+    key: Zeroizing<Vec<u8>>,
+}
+
+impl Mac {
+    /// `name` is a SPEC §6 name such as `hash127-aes` or `wc-mmh32x2`; the key
+    /// length is checked.
+    pub fn new(name: &str, key: &[u8]) -> Result<Mac, Error> {
+        let full = format!("mac-{name}");
+        let e = match registry::lookup(&full) {
+            Ok(e) => e,
+            Err(Error::UnknownName(_)) => return Err(Error::UnknownName(name.to_string())),
+            Err(Error::NotImplemented(_)) => return Err(Error::NotImplemented(name.to_string())),
+            Err(e) => return Err(e),
+        };
+        let KeySpec::Fixed(k) = e.info.key else {
+            return Err(Error::Invalid(format!("{name}: not a MAC")));
+        };
+        if key.len() != k {
+            return Err(Error::KeyLength { name: name.to_string(), expected: k.to_string(), got: key.len() });
+        }
+        Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()) })
+    }
+
+    /// The name without the `mac-` prefix.
+    pub fn name(&self) -> &str {
+        &self.info.name["mac-".len()..]
+    }
+    /// Nonce bytes (0 for the stateless names).
+    pub fn nonce_len(&self) -> usize {
+        self.info.nonce
+    }
+    /// Tag bytes.
+    pub fn tag_len(&self) -> usize {
+        self.info.out
+    }
+    /// Start tagging a message.
+    pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let p = Params { key: &self.key, nonce, len: None };
+        registry::check(self.info, &p).map_err(|e| strip_prefix_err(e))?;
+        registry::open(&self.info.name, &p)
+    }
+    /// The tag of `msg`.
+    pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut s = self.start(nonce)?;
+        s.update(msg);
+        s.finalize()
+    }
+    /// Whether `tag` is the tag of `msg` (constant-time comparison).
+    pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
+        Ok(tags_equal(&self.tag(nonce, msg)?, tag))
+    }
+}
+
+fn strip_prefix_err(e: Error) -> Error {
+    let s = |n: String| n.strip_prefix("mac-").map(str::to_string).unwrap_or(n);
+    match e {
+        Error::NonceLength { name, expected, got } => Error::NonceLength { name: s(name), expected, got },
+        Error::MissingNonce(n) => Error::MissingNonce(s(n)),
+        Error::UnexpectedNonce(n) => Error::UnexpectedNonce(s(n)),
+        e => e,
+    }
+}
+
+/// The names (without `mac-`) of every MAC present in this build, SPEC order.
+pub fn names() -> Vec<String> {
+    registry::entries()
+        .iter()
+        .filter_map(|e| e.info.name.strip_prefix("mac-").map(str::to_string))
+        .collect()
+}
+
+fn mac_info(name: String, key: usize, nonce: usize, out: usize, summary: String) -> Info {
+    Info { name, key: KeySpec::Fixed(key), nonce, out, takes_len: false, summary }
+}
+
+/// Every `mac-` name whose hash is present in this build. Shoup's hashes are
+/// found through `shoup::catalog()` (not the registry, whose table is being
+/// built when this runs) and opened through the registry when used.
+pub(crate) fn catalog() -> Vec<Entry> {
+    let mut v = vec![
+        Entry::new(
+            mac_info("mac-hash127".into(), 32, 0, 16, "k + hash127_r(M) mod p: ONE message per key (seed 000 §8)".into()),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(Hash127OneTime::new(&*key32(p.key, "hash127")?).start()))
+            },
+        ),
+        Entry::new(
+            mac_info("mac-hash127-aes".into(), 32, 0, 16, "AES_K(hash127_r(M)), stateless (seed 000 §9 protocol 2)".into()),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(Hash127Aes::new(&*key32(p.key, "hash127-aes")?).start()))
+            },
+        ),
+        Entry::new(
+            mac_info(
+                "mac-hash127-aes-nonce".into(),
+                32,
+                16,
+                16,
+                "AES_K(AES_K(n) xor hash127_r(M)) (seed 000 §9 protocol 3)".into(),
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                let n = nonce16(p.nonce.unwrap_or_default(), "hash127-aes-nonce")?;
+                Ok(Box::new(Hash127AesNonce::new(&*key32(p.key, "hash127-aes-nonce")?).start(&n)))
+            },
+        ),
+        Entry::new(
+            mac_info(
+                "mac-hash127-aes-add".into(),
+                32,
+                16,
+                16,
+                "AES_K(n) + hash127_r(M) mod p (seed 000 §9 protocol 1)".into(),
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                let n = nonce16(p.nonce.unwrap_or_default(), "hash127-aes-add")?;
+                Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?).start(&n)))
+            },
+        ),
+    ];
+    let shoup = crate::shoup::catalog();
+    for h in SHOUP_HASHES {
+        let Some(e) = shoup.iter().find(|e| e.info.name == h) else { continue };
+        let Ok(nh) = NamedHash::from_info(&e.info) else { continue };
+        let (k, o) = (nh.key, nh.out);
+        v.push(Entry::new(
+            mac_info(
+                format!("mac-wc-{h}"),
+                16 + k,
+                16,
+                o,
+                format!("AES_K(n)[0..{o}] xor {h}(g, M) (seed 001 §1)"),
+            ),
+            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                let n = nonce16(p.nonce.unwrap_or_default(), &format!("wc-{}", nh.name))?;
+                Ok(Box::new(WegmanCarter::new(nh.clone(), p.key)?.start(&n)?))
+            },
+        ));
+    }
+    for f in crate::tree::families() {
+        let o = f.out;
+        let name = f.name.clone();
+        let th = TreeHash(f);
+        v.push(Entry::new(
+            mac_info(
+                format!("mac-wc-{name}"),
+                32,
+                16,
+                o,
+                format!("AES_K(n)[0..{o}] xor tree-{name}(s, M) (seed 004 §2.3)"),
+            ),
+            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                let n = nonce16(p.nonce.unwrap_or_default(), &format!("wc-{}", th.0.name))?;
+                Ok(Box::new(WegmanCarter::new(th.clone(), p.key)?.start(&n)?))
+            },
+        ));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests;

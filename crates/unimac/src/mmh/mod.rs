@@ -1,13 +1,314 @@
-//! mmh (work in progress: names are added to the catalog as they are implemented).
+//! MMH and NMH: Halevi and Krawczyk, "MMH: Software Message Authentication in
+//! the Gbit/second Rates" (seed 004), with SPEC §2's byte layout.
+//!
+//! - [`generic`]: the paper's definitions generic in word size and prime —
+//!   MMH* and NMH* over any prime (Definitions 2 and 9), MMH_w, H_w, NMH_w and
+//!   the Toeplitz shift for any `2^w < p < 2^w + 2^(w/2)` (Definitions 5, 6,
+//!   10; section 2.4), with the division-less reduction of section 3.1.
+//! - [`Mmh32`], [`Nmh32`], [`Mmh64`]: SPEC §2's block functions `mmh32xN`
+//!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
+//!   each hashing many 32-element blocks per call, with a portable path
+//!   ([`portable`]) and an AVX2 `vpmuludq` path ([`avx2`], section 3.2),
+//!   chosen through [`crate::Platform::detect`].
+//! - [`block_families`]: the same as tree block functions (SPEC §5), so
+//!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
+//!
+//! Security (section 4, checked at reduced scale in `tests/mmh_proofs.rs`):
+//! MMH_32 is `6/2^32`-almost-Δ-universal (Theorem 8); `mmh32xN` with the
+//! Toeplitz shift has `N` such outputs; a tree of height `h` adds the
+//! collision probabilities of its levels.
 
-use crate::registry::Entry;
-use crate::tree::BlockFamily;
+use zeroize::Zeroizing;
 
-pub(crate) fn catalog() -> Vec<Entry> {
-    Vec::new()
+use crate::registry::{Buffered, Entry, Info, KeySpec, Params};
+use crate::tree::{BlockFamily, BlockHash};
+use crate::{Error, Platform};
+
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+pub mod generic;
+pub mod portable;
+
+/// Elements per block: `k = 32` (section 3.1, "Fixing the value of k").
+pub const K: usize = 32;
+pub(crate) const NMH_PAIRS: usize = K / 2;
+
+/// Block size of `mmh32xN` and `nmh32` in bytes.
+pub const BLOCK32: usize = 4 * K;
+/// Block size of `mmh64` in bytes.
+pub const BLOCK64: usize = 8 * K;
+
+/// Which implementation computes the block functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Plain Rust ([`portable`]).
+    Portable,
+    /// AVX2 `vpmuludq` inner products over several blocks at once ([`avx2`]).
+    Avx2,
 }
 
-/// The block functions of this family that have a tree mode (SPEC §5).
+impl Backend {
+    /// The fastest backend this CPU has (through [`Platform::detect`]).
+    pub fn detect() -> Backend {
+        if cfg!(target_arch = "x86_64") && Platform::detect().avx2_fma {
+            Backend::Avx2
+        } else {
+            Backend::Portable
+        }
+    }
+
+    /// Every backend this CPU can run (for tests and benchmarks).
+    pub fn available() -> Vec<Backend> {
+        let mut v = vec![Backend::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            v.push(Backend::Avx2);
+        }
+        v
+    }
+
+    fn check(self) -> Result<Backend, Error> {
+        if Backend::available().contains(&self) {
+            Ok(self)
+        } else {
+            Err(Error::Invalid(format!("mmh: backend {self:?} is not supported by this CPU")))
+        }
+    }
+}
+
+fn words32(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn check_len(name: &str, what: &str, got: usize, want: usize) -> Result<(), Error> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(Error::Message { name: name.to_string(), reason: format!("{what} must be {want} bytes, got {got}") })
+    }
+}
+
+/// `mmh32xN` (SPEC §2): MMH_32 (Definition 5) with `N` Toeplitz outputs.
+pub struct Mmh32 {
+    key: Zeroizing<Vec<u32>>,
+    backend: Backend,
+}
+
+impl Mmh32 {
+    /// `N` outputs (`1..=4`) under a key of `31 + N` little-endian words.
+    pub fn new(n: usize, key: &[u8]) -> Result<Mmh32, Error> {
+        if !(1..=4).contains(&n) {
+            return Err(Error::Invalid(format!("mmh32xN: N must be 1..4, got {n}")));
+        }
+        check_len(&format!("mmh32x{n}"), "key", key.len(), 4 * (K - 1 + n))?;
+        Ok(Mmh32 { key: Zeroizing::new(words32(key)), backend: Backend::detect() })
+    }
+
+    /// The same function computed by `backend` (an error if the CPU lacks it).
+    pub fn with_backend(mut self, backend: Backend) -> Result<Mmh32, Error> {
+        self.backend = backend.check()?;
+        Ok(self)
+    }
+
+    /// `N`.
+    pub fn outputs(&self) -> usize {
+        self.key.len() + 1 - K
+    }
+
+    /// Hash each 128-byte block of `blocks` into `4N` bytes of `out`.
+    ///
+    /// # Panics
+    /// If `blocks.len()` is not a multiple of 128 or `out` is not `4N` bytes per block.
+    pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        assert_eq!(blocks.len() % BLOCK32, 0, "mmh32xN: whole 128-byte blocks");
+        assert_eq!(out.len(), blocks.len() / BLOCK32 * 4 * self.outputs(), "mmh32xN: 4N bytes out per block");
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the backend is Avx2 only if the CPU has AVX2 (detect/check).
+            Backend::Avx2 => unsafe { avx2::mmh32(&self.key, blocks, out) },
+            _ => portable::mmh32(&self.key, blocks, out),
+        }
+    }
+
+    /// One block (exactly 128 bytes) to `4N` bytes.
+    pub fn hash(&self, block: &[u8]) -> Result<Vec<u8>, Error> {
+        check_len(&format!("mmh32x{}", self.outputs()), "the message (one block)", block.len(), BLOCK32)?;
+        let mut out = vec![0u8; 4 * self.outputs()];
+        self.hash_blocks(block, &mut out);
+        Ok(out)
+    }
+}
+
+/// `nmh32` (SPEC §2): NMH_32 (Definition 10).
+pub struct Nmh32 {
+    key: Zeroizing<[u32; K]>,
+    backend: Backend,
+}
+
+impl Nmh32 {
+    /// Under a key of 32 little-endian words.
+    pub fn new(key: &[u8]) -> Result<Nmh32, Error> {
+        check_len("nmh32", "key", key.len(), BLOCK32)?;
+        let mut k = Zeroizing::new([0u32; K]);
+        for (w, c) in k.iter_mut().zip(key.chunks_exact(4)) {
+            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        Ok(Nmh32 { key: k, backend: Backend::detect() })
+    }
+
+    /// The same function computed by `backend` (an error if the CPU lacks it).
+    pub fn with_backend(mut self, backend: Backend) -> Result<Nmh32, Error> {
+        self.backend = backend.check()?;
+        Ok(self)
+    }
+
+    /// Hash each 128-byte block of `blocks` into 4 bytes of `out`.
+    ///
+    /// # Panics
+    /// If `blocks.len()` is not a multiple of 128 or `out` is not 4 bytes per block.
+    pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        assert_eq!(blocks.len() % BLOCK32, 0, "nmh32: whole 128-byte blocks");
+        assert_eq!(out.len(), blocks.len() / BLOCK32 * 4, "nmh32: 4 bytes out per block");
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the backend is Avx2 only if the CPU has AVX2.
+            Backend::Avx2 => unsafe { avx2::nmh32(&self.key, blocks, out) },
+            _ => portable::nmh32(&self.key, blocks, out),
+        }
+    }
+
+    /// One block (exactly 128 bytes) to 4 bytes.
+    pub fn hash(&self, block: &[u8]) -> Result<Vec<u8>, Error> {
+        check_len("nmh32", "the message (one block)", block.len(), BLOCK32)?;
+        let mut out = vec![0u8; 4];
+        self.hash_blocks(block, &mut out);
+        Ok(out)
+    }
+}
+
+/// `mmh64` (SPEC §2): section 3.2's 64-bit MMH, `p = 2^64 + 13`. AVX2 has no
+/// 64×64-bit multiply, so this is the portable `mul`/`adc` loop everywhere.
+pub struct Mmh64 {
+    key: Zeroizing<[u64; K]>,
+}
+
+impl Mmh64 {
+    /// Under a key of 32 little-endian u64.
+    pub fn new(key: &[u8]) -> Result<Mmh64, Error> {
+        check_len("mmh64", "key", key.len(), BLOCK64)?;
+        let mut k = Zeroizing::new([0u64; K]);
+        for (w, c) in k.iter_mut().zip(key.chunks_exact(8)) {
+            *w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        }
+        Ok(Mmh64 { key: k })
+    }
+
+    /// Hash each 256-byte block of `blocks` into 8 bytes of `out`.
+    ///
+    /// # Panics
+    /// If `blocks.len()` is not a multiple of 256 or `out` is not 8 bytes per block.
+    pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        assert_eq!(blocks.len() % BLOCK64, 0, "mmh64: whole 256-byte blocks");
+        assert_eq!(out.len(), blocks.len() / BLOCK64 * 8, "mmh64: 8 bytes out per block");
+        portable::mmh64(&self.key, blocks, out)
+    }
+
+    /// One block (exactly 256 bytes) to 8 bytes.
+    pub fn hash(&self, block: &[u8]) -> Result<Vec<u8>, Error> {
+        check_len("mmh64", "the message (one block)", block.len(), BLOCK64)?;
+        let mut out = vec![0u8; 8];
+        self.hash_blocks(block, &mut out);
+        Ok(out)
+    }
+}
+
+impl BlockHash for Mmh32 {
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        Mmh32::hash_blocks(self, blocks, out)
+    }
+}
+
+impl BlockHash for Nmh32 {
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        Nmh32::hash_blocks(self, blocks, out)
+    }
+}
+
+impl BlockHash for Mmh64 {
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+        Mmh64::hash_blocks(self, blocks, out)
+    }
+}
+
+/// `mmh32x1..4`, `nmh32`, `mmh64` as one-block functions (SPEC §2): the
+/// message must be exactly one block.
+pub(crate) fn catalog() -> Vec<Entry> {
+    let mut v = Vec::new();
+    for n in 1..=4usize {
+        v.push(Entry::new(
+            Info {
+                name: format!("mmh32x{n}"),
+                key: KeySpec::Fixed(4 * (K - 1 + n)),
+                nonce: 0,
+                out: 4 * n,
+                takes_len: false,
+                summary: format!(
+                    "MMH_32 on one 128-byte block, {n} Toeplitz output word{} (Def. 5, §2.4)",
+                    if n > 1 { "s" } else { "" }
+                ),
+            },
+            move |p: &Params<'_>| {
+                let h = Mmh32::new(n, p.key)?;
+                Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+            },
+        ));
+    }
+    v.push(Entry::new(
+        Info {
+            name: "nmh32".into(),
+            key: KeySpec::Fixed(BLOCK32),
+            nonce: 0,
+            out: 4,
+            takes_len: false,
+            summary: "NMH_32 on one 128-byte block (Def. 10)".into(),
+        },
+        |p: &Params<'_>| {
+            let h = Nmh32::new(p.key)?;
+            Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+        },
+    ));
+    v.push(Entry::new(
+        Info {
+            name: "mmh64".into(),
+            key: KeySpec::Fixed(BLOCK64),
+            nonce: 0,
+            out: 8,
+            takes_len: false,
+            summary: "64-bit MMH, p = 2^64 + 13, on one 256-byte block (§3.2)".into(),
+        },
+        |p: &Params<'_>| {
+            let h = Mmh64::new(p.key)?;
+            Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+        },
+    ));
+    v
+}
+
+/// The block functions of this family that have a tree mode (SPEC §5):
+/// `mmh32x1..4` (B = 128, O = 4N, K = 4(31+N)), `nmh32` (128, 4, 128) and
+/// `mmh64` (256, 8, 256).
 pub fn block_families() -> Vec<BlockFamily> {
-    Vec::new()
+    let mut v = Vec::new();
+    for n in 1..=4usize {
+        v.push(BlockFamily::new(format!("mmh32x{n}"), BLOCK32, 4 * n, 4 * (K - 1 + n), move |key: &[u8]| {
+            Box::new(Mmh32::new(n, key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+        }));
+    }
+    v.push(BlockFamily::new("nmh32", BLOCK32, 4, BLOCK32, |key: &[u8]| {
+        Box::new(Nmh32::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+    }));
+    v.push(BlockFamily::new("mmh64", BLOCK64, 8, BLOCK64, |key: &[u8]| {
+        Box::new(Mmh64::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+    }));
+    v
 }

@@ -1,7 +1,378 @@
-//! shoup (work in progress: names are added to the catalog as they are implemented).
+//! Shoup's hash functions (*On Fast and Provably Secure Message Authentication
+//! Based on Universal Hashing*, seed 001; SPEC §4), each with an 8-byte key and
+//! an 8-byte output:
+//!
+//! * `eval64` — the evaluation hash `M(α)·α` over `GF(2^64) = GF(2)[x]/(f)`,
+//!   `f = x^64 + x^4 + x^3 + x + 1` (§5);
+//! * `division64` — the division hash `m(x)·x^64 mod p` (§6), `p` the key
+//!   polynomial `division64-key(g)`: the minimal polynomial of a random
+//!   `g ∈ GF(2^64)` (§6.2, [`minpoly`]);
+//! * `gdivision64` — the generalized division hash over `K = GF(2^8)` (§7), key
+//!   `gdivision64-key(g)`: the minimal polynomial over K of a random `g ∈ L`,
+//!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]).
+//!
+//! All three are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
+//! implicit leading 1. Each has a portable constant-time path
+//! ([`Backend::Portable`]) and a PCLMULQDQ path ([`Backend::Clmul`]), chosen at
+//! run time; the paper's table methods are there as non-constant-time benchmark
+//! variants ([`Backend::Table1`], [`Backend::Table2`]).
 
-use crate::registry::Entry;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::platform::Platform;
+use crate::registry::{pad, Entry, Info, KeySpec, Params, Stream};
+use crate::Error;
+
+#[cfg(target_arch = "x86_64")]
+pub mod clmul;
+pub mod gdiv;
+pub mod gf2;
+pub mod minpoly;
+pub mod portable;
+pub mod tables;
+
+use gdiv::GKey;
+use gf2::{Modulus, F_LO};
+
+/// Which of Shoup's three hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The evaluation hash over GF(2^64) (§5).
+    Eval64,
+    /// The division hash over GF(2) with a degree-64 key polynomial (§6).
+    Division64,
+    /// The generalized division hash over GF(2^8) (§7).
+    GDivision64,
+}
+
+/// How the hash is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Portable, constant-time (the fallback of every name).
+    Portable,
+    /// PCLMULQDQ, constant-time (the default where the CPU has it).
+    Clmul,
+    /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
+    /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
+    /// method 1 (one 2 KB table).
+    Table1,
+    /// **Non-constant-time, benchmark only.** eval64: §5 method 2 (a 2 KB table
+    /// of `v α`); division64 / gdivision64: §6.1 method 2 (four tables, 8 KB).
+    Table2,
+}
+
+impl Backend {
+    /// The constant-time backend [`Platform::detect`] picks.
+    pub fn detect() -> Backend {
+        if cfg!(target_arch = "x86_64") && Platform::detect().pclmul {
+            Backend::Clmul
+        } else {
+            Backend::Portable
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn available(self) -> bool {
+        match self {
+            Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul,
+            _ => true,
+        }
+    }
+}
+
+/// The expanded key of a Horner recurrence in `GF(2)[x]/(m)`, `deg m = 64`:
+/// `X ← X·β^N + Σ b_j β^(N−j)` (eval64: `m = f`, `β = α`; division64: `m = p`,
+/// `β = x^64 mod p`).
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Ring64 {
+    /// The modulus and its Barrett constant.
+    pub(crate) m: Modulus,
+    /// `β^k mod m`, `k = 0..8`.
+    pub(crate) pow: [u64; 9],
+    /// `x^64 β^k mod m`.
+    pub(crate) fold: [u64; 9],
+}
+
+impl Ring64 {
+    fn new(m: Modulus, beta: u64) -> Ring64 {
+        let mut r = Ring64 { m, pow: [0; 9], fold: [0; 9] };
+        let mut p = 1u64;
+        for k in 0..9 {
+            r.pow[k] = p;
+            r.fold[k] = m.reduce((p as u128) << 64);
+            p = m.mul(p, beta);
+        }
+        r
+    }
+}
+
+/// `division64-key(g)` (§6.2): the key polynomial's low 64 coefficients, by
+/// constant-time Berlekamp–Massey (see [`minpoly`] for all three methods).
+pub fn division64_key(g: &[u8; 8]) -> [u8; 8] {
+    minpoly::key(u64::from_le_bytes(*g)).to_le_bytes()
+}
+
+/// `gdivision64-key(g)` (§7.2): the key polynomial's coefficients `c_0..c_7`.
+pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
+    gdiv::key_poly(g)
+}
+
+enum Engine {
+    EvalPortable(Box<Ring64>),
+    DivisionPortable(Box<Ring64>),
+    RingClmul(Box<Ring64>),
+    GPortable(Box<GKey>),
+    GClmul(Box<GKey>),
+    EvalMethod1(Box<tables::EvalMethod1>),
+    EvalMethod2(Box<tables::EvalMethod2>),
+    OneTable(Box<tables::OneTable>),
+    FourTable(Box<tables::FourTable>),
+}
+
+impl Engine {
+    fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Engine, Error> {
+        if !backend.available() {
+            return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
+        }
+        let g = u64::from_le_bytes(*key);
+        let ring = || match kind {
+            Kind::Eval64 => Box::new(Ring64::new(Modulus::new(F_LO), g)),
+            _ => {
+                let m = Modulus::new(minpoly::key(g));
+                Box::new(Ring64::new(m, m.x64()))
+            }
+        };
+        let gkey = || Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key))));
+        Ok(match (kind, backend) {
+            (Kind::Eval64, Backend::Portable) => Engine::EvalPortable(ring()),
+            (Kind::Division64, Backend::Portable) => Engine::DivisionPortable(ring()),
+            (Kind::Eval64 | Kind::Division64, Backend::Clmul) => Engine::RingClmul(ring()),
+            (Kind::GDivision64, Backend::Portable) => Engine::GPortable(gkey()),
+            (Kind::GDivision64, Backend::Clmul) => Engine::GClmul(gkey()),
+            (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
+            (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
+            (Kind::Division64, Backend::Table1 | Backend::Table2) => {
+                let m = Modulus::new(minpoly::key(g));
+                let f = move |v: u64| m.reduce((v as u128) << 64);
+                if backend == Backend::Table1 {
+                    Engine::OneTable(Box::new(tables::OneTable::new(f, false)))
+                } else {
+                    Engine::FourTable(Box::new(tables::FourTable::new(f, false)))
+                }
+            }
+            (Kind::GDivision64, Backend::Table1 | Backend::Table2) => {
+                let k = gkey();
+                let f = |v: u64| k.times_z8(v);
+                if backend == Backend::Table1 {
+                    Engine::OneTable(Box::new(tables::OneTable::new(f, true)))
+                } else {
+                    Engine::FourTable(Box::new(tables::FourTable::new(f, true)))
+                }
+            }
+        })
+    }
+
+    /// The state before any block: the implicit leading 1 (times `β` for the
+    /// recurrences that fold the final multiplication in).
+    fn init(&self) -> u128 {
+        match self {
+            Engine::EvalPortable(r) | Engine::RingClmul(r) => r.pow[1] as u128,
+            Engine::GClmul(k) => k.pow[1] as u128,
+            _ => 1,
+        }
+    }
+
+    /// Absorb whole 8-byte blocks.
+    fn blocks(&self, acc: u128, data: &[u8]) -> u128 {
+        debug_assert_eq!(data.len() % 8, 0);
+        match self {
+            Engine::EvalPortable(r) => portable::eval_blocks(r.pow[1], acc as u64, data) as u128,
+            Engine::DivisionPortable(r) => portable::division_blocks(&r.m, acc as u64, data) as u128,
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Clmul was available.
+            Engine::RingClmul(r) => unsafe { clmul::ring_blocks(r, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Engine::GClmul(k) => unsafe { clmul::g_blocks(k, acc, data) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Engine::RingClmul(_) | Engine::GClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
+            Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
+            Engine::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            Engine::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            Engine::OneTable(t) => t.blocks(acc as u64, data) as u128,
+            Engine::FourTable(t) => t.blocks(acc as u64, data) as u128,
+        }
+    }
+
+    fn finish(&self, acc: u128) -> u64 {
+        match self {
+            Engine::EvalPortable(_) => acc as u64,
+            Engine::DivisionPortable(r) => portable::division_finish(&r.m, acc as u64),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Clmul was available.
+            Engine::RingClmul(r) => unsafe { clmul::ring_finish(r, acc) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Engine::RingClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
+            Engine::GClmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Engine::GPortable(k) => k.times_z8(acc as u64),
+            Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
+            Engine::EvalMethod2(t) => t.mul(acc as u64),
+            Engine::OneTable(t) => t.finish(acc as u64),
+            Engine::FourTable(t) => t.finish(acc as u64),
+        }
+    }
+}
+
+/// Streaming state of eval64, division64 or gdivision64: feed the message in
+/// any chunking, then [`finalize`](Hasher::finalize).
+pub struct Hasher {
+    engine: Engine,
+    acc: u128,
+    buf: [u8; 64],
+    n: usize,
+}
+
+impl Hasher {
+    /// With the fastest constant-time backend of this CPU.
+    pub fn new(kind: Kind, key: &[u8; 8]) -> Hasher {
+        Self::with_backend(kind, Backend::detect(), key).expect("the detected backend is available")
+    }
+
+    /// With a chosen backend; an error if this CPU lacks it.
+    pub fn with_backend(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Hasher, Error> {
+        let engine = Engine::new(kind, backend, key)?;
+        let acc = engine.init();
+        Ok(Hasher { engine, acc, buf: [0; 64], n: 0 })
+    }
+
+    /// Absorb more of the message.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.n > 0 {
+            let take = (64 - self.n).min(data.len());
+            self.buf[self.n..self.n + take].copy_from_slice(&data[..take]);
+            self.n += take;
+            data = &data[take..];
+            if self.n < 64 {
+                return;
+            }
+            self.acc = self.engine.blocks(self.acc, &self.buf);
+            self.n = 0;
+        }
+        let whole = data.len() - data.len() % 64;
+        if whole > 0 {
+            self.acc = self.engine.blocks(self.acc, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.n = rest.len();
+    }
+
+    /// The 8-byte hash of everything absorbed (`pad(M, 8)` applied here).
+    pub fn finalize(mut self) -> [u8; 8] {
+        let last = pad(&self.buf[..self.n], 8); // 1 to 8 blocks
+        let acc = self.engine.blocks(self.acc, &last);
+        let h = self.engine.finish(acc);
+        self.acc.zeroize();
+        self.buf.zeroize();
+        h.to_le_bytes()
+    }
+}
+
+impl Drop for Hasher {
+    fn drop(&mut self) {
+        self.acc.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+/// One-shot hash with the default backend.
+pub fn hash(kind: Kind, key: &[u8; 8], msg: &[u8]) -> [u8; 8] {
+    let mut h = Hasher::new(kind, key);
+    h.update(msg);
+    h.finalize()
+}
+
+/// `eval64(alpha, M)`.
+pub fn eval64(alpha: &[u8; 8], msg: &[u8]) -> [u8; 8] {
+    hash(Kind::Eval64, alpha, msg)
+}
+
+/// `division64(g, M)`.
+pub fn division64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
+    hash(Kind::Division64, g, msg)
+}
+
+/// `gdivision64(g, M)`.
+pub fn gdivision64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
+    hash(Kind::GDivision64, g, msg)
+}
+
+struct HashStream(Hasher);
+
+impl Stream for HashStream {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.finalize().to_vec())
+    }
+}
+
+/// A `-key` name: the output depends on the key only; the message is ignored.
+struct KeyStream([u8; 8]);
+
+impl Stream for KeyStream {
+    fn update(&mut self, _data: &[u8]) {}
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.to_vec())
+    }
+}
+
+fn key8(p: &Params<'_>) -> Result<[u8; 8], Error> {
+    p.key.try_into().map_err(|_| Error::Invalid(format!("key must be 8 bytes, got {}", p.key.len())))
+}
+
+fn info(name: &str, summary: &str) -> Info {
+    Info { name: name.into(), key: KeySpec::Fixed(8), nonce: 0, out: 8, takes_len: false, summary: summary.into() }
+}
 
 pub(crate) fn catalog() -> Vec<Entry> {
-    Vec::new()
+    vec![
+        Entry::new(
+            info("eval64", "Shoup's evaluation hash M(alpha)*alpha over GF(2^64), pad(M, 8) (SPEC §4)"),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(HashStream(Hasher::new(Kind::Eval64, &key8(p)?))))
+            },
+        ),
+        Entry::new(
+            info(
+                "division64-key",
+                "the division hash's key polynomial: minimal polynomial of g in GF(2^64) (SPEC §4); ignores the message",
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(KeyStream(division64_key(&key8(p)?))))
+            },
+        ),
+        Entry::new(
+            info("division64", "Shoup's division hash m(x)*x^64 mod p, p = division64-key(g) (SPEC §4)"),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(HashStream(Hasher::new(Kind::Division64, &key8(p)?))))
+            },
+        ),
+        Entry::new(
+            info(
+                "gdivision64-key",
+                "the generalized division hash's key: minimal polynomial over GF(2^8) of g (SPEC §4); ignores the message",
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(KeyStream(gdivision64_key(&key8(p)?))))
+            },
+        ),
+        Entry::new(
+            info("gdivision64", "Shoup's generalized division hash over GF(2^8), P = gdivision64-key(g) (SPEC §4)"),
+            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                Ok(Box::new(HashStream(Hasher::new(Kind::GDivision64, &key8(p)?))))
+            },
+        ),
+    ]
 }

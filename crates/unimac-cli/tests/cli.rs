@@ -1,0 +1,474 @@
+//! The `unimac` binary end to end: every subcommand's output format, exit
+//! code and error behaviour (one line on stderr, non-zero exit, nothing on
+//! stdout, nothing half-written, no panic).
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unimac"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut c = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    c.stdin.take().unwrap().write_all(input).unwrap();
+    c.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A user error: non-zero exit, exactly one line on stderr naming the
+/// problem, nothing on stdout, no panic.
+#[track_caller]
+fn assert_error(o: &Output, needle: &str) {
+    let e = stderr(o);
+    assert!(!o.status.success(), "expected failure, got success; stderr: {e}");
+    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
+    assert!(!e.contains("panicked"), "panicked: {e}");
+    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
+    assert!(e.to_lowercase().contains(&needle.to_lowercase()), "stderr {e:?} should mention {needle:?}");
+    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+}
+
+/// A fresh directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Dir(TempDir);
+
+impl Dir {
+    fn new() -> Dir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let p = std::env::temp_dir().join(format!(
+            "unimac-cli-test-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir(&p).unwrap();
+        Dir(TempDir(p))
+    }
+    fn p(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.p(name).display().to_string()
+    }
+    fn write(&self, name: &str, data: &[u8]) -> String {
+        fs::write(self.p(name), data).unwrap();
+        self.s(name)
+    }
+}
+
+fn keygen(d: &Dir, name: &str, file: &str) -> String {
+    let o = run(&["keygen", name, "-o", &d.s(file)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    d.s(file)
+}
+
+fn key_hex(path: &str) -> String {
+    fs::read_to_string(path).unwrap().trim_end().to_string()
+}
+
+// ---------------------------------------------------------------- list, compute, check-vectors
+
+#[test]
+fn list_shows_every_name() {
+    let o = run(&["list"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("NAME"));
+    for n in ["hash127-raw", "hash127", "keystream", "mac-hash127", "mac-hash127-aes", "mac-hash127-aes-nonce", "mac-hash127-aes-add"] {
+        assert!(out.lines().any(|l| l.split_whitespace().next() == Some(n)), "{n} missing from list");
+    }
+    let row = out.lines().find(|l| l.starts_with("mac-hash127-aes-nonce ")).unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cols[1..4], &["32", "16", "16"]);
+}
+
+const H127_KEY: &str = "2a269678a2b7ef174bedb66ab5582709d5fdab1262f87957f0dba2ab01978364";
+
+#[test]
+fn compute_file_stdin_and_dash_agree_with_the_vectors() {
+    // mac.jsonl line 2: mac-hash127 of 3b.
+    let key = "2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b";
+    let want = "3f318193b259eb8e8653a98f0996c47c\n";
+    let d = Dir::new();
+    let f = d.write("m", &[0x3b]);
+    let o = run(&["compute", "mac-hash127", "--key", key, &f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), want);
+    let o = run_stdin(&["compute", "mac-hash127", "--key", key], &[0x3b]);
+    assert_eq!(stdout(&o), want);
+    let o = run_stdin(&["compute", "mac-hash127", "--key", key, "-"], &[0x3b]);
+    assert_eq!(stdout(&o), want);
+    // The empty message from stdin (mac.jsonl line 1).
+    let o = run_stdin(&["compute", "mac-hash127", "--key", H127_KEY], b"");
+    assert_eq!(stdout(&o), "9553ad9da5c8f19444f18032b588424b\n");
+}
+
+#[test]
+fn compute_errors() {
+    let d = Dir::new();
+    let f = d.write("m", b"x");
+    assert_error(&run(&["compute", "hash127", "--key", "zz", &f]), "hex");
+    assert_error(&run(&["compute", "no-such-name", "--key", H127_KEY, &f]), "unknown name");
+    assert_error(&run(&["compute", "hash127", "--key", H127_KEY, &d.s("missing")]), "cannot open");
+    assert_error(&run(&["compute", "hash127", "--key", "00", &f]), "key must be 32 bytes");
+    assert_error(&run(&["compute", "mac-hash127-aes-nonce", "--key", H127_KEY, &f]), "needs a nonce");
+    assert_error(&run(&["compute", "mac-hash127-aes-nonce", "--key", H127_KEY, "--nonce", "00", &f]), "nonce must be 16 bytes");
+    assert_error(&run(&["compute", "hash127-raw", "--key", H127_KEY, &f]), "multiple of 4");
+    assert_error(&run(&["compute", "hash127", "--key", H127_KEY, d.0.path().to_str().unwrap()]), "directory");
+}
+
+#[test]
+fn check_vectors_exit_codes_and_summary() {
+    let d = Dir::new();
+    let good = d.write(
+        "good.jsonl",
+        b"{\"fn\": \"mac-hash127\", \"key\": \"2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b\", \"msg\": \"3b\", \"out\": \"3f318193b259eb8e8653a98f0996c47c\"}\n",
+    );
+    let o = run(&["check-vectors", &good]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("1 passed, 0 failed"));
+    let bad = d.write(
+        "bad.jsonl",
+        b"{\"fn\": \"mac-hash127\", \"key\": \"2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b\", \"msg\": \"3b\", \"out\": \"00318193b259eb8e8653a98f0996c47c\"}\nnot json\n",
+    );
+    let o = run(&["check-vectors", &good, &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert_eq!(out.lines().last(), Some("1 passed, 2 failed"));
+    assert!(out.contains("bad.jsonl:1: mac-hash127 FAILED"));
+    assert_error(&run(&["check-vectors", &d.s("missing.jsonl")]), "cannot read");
+    // The bundled vectors: the summary line is always there.
+    let o = run(&["check-vectors"]);
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    assert!(last.ends_with(" failed") && last.contains(" passed, "), "{last}");
+    let failed: usize = last.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(o.status.success(), failed == 0);
+}
+
+// ---------------------------------------------------------------- keygen
+
+#[test]
+fn keygen_writes_a_private_hex_key_once() {
+    let d = Dir::new();
+    let k = keygen(&d, "hash127-aes", "k");
+    let text = fs::read_to_string(&k).unwrap();
+    assert_eq!(text.len(), 65);
+    assert!(text.ends_with('\n'));
+    assert!(text[..64].bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&k).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // Two keys differ.
+    let k2 = keygen(&d, "hash127-aes", "k2");
+    assert_ne!(fs::read(&k).unwrap(), fs::read(&k2).unwrap());
+    // To stdout.
+    let o = run(&["keygen", "hash127-aes-nonce"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim_end().len(), 64);
+}
+
+#[test]
+fn keygen_never_overwrites() {
+    let d = Dir::new();
+    let k = d.write("k", b"precious\n");
+    assert_error(&run(&["keygen", "hash127-aes", "-o", &k]), "already exists");
+    assert_eq!(fs::read(&k).unwrap(), b"precious\n");
+    // An existing counter file stops keygen before the key is written.
+    let c = d.write("c", b"7\n");
+    assert_error(&run(&["keygen", "hash127-aes-nonce", "-o", &d.s("new"), "--counter", &c]), "already exists");
+    assert!(!d.p("new").exists(), "nothing half-written");
+    assert_eq!(fs::read(&c).unwrap(), b"7\n");
+    assert_error(&run(&["keygen", "no-such-mac", "-o", &d.s("x")]), "unknown MAC");
+    assert!(!d.p("x").exists());
+    assert_error(&run(&["keygen", "mac-hash127-aes", "-o", &d.s("x")]), "without the 'mac-' prefix");
+    assert_error(&run(&["keygen", "hash127-aes", "-o", &d.s("x"), "--counter", &d.s("y")]), "takes no nonce");
+    assert!(!d.p("x").exists() && !d.p("y").exists());
+}
+
+// ---------------------------------------------------------------- tag / verify
+
+fn tag_ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn tag_output_matches_compute_and_verifies() {
+    let d = Dir::new();
+    let k = keygen(&d, "hash127-aes", "k");
+    let f1 = d.write("a file", b"hello\n");
+    let f2 = d.write("big", &vec![0xa5; 3 << 20]); // memory-mapped path
+    let out = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f1, &f2]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    for (line, f) in lines.iter().zip([&f1, &f2]) {
+        let (t, name) = line.split_once("  ").unwrap();
+        assert_eq!(name, f.as_str());
+        let c = run(&["compute", "mac-hash127-aes", "--key", &key_hex(&k), f]);
+        assert_eq!(format!("{t}\n"), stdout(&c));
+    }
+    let sums = d.write("SUMS", out.as_bytes());
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{f1}: OK\n{f2}: OK\n"));
+    assert!(o.stderr.is_empty());
+    // From stdin, both ways.
+    let o = run_stdin(&["tag", "hash127-aes", "--key-file", &k], b"hello\n");
+    assert_eq!(stdout(&o), format!("{}  -\n", lines[0].split_once("  ").unwrap().0));
+    let o = run_stdin(&["verify", "hash127-aes", "--key-file", &k, "--check", "-"], out.as_bytes());
+    assert!(o.status.success());
+}
+
+#[test]
+fn verify_reports_failures_like_sha256sum() {
+    let d = Dir::new();
+    let k = keygen(&d, "hash127-aes", "k");
+    let f1 = d.write("one", b"1");
+    let f2 = d.write("two", b"2");
+    let out = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f1, &f2]);
+    let sums = d.write("SUMS", out.as_bytes());
+    fs::write(&f2, b"tampered").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{f1}: OK\n{f2}: FAILED\n"));
+    assert!(stderr(&o).contains("WARNING: 1 computed tag did NOT match"));
+    // --quiet drops the OK lines.
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--quiet"]);
+    assert_eq!(stdout(&o), format!("{f2}: FAILED\n"));
+    // A wrong key fails everything.
+    let k2 = keygen(&d, "hash127-aes", "k2");
+    fs::write(&f2, b"2").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k2, "--check", &sums]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).matches(": FAILED").count(), 2);
+    // A listed file that cannot be read.
+    fs::remove_file(&f1).unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{f1}: FAILED open or read\n{f2}: OK\n"));
+    assert!(stderr(&o).contains("1 listed file could not be read"));
+}
+
+#[test]
+fn malformed_check_lines() {
+    let d = Dir::new();
+    let k = keygen(&d, "hash127-aes", "k");
+    let f = d.write("f", b"x");
+    let good = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
+    let tag = good.split_once("  ").unwrap().0.to_string();
+    for bad in [
+        format!("{tag} {f}\n"),                   // one space
+        format!("{}  {f}\n", &tag[2..]),          // short tag
+        format!("{}zz  {f}\n", &tag[2..]),        // not hex
+        format!("00000000000000000000000000000000:{tag}  {f}\n"), // nonce on a stateless MAC
+        "garbage\n".to_string(),
+    ] {
+        let sums = d.write("SUMS", bad.as_bytes());
+        let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+        assert!(o.stdout.is_empty(), "{bad:?}");
+        let e = stderr(&o);
+        assert!(e.contains("improperly formatted"), "{e}");
+        assert!(!e.contains("panicked"));
+    }
+    // A malformed line among good ones: the good ones are still checked, exit 1.
+    let sums = d.write("SUMS", format!("{good}bad line\n").as_bytes());
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{f}: OK\n"));
+    assert!(stderr(&o).contains("WARNING: 1 line is improperly formatted"));
+    assert_error(&run(&["verify", "hash127-aes", "--key-file", &k, "--check", &d.s("none")]), "cannot open");
+}
+
+#[test]
+fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
+    let d = Dir::new();
+    let c = d.s("ctr");
+    let o = run(&["keygen", "hash127-aes-nonce", "-o", &d.s("k"), "--counter", &c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let k = d.s("k");
+    assert_eq!(fs::read_to_string(&c).unwrap(), "0\n");
+    let f = d.write("f", b"same message");
+    let a = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f, &f]);
+    let b = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]);
+    assert_eq!(fs::read_to_string(&c).unwrap(), "3\n");
+    let all: Vec<&str> = a.lines().chain(b.lines()).collect();
+    let nonces: Vec<&str> = all.iter().map(|l| l.split_once(':').unwrap().0).collect();
+    assert_eq!(nonces, ["00000000000000000000000000000000", "01000000000000000000000000000000", "02000000000000000000000000000000"]);
+    let tags: std::collections::BTreeSet<&str> = all.iter().map(|l| l.split_once(':').unwrap().1).collect();
+    assert_eq!(tags.len(), 3, "same message, different nonces, different tags");
+    // --nonce for interoperation equals the library.
+    let n = "000102030405060708090a0b0c0d0e0f";
+    let o = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", n, &f]);
+    let c2 = run(&["compute", "mac-hash127-aes-nonce", "--key", &key_hex(&k), "--nonce", n, &f]);
+    assert_eq!(o, format!("{n}:{}  {f}\n", stdout(&c2).trim_end()));
+    let sums = d.write("SUMS", format!("{a}{b}{o}").as_bytes());
+    let v = run(&["verify", "hash127-aes-nonce", "--key-file", &k, "--check", &sums]);
+    assert!(v.status.success(), "{}", stderr(&v));
+    assert_eq!(stdout(&v).matches(": OK").count(), 4);
+    // hash127-aes-add too.
+    let o = run(&["keygen", "hash127-aes-add", "-o", &d.s("ka"), "--counter", &d.s("ca")]);
+    assert!(o.status.success());
+    let t = tag_ok(&["tag", "hash127-aes-add", "--key-file", &d.s("ka"), "--counter", &d.s("ca"), &f]);
+    let sums = d.write("SUMS2", t.as_bytes());
+    assert!(run(&["verify", "hash127-aes-add", "--key-file", &d.s("ka"), "--check", &sums]).status.success());
+}
+
+#[test]
+fn tag_errors_write_nothing() {
+    let d = Dir::new();
+    let f = d.write("f", b"msg");
+    let k = keygen(&d, "hash127-aes-nonce", "k");
+    let ctr = d.write("ctr", b"5\n");
+    // missing key file
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("nokey"), &f]), "cannot open key file");
+    // non-hex key
+    let bad = d.write("bad", b"not a key at all\n");
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
+    let bad = d.write("bad2", format!("{}\n\n", "ab".repeat(32)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
+    let bad = d.write("bad3", format!(" {}\n", "ab".repeat(32)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
+    // wrong key length
+    let short = d.write("short", format!("{}\n", "ab".repeat(31)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &short, &f]), "needs 32 bytes");
+    let odd = d.write("odd", format!("{}a\n", "ab".repeat(32)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &odd, &f]), "odd number");
+    // key file of another name's length (24 bytes: the wc- MACs over Shoup's hashes)
+    let k24 = d.write("k24", format!("{}\n", "cd".repeat(24)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k24, &f]), "24-byte key");
+    let o = run(&["keygen", "wc-eval64", "-o", &d.s("keval")]);
+    if o.status.success() {
+        assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("keval"), &f]), "wc-eval64");
+        assert_error(&run(&["tag", "wc-eval64", "--key-file", &k, "--nonce", &"00".repeat(16), &f]), "needs 24 bytes");
+    }
+    // missing nonce
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, &f]), "needs a nonce");
+    // nonce of the wrong length, bad hex
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", "0011", &f]), "nonce must be 16 bytes");
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", "xyz", &f]), "not valid hex");
+    // a nonce to a stateless MAC, both --nonce and --counter, one nonce for two files
+    let k2 = keygen(&d, "hash127-aes", "k2");
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k2, "--counter", &ctr, &f]), "takes no nonce");
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, "--nonce", &"00".repeat(16), &f]), "not both");
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", &"00".repeat(16), &f, &f]), "twice");
+    // unknown NAME
+    assert_error(&run(&["tag", "no-such-mac", "--key-file", &k, &f]), "unknown MAC");
+    // unreadable FILE: nothing printed, and no nonce spent
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, &f, &d.s("missing")]), "cannot open");
+    assert_eq!(fs::read(&ctr).unwrap(), b"5\n");
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k2, d.0.path().to_str().unwrap()]), "directory");
+    // the one-time MAC refuses a second message under its key
+    let k1 = keygen(&d, "hash127", "k1");
+    assert_error(&run(&["tag", "hash127", "--key-file", &k1, &f, &f]), "one-time");
+}
+
+#[test]
+fn corrupt_or_missing_counter_file() {
+    let d = Dir::new();
+    let f = d.write("f", b"msg");
+    let k = keygen(&d, "hash127-aes-nonce", "k");
+    for bad in [&b""[..], b"12", b"abc\n", b"-1\n", b"1 2\n", b"340282366920938463463374607431768211456\n", b"\x00\x01"] {
+        let c = d.write("ctr", bad);
+        assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]), "counter file");
+        assert_eq!(fs::read(&c).unwrap(), bad, "counter file left alone");
+    }
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &d.s("none"), &f]), "cannot open counter file");
+    assert!(!d.p("none").exists(), "a missing counter is never silently restarted at 0");
+    let c = d.write("ctr", format!("{}\n", u128::MAX).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]), "exhausted");
+    // No temporary files are left behind.
+    let left: Vec<_> = fs::read_dir(d.0.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.iter().all(|n| !n.to_string_lossy().contains(".tmp")), "{left:?}");
+}
+
+#[test]
+fn file_names_with_newlines_are_escaped() {
+    let d = Dir::new();
+    let k = keygen(&d, "hash127-aes", "k");
+    let f = d.write("a\nb", b"x");
+    let out = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
+    assert!(out.starts_with('\\'));
+    assert_eq!(out.lines().count(), 1);
+    let sums = d.write("SUMS", out.as_bytes());
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with('\\') && stdout(&o).ends_with("a\\nb: OK\n"));
+}
+
+// ---------------------------------------------------------------- bound
+
+#[test]
+fn bound_text_and_json() {
+    let o = run(&["bound", "hash127-aes", "--max-bytes", "1048576", "--tags", "1000000", "--forgeries", "1000", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(v["theorem"].as_str().unwrap().contains("Theorem 9.2"));
+    // (C(C-1)/2 + CD)(L_w + 2)/2^127 + D/2^128 + q(q-1)/2^129, L_w = 2^18 + 1.
+    let (c, dd, q) = (1e6f64, 1000f64, 1e6f64 + 1000.0);
+    let want = ((c * (c - 1.0) / 2.0 + c * dd) * (262145.0 + 2.0) * 4.0 + dd * 2.0 + q * (q - 1.0)).log2() - 129.0;
+    let got = v["bound_log2"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+    assert!(v["not_included"][0].as_str().unwrap().contains("Adv_AES^prp"));
+
+    let o = run(&["bound", "hash127", "--max-bytes", "4294967296"]);
+    assert!(o.status.success());
+    let t = stdout(&o);
+    assert!(t.contains("Theorem 8.2") && t.contains("2^-96.4"), "{t}");
+
+    for name in ["hash127-aes-nonce", "hash127-aes-add", "wc-eval64", "wc-division64", "wc-gdivision64", "wc-mmh32x2", "wc-nmh32", "wc-sqh64-e"] {
+        let o = run(&["bound", name, "--max-bytes", "1000000", "--json"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert!(v["bound_log2"].as_f64().unwrap() < -20.0, "{name}");
+        assert!(v["theorem"].as_str().unwrap().contains("Theorem"), "{name}");
+    }
+    // Tiny bounds are printed as numbers, not as 0.
+    let o = run(&["bound", "wc-sqh128-e", "--max-bytes", "100"]);
+    assert!(stdout(&o).contains("e-30"), "{}", stdout(&o));
+}
+
+#[test]
+fn bound_errors() {
+    assert_error(&run(&["bound", "no-such", "--max-bytes", "10"]), "no bound");
+    assert_error(&run(&["bound", "hash127", "--max-bytes", "10", "--tags", "2"]), "one message");
+    assert_error(&run(&["bound", "wc-mmh32x1", "--max-bytes", "18446744073709551615", "--forgeries", "18446744073709551615"]), "too long");
+    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "10", "--forgeries", "0"]), "at least 1");
+    let o = run(&["bound", "hash127-aes", "--max-bytes", "ten"]);
+    assert!(!o.status.success() && o.stdout.is_empty());
+}
+

@@ -1,0 +1,136 @@
+//! Checks of the exactness arguments themselves (the theorems' bounds, the
+//! chunk bound at `fp::GROUPS`), printing measured against proven.
+
+use super::fp::{self, pow2, Table, CHUNK_WORDS, GROUPS};
+use super::*;
+
+/// The paper's `carrybound_i` (section 3).
+fn carrybound(t: &mut [f64; 8], i: usize) {
+    if i < 7 {
+        t[i + 1] += t[i] + pow2(15 + 16 * i as i32);
+        t[i] = pow2(15 + 16 * i as i32);
+    } else {
+        t[0] += pow2(-127) * t[7] + 0.5;
+        t[7] = pow2(126);
+    }
+}
+
+#[test]
+fn squeeze_bound_theorem_3_2() {
+    let mut t: [f64; 8] = core::array::from_fn(|j| 0.98 * pow2(53 + 16 * j as i32));
+    let mut worst = 0f64;
+    for i in [0, 1, 2, 3, 4, 5, 6, 7, 0, 1] {
+        carrybound(&mut t, i);
+        for (j, x) in t.iter().enumerate() {
+            let ratio = x / pow2(53 + 16 * j as i32);
+            worst = worst.max(ratio);
+            assert!(ratio <= 0.99, "carry_{i}: limb {j} bound {ratio}·2^53");
+        }
+    }
+    let out: Vec<f64> = (0..8).map(|j| t[j] / pow2(15 + 16 * j as i32)).collect();
+    println!("squeeze: largest intermediate {worst:.4}·2^53 (needs <= 0.99); output / 2^(15+16j) = {out:.4?} (needs <= 1.01)");
+    assert!(out.iter().all(|&x| x <= 1.01));
+}
+
+/// Limb `c` (a multiple of `2^(16j)`) as an integer mod p.
+fn limb_mod_p(c: f64, j: usize) -> u128 {
+    let x = c * pow2(-16 * j as i32);
+    assert_eq!(x, x.trunc(), "limb {j} not a multiple of 2^(16j)");
+    let v = portable::mul_mod(x.abs() as u128, 1u128 << (16 * j));
+    if x < 0.0 {
+        portable::add_mod(P - v, 0)
+    } else {
+        v
+    }
+}
+
+fn keys() -> Vec<[i32; 4]> {
+    vec![[i32::MIN; 4], [i32::MAX; 4], [0; 4], [1, 0, 0, 0], [-1, 0, 0, 0], [-1, -1, -1, i32::MAX],
+         [0x1234_5678, -0x0765_4321, 0x7abc_def0, -0x2468_ace0], [-2, -1, -1, i32::MAX]]
+}
+
+#[test]
+fn powers_theorem_5_3() {
+    let mut worst = 0f64;
+    for r in keys() {
+        let t = Table::new(r);
+        let rm = words_mod_p(r);
+        let mut want = 1u128;
+        for (i, c) in t.pow.iter().enumerate() {
+            let got = (0..8).fold(0, |a, j| portable::add_mod(a, limb_mod_p(c[j], j)));
+            assert_eq!(got, want, "r^{i} for r = {r:?}");
+            for (j, &x) in c.iter().enumerate() {
+                worst = worst.max(x.abs() / pow2(15 + 16 * j as i32));
+            }
+            want = portable::mul_mod(want, rm);
+        }
+        assert_eq!(t.pow.len(), CHUNK_WORDS + 2);
+    }
+    println!("power_i: largest |c_(i,j)| = {worst:.4}·2^(15+16j) (Theorem 5.3: <= 1.01)");
+    assert!(worst <= 1.01);
+}
+
+#[test]
+fn chunk_bound() {
+    // The bound at fp::GROUPS: 2^50 + G·1.01·2^46 <= 0.98·2^53.
+    let proven = |g: f64| (pow2(50) + g * 1.01 * pow2(46)) / pow2(53);
+    println!("chunk bound for G = {GROUPS}: {:.4}·2^53 (needs <= 0.98); G + 1 would give {:.4}", proven(GROUPS as f64), proven(GROUPS as f64 + 1.0));
+    assert!(proven(GROUPS as f64) <= 0.98);
+}
+
+/// Messages built to make one limb's lane sums as large as the key allows
+/// (each word ±2^31 with the sign of its power's limb), over several chunks
+/// so the carried-in product is there too: the fast path must still be exact.
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn adversarial_lane_sums() {
+    if !Backend::Avx2Fma.supported() {
+        return;
+    }
+    let mut worst = 0f64;
+    for r in keys() {
+        let t = Table::new(r);
+        let key = Key::from_words(r, [7, -7, 7, -7]);
+        for j in 0..8 {
+            for sign in [1.0, -1.0] {
+                let words: Vec<i32> = (0..3 * CHUNK_WORDS)
+                    .map(|i| {
+                        let c = t.pow[CHUNK_WORDS - i % CHUNK_WORDS][j] * sign;
+                        if c >= 0.0 { i32::MIN } else { i32::MAX }
+                    })
+                    .collect();
+                // The largest lane sum of limb j within one chunk.
+                for l in 0..4 {
+                    let s: f64 = (l..CHUNK_WORDS).step_by(4).map(|i| (words[i] as f64 * t.pow[CHUNK_WORDS - i][j]).abs()).sum();
+                    worst = worst.max(s / pow2(53 + 16 * j as i32));
+                }
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let fast = hash127_with(Backend::Avx2Fma, &key, &bytes, false, usize::MAX);
+                let slow = hash127_with(Backend::Portable, &key, &bytes, false, usize::MAX);
+                assert_eq!(fast, slow, "r = {r:?}, limb {j}");
+            }
+        }
+    }
+    println!("adversarial dot products: largest lane sum {worst:.4}·2^53 before the carried-in product (bound: {:.4})", GROUPS as f64 * 1.01 * pow2(46) / pow2(53));
+}
+
+#[test]
+fn freeze_extremes_theorem_4_2() {
+    // t_j = ±2^49·2^(32j) and small neighbours: freeze equals the exact residue.
+    let vals = [-pow2(49), -pow2(49) + 1.0, -1.0, 0.0, 1.0, pow2(49) - 1.0, pow2(49)];
+    for &a in &vals {
+        for &b in &vals {
+            for &c in &[-pow2(49), 0.0, pow2(49)] {
+                for &d in &vals {
+                    let t = [a, b * pow2(32), c * pow2(64), d * pow2(96)];
+                    let got = fp::freeze(&t);
+                    let got = got.iter().rev().fold(0u128, |x, &w| (x << 32) | w as u128);
+                    let want = [a, b, c, d].iter().enumerate().fold(0u128, |x, (j, &v)| {
+                        portable::add_mod(x, limb_mod_p(v * pow2(16 * 2 * j as i32), 2 * j))
+                    });
+                    assert_eq!(got, want, "{t:?}");
+                }
+            }
+        }
+    }
+}

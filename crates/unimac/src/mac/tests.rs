@@ -1,0 +1,222 @@
+//! MAC layer tests: each construction against a plain model (num-bigint for
+//! the mod-p addition), streaming in every chunking, constant-time compare.
+
+use super::*;
+use num_bigint::BigUint;
+use rand::{Rng, RngCore, SeedableRng};
+
+fn rng() -> rand::rngs::StdRng {
+    rand::rngs::StdRng::seed_from_u64(0x6d61_6373)
+}
+
+fn aes_model(k: &[u8], x: &[u8; 16]) -> [u8; 16] {
+    let aes = Aes128::new(k.into());
+    let mut b = aes::Block::from(*x);
+    aes.encrypt_block(&mut b);
+    b.into()
+}
+
+fn hash127_model(r: &[u8], msg: &[u8]) -> [u8; 16] {
+    let mut key = [0u8; 32];
+    key[..16].copy_from_slice(r);
+    registry::compute("hash127", &Params { key: &key, nonce: None, len: None }, msg)
+        .unwrap()
+        .try_into()
+        .unwrap()
+}
+
+fn p_big() -> BigUint {
+    (BigUint::from(1u8) << 127u32) - 1u32
+}
+
+#[test]
+fn reduce128_matches_bigint_on_extremes() {
+    let mut r = rng();
+    let mut xs: Vec<u128> = vec![0, 1, P - 1, P, P + 1, 2 * P - 1, 2 * P, 2 * P + 1, u128::MAX, 1 << 127];
+    xs.extend((0..1000).map(|_| r.gen::<u128>()));
+    for x in xs {
+        let want = BigUint::from(x) % p_big();
+        assert_eq!(BigUint::from(reduce128(x)), want, "{x:#x}");
+    }
+    for s in [0, 1, P - 1, P, P + 1, 2 * P - 1] {
+        let want = BigUint::from(s) % p_big();
+        assert_eq!(BigUint::from(sub_p_if_ge(s)), want);
+    }
+}
+
+fn messages() -> Vec<Vec<u8>> {
+    let mut r = rng();
+    let mut v: Vec<Vec<u8>> = vec![vec![], vec![0], vec![0xff; 3], vec![0xff; 4], vec![0xff; 1000], vec![0x80; 17]];
+    for len in [1usize, 5, 31, 64, 129, 4096, 10_001] {
+        let mut m = vec![0u8; len];
+        r.fill_bytes(&mut m);
+        v.push(m);
+    }
+    v
+}
+
+#[test]
+fn hash127_protocols_match_their_definitions() {
+    let mut r = rng();
+    for msg in messages() {
+        let mut key = [0u8; 32];
+        r.fill_bytes(&mut key);
+        let mut n = [0u8; 16];
+        r.fill_bytes(&mut n);
+        let h = hash127_model(&key[..16], &msg);
+        let kk = &key[16..];
+        // protocol 2
+        assert_eq!(Hash127Aes::new(&key).tag(&msg), aes_model(kk, &h));
+        // protocol 3
+        let pad = aes_model(kk, &n);
+        let x: [u8; 16] = core::array::from_fn(|i| pad[i] ^ h[i]);
+        assert_eq!(Hash127AesNonce::new(&key).tag(&n, &msg), aes_model(kk, &x));
+        // protocol 1, against big integers
+        let want = (BigUint::from_bytes_le(&pad) + BigUint::from_bytes_le(&h)) % p_big();
+        let got = Hash127AesAdd::new(&key).tag(&n, &msg);
+        assert_eq!(BigUint::from_bytes_le(&got), want);
+        // one-time: the hash127 name itself
+        let one = registry::compute("hash127", &Params { key: &key, nonce: None, len: None }, &msg).unwrap();
+        assert_eq!(Hash127OneTime::new(&key).tag(&msg).to_vec(), one);
+    }
+}
+
+#[test]
+fn hash127_aes_add_extreme_pads() {
+    // AES outputs near 2^128 and hashes near p: force them through the
+    // finishing step directly.
+    for pad in [0u128, 1, P - 1, P, P + 1, 2 * P, u128::MAX] {
+        for h in [0u128, 1, P - 1] {
+            let f = reduce128(pad);
+            let got = sub_p_if_ge(f + h);
+            let want = (BigUint::from(pad) + BigUint::from(h)) % p_big();
+            assert_eq!(BigUint::from(got), want, "pad {pad:#x} h {h:#x}");
+        }
+    }
+}
+
+#[test]
+fn every_split_point_equals_one_shot() {
+    let mut r = rng();
+    let mut key = [0u8; 32];
+    r.fill_bytes(&mut key);
+    let n = [7u8; 16];
+    let names: Vec<String> = names();
+    let mut msg = vec![0u8; 300];
+    r.fill_bytes(&mut msg);
+    for name in &names {
+        let e = registry::lookup(&format!("mac-{name}")).unwrap();
+        let KeySpec::Fixed(kl) = e.info.key else { panic!() };
+        let mut key = vec![0u8; kl];
+        r.fill_bytes(&mut key);
+        let mac = Mac::new(name, &key).unwrap();
+        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let whole = mac.tag(nonce, &msg).unwrap();
+        assert_eq!(whole.len(), mac.tag_len());
+        for split in (0..=msg.len()).step_by(1) {
+            let mut s = mac.start(nonce).unwrap();
+            s.update(&msg[..split]);
+            s.update(&msg[split..]);
+            assert_eq!(s.finalize().unwrap(), whole, "{name} split {split}");
+        }
+    }
+}
+
+#[test]
+fn verify_accepts_the_tag_and_rejects_every_one_bit_change() {
+    let mut r = rng();
+    let mut key = [0u8; 32];
+    r.fill_bytes(&mut key);
+    let n = [9u8; 16];
+    let msg = b"attack at dawn";
+    for name in names() {
+        let e = registry::lookup(&format!("mac-{name}")).unwrap();
+        let KeySpec::Fixed(kl) = e.info.key else { panic!() };
+        let mut key = vec![0u8; kl];
+        r.fill_bytes(&mut key);
+        let mac = Mac::new(&name, &key).unwrap();
+        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let tag = mac.tag(nonce, msg).unwrap();
+        assert!(mac.verify(nonce, msg, &tag).unwrap());
+        for bit in 0..tag.len() * 8 {
+            let mut t = tag.clone();
+            t[bit / 8] ^= 1 << (bit % 8);
+            assert!(!mac.verify(nonce, msg, &t).unwrap(), "{name} bit {bit}");
+        }
+        assert!(!mac.verify(nonce, msg, &tag[..tag.len() - 1]).unwrap());
+        assert!(!mac.verify(nonce, b"attack at dusk", &tag).unwrap());
+    }
+}
+
+/// A keyed hash for testing the generic construction: hash127 by name.
+#[test]
+fn wegman_carter_is_generic_over_any_keyed_hash() {
+    let mut r = rng();
+    let h = NamedHash::new("hash127").unwrap();
+    assert_eq!((h.key_len(), h.out_len()), (32, 16));
+    for msg in messages() {
+        let mut key = [0u8; 48];
+        r.fill_bytes(&mut key);
+        let mut n = [0u8; 16];
+        r.fill_bytes(&mut n);
+        let wc = WegmanCarter::new(h.clone(), &key).unwrap();
+        let mut g = [0u8; 32];
+        g.copy_from_slice(&key[16..]);
+        let hv = registry::compute("hash127", &Params { key: &g, nonce: None, len: None }, &msg).unwrap();
+        let pad = aes_model(&key[..16], &n);
+        let want: Vec<u8> = hv.iter().zip(pad).map(|(a, b)| a ^ b).collect();
+        assert_eq!(wc.tag(&n, &msg).unwrap(), want);
+        assert!(wc.verify(&n, &msg, &want).unwrap());
+    }
+    // Boxed hashes work too (dyn KeyedHash).
+    let boxed: Box<dyn KeyedHash> = Box::new(NamedHash::new("hash127").unwrap());
+    let wc = WegmanCarter::new(boxed, &[1u8; 48]).unwrap();
+    assert_eq!(wc.tag_len(), 16);
+    assert!(matches!(WegmanCarter::new(NamedHash::new("hash127").unwrap(), &[0u8; 47]), Err(Error::KeyLength { .. })));
+    assert!(NamedHash::new("keystream").is_err());
+}
+
+#[test]
+fn tree_macs_are_pad_xor_tree_hash() {
+    let mut r = rng();
+    for f in crate::tree::families() {
+        let mut key = [0u8; 32];
+        r.fill_bytes(&mut key);
+        let n = [3u8; 16];
+        let msg: Vec<u8> = (0..5 * f.block + 3).map(|i| i as u8).collect();
+        let s: [u8; 16] = key[16..].try_into().unwrap();
+        let h = crate::tree::tree_hash(&f, &s, &msg);
+        let pad = aes_model(&key[..16], &n);
+        let want: Vec<u8> = h.iter().zip(pad).map(|(a, b)| a ^ b).collect();
+        let name = format!("wc-{}", f.name);
+        assert_eq!(Mac::new(&name, &key).unwrap().tag(Some(&n), &msg).unwrap(), want, "{name}");
+    }
+}
+
+#[test]
+fn mac_by_name_rejects_bad_arguments() {
+    assert!(matches!(Mac::new("hash127-aes", &[0; 31]), Err(Error::KeyLength { .. })));
+    assert!(matches!(Mac::new("no-such-mac", &[0; 32]), Err(Error::UnknownName(_))));
+    let m = Mac::new("hash127-aes-nonce", &[0; 32]).unwrap();
+    assert_eq!(m.start(None).err(), Some(Error::MissingNonce("hash127-aes-nonce".into())));
+    assert!(matches!(m.start(Some(&[0; 15])), Err(Error::NonceLength { .. })));
+    let m = Mac::new("hash127-aes", &[0; 32]).unwrap();
+    assert!(matches!(m.start(Some(&[0; 16])), Err(Error::UnexpectedNonce(_))));
+}
+
+#[test]
+fn every_mac_name_is_a_spec_name() {
+    let spec = registry::spec_names();
+    for n in names() {
+        assert!(spec.contains(&format!("mac-{n}")), "{n}");
+    }
+    assert!(names().len() >= 4);
+}
+
+#[test]
+fn tags_equal_is_exact() {
+    assert!(tags_equal(b"abc", b"abc"));
+    assert!(!tags_equal(b"abc", b"abd"));
+    assert!(!tags_equal(b"abc", b"ab"));
+    assert!(tags_equal(b"", b""));
+}

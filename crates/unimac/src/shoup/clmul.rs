@@ -1,0 +1,202 @@
+//! PCLMULQDQ paths (x86-64 with `pclmulqdq` and `sse4.1`, chosen at run time by
+//! [`Platform::detect`](crate::Platform::detect)).
+//!
+//! **eval64 and division64** are one kernel: both are `X ← X·β^N + Σ b_j β^(N−j)`
+//! in `GF(2)[x]/(m)` for a monic `m` of degree 64 (eval64: `m = f`, `β = α`;
+//! division64: `m = p`, `β = x^64 mod p`, since `(x^(64n) + Σ b_i x^(64(n−1−i)))·x^64
+//! = β^(n+1) + Σ b_i β^(n−i)`). The state `X` is kept unreduced as 128 bits
+//! `X_hi x^64 + X_lo`; eight blocks (64 bytes) are aggregated per step over the
+//! precomputed powers `β^8..β^1`, and the state is folded by `β^8` and
+//! `x^64 β^8 mod m`, so a step is nine independent PCLMULQDQs whose sum is the
+//! new state (one multiplication per 8-byte block, plus one per 64 bytes):
+//!
+//! `X' = (X_lo + b_0)·β^8 + X_hi·(x^64 β^8) + b_1 β^7 + … + b_7 β`.
+//!
+//! The reduction is aggregated to the very end: one Barrett reduction per
+//! message (two PCLMULQDQs).
+//!
+//! **gdivision64** works over `K = GF(2^8)`: a polynomial in `K[z]` of degree < 8
+//! is spread Kronecker-fashion into 16-bit slots (`z = x^16`), so one carry-less
+//! 128×128-bit product (three PCLMULQDQs, Karatsuba) computes a product in
+//! `K[z]` with every coefficient (degree ≤ 14 in `x`) in its own slot. The same
+//! aggregated recurrence runs with `β = z^8 mod P`; per 64 bytes the slots are
+//! reduced modulo `x^8 + x^4 + x^3 + x + 1` once (16-bit lane shifts), and the
+//! reduction modulo `P` is again left to the end.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::gdiv::GKey;
+use super::Ring64;
+
+#[inline(always)]
+unsafe fn set(lo: u64, hi: u64) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_set_epi64x(hi as i64, lo as i64) }
+}
+
+#[inline(always)]
+unsafe fn from_u128(v: u128) -> __m128i {
+    // SAFETY: SSE2; the lane order is little-endian like the u128.
+    unsafe { set(v as u64, (v >> 64) as u64) }
+}
+
+#[inline(always)]
+unsafe fn to_u128(v: __m128i) -> u128 {
+    let mut out = 0u128;
+    // SAFETY: `out` is 16 writable bytes; the store is unaligned.
+    unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, v) };
+    out
+}
+
+macro_rules! x {
+    ($a:expr, $b:expr) => {
+        _mm_xor_si128($a, $b)
+    };
+}
+macro_rules! clmul {
+    ($a:expr, $b:expr, $imm:literal) => {
+        _mm_clmulepi64_si128::<$imm>($a, $b)
+    };
+}
+
+/// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
+/// unreduced state `X` (≡ the true state mod `m`).
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1`.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+    let pw = &key.pow;
+    let p87 = set(pw[8], pw[7]);
+    let p65 = set(pw[6], pw[5]);
+    let p43 = set(pw[4], pw[3]);
+    let p21 = set(pw[2], pw[1]);
+    let st = set(pw[8], key.fold[8]);
+    let mut a = from_u128(acc);
+    let mut chunks = data.chunks_exact(64);
+    for c in &mut chunks {
+        let p = c.as_ptr() as *const __m128i;
+        // SAFETY: `c` is 64 readable bytes: four unaligned 16-byte loads.
+        let (v0, v1, v2, v3) = unsafe {
+            (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)))
+        };
+        // The block products do not depend on the state: sum them first.
+        let t = x!(
+            x!(clmul!(v0, p87, 0x11), x!(clmul!(v1, p65, 0x00), clmul!(v1, p65, 0x11))),
+            x!(x!(clmul!(v2, p43, 0x00), clmul!(v2, p43, 0x11)), x!(clmul!(v3, p21, 0x00), clmul!(v3, p21, 0x11)))
+        );
+        let a0 = x!(a, _mm_move_epi64(v0)); // X_lo + b_0 | X_hi
+        a = x!(t, x!(clmul!(a0, st, 0x00), clmul!(a0, st, 0x11)));
+    }
+    let rest = chunks.remainder();
+    let k = rest.len() / 8;
+    if k > 0 {
+        let b = |j: usize| u64::from_le_bytes(rest[8 * j..8 * j + 8].try_into().expect("8 bytes"));
+        let a0 = x!(a, set(b(0), 0));
+        let mut t = x!(clmul!(a0, set(pw[k], key.fold[k]), 0x00), clmul!(a0, set(pw[k], key.fold[k]), 0x11));
+        for j in 1..k {
+            t = x!(t, clmul!(set(b(j), 0), set(pw[k - j], 0), 0x00));
+        }
+        a = t;
+    }
+    to_u128(a)
+}
+
+/// `acc mod m` by Barrett reduction (two PCLMULQDQs).
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1`.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub unsafe fn ring_finish(key: &Ring64, acc: u128) -> u64 {
+    let h = (acc >> 64) as u64;
+    let q = h ^ (to_u128(clmul!(set(h, 0), set(key.m.mu, 0), 0x00)) >> 64) as u64;
+    (acc as u64) ^ (to_u128(clmul!(set(q, 0), set(key.m.lo, 0), 0x00)) as u64)
+}
+
+/// Reduce every 16-bit slot (a polynomial of degree ≤ 14 in x) modulo
+/// `x^8 + x^4 + x^3 + x + 1`: the top 7 bits fold to at most 11 bits, whose top
+/// 3 fold to at most 7.
+#[inline(always)]
+unsafe fn xreduce(v: __m128i) -> __m128i {
+    // SAFETY: SSE2 16-bit lane shifts and logic.
+    unsafe {
+        let lo = _mm_set1_epi16(0x00ff);
+        let h = _mm_srli_epi16::<8>(v);
+        let v = x!(_mm_and_si128(v, lo), x!(x!(h, _mm_slli_epi16::<1>(h)), x!(_mm_slli_epi16::<3>(h), _mm_slli_epi16::<4>(h))));
+        let h = _mm_srli_epi16::<8>(v);
+        x!(_mm_and_si128(v, lo), x!(x!(h, _mm_slli_epi16::<1>(h)), x!(_mm_slli_epi16::<3>(h), _mm_slli_epi16::<4>(h))))
+    }
+}
+
+/// One Karatsuba product term: `(lo, hi, mid)` partial products of the spread
+/// `a` (128 bits) by the spread constant `c = [c_lo, c_hi, c_lo ^ c_hi]`.
+#[inline(always)]
+unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
+    // SAFETY: PCLMULQDQ is enabled by every caller's target_feature.
+    unsafe {
+        acc[0] = x!(acc[0], clmul!(a, c, 0x00));
+        acc[1] = x!(acc[1], clmul!(a, c, 0x11));
+        let am = x!(a, _mm_shuffle_epi32::<0x4e>(a));
+        acc[2] = x!(acc[2], clmul!(am, cx, 0x00));
+    }
+}
+
+/// The gdivision64 step over `K` blocks (`K` ≤ 8) of `data` (8·K bytes): the
+/// state `s` is 15 reduced coefficients, slots 0..7 in `s[0]`, 8..15 in `s[1]`.
+#[inline(always)]
+unsafe fn g_step<const K: usize>(key: &GKey, s: [__m128i; 2], data: &[u8]) -> [__m128i; 2] {
+    // SAFETY: the caller enables pclmulqdq and sse4.1 (pshufb is SSSE3, implied);
+    // `data` holds 8·K bytes, read with 8-byte loads.
+    unsafe {
+        // Block bytes c_0..c_7 are the coefficients of z^7..z^0: reverse and spread.
+        let rev = _mm_set_epi8(-1, 0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1, 7);
+        let c = |k: usize| (set(key.kron[k][0], key.kron[k][1]), set(key.kron[k][2], 0));
+        let mut acc = [_mm_setzero_si128(); 3];
+        let p = data.as_ptr();
+        for j in 0..K {
+            let b = _mm_shuffle_epi8(_mm_loadl_epi64(p.add(8 * j) as *const __m128i), rev);
+            let b = if j == 0 { x!(b, s[0]) } else { b };
+            let (ck, cx) = c(K - j);
+            kara(b, ck, cx, &mut acc);
+        }
+        let f = &key.kron_fold[K];
+        kara(s[1], set(f[0], f[1]), set(f[2], 0), &mut acc);
+        let mid = x!(acc[2], x!(acc[0], acc[1]));
+        let lo = x!(acc[0], _mm_slli_si128::<8>(mid));
+        let hi = x!(acc[1], _mm_srli_si128::<8>(mid));
+        [xreduce(lo), xreduce(hi)]
+    }
+}
+
+/// gdivision64 blocks: `acc` holds the state's 15 coefficients, one per byte.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1`.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    let packed = from_u128(acc);
+    let z = _mm_setzero_si128();
+    let mut s = [_mm_unpacklo_epi8(packed, z), _mm_unpackhi_epi8(packed, z)];
+    let mut chunks = data.chunks_exact(64);
+    for c in &mut chunks {
+        // SAFETY: `c` is 64 bytes; target features as for this function.
+        s = unsafe { g_step::<8>(key, s, c) };
+    }
+    let rest = chunks.remainder();
+    // SAFETY: `rest` holds 8·k bytes for the k chosen; features as above.
+    s = unsafe {
+        match rest.len() / 8 {
+            0 => s,
+            1 => g_step::<1>(key, s, rest),
+            2 => g_step::<2>(key, s, rest),
+            3 => g_step::<3>(key, s, rest),
+            4 => g_step::<4>(key, s, rest),
+            5 => g_step::<5>(key, s, rest),
+            6 => g_step::<6>(key, s, rest),
+            _ => g_step::<7>(key, s, rest),
+        }
+    };
+    to_u128(_mm_packus_epi16(s[0], s[1]))
+}

@@ -1,0 +1,278 @@
+//! hash127 against a big-integer model of SPEC §1, on every backend this CPU
+//! has: random and extreme keys and words, every length up to 400 words,
+//! lengths around every chunk boundary, streaming split at every byte, and
+//! the multi-threaded path against one thread.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use unimac::hash127::{hash127_with, Backend, Hash127, Key, CHUNK_BYTES};
+
+const NO_THREADS: usize = usize::MAX;
+
+/// `(r^(l+1) + m_0 r^l + … + m_{l−1} r + k) mod p`, everything signed words.
+fn model_words(r: [i32; 4], k: [i32; 4], m: &[i32]) -> [u8; 16] {
+    let p = (BigInt::from(1) << 127) - 1;
+    let val = |w: [i32; 4]| -> BigInt {
+        w.iter().enumerate().map(|(i, &x)| BigInt::from(x) << (32 * i)).sum::<BigInt>()
+    };
+    let r = val(r).mod_floor(&p);
+    let mut acc = BigInt::from(1);
+    for &w in m {
+        acc = (acc * &r + BigInt::from(w)).mod_floor(&p);
+    }
+    let out = (acc * &r + val(k)).mod_floor(&p);
+    let (_, mut bytes) = out.to_bytes_le();
+    bytes.resize(16, 0);
+    bytes.try_into().unwrap()
+}
+
+fn words_of(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn key_words(key: &[u8; 32]) -> ([i32; 4], [i32; 4]) {
+    let w = words_of(key);
+    ([w[0], w[1], w[2], w[3]], [w[4], w[5], w[6], w[7]])
+}
+
+/// SPEC's pad(M, 4).
+fn pad4(m: &[u8]) -> Vec<u8> {
+    let mut v = m.to_vec();
+    v.push(1);
+    while v.len() % 4 != 0 {
+        v.push(0);
+    }
+    v
+}
+
+fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        b[4 * i..4 * i + 4].copy_from_slice(&r[i].to_le_bytes());
+        b[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&k[i].to_le_bytes());
+    }
+    b
+}
+
+/// Both functions on every backend, one-shot and streamed in one update,
+/// must equal the model.
+fn check(key: &[u8; 32], msg: &[u8]) {
+    let (r, k) = key_words(key);
+    let want_pad = model_words(r, k, &words_of(&pad4(msg)));
+    let want_raw = (msg.len() % 4 == 0).then(|| model_words(r, k, &words_of(msg)));
+    let kk = Key::new(key);
+    assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
+    for b in Backend::all_supported() {
+        assert_eq!(hash127_with(b, &kk, msg, true, NO_THREADS), Some(want_pad), "{b:?} hash127 len {}", msg.len());
+        assert_eq!(hash127_with(b, &kk, msg, false, NO_THREADS), want_raw, "{b:?} raw len {}", msg.len());
+        let mut h = Hash127::with_backend(&kk, b).unwrap();
+        h.update(msg);
+        assert_eq!(h.finalize(), want_pad, "{b:?} streamed len {}", msg.len());
+        let mut h = Hash127::with_backend(&kk, b).unwrap();
+        h.update(msg);
+        assert_eq!(h.finalize_raw().ok(), want_raw, "{b:?} streamed raw len {}", msg.len());
+    }
+}
+
+fn random_bytes(rng: &mut impl Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.gen()).collect()
+}
+
+fn word_bytes(words: impl IntoIterator<Item = i32>) -> Vec<u8> {
+    words.into_iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+const MIN: i32 = i32::MIN;
+const MAX: i32 = i32::MAX;
+
+/// Keys at the edges: r words at −2^31 / 2^31 − 1, and r ≡ 0, 1, p − 1 mod p
+/// in several spellings (p = 2^127 − 1 is the words (−1, −1, −1, 2^31 − 1)).
+fn extreme_keys() -> Vec<[u8; 32]> {
+    let rs: [[i32; 4]; 10] = [
+        [MIN; 4],
+        [MAX; 4],
+        [0; 4],
+        [-1, -1, -1, MAX],   // r = p ≡ 0
+        [1, 0, 0, 0],        // r = 1
+        [0, 0, 0, MIN],      // r = −2^127 ≡ −1... ≡ p − 1
+        [-1, 0, 0, 0],       // r = −1 ≡ p − 1
+        [-2, -1, -1, MAX],   // r = p − 1
+        [MIN, MAX, MIN, MAX],
+        [MAX, MIN, MAX, MIN],
+    ];
+    let ks: [[i32; 4]; 3] = [[MIN; 4], [MAX; 4], [-1, -1, -1, MAX]];
+    let mut out = Vec::new();
+    for (i, r) in rs.iter().enumerate() {
+        out.push(key_bytes(*r, ks[i % 3]));
+    }
+    out
+}
+
+/// Messages at the edges, `n` words long.
+fn extreme_messages(n: usize) -> Vec<Vec<u8>> {
+    vec![
+        word_bytes(std::iter::repeat(MIN).take(n)),
+        word_bytes(std::iter::repeat(MAX).take(n)),
+        vec![0xff; 4 * n],
+        word_bytes((0..n).map(|i| if i % 2 == 0 { MIN } else { MAX })),
+        vec![0; 4 * n],
+    ]
+}
+
+/// Word counts at and around every chunk boundary: the paper's 96/97, and
+/// one, two and three of our chunks.
+fn boundary_lengths() -> Vec<usize> {
+    let c = CHUNK_BYTES / 4;
+    let mut v = vec![95, 96, 97, 98];
+    for k in 1..=3 {
+        for d in [-2i64, -1, 0, 1, 2] {
+            v.push((k * c) as i64 as usize + d as usize);
+        }
+    }
+    v
+}
+
+#[test]
+fn every_length_to_400_words() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(127);
+    for n in 0..=400 {
+        let key: [u8; 32] = rng.gen();
+        check(&key, &random_bytes(&mut rng, 4 * n));
+        // And a byte length that is not whole words.
+        check(&key, &random_bytes(&mut rng, 4 * n + 1 + n % 3));
+    }
+}
+
+#[test]
+fn chunk_boundaries() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(97);
+    for n in boundary_lengths() {
+        let key: [u8; 32] = rng.gen();
+        for extra in 0..4 {
+            check(&key, &random_bytes(&mut rng, 4 * n + extra));
+        }
+    }
+}
+
+#[test]
+fn extreme_keys_and_words() {
+    let mut lengths = vec![0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 100];
+    lengths.extend(boundary_lengths());
+    lengths.push(3 * CHUNK_BYTES / 4 + 50);
+    for key in extreme_keys() {
+        for &n in &lengths {
+            for m in extreme_messages(n) {
+                check(&key, &m);
+            }
+        }
+    }
+}
+
+#[test]
+fn streaming_split_at_every_byte() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let key: [u8; 32] = rng.gen();
+    let kk = Key::new(&key);
+    for len in [0usize, 1, 5, 67, CHUNK_BYTES - 3, CHUNK_BYTES, CHUNK_BYTES + 1, 2 * CHUNK_BYTES + 6] {
+        let msg = random_bytes(&mut rng, len);
+        for b in Backend::all_supported() {
+            let want = hash127_with(b, &kk, &msg, true, NO_THREADS).unwrap();
+            let want_raw = hash127_with(b, &kk, &msg, false, NO_THREADS);
+            for split in 0..=len {
+                let mut h = Hash127::with_backend(&kk, b).unwrap();
+                h.update(&msg[..split]);
+                h.update(&msg[split..]);
+                assert_eq!(h.finalize(), want, "{b:?} len {len} split {split}");
+                if split % 7 == 0 {
+                    let mut h = Hash127::with_backend(&kk, b).unwrap();
+                    h.update(&msg[..split]);
+                    h.update(&[]);
+                    h.update(&msg[split..]);
+                    assert_eq!(h.finalize_raw().ok(), want_raw, "{b:?} raw len {len} split {split}");
+                }
+            }
+        }
+        let (r, k) = key_words(&key);
+        assert_eq!(hash127_with(Backend::Portable, &kk, &msg, true, NO_THREADS).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+    }
+}
+
+#[test]
+fn streaming_random_pieces() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for _ in 0..40 {
+        let key: [u8; 32] = rng.gen();
+        let kk = Key::new(&key);
+        let len = rng.gen_range(0..5 * CHUNK_BYTES);
+        let msg = random_bytes(&mut rng, len);
+        let want = hash127_with(Backend::Portable, &kk, &msg, true, NO_THREADS).unwrap();
+        for b in Backend::all_supported() {
+            let mut h = Hash127::with_backend(&kk, b).unwrap();
+            let mut rest = &msg[..];
+            while !rest.is_empty() {
+                let n = rng.gen_range(0..=rest.len().min(3 * CHUNK_BYTES));
+                h.update(&rest[..n]);
+                rest = &rest[n..];
+            }
+            assert_eq!(h.finalize(), want, "{b:?} len {len}");
+        }
+    }
+}
+
+#[test]
+fn threads_equal_one_thread() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    let key: [u8; 32] = rng.gen();
+    let kk = Key::new(&key);
+    for len in [2 * CHUNK_BYTES, 7 * CHUNK_BYTES + 13, (9 << 20) + 5] {
+        let msg = random_bytes(&mut rng, len);
+        for b in Backend::all_supported() {
+            let one = hash127_with(b, &kk, &msg, true, NO_THREADS).unwrap();
+            // par_min 0: every slice of at least two chunks is split.
+            assert_eq!(hash127_with(b, &kk, &msg, true, 0).unwrap(), one, "{b:?} len {len}");
+            let mut h = Hash127::with_backend(&kk, b).unwrap().parallel_min(0);
+            h.update(&msg[..5]);
+            h.update(&msg[5..]);
+            assert_eq!(h.finalize(), one, "{b:?} streamed len {len}");
+            // The default threshold (4 MiB) on the large one.
+            assert_eq!(unimac::hash127::hash127(&kk, &msg), one);
+        }
+        if len < 1 << 20 {
+            let (r, k) = key_words(&key);
+            assert_eq!(hash127_with(Backend::Portable, &kk, &msg, true, 0).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+        }
+    }
+}
+
+#[test]
+fn word_api_matches_bytes() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for n in [0usize, 1, 9, 433, 900] {
+        let (r, k): ([i32; 4], [i32; 4]) = (rng.gen(), rng.gen());
+        let m: Vec<i32> = (0..n).map(|_| rng.gen()).collect();
+        let key = Key::from_words(r, k);
+        let got = unimac::hash127::hash127_words(&key, &m);
+        let want = model_words(r, k, &m);
+        let want: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(want[4 * i..4 * i + 4].try_into().unwrap()));
+        assert_eq!(got, want, "{n} words");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_keys_and_messages(key in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..3 * CHUNK_BYTES)) {
+        check(&key, &msg);
+    }
+
+    #[test]
+    fn words_near_the_edges(
+        r in any::<[i32; 4]>(), k in any::<[i32; 4]>(),
+        m in proptest::collection::vec(prop_oneof![Just(MIN), Just(MAX), Just(-1), Just(0), any::<i32>()], 0..1000),
+    ) {
+        check(&key_bytes(r, k), &word_bytes(m));
+    }
+}

@@ -1,0 +1,189 @@
+//! `tree-F` for the MMH/NMH block functions: streaming in every split equals
+//! one-shot equals a plain, non-streaming model of SPEC §5 written here with
+//! the generic definitions of `unimac::mmh::generic` as `F`.
+
+use rand::{Rng, SeedableRng};
+use unimac::mmh::generic::{self, Prime};
+use unimac::registry::{self, pad, Params};
+use unimac::tree::{family, keystream, tree_hash, Tree};
+
+/// `F(key, block)` from the generic definitions (independent of the fast paths).
+fn block_model(name: &str, key: &[u8], block: &[u8]) -> Vec<u8> {
+    let w32 = |b: &[u8]| -> Vec<u32> { b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect() };
+    let w64 = |b: &[u8]| -> Vec<u64> { b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect() };
+    let p32 = Prime::<u32>::new(15).unwrap();
+    match name {
+        "nmh32" => generic::nmh(&p32, &w32(key), &w32(block)).to_le_bytes().to_vec(),
+        "mmh64" => generic::mmh(&Prime::<u64>::new(13).unwrap(), &w64(key), &w64(block)).to_le_bytes().to_vec(),
+        _ => {
+            let n: usize = name.strip_prefix("mmh32x").unwrap().parse().unwrap();
+            generic::mmh_toeplitz(&p32, &w32(key), &w32(block), n).iter().flat_map(|v| v.to_le_bytes()).collect()
+        }
+    }
+}
+
+/// SPEC §5 as written: pad, hash every block with the level's key, repeat.
+fn tree_model(name: &str, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
+    let f = family(name).unwrap();
+    let (b, k) = (f.block, f.key);
+    let mut x = msg.to_vec();
+    let mut j = 0;
+    loop {
+        let y = pad(&x, b);
+        let key = &keystream(s, (j + 1) * k)[j * k..];
+        if y.len() == b {
+            return block_model(name, key, &y);
+        }
+        x = y.chunks(b).flat_map(|blk| block_model(name, key, blk)).collect();
+        j += 1;
+    }
+}
+
+const NAMES: [&str; 6] = ["mmh32x1", "mmh32x2", "mmh32x3", "mmh32x4", "nmh32", "mmh64"];
+
+fn message(rng: &mut impl Rng, len: usize) -> Vec<u8> {
+    (0..len).map(|_| rng.gen()).collect()
+}
+
+#[test]
+fn block_model_matches_registry() {
+    // The model's F is the registry's F (which runs the dispatched fast path).
+    let mut rng = rand::rngs::StdRng::seed_from_u64(10);
+    for name in NAMES {
+        let f = family(name).unwrap();
+        for _ in 0..20 {
+            let key = message(&mut rng, f.key);
+            let blk = message(&mut rng, f.block);
+            let got = registry::compute(name, &Params { key: &key, ..Default::default() }, &blk).unwrap();
+            assert_eq!(got, block_model(name, &key, &blk), "{name}");
+        }
+    }
+}
+
+#[test]
+fn every_split_point_equals_one_shot_and_model() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let s: [u8; 16] = rng.gen();
+    let mut total = 0;
+    for name in NAMES {
+        let f = family(name).unwrap();
+        let (b, o) = (f.block, f.out);
+        let fan = b / o; // blocks of level j that make one block of level j+1
+        // Lengths around B, B·(B/O) (where a third level appears) and a little beyond.
+        let mut lens = vec![0, 1, b - 2, b - 1, b, b + 1, 2 * b - 1, 2 * b + 5];
+        for d in [-2i64, -1, 0, 1, 2] {
+            lens.push((b as i64 * fan as i64 - o as i64 + d) as usize);
+            lens.push((b as i64 * fan as i64 + d) as usize);
+        }
+        for len in lens {
+            let msg = message(&mut rng, len);
+            let want = tree_model(name, &s, &msg);
+            assert_eq!(tree_hash(&f, &s, &msg), want, "{name} one-shot, len {len}");
+            // Every split point is feasible up to a few thousand bytes; beyond,
+            // every block boundary ±1 and 200 random points.
+            let splits: Vec<usize> = if len <= 4200 {
+                (0..=len).collect()
+            } else {
+                let mut v: Vec<usize> = (0..=len / b).flat_map(|i| [i * b, i * b + 1, (i * b).saturating_sub(1)]).collect();
+                v.extend((0..200).map(|_| rng.gen_range(0..=len)));
+                v.retain(|&x| x <= len);
+                v
+            };
+            for sp in splits {
+                let mut t = Tree::new(f.clone(), &s);
+                t.update(&msg[..sp]);
+                t.update(&msg[sp..]);
+                assert_eq!(t.finalize(), want, "{name} len {len} split {sp}");
+                total += 1;
+            }
+        }
+    }
+    println!("{total} two-piece splits agree with one-shot and the SPEC §5 model");
+}
+
+#[test]
+fn random_chunkings_and_three_levels() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let s: [u8; 16] = rng.gen();
+    for name in NAMES {
+        let f = family(name).unwrap();
+        let (b, o) = (f.block, f.out);
+        let fan = b / o;
+        // Around B·(B/O)^2, where a fourth level appears.
+        for len in [b * fan * fan - 1, b * fan * fan, b * fan * fan + b + 3] {
+            let msg = message(&mut rng, len);
+            let want = tree_model(name, &s, &msg);
+            for _ in 0..6 {
+                let mut t = Tree::new(f.clone(), &s);
+                let mut at = 0;
+                while at < len {
+                    let n = match rng.gen_range(0..4) {
+                        0 => rng.gen_range(0..8),
+                        1 => rng.gen_range(0..3 * b),
+                        2 => b * rng.gen_range(1..40),
+                        _ => rng.gen_range(0..20_000),
+                    }
+                    .min(len - at);
+                    t.update(&msg[at..at + n]);
+                    at += n;
+                }
+                assert_eq!(t.finalize(), want, "{name} len {len}");
+            }
+        }
+    }
+}
+
+#[test]
+fn reused_tree_equals_fresh() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+    let s: [u8; 16] = rng.gen();
+    for name in NAMES {
+        let f = family(name).unwrap();
+        let mut t = Tree::new(f.clone(), &s);
+        for len in [70_000usize, 0, 5, 129, 20_000, 300_000, 1] {
+            let msg = message(&mut rng, len);
+            t.update(&msg);
+            assert_eq!(t.finalize_reset(), tree_hash(&f, &s, &msg), "{name} len {len}");
+        }
+        t.update(b"forgotten");
+        t.reset();
+        t.update(b"abc");
+        assert_eq!(t.finalize_reset(), tree_hash(&f, &s, b"abc"));
+    }
+}
+
+#[test]
+fn two_threads_for_large_slices_give_the_same_result() {
+    // Slices of 4 MiB and more are split between two threads at level 0; the
+    // result must equal feeding the same bytes in small pieces (one thread)
+    // and the model, with and without a partial block pending before.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(14);
+    let s: [u8; 16] = rng.gen();
+    let msg = message(&mut rng, (9 << 20) + 12_345);
+    for name in NAMES {
+        let f = family(name).unwrap();
+        let want = tree_model(name, &s, &msg);
+        assert_eq!(tree_hash(&f, &s, &msg), want, "{name} one-shot (parallel)");
+        for head in [1usize, 77, f.block, 3 * f.block + 5] {
+            let mut t = Tree::new(f.clone(), &s);
+            t.update(&msg[..head]);
+            t.update(&msg[head..]);
+            assert_eq!(t.finalize(), want, "{name} head {head} then the rest (parallel)");
+        }
+        let mut t = Tree::new(f.clone(), &s);
+        for c in msg.chunks(1 << 20) {
+            t.update(c);
+        }
+        assert_eq!(t.finalize(), want, "{name} in 1 MiB pieces (sequential)");
+    }
+}
+
+#[test]
+fn streaming_registry_and_mac_names_exist() {
+    for name in NAMES {
+        let t = format!("tree-{name}");
+        let e = registry::lookup(&t).unwrap();
+        assert_eq!(e.info.out, family(name).unwrap().out);
+        assert!(registry::lookup(name).is_ok());
+    }
+}
