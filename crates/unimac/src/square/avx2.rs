@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::portable::{self, COLS};
+use super::portable::COLS;
 
 /// Words `a_0..a_{V-1}` of `(m + x) mod 2^l` for four elements, one per lane
 /// (only the low 32 bits of each lane are meaningful).
@@ -89,39 +89,55 @@ unsafe fn split<const V: usize>(p: *const u8) -> (__m256i, __m256i) {
 pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; COLS] {
     debug_assert_eq!(key.len(), msg.len());
     let b = 4 * V;
-    let slack = if V == 3 { 4 } else { 0 };
     let zero = _mm256_setzero_si256();
     let mut diag = [zero; 8];
     let mut cross = [zero; 8];
+    let group = 4 * b;
+    let full = key.len() / group * group;
+    // The last group of four may run past the end; and for V = 3 every
+    // group reads 4 bytes past itself. Those groups go through a zero-padded
+    // copy: zero elements add nothing (a = 0 + 0).
+    let direct = if V == 3 && full == key.len() { full.saturating_sub(group) } else { full };
     let mut off = 0;
-    while off + 4 * b + slack <= key.len() {
-        // SAFETY: bytes off .. off + 4b + slack are inside both slices.
+    while off < direct {
+        // SAFETY: bytes off .. off + group (+ 4 when V = 3) are inside both slices.
         let a = words4::<V>(msg.as_ptr().add(off), key.as_ptr().add(off));
-        for j in 0..V {
-            diag[2 * j] = _mm256_add_epi32(diag[2 * j], _mm256_mul_epu32(a[j], a[j]));
-            for k in j + 1..V {
-                cross[j + k] = _mm256_add_epi32(cross[j + k], _mm256_mul_epu32(a[j], a[k]));
-            }
-        }
-        off += 4 * b;
+        add_products::<V>(&a, &mut diag, &mut cross);
+        off += group;
     }
-    // Fold the lanes: low halves go to word r, high halves to word r + 1.
+    while off < key.len() {
+        let n = (key.len() - off).min(group);
+        let mut kb = [0u8; 68];
+        let mut mb = [0u8; 68];
+        kb[..n].copy_from_slice(&key[off..off + n]);
+        mb[..n].copy_from_slice(&msg[off..off + n]);
+        // SAFETY: the buffers hold 68 >= 4 · 16 + 4 bytes.
+        let a = words4::<V>(mb.as_ptr(), kb.as_ptr());
+        add_products::<V>(&a, &mut diag, &mut cross);
+        off += n;
+    }
+    // Column r: diag + 2·cross, halves separately (vpaddd); then the four
+    // lanes summed dword-wise: the low halves are word r, the high halves
+    // word r + 1 of the carry-free sum.
     let mut cols = [0u64; COLS];
     for r in 0..2 * V {
-        let mut d = [0u32; 8];
-        let mut c = [0u32; 8];
-        // SAFETY: 32-byte stores into local arrays.
-        _mm256_storeu_si256(d.as_mut_ptr() as *mut __m256i, diag[r]);
-        _mm256_storeu_si256(c.as_mut_ptr() as *mut __m256i, cross[r]);
-        for lane in 0..4 {
-            let lo = d[2 * lane].wrapping_add(c[2 * lane].wrapping_mul(2));
-            let hi = d[2 * lane + 1].wrapping_add(c[2 * lane + 1].wrapping_mul(2));
-            cols[r] = (cols[r] + lo as u64) & 0xffff_ffff;
-            if r + 1 < 2 * V {
-                cols[r + 1] = (cols[r + 1] + hi as u64) & 0xffff_ffff;
-            }
+        let t = _mm256_add_epi32(diag[r], _mm256_add_epi32(cross[r], cross[r]));
+        let s = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+        let s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+        let v = _mm_cvtsi128_si64(s) as u64;
+        cols[r] += v & 0xffff_ffff;
+        cols[r + 1] += v >> 32;
+    }
+    cols
+}
+
+/// Add the products of one group's words into the accumulators.
+#[inline(always)]
+unsafe fn add_products<const V: usize>(a: &[__m256i; 4], diag: &mut [__m256i; 8], cross: &mut [__m256i; 8]) {
+    for j in 0..V {
+        diag[2 * j] = _mm256_add_epi32(diag[2 * j], _mm256_mul_epu32(a[j], a[j]));
+        for k in j + 1..V {
+            cross[j + k] = _mm256_add_epi32(cross[j + k], _mm256_mul_epu32(a[j], a[k]));
         }
     }
-    // The last elements (fewer than four, or five when V = 3) portably.
-    portable::columns::<V, V>(&key[off..], &msg[off..], &cols)
 }

@@ -102,6 +102,18 @@ pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8
 /// [`hash`] on the given backend (tests run every backend the CPU has).
 pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     check_width(l)?;
+    let mut out = vec![0u8; variant.out_bytes(l)];
+    hash_into_on(platform, l, variant, key, msg, &mut out)?;
+    Ok(out)
+}
+
+/// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating nothing.
+pub fn hash_into(l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    hash_into_on(Platform::detect(), l, variant, key, msg, out)
+}
+
+fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    check_width(l)?;
     let b = l / 8;
     if key.is_empty() || key.len() % b != 0 {
         return Err(Error::KeyLength {
@@ -116,13 +128,19 @@ pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: 
             reason: format!("the message must be as long as the key ({} bytes), got {} bytes", key.len(), msg.len()),
         });
     }
+    if out.len() != variant.out_bytes(l) {
+        return Err(Error::Invalid(format!("{}: output buffer must be {} bytes, got {}", name(l, variant), variant.out_bytes(l), out.len())));
+    }
     let words = match l {
         32 => words::<1, 2>(platform, variant, key, msg),
         64 => words::<2, 3>(platform, variant, key, msg),
         96 => words::<3, 4>(platform, variant, key, msg),
         _ => words::<4, 5>(platform, variant, key, msg),
     };
-    Ok(to_bytes(&words, variant.out_bytes(l)))
+    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_le_bytes())) {
+        *o = b;
+    }
+    Ok(())
 }
 
 fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
@@ -232,8 +250,7 @@ impl BlockHash for Block {
     fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         let o = self.variant.out_bytes(self.l);
         for (b, o) in blocks.chunks_exact(self.block).zip(out.chunks_exact_mut(o)) {
-            let h = hash(self.l, self.variant, &self.key, b).expect("block and key have the family's sizes");
-            o.copy_from_slice(&h);
+            hash_into(self.l, self.variant, &self.key, b, o).expect("block, key and output have the family's sizes");
         }
     }
 }

@@ -129,14 +129,15 @@ fn normalize<const V: usize>(c: &[i128; COLS]) -> ([i128; COLS], i128) {
 /// round `d - t·hi` then shrinks the carry `hi` by `2^32/t >= 2^26`:
 /// `2^44 → 2^16 → 1`, so after four rounds `|hi| <= 1` and the value lies in
 /// `(-p, 2p)`; one conditional `+p` or `-p` makes it canonical.
-pub(crate) fn reduce<const V: usize>(cols: &[u64]) -> [u32; 5] {
+#[inline(always)]
+pub(crate) fn reduce<const V: usize>(cols: &[u64; COLS]) -> [u32; 5] {
     let t = T[V] as i128;
     let mut c = [0i128; COLS];
     for (ci, &x) in c.iter_mut().zip(cols) {
         debug_assert!(x < 1 << 62);
         *ci = x as i128;
     }
-    for r in (V..cols.len()).rev() {
+    for r in (V..COLS).rev() {
         c[r - V] -= t * c[r];
         c[r] = 0;
     }
@@ -200,23 +201,20 @@ pub(crate) fn hash_words<const V: usize, const V1: usize>(variant: Variant, key:
 }
 
 /// The word count of the carry-free sum, then `mod p`.
+#[inline(always)]
 pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u32; 5] {
-    let n = match variant {
-        Variant::Star | Variant::Asm | Variant::Asm2 => COLS,
-        Variant::C => 2 * V + 1,
-        Variant::C2 => 2 * V + 2,
-        Variant::E => 2 * V,
-    };
-    let words: [u64; COLS] = core::array::from_fn(|r| {
-        if r >= n {
-            0
-        } else if matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) {
-            cols[r]
-        } else {
-            cols[r] & 0xffff_ffff
-        }
-    });
-    reduce::<V>(&words)
+    match variant {
+        Variant::Star | Variant::Asm | Variant::Asm2 => reduce::<V>(cols),
+        Variant::C => reduce::<V>(&words(cols, 2 * V + 1)),
+        Variant::C2 => reduce::<V>(&words(cols, 2 * V + 2)),
+        Variant::E => reduce::<V>(&words(cols, 2 * V)),
+    }
+}
+
+/// The first `n` columns cut to 32-bit words, the rest dropped.
+#[inline(always)]
+fn words(cols: &[u64; COLS], n: usize) -> [u64; COLS] {
+    core::array::from_fn(|r| if r < n { cols[r] & 0xffff_ffff } else { 0 })
 }
 
 /// `((m + x)^2 + b) mod p_l` for `m, x, b` in `Z_p` given as `V + 1` words
@@ -233,9 +231,7 @@ pub(crate) fn square_plus<const V: usize, const V1: usize>(m: &[u64; V1], x: &[u
     debug_assert_eq!(carry, 0);
     let mut d = [0u64; COLS];
     let mut xc = [0u64; COLS];
-    for j in 0..V1 {
-        d[j] += b[j];
-    }
+    d[..V1].copy_from_slice(b);
     products::<V1>(&a, &mut d, &mut xc);
     let cols: [u64; COLS] = core::array::from_fn(|r| d[r] + 2 * xc[r]);
     reduce::<V>(&cols)
