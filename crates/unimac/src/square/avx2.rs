@@ -17,6 +17,31 @@ use core::arch::x86_64::*;
 
 use super::portable::COLS;
 
+/// 16 bytes at dword `at` of `p`; with `MASKED`, dwords at or past `rem`
+/// read as zero and are not touched (`vpmaskmovd` suppresses their faults).
+#[inline(always)]
+unsafe fn ld128<const MASKED: bool>(p: *const u8, at: i32, rem: i32) -> __m128i {
+    let q = p.add(4 * at as usize);
+    if MASKED {
+        let idx = _mm_add_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(at));
+        _mm_maskload_epi32(q as *const i32, _mm_cmpgt_epi32(_mm_set1_epi32(rem), idx))
+    } else {
+        _mm_loadu_si128(q as *const __m128i)
+    }
+}
+
+/// 32 bytes at dword `at` of `p`, masked like [`ld128`].
+#[inline(always)]
+unsafe fn ld256<const MASKED: bool>(p: *const u8, at: i32, rem: i32) -> __m256i {
+    let q = p.add(4 * at as usize);
+    if MASKED {
+        let idx = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(at));
+        _mm256_maskload_epi32(q as *const i32, _mm256_cmpgt_epi32(_mm256_set1_epi32(rem), idx))
+    } else {
+        _mm256_loadu_si256(q as *const __m256i)
+    }
+}
+
 /// Words `a_0..a_{V-1}` of `(m + x) mod 2^l` for four elements, one per lane
 /// (only the low 32 bits of each lane are meaningful).
 ///
@@ -24,23 +49,23 @@ use super::portable::COLS;
 /// AVX2 must be available; `m` and `x` must be readable for `4 · 4V` bytes,
 /// and 4 more when `V = 3`.
 #[inline(always)]
-unsafe fn words4<const V: usize>(m: *const u8, x: *const u8) -> [__m256i; 4] {
+unsafe fn words4<const V: usize, const MASKED: bool>(m: *const u8, x: *const u8, rem: i32) -> [__m256i; 4] {
     let zero = _mm256_setzero_si256();
     let mut a = [zero; 4];
     match V {
         1 => {
-            let mm = _mm256_cvtepu32_epi64(_mm_loadu_si128(m as *const __m128i));
-            let xx = _mm256_cvtepu32_epi64(_mm_loadu_si128(x as *const __m128i));
+            let mm = _mm256_cvtepu32_epi64(ld128::<MASKED>(m, 0, rem));
+            let xx = _mm256_cvtepu32_epi64(ld128::<MASKED>(x, 0, rem));
             a[0] = _mm256_add_epi64(mm, xx);
         }
         2 => {
-            let s = _mm256_add_epi64(_mm256_loadu_si256(m as *const __m256i), _mm256_loadu_si256(x as *const __m256i));
+            let s = _mm256_add_epi64(ld256::<MASKED>(m, 0, rem), ld256::<MASKED>(x, 0, rem));
             a[0] = s;
             a[1] = _mm256_srli_epi64::<32>(s);
         }
         _ => {
-            let (m_lo, m_hi) = split::<V>(m);
-            let (x_lo, x_hi) = split::<V>(x);
+            let (m_lo, m_hi) = split::<V, MASKED>(m, rem);
+            let (x_lo, x_hi) = split::<V, MASKED>(x, rem);
             let lo = _mm256_add_epi64(m_lo, x_lo);
             // Carry out of the low 64 bits: lo < x as unsigned numbers.
             let sign = _mm256_set1_epi64x(i64::MIN);
@@ -59,23 +84,17 @@ unsafe fn words4<const V: usize>(m: *const u8, x: *const u8) -> [__m256i; 4] {
 /// for V = 3) of four consecutive `4V`-byte elements, in some fixed lane
 /// order (the same for key and message).
 #[inline(always)]
-unsafe fn split<const V: usize>(p: *const u8) -> (__m256i, __m256i) {
+unsafe fn split<const V: usize, const MASKED: bool>(p: *const u8, rem: i32) -> (__m256i, __m256i) {
     if V == 3 {
         // Elements at bytes 0, 12, 24, 36: lanes (e0 | e2) and (e1 | e3),
         // 16 bytes each (the last reads 4 bytes past the group).
-        let v = _mm256_inserti128_si256::<1>(
-            _mm256_castsi128_si256(_mm_loadu_si128(p as *const __m128i)),
-            _mm_loadu_si128(p.add(24) as *const __m128i),
-        );
-        let w = _mm256_inserti128_si256::<1>(
-            _mm256_castsi128_si256(_mm_loadu_si128(p.add(12) as *const __m128i)),
-            _mm_loadu_si128(p.add(36) as *const __m128i),
-        );
+        let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(ld128::<MASKED>(p, 0, rem)), ld128::<MASKED>(p, 6, rem));
+        let w = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(ld128::<MASKED>(p, 3, rem)), ld128::<MASKED>(p, 9, rem));
         (_mm256_unpacklo_epi64(v, w), _mm256_unpackhi_epi64(v, w))
     } else {
         // V = 4: elements of 16 bytes; lanes e0, e2, e1, e3.
-        let v = _mm256_loadu_si256(p as *const __m256i);
-        let w = _mm256_loadu_si256(p.add(32) as *const __m256i);
+        let v = ld256::<MASKED>(p, 0, rem);
+        let w = ld256::<MASKED>(p, 8, rem);
         (_mm256_unpacklo_epi64(v, w), _mm256_unpackhi_epi64(v, w))
     }
 }
@@ -94,27 +113,23 @@ pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; 
     let mut cross = [zero; 8];
     let group = 4 * b;
     let full = key.len() / group * group;
-    // The last group of four may run past the end; and for V = 3 every
-    // group reads 4 bytes past itself. Those groups go through a zero-padded
-    // copy: zero elements add nothing (a = 0 + 0).
+    // The last group of four may run past the end, and for V = 3 every
+    // group reads 4 bytes past itself: such groups use masked loads, the
+    // missing elements reading as zero, which add nothing (a = 0 + 0).
     let direct = if V == 3 && full == key.len() { full.saturating_sub(group) } else { full };
     let mut off = 0;
     while off < direct {
         // SAFETY: bytes off .. off + group (+ 4 when V = 3) are inside both slices.
-        let a = words4::<V>(msg.as_ptr().add(off), key.as_ptr().add(off));
+        let a = words4::<V, false>(msg.as_ptr().add(off), key.as_ptr().add(off), 0);
         add_products::<V>(&a, &mut diag, &mut cross);
         off += group;
     }
     while off < key.len() {
-        let n = (key.len() - off).min(group);
-        let mut kb = [0u8; 68];
-        let mut mb = [0u8; 68];
-        kb[..n].copy_from_slice(&key[off..off + n]);
-        mb[..n].copy_from_slice(&msg[off..off + n]);
-        // SAFETY: the buffers hold 68 >= 4 · 16 + 4 bytes.
-        let a = words4::<V>(mb.as_ptr(), kb.as_ptr());
+        // SAFETY: masked loads touch only the `rem` dwords left in both slices.
+        let rem = ((key.len() - off) / 4) as i32;
+        let a = words4::<V, true>(msg.as_ptr().add(off), key.as_ptr().add(off), rem);
         add_products::<V>(&a, &mut diag, &mut cross);
-        off += n;
+        off += group;
     }
     // Column r: diag + 2·cross, halves separately (vpaddd); then the four
     // lanes summed dword-wise: the low halves are word r, the high halves

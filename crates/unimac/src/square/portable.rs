@@ -203,12 +203,40 @@ pub(crate) fn hash_words<const V: usize, const V1: usize>(variant: Variant, key:
 /// The word count of the carry-free sum, then `mod p`.
 #[inline(always)]
 pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u32; 5] {
+    // Exact sums of `N`-word squares fill 2N columns (N = V for Def. 10,
+    // V + 1 for Def. 7 and 9); the rest are zero.
+    let exact = |n: usize| -> [u64; COLS] { core::array::from_fn(|r| if r < n { cols[r] } else { 0 }) };
     match variant {
-        Variant::Star | Variant::Asm | Variant::Asm2 => reduce::<V>(cols),
+        Variant::Star | Variant::Asm => reduce::<V>(&exact(2 * V + 2)),
+        Variant::Asm2 => reduce::<V>(&exact(2 * V)),
         Variant::C => reduce::<V>(&words(cols, 2 * V + 1)),
         Variant::C2 => reduce::<V>(&words(cols, 2 * V + 2)),
+        Variant::E if V <= 3 => reduce_2l::<V>(&words(cols, 2 * V)),
         Variant::E => reduce::<V>(&words(cols, 2 * V)),
     }
+}
+
+/// [`reduce`] for a value below `2^(2l)` given as `2V` words, l <= 96, in `u128`.
+///
+/// With `x = H 2^l + L` (`H, L < 2^l`): `-t H ≡ t (p - H)` and `p - H > 0`, so
+/// `y = L + t (p - H) ≡ x` with `0 <= y < (t + 1) 2^l + t^2 < 2^(l+7)`, inside
+/// `u128`. Then `y = h 2^l + y'` with `h <= t + 1` and `z = y' - t h ≡ x` lies
+/// in `(-t (t + 1), 2^l)`: adding `p` when negative (by mask) is canonical.
+#[inline(always)]
+pub(crate) fn reduce_2l<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
+    debug_assert!(V <= 3);
+    let l = 32 * V as u32;
+    let t = T[V] as u128;
+    let p = (1u128 << l) + t;
+    let (mut lo, mut hi) = (0u128, 0u128);
+    for r in 0..V {
+        lo |= (w[r] as u128) << (32 * r);
+        hi |= (w[r + V] as u128) << (32 * r);
+    }
+    let y = lo + t * (p - hi);
+    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
+    let r = (z + ((z >> 127) & p as i128)) as u128;
+    core::array::from_fn(|j| if j <= V { (r >> (32 * j)) as u32 } else { 0 })
 }
 
 /// The first `n` columns cut to 32-bit words, the rest dropped.
