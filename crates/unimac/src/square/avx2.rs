@@ -131,17 +131,27 @@ pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; 
         add_products::<V>(&a, &mut diag, &mut cross);
         off += group;
     }
-    // Column r: diag + 2·cross, halves separately (vpaddd); then the four
-    // lanes summed dword-wise: the low halves are word r, the high halves
-    // word r + 1 of the carry-free sum.
+    // Column r of one lane is diag_r + 2·cross_r, halves doubled separately
+    // (vpaddd); its low half belongs to word r, its high half to word r + 1.
+    // So word r of a lane is lo(col_r) + hi(col_{r-1}): one shift and one add.
+    let col = |r: usize| _mm256_add_epi32(diag[r], _mm256_add_epi32(cross[r], cross[r]));
+    let mut word = [zero; 8];
+    let mut prev = zero;
+    for (r, w) in word.iter_mut().enumerate().take(2 * V) {
+        let c = col(r);
+        *w = _mm256_add_epi32(c, _mm256_srli_epi64::<32>(prev));
+        prev = c;
+    }
+    // Pairs of words (2i, 2i + 1) side by side, then the four lanes summed
+    // dword-wise: one u64 per pair.
     let mut cols = [0u64; COLS];
-    for r in 0..2 * V {
-        let t = _mm256_add_epi32(diag[r], _mm256_add_epi32(cross[r], cross[r]));
-        let s = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+    for i in 0..V {
+        let pair = _mm256_blend_epi32::<0b1010_1010>(word[2 * i], _mm256_slli_epi64::<32>(word[2 * i + 1]));
+        let s = _mm_add_epi32(_mm256_castsi256_si128(pair), _mm256_extracti128_si256::<1>(pair));
         let s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
         let v = _mm_cvtsi128_si64(s) as u64;
-        cols[r] += v & 0xffff_ffff;
-        cols[r + 1] += v >> 32;
+        cols[2 * i] = v & 0xffff_ffff;
+        cols[2 * i + 1] = v >> 32;
     }
     cols
 }

@@ -113,8 +113,25 @@ pub fn hash_into(l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [
 }
 
 fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
-    check_width(l)?;
-    let b = l / 8;
+    match l {
+        32 => hash_into_v::<1, 2>(platform, variant, key, msg, out),
+        64 => hash_into_v::<2, 3>(platform, variant, key, msg, out),
+        96 => hash_into_v::<3, 4>(platform, variant, key, msg, out),
+        128 => hash_into_v::<4, 5>(platform, variant, key, msg, out),
+        _ => check_width(l),
+    }
+}
+
+/// At `l = 32 V` (`V1 = V + 1`): check the sizes, compute, write `out`.
+#[inline(always)]
+fn hash_into_v<const V: usize, const V1: usize>(
+    platform: Platform,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let (l, b) = (32 * V, 4 * V);
     if key.is_empty() || key.len() % b != 0 {
         return Err(Error::KeyLength {
             name: name(l, variant),
@@ -128,21 +145,20 @@ fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg:
             reason: format!("the message must be as long as the key ({} bytes), got {} bytes", key.len(), msg.len()),
         });
     }
-    if out.len() != variant.out_bytes(l) {
-        return Err(Error::Invalid(format!("{}: output buffer must be {} bytes, got {}", name(l, variant), variant.out_bytes(l), out.len())));
+    let n = variant.out_bytes(l);
+    if out.len() != n {
+        return Err(Error::Invalid(format!("{}: output buffer must be {n} bytes, got {}", name(l, variant), out.len())));
     }
-    let words = match l {
-        32 => words::<1, 2>(platform, variant, key, msg),
-        64 => words::<2, 3>(platform, variant, key, msg),
-        96 => words::<3, 4>(platform, variant, key, msg),
-        _ => words::<4, 5>(platform, variant, key, msg),
-    };
-    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_le_bytes())) {
-        *o = b;
+    let w = words::<V, V1>(platform, variant, key, msg);
+    let mut bytes = [0u8; 20];
+    for (c, w) in bytes.chunks_exact_mut(4).zip(w) {
+        c.copy_from_slice(&w.to_le_bytes());
     }
+    out.copy_from_slice(&bytes[..n]);
     Ok(())
 }
 
+#[inline(always)]
 fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     #[cfg(target_arch = "x86_64")]
     if variant == Variant::E && platform.avx2_fma {

@@ -205,7 +205,11 @@ pub(crate) fn hash_words<const V: usize, const V1: usize>(variant: Variant, key:
 pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u32; 5] {
     // Exact sums of `N`-word squares fill 2N columns (N = V for Def. 10,
     // V + 1 for Def. 7 and 9); the rest are zero.
-    let exact = |n: usize| -> [u64; COLS] { core::array::from_fn(|r| if r < n { cols[r] } else { 0 }) };
+    let exact = |n: usize| -> [u64; COLS] {
+        let mut c = [0u64; COLS];
+        c[..n].copy_from_slice(&cols[..n]);
+        c
+    };
     match variant {
         Variant::Star | Variant::Asm => reduce::<V>(&exact(2 * V + 2)),
         Variant::Asm2 => reduce::<V>(&exact(2 * V)),
@@ -236,13 +240,21 @@ pub(crate) fn reduce_2l<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
     let y = lo + t * (p - hi);
     let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
     let r = (z + ((z >> 127) & p as i128)) as u128;
-    core::array::from_fn(|j| if j <= V { (r >> (32 * j)) as u32 } else { 0 })
+    let mut out = [0u32; 5];
+    for (j, o) in out.iter_mut().enumerate().take(V + 1) {
+        *o = (r >> (32 * j)) as u32;
+    }
+    out
 }
 
 /// The first `n` columns cut to 32-bit words, the rest dropped.
 #[inline(always)]
 fn words(cols: &[u64; COLS], n: usize) -> [u64; COLS] {
-    core::array::from_fn(|r| if r < n { cols[r] & 0xffff_ffff } else { 0 })
+    let mut w = [0u64; COLS];
+    for (w, c) in w.iter_mut().zip(&cols[..n]) {
+        *w = c & 0xffff_ffff;
+    }
+    w
 }
 
 /// `((m + x)^2 + b) mod p_l` for `m, x, b` in `Z_p` given as `V + 1` words
