@@ -9,13 +9,20 @@
 //! `sum (P >> 32) mod 2^32` in its high half — word `r + 1`. Cross products
 //! (`j < k`) are computed once into their own accumulators and doubled at
 //! the end, halves separately (SPEC §3 allows this: identical words).
+//!
+//! The exact variants (Def. 7, 9, 10) use the same lanes with exact column
+//! sums: each product is added whole into `S_r` (wrapping mod `2^64`) and
+//! its high half into `H_{r+1}`; the exact sum of the low halves is then
+//! `S_r - 2^32 H_{r+1}` (below `2^64` for a chunk), as [`portable::columns`]
+//! computes them.
+//!
 //! `a = (m + x) mod 2^l` keeps its inner carries: for l = 96 and 128 the
 //! low 64 bits are added in one lane and the carry out of them is detected
 //! with a signed compare of sign-flipped values.
 
 use core::arch::x86_64::*;
 
-use super::portable::COLS;
+use super::portable::{CHUNK, COLS};
 
 /// 16 bytes at dword `at` of `p`; with `MASKED`, dwords at or past `rem`
 /// read as zero and are not touched (`vpmaskmovd` suppresses their faults).
@@ -165,4 +172,117 @@ unsafe fn add_products<const V: usize>(a: &[__m256i; 4], diag: &mut [__m256i; 8]
             cross[j + k] = _mm256_add_epi32(cross[j + k], _mm256_mul_epu32(a[j], a[k]));
         }
     }
+}
+
+/// The words of `a = m + x` as `N` words for four elements: `N = V` is
+/// [`words4`]; `N = V + 1` adds the carry out of bit `l` as the top word.
+#[inline(always)]
+unsafe fn words4_carry<const V: usize, const N: usize, const MASKED: bool>(m: *const u8, x: *const u8, rem: i32) -> [__m256i; 5] {
+    let zero = _mm256_setzero_si256();
+    let sign = _mm256_set1_epi64x(i64::MIN);
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    // Unsigned a < b as a 0/1 lane.
+    let below = |a: __m256i, b: __m256i| {
+        _mm256_srli_epi64::<63>(_mm256_cmpgt_epi64(_mm256_xor_si256(b, sign), _mm256_xor_si256(a, sign)))
+    };
+    let mut a = [zero; 5];
+    match V {
+        1 => {
+            let s = _mm256_add_epi64(
+                _mm256_cvtepu32_epi64(ld128::<MASKED>(m, 0, rem)),
+                _mm256_cvtepu32_epi64(ld128::<MASKED>(x, 0, rem)),
+            );
+            a[0] = s;
+            a[1] = _mm256_srli_epi64::<32>(s);
+        }
+        2 => {
+            let (mm, xx) = (ld256::<MASKED>(m, 0, rem), ld256::<MASKED>(x, 0, rem));
+            let s = _mm256_add_epi64(mm, xx);
+            a[0] = s;
+            a[1] = _mm256_srli_epi64::<32>(s);
+            a[2] = below(s, xx);
+        }
+        _ => {
+            let (m_lo, m_hi) = split::<V, MASKED>(m, rem);
+            let (x_lo, x_hi) = split::<V, MASKED>(x, rem);
+            let lo = _mm256_add_epi64(m_lo, x_lo);
+            let c = below(lo, x_lo);
+            a[0] = lo;
+            a[1] = _mm256_srli_epi64::<32>(lo);
+            if V == 3 {
+                // The 32-bit top words, cleaned, plus the carry: bit 32 is the carry out of bit 96.
+                let hi = _mm256_add_epi64(_mm256_add_epi64(_mm256_and_si256(m_hi, low32), _mm256_and_si256(x_hi, low32)), c);
+                a[2] = hi;
+                a[3] = _mm256_srli_epi64::<32>(hi);
+            } else {
+                let s1 = _mm256_add_epi64(m_hi, x_hi);
+                let hi = _mm256_add_epi64(s1, c);
+                a[2] = hi;
+                a[3] = _mm256_srli_epi64::<32>(hi);
+                // Carry out of bit 128: from m_hi + x_hi, or from adding c.
+                a[4] = _mm256_or_si256(below(s1, x_hi), below(hi, s1));
+            }
+        }
+    }
+    if N == V {
+        a[V] = zero;
+    }
+    a
+}
+
+/// Exact columns `sum (d_r + 2 x_r)` of [`portable::columns`]`::<V, N>` (the
+/// same contract: `init` carried in, at most [`CHUNK`] elements).
+///
+/// # Safety
+/// The CPU must support AVX2. `key` and `msg` have equal lengths, a multiple of `4V`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn exact_columns<const V: usize, const N: usize>(key: &[u8], msg: &[u8], init: &[u64; COLS]) -> [u64; COLS] {
+    debug_assert!(key.len() == msg.len() && key.len() / (4 * V) <= CHUNK);
+    let b = 4 * V;
+    let zero = _mm256_setzero_si256();
+    // S: whole products (wrapping); H: their high halves, at the column above.
+    let (mut sd, mut hd, mut sx, mut hx) = ([zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1]);
+    let group = 4 * b;
+    let full = key.len() / group * group;
+    let direct = if V == 3 && full == key.len() { full.saturating_sub(group) } else { full };
+    let mut off = 0;
+    let mut step = |a: &[__m256i; 5]| {
+        for j in 0..N {
+            let p = _mm256_mul_epu32(a[j], a[j]);
+            sd[2 * j] = _mm256_add_epi64(sd[2 * j], p);
+            hd[2 * j + 1] = _mm256_add_epi64(hd[2 * j + 1], _mm256_srli_epi64::<32>(p));
+            for k in j + 1..N {
+                let p = _mm256_mul_epu32(a[j], a[k]);
+                sx[j + k] = _mm256_add_epi64(sx[j + k], p);
+                hx[j + k + 1] = _mm256_add_epi64(hx[j + k + 1], _mm256_srli_epi64::<32>(p));
+            }
+        }
+    };
+    while off < direct {
+        // SAFETY: bytes off .. off + group (+ 4 when V = 3) are inside both slices.
+        step(&words4_carry::<V, N, false>(msg.as_ptr().add(off), key.as_ptr().add(off), 0));
+        off += group;
+    }
+    while off < key.len() {
+        // SAFETY: masked loads touch only the `rem` dwords left in both slices.
+        let rem = ((key.len() - off) / 4) as i32;
+        step(&words4_carry::<V, N, true>(msg.as_ptr().add(off), key.as_ptr().add(off), rem));
+        off += group;
+    }
+    let lanes = |v: __m256i| -> u64 {
+        let mut t = [0u64; 4];
+        // SAFETY: a 32-byte store into a local array.
+        _mm256_storeu_si256(t.as_mut_ptr() as *mut __m256i, v);
+        t[0].wrapping_add(t[1]).wrapping_add(t[2]).wrapping_add(t[3])
+    };
+    let mut cols = *init;
+    for r in 0..2 * N {
+        // Low halves of column r: S_r - 2^32 H_{r+1}; high halves: H_r.
+        let (sdr, sxr) = (lanes(sd[r]), lanes(sx[r]));
+        let (hd1, hx1) = (lanes(hd[r + 1]), lanes(hx[r + 1]));
+        let (hdr, hxr) = (lanes(hd[r]), lanes(hx[r]));
+        let lo = sdr.wrapping_sub(hd1 << 32).wrapping_add(2 * sxr.wrapping_sub(hx1 << 32));
+        cols[r] += lo + hdr + 2 * hxr;
+    }
+    cols
 }

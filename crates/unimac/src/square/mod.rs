@@ -161,10 +161,22 @@ fn hash_into_v<const V: usize, const V1: usize>(
 #[inline(always)]
 fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     #[cfg(target_arch = "x86_64")]
-    if variant == Variant::E && platform.avx2_fma {
-        // SAFETY: the platform reports AVX2.
-        let cols = unsafe { avx2::e_columns::<V>(key, msg) };
-        return portable::finish::<V>(Variant::E, &cols);
+    if platform.avx2_fma {
+        match variant {
+            Variant::E => {
+                // SAFETY: the platform reports AVX2.
+                let cols = unsafe { avx2::e_columns::<V>(key, msg) };
+                return portable::finish::<V>(Variant::E, &cols);
+            }
+            // SAFETY (all three): the platform reports AVX2; chunks keep the sizes.
+            Variant::Asm2 => {
+                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V>(k, m, i) })
+            }
+            Variant::Star | Variant::Asm => {
+                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V1>(k, m, i) })
+            }
+            _ => {}
+        }
     }
     let _ = platform;
     portable::hash_words::<V, V1>(variant, key, msg)

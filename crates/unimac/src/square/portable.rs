@@ -183,19 +183,34 @@ fn carry_in<const V: usize>(cols: &[u64; COLS], exact: bool) -> [u64; COLS] {
 /// (`V1 = V + 1`).
 pub(crate) fn hash_words<const V: usize, const V1: usize>(variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     debug_assert_eq!(V1, V + 1);
+    chunked::<V>(variant, key, msg, |kc, mc, init| match variant {
+        Variant::Star | Variant::Asm | Variant::C2 => columns::<V, V1>(kc, mc, init),
+        Variant::Asm2 | Variant::E => columns::<V, V>(kc, mc, init),
+        Variant::C => {
+            let mut cols = *init;
+            c_accumulate::<V, V1>(kc, mc, &mut cols);
+            cols
+        }
+    })
+}
+
+/// Run a column kernel over chunks of [`CHUNK`] elements, carrying the
+/// columns between chunks, then [`finish`].
+#[inline(always)]
+pub(crate) fn chunked<const V: usize>(
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    kernel: impl Fn(&[u8], &[u8], &[u64; COLS]) -> [u64; COLS],
+) -> [u32; 5] {
     let b = 4 * V;
-    let mut cols = [0u64; COLS];
     let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2);
-    for (kc, mc) in key.chunks(CHUNK * b).zip(msg.chunks(CHUNK * b)) {
-        cols = match variant {
-            Variant::Star | Variant::Asm | Variant::C2 => columns::<V, V1>(kc, mc, &cols),
-            Variant::Asm2 | Variant::E => columns::<V, V>(kc, mc, &cols),
-            Variant::C => {
-                c_accumulate::<V, V1>(kc, mc, &mut cols);
-                cols
-            }
-        };
-        cols = carry_in::<V>(&cols, exact);
+    let mut cols = [0u64; COLS];
+    for (i, (kc, mc)) in key.chunks(CHUNK * b).zip(msg.chunks(CHUNK * b)).enumerate() {
+        if i > 0 {
+            cols = carry_in::<V>(&cols, exact);
+        }
+        cols = kernel(kc, mc, &cols);
     }
     finish::<V>(variant, &cols)
 }
@@ -211,6 +226,9 @@ pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u
         c
     };
     match variant {
+        Variant::Star | Variant::Asm if V <= 3 => reduce_wide::<V>(&exact(2 * V + 2)),
+        Variant::Asm2 if V <= 3 => reduce_wide::<V>(&exact(2 * V)),
+        Variant::C if V <= 3 => reduce_wide::<V>(&words(cols, 2 * V + 1)),
         Variant::Star | Variant::Asm => reduce::<V>(&exact(2 * V + 2)),
         Variant::Asm2 => reduce::<V>(&exact(2 * V)),
         Variant::C => reduce::<V>(&words(cols, 2 * V + 1)),
@@ -218,6 +236,47 @@ pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u
         Variant::E if V <= 3 => reduce_2l::<V>(&words(cols, 2 * V)),
         Variant::E => reduce::<V>(&words(cols, 2 * V)),
     }
+}
+
+/// [`reduce`] for a value below `2^(2l+32)` (exact sums of at most
+/// [`CHUNK`] squares: below `2^(2l+26)`; Def. 11's `2V + 1` words), l <= 96,
+/// in `u128`.
+///
+/// Normalised to words, `x = H1 2^(2l) + H0 2^l + L` with `L, H0 < 2^l` and
+/// `H1 < 2^32`. As `2^l ≡ -t`, `x ≡ L - t H0 + t^2 H1`; adding `64 p` (more
+/// than `t H0 < 2^(l+6)`) makes it positive: `0 < y < 2^(l+7) + 2^44`.
+/// Then `y = h 2^l + y'` with `t h < 2^20 < p`, and `z = y' - t h` plus `p`
+/// when negative (by mask) is canonical.
+#[inline(always)]
+pub(crate) fn reduce_wide<const V: usize>(cols: &[u64; COLS]) -> [u32; 5] {
+    debug_assert!(V <= 3);
+    let l = 32 * V as u32;
+    let t = T[V] as u128;
+    let p = (1u128 << l) + t;
+    let mut w = [0u64; COLS + 2];
+    let mut carry = 0u128;
+    for r in 0..COLS {
+        let s = cols[r] as u128 + carry;
+        w[r] = s as u64 & 0xffff_ffff;
+        carry = s >> 32;
+    }
+    w[COLS] = carry as u64 & 0xffff_ffff;
+    w[COLS + 1] = (carry >> 32) as u64;
+    let (mut lo, mut h0, mut h1) = (0u128, 0u128, 0u128);
+    for r in 0..V {
+        lo |= (w[r] as u128) << (32 * r);
+        h0 |= (w[r + V] as u128) << (32 * r);
+    }
+    h1 |= w[2 * V] as u128;
+    debug_assert!(w[2 * V + 1..].iter().all(|&x| x == 0), "reduce_wide: value too wide");
+    let y = lo + t * t * h1 + 64 * p - t * h0;
+    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
+    let r = (z + ((z >> 127) & p as i128)) as u128;
+    let mut out = [0u32; 5];
+    for (j, o) in out.iter_mut().enumerate().take(V + 1) {
+        *o = (r >> (32 * j)) as u32;
+    }
+    out
 }
 
 /// [`reduce`] for a value below `2^(2l)` given as `2V` words, l <= 96, in `u128`.
