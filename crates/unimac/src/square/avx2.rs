@@ -286,3 +286,96 @@ pub(crate) unsafe fn exact_columns<const V: usize, const N: usize>(key: &[u8], m
     }
     cols
 }
+
+/// Element `i` (of `k`) of four blocks `bl` bytes apart, as 64-bit lanes:
+/// its low 64 bits and the rest (V >= 3; for V = 3 the upper 32 bits of
+/// that lane are the next element's, or garbage). No byte outside the four
+/// blocks is read: the last element at V = 3 is loaded from 4 bytes earlier
+/// and shifted down.
+#[inline(always)]
+unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, k: usize) -> (__m256i, __m256i) {
+    let e = |q: usize| p.add(q * bl + 4 * V * i);
+    let ld16 = |q: usize| -> __m128i {
+        if V == 3 && i + 1 == k {
+            _mm_srli_si128::<4>(_mm_loadu_si128(e(q).sub(4) as *const __m128i))
+        } else {
+            _mm_loadu_si128(e(q) as *const __m128i)
+        }
+    };
+    match V {
+        1 => {
+            let d = |q: usize| u32::from_le_bytes(*(e(q) as *const [u8; 4])) as i64;
+            (_mm256_setr_epi64x(d(0), d(1), d(2), d(3)), _mm256_setzero_si256())
+        }
+        2 => {
+            let q01 = _mm_unpacklo_epi64(_mm_loadl_epi64(e(0) as *const __m128i), _mm_loadl_epi64(e(1) as *const __m128i));
+            let q23 = _mm_unpacklo_epi64(_mm_loadl_epi64(e(2) as *const __m128i), _mm_loadl_epi64(e(3) as *const __m128i));
+            (_mm256_inserti128_si256::<1>(_mm256_castsi128_si256(q01), q23), _mm256_setzero_si256())
+        }
+        _ => {
+            // Lanes ordered 0, 1, 2, 3: v = (e0 | e2), w = (e1 | e3).
+            let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(ld16(0)), ld16(2));
+            let w = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(ld16(1)), ld16(3));
+            (_mm256_unpacklo_epi64(v, w), _mm256_unpackhi_epi64(v, w))
+        }
+    }
+}
+
+/// `SQH_E` of four blocks at once (the tree's case): lane `q` is block `q`,
+/// all lanes share the key element, which is broadcast. Writes each block's
+/// carry-free words, as [`e_columns`] returns them, into `cols[q]`.
+///
+/// # Safety
+/// The CPU must support AVX2. `blocks` holds four blocks of `key.len()`
+/// bytes each (a multiple of `4V`, at least `4V`).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn e_blocks4<const V: usize>(key: &[u8], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
+    let bl = key.len();
+    debug_assert_eq!(blocks.len(), 4 * bl);
+    let b = 4 * V;
+    let k = bl / b;
+    let zero = _mm256_setzero_si256();
+    let sign = _mm256_set1_epi64x(i64::MIN);
+    let mut diag = [zero; 8];
+    let mut cross = [zero; 8];
+    let rd64 = |p: &[u8]| u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
+    let rd32 = |p: &[u8]| u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as u64;
+    for (i, x) in key.chunks_exact(b).enumerate() {
+        // SAFETY: element i of each of the four blocks lies inside `blocks`.
+        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, k);
+        let mut a = [zero; 4];
+        if V == 1 {
+            a[0] = _mm256_add_epi64(m_lo, _mm256_set1_epi64x(rd32(x) as i64));
+        } else {
+            let x_lo = rd64(x);
+            let lo = _mm256_add_epi64(m_lo, _mm256_set1_epi64x(x_lo as i64));
+            a[0] = lo;
+            a[1] = _mm256_srli_epi64::<32>(lo);
+            if V >= 3 {
+                let x_hi = if V == 3 { rd32(&x[8..]) } else { rd64(&x[8..]) };
+                // Carry out of the low 64 bits: lo < x_lo, unsigned.
+                let carry = _mm256_cmpgt_epi64(_mm256_set1_epi64x((x_lo ^ (1 << 63)) as i64), _mm256_xor_si256(lo, sign));
+                let hi = _mm256_sub_epi64(_mm256_add_epi64(m_hi, _mm256_set1_epi64x(x_hi as i64)), carry);
+                a[2] = hi;
+                a[3] = _mm256_srli_epi64::<32>(hi);
+            }
+        }
+        add_products::<V>(&a, &mut diag, &mut cross);
+    }
+    // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross.
+    let mut prev = zero;
+    for r in 0..2 * V {
+        let c = _mm256_add_epi32(diag[r], _mm256_add_epi32(cross[r], cross[r]));
+        let w = _mm256_add_epi32(c, _mm256_srli_epi64::<32>(prev));
+        prev = c;
+        let mut t = [0u64; 4];
+        // SAFETY: a 32-byte store into a local array.
+        _mm256_storeu_si256(t.as_mut_ptr() as *mut __m256i, w);
+        for q in 0..4 {
+            cols[q][r] = t[q] & 0xffff_ffff;
+        }
+    }
+    for c in cols.iter_mut() {
+        c[2 * V..].fill(0);
+    }
+}

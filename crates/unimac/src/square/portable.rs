@@ -235,7 +235,7 @@ pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u
         Variant::C => reduce::<V>(&words(cols, 2 * V + 1)),
         Variant::C2 => reduce::<V>(&words(cols, 2 * V + 2)),
         Variant::E if V <= 3 => reduce_2l::<V>(&words(cols, 2 * V)),
-        Variant::E => reduce::<V>(&words(cols, 2 * V)),
+        Variant::E => reduce_2l_words::<V>(&words(cols, 2 * V)),
     }
 }
 
@@ -278,6 +278,52 @@ pub(crate) fn reduce_wide<const V: usize>(cols: &[u64; COLS]) -> [u32; 5] {
         *o = (r >> (32 * j)) as u32;
     }
     out
+}
+
+/// [`reduce_2l`] on 32-bit words in `u64` (any V; used at l = 128): the same
+/// two folds, `y = L + t (p - H)` and `z = y' - t h`, as carry chains, and
+/// `+ p` when `z < 0` as `+ t` under a mask (the `2^l` of `p` cancels the
+/// final borrow).
+#[inline(always)]
+pub(crate) fn reduce_2l_words<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
+    const M: u64 = 0xffff_ffff;
+    let t = T[V];
+    // n = p - H, V + 1 words (p = 2^l + t > H: no final borrow).
+    let mut n = [0u64; 5];
+    let mut borrow = 0i64;
+    for (r, nr) in n.iter_mut().enumerate().take(V + 1) {
+        let pr = if r == 0 { t } else if r == V { 1 } else { 0 };
+        let hr = if r < V { w[V + r] } else { 0 };
+        let s = pr as i64 - hr as i64 + borrow;
+        *nr = s as u64 & M;
+        borrow = s >> 32;
+    }
+    // y = L + t n < (t + 1) 2^l + t^2: V words and h = y >> l <= t + 1.
+    let mut y = [0u64; 5];
+    let mut c = 0u64;
+    for r in 0..=V {
+        let s = if r < V { w[r] } else { 0 } + t * n[r] + c;
+        y[r] = s & M;
+        c = s >> 32;
+    }
+    let h = y[V] + (c << 32);
+    // z = y' - t h, signed; borrow is 0 or -1.
+    let mut z = [0u32; 5];
+    let mut borrow = 0i64;
+    for r in 0..V {
+        let s = y[r] as i64 - if r == 0 { (t * h) as i64 } else { 0 } + borrow;
+        z[r] = s as u32;
+        borrow = s >> 32;
+    }
+    // Negative: add p, i.e. add t and drop the borrow.
+    let mut c = t & borrow as u64;
+    for zr in z.iter_mut().take(V) {
+        let s = *zr as u64 + c;
+        *zr = s as u32;
+        c = s >> 32;
+    }
+    z[V] = c as u32;
+    z
 }
 
 /// [`reduce`] for a value below `2^(2l)` given as `2V` words, l <= 96, in `u128`.
