@@ -324,38 +324,36 @@ unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, k: usize) ->
 /// `SQH_E` of four blocks at once (the tree's case): lane `q` is block `q`,
 /// all lanes share the key element, which is broadcast. Writes each block's
 /// carry-free words, as [`e_columns`] returns them, into `cols[q]`.
+/// `prep` is [`prepare_key`] of the key.
 ///
 /// # Safety
-/// The CPU must support AVX2. `blocks` holds four blocks of `key.len()`
-/// bytes each (a multiple of `4V`, at least `4V`).
+/// The CPU must support AVX2. `blocks` holds four blocks of `4V · prep.len()`
+/// bytes each, `prep.len() >= 1`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn e_blocks4<const V: usize>(key: &[u8], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
-    let bl = key.len();
+pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
+    let bl = prep.len() * 4 * V;
     debug_assert_eq!(blocks.len(), 4 * bl);
-    let b = 4 * V;
-    let k = bl / b;
+    let k = prep.len();
     let zero = _mm256_setzero_si256();
     let sign = _mm256_set1_epi64x(i64::MIN);
     let mut diag = [zero; 8];
     let mut cross = [zero; 8];
-    let rd64 = |p: &[u8]| u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
-    let rd32 = |p: &[u8]| u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as u64;
-    for (i, x) in key.chunks_exact(b).enumerate() {
+    // One-load broadcasts of the prepared key words.
+    let bcast = |x: &u64| _mm256_broadcastq_epi64(_mm_loadl_epi64(x as *const u64 as *const __m128i));
+    for (i, x) in prep.iter().enumerate() {
         // SAFETY: element i of each of the four blocks lies inside `blocks`.
         let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, k);
         let mut a = [zero; 4];
         if V == 1 {
-            a[0] = _mm256_add_epi64(m_lo, _mm256_set1_epi64x(rd32(x) as i64));
+            a[0] = _mm256_add_epi64(m_lo, bcast(&x[0]));
         } else {
-            let x_lo = rd64(x);
-            let lo = _mm256_add_epi64(m_lo, _mm256_set1_epi64x(x_lo as i64));
+            let lo = _mm256_add_epi64(m_lo, bcast(&x[0]));
             a[0] = lo;
             a[1] = _mm256_srli_epi64::<32>(lo);
             if V >= 3 {
-                let x_hi = if V == 3 { rd32(&x[8..]) } else { rd64(&x[8..]) };
                 // Carry out of the low 64 bits: lo < x_lo, unsigned.
-                let carry = _mm256_cmpgt_epi64(_mm256_set1_epi64x((x_lo ^ (1 << 63)) as i64), _mm256_xor_si256(lo, sign));
-                let hi = _mm256_sub_epi64(_mm256_add_epi64(m_hi, _mm256_set1_epi64x(x_hi as i64)), carry);
+                let carry = _mm256_cmpgt_epi64(bcast(&x[1]), _mm256_xor_si256(lo, sign));
+                let hi = _mm256_sub_epi64(_mm256_add_epi64(m_hi, bcast(&x[2])), carry);
                 a[2] = hi;
                 a[3] = _mm256_srli_epi64::<32>(hi);
             }
@@ -378,4 +376,18 @@ pub(crate) unsafe fn e_blocks4<const V: usize>(key: &[u8], blocks: &[u8], cols: 
     for c in cols.iter_mut() {
         c[2 * V..].fill(0);
     }
+}
+
+/// Per key element: its low 64 bits, the same with the sign bit flipped (for
+/// the unsigned carry compare), and its next word(s), as [`e_blocks4`] broadcasts them.
+pub(crate) fn prepare_key<const V: usize>(key: &[u8]) -> Vec<[u64; 4]> {
+    key.chunks_exact(4 * V)
+        .map(|x| {
+            let mut e = [0u8; 16];
+            e[..4 * V].copy_from_slice(x);
+            let lo = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
+            let hi = u64::from_le_bytes(e[8..].try_into().expect("8 bytes"));
+            [lo, lo ^ (1 << 63), hi, 0]
+        })
+        .collect()
 }

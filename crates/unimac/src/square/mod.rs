@@ -297,12 +297,13 @@ pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mu
     if variant == Variant::E && l >= 96 && Platform::detect().avx2_fma {
         // Four blocks at a time, one per lane (at l = 32 and 64 the
         // single-block kernel's contiguous element loads are faster).
+        let prep = Zeroizing::new(if l == 96 { avx2::prepare_key::<3>(key) } else { avx2::prepare_key::<4>(key) });
         while blocks.len() >= 4 * bl {
             let (four, rest) = blocks.split_at(4 * bl);
             let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
             match l {
-                96 => e_four::<3>(key, four, o4),
-                _ => e_four::<4>(key, four, o4),
+                96 => e_four::<3>(&prep, four, o4),
+                _ => e_four::<4>(&prep, four, o4),
             }
             blocks = rest;
             out = orest;
@@ -316,11 +317,10 @@ pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mu
 
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
 #[cfg(target_arch = "x86_64")]
-fn e_four<const V: usize>(key: &[u8], four: &[u8], out: &mut [u8]) {
+fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
     let mut cols = [[0u64; portable::COLS]; 4];
-    // SAFETY: the caller checked AVX2; four blocks of key.len() bytes (a
-    // multiple of 4V, at most 256) are given.
-    unsafe { avx2::e_blocks4::<V>(key, four, &mut cols) };
+    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes.
+    unsafe { avx2::e_blocks4::<V>(prep, four, &mut cols) };
     let o = 4 * V;
     for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
         let w = portable::finish::<V>(Variant::E, c);
