@@ -391,3 +391,80 @@ pub(crate) fn prepare_key<const V: usize>(key: &[u8]) -> Vec<[u64; 4]> {
         })
         .collect()
 }
+
+/// Exact columns of [`portable::columns`]`::<V, N>` for four blocks at once
+/// (lanes = blocks, key broadcast from [`prepare_key`]), one column array
+/// per block, as [`e_blocks4`] does for Def. 13. `N = V` is Def. 10,
+/// `N = V + 1` (the carry out of bit `l` as the top word) Def. 7 and 9.
+///
+/// # Safety
+/// The CPU must support AVX2. `blocks` holds four blocks of `4V · prep.len()`
+/// bytes each, `1 <= prep.len() <= CHUNK`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn exact_blocks4<const V: usize, const N: usize>(prep: &[[u64; 4]], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
+    let k = prep.len();
+    let bl = k * 4 * V;
+    debug_assert!(blocks.len() == 4 * bl && k <= CHUNK);
+    let zero = _mm256_setzero_si256();
+    let sign = _mm256_set1_epi64x(i64::MIN);
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let bcast = |x: &u64| _mm256_broadcastq_epi64(_mm_loadl_epi64(x as *const u64 as *const __m128i));
+    // 0/1 lanes: a < b unsigned, with b^sign given.
+    let below = |a: __m256i, b_sign: __m256i| _mm256_srli_epi64::<63>(_mm256_cmpgt_epi64(b_sign, _mm256_xor_si256(a, sign)));
+    let (mut sd, mut hd, mut sx, mut hx) = ([zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1]);
+    for (i, x) in prep.iter().enumerate() {
+        // SAFETY: element i of each of the four blocks lies inside `blocks`.
+        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, k);
+        let mut a = [zero; 5];
+        let lo = _mm256_add_epi64(m_lo, bcast(&x[0]));
+        a[0] = lo;
+        a[1] = _mm256_srli_epi64::<32>(lo);
+        match V {
+            1 => {} // a[1] is the carry out of bit 32 (elements are zero-extended).
+            2 => a[2] = below(lo, bcast(&x[1])),
+            3 => {
+                let c = below(lo, bcast(&x[1]));
+                let hi = _mm256_add_epi64(_mm256_add_epi64(_mm256_and_si256(m_hi, low32), bcast(&x[2])), c);
+                a[2] = hi;
+                a[3] = _mm256_srli_epi64::<32>(hi);
+            }
+            _ => {
+                let c = below(lo, bcast(&x[1]));
+                let xh = bcast(&x[2]);
+                let s1 = _mm256_add_epi64(m_hi, xh);
+                let hi = _mm256_add_epi64(s1, c);
+                a[2] = hi;
+                a[3] = _mm256_srli_epi64::<32>(hi);
+                a[4] = _mm256_or_si256(below(s1, _mm256_xor_si256(xh, sign)), below(hi, _mm256_xor_si256(s1, sign)));
+            }
+        }
+        if N == V {
+            a[V] = zero;
+        }
+        for j in 0..N {
+            let p = _mm256_mul_epu32(a[j], a[j]);
+            sd[2 * j] = _mm256_add_epi64(sd[2 * j], p);
+            hd[2 * j + 1] = _mm256_add_epi64(hd[2 * j + 1], _mm256_srli_epi64::<32>(p));
+            for kk in j + 1..N {
+                let p = _mm256_mul_epu32(a[j], a[kk]);
+                sx[j + kk] = _mm256_add_epi64(sx[j + kk], p);
+                hx[j + kk + 1] = _mm256_add_epi64(hx[j + kk + 1], _mm256_srli_epi64::<32>(p));
+            }
+        }
+    }
+    // Per lane: low halves of column r are S_r - 2^32 H_{r+1}, high halves H_r.
+    for r in 0..2 * N {
+        let lo_d = _mm256_sub_epi64(sd[r], _mm256_slli_epi64::<32>(hd[r + 1]));
+        let lo_x = _mm256_sub_epi64(sx[r], _mm256_slli_epi64::<32>(hx[r + 1]));
+        let c = _mm256_add_epi64(_mm256_add_epi64(lo_d, hd[r]), _mm256_slli_epi64::<1>(_mm256_add_epi64(lo_x, hx[r])));
+        let mut t = [0u64; 4];
+        // SAFETY: a 32-byte store into a local array.
+        _mm256_storeu_si256(t.as_mut_ptr() as *mut __m256i, c);
+        for q in 0..4 {
+            cols[q][r] = t[q];
+        }
+    }
+    for c in cols.iter_mut() {
+        c[2 * N..].fill(0);
+    }
+}

@@ -294,6 +294,28 @@ pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mu
         )));
     }
     #[cfg(target_arch = "x86_64")]
+    if variant != Variant::E && variant != Variant::C && variant != Variant::C2 && Platform::detect().avx2_fma && bl / (l / 8) <= portable::CHUNK {
+        // Exact sums, four blocks at a time, one per lane.
+        let prep = Zeroizing::new(match l {
+            32 => avx2::prepare_key::<1>(key),
+            64 => avx2::prepare_key::<2>(key),
+            96 => avx2::prepare_key::<3>(key),
+            _ => avx2::prepare_key::<4>(key),
+        });
+        while blocks.len() >= 4 * bl {
+            let (four, rest) = blocks.split_at(4 * bl);
+            let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+            match l {
+                32 => exact_four::<1, 2>(variant, &prep, four, o4),
+                64 => exact_four::<2, 3>(variant, &prep, four, o4),
+                96 => exact_four::<3, 4>(variant, &prep, four, o4),
+                _ => exact_four::<4, 5>(variant, &prep, four, o4),
+            }
+            blocks = rest;
+            out = orest;
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
     if variant == Variant::E && l >= 96 && Platform::detect().avx2_fma {
         // Four blocks at a time, one per lane (at l = 32 and 64 the
         // single-block kernel's contiguous element loads are faster).
@@ -327,6 +349,30 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
         for (d, w) in out.chunks_exact_mut(4).zip(w) {
             d.copy_from_slice(&w.to_le_bytes());
         }
+    }
+}
+
+/// Def. 7, 9 or 10 of four blocks under one key through the AVX2 lanes-per-block kernel.
+#[cfg(target_arch = "x86_64")]
+fn exact_four<const V: usize, const V1: usize>(variant: Variant, prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
+    let mut cols = [[0u64; portable::COLS]; 4];
+    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes,
+    // at most CHUNK elements each.
+    unsafe {
+        if variant == Variant::Asm2 {
+            avx2::exact_blocks4::<V, V>(prep, four, &mut cols)
+        } else {
+            avx2::exact_blocks4::<V, V1>(prep, four, &mut cols)
+        }
+    };
+    let o = variant.out_bytes(32 * V);
+    for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
+        let w = portable::finish::<V>(variant, c);
+        let mut bytes = [0u8; 20];
+        for (d, w) in bytes.chunks_exact_mut(4).zip(w) {
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+        out.copy_from_slice(&bytes[..o]);
     }
 }
 
