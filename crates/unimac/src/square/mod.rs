@@ -281,7 +281,8 @@ impl BlockHash for Block {
 
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
 /// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block).
-/// With AVX2, `SQH_E` at l = 96 and 128 hashes four blocks per SIMD pass.
+/// With AVX2, Def. 7, 9, 10 and 13 hash four blocks per SIMD pass (one block
+/// per lane, the key element broadcast to all four).
 pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mut out: &mut [u8]) -> Result<(), Error> {
     check_width(l)?;
     let o = variant.out_bytes(l);
@@ -316,14 +317,20 @@ pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mu
         }
     }
     #[cfg(target_arch = "x86_64")]
-    if variant == Variant::E && l >= 96 && Platform::detect().avx2_fma {
-        // Four blocks at a time, one per lane (at l = 32 and 64 the
-        // single-block kernel's contiguous element loads are faster).
-        let prep = Zeroizing::new(if l == 96 { avx2::prepare_key::<3>(key) } else { avx2::prepare_key::<4>(key) });
+    if variant == Variant::E && Platform::detect().avx2_fma {
+        // Four blocks at a time, one per lane.
+        let prep = Zeroizing::new(match l {
+            32 => avx2::prepare_key::<1>(key),
+            64 => avx2::prepare_key::<2>(key),
+            96 => avx2::prepare_key::<3>(key),
+            _ => avx2::prepare_key::<4>(key),
+        });
         while blocks.len() >= 4 * bl {
             let (four, rest) = blocks.split_at(4 * bl);
             let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
             match l {
+                32 => e_four::<1>(&prep, four, o4),
+                64 => e_four::<2>(&prep, four, o4),
                 96 => e_four::<3>(&prep, four, o4),
                 _ => e_four::<4>(&prep, four, o4),
             }
