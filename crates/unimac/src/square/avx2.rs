@@ -322,15 +322,15 @@ unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, k: usize) ->
 }
 
 /// `SQH_E` of four blocks at once (the tree's case): lane `q` is block `q`,
-/// all lanes share the key element, which is broadcast. Writes each block's
-/// carry-free words, as [`e_columns`] returns them, into `cols[q]`.
+/// all lanes share the key element, which is broadcast. Writes block `q`'s
+/// carry-free words `2i` and `2i + 1` into `pairs[q][i]` (low and high half).
 /// `prep` is [`prepare_key`] of the key.
 ///
 /// # Safety
 /// The CPU must support AVX2. `blocks` holds four blocks of `4V · prep.len()`
 /// bytes each, `prep.len() >= 1`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
+pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], pairs: &mut [[u64; 4]; 4]) {
     let bl = prep.len() * 4 * V;
     debug_assert_eq!(blocks.len(), 4 * bl);
     let k = prep.len();
@@ -360,21 +360,23 @@ pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8],
         }
         add_products::<V>(&a, &mut diag, &mut cross);
     }
-    // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross.
+    // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross;
+    // words 2i and 2i + 1 side by side in one u64 per lane.
+    let mut word = [zero; 8];
     let mut prev = zero;
-    for r in 0..2 * V {
+    for (r, w) in word.iter_mut().enumerate().take(2 * V) {
         let c = _mm256_add_epi32(diag[r], _mm256_add_epi32(cross[r], cross[r]));
-        let w = _mm256_add_epi32(c, _mm256_srli_epi64::<32>(prev));
+        *w = _mm256_add_epi32(c, _mm256_srli_epi64::<32>(prev));
         prev = c;
+    }
+    for i in 0..V {
+        let pair = _mm256_blend_epi32::<0b1010_1010>(word[2 * i], _mm256_slli_epi64::<32>(word[2 * i + 1]));
         let mut t = [0u64; 4];
         // SAFETY: a 32-byte store into a local array.
-        _mm256_storeu_si256(t.as_mut_ptr() as *mut __m256i, w);
+        _mm256_storeu_si256(t.as_mut_ptr() as *mut __m256i, pair);
         for q in 0..4 {
-            cols[q][r] = t[q] & 0xffff_ffff;
+            pairs[q][i] = t[q];
         }
-    }
-    for c in cols.iter_mut() {
-        c[2 * V..].fill(0);
     }
 }
 

@@ -347,14 +347,30 @@ pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mu
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
 #[cfg(target_arch = "x86_64")]
 fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
-    let mut cols = [[0u64; portable::COLS]; 4];
+    let mut pairs = [[0u64; 4]; 4];
     // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes.
-    unsafe { avx2::e_blocks4::<V>(prep, four, &mut cols) };
+    unsafe { avx2::e_blocks4::<V>(prep, four, &mut pairs) };
     let o = 4 * V;
-    for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
-        let w = portable::finish::<V>(Variant::E, c);
-        for (d, w) in out.chunks_exact_mut(4).zip(w) {
-            d.copy_from_slice(&w.to_le_bytes());
+    for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
+        let word = |r: usize| (pq[r / 2] >> (32 * (r % 2))) & 0xffff_ffff;
+        if V <= 3 {
+            let (mut lo, mut hi) = (0u128, 0u128);
+            for r in 0..V {
+                lo |= (word(r) as u128) << (32 * r);
+                hi |= (word(r + V) as u128) << (32 * r);
+            }
+            // (x mod p) mod 2^l: the low l bits.
+            let r = portable::reduce_2l_u128::<V>(lo, hi);
+            out.copy_from_slice(&r.to_le_bytes()[..o]);
+        } else {
+            let mut cols = [0u64; portable::COLS];
+            for (r, c) in cols.iter_mut().enumerate().take(2 * V) {
+                *c = word(r);
+            }
+            let w = portable::finish::<V>(Variant::E, &cols);
+            for (d, w) in out.chunks_exact_mut(4).zip(w) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
         }
     }
 }

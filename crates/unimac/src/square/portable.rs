@@ -334,23 +334,29 @@ pub(crate) fn reduce_2l_words<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
 /// in `(-t (t + 1), 2^l)`: adding `p` when negative (by mask) is canonical.
 #[inline(always)]
 pub(crate) fn reduce_2l<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
-    debug_assert!(V <= 3);
-    let l = 32 * V as u32;
-    let t = T[V] as u128;
-    let p = (1u128 << l) + t;
     let (mut lo, mut hi) = (0u128, 0u128);
     for r in 0..V {
         lo |= (w[r] as u128) << (32 * r);
         hi |= (w[r + V] as u128) << (32 * r);
     }
-    let y = lo + t * (p - hi);
-    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
-    let r = (z + ((z >> 127) & p as i128)) as u128;
+    let r = reduce_2l_u128::<V>(lo, hi);
     let mut out = [0u32; 5];
     for (j, o) in out.iter_mut().enumerate().take(V + 1) {
         *o = (r >> (32 * j)) as u32;
     }
     out
+}
+
+/// `(hi 2^l + lo) mod p_l` for `lo, hi < 2^l`, l <= 96 (see [`reduce_2l`]).
+#[inline(always)]
+pub(crate) fn reduce_2l_u128<const V: usize>(lo: u128, hi: u128) -> u128 {
+    debug_assert!(V <= 3);
+    let l = 32 * V as u32;
+    let t = T[V] as u128;
+    let p = (1u128 << l) + t;
+    let y = lo + t * (p - hi);
+    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
+    (z + ((z >> 127) & p as i128)) as u128
 }
 
 /// The first `n` columns cut to 32-bit words, the rest dropped.
