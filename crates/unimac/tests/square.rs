@@ -291,8 +291,11 @@ fn sqh_and_sqhu_single_element() {
         for _ in 0..200 {
             cases.push((rand_elem(&mut rng), rand_elem(&mut rng), rand_elem(&mut rng)));
         }
+        let g = reference::Geometry::spec(l as u32);
         for (x, b, m) in cases {
+            let nat = |v: &BigUint| reference::Nat::from_le_bytes(&elem(l, v));
             let want = ((&m + &x).pow(2) + &b) % &p;
+            assert_eq!(reference::sqhu(&g.p, &nat(&x), &nat(&b), &nat(&m)).to_le_bytes(l / 8 + 1), elem(l, &want));
             assert_eq!(square::sqhu(l, &elem(l, &x), &elem(l, &b), &elem(l, &m)).unwrap(), elem(l, &want));
             let want0 = (&m + &x).pow(2) % &p;
             assert_eq!(square::sqh(l, &elem(l, &x), &elem(l, &m)).unwrap(), elem(l, &want0));

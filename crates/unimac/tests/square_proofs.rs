@@ -289,3 +289,44 @@ fn theorems_word8_l16_k1() {
     let r = run(Size { word: 8, l: 16, p: 65537, k: 1 }, 30);
     assert_within(&r);
 }
+
+/// Theorem 1 (SQH of Def. 4 is Δ-universal: exactly 1/p) on every message
+/// pair and every key, and Theorem 2 / Lemma 1 (SQHU of Def. 5 is strongly
+/// universal: every output pair exactly 1/p^2) on every key (x, b) for a
+/// spread of message pairs; p = 257, with the reference's `sqh` / `sqhu`.
+#[test]
+fn theorems_1_and_2_sqh_sqhu_p257() {
+    let p = 257u64;
+    let pn = Nat::from_u128(p as u128);
+    let n = |v: u64| Nat::from_u128(v as u128);
+    // h[m][x]
+    let h: Vec<Vec<u64>> =
+        (0..p).map(|m| (0..p).map(|x| reference::sqh(&pn, &n(x), &n(m)).to_u128() as u64).collect()).collect();
+    let mut worst = 0;
+    let mut counts = vec![0u32; p as usize];
+    for m in 0..p {
+        for m2 in m + 1..p {
+            let (c, _) = max_count(&h[m as usize], &h[m2 as usize], p, &mut counts);
+            worst = worst.max(c);
+        }
+    }
+    println!("Thm 1, SQH over Z_257: max Pr[h(m) - h(m') = δ] = {worst}/257 (proven 1/257), all {} pairs", p * (p - 1) / 2);
+    assert_eq!(worst, 1);
+    // SQHU: for each pair, the map (x, b) -> (h(m), h(m')) must hit every
+    // (α, β) exactly once.
+    let mut joint = vec![0u32; (p * p) as usize];
+    let mut pairs_checked = 0;
+    for (m, m2) in [(0u64, 1u64), (0, 256), (1, 2), (128, 129), (5, 250), (100, 200), (255, 256), (17, 34)] {
+        joint.iter_mut().for_each(|c| *c = 0);
+        for x in 0..p {
+            for b in 0..p {
+                let a1 = reference::sqhu(&pn, &n(x), &n(b), &n(m)).to_u128() as u64;
+                let a2 = reference::sqhu(&pn, &n(x), &n(b), &n(m2)).to_u128() as u64;
+                joint[(a1 * p + a2) as usize] += 1;
+            }
+        }
+        assert!(joint.iter().all(|&c| c == 1), "SQHU not strongly universal on ({m}, {m2})");
+        pairs_checked += 1;
+    }
+    println!("Thm 2 / Lemma 1, SQHU over Z_257: every (α, β) hit by exactly 1 of 257^2 keys, {pairs_checked} pairs");
+}

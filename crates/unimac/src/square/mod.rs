@@ -196,8 +196,10 @@ fn element_words<const V1: usize>(l: usize, e: &[u8], what: &str) -> Result<[u64
     let w: [u64; V1] = core::array::from_fn(|j| u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]) as u64);
     // Below p = 2^l + t: the top word is 0, or 1 with the low word below t
     // and the middle words 0.
+    // (Without short-circuits: the key's value must not steer branches.)
     let v = l / 32;
-    let below_p = w[v] == 0 || (w[v] == 1 && w[1..v].iter().all(|&x| x == 0) && w[0] < portable::T[v]);
+    let middle = w[1..v].iter().fold(0, |acc, &x| acc | x);
+    let below_p = (w[v] == 0) | ((w[v] == 1) & (middle == 0) & (w[0] < portable::T[v]));
     if !below_p {
         return Err(Error::Invalid(format!("SQH (l = {l}): {what} is not below p")));
     }

@@ -325,3 +325,15 @@ pub fn hash_bytes(l: u32, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     let ms: Vec<Nat> = msg.chunks(b).map(Nat::from_le_bytes).collect();
     hash(&g, v, &xs, &ms).to_le_bytes(v.out_bytes(l as usize))
 }
+
+/// SQH of Def. 4 on `Z_p`: `h_x(m) = (m + x)^2 mod p` (Δ-universal, Thm 1).
+pub fn sqh(p: &Nat, x: &Nat, m: &Nat) -> Nat {
+    let a = x.add(m);
+    a.mul(&a).rem(p)
+}
+
+/// SQHU of Def. 5: `h_{x,b}(m) = ((m + x)^2 + b) mod p` — Lemma 1's
+/// conversion of the Δ-universal SQH into a strongly universal family (Thm 2).
+pub fn sqhu(p: &Nat, x: &Nat, b: &Nat, m: &Nat) -> Nat {
+    sqh(p, x, m).add(b).rem(p)
+}
