@@ -106,13 +106,13 @@ unsafe fn split<const V: usize, const MASKED: bool>(p: *const u8, rem: i32) -> (
     }
 }
 
-/// The columns of `C(sum C2((m_i + x_i mod 2^l)^2))` (Def. 13) mod `2^32`,
-/// as [`portable::finish`] takes them.
+/// The words of `C(sum C2((m_i + x_i mod 2^l)^2))` (Def. 13), words `2i`
+/// and `2i + 1` as the low and high half of `pairs[i]`.
 ///
 /// # Safety
 /// The CPU must support AVX2. `key` and `msg` have equal lengths, a multiple of `4V`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; COLS] {
+pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; 4] {
     debug_assert_eq!(key.len(), msg.len());
     let b = 4 * V;
     let zero = _mm256_setzero_si256();
@@ -151,16 +151,14 @@ pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; 
     }
     // Pairs of words (2i, 2i + 1) side by side, then the four lanes summed
     // dword-wise: one u64 per pair.
-    let mut cols = [0u64; COLS];
-    for i in 0..V {
+    let mut pairs = [0u64; 4];
+    for (i, p) in pairs.iter_mut().enumerate().take(V) {
         let pair = _mm256_blend_epi32::<0b1010_1010>(word[2 * i], _mm256_slli_epi64::<32>(word[2 * i + 1]));
         let s = _mm_add_epi32(_mm256_castsi256_si128(pair), _mm256_extracti128_si256::<1>(pair));
         let s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-        let v = _mm_cvtsi128_si64(s) as u64;
-        cols[2 * i] = v & 0xffff_ffff;
-        cols[2 * i + 1] = v >> 32;
+        *p = _mm_cvtsi128_si64(s) as u64;
     }
-    cols
+    pairs
 }
 
 /// Add the products of one group's words into the accumulators.

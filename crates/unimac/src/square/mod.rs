@@ -165,8 +165,8 @@ fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, 
         match variant {
             Variant::E => {
                 // SAFETY: the platform reports AVX2.
-                let cols = unsafe { avx2::e_columns::<V>(key, msg) };
-                return portable::finish::<V>(Variant::E, &cols);
+                let pairs = unsafe { avx2::e_columns::<V>(key, msg) };
+                return e_finish::<V>(&pairs);
             }
             // SAFETY (all three): the platform reports AVX2; chunks keep the sizes.
             Variant::Asm2 => {
@@ -354,26 +354,37 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
     unsafe { avx2::e_blocks4::<V>(prep, four, &mut pairs) };
     let o = 4 * V;
     for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
-        let word = |r: usize| (pq[r / 2] >> (32 * (r % 2))) & 0xffff_ffff;
-        if V <= 3 {
-            let (mut lo, mut hi) = (0u128, 0u128);
-            for r in 0..V {
-                lo |= (word(r) as u128) << (32 * r);
-                hi |= (word(r + V) as u128) << (32 * r);
-            }
-            // (x mod p) mod 2^l: the low l bits.
-            let r = portable::reduce_2l_u128::<V>(lo, hi);
-            out.copy_from_slice(&r.to_le_bytes()[..o]);
-        } else {
-            let mut cols = [0u64; portable::COLS];
-            for (r, c) in cols.iter_mut().enumerate().take(2 * V) {
-                *c = word(r);
-            }
-            let w = portable::finish::<V>(Variant::E, &cols);
-            for (d, w) in out.chunks_exact_mut(4).zip(w) {
-                d.copy_from_slice(&w.to_le_bytes());
-            }
+        let w = e_finish::<V>(pq);
+        for (d, w) in out.chunks_exact_mut(4).zip(w) {
+            d.copy_from_slice(&w.to_le_bytes());
         }
+    }
+}
+
+/// `(words mod p) mod 2^l` of Def. 13 from its carry-free words, given in
+/// pairs (word `2i` in the low half of `pairs[i]`, `2i + 1` in the high).
+#[inline(always)]
+fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
+    let word = |r: usize| (pairs[r / 2] >> (32 * (r % 2))) & 0xffff_ffff;
+    let mut out = [0u32; 5];
+    if V <= 3 {
+        let (mut lo, mut hi) = (0u128, 0u128);
+        for r in 0..V {
+            lo |= (word(r) as u128) << (32 * r);
+            hi |= (word(r + V) as u128) << (32 * r);
+        }
+        let r = portable::reduce_2l_u128::<V>(lo, hi);
+        // mod 2^l: the low V words.
+        for (j, o) in out.iter_mut().enumerate().take(V) {
+            *o = (r >> (32 * j)) as u32;
+        }
+        out
+    } else {
+        let mut cols = [0u64; portable::COLS];
+        for (r, c) in cols.iter_mut().enumerate().take(2 * V) {
+            *c = word(r);
+        }
+        portable::finish::<V>(Variant::E, &cols)
     }
 }
 
