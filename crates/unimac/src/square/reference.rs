@@ -6,8 +6,8 @@
 //! 8-bit machine words: the carry rules `C` and `C2` are written exactly as
 //! SPEC §3 states them, one machine word at a time, with no cleverness.
 //! It is exact but neither fast nor constant-time (its `mod p` is a plain
-//! long division); the library computes through [`super::portable`] and
-//! [`super::avx2`], which are tested to give the identical bytes.
+//! long division); the library computes through `portable.rs` and
+//! `avx2.rs`, which are tested to give the identical bytes.
 
 use super::Variant;
 
