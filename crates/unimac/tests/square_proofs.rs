@@ -158,7 +158,7 @@ fn pairs(s: &Size, random: usize, seed: u64) -> Vec<(Vec<u64>, Vec<u64>)> {
         return v;
     }
     let wmax = (1u64 << s.word) - 1;
-    let special: Vec<u64> = [0, 1, wmax, n / 2, n - 1, n - 1 - wmax]
+    let special: Vec<u64> = [0, 1, n / 16, wmax, n / 2, n - 1, n - 1 - wmax]
         .into_iter()
         .filter(|&x| x < n)
         .collect();
