@@ -285,16 +285,16 @@ pub(crate) unsafe fn exact_columns<const V: usize, const N: usize>(key: &[u8], m
     cols
 }
 
-/// Element `i` (of `k`) of four blocks `bl` bytes apart, as 64-bit lanes:
+/// Element `i` of four blocks `bl` bytes apart (`last`: the blocks' last), as 64-bit lanes:
 /// its low 64 bits and the rest (V >= 3; for V = 3 the upper 32 bits of
 /// that lane are the next element's, or garbage). No byte outside the four
 /// blocks is read: the last element at V = 3 is loaded from 4 bytes earlier
 /// and shifted down.
 #[inline(always)]
-unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, k: usize) -> (__m256i, __m256i) {
+unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, last: bool) -> (__m256i, __m256i) {
     let e = |q: usize| p.add(q * bl + 4 * V * i);
     let ld16 = |q: usize| -> __m128i {
-        if V == 3 && i + 1 == k {
+        if V == 3 && last {
             _mm_srli_si128::<4>(_mm_loadu_si128(e(q).sub(4) as *const __m128i))
         } else {
             _mm_loadu_si128(e(q) as *const __m128i)
@@ -338,9 +338,10 @@ pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8],
     let mut cross = [zero; 8];
     // One-load broadcasts of the prepared key words.
     let bcast = |x: &u64| _mm256_broadcastq_epi64(_mm_loadl_epi64(x as *const u64 as *const __m128i));
-    for (i, x) in prep.iter().enumerate() {
+    let mut step = |i: usize, last: bool| {
+        let x = &prep[i];
         // SAFETY: element i of each of the four blocks lies inside `blocks`.
-        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, k);
+        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, last);
         let mut a = [zero; 4];
         if V == 1 {
             a[0] = _mm256_add_epi64(m_lo, bcast(&x[0]));
@@ -357,7 +358,19 @@ pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8],
             }
         }
         add_products::<V>(&a, &mut diag, &mut cross);
+    };
+    // Two elements per turn; the last element (loaded from 4 bytes earlier
+    // at V = 3) on its own.
+    let mut i = 0;
+    while i + 2 < k {
+        step(i, false);
+        step(i + 1, false);
+        i += 2;
     }
+    if i + 1 < k {
+        step(i, false);
+    }
+    step(k - 1, true);
     // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross;
     // words 2i and 2i + 1 side by side in one u64 per lane.
     let mut word = [zero; 8];
@@ -414,7 +427,7 @@ pub(crate) unsafe fn exact_blocks4<const V: usize, const N: usize>(prep: &[[u64;
     let (mut sd, mut hd, mut sx, mut hx) = ([zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1]);
     for (i, x) in prep.iter().enumerate() {
         // SAFETY: element i of each of the four blocks lies inside `blocks`.
-        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, k);
+        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, i + 1 == k);
         let mut a = [zero; 5];
         let lo = _mm256_add_epi64(m_lo, bcast(&x[0]));
         a[0] = lo;
