@@ -1,4 +1,5 @@
-//! AVX2 Square Hash `SQH_E` (Def. 13): four elements at a time.
+//! AVX2 Square Hash: `SQH_E` (Def. 13) and the exact sums of Def. 7, 9, 10,
+//! four elements of one block, or one element of four blocks, at a time.
 //!
 //! Each 64-bit lane holds one element's word `a_j` (in its low 32 bits);
 //! `vpmuludq` forms the four products `a_j a_k` at once. The carry-free sums
@@ -28,7 +29,9 @@ use super::portable::{CHUNK, COLS};
 /// read as zero and are not touched (`vpmaskmovd` suppresses their faults).
 #[inline(always)]
 unsafe fn ld128<const MASKED: bool>(p: *const u8, at: i32, rem: i32) -> __m128i {
-    let q = p.add(4 * at as usize);
+    // wrapping_add: a masked group may start near the end of the slice, and
+    // the masked-off dwords' addresses are never dereferenced.
+    let q = p.wrapping_add(4 * at as usize);
     if MASKED {
         let idx = _mm_add_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(at));
         _mm_maskload_epi32(q as *const i32, _mm_cmpgt_epi32(_mm_set1_epi32(rem), idx))
@@ -40,7 +43,7 @@ unsafe fn ld128<const MASKED: bool>(p: *const u8, at: i32, rem: i32) -> __m128i 
 /// 32 bytes at dword `at` of `p`, masked like [`ld128`].
 #[inline(always)]
 unsafe fn ld256<const MASKED: bool>(p: *const u8, at: i32, rem: i32) -> __m256i {
-    let q = p.add(4 * at as usize);
+    let q = p.wrapping_add(4 * at as usize);
     if MASKED {
         let idx = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(at));
         _mm256_maskload_epi32(q as *const i32, _mm256_cmpgt_epi32(_mm256_set1_epi32(rem), idx))
@@ -287,15 +290,16 @@ pub(crate) unsafe fn exact_columns<const V: usize, const N: usize>(key: &[u8], m
 
 /// Element `i` of four blocks `bl` bytes apart (`last`: the blocks' last), as 64-bit lanes:
 /// its low 64 bits and the rest (V >= 3; for V = 3 the upper 32 bits of
-/// that lane are the next element's, or garbage). No byte outside the four
-/// blocks is read: the last element at V = 3 is loaded from 4 bytes earlier
-/// and shifted down.
+/// that lane are the next element's, or zero). No byte outside the four
+/// blocks is read: the last element at V = 3 is loaded as 8 + 4 bytes.
 #[inline(always)]
 unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, last: bool) -> (__m256i, __m256i) {
     let e = |q: usize| p.add(q * bl + 4 * V * i);
     let ld16 = |q: usize| -> __m128i {
         if V == 3 && last {
-            _mm_srli_si128::<4>(_mm_loadu_si128(e(q).sub(4) as *const __m128i))
+            // Exactly the element's 12 bytes: 8, then 4 into dword 2.
+            let hi = u32::from_le_bytes(*(e(q).add(8) as *const [u8; 4]));
+            _mm_insert_epi32::<2>(_mm_loadl_epi64(e(q) as *const __m128i), hi as i32)
         } else {
             _mm_loadu_si128(e(q) as *const __m128i)
         }
@@ -425,9 +429,10 @@ pub(crate) unsafe fn exact_blocks4<const V: usize, const N: usize>(prep: &[[u64;
     // 0/1 lanes: a < b unsigned, with b^sign given.
     let below = |a: __m256i, b_sign: __m256i| _mm256_srli_epi64::<63>(_mm256_cmpgt_epi64(b_sign, _mm256_xor_si256(a, sign)));
     let (mut sd, mut hd, mut sx, mut hx) = ([zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1], [zero; COLS + 1]);
-    for (i, x) in prep.iter().enumerate() {
+    let mut step = |i: usize, last: bool| {
+        let x = &prep[i];
         // SAFETY: element i of each of the four blocks lies inside `blocks`.
-        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, i + 1 == k);
+        let (m_lo, m_hi) = lanes4::<V>(blocks.as_ptr(), bl, i, last);
         let mut a = [zero; 5];
         let lo = _mm256_add_epi64(m_lo, bcast(&x[0]));
         a[0] = lo;
@@ -464,7 +469,11 @@ pub(crate) unsafe fn exact_blocks4<const V: usize, const N: usize>(prep: &[[u64;
                 hx[j + kk + 1] = _mm256_add_epi64(hx[j + kk + 1], _mm256_srli_epi64::<32>(p));
             }
         }
+    };
+    for i in 0..k - 1 {
+        step(i, false);
     }
+    step(k - 1, true);
     // Per lane: low halves of column r are S_r - 2^32 H_{r+1}, high halves H_r.
     for r in 0..2 * N {
         let lo_d = _mm256_sub_epi64(sd[r], _mm256_slli_epi64::<32>(hd[r + 1]));
