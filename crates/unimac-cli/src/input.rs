@@ -37,7 +37,7 @@ pub fn read_message(path: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(),
         // SAFETY: the map is read-only and lives only for this call. If another
         // process truncates the file meanwhile, reads may fault (SIGBUS); that is
         // the documented limit of mapping files and the same as in b3sum.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
             f(&map);
             return Ok(());
         }

@@ -128,7 +128,7 @@ fn boundary_lengths() -> Vec<usize> {
     let mut v = vec![95, 96, 97, 98];
     for k in 1..=3 {
         for d in [-2i64, -1, 0, 1, 2] {
-            v.push((k * c) as i64 as usize + d as usize);
+            v.push(((k * c) as i64 + d) as usize);
         }
     }
     v
@@ -275,4 +275,45 @@ proptest! {
     ) {
         check(&key_bytes(r, k), &word_bytes(m));
     }
+}
+
+/// A new key starts short messages on the portable path and builds its
+/// table once a message, or the key's total, reaches LAZY_BYTES; the values
+/// never change across the switch.
+#[test]
+fn lazy_table_switch() {
+    use unimac::hash127::LAZY_BYTES;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    let fast = Backend::all_supported().into_iter().last().unwrap();
+    // One stream crossing the threshold in odd-sized updates.
+    let key_b: [u8; 32] = rng.gen();
+    let msg = random_bytes(&mut rng, 2 * LAZY_BYTES + 77);
+    let want = hash127_with(Backend::Portable, &Key::new(&key_b), &msg, true, NO_THREADS).unwrap();
+    let key = Key::new(&key_b);
+    let mut h = Hash127::new(&key);
+    assert_eq!(h.backend(), Backend::Portable);
+    for piece in msg.chunks(1001) {
+        h.update(piece);
+    }
+    assert_eq!(h.backend(), Backend::detect());
+    assert_eq!(h.finalize(), want);
+    // Many short messages under one key: the key's total builds the table.
+    let key_b: [u8; 32] = rng.gen();
+    let key = Key::new(&key_b);
+    let model = Key::new(&key_b);
+    let mut total = 0;
+    while total < 2 * LAZY_BYTES {
+        let len = rng.gen_range(0..600);
+        let m = random_bytes(&mut rng, len);
+        total += m.len();
+        assert_eq!(unimac::hash127::hash127(&key, &m), hash127_with(Backend::Portable, &model, &m, true, NO_THREADS).unwrap());
+        let mut h = Hash127::new(&key);
+        h.update(&m);
+        assert_eq!(h.finalize(), hash127_with(fast, &model, &m, true, NO_THREADS).unwrap());
+    }
+    assert_eq!(Hash127::new(&key).backend(), Backend::detect());
+    // precompute() makes a new key fast at once.
+    let key = Key::new(&key_b);
+    key.precompute();
+    assert_eq!(Hash127::new(&key).backend(), Backend::detect());
 }

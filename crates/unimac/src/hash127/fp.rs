@@ -49,12 +49,23 @@ pub(crate) fn carry(t: &mut [f64; 8], i: usize) {
     }
 }
 
-/// `squeeze = carry_1 carry_0 carry_7 … carry_1 carry_0` (section 3): from
-/// `|t_j| <= 0.98·2^53·2^(16j)` to `|v_j| <= 1.01·2^15·2^(16j)`, same value
-/// mod `p` (Theorem 3.2).
+/// The carries of `squeeze = carry_1 carry_0 carry_7 … carry_1 carry_0`
+/// (section 3), in the order applied.
+pub(crate) const SQUEEZE: [usize; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1];
+
+/// The paper's parallel variant `carry_5 carry_1 carry_4 carry_0 carry_7
+/// carry_3 carry_6 carry_2 carry_5 carry_1 carry_4 carry_0` (section 3,
+/// notes), in the order applied: each pair touches disjoint limbs, so six
+/// steps deep instead of ten. Same bounds (checked by `carrybound` in the
+/// tests: intermediates <= 0.99·2^53, output <= 1.01·2^15, per limb scale).
+#[allow(dead_code)] // spelled out in `avx2::squeeze`; its bound is checked in the tests
+pub(crate) const SQUEEZE_PARALLEL: [usize; 12] = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5];
+
+/// `squeeze` (section 3): from `|t_j| <= 0.98·2^53·2^(16j)` to
+/// `|v_j| <= 1.01·2^15·2^(16j)`, same value mod `p` (Theorem 3.2).
 #[inline]
 pub(crate) fn squeeze(t: &mut [f64; 8]) {
-    for i in [0, 1, 2, 3, 4, 5, 6, 7, 0, 1] {
+    for i in SQUEEZE {
         carry(t, i);
     }
 }
@@ -146,6 +157,9 @@ pub const CHUNK_WORDS: usize = 4 * GROUPS;
 /// Bytes per full chunk.
 pub const CHUNK_BYTES: usize = 4 * CHUNK_WORDS;
 
+/// Independent chains in key expansion.
+const STRIDE: usize = 8;
+
 /// 32-byte aligned group of the table: 8 limbs × 4 lanes.
 #[derive(Clone, Copy, Zeroize)]
 #[repr(C, align(32))]
@@ -175,8 +189,19 @@ impl Table {
         pow.push(one);
         let mut c = power1(&r);
         pow.push(c);
-        for _ in 2..=CHUNK_WORDS + 1 {
+        for _ in 2..=STRIDE {
             c = prod(&r, &c);
+            squeeze(&mut c);
+            pow.push(c);
+        }
+        // power_i = squeeze(prod(w, power_{i−STRIDE})) with w = merge(power_STRIDE):
+        // the same step as the paper's recursion with r^STRIDE for r
+        // (|w_j| <= 1.02·2^31·2^(32j) meets Theorem 5.1's 1.1·2^32), so
+        // Theorems 5.1, 3.2 give the same bounds; STRIDE independent chains
+        // let the CPU overlap the steps.
+        let w = merge(&pow[STRIDE]);
+        for i in STRIDE + 1..=CHUNK_WORDS + 1 {
+            let mut c = prod(&w, &pow[i - STRIDE]);
             squeeze(&mut c);
             pow.push(c);
         }

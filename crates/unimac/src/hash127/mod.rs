@@ -3,7 +3,19 @@
 //! with `p = 2^127 − 1`, plus `k`.
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
+//!
+//! Two backends give identical results, chosen once per hash through
+//! [`Platform::detect`]:
+//! - `avx2.rs` is the paper's method (sections 2–6): 53-bit doubles, the
+//!   precomputed powers `c_{i,j}` (`fp.rs`, built once per key), `squeeze`,
+//!   `prod`, `freeze`, on four lanes with FMA, in chunks of 432 words whose
+//!   exactness bound is derived at `fp::GROUPS`.
+//! - `portable.rs` is exact `u128` arithmetic, four words per reduction.
+//!
+//! Slices of at least [`PARALLEL_MIN`] bytes are hashed on several cores and
+//! joined with `S(a‖b) = S(a)·r^|b| + S(b)`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use zeroize::Zeroize;
@@ -13,6 +25,7 @@ use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;
 pub mod portable;
 
@@ -41,12 +54,15 @@ struct KeyInner {
     r_words: [i32; 4],
     k_words: [i32; 4],
     r: u128,
-    /// `r^2 mod p` (the portable path absorbs two words per step).
-    r2: u128,
+    /// `r^1..r^4` for the portable path (four words per reduction).
+    powers: portable::Powers,
     k: u128,
     /// The paper's precomputed powers `c_{i,j}` (section 6), built once per
     /// key the first time a floating-point backend needs them.
     table: OnceLock<fp::Table>,
+    /// Bytes hashed under this key on the portable path while the table was
+    /// not built yet (see [`LAZY_BYTES`]).
+    lazy_bytes: AtomicU64,
 }
 
 impl Drop for KeyInner {
@@ -54,7 +70,7 @@ impl Drop for KeyInner {
         self.r_words.zeroize();
         self.k_words.zeroize();
         self.r.zeroize();
-        self.r2.zeroize();
+        self.powers.zeroize();
         self.k.zeroize();
         // The table zeroizes itself when dropped.
     }
@@ -80,24 +96,49 @@ impl Key {
 
     /// `r` and `k` as four signed words each (the original package's form).
     ///
-    /// The precomputed powers of `r` are built here when the CPU has the
-    /// fast path (about 430 multiplications mod `p`, see the bench).
+    /// This computes only `r^1..r^4`. The fast path's table of powers (434
+    /// powers of `r`, about 8 µs) is built once per key, when a message of
+    /// at least [`LAZY_BYTES`] is hashed or when the key has hashed that many
+    /// bytes in shorter messages; until then short messages take the
+    /// portable path, which is about as fast below 100 bytes. So a key used
+    /// for one short message (a one-time MAC) never pays for the table, and a
+    /// key used for many pays for it once. [`Key::precompute`] builds it now.
     pub fn from_words(r: [i32; 4], k: [i32; 4]) -> Key {
         let rm = words_mod_p(r);
-        let key = Key {
+        Key {
             inner: Arc::new(KeyInner {
                 r_words: r,
                 k_words: k,
                 r: rm,
-                r2: portable::mul_mod(rm, rm),
+                powers: portable::Powers::new(rm),
                 k: words_mod_p(k),
                 table: OnceLock::new(),
+                lazy_bytes: AtomicU64::new(0),
             }),
-        };
-        if Backend::detect() != Backend::Portable {
-            key.table();
         }
-        key
+    }
+
+    /// Build the fast path's table of powers now, if this CPU has the fast
+    /// path (otherwise nothing to do).
+    pub fn precompute(&self) {
+        if Backend::detect() != Backend::Portable {
+            self.table();
+        }
+    }
+
+    /// Which backend a message of `len` bytes (or a stream, `len = 0` so far)
+    /// takes under this key on `b`: the portable one while the table is not
+    /// built and this key has hashed less than `LAZY_BYTES` in all.
+    fn pick(&self, b: Backend, len: usize) -> Backend {
+        if b == Backend::Portable
+            || self.inner.table.get().is_some()
+            || len >= LAZY_BYTES
+            || self.inner.lazy_bytes.load(Ordering::Relaxed) >= LAZY_BYTES as u64
+        {
+            b
+        } else {
+            Backend::Portable
+        }
     }
 
     /// `r mod p`.
@@ -159,6 +200,12 @@ impl Backend {
 /// the exactness bound at `fp::GROUPS`.
 pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
 
+/// Messages of at least this many bytes, or this many bytes hashed under one
+/// key in all, build the key's table of powers for the fast path (see
+/// [`Key::from_words`]). Below it the portable path is used: building the
+/// table costs about as much as hashing 16 KiB on the portable path.
+pub const LAZY_BYTES: usize = 16 << 10;
+
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the available cores.
 pub const PARALLEL_MIN: usize = 4 << 20;
@@ -167,6 +214,7 @@ pub const PARALLEL_MIN: usize = 4 << 20;
 /// after `l` words `v ≡ r^(l+1) + m_0 r^l + … + m_{l−1} r` (or, for a piece
 /// hashed on its own from zero, `m_0 r^l + … + m_{l−1} r`).
 #[derive(Clone, Copy)]
+#[allow(clippy::large_enum_variant)] // one per hash state, never in bulk
 enum Acc {
     Portable(u128),
     #[cfg(target_arch = "x86_64")]
@@ -197,7 +245,7 @@ impl Acc {
     /// Absorb whole chunks (`m.len()` a multiple of `CHUNK_BYTES`).
     fn chunks(&mut self, key: &Key, m: &[u8]) {
         match self {
-            Acc::Portable(v) => *v = portable::absorb(*v, key.inner.r, key.inner.r2, m),
+            Acc::Portable(v) => *v = portable::absorb(*v, &key.inner.powers, m),
             // SAFETY: an `Avx2` state is only made for `Backend::Avx2Fma`,
             // which is only used when the CPU supports it.
             #[cfg(target_arch = "x86_64")]
@@ -210,9 +258,9 @@ impl Acc {
     fn last(&mut self, key: &Key, m: &[u8], tail: Option<i32>) {
         match self {
             Acc::Portable(v) => {
-                *v = portable::absorb(*v, key.inner.r, key.inner.r2, m);
+                *v = portable::absorb(*v, &key.inner.powers, m);
                 if let Some(w) = tail {
-                    *v = portable::absorb(*v, key.inner.r, key.inner.r2, &w.to_le_bytes());
+                    *v = portable::absorb(*v, &key.inner.powers, &w.to_le_bytes());
                 }
             }
             // SAFETY: as in `chunks`.
@@ -298,6 +346,9 @@ fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
 pub struct Hash127 {
     key: Key,
     backend: Backend,
+    /// The backend asked for: `backend` is the portable one until the key's
+    /// table is worth building (see [`LAZY_BYTES`]), then this one.
+    wanted: Backend,
     acc: Acc,
     /// Bytes not yet absorbed: less than one chunk.
     buf: [u8; CHUNK_BYTES],
@@ -319,10 +370,12 @@ impl Hash127 {
         backend.supported().then(|| Self::start(key, backend))
     }
 
-    fn start(key: &Key, backend: Backend) -> Hash127 {
+    fn start(key: &Key, wanted: Backend) -> Hash127 {
+        let backend = key.pick(wanted, 0);
         Hash127 {
             key: key.clone(),
             backend,
+            wanted,
             acc: Acc::start(backend, key),
             buf: [0; CHUNK_BYTES],
             buf_len: 0,
@@ -340,14 +393,29 @@ impl Hash127 {
         self
     }
 
-    /// The backend in use.
+    /// The backend in use (the portable one for the start of a stream whose
+    /// key has no table yet, see [`LAZY_BYTES`]).
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    fn count_lazy(&self) {
+        if self.backend != self.wanted {
+            self.key.inner.lazy_bytes.fetch_add(self.bytes, Ordering::Relaxed);
+        }
     }
 
     /// Absorb more bytes of the message.
     pub fn update(&mut self, mut data: &[u8]) {
         self.bytes += data.len() as u64;
+        if self.backend != self.wanted && self.bytes >= LAZY_BYTES as u64 {
+            // Long enough to be worth the table: carry the value over
+            // (any chunking gives the same value).
+            let v = self.acc.finish(&self.key, [0; 4]);
+            self.acc.wipe();
+            self.backend = self.wanted;
+            self.acc = Acc::from_value(self.wanted, v);
+        }
         if self.buf_len > 0 {
             let take = (CHUNK_BYTES - self.buf_len).min(data.len());
             self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
@@ -380,6 +448,7 @@ impl Hash127 {
         }
         let n = self.buf_len;
         self.acc.last(&self.key, &self.buf[..n], None);
+        self.count_lazy();
         Ok(encode(self.acc.finish(&self.key, self.key.inner.k_words)))
     }
 
@@ -389,6 +458,7 @@ impl Hash127 {
         let (whole, tail) = self.buf[..n].split_at(n / 4 * 4);
         let last = pad_word(tail);
         self.acc.last(&self.key, whole, Some(last));
+        self.count_lazy();
         encode(self.acc.finish(&self.key, self.key.inner.k_words))
     }
 }
@@ -421,6 +491,17 @@ fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128
     x
 }
 
+/// [`oneshot`] on the detected backend, or the portable one while the key's
+/// table is not worth building yet (see [`LAZY_BYTES`]).
+fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
+    let wanted = Backend::detect();
+    let b = key.pick(wanted, msg.len());
+    if b != wanted {
+        key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);
+    }
+    oneshot(key, b, msg, pad, PARALLEL_MIN)
+}
+
 impl Drop for Hash127 {
     fn drop(&mut self) {
         self.acc.wipe();
@@ -436,12 +517,12 @@ pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
             reason: format!("message length {} is not a multiple of 4", msg.len()),
         });
     }
-    Ok(encode(oneshot(key, Backend::detect(), msg, false, PARALLEL_MIN)))
+    Ok(encode(oneshot_lazy(key, msg, false)))
 }
 
 /// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (SPEC §1).
 pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
-    encode(oneshot(key, Backend::detect(), msg, true, PARALLEL_MIN))
+    encode(oneshot_lazy(key, msg, true))
 }
 
 /// [`hash127`] (`pad = true`) or [`hash127_raw`] on a chosen backend, split

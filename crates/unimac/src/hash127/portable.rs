@@ -2,16 +2,20 @@
 
 use super::P;
 
+/// `s mod p` for `s <= 2^127`, without a branch on `s` (constant time): the
+/// sign of `s − p` (exact as `i128`, since `|s − p| < 2^127`) picks the result.
+#[inline]
+fn sub_p_if_ge(s: u128) -> u128 {
+    let d = s.wrapping_sub(P);
+    let keep_s = ((d as i128) >> 127) as u128; // all ones iff s < p
+    (d & !keep_s) | (s & keep_s)
+}
+
 /// `(a + b) mod p` for `a, b < p`.
 #[inline]
 pub fn add_mod(a: u128, b: u128) -> u128 {
     let s = a + b; // < 2^128
-    let s = (s & P) + (s >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
-    }
+    sub_p_if_ge((s & P) + (s >> 127))
 }
 
 /// `(a · b) mod p` for `a, b < 2^127`.
@@ -30,22 +34,15 @@ pub fn mul_mod(a: u128, b: u128) -> u128 {
     // x = hi 2^128 + lo ≡ 2 hi + lo (mod p), with 2^128 ≡ 2; hi < 2^126.
     let lo_r = (lo & P) + (lo >> 127); // < 2^127 + 1
     let s = lo_r + (hi << 1); // < 2^128
-    let s = (s & P) + (s >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
-    }
+    sub_p_if_ge((s & P) + (s >> 127))
 }
 
-/// `m mod p` for a signed word.
+/// `m mod p` for a signed word (no branch on `m`): for `m < 0`,
+/// `2^128 + m` wraps to `p + m` when `p` is added.
 #[inline]
 pub fn word_mod_p(m: i32) -> u128 {
-    if m < 0 {
-        P - (-(m as i64)) as u128
-    } else {
-        m as u128
-    }
+    let x = m as i128 as u128;
+    x.wrapping_add(P & ((m >> 31) as i128 as u128))
 }
 
 /// Horner's rule over signed words: `acc ← acc·r + m_i` for each word.
@@ -80,32 +77,87 @@ pub fn pow_mod(x: u128, mut n: u64) -> u128 {
     acc
 }
 
-/// `v < p` reduced from any `v < 2^128`.
-#[inline]
-fn reduce(v: u128) -> u128 {
-    let s = (v & P) + (v >> 127);
-    if s >= P {
-        s - P
-    } else {
-        s
+/// The per-key constants of [`absorb`]: `r^1 … r^4 mod p`, and
+/// `c = −2^31 (r^4 + r^3 + r^2 + r) mod p`, which undoes the offset that
+/// makes the words non-negative.
+#[derive(Clone, Copy, Default, zeroize::Zeroize)]
+pub struct Powers {
+    r: [u128; 4],
+    c: u128,
+}
+
+impl Powers {
+    /// Expand `r < p`.
+    pub fn new(r: u128) -> Powers {
+        let r2 = mul_mod(r, r);
+        let r3 = mul_mod(r2, r);
+        let r4 = mul_mod(r3, r);
+        let sum = add_mod(add_mod(r, r2), add_mod(r3, r4));
+        let off = mul_mod(sum, 1 << 31);
+        Powers { r: [r, r2, r3, r4], c: sub_p_if_ge(P - off) }
     }
+}
+
+/// `x = hi·2^128 + lo` mod p, for `hi < 2^127`.
+#[inline]
+fn reduce256(lo: u128, hi: u128) -> u128 {
+    // 2^128 ≡ 2 (mod p).
+    let lo_r = (lo & P) + (lo >> 127); // <= 2^127
+    let (s, c) = lo_r.overflowing_add(hi << 1);
+    // On overflow the wrapped sum is small (< 2^127), so adding 2 is safe.
+    let s = s + 2 * c as u128;
+    sub_p_if_ge((s & P) + (s >> 127))
+}
+
+/// `a·b` as 256 bits `(lo, hi)`, for `a, b < 2^127`.
+#[inline]
+fn mul_wide(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    let (b0, b1) = (b as u64 as u128, b >> 64);
+    let ll = a0 * b0;
+    let (mid, mc) = (a0 * b1).overflowing_add(a1 * b0);
+    let (lo, c1) = ll.overflowing_add(mid << 64);
+    let hi = a1 * b1 + (mid >> 64) + ((mc as u128) << 64) + c1 as u128;
+    (lo, hi)
+}
+
+#[inline]
+fn word(c: &[u8]) -> i32 {
+    i32::from_le_bytes([c[0], c[1], c[2], c[3]])
 }
 
 /// Absorb the little-endian signed words of `bytes` (length a multiple of 4)
 /// into `v = r^(l+1) + m_0 r^l + … + m_{l−1} r` (or any partial sum of that
-/// shape): each word `m` maps `v` to `(v + m)·r`. Two words share one
-/// reduction: `(v + m_0)·r^2 + m_1·r`, with `r^2` given.
-pub fn absorb(mut v: u128, r: u128, r2: u128, bytes: &[u8]) -> u128 {
+/// shape): each word `m` maps `v` to `(v + m)·r`.
+///
+/// Four words share one reduction: with `u_k = m_k + 2^31 ∈ [0, 2^32)`,
+/// `v' = v·r^4 + u_0 r^4 + u_1 r^3 + u_2 r^2 + u_3 r + c (mod p)`. The
+/// unreduced sum is below `2^254 + 4·2^32·2^127 + 2^127 < 2^255`, so it fits
+/// the 256-bit accumulator with `hi < 2^127`.
+pub fn absorb(mut v: u128, pw: &Powers, bytes: &[u8]) -> u128 {
     debug_assert!(bytes.len() % 4 == 0);
-    let mut pairs = bytes.chunks_exact(8);
-    for c in &mut pairs {
-        let m0 = word_mod_p(i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let m1 = word_mod_p(i32::from_le_bytes([c[4], c[5], c[6], c[7]]));
-        v = add_mod(mul_mod(add_mod(v, m0), r2), mul_mod(m1, r));
+    let mut blocks = bytes.chunks_exact(16);
+    for b in &mut blocks {
+        let (mut lo, mut hi) = mul_wide(v, pw.r[3]);
+        // Σ u_k·r^(4−k), split as A + B·2^64 with A = Σ u_k·(r^(4−k) mod 2^64)
+        // < 2^98 and B = Σ u_k·(r^(4−k) >> 64) < 2^97.
+        let (mut a, mut bb) = (0u128, 0u128);
+        for k in 0..4 {
+            let u = (word(&b[4 * k..]) as u32 ^ 0x8000_0000) as u128;
+            let rk = pw.r[3 - k];
+            a += u * (rk as u64 as u128);
+            bb += u * (rk >> 64);
+        }
+        for add in [a, bb << 64, pw.c] {
+            let (l, c) = lo.overflowing_add(add);
+            lo = l;
+            hi += c as u128;
+        }
+        hi += bb >> 64;
+        v = reduce256(lo, hi);
     }
-    for c in pairs.remainder().chunks_exact(4) {
-        let m = word_mod_p(i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        v = mul_mod(add_mod(v, m), r);
+    for c in blocks.remainder().chunks_exact(4) {
+        v = mul_mod(add_mod(v, word_mod_p(word(c))), pw.r[0]);
     }
-    reduce(v)
+    v
 }

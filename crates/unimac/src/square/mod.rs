@@ -17,7 +17,7 @@
 //! single-element SQH of Def. 4 (Δ-universal, Thm 1) and its strongly
 //! universal form SQHU of Def. 5 / Lemma 1.
 //!
-//! Layout: [`reference`] is the word-by-word definition, generic in the word
+//! Layout: [`reference`](mod@reference) is the word-by-word definition, generic in the word
 //! size, `l` and `p` (the model the tests and the scaled-down proof checks
 //! use); `portable.rs` is the exact constant-time path at 32-bit words;
 //! `avx2.rs` computes Def. 13 four elements at a time with `vpmuludq`, its
@@ -102,7 +102,36 @@ pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8
 /// [`hash`] on the given backend (tests run every backend the CPU has).
 pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     check_width(l)?;
-    let b = l / 8;
+    let mut out = vec![0u8; variant.out_bytes(l)];
+    hash_into_on(platform, l, variant, key, msg, &mut out)?;
+    Ok(out)
+}
+
+/// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating nothing.
+pub fn hash_into(l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    hash_into_on(Platform::detect(), l, variant, key, msg, out)
+}
+
+fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    match l {
+        32 => hash_into_v::<1, 2>(platform, variant, key, msg, out),
+        64 => hash_into_v::<2, 3>(platform, variant, key, msg, out),
+        96 => hash_into_v::<3, 4>(platform, variant, key, msg, out),
+        128 => hash_into_v::<4, 5>(platform, variant, key, msg, out),
+        _ => check_width(l),
+    }
+}
+
+/// At `l = 32 V` (`V1 = V + 1`): check the sizes, compute, write `out`.
+#[inline(always)]
+fn hash_into_v<const V: usize, const V1: usize>(
+    platform: Platform,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let (l, b) = (32 * V, 4 * V);
     if key.is_empty() || key.len() % b != 0 {
         return Err(Error::KeyLength {
             name: name(l, variant),
@@ -116,21 +145,38 @@ pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: 
             reason: format!("the message must be as long as the key ({} bytes), got {} bytes", key.len(), msg.len()),
         });
     }
-    let words = match l {
-        32 => words::<1, 2>(platform, variant, key, msg),
-        64 => words::<2, 3>(platform, variant, key, msg),
-        96 => words::<3, 4>(platform, variant, key, msg),
-        _ => words::<4, 5>(platform, variant, key, msg),
-    };
-    Ok(to_bytes(&words, variant.out_bytes(l)))
+    let n = variant.out_bytes(l);
+    if out.len() != n {
+        return Err(Error::Invalid(format!("{}: output buffer must be {n} bytes, got {}", name(l, variant), out.len())));
+    }
+    let w = words::<V, V1>(platform, variant, key, msg);
+    let mut bytes = [0u8; 20];
+    for (c, w) in bytes.chunks_exact_mut(4).zip(w) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    out.copy_from_slice(&bytes[..n]);
+    Ok(())
 }
 
+#[inline(always)]
 fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     #[cfg(target_arch = "x86_64")]
-    if variant == Variant::E && platform.avx2_fma {
-        // SAFETY: the platform reports AVX2.
-        let cols = unsafe { avx2::e_columns::<V>(key, msg) };
-        return portable::finish::<V>(Variant::E, &cols);
+    if platform.avx2_fma {
+        match variant {
+            Variant::E => {
+                // SAFETY: the platform reports AVX2.
+                let pairs = unsafe { avx2::e_columns::<V>(key, msg) };
+                return e_finish::<V>(&pairs);
+            }
+            // SAFETY (all three): the platform reports AVX2; chunks keep the sizes.
+            Variant::Asm2 => {
+                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V>(k, m, i) })
+            }
+            Variant::Star | Variant::Asm => {
+                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V1>(k, m, i) })
+            }
+            _ => {}
+        }
     }
     let _ = platform;
     portable::hash_words::<V, V1>(variant, key, msg)
@@ -150,8 +196,10 @@ fn element_words<const V1: usize>(l: usize, e: &[u8], what: &str) -> Result<[u64
     let w: [u64; V1] = core::array::from_fn(|j| u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]) as u64);
     // Below p = 2^l + t: the top word is 0, or 1 with the low word below t
     // and the middle words 0.
+    // (Without short-circuits: the key's value must not steer branches.)
     let v = l / 32;
-    let below_p = w[v] == 0 || (w[v] == 1 && w[1..v].iter().all(|&x| x == 0) && w[0] < portable::T[v]);
+    let middle = w[1..v].iter().fold(0, |acc, &x| acc | x);
+    let below_p = (w[v] == 0) | ((w[v] == 1) & (middle == 0) & (w[0] < portable::T[v]));
     if !below_p {
         return Err(Error::Invalid(format!("SQH (l = {l}): {what} is not below p")));
     }
@@ -224,17 +272,143 @@ pub(crate) fn catalog() -> Vec<Entry> {
 struct Block {
     l: usize,
     variant: Variant,
-    block: usize,
     key: Zeroizing<Vec<u8>>,
 }
 
 impl BlockHash for Block {
     fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
-        let o = self.variant.out_bytes(self.l);
-        for (b, o) in blocks.chunks_exact(self.block).zip(out.chunks_exact_mut(o)) {
-            let h = hash(self.l, self.variant, &self.key, b).expect("block and key have the family's sizes");
-            o.copy_from_slice(&h);
+        hash_blocks(self.l, self.variant, &self.key, blocks, out).expect("blocks, key and output have the family's sizes");
+    }
+}
+
+/// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
+/// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block).
+/// With AVX2, Def. 7, 9, 10 and 13 hash four blocks per SIMD pass (one block
+/// per lane, the key element broadcast to all four).
+pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], mut blocks: &[u8], mut out: &mut [u8]) -> Result<(), Error> {
+    check_width(l)?;
+    let o = variant.out_bytes(l);
+    let bl = key.len();
+    if bl == 0 || bl % (l / 8) != 0 || blocks.len() % bl != 0 || out.len() != blocks.len() / bl * o {
+        return Err(Error::Invalid(format!(
+            "{}: blocks must be whole {bl}-byte blocks (a positive multiple of {} bytes) with {o} output bytes each",
+            name(l, variant),
+            l / 8
+        )));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if variant != Variant::E && variant != Variant::C && variant != Variant::C2 && Platform::detect().avx2_fma && bl / (l / 8) <= portable::CHUNK {
+        // Exact sums, four blocks at a time, one per lane.
+        let prep = Zeroizing::new(match l {
+            32 => avx2::prepare_key::<1>(key),
+            64 => avx2::prepare_key::<2>(key),
+            96 => avx2::prepare_key::<3>(key),
+            _ => avx2::prepare_key::<4>(key),
+        });
+        while blocks.len() >= 4 * bl {
+            let (four, rest) = blocks.split_at(4 * bl);
+            let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+            match l {
+                32 => exact_four::<1, 2>(variant, &prep, four, o4),
+                64 => exact_four::<2, 3>(variant, &prep, four, o4),
+                96 => exact_four::<3, 4>(variant, &prep, four, o4),
+                _ => exact_four::<4, 5>(variant, &prep, four, o4),
+            }
+            blocks = rest;
+            out = orest;
         }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if variant == Variant::E && Platform::detect().avx2_fma {
+        // Four blocks at a time, one per lane.
+        let prep = Zeroizing::new(match l {
+            32 => avx2::prepare_key::<1>(key),
+            64 => avx2::prepare_key::<2>(key),
+            96 => avx2::prepare_key::<3>(key),
+            _ => avx2::prepare_key::<4>(key),
+        });
+        while blocks.len() >= 4 * bl {
+            let (four, rest) = blocks.split_at(4 * bl);
+            let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+            match l {
+                32 => e_four::<1>(&prep, four, o4),
+                64 => e_four::<2>(&prep, four, o4),
+                96 => e_four::<3>(&prep, four, o4),
+                _ => e_four::<4>(&prep, four, o4),
+            }
+            blocks = rest;
+            out = orest;
+        }
+    }
+    for (b, o) in blocks.chunks_exact(bl).zip(out.chunks_exact_mut(o)) {
+        hash_into(l, variant, key, b, o)?;
+    }
+    Ok(())
+}
+
+/// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
+#[cfg(target_arch = "x86_64")]
+fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
+    let mut pairs = [[0u64; 4]; 4];
+    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes.
+    unsafe { avx2::e_blocks4::<V>(prep, four, &mut pairs) };
+    let o = 4 * V;
+    for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
+        let w = e_finish::<V>(pq);
+        for (d, w) in out.chunks_exact_mut(4).zip(w) {
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
+/// `(words mod p) mod 2^l` of Def. 13 from its carry-free words, given in
+/// pairs (word `2i` in the low half of `pairs[i]`, `2i + 1` in the high).
+#[inline(always)]
+fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
+    let word = |r: usize| (pairs[r / 2] >> (32 * (r % 2))) & 0xffff_ffff;
+    let mut out = [0u32; 5];
+    if V <= 3 {
+        let (mut lo, mut hi) = (0u128, 0u128);
+        for r in 0..V {
+            lo |= (word(r) as u128) << (32 * r);
+            hi |= (word(r + V) as u128) << (32 * r);
+        }
+        let r = portable::reduce_2l_u128::<V>(lo, hi);
+        // mod 2^l: the low V words.
+        for (j, o) in out.iter_mut().enumerate().take(V) {
+            *o = (r >> (32 * j)) as u32;
+        }
+        out
+    } else {
+        let mut cols = [0u64; portable::COLS];
+        for (r, c) in cols.iter_mut().enumerate().take(2 * V) {
+            *c = word(r);
+        }
+        portable::finish::<V>(Variant::E, &cols)
+    }
+}
+
+/// Def. 7, 9 or 10 of four blocks under one key through the AVX2 lanes-per-block kernel.
+#[cfg(target_arch = "x86_64")]
+fn exact_four<const V: usize, const V1: usize>(variant: Variant, prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
+    let mut cols = [[0u64; portable::COLS]; 4];
+    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes,
+    // at most CHUNK elements each.
+    unsafe {
+        if variant == Variant::Asm2 {
+            avx2::exact_blocks4::<V, V>(prep, four, &mut cols)
+        } else {
+            avx2::exact_blocks4::<V, V1>(prep, four, &mut cols)
+        }
+    };
+    let o = variant.out_bytes(32 * V);
+    for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
+        let w = portable::finish::<V>(variant, c);
+        let mut bytes = [0u8; 20];
+        for (d, w) in bytes.chunks_exact_mut(4).zip(w) {
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+        out.copy_from_slice(&bytes[..o]);
     }
 }
 
@@ -255,7 +429,7 @@ pub fn block_families() -> Vec<BlockFamily> {
         for variant in [Variant::Asm, Variant::E] {
             let b = tree_block_bytes(l);
             v.push(BlockFamily::new(name(l, variant), b, l / 8, b, move |key: &[u8]| -> Box<dyn BlockHash> {
-                Box::new(Block { l, variant, block: b, key: Zeroizing::new(key.to_vec()) })
+                Box::new(Block { l, variant, key: Zeroizing::new(key.to_vec()) })
             }));
         }
     }

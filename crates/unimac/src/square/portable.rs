@@ -129,14 +129,15 @@ fn normalize<const V: usize>(c: &[i128; COLS]) -> ([i128; COLS], i128) {
 /// round `d - t·hi` then shrinks the carry `hi` by `2^32/t >= 2^26`:
 /// `2^44 → 2^16 → 1`, so after four rounds `|hi| <= 1` and the value lies in
 /// `(-p, 2p)`; one conditional `+p` or `-p` makes it canonical.
-pub(crate) fn reduce<const V: usize>(cols: &[u64]) -> [u32; 5] {
+#[inline(always)]
+pub(crate) fn reduce<const V: usize>(cols: &[u64; COLS]) -> [u32; 5] {
     let t = T[V] as i128;
     let mut c = [0i128; COLS];
     for (ci, &x) in c.iter_mut().zip(cols) {
         debug_assert!(x < 1 << 62);
         *ci = x as i128;
     }
-    for r in (V..cols.len()).rev() {
+    for r in (V..COLS).rev() {
         c[r - V] -= t * c[r];
         c[r] = 0;
     }
@@ -182,41 +183,190 @@ fn carry_in<const V: usize>(cols: &[u64; COLS], exact: bool) -> [u64; COLS] {
 /// (`V1 = V + 1`).
 pub(crate) fn hash_words<const V: usize, const V1: usize>(variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     debug_assert_eq!(V1, V + 1);
+    chunked::<V>(variant, key, msg, |kc, mc, init| match variant {
+        Variant::Star | Variant::Asm | Variant::C2 => columns::<V, V1>(kc, mc, init),
+        Variant::Asm2 | Variant::E => columns::<V, V>(kc, mc, init),
+        Variant::C => {
+            let mut cols = *init;
+            c_accumulate::<V, V1>(kc, mc, &mut cols);
+            cols
+        }
+    })
+}
+
+/// Run a column kernel over chunks of [`CHUNK`] elements, carrying the
+/// columns between chunks, then [`finish`].
+#[inline(always)]
+pub(crate) fn chunked<const V: usize>(
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    kernel: impl Fn(&[u8], &[u8], &[u64; COLS]) -> [u64; COLS],
+) -> [u32; 5] {
     let b = 4 * V;
-    let mut cols = [0u64; COLS];
     let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2);
-    for (kc, mc) in key.chunks(CHUNK * b).zip(msg.chunks(CHUNK * b)) {
-        cols = match variant {
-            Variant::Star | Variant::Asm | Variant::C2 => columns::<V, V1>(kc, mc, &cols),
-            Variant::Asm2 | Variant::E => columns::<V, V>(kc, mc, &cols),
-            Variant::C => {
-                c_accumulate::<V, V1>(kc, mc, &mut cols);
-                cols
-            }
-        };
-        cols = carry_in::<V>(&cols, exact);
+    // Offsets by hand: `chunks().zip()` would divide twice per call.
+    let mut cols = kernel(&key[..key.len().min(CHUNK * b)], &msg[..msg.len().min(CHUNK * b)], &[0u64; COLS]);
+    let mut off = CHUNK * b;
+    while off < key.len() {
+        let end = key.len().min(off + CHUNK * b);
+        cols = kernel(&key[off..end], &msg[off..end], &carry_in::<V>(&cols, exact));
+        off = end;
     }
     finish::<V>(variant, &cols)
 }
 
 /// The word count of the carry-free sum, then `mod p`.
+#[inline(always)]
 pub(crate) fn finish<const V: usize>(variant: Variant, cols: &[u64; COLS]) -> [u32; 5] {
-    let n = match variant {
-        Variant::Star | Variant::Asm | Variant::Asm2 => COLS,
-        Variant::C => 2 * V + 1,
-        Variant::C2 => 2 * V + 2,
-        Variant::E => 2 * V,
+    // Exact sums of `N`-word squares fill 2N columns (N = V for Def. 10,
+    // V + 1 for Def. 7 and 9); the rest are zero.
+    let exact = |n: usize| -> [u64; COLS] {
+        let mut c = [0u64; COLS];
+        c[..n].copy_from_slice(&cols[..n]);
+        c
     };
-    let words: [u64; COLS] = core::array::from_fn(|r| {
-        if r >= n {
-            0
-        } else if matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) {
-            cols[r]
-        } else {
-            cols[r] & 0xffff_ffff
-        }
-    });
-    reduce::<V>(&words)
+    match variant {
+        Variant::Star | Variant::Asm if V <= 3 => reduce_wide::<V>(&exact(2 * V + 2)),
+        Variant::Asm2 if V <= 3 => reduce_wide::<V>(&exact(2 * V)),
+        Variant::C if V <= 3 => reduce_wide::<V>(&words(cols, 2 * V + 1)),
+        Variant::Star | Variant::Asm => reduce::<V>(&exact(2 * V + 2)),
+        Variant::Asm2 => reduce::<V>(&exact(2 * V)),
+        Variant::C => reduce::<V>(&words(cols, 2 * V + 1)),
+        Variant::C2 => reduce::<V>(&words(cols, 2 * V + 2)),
+        Variant::E if V <= 3 => reduce_2l::<V>(&words(cols, 2 * V)),
+        Variant::E => reduce_2l_words::<V>(&words(cols, 2 * V)),
+    }
+}
+
+/// [`reduce`] for a value below `2^(2l+32)` (exact sums of at most
+/// [`CHUNK`] squares: below `2^(2l+26)`; Def. 11's `2V + 1` words), l <= 96,
+/// in `u128`.
+///
+/// Normalised to words, `x = H1 2^(2l) + H0 2^l + L` with `L, H0 < 2^l` and
+/// `H1 < 2^32`. As `2^l ≡ -t`, `x ≡ L - t H0 + t^2 H1`; adding `64 p` (more
+/// than `t H0 < 2^(l+6)`) makes it positive: `0 < y < 2^(l+7) + 2^44`.
+/// Then `y = h 2^l + y'` with `t h < 2^20 < p`, and `z = y' - t h` plus `p`
+/// when negative (by mask) is canonical.
+#[inline(always)]
+pub(crate) fn reduce_wide<const V: usize>(cols: &[u64; COLS]) -> [u32; 5] {
+    debug_assert!(V <= 3);
+    let l = 32 * V as u32;
+    let t = T[V] as u128;
+    let p = (1u128 << l) + t;
+    let mut w = [0u64; COLS + 2];
+    let mut carry = 0u128;
+    for r in 0..COLS {
+        let s = cols[r] as u128 + carry;
+        w[r] = s as u64 & 0xffff_ffff;
+        carry = s >> 32;
+    }
+    w[COLS] = carry as u64 & 0xffff_ffff;
+    w[COLS + 1] = (carry >> 32) as u64;
+    let (mut lo, mut h0, mut h1) = (0u128, 0u128, 0u128);
+    for r in 0..V {
+        lo |= (w[r] as u128) << (32 * r);
+        h0 |= (w[r + V] as u128) << (32 * r);
+    }
+    h1 |= w[2 * V] as u128;
+    debug_assert!(w[2 * V + 1..].iter().all(|&x| x == 0), "reduce_wide: value too wide");
+    let y = lo + t * t * h1 + 64 * p - t * h0;
+    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
+    let r = (z + ((z >> 127) & p as i128)) as u128;
+    let mut out = [0u32; 5];
+    for (j, o) in out.iter_mut().enumerate().take(V + 1) {
+        *o = (r >> (32 * j)) as u32;
+    }
+    out
+}
+
+/// [`reduce_2l`] on 32-bit words in `u64` (any V; used at l = 128): the same
+/// two folds, `y = L + t (p - H)` and `z = y' - t h`, as carry chains, and
+/// `+ p` when `z < 0` as `+ t` under a mask (the `2^l` of `p` cancels the
+/// final borrow).
+#[inline(always)]
+pub(crate) fn reduce_2l_words<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
+    const M: u64 = 0xffff_ffff;
+    let t = T[V];
+    // n = p - H, V + 1 words (p = 2^l + t > H: no final borrow).
+    let mut n = [0u64; 5];
+    let mut borrow = 0i64;
+    for (r, nr) in n.iter_mut().enumerate().take(V + 1) {
+        let pr = if r == 0 { t } else if r == V { 1 } else { 0 };
+        let hr = if r < V { w[V + r] } else { 0 };
+        let s = pr as i64 - hr as i64 + borrow;
+        *nr = s as u64 & M;
+        borrow = s >> 32;
+    }
+    // y = L + t n < (t + 1) 2^l + t^2: V words and h = y >> l <= t + 1.
+    let mut y = [0u64; 5];
+    let mut c = 0u64;
+    for r in 0..=V {
+        let s = if r < V { w[r] } else { 0 } + t * n[r] + c;
+        y[r] = s & M;
+        c = s >> 32;
+    }
+    let h = y[V] + (c << 32);
+    // z = y' - t h, signed; borrow is 0 or -1.
+    let mut z = [0u32; 5];
+    let mut borrow = 0i64;
+    for r in 0..V {
+        let s = y[r] as i64 - if r == 0 { (t * h) as i64 } else { 0 } + borrow;
+        z[r] = s as u32;
+        borrow = s >> 32;
+    }
+    // Negative: add p, i.e. add t and drop the borrow.
+    let mut c = t & borrow as u64;
+    for zr in z.iter_mut().take(V) {
+        let s = *zr as u64 + c;
+        *zr = s as u32;
+        c = s >> 32;
+    }
+    z[V] = c as u32;
+    z
+}
+
+/// [`reduce`] for a value below `2^(2l)` given as `2V` words, l <= 96, in `u128`.
+///
+/// With `x = H 2^l + L` (`H, L < 2^l`): `-t H ≡ t (p - H)` and `p - H > 0`, so
+/// `y = L + t (p - H) ≡ x` with `0 <= y < (t + 1) 2^l + t^2 < 2^(l+7)`, inside
+/// `u128`. Then `y = h 2^l + y'` with `h <= t + 1` and `z = y' - t h ≡ x` lies
+/// in `(-t (t + 1), 2^l)`: adding `p` when negative (by mask) is canonical.
+#[inline(always)]
+pub(crate) fn reduce_2l<const V: usize>(w: &[u64; COLS]) -> [u32; 5] {
+    let (mut lo, mut hi) = (0u128, 0u128);
+    for r in 0..V {
+        lo |= (w[r] as u128) << (32 * r);
+        hi |= (w[r + V] as u128) << (32 * r);
+    }
+    let r = reduce_2l_u128::<V>(lo, hi);
+    let mut out = [0u32; 5];
+    for (j, o) in out.iter_mut().enumerate().take(V + 1) {
+        *o = (r >> (32 * j)) as u32;
+    }
+    out
+}
+
+/// `(hi 2^l + lo) mod p_l` for `lo, hi < 2^l`, l <= 96 (see [`reduce_2l`]).
+#[inline(always)]
+pub(crate) fn reduce_2l_u128<const V: usize>(lo: u128, hi: u128) -> u128 {
+    debug_assert!(V <= 3);
+    let l = 32 * V as u32;
+    let t = T[V] as u128;
+    let p = (1u128 << l) + t;
+    let y = lo + t * (p - hi);
+    let z = (y & ((1u128 << l) - 1)) as i128 - (t * (y >> l)) as i128;
+    (z + ((z >> 127) & p as i128)) as u128
+}
+
+/// The first `n` columns cut to 32-bit words, the rest dropped.
+#[inline(always)]
+fn words(cols: &[u64; COLS], n: usize) -> [u64; COLS] {
+    let mut w = [0u64; COLS];
+    for (w, c) in w.iter_mut().zip(&cols[..n]) {
+        *w = c & 0xffff_ffff;
+    }
+    w
 }
 
 /// `((m + x)^2 + b) mod p_l` for `m, x, b` in `Z_p` given as `V + 1` words
@@ -233,9 +383,7 @@ pub(crate) fn square_plus<const V: usize, const V1: usize>(m: &[u64; V1], x: &[u
     debug_assert_eq!(carry, 0);
     let mut d = [0u64; COLS];
     let mut xc = [0u64; COLS];
-    for j in 0..V1 {
-        d[j] += b[j];
-    }
+    d[..V1].copy_from_slice(b);
     products::<V1>(&a, &mut d, &mut xc);
     let cols: [u64; COLS] = core::array::from_fn(|r| d[r] + 2 * xc[r]);
     reduce::<V>(&cols)

@@ -6,8 +6,8 @@
 //! 8-bit machine words: the carry rules `C` and `C2` are written exactly as
 //! SPEC §3 states them, one machine word at a time, with no cleverness.
 //! It is exact but neither fast nor constant-time (its `mod p` is a plain
-//! long division); the library computes through [`super::portable`] and
-//! [`super::avx2`], which are tested to give the identical bytes.
+//! long division); the library computes through `portable.rs` and
+//! `avx2.rs`, which are tested to give the identical bytes.
 
 use super::Variant;
 
@@ -92,20 +92,26 @@ impl Nat {
         r
     }
 
-    /// `self * o`, exact (schoolbook).
+    /// `self * o`, exact (schoolbook over the significant limbs).
     pub fn mul(&self, o: &Nat) -> Nat {
+        let (na, nb) = (self.limbs(), o.limbs());
         let mut r = [0u64; 2 * LIMBS];
-        for i in 0..LIMBS {
+        for i in 0..na {
             let mut carry = 0u64;
-            for j in 0..LIMBS {
+            for j in 0..nb {
                 let t = r[i + j] + self.0[i] as u64 * o.0[j] as u64 + carry;
                 r[i + j] = t & 0xffff_ffff;
                 carry = t >> 32;
             }
-            r[i + LIMBS] = carry;
+            r[i + nb] = carry;
         }
         assert!(r[LIMBS..].iter().all(|&w| w == 0), "Nat overflow");
         Nat(core::array::from_fn(|i| r[i] as u32))
+    }
+
+    /// Limbs up to the most significant non-zero one.
+    fn limbs(&self) -> usize {
+        self.bits().div_ceil(32) as usize
     }
 
     pub fn ge(&self, o: &Nat) -> bool {
@@ -136,7 +142,8 @@ impl Nat {
         if p.bits() <= 32 {
             // One limb at a time: r < p <= 2^32, so r·2^32 + limb < 2^64.
             let p = p.0[0] as u64;
-            let r = self.0.iter().rev().fold(0u64, |r, &limb| ((r << 32) | limb as u64) % p);
+            let n = self.limbs();
+            let r = self.0[..n].iter().rev().fold(0u64, |r, &limb| ((r << 32) | limb as u64) % p);
             return Nat::from_u128(r as u128);
         }
         let mut r = Nat::ZERO;
@@ -238,8 +245,11 @@ impl Geometry {
 /// in the outer summation"). Both inputs must fit in `n` words.
 pub fn c_add(a: &Nat, b: &Nat, n: u32, w: u32) -> Nat {
     assert!(a.bits() <= n * w && b.bits() <= n * w, "C: a term wider than {n} words");
-    let words: Vec<u64> = (0..n).map(|j| (a.word(j, w) + b.word(j, w)) & ((1 << w) - 1)).collect();
-    Nat::from_words(&words, w)
+    let mut words = [0u64; MAX_WORDS];
+    for (j, x) in words.iter_mut().enumerate().take(n as usize) {
+        *x = (a.word(j as u32, w) + b.word(j as u32, w)) & ((1 << w) - 1);
+    }
+    Nat::from_words(&words[..n as usize], w)
 }
 
 /// `C2(a^2)` for `a` taken as `v` machine words of `w` bits (section 4.7,
@@ -249,7 +259,7 @@ pub fn c_add(a: &Nat, b: &Nat, n: u32, w: u32) -> Nat {
 pub fn c2_square(a: &Nat, v: u32, w: u32) -> Nat {
     assert!(a.bits() <= v * w, "C2: the value is wider than {v} words");
     let mask = (1u64 << w) - 1;
-    let mut r = vec![0u64; 2 * v as usize];
+    let mut r = [0u64; MAX_WORDS];
     for j in 0..v {
         for k in 0..v {
             let p = a.word(j, w) * a.word(k, w);
@@ -258,7 +268,7 @@ pub fn c2_square(a: &Nat, v: u32, w: u32) -> Nat {
             r[(j + k + 1) as usize] = (r[(j + k + 1) as usize] + hi) & mask;
         }
     }
-    Nat::from_words(&r, w)
+    Nat::from_words(&r[..2 * v as usize], w)
 }
 
 /// The contribution of one element, `a_i = m_i + x_i` (exact), before the outer sum.
@@ -314,4 +324,16 @@ pub fn hash_bytes(l: u32, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     let xs: Vec<Nat> = key.chunks(b).map(Nat::from_le_bytes).collect();
     let ms: Vec<Nat> = msg.chunks(b).map(Nat::from_le_bytes).collect();
     hash(&g, v, &xs, &ms).to_le_bytes(v.out_bytes(l as usize))
+}
+
+/// SQH of Def. 4 on `Z_p`: `h_x(m) = (m + x)^2 mod p` (Δ-universal, Thm 1).
+pub fn sqh(p: &Nat, x: &Nat, m: &Nat) -> Nat {
+    let a = x.add(m);
+    a.mul(&a).rem(p)
+}
+
+/// SQHU of Def. 5: `h_{x,b}(m) = ((m + x)^2 + b) mod p` — Lemma 1's
+/// conversion of the Δ-universal SQH into a strongly universal family (Thm 2).
+pub fn sqhu(p: &Nat, x: &Nat, b: &Nat, m: &Nat) -> Nat {
+    sqh(p, x, m).add(b).rem(p)
 }
