@@ -150,6 +150,13 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 /// `path`; returns the first. Durable before it returns.
 pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
     let shown = path.display().to_string();
+    // Work on the real file: renaming over a symbolic link would replace the
+    // link and leave the counter it points to behind.
+    let real = fs::canonicalize(path);
+    let path: &Path = match &real {
+        Ok(p) => p,
+        Err(_) => path, // reported by the open below
+    };
     // Lock the file, then make sure the path still names the locked file
     // (another process may have renamed a new version over it meanwhile).
     let mut f = loop {
@@ -217,6 +224,17 @@ mod tests {
         assert_eq!(ok(reserve(&p, 3)), 1);
         assert_eq!(ok(reserve(&p, 1)), 4);
         assert_eq!(fs::read_to_string(&p).unwrap(), "5\n");
+        // Through a symbolic link, the file it points to is the counter.
+        #[cfg(unix)]
+        {
+            let link = d.join("link");
+            std::os::unix::fs::symlink(&p, &link).unwrap();
+            assert_eq!(ok(reserve(&link, 1)), 5);
+            assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+            assert_eq!(fs::read_to_string(&p).unwrap(), "6\n");
+            assert_eq!(ok(reserve(&p, 1)), 6);
+            fs::write(&p, "5\n").unwrap();
+        }
         fs::write(&p, format!("{}\n", u128::MAX - 1)).unwrap();
         assert_eq!(ok(reserve(&p, 1)), u128::MAX - 1);
         assert!(reserve(&p, 1).is_err(), "exhausted");
