@@ -15,6 +15,30 @@
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
 //! in constant time with [`subtle`]. The forgery bounds of each name are in
 //! [`crate::bounds`].
+//!
+//! ```
+//! use unimac::mac::{Hash127Aes, Mac, TreeHash, WegmanCarter};
+//!
+//! // Stateless: one 32-byte key r ‖ K, no nonce.
+//! let mac = Hash127Aes::new(&[7u8; 32]);
+//! let tag = mac.tag(b"attack at dawn");
+//! assert!(mac.verify(b"attack at dawn", &tag));
+//! assert!(!mac.verify(b"attack at dusk", &tag));
+//!
+//! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
+//! let mmh = unimac::tree::family("mmh32x2").expect("MMH is built in");
+//! let wc = WegmanCarter::new(TreeHash(mmh), &[9u8; 32]).unwrap();
+//! let nonce = 1u128.to_le_bytes();
+//! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
+//! assert_eq!(t.len(), 8);
+//!
+//! // The same MAC by its SPEC name, streaming, the nonce given at the end.
+//! let m = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
+//! let mut p = m.start_deferred().unwrap();
+//! p.update(b"attack ");
+//! p.update(b"at dawn");
+//! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
+//! ```
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
