@@ -88,6 +88,9 @@ pub struct Term {
     pub formula: String,
     /// log2 of its value.
     pub log2: Log2,
+    /// Whether it is the theorem's own formula (false: a modelling term
+    /// such as the switching lemma).
+    pub theorem: bool,
 }
 
 /// A forgery bound.
@@ -117,6 +120,11 @@ pub struct Bound {
 }
 
 impl Bound {
+    /// log2 of the theorem's own formula alone (without the modelling terms).
+    pub fn theorem_log2(&self) -> Log2 {
+        self.terms.iter().filter(|t| t.theorem).fold(Log2::ZERO, |acc, t| acc.plus(t.log2))
+    }
+
     /// One JSON object (`bound_log2`, `theorem`, …).
     pub fn to_json(&self) -> serde_json::Value {
         let num = |l: Log2| if l.0 == f64::NEG_INFINITY { serde_json::Value::Null } else { serde_json::json!(l.0) };
@@ -128,8 +136,9 @@ impl Bound {
             "bound_log2": num(self.log2),
             "bound": self.log2.sci(),
             "theorem": self.theorem,
+            "theorem_log2": num(self.theorem_log2()),
             "terms": self.terms.iter().map(|t| serde_json::json!({
-                "what": t.what, "formula": t.formula, "log2": num(t.log2), "value": t.log2.sci(),
+                "what": t.what, "formula": t.formula, "log2": num(t.log2), "value": t.log2.sci(), "from_theorem": t.theorem,
             })).collect::<Vec<_>>(),
             "not_included": self.not_included,
             "params": self.params.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
@@ -151,6 +160,7 @@ impl Bound {
             a.max_bytes,
             self.theorem
         );
+        s.push_str(&format!("  the theorem's formula alone: 2^{:.2} ({})\n", self.theorem_log2().0, self.theorem_log2().sci()));
         for (k, v) in &self.params {
             s.push_str(&format!("  {k} = {v}\n"));
         }
@@ -356,7 +366,8 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         notes: Vec::new(),
     };
     let lw = hash127_words(attack.max_bytes);
-    let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v };
+    let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
+    let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
     match name {
         "hash127" => {
             if c > 1 {
@@ -382,7 +393,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 pairs.times(l2(lw + 2)).times(Log2::pow2(-127.0)),
             ));
             b.terms.push(term("guessing a fresh f value", "D/2^128", l2(d).times(Log2::pow2(-128.0))));
-            b.terms.push(term("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+            b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
             b.not_included.push(adv_aes("K", q));
         }
         "hash127-aes-add" => {
@@ -393,7 +404,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 "(C + D(L_w + 2))/2^127",
                 l2(c).plus(l2(d).times(l2(lw + 2))).times(Log2::pow2(-127.0)),
             ));
-            b.terms.push(term("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+            b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
             b.not_included.push(adv_aes("K", q));
             b.notes.push("nonces must never repeat under one key (Theorem 9.1 assumes message numbers are not reused)".into());
         }
@@ -409,12 +420,12 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             // function on q distinct (n, h) unless an outer input repeats
             // another outer input or an inner input (docs/BOUNDS.md).
             let comp = l2(q).times(l2(q - 1)).times(Log2::pow2(-1.0)).plus(l2(q).times(l2(q))).times(Log2::pow2(-128.0));
-            b.terms.push(term(
+            b.terms.push(model(
                 "f(n, h) = rho(rho(n) xor h) is a random function unless an outer input collides",
                 "(q(q-1)/2 + q^2)/2^128, q = C + D",
                 comp,
             ));
-            b.terms.push(term("AES is a permutation, not a function (switching lemma, 2q calls)", "2q(2q-1)/2^129", switching(2 * q)));
+            b.terms.push(model("AES is a permutation, not a function (switching lemma, 2q calls)", "2q(2q-1)/2^129", switching(2 * q)));
             b.not_included.push(adv_aes("K", 2 * q));
             b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (seed 000 section 9)".into());
         }
@@ -471,6 +482,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
             what: "level keys from the AES key stream under s, modelled as uniform (switching lemma)".into(),
             formula: format!("k(k-1)/2^129, k = {ks_blocks} key-stream blocks"),
             log2: switching(ks_blocks),
+            theorem: false,
         });
         b.not_included.push(adv_aes("s", ks_blocks));
     } else {
@@ -485,18 +497,19 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     match thm2 {
         Some(t2) if t2 < thm1 => {
             b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
-            b.terms.insert(0, Term { what: "D attempts at 2 eps each".into(), formula: "2 D eps".into(), log2: t2 });
+            b.terms.insert(0, Term { what: "D attempts at 2 eps each".into(), formula: "2 D eps".into(), log2: t2, theorem: true });
         }
         _ => {
             b.theorem = format!(
                 "Shoup (seed 001), Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
                 if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
             );
-            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps) });
+            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
             b.terms.insert(1, Term {
                 what: "AES is a permutation, not a function (switching lemma)".into(),
                 formula: "q(q-1)/2^129, q = C + D".into(),
                 log2: switching(q),
+                theorem: false,
             });
         }
     }
@@ -556,8 +569,12 @@ mod tests {
             let q = &cb + &db;
             let sw = &q * (&q - 1u32);
             let want = big_log2(&(t92 + sw), 129);
-            let got = bound("hash127-aes", &a(l, c, d)).unwrap().log2.0;
+            let b = bound("hash127-aes", &a(l, c, d)).unwrap();
+            let got = b.log2.0;
             assert!((got - want).abs() < 1e-9, "{l} {c} {d}: {got} vs {want}");
+            // The theorem's formula alone.
+            let t92 = ((&cb * (&cb - 1u32)) * 2u32 + &cb * &db * 4u32) * (&lw + 2u32) + &db * 2u32;
+            assert!((b.theorem_log2().0 - big_log2(&t92, 129)).abs() < 1e-9);
             // Theorem 9.1 + switching, over 2^129
             let t91 = (&cb + &db * (&lw + 2u32)) * 4u32 + &q * (&q - 1u32);
             let got = bound("hash127-aes-add", &a(l, c, d)).unwrap().log2.0;
