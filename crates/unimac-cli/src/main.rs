@@ -46,7 +46,10 @@ enum Cmd {
         /// The key file (from 'unimac keygen').
         #[arg(long = "key-file")]
         key_file: PathBuf,
-        /// Counter file: nonces are reserved from it (and synced) before any tag is printed.
+        /// Counter file (the next unused 128-bit nonce counter in decimal and a
+        /// newline; made by 'keygen --counter'): nonces are reserved from it and
+        /// synced to disk before any tag is printed; the nonce is the counter as
+        /// 16 little-endian bytes.
         #[arg(long)]
         counter: Option<PathBuf>,
         /// The nonce, hex (interoperation; one file only; never reuse a nonce).
