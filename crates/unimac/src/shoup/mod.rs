@@ -20,7 +20,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;
-use crate::registry::{pad, Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]
@@ -117,6 +117,7 @@ pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
     gdiv::key_poly(g)
 }
 
+#[derive(Clone)]
 enum Engine {
     EvalPortable(Box<Ring64>),
     DivisionPortable(Box<Ring64>),
@@ -224,7 +225,10 @@ impl Engine {
 }
 
 /// Streaming state of eval64, division64 or gdivision64: feed the message in
-/// any chunking, then [`finalize`](Hasher::finalize).
+/// any chunking, then [`finalize`](Hasher::finalize). The expanded key is kept
+/// across [`finalize_reset`](Hasher::finalize_reset), so one `Hasher` serves any
+/// number of messages under one key.
+#[derive(Clone)]
 pub struct Hasher {
     engine: Engine,
     acc: u128,
@@ -269,11 +273,21 @@ impl Hasher {
 
     /// The 8-byte hash of everything absorbed (`pad(M, 8)` applied here).
     pub fn finalize(mut self) -> [u8; 8] {
-        let last = pad(&self.buf[..self.n], 8); // 1 to 8 blocks
-        let acc = self.engine.blocks(self.acc, &last);
+        self.finalize_reset()
+    }
+
+    /// The hash of everything absorbed; then start over under the same key.
+    pub fn finalize_reset(&mut self) -> [u8; 8] {
+        let mut last = [0u8; 64];
+        last[..self.n].copy_from_slice(&self.buf[..self.n]);
+        last[self.n] = 1; // pad(M, 8): 0x01, then zeros to a multiple of 8
+        let len = (self.n + 8) & !7;
+        let acc = self.engine.blocks(self.acc, &last[..len]);
         let h = self.engine.finish(acc);
-        self.acc.zeroize();
+        last.zeroize();
         self.buf.zeroize();
+        self.acc = self.engine.init();
+        self.n = 0;
         h.to_le_bytes()
     }
 }
