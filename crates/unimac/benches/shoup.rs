@@ -20,6 +20,7 @@ fn hashing(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(size as u64));
         for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
             for (b, bname) in [
+                (Backend::Vpclmul, "vpclmul"),
                 (Backend::Clmul, "clmul"),
                 (Backend::Portable, "portable"),
                 (Backend::Table1, "table1-nonct"),
@@ -91,6 +92,7 @@ fn setup(c: &mut Criterion) {
     g.bench_function("gdivision64-key/berlekamp-massey-ct", |b| b.iter(|| gdiv::key_poly(black_box(&KEY))));
     for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
         for (bk, bname) in [
+            (Backend::Vpclmul, "vpclmul"),
             (Backend::Clmul, "clmul"),
             (Backend::Portable, "portable"),
             (Backend::Table1, "table1-nonct"),

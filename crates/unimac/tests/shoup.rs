@@ -222,7 +222,7 @@ fn rabin_irreducible(q: u128) -> bool {
 // ---------------------------------------------------------------- helpers ----
 
 fn backends() -> Vec<Backend> {
-    [Backend::Portable, Backend::Clmul, Backend::Table1, Backend::Table2]
+    [Backend::Portable, Backend::Clmul, Backend::Vpclmul, Backend::Table1, Backend::Table2]
         .into_iter()
         .filter(|b| b.available())
         .collect()

@@ -25,6 +25,8 @@ use crate::Error;
 
 #[cfg(target_arch = "x86_64")]
 pub mod clmul;
+#[cfg(target_arch = "x86_64")]
+pub mod vpclmul;
 pub mod gdiv;
 pub mod gf2;
 pub mod minpoly;
@@ -50,8 +52,12 @@ pub enum Kind {
 pub enum Backend {
     /// Portable, constant-time (the fallback of every name).
     Portable,
-    /// PCLMULQDQ, constant-time (the default where the CPU has it).
+    /// PCLMULQDQ, constant-time (the default where the CPU has it and lacks
+    /// VPCLMULQDQ).
     Clmul,
+    /// VPCLMULQDQ on 256-bit registers with AVX2, constant-time (the default
+    /// where the CPU has it).
+    Vpclmul,
     /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
     /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
     /// method 1 (one 2 KB table).
@@ -64,7 +70,9 @@ pub enum Backend {
 impl Backend {
     /// The constant-time backend [`Platform::detect`] picks.
     pub fn detect() -> Backend {
-        if cfg!(target_arch = "x86_64") && Platform::detect().pclmul {
+        if Backend::Vpclmul.available() {
+            Backend::Vpclmul
+        } else if Backend::Clmul.available() {
             Backend::Clmul
         } else {
             Backend::Portable
@@ -75,6 +83,7 @@ impl Backend {
     pub fn available(self) -> bool {
         match self {
             Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul,
+            Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul,
             _ => true,
         }
     }
@@ -87,17 +96,17 @@ impl Backend {
 pub struct Ring64 {
     /// The modulus and its Barrett constant.
     pub(crate) m: Modulus,
-    /// `β^k mod m`, `k = 0..8`.
-    pub(crate) pow: [u64; 9],
+    /// `β^k mod m`, `k = 0..16`.
+    pub(crate) pow: [u64; 17],
     /// `x^64 β^k mod m`.
-    pub(crate) fold: [u64; 9],
+    pub(crate) fold: [u64; 17],
 }
 
 impl Ring64 {
     fn new(m: Modulus, beta: u64) -> Ring64 {
-        let mut r = Ring64 { m, pow: [0; 9], fold: [0; 9] };
+        let mut r = Ring64 { m, pow: [0; 17], fold: [0; 17] };
         let mut p = 1u64;
-        for k in 0..9 {
+        for k in 0..17 {
             r.pow[k] = p;
             r.fold[k] = m.reduce((p as u128) << 64);
             p = m.mul(p, beta);
@@ -122,8 +131,10 @@ enum Engine {
     EvalPortable(Box<Ring64>),
     DivisionPortable(Box<Ring64>),
     RingClmul(Box<Ring64>),
+    RingVpclmul(Box<Ring64>),
     GPortable(Box<GKey>),
     GClmul(Box<GKey>),
+    GVpclmul(Box<GKey>),
     EvalMethod1(Box<tables::EvalMethod1>),
     EvalMethod2(Box<tables::EvalMethod2>),
     OneTable(Box<tables::OneTable>),
@@ -150,6 +161,8 @@ impl Engine {
             (Kind::Eval64 | Kind::Division64, Backend::Clmul) => Engine::RingClmul(ring()),
             (Kind::GDivision64, Backend::Portable) => Engine::GPortable(gkey()),
             (Kind::GDivision64, Backend::Clmul) => Engine::GClmul(gkey()),
+            (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
+            (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
             (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
             (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
             (Kind::Division64, Backend::Table1 | Backend::Table2) => {
@@ -177,8 +190,8 @@ impl Engine {
     /// recurrences that fold the final multiplication in).
     fn init(&self) -> u128 {
         match self {
-            Engine::EvalPortable(r) | Engine::RingClmul(r) => r.pow[1] as u128,
-            Engine::GClmul(k) => k.pow[1] as u128,
+            Engine::EvalPortable(r) | Engine::RingClmul(r) | Engine::RingVpclmul(r) => r.pow[1] as u128,
+            Engine::GClmul(k) | Engine::GVpclmul(k) => k.pow[1] as u128,
             _ => 1,
         }
     }
@@ -195,8 +208,16 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Engine::GClmul(k) => unsafe { clmul::g_blocks(k, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Vpclmul was available.
+            Engine::RingVpclmul(r) => unsafe { vpclmul::ring_blocks(r, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Engine::GVpclmul(k) => unsafe { vpclmul::g_blocks(k, acc, data) },
             #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) | Engine::GClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
+            Engine::RingClmul(_) | Engine::GClmul(_) | Engine::RingVpclmul(_) | Engine::GVpclmul(_) => {
+                unreachable!("no carry-less engine off x86-64")
+            }
             Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
             Engine::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
             Engine::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
@@ -211,10 +232,10 @@ impl Engine {
             Engine::DivisionPortable(r) => portable::division_finish(&r.m, acc as u64),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the engine exists only if Backend::Clmul was available.
-            Engine::RingClmul(r) => unsafe { clmul::ring_finish(r, acc) },
+            Engine::RingClmul(r) | Engine::RingVpclmul(r) => unsafe { clmul::ring_finish(r, acc) },
             #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
-            Engine::GClmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Engine::RingClmul(_) | Engine::RingVpclmul(_) => unreachable!("no carry-less engine off x86-64"),
+            Engine::GClmul(k) | Engine::GVpclmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
             Engine::GPortable(k) => k.times_z8(acc as u64),
             Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
             Engine::EvalMethod2(t) => t.mul(acc as u64),

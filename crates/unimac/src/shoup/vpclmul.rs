@@ -1,0 +1,82 @@
+//! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2, chosen at run
+//! time by [`Platform::detect`](crate::Platform::detect)): the recurrence of
+//! [`clmul`](super::clmul) with sixteen blocks (128 bytes) aggregated per step,
+//! two products per instruction:
+//!
+//! `X' = X_lo·β^16 + X_hi·(x^64 β^16) + b_0 β^16 + b_1 β^15 + … + b_15 β`.
+//!
+//! The state products (two 128-bit PCLMULQDQs) are the only dependency between
+//! steps; the eight 256-bit block products are independent of the state.
+//! Shorter tails go to the 128-bit kernel, which keeps the same state.
+
+use core::arch::x86_64::*;
+
+use super::gdiv::GKey;
+use super::Ring64;
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn set4(a: u64, b: u64, c: u64, d: u64) -> __m256i {
+    // Lanes low to high: [a, b | c, d].
+    _mm256_set_epi64x(d as i64, c as i64, b as i64, a as i64)
+}
+
+/// eval64 / division64 blocks (`data.len()` a multiple of 8).
+///
+/// # Safety
+/// The CPU must support `vpclmulqdq`, `pclmulqdq`, `avx2` (and hence `sse4.1`).
+#[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
+pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+    let pw = &key.pow;
+    let q0 = set4(pw[16], pw[15], pw[14], pw[13]);
+    let q1 = set4(pw[12], pw[11], pw[10], pw[9]);
+    let q2 = set4(pw[8], pw[7], pw[6], pw[5]);
+    let q3 = set4(pw[4], pw[3], pw[2], pw[1]);
+    let st = _mm_set_epi64x(key.fold[16] as i64, pw[16] as i64);
+    let mut a = _mm_set_epi64x((acc >> 64) as i64, acc as i64);
+    let mut chunks = data.chunks_exact(128);
+    for c in &mut chunks {
+        let p = c.as_ptr() as *const __m256i;
+        // SAFETY: `c` is 128 readable bytes: four unaligned 32-bit loads.
+        let (v0, v1, v2, v3) = unsafe {
+            (
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+                _mm256_loadu_si256(p.add(3)),
+            )
+        };
+        let t = _mm256_xor_si256(
+            _mm256_xor_si256(
+                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v0, q0), _mm256_clmulepi64_epi128::<0x11>(v0, q0)),
+                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v1, q1), _mm256_clmulepi64_epi128::<0x11>(v1, q1)),
+            ),
+            _mm256_xor_si256(
+                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v2, q2), _mm256_clmulepi64_epi128::<0x11>(v2, q2)),
+                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v3, q3), _mm256_clmulepi64_epi128::<0x11>(v3, q3)),
+            ),
+        );
+        let t = _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+        a = _mm_xor_si128(t, _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(a, st), _mm_clmulepi64_si128::<0x11>(a, st)));
+    }
+    let mut out = 0u128;
+    // SAFETY: `out` is 16 writable bytes.
+    unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, a) };
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        out
+    } else {
+        // SAFETY: pclmulqdq and sse4.1 are enabled here.
+        unsafe { super::clmul::ring_blocks(key, out, rest) }
+    }
+}
+
+/// gdivision64 blocks: for now the 128-bit kernel (see the module notes).
+///
+/// # Safety
+/// As [`ring_blocks`].
+#[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
+pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    // SAFETY: pclmulqdq and sse4.1 are enabled here.
+    unsafe { super::clmul::g_blocks(key, acc, data) }
+}
