@@ -20,13 +20,14 @@ fn hashing(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(size as u64));
         for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
             for (b, bname) in [
+                (Backend::Gfni, "gfni"),
                 (Backend::Vpclmul, "vpclmul"),
                 (Backend::Clmul, "clmul"),
                 (Backend::Portable, "portable"),
                 (Backend::Table1, "table1-nonct"),
                 (Backend::Table2, "table2-nonct"),
             ] {
-                if !b.available() {
+                if !b.available() || !b.supports(kind) {
                     continue;
                 }
                 let mut h = Hasher::with_backend(kind, b, &KEY).unwrap();
@@ -92,13 +93,14 @@ fn setup(c: &mut Criterion) {
     g.bench_function("gdivision64-key/berlekamp-massey-ct", |b| b.iter(|| gdiv::key_poly(black_box(&KEY))));
     for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
         for (bk, bname) in [
+            (Backend::Gfni, "gfni"),
             (Backend::Vpclmul, "vpclmul"),
             (Backend::Clmul, "clmul"),
             (Backend::Portable, "portable"),
             (Backend::Table1, "table1-nonct"),
             (Backend::Table2, "table2-nonct"),
         ] {
-            if bk.available() {
+            if bk.available() && bk.supports(kind) {
                 g.bench_function(format!("full-setup/{kname}/{bname}"), |b| {
                     b.iter(|| Hasher::with_backend(kind, bk, black_box(&KEY)).unwrap())
                 });

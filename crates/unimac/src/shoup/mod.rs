@@ -26,6 +26,8 @@ use crate::Error;
 #[cfg(target_arch = "x86_64")]
 pub mod clmul;
 #[cfg(target_arch = "x86_64")]
+pub mod gfni;
+#[cfg(target_arch = "x86_64")]
 pub mod vpclmul;
 pub mod gdiv;
 pub mod gf2;
@@ -56,8 +58,12 @@ pub enum Backend {
     /// VPCLMULQDQ).
     Clmul,
     /// VPCLMULQDQ on 256-bit registers with AVX2, constant-time (the default
-    /// where the CPU has it).
+    /// of eval64 and division64 where the CPU has it; gdivision64 runs the
+    /// 128-bit PCLMULQDQ kernel under this name).
     Vpclmul,
+    /// GFNI with AVX2, constant-time: gdivision64 only (its default where the
+    /// CPU has it).
+    Gfni,
     /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
     /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
     /// method 1 (one 2 KB table).
@@ -68,7 +74,16 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The constant-time backend [`Platform::detect`] picks.
+    /// The constant-time backend [`Platform::detect`] picks for `kind`.
+    pub fn detect_for(kind: Kind) -> Backend {
+        if kind == Kind::GDivision64 && Backend::Gfni.available() {
+            Backend::Gfni
+        } else {
+            Backend::detect()
+        }
+    }
+
+    /// The constant-time carry-less backend [`Platform::detect`] picks.
     pub fn detect() -> Backend {
         if Backend::Vpclmul.available() {
             Backend::Vpclmul
@@ -79,11 +94,17 @@ impl Backend {
         }
     }
 
+    /// Whether the backend computes `kind` (GFNI serves gdivision64 only).
+    pub fn supports(self, kind: Kind) -> bool {
+        self != Backend::Gfni || kind == Kind::GDivision64
+    }
+
     /// Whether this CPU can run the backend.
     pub fn available(self) -> bool {
         match self {
             Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul,
             Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul,
+            Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni,
             _ => true,
         }
     }
@@ -135,6 +156,7 @@ enum Engine {
     GPortable(Box<GKey>),
     GClmul(Box<GKey>),
     GVpclmul(Box<GKey>),
+    GGfni(Box<GKey>),
     EvalMethod1(Box<tables::EvalMethod1>),
     EvalMethod2(Box<tables::EvalMethod2>),
     OneTable(Box<tables::OneTable>),
@@ -145,6 +167,9 @@ impl Engine {
     fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Engine, Error> {
         if !backend.available() {
             return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
+        }
+        if !backend.supports(kind) {
+            return Err(Error::Invalid(format!("{backend:?}: does not compute {kind:?}")));
         }
         let g = u64::from_le_bytes(*key);
         let ring = || match kind {
@@ -163,6 +188,8 @@ impl Engine {
             (Kind::GDivision64, Backend::Clmul) => Engine::GClmul(gkey()),
             (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
             (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
+            (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
+            (_, Backend::Gfni) => unreachable!("checked by supports()"),
             (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
             (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
             (Kind::Division64, Backend::Table1 | Backend::Table2) => {
@@ -191,7 +218,7 @@ impl Engine {
     fn init(&self) -> u128 {
         match self {
             Engine::EvalPortable(r) | Engine::RingClmul(r) | Engine::RingVpclmul(r) => r.pow[1] as u128,
-            Engine::GClmul(k) | Engine::GVpclmul(k) => k.pow[1] as u128,
+            Engine::GClmul(k) | Engine::GVpclmul(k) | Engine::GGfni(k) => k.pow[1] as u128,
             _ => 1,
         }
     }
@@ -214,8 +241,15 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Engine::GVpclmul(k) => unsafe { vpclmul::g_blocks(k, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Gfni was available.
+            Engine::GGfni(k) => unsafe { gfni::g_blocks(k, acc, data) },
             #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) | Engine::GClmul(_) | Engine::RingVpclmul(_) | Engine::GVpclmul(_) => {
+            Engine::RingClmul(_)
+            | Engine::GClmul(_)
+            | Engine::RingVpclmul(_)
+            | Engine::GVpclmul(_)
+            | Engine::GGfni(_) => {
                 unreachable!("no carry-less engine off x86-64")
             }
             Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
@@ -236,6 +270,7 @@ impl Engine {
             #[cfg(not(target_arch = "x86_64"))]
             Engine::RingClmul(_) | Engine::RingVpclmul(_) => unreachable!("no carry-less engine off x86-64"),
             Engine::GClmul(k) | Engine::GVpclmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Engine::GGfni(_) => acc as u64, // already reduced
             Engine::GPortable(k) => k.times_z8(acc as u64),
             Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
             Engine::EvalMethod2(t) => t.mul(acc as u64),
@@ -260,7 +295,7 @@ pub struct Hasher {
 impl Hasher {
     /// With the fastest constant-time backend of this CPU.
     pub fn new(kind: Kind, key: &[u8; 8]) -> Hasher {
-        Self::with_backend(kind, Backend::detect(), key).expect("the detected backend is available")
+        Self::with_backend(kind, Backend::detect_for(kind), key).expect("the detected backend is available")
     }
 
     /// With a chosen backend; an error if this CPU lacks it.
