@@ -319,7 +319,7 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
 #[test]
 fn streaming_at_every_split_point_equals_one_shot() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    for len in [0usize, 7, 8, 9, 63, 64, 65, 130, 200] {
+    for len in [0usize, 7, 8, 9, 63, 64, 65, 130, 200, 520] {
         let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
         let key: [u8; 8] = rng.gen();
         for kind in KINDS {

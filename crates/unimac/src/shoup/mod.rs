@@ -117,17 +117,17 @@ impl Backend {
 pub struct Ring64 {
     /// The modulus and its Barrett constant.
     pub(crate) m: Modulus,
-    /// `β^k mod m`, `k = 0..16`.
-    pub(crate) pow: [u64; 17],
+    /// `β^k mod m`, `k = 0..32`.
+    pub(crate) pow: [u64; 33],
     /// `x^64 β^k mod m`.
-    pub(crate) fold: [u64; 17],
+    pub(crate) fold: [u64; 33],
 }
 
 impl Ring64 {
     fn new(m: Modulus, beta: u64) -> Ring64 {
-        let mut r = Ring64 { m, pow: [0; 17], fold: [0; 17] };
+        let mut r = Ring64 { m, pow: [0; 33], fold: [0; 33] };
         let mut p = 1u64;
-        for k in 0..17 {
+        for k in 0..33 {
             r.pow[k] = p;
             r.fold[k] = m.reduce((p as u128) << 64);
             p = m.mul(p, beta);

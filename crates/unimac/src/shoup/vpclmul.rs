@@ -1,12 +1,12 @@
 //! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2, chosen at run
 //! time by [`Platform::detect`](crate::Platform::detect)): the recurrence of
-//! [`clmul`](super::clmul) with sixteen blocks (128 bytes) aggregated per step,
+//! [`clmul`](super::clmul) with thirty-two blocks (256 bytes) aggregated per step,
 //! two products per instruction:
 //!
-//! `X' = X_lo·β^16 + X_hi·(x^64 β^16) + b_0 β^16 + b_1 β^15 + … + b_15 β`.
+//! `X' = X_lo·β^32 + X_hi·(x^64 β^32) + b_0 β^32 + b_1 β^31 + … + b_31 β`.
 //!
 //! The state products (two 128-bit PCLMULQDQs) are the only dependency between
-//! steps; the eight 256-bit block products are independent of the state.
+//! steps; the sixteen 256-bit block products are independent of the state.
 //! Shorter tails go to the 128-bit kernel, which keeps the same state.
 
 use core::arch::x86_64::*;
@@ -28,32 +28,27 @@ fn set4(a: u64, b: u64, c: u64, d: u64) -> __m256i {
 #[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
 pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.pow;
-    let q0 = set4(pw[16], pw[15], pw[14], pw[13]);
-    let q1 = set4(pw[12], pw[11], pw[10], pw[9]);
-    let q2 = set4(pw[8], pw[7], pw[6], pw[5]);
-    let q3 = set4(pw[4], pw[3], pw[2], pw[1]);
-    let st = _mm_set_epi64x(key.fold[16] as i64, pw[16] as i64);
+    // q[i] multiplies the four blocks 4i..4i+3 of a step: β^(32−4i) … β^(29−4i).
+    let q: [__m256i; 8] =
+        core::array::from_fn(|i| set4(pw[32 - 4 * i], pw[31 - 4 * i], pw[30 - 4 * i], pw[29 - 4 * i]));
+    let st = _mm_set_epi64x(key.fold[32] as i64, pw[32] as i64);
     let mut a = _mm_set_epi64x((acc >> 64) as i64, acc as i64);
-    let mut chunks = data.chunks_exact(128);
+    let prod = |v: __m256i, q: __m256i| {
+        _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v, q), _mm256_clmulepi64_epi128::<0x11>(v, q))
+    };
+    let mut chunks = data.chunks_exact(256);
     for c in &mut chunks {
         let p = c.as_ptr() as *const __m256i;
-        // SAFETY: `c` is 128 readable bytes: four unaligned 32-bit loads.
-        let (v0, v1, v2, v3) = unsafe {
-            (
-                _mm256_loadu_si256(p),
-                _mm256_loadu_si256(p.add(1)),
-                _mm256_loadu_si256(p.add(2)),
-                _mm256_loadu_si256(p.add(3)),
-            )
-        };
+        // SAFETY: `c` is 256 readable bytes: eight unaligned 32-byte loads.
+        let v: [__m256i; 8] = core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.add(i)) });
         let t = _mm256_xor_si256(
             _mm256_xor_si256(
-                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v0, q0), _mm256_clmulepi64_epi128::<0x11>(v0, q0)),
-                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v1, q1), _mm256_clmulepi64_epi128::<0x11>(v1, q1)),
+                _mm256_xor_si256(prod(v[0], q[0]), prod(v[1], q[1])),
+                _mm256_xor_si256(prod(v[2], q[2]), prod(v[3], q[3])),
             ),
             _mm256_xor_si256(
-                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v2, q2), _mm256_clmulepi64_epi128::<0x11>(v2, q2)),
-                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v3, q3), _mm256_clmulepi64_epi128::<0x11>(v3, q3)),
+                _mm256_xor_si256(prod(v[4], q[4]), prod(v[5], q[5])),
+                _mm256_xor_si256(prod(v[6], q[6]), prod(v[7], q[7])),
             ),
         );
         let t = _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
