@@ -13,7 +13,7 @@ use unimac::shoup::{self, gf2, minpoly, Backend, Hasher, Kind};
 fn pad8(m: &[u8]) -> Vec<u8> {
     let mut v = m.to_vec();
     v.push(1);
-    while v.len() % 8 != 0 {
+    while v.len() & 7 != 0 {
         v.push(0);
     }
     v
@@ -215,7 +215,7 @@ fn rabin_irreducible(q: u128) -> bool {
     if frob(d) != pmod(2, q) {
         return false;
     }
-    let primes: Vec<u32> = (2..=d).filter(|&r| d % r == 0 && (2..r).all(|s| r % s != 0)).collect();
+    let primes: Vec<u32> = (2..=d).filter(|&r| (d / r) * r == d && (2..r).all(|s| r % s != 0)).collect();
     primes.iter().all(|&r| pgcd(q, frob(d / r) ^ pmod(2, q)) == 1)
 }
 
