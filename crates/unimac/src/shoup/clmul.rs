@@ -61,6 +61,14 @@ macro_rules! clmul {
     };
 }
 
+/// One carry-less product `x · y`.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub fn clmul64(x: u64, y: u64) -> u128 {
+    // SAFETY: SSE2 and PCLMULQDQ are enabled.
+    unsafe { to_u128(clmul!(set(x, 0), set(y, 0), 0x00)) }
+}
+
 /// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
 /// unreduced state `X` (≡ the true state mod `m`).
 ///

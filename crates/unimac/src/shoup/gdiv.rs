@@ -62,12 +62,14 @@ pub fn scale8(t: u8, mut v: u64) -> u64 {
 
 /// `a · b` in `L = K[y]/(F)`; element `g_0..g_7` is `Σ g_i y^i`.
 pub fn lmul(a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
-    let mut p = [0u8; 15];
-    for i in 0..8 {
-        for j in 0..8 {
-            p[i + j] ^= kmul(a[i], b[j]);
-        }
+    // The 15 coefficients of the product, byte k of `p` for y^k: a_i times the
+    // vector b, eight bytes at once, shifted to y^i.
+    let bv = u64::from_le_bytes(*b);
+    let mut p = 0u128;
+    for (i, &ai) in a.iter().enumerate() {
+        p ^= (scale8(ai, bv) as u128) << (8 * i);
     }
+    let mut p = p.to_le_bytes();
     // y^k = y^(k-8) (y^3 + y + 0x0E) for k = 14 down to 8.
     for k in (8..15).rev() {
         let t = p[k];

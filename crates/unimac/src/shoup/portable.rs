@@ -31,14 +31,14 @@ pub fn eval_blocks(alpha: u64, mut x: u64, data: &[u8]) -> u64 {
 /// division64 on whole 8-byte blocks: `r ← r·x^64 + b mod p` (r starts at 1).
 pub fn division_blocks(m: &Modulus, mut r: u64, data: &[u8]) -> u64 {
     for b in data.chunks_exact(8) {
-        r = m.reduce(((r as u128) << 64) | le(b) as u128);
+        r = m.reduce_with(((r as u128) << 64) | le(b) as u128, clmul64);
     }
     r
 }
 
 /// The final `r·x^64 mod p` of division64.
 pub fn division_finish(m: &Modulus, r: u64) -> u64 {
-    m.reduce((r as u128) << 64)
+    m.reduce_with((r as u128) << 64, clmul64)
 }
 
 /// gdivision64 on whole 8-byte blocks: `r ← r·z^8 + B mod P`, `r` with byte `k`
