@@ -16,7 +16,7 @@ fn hashing(c: &mut Criterion) {
     for size in [16 * 1024usize, 1024 * 1024] {
         let data: Vec<u8> = (0..size).map(|i| (i * 131 + 7) as u8).collect();
         let mut g = c.benchmark_group(format!("shoup-hash/{}KiB", size / 1024));
-        g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+        g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
         g.throughput(Throughput::Bytes(size as u64));
         for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
             for (b, bname) in [
