@@ -62,6 +62,10 @@ macro_rules! clmul {
 }
 
 /// One carry-less product `x · y`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1` (a safe call from code that
+/// enables them).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub fn clmul64(x: u64, y: u64) -> u128 {

@@ -92,43 +92,60 @@ pub fn projected_sequence(g: &[u8; 8]) -> [u8; 16] {
     s
 }
 
-/// Berlekamp–Massey over K on 16 terms, in constant time (fixed iterations,
-/// every branch of the textbook algorithm replaced by masks). Returns the
-/// connection polynomial `C(X) = 1 + c_1 X + … + c_8 X^8` and the linear
-/// complexity `ℓ ≤ 8`: the sequence satisfies `Σ c_i a_(n-i) = 0` for `n ≥ ℓ`.
-pub fn berlekamp_massey(s: &[u8; 16]) -> ([u8; 9], u32) {
-    let mut c = [0u8; 9];
-    c[0] = 1;
-    // `b` holds X^m·B (B the connection polynomial before the last length change,
-    // m the steps since); entries above degree 8 are never needed, because an
-    // update with d ≠ 0 yields deg C ≤ ℓ ≤ 8.
-    let mut b = [0u8; 9];
-    b[1] = 1;
-    let mut l: u32 = 0;
-    let mut bd: u8 = 1;
-    for n in 0..16usize {
-        let mut d = 0u8;
-        for i in 0..9usize.min(n + 1) {
-            d ^= kmul(c[i], s[n - i]);
-        }
-        let dnz = 0u32.wrapping_sub(((d as u32).wrapping_neg()) >> 31); // all ones iff d ≠ 0
-        let longer = 0u32.wrapping_sub(((2 * l).wrapping_sub(n as u32 + 1)) >> 31); // 2ℓ ≤ n
-        let swap = dnz & longer;
-        let swap8 = swap as u8;
-        let coef = kmul(d, kinv(bd));
-        let t = c;
-        for i in 0..9 {
-            c[i] ^= kmul(coef, b[i]);
-        }
-        let mut nb = [0u8; 9];
-        for i in 0..8 {
-            nb[i + 1] = (t[i] & swap8) | (b[i] & !swap8);
-        }
-        b = nb;
-        l = ((n as u32 + 1 - l) & swap) | (l & !swap);
-        bd = (d & swap8) | (bd & !swap8);
+/// Sixteen bytes times the scalar `t ∈ K`, byte by byte.
+#[inline]
+fn scale16(t: u8, v: u128) -> u128 {
+    (scale8(t, v as u64) as u128) | ((scale8(t, (v >> 64) as u64) as u128) << 64)
+}
+
+/// Bytewise products in K of two 8-byte vectors (SWAR shift and add by masks).
+#[inline]
+fn vmul8(mut a: u64, b: u64) -> u64 {
+    let mut r = 0u64;
+    for i in 0..8 {
+        r ^= a & (((b >> i) & 0x0101_0101_0101_0101) * 0xff);
+        a = xtime8(a);
     }
-    (c, l)
+    r
+}
+
+/// Berlekamp–Massey over K on 16 terms, in constant time: fixed iterations,
+/// every branch of the textbook algorithm replaced by masks, and the
+/// inversion-free form (`C ← γ C − d X^m B`, `γ` the discrepancy at the last
+/// length change), which keeps `C` a nonzero scalar multiple of the textbook
+/// connection polynomial; one inversion normalizes it at the end. Returns
+/// `C(X) = 1 + c_1 X + … + c_8 X^8` (index `i` = `c_i`) and the linear
+/// complexity `ℓ ≤ 8`: `Σ c_i a_(n-i) = 0` for `n ≥ ℓ`.
+pub fn berlekamp_massey(s: &[u8; 16]) -> ([u8; 9], u32) {
+    const NINE: u128 = (1u128 << 72) - 1; // coefficients 0..8, one byte each
+    let mut c: u128 = 1;
+    // X^m·B; coefficients above degree 8 are never needed, because an update
+    // with d ≠ 0 yields deg C ≤ ℓ ≤ 8.
+    let mut b: u128 = 1 << 8;
+    let mut l: u32 = 0;
+    let mut gamma: u8 = 1;
+    let mut win: u128 = 0; // byte i = a_(n−i)
+    for (n, &sn) in s.iter().enumerate() {
+        let n = n as u32;
+        win = ((win << 8) | sn as u128) & NINE;
+        let prod = vmul8(c as u64, win as u64) ^ (vmul8((c >> 64) as u64, (win >> 64) as u64) & 0xff);
+        let mut d = prod;
+        d ^= d >> 32;
+        d ^= d >> 16;
+        d ^= d >> 8;
+        let d = d as u8;
+        let dnz = 0u32.wrapping_sub(((d as u32).wrapping_neg()) >> 31); // all ones iff d ≠ 0
+        let longer = 0u32.wrapping_sub((2 * l).wrapping_sub(n + 1) >> 31); // 2ℓ ≤ n
+        let swap = dnz & longer;
+        let swap128 = 0u128.wrapping_sub((swap & 1) as u128);
+        let t = c;
+        c = scale16(gamma, c) ^ scale16(d, b);
+        b = (((t & swap128) | (b & !swap128)) << 8) & NINE;
+        l = ((n + 1).wrapping_sub(l) & swap) | (l & !swap);
+        gamma = (d & swap as u8) | (gamma & !(swap as u8));
+    }
+    let c = scale16(kinv(c as u8), c).to_le_bytes();
+    (core::array::from_fn(|i| c[i]), l)
 }
 
 /// `gdivision64-key(g)` (SPEC §4): the minimal polynomial `q` of `g` over K,
