@@ -173,7 +173,7 @@ pub struct GKey {
     pub(crate) kron_fold: [[u64; 3]; 9],
     /// The columns `z^i β^k mod P`, `i = 0..8`: the matrix of `B ↦ B β^k` over K,
     /// for the GFNI path.
-    pub(crate) gfni: [[u64; 8]; 9],
+    pub(crate) gfni: [[u64; 8]; 17],
 }
 
 impl GKey {
@@ -189,17 +189,19 @@ impl GKey {
             }
             q = (q << 8) ^ scale8((q >> 56) as u8, p_lo);
         }
-        let mut k = GKey { p_lo, cols, pow: [0; 9], fold: [0; 9], kron: [[0; 3]; 9], kron_fold: [[0; 3]; 9], gfni: [[0; 8]; 9] };
+        let mut k = GKey { p_lo, cols, pow: [0; 9], fold: [0; 9], kron: [[0; 3]; 9], kron_fold: [[0; 3]; 9], gfni: [[0; 8]; 17] };
         let kara = |v: u64| {
             let s = spread(v);
             [s as u64, (s >> 64) as u64, (s as u64) ^ ((s >> 64) as u64)]
         };
         let mut p = 1u64;
-        for i in 0..9 {
-            k.pow[i] = p;
-            k.fold[i] = k.times_z8(p);
-            k.kron[i] = kara(k.pow[i]);
-            k.kron_fold[i] = kara(k.fold[i]);
+        for i in 0..17 {
+            if i < 9 {
+                k.pow[i] = p;
+                k.fold[i] = k.times_z8(p);
+                k.kron[i] = kara(k.pow[i]);
+                k.kron_fold[i] = kara(k.fold[i]);
+            }
             let mut c = p;
             for col in k.gfni[i].iter_mut() {
                 *col = c;

@@ -6,11 +6,14 @@
 //! by a fixed `C ∈ K[z]/(P)` is the K-linear map `B ↦ Σ_i b_i (z^i C mod P)`: the
 //! eight coefficients `b_i` broadcast against the eight precomputed columns,
 //! two instructions per 8-byte block, and the result is already reduced (no
-//! reduction of any kind is left for later). Eight blocks are aggregated per
-//! step over the matrices of `β^8..β^1` (`β = z^8 mod P`), as in
+//! reduction of any kind is left for later). Sixteen blocks are aggregated per
+//! step over the matrices of `β^16..β^1` (`β = z^8 mod P`), as in
 //! [`clmul`](super::clmul):
 //!
-//! `X' = X·β^8 + B_0 β^8 + B_1 β^7 + … + B_7 β`.
+//! `X' = X·β^16 + B_0 β^16 + B_1 β^15 + … + B_15 β`,
+//!
+//! so the only dependency between steps (fold the four lanes, broadcast, one
+//! matrix product) is paid once per 128 bytes.
 
 use core::arch::x86_64::*;
 
@@ -60,22 +63,24 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
         _mm_xor_si128(x, _mm_unpackhi_epi64(x, x))
     };
     let mut x = _mm_set_epi64x(0, acc as u64 as i64);
-    let m8 = [cols(8), cols(7), cols(6), cols(5), cols(4), cols(3), cols(2), cols(1)];
-    let mut chunks = data.chunks_exact(64);
+    let m: [[__m256i; 2]; 16] = core::array::from_fn(|j| cols(16 - j));
+    let mut chunks = data.chunks_exact(128);
     for c in &mut chunks {
-        let mut t = mat(load(&c[0..8]), &blk, &m8[0]);
-        for j in 1..8 {
-            t = _mm256_xor_si256(t, mat(load(&c[8 * j..8 * j + 8]), &blk, &m8[j]));
+        // Two partial sums, so the XOR chains stay short.
+        let mut t0 = mat(load(&c[0..8]), &blk, &m[0]);
+        let mut t1 = mat(load(&c[8..16]), &blk, &m[1]);
+        for j in (2..16).step_by(2) {
+            t0 = _mm256_xor_si256(t0, mat(load(&c[8 * j..8 * j + 8]), &blk, &m[j]));
+            t1 = _mm256_xor_si256(t1, mat(load(&c[8 * j + 8..8 * j + 16]), &blk, &m[j + 1]));
         }
-        t = _mm256_xor_si256(t, mat(_mm256_broadcastq_epi64(x), &st, &m8[0]));
-        x = fold(t);
+        let t = _mm256_xor_si256(t0, t1);
+        x = fold(_mm256_xor_si256(t, mat(_mm256_broadcastq_epi64(x), &st, &m[0])));
     }
-    let rest = chunks.remainder();
-    let k = rest.len() / 8;
-    if k > 0 {
+    for r in chunks.remainder().chunks(64) {
+        let k = r.len() / 8;
         let mut t = mat(_mm256_broadcastq_epi64(x), &st, &cols(k));
         for j in 0..k {
-            t = _mm256_xor_si256(t, mat(load(&rest[8 * j..8 * j + 8]), &blk, &cols(k - j)));
+            t = _mm256_xor_si256(t, mat(load(&r[8 * j..8 * j + 8]), &blk, &cols(k - j)));
         }
         x = fold(t);
     }
