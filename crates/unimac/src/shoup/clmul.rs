@@ -30,20 +30,22 @@ use core::arch::x86_64::*;
 use super::gdiv::GKey;
 use super::Ring64;
 
-#[inline(always)]
-unsafe fn set(lo: u64, hi: u64) -> __m128i {
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_set_epi64x(hi as i64, lo as i64) }
+#[inline]
+#[target_feature(enable = "sse2")]
+fn set(lo: u64, hi: u64) -> __m128i {
+    _mm_set_epi64x(hi as i64, lo as i64)
 }
 
-#[inline(always)]
-unsafe fn from_u128(v: u128) -> __m128i {
-    // SAFETY: SSE2; the lane order is little-endian like the u128.
-    unsafe { set(v as u64, (v >> 64) as u64) }
+#[inline]
+#[target_feature(enable = "sse2")]
+fn from_u128(v: u128) -> __m128i {
+    // The lane order is little-endian like the u128.
+    set(v as u64, (v >> 64) as u64)
 }
 
-#[inline(always)]
-unsafe fn to_u128(v: __m128i) -> u128 {
+#[inline]
+#[target_feature(enable = "sse2")]
+fn to_u128(v: __m128i) -> u128 {
     let mut out = 0u128;
     // SAFETY: `out` is 16 writable bytes; the store is unaligned.
     unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, v) };
@@ -69,8 +71,7 @@ macro_rules! clmul {
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub fn clmul64(x: u64, y: u64) -> u128 {
-    // SAFETY: SSE2 and PCLMULQDQ are enabled.
-    unsafe { to_u128(clmul!(set(x, 0), set(y, 0), 0x00)) }
+    to_u128(clmul!(set(x, 0), set(y, 0), 0x00))
 }
 
 /// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
@@ -81,28 +82,31 @@ pub fn clmul64(x: u64, y: u64) -> u128 {
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.pow;
-    let p87 = set(pw[8], pw[7]);
-    let p65 = set(pw[6], pw[5]);
-    let p43 = set(pw[4], pw[3]);
-    let p21 = set(pw[2], pw[1]);
-    let st = set(pw[8], key.fold[8]);
+    // q[i] multiplies blocks 2i, 2i+1 of a 16-block step: β^(16−2i), β^(15−2i).
+    let q: [__m128i; 8] = core::array::from_fn(|i| set(pw[16 - 2 * i], pw[15 - 2 * i]));
+    let st = set(pw[16], key.fold[16]);
     let mut a = from_u128(acc);
-    let mut chunks = data.chunks_exact(64);
+    let mut chunks = data.chunks_exact(128);
     for c in &mut chunks {
         let p = c.as_ptr() as *const __m128i;
-        // SAFETY: `c` is 64 readable bytes: four unaligned 16-byte loads.
-        let (v0, v1, v2, v3) = unsafe {
-            (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)))
-        };
-        // The block products do not depend on the state: sum them first.
+        // SAFETY: `c` is 128 readable bytes: eight unaligned 16-byte loads.
+        let v: [__m128i; 8] = core::array::from_fn(|i| unsafe { _mm_loadu_si128(p.add(i)) });
+        let prod = |v: __m128i, q: __m128i| x!(clmul!(v, q, 0x00), clmul!(v, q, 0x11));
+        // The block products do not depend on the state: sum them first
+        // (block 0's product by β^16 is folded into the state's).
         let t = x!(
-            x!(clmul!(v0, p87, 0x11), x!(clmul!(v1, p65, 0x00), clmul!(v1, p65, 0x11))),
-            x!(x!(clmul!(v2, p43, 0x00), clmul!(v2, p43, 0x11)), x!(clmul!(v3, p21, 0x00), clmul!(v3, p21, 0x11)))
+            x!(x!(clmul!(v[0], q[0], 0x11), prod(v[1], q[1])), x!(prod(v[2], q[2]), prod(v[3], q[3]))),
+            x!(x!(prod(v[4], q[4]), prod(v[5], q[5])), x!(prod(v[6], q[6]), prod(v[7], q[7])))
         );
-        let a0 = x!(a, _mm_move_epi64(v0)); // X_lo + b_0 | X_hi
+        let a0 = x!(a, _mm_move_epi64(v[0])); // X_lo + b_0 | X_hi
         a = x!(t, x!(clmul!(a0, st, 0x00), clmul!(a0, st, 0x11)));
     }
-    let rest = chunks.remainder();
+    // Up to fifteen blocks left: eight, then the rest.
+    let mut rest = chunks.remainder();
+    if rest.len() >= 64 {
+        a = from_u128(ring_step8(key, to_u128(a), &rest[..64]));
+        rest = &rest[64..];
+    }
     let k = rest.len() / 8;
     if k > 0 {
         let b = |j: usize| u64::from_le_bytes(rest[8 * j..8 * j + 8].try_into().expect("8 bytes"));
@@ -114,6 +118,30 @@ pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
         a = t;
     }
     to_u128(a)
+}
+
+/// One step of eight blocks (64 bytes): nine PCLMULQDQs.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn ring_step8(key: &Ring64, acc: u128, c: &[u8]) -> u128 {
+    let pw = &key.pow;
+    let p87 = set(pw[8], pw[7]);
+    let p65 = set(pw[6], pw[5]);
+    let p43 = set(pw[4], pw[3]);
+    let p21 = set(pw[2], pw[1]);
+    let st = set(pw[8], key.fold[8]);
+    let a = from_u128(acc);
+    let c: &[u8; 64] = c.try_into().expect("64 bytes");
+    let p = c.as_ptr() as *const __m128i;
+    // SAFETY: `c` is 64 readable bytes: four unaligned 16-byte loads.
+    let (v0, v1, v2, v3) =
+        unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
+    let t = x!(
+        x!(clmul!(v0, p87, 0x11), x!(clmul!(v1, p65, 0x00), clmul!(v1, p65, 0x11))),
+        x!(x!(clmul!(v2, p43, 0x00), clmul!(v2, p43, 0x11)), x!(clmul!(v3, p21, 0x00), clmul!(v3, p21, 0x11)))
+    );
+    let a0 = x!(a, _mm_move_epi64(v0)); // X_lo + b_0 | X_hi
+    to_u128(x!(t, x!(clmul!(a0, st, 0x00), clmul!(a0, st, 0x11))))
 }
 
 /// `acc mod m` by Barrett reduction (two PCLMULQDQs).
