@@ -5,12 +5,15 @@
 //! in `GF(2)[x]/(m)` for a monic `m` of degree 64 (eval64: `m = f`, `β = α`;
 //! division64: `m = p`, `β = x^64 mod p`, since `(x^(64n) + Σ b_i x^(64(n−1−i)))·x^64
 //! = β^(n+1) + Σ b_i β^(n−i)`). The state `X` is kept unreduced as 128 bits
-//! `X_hi x^64 + X_lo`; eight blocks (64 bytes) are aggregated per step over the
-//! precomputed powers `β^8..β^1`, and the state is folded by `β^8` and
-//! `x^64 β^8 mod m`, so a step is nine independent PCLMULQDQs whose sum is the
-//! new state (one multiplication per 8-byte block, plus one per 64 bytes):
+//! `X_hi x^64 + X_lo`; sixteen blocks (128 bytes) are aggregated per step over
+//! the precomputed powers `β^16..β^1`, and the state is folded by `β^16` and
+//! `x^64 β^16 mod m`, so a step is seventeen independent PCLMULQDQs whose sum is
+//! the new state (one multiplication per 8-byte block, plus one per step):
 //!
-//! `X' = (X_lo + b_0)·β^8 + X_hi·(x^64 β^8) + b_1 β^7 + … + b_7 β`.
+//! `X' = (X_lo + b_0)·β^16 + X_hi·(x^64 β^16) + b_1 β^15 + … + b_15 β`.
+//!
+//! (A tail of eight or more blocks takes one eight-block step, the rest one
+//! step of its own length with `β^k` and `x^64 β^k`.)
 //!
 //! The reduction is aggregated to the very end: one Barrett reduction per
 //! message (two PCLMULQDQs).
@@ -19,9 +22,11 @@
 //! is spread Kronecker-fashion into 16-bit slots (`z = x^16`), so one carry-less
 //! 128×128-bit product (three PCLMULQDQs, Karatsuba) computes a product in
 //! `K[z]` with every coefficient (degree ≤ 14 in `x`) in its own slot. The same
-//! aggregated recurrence runs with `β = z^8 mod P`; per 64 bytes the slots are
-//! reduced modulo `x^8 + x^4 + x^3 + x + 1` once (16-bit lane shifts), and the
-//! reduction modulo `P` is again left to the end.
+//! aggregated recurrence runs with `β = z^8 mod P`, eight blocks per step, the
+//! state split as `S_lo + z^8 S_hi` and folded by `β^8` and `z^8 β^8 mod P`; per
+//! step the slots are reduced modulo `x^8 + x^4 + x^3 + x + 1` once (16-bit lane
+//! shifts, exact: a slot holds degree ≤ 14, the first fold leaves ≤ 10, the
+//! second ≤ 7), and the reduction modulo `P` is again left to the end.
 
 #![allow(unsafe_code)]
 
@@ -32,20 +37,20 @@ use super::Ring64;
 
 #[inline]
 #[target_feature(enable = "sse2")]
-fn set(lo: u64, hi: u64) -> __m128i {
+pub(crate) fn set(lo: u64, hi: u64) -> __m128i {
     _mm_set_epi64x(hi as i64, lo as i64)
 }
 
 #[inline]
 #[target_feature(enable = "sse2")]
-fn from_u128(v: u128) -> __m128i {
+pub(crate) fn from_u128(v: u128) -> __m128i {
     // The lane order is little-endian like the u128.
     set(v as u64, (v >> 64) as u64)
 }
 
 #[inline]
 #[target_feature(enable = "sse2")]
-fn to_u128(v: __m128i) -> u128 {
+pub(crate) fn to_u128(v: __m128i) -> u128 {
     let mut out = 0u128;
     // SAFETY: `out` is 16 writable bytes; the store is unaligned.
     unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, v) };
@@ -159,7 +164,7 @@ pub unsafe fn ring_finish(key: &Ring64, acc: u128) -> u64 {
 /// `x^8 + x^4 + x^3 + x + 1`: the top 7 bits fold to at most 11 bits, whose top
 /// 3 fold to at most 7.
 #[inline(always)]
-unsafe fn xreduce(v: __m128i) -> __m128i {
+pub(crate) unsafe fn xreduce(v: __m128i) -> __m128i {
     // SAFETY: SSE2 16-bit lane shifts and logic.
     unsafe {
         let lo = _mm_set1_epi16(0x00ff);
@@ -173,7 +178,7 @@ unsafe fn xreduce(v: __m128i) -> __m128i {
 /// One Karatsuba product term: `(lo, hi, mid)` partial products of the spread
 /// `a` (128 bits) by the spread constant `c = [c_lo, c_hi, c_lo ^ c_hi]`.
 #[inline(always)]
-unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
+pub(crate) unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
     // SAFETY: PCLMULQDQ is enabled by every caller's target_feature.
     unsafe {
         acc[0] = x!(acc[0], clmul!(a, c, 0x00));

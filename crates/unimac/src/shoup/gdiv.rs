@@ -163,14 +163,14 @@ pub struct GKey {
     pub(crate) p_lo: u64,
     /// `cols[8j + b] = x^b · (z^(8+j) mod P)`: the columns of `r ↦ r·z^8 mod P`.
     cols: [u64; 64],
-    /// `β^k mod P`, `β = z^8 mod P`, `k = 0..8`.
-    pub(crate) pow: [u64; 9],
+    /// `β^k mod P`, `β = z^8 mod P`, `k = 0..16`.
+    pub(crate) pow: [u64; 17],
     /// `z^8 · β^k mod P`.
-    pub(crate) fold: [u64; 9],
+    pub(crate) fold: [u64; 17],
     /// `spread(β^k)` as `[lo, hi, lo ^ hi]` (Karatsuba), for the PCLMULQDQ path.
-    pub(crate) kron: [[u64; 3]; 9],
+    pub(crate) kron: [[u64; 3]; 17],
     /// `spread(z^8 β^k mod P)` likewise.
-    pub(crate) kron_fold: [[u64; 3]; 9],
+    pub(crate) kron_fold: [[u64; 3]; 17],
     /// The columns `z^i β^k mod P`, `i = 0..8`: the matrix of `B ↦ B β^k` over K,
     /// for the GFNI path.
     pub(crate) gfni: [[u64; 8]; 17],
@@ -189,19 +189,17 @@ impl GKey {
             }
             q = (q << 8) ^ scale8((q >> 56) as u8, p_lo);
         }
-        let mut k = GKey { p_lo, cols, pow: [0; 9], fold: [0; 9], kron: [[0; 3]; 9], kron_fold: [[0; 3]; 9], gfni: [[0; 8]; 17] };
+        let mut k = GKey { p_lo, cols, pow: [0; 17], fold: [0; 17], kron: [[0; 3]; 17], kron_fold: [[0; 3]; 17], gfni: [[0; 8]; 17] };
         let kara = |v: u64| {
             let s = spread(v);
             [s as u64, (s >> 64) as u64, (s as u64) ^ ((s >> 64) as u64)]
         };
         let mut p = 1u64;
         for i in 0..17 {
-            if i < 9 {
-                k.pow[i] = p;
-                k.fold[i] = k.times_z8(p);
-                k.kron[i] = kara(k.pow[i]);
-                k.kron_fold[i] = kara(k.fold[i]);
-            }
+            k.pow[i] = p;
+            k.fold[i] = k.times_z8(p);
+            k.kron[i] = kara(k.pow[i]);
+            k.kron_fold[i] = kara(k.fold[i]);
             let mut c = p;
             for col in k.gfni[i].iter_mut() {
                 *col = c;

@@ -58,8 +58,7 @@ pub enum Backend {
     /// VPCLMULQDQ).
     Clmul,
     /// VPCLMULQDQ on 256-bit registers with AVX2, constant-time (the default
-    /// of eval64 and division64 where the CPU has it; gdivision64 runs the
-    /// 128-bit PCLMULQDQ kernel under this name).
+    /// where the CPU has it, except gdivision64 with GFNI).
     Vpclmul,
     /// GFNI with AVX2, constant-time: gdivision64 only (its default where the
     /// CPU has it).
