@@ -12,10 +12,19 @@
 //!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]).
 //!
 //! All three are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
-//! implicit leading 1. Each has a portable constant-time path
-//! ([`Backend::Portable`]) and a PCLMULQDQ path ([`Backend::Clmul`]), chosen at
-//! run time; the paper's table methods are there as non-constant-time benchmark
-//! variants ([`Backend::Table1`], [`Backend::Table2`]).
+//! implicit leading 1, computed with many blocks aggregated per step over
+//! precomputed powers of the multiplier (see [`clmul`]). Each has a portable
+//! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
+//! chosen at run time ([`Backend::Clmul`], [`Backend::Vpclmul`], and for
+//! gdivision64 [`Backend::Gfni`]); the paper's table methods are there as
+//! non-constant-time benchmark variants ([`Backend::Table1`], [`Backend::Table2`]).
+//!
+//! Forgery bounds (§4): for messages of at most `n` blocks (the implicit leading
+//! block counted), eval64 is `ε`-AXU with `ε ≤ n/2^64`, division64 with
+//! `ε ≤ 64n/2^64` and gdivision64 with `ε ≤ 8n/2^64` (a difference polynomial of
+//! degree ≤ 64n has at most that many roots `g`, whatever the key polynomial's
+//! degree: the fallback keys included; checked exhaustively at `l = 8` in
+//! `tests/shoup_bounds.rs`).
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

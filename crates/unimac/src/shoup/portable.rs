@@ -1,7 +1,7 @@
 //! Portable constant-time hashing paths (no table, no branch on secret data).
 //!
 //! * eval64: Horner's rule `X ← (X + b)·α` in GF(2^64) (seed 001 §5), the
-//!   product by [`clmul64`](super::gf2::clmul64) and the sparse reduction by `f`.
+//!   product by [`clmul64`] and the sparse reduction by `f`.
 //! * division64: `r ← r·x^64 + b mod p` (§6.1) by Barrett reduction.
 //! * gdivision64: `r ← r·z^8 + B mod P` over K = GF(2^8) (§7.1), the map
 //!   `r ↦ r·z^8 mod P` applied as a 64×64 matrix over GF(2) by masks.
