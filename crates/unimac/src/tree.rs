@@ -235,8 +235,19 @@ impl Tree {
     pub fn finalize_reset(&mut self) -> Vec<u8> {
         let b = self.family.block;
         let o = self.family.out;
-        let mut last = Zeroizing::new(vec![0u8; b]);
-        let mut out = vec![0u8; o];
+        // The last (padded) block of a level and its output, on the stack when
+        // they fit (every block function of SPEC §5 has B <= 264).
+        let mut last_arr = [0u8; 512];
+        let mut out_arr = [0u8; 64];
+        let mut last_vec;
+        let mut out_vec;
+        let (last, out): (&mut [u8], &mut [u8]) = if b <= last_arr.len() && o <= out_arr.len() {
+            (&mut last_arr[..b], &mut out_arr[..o])
+        } else {
+            last_vec = vec![0u8; b];
+            out_vec = vec![0u8; o];
+            (&mut last_vec[..], &mut out_vec[..])
+        };
         let mut j = 0;
         loop {
             let lvl = &mut self.levels[j];
@@ -244,16 +255,19 @@ impl Tree {
             last[..n].copy_from_slice(&lvl.buf);
             last[n] = 1;
             last[n + 1..].fill(0);
+            lvl.buf.fill(0);
             lvl.buf.clear();
-            lvl.hash.hash_blocks(&last, &mut out);
+            lvl.hash.hash_blocks(last, out);
             if !std::mem::replace(&mut lvl.emitted, false) {
                 break;
             }
-            self.feed(j + 1, &out);
+            self.feed(j + 1, out);
             j += 1;
         }
+        let result = out.to_vec();
+        zeroize::Zeroize::zeroize(last);
         self.reset();
-        out
+        result
     }
 
     /// Forget the message absorbed so far (the level keys are kept).

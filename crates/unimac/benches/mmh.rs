@@ -1,0 +1,54 @@
+//! tree-mmh32x1, tree-mmh32x2, tree-nmh32 and tree-mmh64 against RustCrypto
+//! poly1305, BLAKE3 keyed hashing and unimac's hash127, at 1 KiB, 16 KiB and
+//! 1 MiB. The tree is keyed once and reused (`finalize_reset`), as a MAC key
+//! is; `fresh` variants derive the level keys from the seed for every message.
+//!
+//! `cargo bench -p unimac --bench mmh`
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use poly1305::universal_hash::KeyInit;
+use poly1305::Poly1305;
+use std::time::Duration;
+use unimac::tree::{family, tree_hash, Tree};
+
+const SIZES: [usize; 3] = [1 << 10, 16 << 10, 1 << 20];
+
+fn bench(c: &mut Criterion) {
+    let seed = [0x5au8; 16];
+    let key32 = [0x3cu8; 32];
+    let mut g = c.benchmark_group("mmh");
+    g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    for &n in &SIZES {
+        let msg: Vec<u8> = (0..n).map(|i| (i * 131 + 7) as u8).collect();
+        g.throughput(Throughput::Bytes(n as u64));
+        for name in ["mmh32x1", "mmh32x2", "nmh32", "mmh64"] {
+            let f = family(name).expect("tree family");
+            let mut t = Tree::new(f.clone(), &seed);
+            g.bench_with_input(BenchmarkId::new(format!("tree-{name}"), n), &msg, |b, m| {
+                b.iter(|| {
+                    t.update(black_box(m));
+                    t.finalize_reset()
+                })
+            });
+            if name == "mmh32x1" {
+                g.bench_with_input(BenchmarkId::new(format!("tree-{name}-fresh"), n), &msg, |b, m| {
+                    b.iter(|| tree_hash(&f, &seed, black_box(m)))
+                });
+            }
+        }
+        g.bench_with_input(BenchmarkId::new("blake3-keyed", n), &msg, |b, m| {
+            b.iter(|| blake3::keyed_hash(&key32, black_box(m)))
+        });
+        g.bench_with_input(BenchmarkId::new("poly1305-rustcrypto", n), &msg, |b, m| {
+            b.iter(|| Poly1305::new((&key32).into()).compute_unpadded(black_box(m)))
+        });
+        let hk = unimac::hash127::Key::new(&key32);
+        g.bench_with_input(BenchmarkId::new("hash127", n), &msg, |b, m| {
+            b.iter(|| unimac::hash127::hash127(&hk, black_box(m)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

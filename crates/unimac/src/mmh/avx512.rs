@@ -1,0 +1,164 @@
+//! AVX-512F inner products for `mmh32xN` and `nmh32`: the AVX2 method of
+//! [`super::avx2`] (section 3.2's several blocks at once, `vpmuludq` on the
+//! even and the shifted odd words, lane sums mod 2^64) with 512-bit
+//! registers, so one 128-byte block is exactly two registers: per block and
+//! output, `(m_e x_e + m_o x_o)` of both halves is summed in registers and the
+//! 8 lane sums of four blocks are folded in one transpose; no accumulator is
+//! carried from block to block. The reduction mod `2^32 + 15` is vectorised
+//! too, eight blocks at a time.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::K;
+
+/// `mmh32xN` on each 128-byte block (same contract as [`super::portable::mmh32`]).
+///
+/// # Safety
+/// The CPU must support AVX-512F (and AVX2, which every AVX-512F CPU has).
+#[target_feature(enable = "avx512f,avx2")]
+pub unsafe fn mmh32(key: &[u32], blocks: &[u8], out: &mut [u8]) {
+    match key.len() + 1 - K {
+        1 => mmh32_n::<1>(key, blocks, out),
+        2 => mmh32_n::<2>(key, blocks, out),
+        3 => mmh32_n::<3>(key, blocks, out),
+        _ => mmh32_n::<4>(key, blocks, out),
+    }
+}
+
+/// The 8 lane sums of a 512-bit register as the 4 lanes of a 256-bit one
+/// (sums mod 2^64 preserved).
+#[inline(always)]
+unsafe fn fold(a: __m512i) -> __m256i {
+    _mm256_add_epi64(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64::<1>(a))
+}
+
+/// `[Σa0, Σa1, Σa2, Σa3]` of four 256-bit accumulators (mod 2^64).
+#[inline(always)]
+unsafe fn hsum4(a: [__m256i; 4]) -> __m256i {
+    let t0 = _mm256_add_epi64(_mm256_unpacklo_epi64(a[0], a[1]), _mm256_unpackhi_epi64(a[0], a[1]));
+    let t1 = _mm256_add_epi64(_mm256_unpacklo_epi64(a[2], a[3]), _mm256_unpackhi_epi64(a[2], a[3]));
+    _mm256_add_epi64(_mm256_permute2x128_si256(t0, t1, 0x20), _mm256_permute2x128_si256(t0, t1, 0x31))
+}
+
+/// `(s mod (2^32 + 15)) mod 2^32` in each of 8 lanes: section 3.1's
+/// division-less reduction (as [`super::portable::reduce32`]), vectorised:
+/// `y = b - 15a` (signed, `[-15(2^32 - 1), 2^32 - 1]`), `c = y >> 32`
+/// arithmetic (`[-15, 0]`), `z = d - 15c ∈ [0, 2^32 + 225]`, and `z - p`
+/// selected by a mask where `z >= p`; then the low words.
+#[inline(always)]
+unsafe fn reduce8(s: __m512i) -> __m256i {
+    let lo = _mm512_set1_epi64(0xffff_ffff);
+    let p = _mm512_set1_epi64((1 << 32) + 15);
+    let a = _mm512_srli_epi64::<32>(s);
+    let b = _mm512_and_si512(s, lo);
+    let y = _mm512_sub_epi64(b, _mm512_sub_epi64(_mm512_slli_epi64::<4>(a), a));
+    let c = _mm512_srai_epi64::<32>(y);
+    let d = _mm512_and_si512(y, lo);
+    let z = _mm512_sub_epi64(d, _mm512_sub_epi64(_mm512_slli_epi64::<4>(c), c));
+    let ge = _mm512_cmpge_epi64_mask(z, p);
+    let r = _mm512_mask_blend_epi64(ge, z, _mm512_sub_epi64(z, p));
+    _mm512_cvtepi64_epi32(r)
+}
+
+/// Lane sums of eight blocks' accumulators, in block order, reduced: the 8
+/// output words of output `j` for blocks `b..b+8`.
+#[inline(always)]
+unsafe fn sums8(acc: &[__m256i; 8]) -> __m256i {
+    let lo = hsum4([acc[0], acc[1], acc[2], acc[3]]);
+    let hi = hsum4([acc[4], acc[5], acc[6], acc[7]]);
+    reduce8(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
+}
+
+/// Store output word `j` of blocks `b..b+count` (`count <= 8`) from `r`.
+#[inline(always)]
+unsafe fn emit8(r: __m256i, op: *mut u8, b: usize, n: usize, j: usize, count: usize) {
+    if n == 1 && count == 8 {
+        // SAFETY: blocks b..b+8 exist, so out has 32 bytes at 4b.
+        _mm256_storeu_si256(op.add(b * 4) as *mut __m256i, r);
+        return;
+    }
+    let mut l = [0u32; 8];
+    // SAFETY: `l` is 32 writable bytes.
+    _mm256_storeu_si256(l.as_mut_ptr() as *mut __m256i, r);
+    for (i, w) in l.iter().enumerate().take(count) {
+        // SAFETY: block b + i < nblocks; word j of its output is in bounds.
+        core::ptr::copy_nonoverlapping(w.to_le_bytes().as_ptr(), op.add(((b + i) * n + j) * 4), 4);
+    }
+}
+
+#[inline(always)]
+unsafe fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(key.len(), K + N - 1);
+    debug_assert_eq!(blocks.len() % (4 * K), 0);
+    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4 * N);
+    // xe[j][h]: x_{j+16h .. j+16h+15}; xo: the same, odd words moved down.
+    let mut xe = [[_mm512_setzero_si512(); 2]; N];
+    let mut xo = [[_mm512_setzero_si512(); 2]; N];
+    for j in 0..N {
+        for h in 0..2 {
+            // SAFETY: j + 16h + 16 <= N - 1 + 32 = key.len(): in bounds.
+            let v = _mm512_loadu_si512(key.as_ptr().add(j + 16 * h) as *const _);
+            xe[j][h] = v;
+            xo[j][h] = _mm512_srli_epi64::<32>(v);
+        }
+    }
+    let nblocks = blocks.len() / (4 * K);
+    let bp = blocks.as_ptr();
+    let op = out.as_mut_ptr();
+    let mut b = 0;
+    while b < nblocks {
+        let count = (nblocks - b).min(8);
+        let mut acc = [[_mm256_setzero_si256(); 8]; N];
+        for l in 0..count {
+            // SAFETY: block b + l < nblocks: both 64-byte halves are in bounds.
+            let m0 = _mm512_loadu_si512(bp.add((b + l) * 4 * K) as *const _);
+            let m1 = _mm512_loadu_si512(bp.add((b + l) * 4 * K + 64) as *const _);
+            let o0 = _mm512_srli_epi64::<32>(m0);
+            let o1 = _mm512_srli_epi64::<32>(m1);
+            for j in 0..N {
+                // Four 64-bit products per lane pair, summed mod 2^64 (Definition 5).
+                let s0 = _mm512_add_epi64(_mm512_mul_epu32(m0, xe[j][0]), _mm512_mul_epu32(o0, xo[j][0]));
+                let s1 = _mm512_add_epi64(_mm512_mul_epu32(m1, xe[j][1]), _mm512_mul_epu32(o1, xo[j][1]));
+                acc[j][l] = fold(_mm512_add_epi64(s0, s1));
+            }
+        }
+        for (j, a) in acc.iter().enumerate() {
+            emit8(sums8(a), op, b, N, j, count);
+        }
+        b += count;
+    }
+}
+
+/// `nmh32` on each 128-byte block (same contract as [`super::portable::nmh32`]):
+/// `vpaddd` for the `±` of Definition 10, `vpmuludq(S, S >> 32)` for the pairs.
+///
+/// # Safety
+/// The CPU must support AVX-512F (and AVX2).
+#[target_feature(enable = "avx512f,avx2")]
+pub unsafe fn nmh32(key: &[u32; K], blocks: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4);
+    // SAFETY: the key has 32 words: two 64-byte loads.
+    let x0 = _mm512_loadu_si512(key.as_ptr() as *const _);
+    let x1 = _mm512_loadu_si512(key.as_ptr().add(16) as *const _);
+    let nblocks = blocks.len() / (4 * K);
+    let bp = blocks.as_ptr();
+    let op = out.as_mut_ptr();
+    let mut b = 0;
+    while b < nblocks {
+        let count = (nblocks - b).min(8);
+        let mut acc = [_mm256_setzero_si256(); 8];
+        for (l, a) in acc.iter_mut().enumerate().take(count) {
+            // SAFETY: block b + l < nblocks.
+            let m0 = _mm512_loadu_si512(bp.add((b + l) * 4 * K) as *const _);
+            let m1 = _mm512_loadu_si512(bp.add((b + l) * 4 * K + 64) as *const _);
+            let s0 = _mm512_add_epi32(m0, x0);
+            let s1 = _mm512_add_epi32(m1, x1);
+            let p0 = _mm512_mul_epu32(s0, _mm512_srli_epi64::<32>(s0));
+            let p1 = _mm512_mul_epu32(s1, _mm512_srli_epi64::<32>(s1));
+            *a = fold(_mm512_add_epi64(p0, p1));
+        }
+        emit8(sums8(&acc), op, b, 1, 0, count);
+        b += count;
+    }
+}
