@@ -265,7 +265,6 @@ impl Tree {
             j += 1;
         }
         let result = out.to_vec();
-        zeroize::Zeroize::zeroize(last);
         self.reset();
         result
     }
