@@ -9,7 +9,9 @@
 //! the moment it is complete, and the streaming state is one partial block
 //! per level: O(height × B) memory whatever the message length.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -123,9 +125,8 @@ const BATCH_BYTES: usize = 32 << 10;
 /// Slices at least this long are split between two threads at level 0.
 const PARALLEL_MIN: usize = 4 << 20;
 
-/// Level-0 input handled per pair of threads; bounds the second thread's
-/// buffered outputs to `SEGMENT / B * O` bytes.
-const SEGMENT: usize = 64 << 20;
+/// Level-0 input one thread claims at a time in a parallel update.
+const CHUNK: usize = 512 << 10;
 
 impl Tree {
     /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
@@ -162,30 +163,53 @@ impl Tree {
         let fill = (b - self.levels[0].buf.len()) % b;
         self.feed(0, &data[..fill]);
         data = &data[fill..];
-        // r = O / B: the work of all upper levels is about r (1 + r + …) of
-        // level 0's; the second thread's outputs go up the tree after the join,
-        // so it takes a little more than half: (1 + r) / (2 + r).
-        let (num, den) = (b + o, 2 * b + o);
-        while data.len() >= PARALLEL_MIN {
-            let seg = data.len().min(SEGMENT) / b * b;
-            let (segment, rest) = data.split_at(seg);
-            let second = (seg / b * num / den) * b;
-            let (first, second) = segment.split_at(seg - second);
-            let hash = Arc::clone(&self.levels[0].hash);
-            let mut theirs = vec![0u8; second.len() / b * o];
-            std::thread::scope(|scope| {
-                let worker = scope.spawn(|| hash.hash_blocks_batched(second, &mut theirs, b, o));
-                self.feed(0, first);
-                // A panic in the block function is a bug; carry it over as is.
-                if let Err(e) = worker.join() {
-                    std::panic::resume_unwind(e);
+        let whole = data.len() / b * b;
+        let (blocks, tail) = data.split_at(whole);
+        // Both threads claim CHUNK-sized runs of level-0 blocks in order; this
+        // thread also passes the outputs on to level 1 in message order as
+        // soon as they are complete, so the upper levels overlap with level 0
+        // and at most a few chunks' outputs wait at any time.
+        let chunks: Vec<&[u8]> = blocks.chunks(CHUNK).collect();
+        let next = AtomicUsize::new(0);
+        let hash = Arc::clone(&self.levels[0].hash);
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::sync_channel::<(usize, Vec<u8>)>(4);
+            let (chunks, next, hash) = (&chunks, &next, &hash);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(c) = chunks.get(i) else { break };
+                if tx.send((i, hash_chunk(hash, c, b, o))).is_err() {
+                    break;
                 }
             });
-            self.levels[0].emitted = true;
-            self.feed(1, &theirs);
-            data = rest;
-        }
-        self.feed(0, data);
+            let mut pending: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
+            let mut want = 0;
+            while want < chunks.len() {
+                while let Ok((i, v)) = rx.try_recv() {
+                    pending.insert(i, v);
+                }
+                if let Some(v) = pending.remove(&want) {
+                    self.levels[0].emitted = true;
+                    self.feed(1, &v);
+                    want += 1;
+                    continue;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if let Some(c) = chunks.get(i) {
+                    pending.insert(i, hash_chunk(hash, c, b, o));
+                } else {
+                    match rx.recv() {
+                        Ok((i, v)) => {
+                            pending.insert(i, v);
+                        }
+                        // The other thread is gone without its chunk: it
+                        // panicked, and the scope carries the panic on.
+                        Err(_) => break,
+                    }
+                }
+            }
+        });
+        self.feed(0, tail);
     }
 
     fn feed(&mut self, j: usize, mut data: &[u8]) {
@@ -279,18 +303,14 @@ impl Tree {
     }
 }
 
-trait Batched {
-    fn hash_blocks_batched(&self, blocks: &[u8], out: &mut [u8], b: usize, o: usize);
-}
-
-impl Batched for Arc<dyn BlockHash> {
-    /// `hash_blocks` in cache-sized batches.
-    fn hash_blocks_batched(&self, blocks: &[u8], out: &mut [u8], b: usize, o: usize) {
-        let per = (BATCH_BYTES / b).max(1);
-        for (bl, ou) in blocks.chunks(per * b).zip(out.chunks_mut(per * o)) {
-            self.hash_blocks(bl, ou);
-        }
+/// The level-0 outputs of a run of whole blocks, in cache-sized batches.
+fn hash_chunk(hash: &Arc<dyn BlockHash>, blocks: &[u8], b: usize, o: usize) -> Vec<u8> {
+    let mut out = vec![0u8; blocks.len() / b * o];
+    let per = (BATCH_BYTES / b).max(1);
+    for (bl, ou) in blocks.chunks(per * b).zip(out.chunks_mut(per * o)) {
+        hash.hash_blocks(bl, ou);
     }
+    out
 }
 
 /// Cores available to this process (cached).
