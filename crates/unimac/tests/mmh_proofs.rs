@@ -41,6 +41,9 @@
 //! is Theorem 8's: a difference `δ` mod `2^w` comes from at most 3 differences
 //! in `(-p, p)`, so `NMH_w` is `12/2^w`-AΔU. At `w = 32`: ε ≤ 12 · 2^-32 < 2^-28.
 
+// `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
+#![allow(clippy::manual_is_multiple_of)]
+
 use unimac::mmh::generic::{self, Prime, Word};
 
 /// A 4-bit word (for `k` up to 6 with every key enumerated).

@@ -12,6 +12,9 @@
 //! the lane sums of four blocks are folded together in one transpose.
 //! The final reduction mod `2^32 + 15` is the scalar one of [`super::portable`].
 
+// The SIMD loops index several arrays by the same block / output number.
+#![allow(clippy::needless_range_loop)]
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 

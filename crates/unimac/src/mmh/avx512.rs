@@ -7,6 +7,9 @@
 //! carried from block to block. The reduction mod `2^32 + 15` is vectorised
 //! too, eight blocks at a time.
 
+// The SIMD loops index several arrays by the same block / output number.
+#![allow(clippy::needless_range_loop)]
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
