@@ -116,6 +116,8 @@ pub struct Tree {
     family: BlockFamily,
     seed: Zeroizing<[u8; 16]>,
     levels: Vec<Level>,
+    /// Scratch for the padded last block of a level (B bytes).
+    pad: Vec<u8>,
 }
 
 /// How many input bytes one call hands to the block function at most: long
@@ -131,7 +133,7 @@ const CHUNK: usize = 512 << 10;
 impl Tree {
     /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> Tree {
-        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new() };
+        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new(), pad: Vec::new() };
         t.push_level();
         t
     }
@@ -259,29 +261,30 @@ impl Tree {
     pub fn finalize_reset(&mut self) -> Vec<u8> {
         let b = self.family.block;
         let o = self.family.out;
-        // The last (padded) block of a level and its output, on the stack when
-        // they fit (every block function of SPEC §5 has B <= 264).
-        let mut last_arr = [0u8; 512];
-        let mut out_arr = [0u8; 64];
-        let mut last_vec;
+        // The last (padded) block of a level and its output, reused from
+        // message to message.
+        let mut last = std::mem::take(&mut self.pad);
+        last.resize(b, 0);
+        let mut out = [0u8; 64];
         let mut out_vec;
-        let (last, out): (&mut [u8], &mut [u8]) = if b <= last_arr.len() && o <= out_arr.len() {
-            (&mut last_arr[..b], &mut out_arr[..o])
+        let out: &mut [u8] = if o <= out.len() {
+            &mut out[..o]
         } else {
-            last_vec = vec![0u8; b];
             out_vec = vec![0u8; o];
-            (&mut last_vec[..], &mut out_vec[..])
+            &mut out_vec[..]
         };
         let mut j = 0;
         loop {
             let lvl = &mut self.levels[j];
             let n = lvl.buf.len();
+            // Whole-block zeroing, then the bytes: plain stores only (a wide
+            // load right after a masked store of a small memset can stall).
+            last.fill(0);
             last[..n].copy_from_slice(&lvl.buf);
             last[n] = 1;
-            last[n + 1..].fill(0);
             lvl.buf.fill(0);
             lvl.buf.clear();
-            lvl.hash.hash_blocks(last, out);
+            lvl.hash.hash_blocks(&last, out);
             if !std::mem::replace(&mut lvl.emitted, false) {
                 break;
             }
@@ -289,6 +292,7 @@ impl Tree {
             j += 1;
         }
         let result = out.to_vec();
+        self.pad = last;
         self.reset();
         result
     }

@@ -140,17 +140,29 @@ unsafe fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
         }
         b += 8;
     }
-    // The last < 8 blocks.
-    if b < nblocks {
-        let count = nblocks - b;
+    // The last < 8 blocks, one at a time (short messages and the last block
+    // of each tree level end here: keep it all in registers).
+    while b < nblocks {
         let mut acc = [[_mm256_setzero_si256(); 8]; N];
-        for l in 0..count {
-            block!(bp.add((b + l) * 4 * K), acc, l);
-        }
+        block!(bp.add(b * 4 * K), acc, 0);
+        // All N output words in one store (a later wide read of them then
+        // forwards from the store instead of waiting for several to commit).
+        let mut r = [0u32; N];
         for (j, a) in acc.iter().enumerate() {
-            emit8(sums8(a), op, b, N, j, count);
+            r[j] = super::portable::reduce32(hsum1(a[0])).to_le();
         }
+        // SAFETY: block b < nblocks: its 4N output bytes are in bounds.
+        core::ptr::write_unaligned(op.add(b * N * 4) as *mut [u32; N], r);
+        b += 1;
     }
+}
+
+/// The lane sum of one 256-bit accumulator (mod 2^64), in registers.
+#[inline(always)]
+unsafe fn hsum1(a: __m256i) -> u64 {
+    let x = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
+    let y = _mm_add_epi64(x, _mm_unpackhi_epi64(x, x));
+    _mm_cvtsi128_si64(y) as u64
 }
 
 /// `nmh32` on each 128-byte block (same contract as [`super::portable::nmh32`]):
@@ -189,12 +201,10 @@ pub unsafe fn nmh32(key: &[u32; K], blocks: &[u8], out: &mut [u8]) {
         emit8(sums8(&acc), op, b, 1, 0, 8);
         b += 8;
     }
-    if b < nblocks {
-        let count = nblocks - b;
-        let mut acc = [_mm256_setzero_si256(); 8];
-        for (l, a) in acc.iter_mut().enumerate().take(count) {
-            *a = block!(bp.add((b + l) * 4 * K));
-        }
-        emit8(sums8(&acc), op, b, 1, 0, count);
+    while b < nblocks {
+        let r = super::portable::reduce32(hsum1(block!(bp.add(b * 4 * K)))).to_le_bytes();
+        // SAFETY: block b < nblocks.
+        core::ptr::copy_nonoverlapping(r.as_ptr(), op.add(b * 4), 4);
+        b += 1;
     }
 }
