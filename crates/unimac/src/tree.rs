@@ -8,6 +8,13 @@
 //! whole input is shorter than `B` bytes; so every full block can be hashed
 //! the moment it is complete, and the streaming state is one partial block
 //! per level: O(height × B) memory whatever the message length.
+//!
+//! Speed: whole blocks go to [`BlockHash::hash_blocks`] in runs of up to
+//! 32 KiB, so SIMD paths work across many blocks; a slice of 4 MiB or more
+//! (a memory-mapped file given whole) is hashed at level 0 by two threads
+//! claiming 512 KiB runs, their outputs passed up in message order as they
+//! complete; [`Tree::finalize_reset`] keeps the derived level keys for the
+//! next message.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -177,7 +184,8 @@ impl Tree {
         std::thread::scope(|scope| {
             let (tx, rx) = mpsc::sync_channel::<(usize, Vec<u8>)>(4);
             let (chunks, next, hash) = (&chunks, &next, &hash);
-            scope.spawn(move || loop {
+            // If no thread can be started, this thread simply claims every chunk.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(c) = chunks.get(i) else { break };
                 if tx.send((i, hash_chunk(hash, c, b, o))).is_err() {
