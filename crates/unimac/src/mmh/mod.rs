@@ -55,7 +55,8 @@ impl Backend {
     /// The fastest backend this CPU has (through [`Platform::detect`]).
     pub fn detect() -> Backend {
         let p = Platform::detect();
-        if cfg!(target_arch = "x86_64") && p.avx512 {
+        // The AVX-512 path also uses AVX2 instructions (every AVX-512F CPU has them).
+        if cfg!(target_arch = "x86_64") && p.avx512 && p.avx2_fma {
             Backend::Avx512
         } else if cfg!(target_arch = "x86_64") && p.avx2_fma {
             Backend::Avx2
