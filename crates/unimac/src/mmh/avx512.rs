@@ -73,6 +73,20 @@ unsafe fn sums8(acc: &[__m256i; 8]) -> __m256i {
     reduce8(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
 }
 
+/// The 8 lane sums of each of eight 512-bit accumulators, in block order
+/// (mod 2^64), by a three-step transpose-and-add; then reduced.
+#[inline(always)]
+unsafe fn sums8z(a: &[__m512i; 8]) -> __m256i {
+    // Step 1: in each 128-bit lane, [Σ pair of a_{2t}, Σ pair of a_{2t+1}].
+    let t = |x: __m512i, y: __m512i| _mm512_add_epi64(_mm512_unpacklo_epi64(x, y), _mm512_unpackhi_epi64(x, y));
+    let (t01, t23, t45, t67) = (t(a[0], a[1]), t(a[2], a[3]), t(a[4], a[5]), t(a[6], a[7]));
+    // Steps 2 and 3: add 128-bit lanes 0+1 and 2+3, then the two halves.
+    let v = |x: __m512i, y: __m512i| {
+        _mm512_add_epi64(_mm512_shuffle_i64x2::<0b10_00_10_00>(x, y), _mm512_shuffle_i64x2::<0b11_01_11_01>(x, y))
+    };
+    reduce8(v(v(t01, t23), v(t45, t67)))
+}
+
 /// Store output word `j` of blocks `b..b+count` (`count <= 8`) from `r`.
 #[inline(always)]
 unsafe fn emit8(r: __m256i, op: *mut u8, b: usize, n: usize, j: usize, count: usize) {
@@ -124,32 +138,48 @@ unsafe fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
             for j in 0..N {
                 let s0 = _mm512_add_epi64(_mm512_mul_epu32(m0, xe[j][0]), _mm512_mul_epu32(o0, xo[j][0]));
                 let s1 = _mm512_add_epi64(_mm512_mul_epu32(m1, xe[j][1]), _mm512_mul_epu32(o1, xo[j][1]));
-                $acc[j][$l] = fold(_mm512_add_epi64(s0, s1));
+                $acc[j][$l] = _mm512_add_epi64(s0, s1);
             }
         }};
     }
     let mut b = 0;
     // Groups of 8 blocks, fully unrolled (the accumulators stay in registers).
     while b + 8 <= nblocks {
-        let mut acc = [[_mm256_setzero_si256(); 8]; N];
-        for l in 0..8 {
-            block!(bp.add((b + l) * 4 * K), acc, l);
-        }
-        for (j, a) in acc.iter().enumerate() {
-            emit8(sums8(a), op, b, N, j, 8);
+        if N <= 2 {
+            // 8N accumulators of 512 bits fit the 32 registers beside the keys.
+            let mut acc = [[_mm512_setzero_si512(); 8]; N];
+            for l in 0..8 {
+                block!(bp.add((b + l) * 4 * K), acc, l);
+            }
+            for (j, a) in acc.iter().enumerate() {
+                emit8(sums8z(a), op, b, N, j, 8);
+            }
+        } else {
+            // More outputs: fold each block's sums to 256 bits at once.
+            let mut acc = [[_mm256_setzero_si256(); 8]; N];
+            for l in 0..8 {
+                let mut one = [[_mm512_setzero_si512(); 1]; N];
+                block!(bp.add((b + l) * 4 * K), one, 0);
+                for j in 0..N {
+                    acc[j][l] = fold(one[j][0]);
+                }
+            }
+            for (j, a) in acc.iter().enumerate() {
+                emit8(sums8(a), op, b, N, j, 8);
+            }
         }
         b += 8;
     }
     // The last < 8 blocks, one at a time (short messages and the last block
     // of each tree level end here: keep it all in registers).
     while b < nblocks {
-        let mut acc = [[_mm256_setzero_si256(); 8]; N];
+        let mut acc = [[_mm512_setzero_si512(); 1]; N];
         block!(bp.add(b * 4 * K), acc, 0);
         // All N output words in one store (a later wide read of them then
         // forwards from the store instead of waiting for several to commit).
         let mut r = [0u32; N];
         for (j, a) in acc.iter().enumerate() {
-            r[j] = super::portable::reduce32(hsum1(a[0])).to_le();
+            r[j] = super::portable::reduce32(hsum1(fold(a[0]))).to_le();
         }
         // SAFETY: block b < nblocks: its 4N output bytes are in bounds.
         core::ptr::write_unaligned(op.add(b * N * 4) as *mut [u32; N], r);
