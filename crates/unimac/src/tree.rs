@@ -153,10 +153,11 @@ impl Tree {
         self.levels.push(Level { hash, buf: Vec::with_capacity(self.family.block), emitted: false, scratch: Vec::new() });
     }
 
-    /// Absorb more of the message. Slices of several MiB (e.g. a whole
-    /// memory-mapped file) are hashed at level 0 by two threads, each taking a
-    /// contiguous run of blocks; the outputs are passed on in message order, so
-    /// the result is the same as with any other chunking.
+    /// Absorb more of the message. Slices of 4 MiB or more (e.g. a whole
+    /// memory-mapped file) are hashed at level 0 by two threads, each claiming
+    /// the next 512 KiB run of blocks in turn; the outputs are passed on in
+    /// message order, so the result is the same as with any other chunking.
+    /// Shorter slices never start a thread.
     pub fn update(&mut self, data: &[u8]) {
         if data.len() >= PARALLEL_MIN && parallelism() >= 2 {
             self.update_parallel(data);
