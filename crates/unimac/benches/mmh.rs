@@ -50,7 +50,7 @@ fn bench(c: &mut Criterion) {
     let seed = [0x5au8; 16];
     let key32 = [0x3cu8; 32];
     let mut g = c.benchmark_group("mmh");
-    g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    g.sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
     for &n in &SIZES {
         let msg: Vec<u8> = (0..n).map(|i| (i * 131 + 7) as u8).collect();
         g.throughput(Throughput::Bytes(n as u64));
