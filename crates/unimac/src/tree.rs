@@ -39,12 +39,28 @@ pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(n);
     let first = offset / 16;
     let last = (offset + n).div_ceil(16);
-    for i in first..last {
-        let mut block = aes::Block::from((i as u128).to_le_bytes());
-        aes.encrypt_block(&mut block);
-        let lo = if i == first { offset % 16 } else { 0 };
-        let hi = (offset + n - i * 16).min(16);
-        out.extend_from_slice(&block[lo..hi]);
+    // Counter blocks encrypted 32 at a time: the AES-NI backend pipelines a
+    // batch (~4x faster than one block after another).
+    let mut batch = [aes::Block::default(); 32];
+    let mut used = 0;
+    let mut i = first;
+    while i < last {
+        let m = (last - i).min(batch.len());
+        used = used.max(m);
+        for (j, b) in batch[..m].iter_mut().enumerate() {
+            *b = aes::Block::from(((i + j) as u128).to_le_bytes());
+        }
+        aes.encrypt_blocks(&mut batch[..m]);
+        for (j, block) in batch[..m].iter().enumerate() {
+            let c = i + j;
+            let lo = if c == first { offset % 16 } else { 0 };
+            let hi = (offset + n - c * 16).min(16);
+            out.extend_from_slice(&block[lo..hi]);
+        }
+        i += m;
+    }
+    for b in batch[..used].iter_mut() {
+        zeroize::Zeroize::zeroize(b.as_mut_slice());
     }
     out
 }
