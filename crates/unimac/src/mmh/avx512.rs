@@ -2,10 +2,13 @@
 //! [`super::avx2`] (section 3.2's several blocks at once, `vpmuludq` on the
 //! even and the shifted odd words, lane sums mod 2^64) with 512-bit
 //! registers, so one 128-byte block is exactly two registers: per block and
-//! output, `(m_e x_e + m_o x_o)` of both halves is summed in registers and the
-//! 8 lane sums of four blocks are folded in one transpose; no accumulator is
-//! carried from block to block. The reduction mod `2^32 + 15` is vectorised
-//! too, eight blocks at a time.
+//! output, `(m_e x_e + m_o x_o)` of both halves is summed in one register,
+//! and the 8 lane sums of eight blocks are added up by one transpose (for
+//! N <= 2; with more outputs each block is first folded to 256 bits to keep
+//! the accumulators in registers); no accumulator is carried from block to
+//! block. Each lane adds 4 products < 2^64 and wraps at 2^64, and a wrapped
+//! sum of wrapped lane sums is the inner product mod 2^64 (Definition 5).
+//! The reduction mod `2^32 + 15` is vectorised too, eight blocks at a time.
 
 // The SIMD loops index several arrays by the same block / output number.
 #![allow(clippy::needless_range_loop)]
