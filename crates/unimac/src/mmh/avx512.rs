@@ -154,8 +154,20 @@ unsafe fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
             for l in 0..8 {
                 block!(bp.add((b + l) * 4 * K), acc, l);
             }
-            for (j, a) in acc.iter().enumerate() {
-                emit8(sums8z(a), op, b, N, j, 8);
+            if N == 2 {
+                // Interleave the two outputs' words (block order: w0 w1 of
+                // block b, then of b+1, …) and store all 64 bytes at once.
+                let r0 = sums8z(&acc[0]);
+                let r1 = sums8z(&acc[N - 1]);
+                let lo = _mm256_unpacklo_epi32(r0, r1); // blocks 0,1 | 4,5
+                let hi = _mm256_unpackhi_epi32(r0, r1); // blocks 2,3 | 6,7
+                // SAFETY: blocks b..b+8 exist, so out has 64 bytes at 8b.
+                _mm256_storeu_si256(op.add(b * 8) as *mut __m256i, _mm256_permute2x128_si256::<0x20>(lo, hi));
+                _mm256_storeu_si256(op.add(b * 8 + 32) as *mut __m256i, _mm256_permute2x128_si256::<0x31>(lo, hi));
+            } else {
+                for (j, a) in acc.iter().enumerate() {
+                    emit8(sums8z(a), op, b, N, j, 8);
+                }
             }
         } else {
             // More outputs: fold each block's sums to 256 bits at once.
