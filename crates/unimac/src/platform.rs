@@ -21,6 +21,8 @@ pub struct Platform {
     /// GFNI with AVX2 (GF(2^8) byte multiplication, `vgf2p8mulb`, for the
     /// generalized division hash).
     pub gfni: bool,
+    /// AVX-512F (512-bit vpmuludq for MMH/NMH).
+    pub avx512: bool,
 }
 
 const UNKNOWN: u8 = 0x80;
@@ -28,7 +30,8 @@ static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 impl Platform {
     /// The portable platform: no fast path at all.
-    pub const PORTABLE: Platform = Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false };
+    pub const PORTABLE: Platform =
+        Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false, avx512: false };
 
     /// What this CPU offers (cached after the first call).
     #[inline]
@@ -43,11 +46,21 @@ impl Platform {
     }
 
     fn bits(self) -> u8 {
-        (self.avx2_fma as u8) | ((self.pclmul as u8) << 1) | ((self.vpclmul as u8) << 2) | ((self.gfni as u8) << 3)
+        (self.avx2_fma as u8)
+            | ((self.pclmul as u8) << 1)
+            | ((self.vpclmul as u8) << 2)
+            | ((self.gfni as u8) << 3)
+            | ((self.avx512 as u8) << 4)
     }
 
     fn from_bits(v: u8) -> Platform {
-        Platform { avx2_fma: v & 1 != 0, pclmul: v & 2 != 0, vpclmul: v & 4 != 0, gfni: v & 8 != 0 }
+        Platform {
+            avx2_fma: v & 1 != 0,
+            pclmul: v & 2 != 0,
+            vpclmul: v & 4 != 0,
+            gfni: v & 8 != 0,
+            avx512: v & 16 != 0,
+        }
     }
 
     fn probe() -> Platform {
@@ -65,6 +78,7 @@ impl Platform {
                     && std::is_x86_feature_detected!("pclmulqdq")
                     && std::is_x86_feature_detected!("avx2"),
                 gfni: std::is_x86_feature_detected!("gfni") && std::is_x86_feature_detected!("avx2"),
+                avx512: std::is_x86_feature_detected!("avx512f"),
             }
         }
         #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
