@@ -15,6 +15,14 @@ pub struct Platform {
     pub avx2_fma: bool,
     /// PCLMULQDQ with SSE4.1 (carry-less multiplication for Shoup's hashes).
     pub pclmul: bool,
+    /// VPCLMULQDQ on 256-bit registers with AVX2 (two carry-less products per
+    /// instruction; Shoup's hashes).
+    pub vpclmul: bool,
+    /// GFNI with AVX2 (GF(2^8) byte multiplication, `vgf2p8mulb`, for the
+    /// generalized division hash).
+    pub gfni: bool,
+    /// AVX-512F (512-bit vpmuludq for MMH/NMH).
+    pub avx512: bool,
 }
 
 const UNKNOWN: u8 = 0x80;
@@ -22,7 +30,8 @@ static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 impl Platform {
     /// The portable platform: no fast path at all.
-    pub const PORTABLE: Platform = Platform { avx2_fma: false, pclmul: false };
+    pub const PORTABLE: Platform =
+        Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false, avx512: false };
 
     /// What this CPU offers (cached after the first call).
     #[inline]
@@ -37,11 +46,21 @@ impl Platform {
     }
 
     fn bits(self) -> u8 {
-        (self.avx2_fma as u8) | ((self.pclmul as u8) << 1)
+        (self.avx2_fma as u8)
+            | ((self.pclmul as u8) << 1)
+            | ((self.vpclmul as u8) << 2)
+            | ((self.gfni as u8) << 3)
+            | ((self.avx512 as u8) << 4)
     }
 
     fn from_bits(v: u8) -> Platform {
-        Platform { avx2_fma: v & 1 != 0, pclmul: v & 2 != 0 }
+        Platform {
+            avx2_fma: v & 1 != 0,
+            pclmul: v & 2 != 0,
+            vpclmul: v & 4 != 0,
+            gfni: v & 8 != 0,
+            avx512: v & 16 != 0,
+        }
     }
 
     fn probe() -> Platform {
@@ -55,6 +74,11 @@ impl Platform {
                     && std::is_x86_feature_detected!("fma"),
                 pclmul: std::is_x86_feature_detected!("pclmulqdq")
                     && std::is_x86_feature_detected!("sse4.1"),
+                vpclmul: std::is_x86_feature_detected!("vpclmulqdq")
+                    && std::is_x86_feature_detected!("pclmulqdq")
+                    && std::is_x86_feature_detected!("avx2"),
+                gfni: std::is_x86_feature_detected!("gfni") && std::is_x86_feature_detected!("avx2"),
+                avx512: std::is_x86_feature_detected!("avx512f"),
             }
         }
         #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]

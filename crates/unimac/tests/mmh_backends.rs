@@ -278,3 +278,40 @@ fn registry_block_functions_check_lengths() {
     assert!(Nmh32::new(&[0u8; 127]).is_err());
     assert!(Mmh64::new(&[0u8; 128]).is_err());
 }
+
+#[test]
+fn unaligned_inputs_and_outputs_every_backend() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let nb = 19; // two 8-block groups and a tail
+    let data: Vec<u8> = (0..nb * BLOCK32 + 64).map(|_| rng.gen()).collect();
+    for n in 1..=4usize {
+        let key: Vec<u8> = (0..4 * (K - 1 + n)).map(|_| rng.gen()).collect();
+        let want = {
+            let h = Mmh32::new(n, &key).unwrap().with_backend(Backend::Portable).unwrap();
+            let mut o = vec![0u8; nb * 4 * n];
+            h.hash_blocks(&data[..nb * BLOCK32], &mut o);
+            o
+        };
+        for be in Backend::available() {
+            let h = Mmh32::new(n, &key).unwrap().with_backend(be).unwrap();
+            for off in 0..8 {
+                let mut ob = vec![0u8; nb * 4 * n + 8];
+                let src: Vec<u8> = [vec![0u8; off], data[..nb * BLOCK32].to_vec()].concat();
+                h.hash_blocks(&src[off..], &mut ob[off..off + nb * 4 * n]);
+                assert_eq!(&ob[off..off + nb * 4 * n], &want[..], "mmh32x{n} {be:?} offset {off}");
+            }
+        }
+    }
+    let key: Vec<u8> = (0..BLOCK32).map(|_| rng.gen()).collect();
+    let mut want = vec![0u8; nb * 4];
+    Nmh32::new(&key).unwrap().with_backend(Backend::Portable).unwrap().hash_blocks(&data[..nb * BLOCK32], &mut want);
+    for be in Backend::available() {
+        let h = Nmh32::new(&key).unwrap().with_backend(be).unwrap();
+        for off in 0..8 {
+            let src: Vec<u8> = [vec![0u8; off], data[..nb * BLOCK32].to_vec()].concat();
+            let mut ob = vec![0u8; nb * 4 + 8];
+            h.hash_blocks(&src[off..], &mut ob[off..off + nb * 4]);
+            assert_eq!(&ob[off..off + nb * 4], &want[..], "nmh32 {be:?} offset {off}");
+        }
+    }
+}

@@ -187,3 +187,27 @@ fn streaming_registry_and_mac_names_exist() {
         assert!(registry::lookup(name).is_ok());
     }
 }
+
+#[test]
+fn keystream_matches_block_by_block_aes() {
+    use aes::cipher::{BlockEncrypt, KeyInit};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(15);
+    let s: [u8; 16] = rng.gen();
+    let aes = aes::Aes128::new((&s).into());
+    // SPEC §5, one counter block at a time: 100 blocks, across the batch size.
+    let model: Vec<u8> = (0u128..100)
+        .flat_map(|i| {
+            let mut b = aes::Block::from(i.to_le_bytes());
+            aes.encrypt_block(&mut b);
+            b.to_vec()
+        })
+        .collect();
+    assert_eq!(keystream(&s, 1600), model);
+    for off in [0usize, 1, 15, 16, 17, 500, 511, 512, 513, 1000] {
+        for n in [0usize, 1, 15, 16, 17, 127, 128, 129, 511, 512, 513, 1600 - 1000] {
+            if off + n <= model.len() {
+                assert_eq!(unimac::tree::keystream_range(&s, off, n), &model[off..off + n], "offset {off}, {n} bytes");
+            }
+        }
+    }
+}

@@ -12,6 +12,9 @@
 //! the lane sums of four blocks are folded together in one transpose.
 //! The final reduction mod `2^32 + 15` is the scalar one of [`super::portable`].
 
+// The SIMD loops index several arrays by the same block / output number.
+#![allow(clippy::needless_range_loop)]
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
@@ -40,13 +43,12 @@ unsafe fn hsum4(a: [__m256i; 4]) -> __m256i {
     _mm256_add_epi64(_mm256_permute2x128_si256(t0, t1, 0x20), _mm256_permute2x128_si256(t0, t1, 0x31))
 }
 
-/// Lane sum of one accumulator (mod 2^64).
+/// Lane sum of one accumulator (mod 2^64), in registers.
 #[inline(always)]
 unsafe fn hsum1(a: __m256i) -> u64 {
-    let mut l = [0u64; 4];
-    // SAFETY: `l` is 32 writable bytes; storeu has no alignment requirement.
-    _mm256_storeu_si256(l.as_mut_ptr() as *mut __m256i, a);
-    l[0].wrapping_add(l[1]).wrapping_add(l[2]).wrapping_add(l[3])
+    let x = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
+    let y = _mm_add_epi64(x, _mm_unpackhi_epi64(x, x));
+    _mm_cvtsi128_si64(y) as u64
 }
 
 /// `N` Toeplitz outputs, `BL` blocks per pass.
@@ -119,11 +121,14 @@ unsafe fn mmh32_n<const N: usize, const BL: usize>(key: &[u32], blocks: &[u8], o
                 acc[j] = _mm256_add_epi64(acc[j], _mm256_add_epi64(pe, po));
             }
         }
+        // All N output words in one store (see avx512.rs: a later wide read
+        // then forwards from it).
+        let mut r = [0u32; N];
         for j in 0..N {
-            let r = reduce32(hsum1(acc[j])).to_le_bytes();
-            // SAFETY: block b < nblocks.
-            core::ptr::copy_nonoverlapping(r.as_ptr(), op.add((b * N + j) * 4), 4);
+            r[j] = reduce32(hsum1(acc[j])).to_le();
         }
+        // SAFETY: block b < nblocks: its 4N output bytes are in bounds.
+        core::ptr::write_unaligned(op.add(b * N * 4) as *mut [u32; N], r);
         b += 1;
     }
 }

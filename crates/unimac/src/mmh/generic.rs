@@ -11,6 +11,9 @@
 //! code at `w = 32, p = 2^32 + 15` and `w = 64, p = 2^64 + 13`, and the proof
 //! checks run this same code at `w = 8, p = 257`.
 
+// `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
+#![allow(clippy::manual_is_multiple_of)]
+
 use crate::Error;
 
 /// An unsigned machine word of `w` bits.

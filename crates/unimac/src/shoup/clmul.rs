@@ -5,12 +5,15 @@
 //! in `GF(2)[x]/(m)` for a monic `m` of degree 64 (eval64: `m = f`, `β = α`;
 //! division64: `m = p`, `β = x^64 mod p`, since `(x^(64n) + Σ b_i x^(64(n−1−i)))·x^64
 //! = β^(n+1) + Σ b_i β^(n−i)`). The state `X` is kept unreduced as 128 bits
-//! `X_hi x^64 + X_lo`; eight blocks (64 bytes) are aggregated per step over the
-//! precomputed powers `β^8..β^1`, and the state is folded by `β^8` and
-//! `x^64 β^8 mod m`, so a step is nine independent PCLMULQDQs whose sum is the
-//! new state (one multiplication per 8-byte block, plus one per 64 bytes):
+//! `X_hi x^64 + X_lo`; sixteen blocks (128 bytes) are aggregated per step over
+//! the precomputed powers `β^16..β^1`, and the state is folded by `β^16` and
+//! `x^64 β^16 mod m`, so a step is seventeen independent PCLMULQDQs whose sum is
+//! the new state (one multiplication per 8-byte block, plus one per step):
 //!
-//! `X' = (X_lo + b_0)·β^8 + X_hi·(x^64 β^8) + b_1 β^7 + … + b_7 β`.
+//! `X' = (X_lo + b_0)·β^16 + X_hi·(x^64 β^16) + b_1 β^15 + … + b_15 β`.
+//!
+//! (A tail of eight or more blocks takes one eight-block step, the rest one
+//! step of its own length with `β^k` and `x^64 β^k`.)
 //!
 //! The reduction is aggregated to the very end: one Barrett reduction per
 //! message (two PCLMULQDQs).
@@ -19,9 +22,11 @@
 //! is spread Kronecker-fashion into 16-bit slots (`z = x^16`), so one carry-less
 //! 128×128-bit product (three PCLMULQDQs, Karatsuba) computes a product in
 //! `K[z]` with every coefficient (degree ≤ 14 in `x`) in its own slot. The same
-//! aggregated recurrence runs with `β = z^8 mod P`; per 64 bytes the slots are
-//! reduced modulo `x^8 + x^4 + x^3 + x + 1` once (16-bit lane shifts), and the
-//! reduction modulo `P` is again left to the end.
+//! aggregated recurrence runs with `β = z^8 mod P`, eight blocks per step, the
+//! state split as `S_lo + z^8 S_hi` and folded by `β^8` and `z^8 β^8 mod P`; per
+//! step the slots are reduced modulo `x^8 + x^4 + x^3 + x + 1` once (16-bit lane
+//! shifts, exact: a slot holds degree ≤ 14, the first fold leaves ≤ 10, the
+//! second ≤ 7), and the reduction modulo `P` is again left to the end.
 
 #![allow(unsafe_code)]
 
@@ -30,20 +35,22 @@ use core::arch::x86_64::*;
 use super::gdiv::GKey;
 use super::Ring64;
 
-#[inline(always)]
-unsafe fn set(lo: u64, hi: u64) -> __m128i {
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_set_epi64x(hi as i64, lo as i64) }
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn set(lo: u64, hi: u64) -> __m128i {
+    _mm_set_epi64x(hi as i64, lo as i64)
 }
 
-#[inline(always)]
-unsafe fn from_u128(v: u128) -> __m128i {
-    // SAFETY: SSE2; the lane order is little-endian like the u128.
-    unsafe { set(v as u64, (v >> 64) as u64) }
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn from_u128(v: u128) -> __m128i {
+    // The lane order is little-endian like the u128.
+    set(v as u64, (v >> 64) as u64)
 }
 
-#[inline(always)]
-unsafe fn to_u128(v: __m128i) -> u128 {
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn to_u128(v: __m128i) -> u128 {
     let mut out = 0u128;
     // SAFETY: `out` is 16 writable bytes; the store is unaligned.
     unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, v) };
@@ -61,6 +68,17 @@ macro_rules! clmul {
     };
 }
 
+/// One carry-less product `x · y`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1` (a safe call from code that
+/// enables them).
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub fn clmul64(x: u64, y: u64) -> u128 {
+    to_u128(clmul!(set(x, 0), set(y, 0), 0x00))
+}
+
 /// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
 /// unreduced state `X` (≡ the true state mod `m`).
 ///
@@ -69,28 +87,31 @@ macro_rules! clmul {
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.pow;
-    let p87 = set(pw[8], pw[7]);
-    let p65 = set(pw[6], pw[5]);
-    let p43 = set(pw[4], pw[3]);
-    let p21 = set(pw[2], pw[1]);
-    let st = set(pw[8], key.fold[8]);
+    // q[i] multiplies blocks 2i, 2i+1 of a 16-block step: β^(16−2i), β^(15−2i).
+    let q: [__m128i; 8] = core::array::from_fn(|i| set(pw[16 - 2 * i], pw[15 - 2 * i]));
+    let st = set(pw[16], key.fold[16]);
     let mut a = from_u128(acc);
-    let mut chunks = data.chunks_exact(64);
+    let mut chunks = data.chunks_exact(128);
     for c in &mut chunks {
         let p = c.as_ptr() as *const __m128i;
-        // SAFETY: `c` is 64 readable bytes: four unaligned 16-byte loads.
-        let (v0, v1, v2, v3) = unsafe {
-            (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)))
-        };
-        // The block products do not depend on the state: sum them first.
+        // SAFETY: `c` is 128 readable bytes: eight unaligned 16-byte loads.
+        let v: [__m128i; 8] = core::array::from_fn(|i| unsafe { _mm_loadu_si128(p.add(i)) });
+        let prod = |v: __m128i, q: __m128i| x!(clmul!(v, q, 0x00), clmul!(v, q, 0x11));
+        // The block products do not depend on the state: sum them first
+        // (block 0's product by β^16 is folded into the state's).
         let t = x!(
-            x!(clmul!(v0, p87, 0x11), x!(clmul!(v1, p65, 0x00), clmul!(v1, p65, 0x11))),
-            x!(x!(clmul!(v2, p43, 0x00), clmul!(v2, p43, 0x11)), x!(clmul!(v3, p21, 0x00), clmul!(v3, p21, 0x11)))
+            x!(x!(clmul!(v[0], q[0], 0x11), prod(v[1], q[1])), x!(prod(v[2], q[2]), prod(v[3], q[3]))),
+            x!(x!(prod(v[4], q[4]), prod(v[5], q[5])), x!(prod(v[6], q[6]), prod(v[7], q[7])))
         );
-        let a0 = x!(a, _mm_move_epi64(v0)); // X_lo + b_0 | X_hi
+        let a0 = x!(a, _mm_move_epi64(v[0])); // X_lo + b_0 | X_hi
         a = x!(t, x!(clmul!(a0, st, 0x00), clmul!(a0, st, 0x11)));
     }
-    let rest = chunks.remainder();
+    // Up to fifteen blocks left: eight, then the rest.
+    let mut rest = chunks.remainder();
+    if rest.len() >= 64 {
+        a = from_u128(ring_step8(key, to_u128(a), &rest[..64]));
+        rest = &rest[64..];
+    }
     let k = rest.len() / 8;
     if k > 0 {
         let b = |j: usize| u64::from_le_bytes(rest[8 * j..8 * j + 8].try_into().expect("8 bytes"));
@@ -102,6 +123,30 @@ pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
         a = t;
     }
     to_u128(a)
+}
+
+/// One step of eight blocks (64 bytes): nine PCLMULQDQs.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn ring_step8(key: &Ring64, acc: u128, c: &[u8]) -> u128 {
+    let pw = &key.pow;
+    let p87 = set(pw[8], pw[7]);
+    let p65 = set(pw[6], pw[5]);
+    let p43 = set(pw[4], pw[3]);
+    let p21 = set(pw[2], pw[1]);
+    let st = set(pw[8], key.fold[8]);
+    let a = from_u128(acc);
+    let c: &[u8; 64] = c.try_into().expect("64 bytes");
+    let p = c.as_ptr() as *const __m128i;
+    // SAFETY: `c` is 64 readable bytes: four unaligned 16-byte loads.
+    let (v0, v1, v2, v3) =
+        unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
+    let t = x!(
+        x!(clmul!(v0, p87, 0x11), x!(clmul!(v1, p65, 0x00), clmul!(v1, p65, 0x11))),
+        x!(x!(clmul!(v2, p43, 0x00), clmul!(v2, p43, 0x11)), x!(clmul!(v3, p21, 0x00), clmul!(v3, p21, 0x11)))
+    );
+    let a0 = x!(a, _mm_move_epi64(v0)); // X_lo + b_0 | X_hi
+    to_u128(x!(t, x!(clmul!(a0, st, 0x00), clmul!(a0, st, 0x11))))
 }
 
 /// `acc mod m` by Barrett reduction (two PCLMULQDQs).
@@ -119,7 +164,7 @@ pub unsafe fn ring_finish(key: &Ring64, acc: u128) -> u64 {
 /// `x^8 + x^4 + x^3 + x + 1`: the top 7 bits fold to at most 11 bits, whose top
 /// 3 fold to at most 7.
 #[inline(always)]
-unsafe fn xreduce(v: __m128i) -> __m128i {
+pub(crate) unsafe fn xreduce(v: __m128i) -> __m128i {
     // SAFETY: SSE2 16-bit lane shifts and logic.
     unsafe {
         let lo = _mm_set1_epi16(0x00ff);
@@ -133,7 +178,7 @@ unsafe fn xreduce(v: __m128i) -> __m128i {
 /// One Karatsuba product term: `(lo, hi, mid)` partial products of the spread
 /// `a` (128 bits) by the spread constant `c = [c_lo, c_hi, c_lo ^ c_hi]`.
 #[inline(always)]
-unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
+pub(crate) unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
     // SAFETY: PCLMULQDQ is enabled by every caller's target_feature.
     unsafe {
         acc[0] = x!(acc[0], clmul!(a, c, 0x00));

@@ -62,12 +62,14 @@ pub fn scale8(t: u8, mut v: u64) -> u64 {
 
 /// `a · b` in `L = K[y]/(F)`; element `g_0..g_7` is `Σ g_i y^i`.
 pub fn lmul(a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
-    let mut p = [0u8; 15];
-    for i in 0..8 {
-        for j in 0..8 {
-            p[i + j] ^= kmul(a[i], b[j]);
-        }
+    // The 15 coefficients of the product, byte k of `p` for y^k: a_i times the
+    // vector b, eight bytes at once, shifted to y^i.
+    let bv = u64::from_le_bytes(*b);
+    let mut p = 0u128;
+    for (i, &ai) in a.iter().enumerate() {
+        p ^= (scale8(ai, bv) as u128) << (8 * i);
     }
+    let mut p = p.to_le_bytes();
     // y^k = y^(k-8) (y^3 + y + 0x0E) for k = 14 down to 8.
     for k in (8..15).rev() {
         let t = p[k];
@@ -90,43 +92,60 @@ pub fn projected_sequence(g: &[u8; 8]) -> [u8; 16] {
     s
 }
 
-/// Berlekamp–Massey over K on 16 terms, in constant time (fixed iterations,
-/// every branch of the textbook algorithm replaced by masks). Returns the
-/// connection polynomial `C(X) = 1 + c_1 X + … + c_8 X^8` and the linear
-/// complexity `ℓ ≤ 8`: the sequence satisfies `Σ c_i a_(n-i) = 0` for `n ≥ ℓ`.
-pub fn berlekamp_massey(s: &[u8; 16]) -> ([u8; 9], u32) {
-    let mut c = [0u8; 9];
-    c[0] = 1;
-    // `b` holds X^m·B (B the connection polynomial before the last length change,
-    // m the steps since); entries above degree 8 are never needed, because an
-    // update with d ≠ 0 yields deg C ≤ ℓ ≤ 8.
-    let mut b = [0u8; 9];
-    b[1] = 1;
-    let mut l: u32 = 0;
-    let mut bd: u8 = 1;
-    for n in 0..16usize {
-        let mut d = 0u8;
-        for i in 0..9usize.min(n + 1) {
-            d ^= kmul(c[i], s[n - i]);
-        }
-        let dnz = 0u32.wrapping_sub(((d as u32).wrapping_neg()) >> 31); // all ones iff d ≠ 0
-        let longer = 0u32.wrapping_sub(((2 * l).wrapping_sub(n as u32 + 1)) >> 31); // 2ℓ ≤ n
-        let swap = dnz & longer;
-        let swap8 = swap as u8;
-        let coef = kmul(d, kinv(bd));
-        let t = c;
-        for i in 0..9 {
-            c[i] ^= kmul(coef, b[i]);
-        }
-        let mut nb = [0u8; 9];
-        for i in 0..8 {
-            nb[i + 1] = (t[i] & swap8) | (b[i] & !swap8);
-        }
-        b = nb;
-        l = ((n as u32 + 1 - l) & swap) | (l & !swap);
-        bd = (d & swap8) | (bd & !swap8);
+/// Sixteen bytes times the scalar `t ∈ K`, byte by byte.
+#[inline]
+fn scale16(t: u8, v: u128) -> u128 {
+    (scale8(t, v as u64) as u128) | ((scale8(t, (v >> 64) as u64) as u128) << 64)
+}
+
+/// Bytewise products in K of two 8-byte vectors (SWAR shift and add by masks).
+#[inline]
+fn vmul8(mut a: u64, b: u64) -> u64 {
+    let mut r = 0u64;
+    for i in 0..8 {
+        r ^= a & (((b >> i) & 0x0101_0101_0101_0101) * 0xff);
+        a = xtime8(a);
     }
-    (c, l)
+    r
+}
+
+/// Berlekamp–Massey over K on 16 terms, in constant time: fixed iterations,
+/// every branch of the textbook algorithm replaced by masks, and the
+/// inversion-free form (`C ← γ C − d X^m B`, `γ` the discrepancy at the last
+/// length change), which keeps `C` a nonzero scalar multiple of the textbook
+/// connection polynomial; one inversion normalizes it at the end. Returns
+/// `C(X) = 1 + c_1 X + … + c_8 X^8` (index `i` = `c_i`) and the linear
+/// complexity `ℓ ≤ 8`: `Σ c_i a_(n-i) = 0` for `n ≥ ℓ`.
+pub fn berlekamp_massey(s: &[u8; 16]) -> ([u8; 9], u32) {
+    const NINE: u128 = (1u128 << 72) - 1; // coefficients 0..8, one byte each
+    let mut c: u128 = 1;
+    // X^m·B; coefficients above degree 8 are never needed, because an update
+    // with d ≠ 0 yields deg C ≤ ℓ ≤ 8.
+    let mut b: u128 = 1 << 8;
+    let mut l: u32 = 0;
+    let mut gamma: u8 = 1;
+    let mut win: u128 = 0; // byte i = a_(n−i)
+    for (n, &sn) in s.iter().enumerate() {
+        let n = n as u32;
+        win = ((win << 8) | sn as u128) & NINE;
+        let prod = vmul8(c as u64, win as u64) ^ (vmul8((c >> 64) as u64, (win >> 64) as u64) & 0xff);
+        let mut d = prod;
+        d ^= d >> 32;
+        d ^= d >> 16;
+        d ^= d >> 8;
+        let d = d as u8;
+        let dnz = 0u32.wrapping_sub(((d as u32).wrapping_neg()) >> 31); // all ones iff d ≠ 0
+        let longer = 0u32.wrapping_sub((2 * l).wrapping_sub(n + 1) >> 31); // 2ℓ ≤ n
+        let swap = dnz & longer;
+        let swap128 = 0u128.wrapping_sub((swap & 1) as u128);
+        let t = c;
+        c = scale16(gamma, c) ^ scale16(d, b);
+        b = (((t & swap128) | (b & !swap128)) << 8) & NINE;
+        l = ((n + 1).wrapping_sub(l) & swap) | (l & !swap);
+        gamma = (d & swap as u8) | (gamma & !(swap as u8));
+    }
+    let c = scale16(kinv(c as u8), c).to_le_bytes();
+    (core::array::from_fn(|i| c[i]), l)
 }
 
 /// `gdivision64-key(g)` (SPEC §4): the minimal polynomial `q` of `g` over K,
@@ -144,14 +163,17 @@ pub struct GKey {
     pub(crate) p_lo: u64,
     /// `cols[8j + b] = x^b · (z^(8+j) mod P)`: the columns of `r ↦ r·z^8 mod P`.
     cols: [u64; 64],
-    /// `β^k mod P`, `β = z^8 mod P`, `k = 0..8`.
-    pub(crate) pow: [u64; 9],
+    /// `β^k mod P`, `β = z^8 mod P`, `k = 0..16`.
+    pub(crate) pow: [u64; 17],
     /// `z^8 · β^k mod P`.
-    pub(crate) fold: [u64; 9],
+    pub(crate) fold: [u64; 17],
     /// `spread(β^k)` as `[lo, hi, lo ^ hi]` (Karatsuba), for the PCLMULQDQ path.
-    pub(crate) kron: [[u64; 3]; 9],
+    pub(crate) kron: [[u64; 3]; 17],
     /// `spread(z^8 β^k mod P)` likewise.
-    pub(crate) kron_fold: [[u64; 3]; 9],
+    pub(crate) kron_fold: [[u64; 3]; 17],
+    /// The columns `z^i β^k mod P`, `i = 0..8`: the matrix of `B ↦ B β^k` over K,
+    /// for the GFNI path.
+    pub(crate) gfni: [[u64; 8]; 17],
 }
 
 impl GKey {
@@ -167,17 +189,22 @@ impl GKey {
             }
             q = (q << 8) ^ scale8((q >> 56) as u8, p_lo);
         }
-        let mut k = GKey { p_lo, cols, pow: [0; 9], fold: [0; 9], kron: [[0; 3]; 9], kron_fold: [[0; 3]; 9] };
+        let mut k = GKey { p_lo, cols, pow: [0; 17], fold: [0; 17], kron: [[0; 3]; 17], kron_fold: [[0; 3]; 17], gfni: [[0; 8]; 17] };
         let kara = |v: u64| {
             let s = spread(v);
             [s as u64, (s >> 64) as u64, (s as u64) ^ ((s >> 64) as u64)]
         };
         let mut p = 1u64;
-        for i in 0..9 {
+        for i in 0..17 {
             k.pow[i] = p;
             k.fold[i] = k.times_z8(p);
             k.kron[i] = kara(k.pow[i]);
             k.kron_fold[i] = kara(k.fold[i]);
+            let mut c = p;
+            for col in k.gfni[i].iter_mut() {
+                *col = c;
+                c = (c << 8) ^ scale8((c >> 56) as u8, p_lo);
+            }
             p = k.mulmod(p, p_lo);
         }
         k

@@ -1,5 +1,5 @@
-//! Portable constant-time arithmetic in GF(2)[x]: carry-less multiplication,
-//! GF(2^64) = GF(2)[x]/(f) with `f = x^64 + x^4 + x^3 + x + 1` (seed 001 §5),
+//! Portable constant-time arithmetic in `GF(2)[x]`: carry-less multiplication,
+//! `GF(2^64) = GF(2)[x]/(f)` with `f = x^64 + x^4 + x^3 + x + 1` (seed 001 §5),
 //! and Barrett reduction modulo any monic polynomial of degree 64 (§6.1).
 //!
 //! Nothing here branches on, or indexes memory with, its operands.
@@ -55,6 +55,19 @@ pub fn clmul64(x: u64, y: u64) -> u128 {
     z
 }
 
+/// [`clmul64`] by PCLMULQDQ where [`Platform::detect`](crate::Platform::detect)
+/// finds it (key set-up: powers, minimal polynomials), else the portable one.
+/// Both are constant-time.
+#[inline]
+pub fn clmul64_auto(x: u64, y: u64) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::Platform::detect().pclmul {
+        // SAFETY: the CPU has pclmulqdq and sse4.1.
+        return unsafe { super::clmul::clmul64(x, y) };
+    }
+    clmul64(x, y)
+}
+
 /// `v mod f` for `deg v < 128`: `v_hi x^64 ≡ v_hi (x^4 + x^3 + x + 1)`, folded twice
 /// (the first fold overflows by at most 4 bits, the second by none).
 #[inline]
@@ -69,7 +82,7 @@ pub fn reduce_f(v: u128) -> u64 {
 /// `a · b` in GF(2^64).
 #[inline]
 pub fn mul_f(a: u64, b: u64) -> u64 {
-    reduce_f(clmul64(a, b))
+    reduce_f(clmul64_auto(a, b))
 }
 
 /// A monic modulus `m = x^64 + lo` of degree 64 with its Barrett constant
@@ -104,26 +117,26 @@ impl Modulus {
     /// `⌊h x^64 / m⌋`, and `h x^64 − q m` has degree < 64 and no bits in common
     /// with `h x^64`'s zero low half, so it is `lo64(q · lo)`.
     #[inline]
-    pub fn reduce(&self, v: u128) -> u64 {
+    pub fn reduce_with(&self, v: u128, clmul: impl Fn(u64, u64) -> u128) -> u64 {
         let h = (v >> 64) as u64;
-        let q = h ^ ((clmul64(h, self.mu) >> 64) as u64);
-        (v as u64) ^ (clmul64(q, self.lo) as u64)
+        let q = h ^ ((clmul(h, self.mu) >> 64) as u64);
+        (v as u64) ^ (clmul(q, self.lo) as u64)
+    }
+
+    /// [`reduce_with`](Self::reduce_with) by [`clmul64_auto`].
+    #[inline]
+    pub fn reduce(&self, v: u128) -> u64 {
+        self.reduce_with(v, clmul64_auto)
     }
 
     /// `a · b mod m`.
     #[inline]
     pub fn mul(&self, a: u64, b: u64) -> u64 {
-        self.reduce(clmul64(a, b))
+        self.reduce(clmul64_auto(a, b))
     }
 
     /// `x^64 mod m`.
     pub fn x64(&self) -> u64 {
         self.lo
     }
-}
-
-/// `x^64 mod m` times `x` taken `k` times: `x^(64+k) mod m` (setup only).
-pub fn mulx(m: &Modulus, v: u64) -> u64 {
-    let top = v >> 63;
-    (v << 1) ^ (m.lo & 0u64.wrapping_sub(top))
 }

@@ -12,19 +12,32 @@
 //!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]).
 //!
 //! All three are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
-//! implicit leading 1. Each has a portable constant-time path
-//! ([`Backend::Portable`]) and a PCLMULQDQ path ([`Backend::Clmul`]), chosen at
-//! run time; the paper's table methods are there as non-constant-time benchmark
-//! variants ([`Backend::Table1`], [`Backend::Table2`]).
+//! implicit leading 1, computed with many blocks aggregated per step over
+//! precomputed powers of the multiplier (see [`clmul`]). Each has a portable
+//! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
+//! chosen at run time ([`Backend::Clmul`], [`Backend::Vpclmul`], and for
+//! gdivision64 [`Backend::Gfni`]); the paper's table methods are there as
+//! non-constant-time benchmark variants ([`Backend::Table1`], [`Backend::Table2`]).
+//!
+//! Forgery bounds (§4): for messages of at most `n` blocks (the implicit leading
+//! block counted), eval64 is `ε`-AXU with `ε ≤ n/2^64`, division64 with
+//! `ε ≤ 64n/2^64` and gdivision64 with `ε ≤ 8n/2^64` (a difference polynomial of
+//! degree ≤ 64n has at most that many roots `g`, whatever the key polynomial's
+//! degree: the fallback keys included; checked exhaustively at `l = 8` in
+//! `tests/shoup_bounds.rs`).
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;
-use crate::registry::{pad, Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]
 pub mod clmul;
+#[cfg(target_arch = "x86_64")]
+pub mod gfni;
+#[cfg(target_arch = "x86_64")]
+pub mod vpclmul;
 pub mod gdiv;
 pub mod gf2;
 pub mod minpoly;
@@ -50,8 +63,15 @@ pub enum Kind {
 pub enum Backend {
     /// Portable, constant-time (the fallback of every name).
     Portable,
-    /// PCLMULQDQ, constant-time (the default where the CPU has it).
+    /// PCLMULQDQ, constant-time (the default where the CPU has it and lacks
+    /// VPCLMULQDQ).
     Clmul,
+    /// VPCLMULQDQ on 256-bit registers with AVX2, constant-time (the default
+    /// where the CPU has it, except gdivision64 with GFNI).
+    Vpclmul,
+    /// GFNI with AVX2, constant-time: gdivision64 only (its default where the
+    /// CPU has it).
+    Gfni,
     /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
     /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
     /// method 1 (one 2 KB table).
@@ -62,19 +82,37 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The constant-time backend [`Platform::detect`] picks.
+    /// The constant-time backend [`Platform::detect`] picks for `kind`.
+    pub fn detect_for(kind: Kind) -> Backend {
+        if kind == Kind::GDivision64 && Backend::Gfni.available() {
+            Backend::Gfni
+        } else {
+            Backend::detect()
+        }
+    }
+
+    /// The constant-time carry-less backend [`Platform::detect`] picks.
     pub fn detect() -> Backend {
-        if cfg!(target_arch = "x86_64") && Platform::detect().pclmul {
+        if Backend::Vpclmul.available() {
+            Backend::Vpclmul
+        } else if Backend::Clmul.available() {
             Backend::Clmul
         } else {
             Backend::Portable
         }
     }
 
+    /// Whether the backend computes `kind` (GFNI serves gdivision64 only).
+    pub fn supports(self, kind: Kind) -> bool {
+        self != Backend::Gfni || kind == Kind::GDivision64
+    }
+
     /// Whether this CPU can run the backend.
     pub fn available(self) -> bool {
         match self {
             Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul,
+            Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul,
+            Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni,
             _ => true,
         }
     }
@@ -87,17 +125,17 @@ impl Backend {
 pub struct Ring64 {
     /// The modulus and its Barrett constant.
     pub(crate) m: Modulus,
-    /// `β^k mod m`, `k = 0..8`.
-    pub(crate) pow: [u64; 9],
+    /// `β^k mod m`, `k = 0..32`.
+    pub(crate) pow: [u64; 33],
     /// `x^64 β^k mod m`.
-    pub(crate) fold: [u64; 9],
+    pub(crate) fold: [u64; 33],
 }
 
 impl Ring64 {
     fn new(m: Modulus, beta: u64) -> Ring64 {
-        let mut r = Ring64 { m, pow: [0; 9], fold: [0; 9] };
+        let mut r = Ring64 { m, pow: [0; 33], fold: [0; 33] };
         let mut p = 1u64;
-        for k in 0..9 {
+        for k in 0..33 {
             r.pow[k] = p;
             r.fold[k] = m.reduce((p as u128) << 64);
             p = m.mul(p, beta);
@@ -117,12 +155,16 @@ pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
     gdiv::key_poly(g)
 }
 
+#[derive(Clone)]
 enum Engine {
     EvalPortable(Box<Ring64>),
     DivisionPortable(Box<Ring64>),
     RingClmul(Box<Ring64>),
+    RingVpclmul(Box<Ring64>),
     GPortable(Box<GKey>),
     GClmul(Box<GKey>),
+    GVpclmul(Box<GKey>),
+    GGfni(Box<GKey>),
     EvalMethod1(Box<tables::EvalMethod1>),
     EvalMethod2(Box<tables::EvalMethod2>),
     OneTable(Box<tables::OneTable>),
@@ -133,6 +175,9 @@ impl Engine {
     fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Engine, Error> {
         if !backend.available() {
             return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
+        }
+        if !backend.supports(kind) {
+            return Err(Error::Invalid(format!("{backend:?}: does not compute {kind:?}")));
         }
         let g = u64::from_le_bytes(*key);
         let ring = || match kind {
@@ -149,6 +194,10 @@ impl Engine {
             (Kind::Eval64 | Kind::Division64, Backend::Clmul) => Engine::RingClmul(ring()),
             (Kind::GDivision64, Backend::Portable) => Engine::GPortable(gkey()),
             (Kind::GDivision64, Backend::Clmul) => Engine::GClmul(gkey()),
+            (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
+            (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
+            (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
+            (_, Backend::Gfni) => unreachable!("checked by supports()"),
             (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
             (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
             (Kind::Division64, Backend::Table1 | Backend::Table2) => {
@@ -176,8 +225,8 @@ impl Engine {
     /// recurrences that fold the final multiplication in).
     fn init(&self) -> u128 {
         match self {
-            Engine::EvalPortable(r) | Engine::RingClmul(r) => r.pow[1] as u128,
-            Engine::GClmul(k) => k.pow[1] as u128,
+            Engine::EvalPortable(r) | Engine::RingClmul(r) | Engine::RingVpclmul(r) => r.pow[1] as u128,
+            Engine::GClmul(k) | Engine::GVpclmul(k) | Engine::GGfni(k) => k.pow[1] as u128,
             _ => 1,
         }
     }
@@ -194,8 +243,23 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Engine::GClmul(k) => unsafe { clmul::g_blocks(k, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Vpclmul was available.
+            Engine::RingVpclmul(r) => unsafe { vpclmul::ring_blocks(r, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Engine::GVpclmul(k) => unsafe { vpclmul::g_blocks(k, acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the engine exists only if Backend::Gfni was available.
+            Engine::GGfni(k) => unsafe { gfni::g_blocks(k, acc, data) },
             #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) | Engine::GClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
+            Engine::RingClmul(_)
+            | Engine::GClmul(_)
+            | Engine::RingVpclmul(_)
+            | Engine::GVpclmul(_)
+            | Engine::GGfni(_) => {
+                unreachable!("no carry-less engine off x86-64")
+            }
             Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
             Engine::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
             Engine::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
@@ -210,10 +274,11 @@ impl Engine {
             Engine::DivisionPortable(r) => portable::division_finish(&r.m, acc as u64),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the engine exists only if Backend::Clmul was available.
-            Engine::RingClmul(r) => unsafe { clmul::ring_finish(r, acc) },
+            Engine::RingClmul(r) | Engine::RingVpclmul(r) => unsafe { clmul::ring_finish(r, acc) },
             #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) => unreachable!("no PCLMULQDQ engine off x86-64"),
-            Engine::GClmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Engine::RingClmul(_) | Engine::RingVpclmul(_) => unreachable!("no carry-less engine off x86-64"),
+            Engine::GClmul(k) | Engine::GVpclmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Engine::GGfni(_) => acc as u64, // already reduced
             Engine::GPortable(k) => k.times_z8(acc as u64),
             Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
             Engine::EvalMethod2(t) => t.mul(acc as u64),
@@ -224,7 +289,10 @@ impl Engine {
 }
 
 /// Streaming state of eval64, division64 or gdivision64: feed the message in
-/// any chunking, then [`finalize`](Hasher::finalize).
+/// any chunking, then [`finalize`](Hasher::finalize). The expanded key is kept
+/// across [`finalize_reset`](Hasher::finalize_reset), so one `Hasher` serves any
+/// number of messages under one key.
+#[derive(Clone)]
 pub struct Hasher {
     engine: Engine,
     acc: u128,
@@ -235,7 +303,7 @@ pub struct Hasher {
 impl Hasher {
     /// With the fastest constant-time backend of this CPU.
     pub fn new(kind: Kind, key: &[u8; 8]) -> Hasher {
-        Self::with_backend(kind, Backend::detect(), key).expect("the detected backend is available")
+        Self::with_backend(kind, Backend::detect_for(kind), key).expect("the detected backend is available")
     }
 
     /// With a chosen backend; an error if this CPU lacks it.
@@ -269,11 +337,21 @@ impl Hasher {
 
     /// The 8-byte hash of everything absorbed (`pad(M, 8)` applied here).
     pub fn finalize(mut self) -> [u8; 8] {
-        let last = pad(&self.buf[..self.n], 8); // 1 to 8 blocks
-        let acc = self.engine.blocks(self.acc, &last);
+        self.finalize_reset()
+    }
+
+    /// The hash of everything absorbed; then start over under the same key.
+    pub fn finalize_reset(&mut self) -> [u8; 8] {
+        let mut last = [0u8; 64];
+        last[..self.n].copy_from_slice(&self.buf[..self.n]);
+        last[self.n] = 1; // pad(M, 8): 0x01, then zeros to a multiple of 8
+        let len = (self.n + 8) & !7;
+        let acc = self.engine.blocks(self.acc, &last[..len]);
         let h = self.engine.finish(acc);
-        self.acc.zeroize();
+        last.zeroize();
         self.buf.zeroize();
+        self.acc = self.engine.init();
+        self.n = 0;
         h.to_le_bytes()
     }
 }

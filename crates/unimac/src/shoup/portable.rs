@@ -1,7 +1,7 @@
 //! Portable constant-time hashing paths (no table, no branch on secret data).
 //!
 //! * eval64: Horner's rule `X ← (X + b)·α` in GF(2^64) (seed 001 §5), the
-//!   product by [`clmul64`](super::gf2::clmul64) and the sparse reduction by `f`.
+//!   product by [`clmul64`] and the sparse reduction by `f`.
 //! * division64: `r ← r·x^64 + b mod p` (§6.1) by Barrett reduction.
 //! * gdivision64: `r ← r·z^8 + B mod P` over K = GF(2^8) (§7.1), the map
 //!   `r ↦ r·z^8 mod P` applied as a 64×64 matrix over GF(2) by masks.
@@ -31,14 +31,14 @@ pub fn eval_blocks(alpha: u64, mut x: u64, data: &[u8]) -> u64 {
 /// division64 on whole 8-byte blocks: `r ← r·x^64 + b mod p` (r starts at 1).
 pub fn division_blocks(m: &Modulus, mut r: u64, data: &[u8]) -> u64 {
     for b in data.chunks_exact(8) {
-        r = m.reduce(((r as u128) << 64) | le(b) as u128);
+        r = m.reduce_with(((r as u128) << 64) | le(b) as u128, clmul64);
     }
     r
 }
 
 /// The final `r·x^64 mod p` of division64.
 pub fn division_finish(m: &Modulus, r: u64) -> u64 {
-    m.reduce((r as u128) << 64)
+    m.reduce_with((r as u128) << 64, clmul64)
 }
 
 /// gdivision64 on whole 8-byte blocks: `r ← r·z^8 + B mod P`, `r` with byte `k`

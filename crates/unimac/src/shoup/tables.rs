@@ -78,11 +78,8 @@ pub struct EvalMethod2 {
 
 impl EvalMethod2 {
     pub fn new(alpha: u64) -> Self {
-        let mut a = [0u64; 256];
-        for (v, e) in a.iter_mut().enumerate() {
-            *e = mul_f(v as u64, alpha);
-        }
-        EvalMethod2 { a }
+        let xa = EvalMethod1::new(alpha).xa;
+        EvalMethod2 { a: by_linearity(|j| xa[j]) }
     }
 
     #[inline]
@@ -117,11 +114,7 @@ pub struct OneTable {
 impl OneTable {
     /// From the linear map `v ↦ v · X^64 mod P`.
     pub fn new(times_x64: impl Fn(u64) -> u64, big_endian: bool) -> Self {
-        let mut t = [0u64; 256];
-        for (v, e) in t.iter_mut().enumerate() {
-            *e = times_x64(v as u64);
-        }
-        OneTable { t, big_endian }
+        OneTable { t: by_linearity(|j| times_x64(1 << j)), big_endian }
     }
 
     #[inline]
@@ -157,12 +150,7 @@ pub struct FourTable {
 
 impl FourTable {
     pub fn new(times_x64: impl Fn(u64) -> u64, big_endian: bool) -> Self {
-        let mut t = [[0u64; 256]; 4];
-        for (i, ti) in t.iter_mut().enumerate() {
-            for (v, e) in ti.iter_mut().enumerate() {
-                *e = times_x64((v as u64) << (8 * i));
-            }
-        }
+        let t = core::array::from_fn(|i| by_linearity(|j| times_x64(1 << (8 * i + j))));
         FourTable { t, big_endian }
     }
 
@@ -185,6 +173,17 @@ impl FourTable {
     pub fn finish(&self, r: u64) -> u64 {
         self.reduce32(self.reduce32(r))
     }
+}
+
+/// A table of a GF(2)-linear map on bytes from its values on the eight unit
+/// vectors: `t[v] = t[v without its lowest bit] + basis(lowest bit)`.
+fn by_linearity(basis: impl Fn(usize) -> u64) -> [u64; 256] {
+    let unit: [u64; 8] = core::array::from_fn(basis);
+    let mut t = [0u64; 256];
+    for v in 1..256usize {
+        t[v] = t[v & (v - 1)] ^ unit[v.trailing_zeros() as usize];
+    }
+    t
 }
 
 #[inline]

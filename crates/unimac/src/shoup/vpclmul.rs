@@ -1,0 +1,131 @@
+//! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2, chosen at run
+//! time by [`Platform::detect`](crate::Platform::detect)): the recurrence of
+//! [`clmul`](super::clmul) with thirty-two blocks (256 bytes) aggregated per step,
+//! two products per instruction:
+//!
+//! `X' = X_lo·β^32 + X_hi·(x^64 β^32) + b_0 β^32 + b_1 β^31 + … + b_31 β`.
+//!
+//! The state products (two 128-bit PCLMULQDQs) are the only dependency between
+//! steps; the sixteen 256-bit block products are independent of the state.
+//! Shorter tails go to the 128-bit kernel, which keeps the same state.
+//! gdivision64 runs the Kronecker kernel of [`clmul`](super::clmul) the same
+//! way: two blocks per register, sixteen per step.
+
+use core::arch::x86_64::*;
+
+use super::gdiv::GKey;
+use super::Ring64;
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn set4(a: u64, b: u64, c: u64, d: u64) -> __m256i {
+    // Lanes low to high: [a, b | c, d].
+    _mm256_set_epi64x(d as i64, c as i64, b as i64, a as i64)
+}
+
+/// eval64 / division64 blocks (`data.len()` a multiple of 8).
+///
+/// # Safety
+/// The CPU must support `vpclmulqdq`, `pclmulqdq`, `avx2` (and hence `sse4.1`).
+#[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
+pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+    let pw = &key.pow;
+    // q[i] multiplies the four blocks 4i..4i+3 of a step: β^(32−4i) … β^(29−4i).
+    let q: [__m256i; 8] =
+        core::array::from_fn(|i| set4(pw[32 - 4 * i], pw[31 - 4 * i], pw[30 - 4 * i], pw[29 - 4 * i]));
+    let st = _mm_set_epi64x(key.fold[32] as i64, pw[32] as i64);
+    let mut a = _mm_set_epi64x((acc >> 64) as i64, acc as i64);
+    let prod = |v: __m256i, q: __m256i| {
+        _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x00>(v, q), _mm256_clmulepi64_epi128::<0x11>(v, q))
+    };
+    let mut chunks = data.chunks_exact(256);
+    for c in &mut chunks {
+        let p = c.as_ptr() as *const __m256i;
+        // SAFETY: `c` is 256 readable bytes: eight unaligned 32-byte loads.
+        let v: [__m256i; 8] = core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.add(i)) });
+        let t = _mm256_xor_si256(
+            _mm256_xor_si256(
+                _mm256_xor_si256(prod(v[0], q[0]), prod(v[1], q[1])),
+                _mm256_xor_si256(prod(v[2], q[2]), prod(v[3], q[3])),
+            ),
+            _mm256_xor_si256(
+                _mm256_xor_si256(prod(v[4], q[4]), prod(v[5], q[5])),
+                _mm256_xor_si256(prod(v[6], q[6]), prod(v[7], q[7])),
+            ),
+        );
+        let t = _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+        a = _mm_xor_si128(t, _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(a, st), _mm_clmulepi64_si128::<0x11>(a, st)));
+    }
+    let mut out = 0u128;
+    // SAFETY: `out` is 16 writable bytes.
+    unsafe { _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, a) };
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        out
+    } else {
+        // SAFETY: pclmulqdq and sse4.1 are enabled here.
+        unsafe { super::clmul::ring_blocks(key, out, rest) }
+    }
+}
+
+/// gdivision64 blocks: the Kronecker kernel of [`clmul`](super::clmul) with two
+/// blocks per 256-bit register and sixteen blocks (128 bytes) per step; the
+/// state (15 reduced coefficients, one per byte) is that of the 128-bit kernel,
+/// which takes the tail.
+///
+/// # Safety
+/// As [`ring_blocks`].
+#[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
+pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    use super::clmul::{from_u128, kara, set, to_u128, xreduce};
+    // Per lane: the block's bytes c_0..c_7 (lane 0: bytes 0..7, lane 1: bytes
+    // 8..15 of a 16-byte load) are the coefficients of z^7..z^0: reverse and spread.
+    let rev = _mm256_setr_epi8(
+        7, -1, 6, -1, 5, -1, 4, -1, 3, -1, 2, -1, 1, -1, 0, -1, 15, -1, 14, -1, 13, -1, 12, -1, 11, -1, 10, -1, 9,
+        -1, 8, -1,
+    );
+    // c[i]: spread β^(16−2i) | β^(15−2i); cx[i]: their Karatsuba sums in the low halves.
+    let kr = &key.kron;
+    let c: [__m256i; 8] =
+        core::array::from_fn(|i| set4(kr[16 - 2 * i][0], kr[16 - 2 * i][1], kr[15 - 2 * i][0], kr[15 - 2 * i][1]));
+    let cx: [__m256i; 8] = core::array::from_fn(|i| set4(kr[16 - 2 * i][2], 0, kr[15 - 2 * i][2], 0));
+    let f = &key.kron_fold[16];
+    let (fc, fx) = (set(f[0], f[1]), set(f[2], 0));
+    let packed = from_u128(acc);
+    let z = _mm_setzero_si128();
+    let mut s = [_mm_unpacklo_epi8(packed, z), _mm_unpackhi_epi8(packed, z)];
+    let mut chunks = data.chunks_exact(128);
+    for ch in &mut chunks {
+        let p = ch.as_ptr() as *const __m128i;
+        let mut a0 = _mm256_setzero_si256();
+        let mut a1 = _mm256_setzero_si256();
+        let mut a2 = _mm256_setzero_si256();
+        for i in 0..8 {
+            // SAFETY: `ch` is 128 readable bytes: eight unaligned 16-byte loads.
+            let v = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(p.add(i)) });
+            let mut b = _mm256_shuffle_epi8(v, rev);
+            if i == 0 {
+                b = _mm256_xor_si256(b, _mm256_inserti128_si256::<0>(_mm256_setzero_si256(), s[0]));
+            }
+            a0 = _mm256_xor_si256(a0, _mm256_clmulepi64_epi128::<0x00>(b, c[i]));
+            a1 = _mm256_xor_si256(a1, _mm256_clmulepi64_epi128::<0x11>(b, c[i]));
+            let bm = _mm256_xor_si256(b, _mm256_shuffle_epi32::<0x4e>(b));
+            a2 = _mm256_xor_si256(a2, _mm256_clmulepi64_epi128::<0x00>(bm, cx[i]));
+        }
+        let lanes = |t: __m256i| _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+        let mut acc3 = [lanes(a0), lanes(a1), lanes(a2)];
+        kara(s[1], fc, fx, &mut acc3);
+        let mid = _mm_xor_si128(acc3[2], _mm_xor_si128(acc3[0], acc3[1]));
+        let lo = _mm_xor_si128(acc3[0], _mm_slli_si128::<8>(mid));
+        let hi = _mm_xor_si128(acc3[1], _mm_srli_si128::<8>(mid));
+        s = [xreduce(lo), xreduce(hi)];
+    }
+    let out = to_u128(_mm_packus_epi16(s[0], s[1]));
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        out
+    } else {
+        // SAFETY: pclmulqdq and sse4.1 are enabled here.
+        unsafe { super::clmul::g_blocks(key, out, rest) }
+    }
+}
