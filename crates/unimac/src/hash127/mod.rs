@@ -186,6 +186,18 @@ impl Backend {
         }
     }
 
+    /// The backend for a one-shot message of `len` bytes when `self` is the
+    /// detected one: below [`AVX512_MIN`] bytes the four-lane AVX2 backend
+    /// is faster than the eight-lane one (half the state to set up, squeeze
+    /// and sum across lanes; the dot product is too short to gain).
+    fn for_len(self, len: usize) -> Backend {
+        if self == Backend::Avx512 && len < AVX512_MIN {
+            Backend::Avx2Fma
+        } else {
+            self
+        }
+    }
+
     /// Whether this CPU can run the backend (ignores `UNIMAC_FORCE_PORTABLE`,
     /// so tests can compare every backend the hardware has).
     pub fn supported(self) -> bool {
@@ -221,6 +233,11 @@ pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
 /// [`Key::from_words`]). Below it the portable path is used: building the
 /// table costs about as much as hashing 16 KiB on the portable path.
 pub const LAZY_BYTES: usize = 16 << 10;
+
+/// One-shot messages shorter than this take the AVX2 backend even where the
+/// CPU has AVX-512F (measured crossover: about 0.9 KiB; see
+/// `docs/perf/hash127.md`).
+pub const AVX512_MIN: usize = 1024;
 
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the available cores.
@@ -530,7 +547,7 @@ fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128
 /// [`oneshot`] on the detected backend, or the portable one while the key's
 /// table is not worth building yet (see [`LAZY_BYTES`]).
 fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
-    let wanted = Backend::detect();
+    let wanted = Backend::detect().for_len(msg.len());
     let b = key.pick(wanted, msg.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);
