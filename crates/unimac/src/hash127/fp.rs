@@ -256,16 +256,16 @@ impl Table {
     }
 
     /// The eight-lane layout of the powers (see [`GROUPS8`]).
-    #[allow(dead_code)] // used by the AVX-512 backend only
     pub(crate) fn tab8(&self) -> &[Group8] {
         self.tab8.get_or_init(|| {
+            // Lanes 0–3 of group e are lanes 0–3 of four-lane group 2e + 1
+            // (c_{8e+8−l} = c_{4(2e+1)+4−l}), lanes 4–7 those of group 2e.
             (0..GROUPS8)
                 .map(|e| {
                     let mut g = [0.0; 64];
                     for j in 0..8 {
-                        for l in 0..8 {
-                            g[8 * j + l] = self.pow[8 * e + 8 - l][j];
-                        }
+                        g[8 * j..8 * j + 4].copy_from_slice(&self.tab[2 * e + 1].0[4 * j..4 * j + 4]);
+                        g[8 * j + 4..8 * j + 8].copy_from_slice(&self.tab[2 * e].0[4 * j..4 * j + 4]);
                     }
                     Group8(g)
                 })

@@ -124,10 +124,17 @@ impl Key {
     }
 
     /// Build the fast path's table of powers now, if this CPU has the fast
-    /// path (otherwise nothing to do).
+    /// path (otherwise nothing to do), in the layout of every vector backend
+    /// the default dispatch may pick.
     pub fn precompute(&self) {
-        if Backend::detect() != Backend::Portable {
-            self.table();
+        match Backend::detect() {
+            Backend::Portable => {}
+            Backend::Avx2Fma => {
+                self.table();
+            }
+            Backend::Avx512 => {
+                self.table().tab8();
+            }
         }
     }
 
