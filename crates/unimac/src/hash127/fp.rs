@@ -176,7 +176,7 @@ pub const CHUNK_BYTES: usize = 4 * CHUNK_WORDS;
 /// the chunk stays at 432 words (table 27 KiB), the same chunk as the AVX2
 /// backend.
 pub const GROUPS8: usize = CHUNK_WORDS / 8;
-const _: () = assert!(CHUNK_WORDS % 8 == 0);
+const _: () = assert!(CHUNK_WORDS.is_multiple_of(8));
 
 /// Independent chains in key expansion.
 const STRIDE: usize = 8;
