@@ -6,6 +6,8 @@
 
 use std::sync::OnceLock;
 
+use zeroize::Zeroizing;
+
 use crate::Error;
 
 /// How long the key of a name is.
@@ -62,21 +64,67 @@ pub trait Stream: Send {
 }
 
 type Opener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync>;
+type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync>;
 
-/// A name and how to start computing it. Lengths are checked by [`open`]
-/// before the opener runs.
+/// A name under one key, with its key set-up done once (hash127's powers of
+/// `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules):
+/// start any number of messages from it. Made by [`key`].
+///
+/// The nonce of a nonce MAC is per message: give it to
+/// [`Keyed::start_with_nonce`] (checked against the name's nonce size, with
+/// the same errors as [`open`]); names without a nonce take `None`.
+///
+/// `mac-hash127` authenticates one message per key (SPEC §6): a keyed object
+/// of it must still tag only one message.
+pub trait Keyed: Send + Sync {
+    /// Start a message under `nonce` (`Some` exactly for nonce MACs).
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error>;
+
+    /// Start a message of a name without a nonce.
+    fn start(&self) -> Result<Box<dyn Stream>, Error> {
+        self.start_with_nonce(None)
+    }
+
+    /// One-shot: the output for `msg` (under `nonce` for nonce MACs).
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut s = self.start_with_nonce(nonce)?;
+        s.update(msg);
+        s.finalize()
+    }
+}
+
+enum Opening {
+    /// Key set-up per message (entries made with [`Entry::new`]).
+    PerMessage(Opener),
+    /// Key set-up once ([`Entry::keyed`]).
+    Keyed(KeyOpener),
+}
+
+/// A name and how to start computing it. Lengths are checked by [`open`] /
+/// [`key`] before the opener runs.
 pub struct Entry {
     pub info: Info,
-    opener: Opener,
+    opening: Opening,
 }
 
 impl Entry {
-    /// An entry of a family's catalog.
+    /// An entry of a family's catalog whose opener does its key set-up for
+    /// every message.
     pub fn new(
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opener: Box::new(opener) }
+        Entry { info, opening: Opening::PerMessage(Box::new(opener)) }
+    }
+
+    /// An entry whose opener sets the key up once and returns a [`Keyed`]
+    /// object. The opener gets checked key and length arguments (its `nonce`
+    /// is always `None`); the keyed object gets nonces already checked.
+    pub fn keyed(
+        info: Info,
+        opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
+    ) -> Entry {
+        Entry { info, opening: Opening::Keyed(Box::new(opener)) }
     }
 }
 
@@ -147,39 +195,105 @@ pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
 
 /// Check the key, nonce and length arguments against `info`.
 pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
-    let name = &info.name;
+    check_key(info, p.key)?;
+    check_nonce(info, p.nonce)?;
+    check_len(info, p.len)
+}
+
+fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
     let ok = match info.key {
-        KeySpec::Fixed(n) => p.key.len() == n,
-        KeySpec::PerElement(n) => !p.key.is_empty() && p.key.len() % n == 0,
+        KeySpec::Fixed(n) => key.len() == n,
+        KeySpec::PerElement(n) => !key.is_empty() && key.len() % n == 0,
     };
     if !ok {
-        return Err(Error::KeyLength {
-            name: name.clone(),
-            expected: info.key.describe(),
-            got: p.key.len(),
-        });
-    }
-    match (info.nonce, p.nonce) {
-        (0, Some(_)) => return Err(Error::UnexpectedNonce(name.clone())),
-        (n, None) if n > 0 => return Err(Error::MissingNonce(name.clone())),
-        (n, Some(x)) if x.len() != n => {
-            return Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() })
-        }
-        _ => {}
-    }
-    match (info.takes_len, p.len) {
-        (true, None) => return Err(Error::Length(format!("{name}: needs an output length (--len)"))),
-        (false, Some(_)) => return Err(Error::Length(format!("{name}: takes no output length (--len)"))),
-        _ => {}
+        return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });
     }
     Ok(())
 }
 
-/// Start computing `name` under the given key (and nonce, and length).
+fn check_nonce(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
+    let name = &info.name;
+    match (info.nonce, nonce) {
+        (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),
+        (n, None) if n > 0 => Err(Error::MissingNonce(name.clone())),
+        (n, Some(x)) if x.len() != n => Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() }),
+        _ => Ok(()),
+    }
+}
+
+fn check_len(info: &Info, len: Option<usize>) -> Result<(), Error> {
+    let name = &info.name;
+    match (info.takes_len, len) {
+        (true, None) => Err(Error::Length(format!("{name}: needs an output length (--len)"))),
+        (false, Some(_)) => Err(Error::Length(format!("{name}: takes no output length (--len)"))),
+        _ => Ok(()),
+    }
+}
+
+/// Set `name` up under the given key (and length): the key set-up is done
+/// here, once, and every message started from the result shares it.
+///
+/// The key and `--len` are checked as by [`open`]. The nonce is per message
+/// and given to [`Keyed::start_with_nonce`]; `p.nonce`, if given, is only
+/// checked here (so a wrong nonce fails as early as with [`open`]).
+pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
+    key_entry(lookup(name)?, p)
+}
+
+fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
+    check_key(&e.info, p.key)?;
+    if p.nonce.is_some() {
+        check_nonce(&e.info, p.nonce)?;
+    }
+    check_len(&e.info, p.len)?;
+    let p = Params { key: p.key, nonce: None, len: p.len };
+    let inner: Box<dyn Keyed> = match &e.opening {
+        Opening::Keyed(f) => f(&p)?,
+        Opening::PerMessage(_) => Box::new(PerMessage {
+            key: Zeroizing::new(p.key.to_vec()),
+            len: p.len,
+            entry: e,
+        }),
+    };
+    Ok(Box::new(Checked { info: &e.info, inner }))
+}
+
+/// Checks each message's nonce against the name, then starts it.
+struct Checked {
+    info: &'static Info,
+    inner: Box<dyn Keyed>,
+}
+
+impl Keyed for Checked {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        check_nonce(self.info, nonce)?;
+        self.inner.start_with_nonce(nonce)
+    }
+}
+
+/// The keyed object of an [`Entry::new`] entry: keeps the key and runs the
+/// opener per message.
+struct PerMessage {
+    key: Zeroizing<Vec<u8>>,
+    len: Option<usize>,
+    entry: &'static Entry,
+}
+
+impl Keyed for PerMessage {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let Opening::PerMessage(f) = &self.entry.opening else {
+            unreachable!("PerMessage wraps Entry::new openers only")
+        };
+        f(&Params { key: &self.key, nonce, len: self.len })
+    }
+}
+
+/// Start computing `name` under the given key (and nonce, and length):
+/// [`key`] then [`Keyed::start_with_nonce`].
 pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
     let e = lookup(name)?;
     check(&e.info, p)?;
-    (e.opener)(p)
+    key_entry(e, p)?.start_with_nonce(p.nonce)
 }
 
 /// One-shot: `name` of `msg`.
@@ -187,6 +301,23 @@ pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error>
     let mut s = open(name, p)?;
     s.update(msg);
     s.finalize()
+}
+
+/// A [`Keyed`] object of a one-block function: the message is kept whole and
+/// `f` applied at the end (MMH/NMH, Square Hash: keys cheap to set up).
+pub(crate) struct OneShot<F>(pub(crate) std::sync::Arc<F>);
+
+impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> Keyed for OneShot<F> {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let f = std::sync::Arc::clone(&self.0);
+        Ok(Buffered::boxed(move |m: &[u8]| f(m)))
+    }
+}
+
+impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> OneShot<F> {
+    pub(crate) fn boxed(f: F) -> Box<dyn Keyed> {
+        Box::new(OneShot(std::sync::Arc::new(f)))
+    }
 }
 
 /// A [`Stream`] that keeps the whole message and applies a one-shot function

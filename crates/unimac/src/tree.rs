@@ -18,13 +18,13 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::Zeroizing;
 
-use crate::registry::{Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
@@ -133,11 +133,55 @@ struct Level {
     scratch: Vec<u8>,
 }
 
+/// The key of `tree-F(s, ·)`: the block family, the seed `s`, and the level
+/// keys derived from the key stream so far (derived when a message first
+/// reaches a level, then shared by every [`Tree`] started from this key).
+pub struct TreeKey {
+    family: BlockFamily,
+    seed: Zeroizing<[u8; 16]>,
+    levels: Mutex<Vec<Arc<dyn BlockHash>>>,
+}
+
+impl TreeKey {
+    /// The key of `tree-F` for the 16-byte seed `s` of the key stream. The
+    /// key of level 0 (which every message uses) is derived now, the others
+    /// when a message first reaches them.
+    pub fn new(family: BlockFamily, s: &[u8; 16]) -> TreeKey {
+        let k = TreeKey { family, seed: Zeroizing::new(*s), levels: Mutex::new(Vec::new()) };
+        k.level(0);
+        k
+    }
+
+    /// The block family `F`.
+    pub fn family(&self) -> &BlockFamily {
+        &self.family
+    }
+
+    /// `F` under the key of level `j` (bytes `jK .. (j+1)K` of the key
+    /// stream), derived on first use; levels are derived in order.
+    pub fn level(&self, j: usize) -> Arc<dyn BlockHash> {
+        // A panic elsewhere cannot leave the list inconsistent (it only grows
+        // by whole entries), so a poisoned lock is still good.
+        let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
+        while levels.len() <= j {
+            let i = levels.len();
+            let k = self.family.key;
+            let key = Zeroizing::new(keystream_range(&self.seed, i * k, k));
+            levels.push(Arc::from(self.family.keyed(&key)));
+        }
+        Arc::clone(&levels[j])
+    }
+
+    /// A new, empty tree under this key.
+    pub fn start(self: &Arc<Self>) -> Tree {
+        Tree::with_key(Arc::clone(self))
+    }
+}
+
 /// `tree-F(s, ·)`, streaming: one partial block and one batch of outputs per
 /// level, so O(height × B) memory whatever the message length.
 pub struct Tree {
-    family: BlockFamily,
-    seed: Zeroizing<[u8; 16]>,
+    key: Arc<TreeKey>,
     levels: Vec<Level>,
     /// Scratch for the padded last block of a level (B bytes).
     pad: Vec<u8>,
@@ -156,17 +200,19 @@ const CHUNK: usize = 512 << 10;
 impl Tree {
     /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> Tree {
-        let mut t = Tree { family, seed: Zeroizing::new(*s), levels: Vec::new(), pad: Vec::new() };
+        Tree::with_key(Arc::new(TreeKey::new(family, s)))
+    }
+
+    /// A new, empty tree under `key`, sharing its derived level keys.
+    pub fn with_key(key: Arc<TreeKey>) -> Tree {
+        let mut t = Tree { key, levels: Vec::new(), pad: Vec::new() };
         t.push_level();
         t
     }
 
     fn push_level(&mut self) {
-        let j = self.levels.len();
-        let k = self.family.key;
-        let key = Zeroizing::new(keystream_range(&self.seed, j * k, k));
-        let hash: Arc<dyn BlockHash> = Arc::from(self.family.keyed(&key));
-        self.levels.push(Level { hash, buf: Vec::with_capacity(self.family.block), emitted: false, scratch: Vec::new() });
+        let hash = self.key.level(self.levels.len());
+        self.levels.push(Level { hash, buf: Vec::with_capacity(self.key.family.block), emitted: false, scratch: Vec::new() });
     }
 
     /// Absorb more of the message. Slices of 4 MiB or more (e.g. a whole
@@ -183,8 +229,8 @@ impl Tree {
     }
 
     fn update_parallel(&mut self, mut data: &[u8]) {
-        let b = self.family.block;
-        let o = self.family.out;
+        let b = self.key.family.block;
+        let o = self.key.family.out;
         // Complete the partial block of level 0 first.
         let fill = (b - self.levels[0].buf.len()) % b;
         self.feed(0, &data[..fill]);
@@ -241,8 +287,8 @@ impl Tree {
     }
 
     fn feed(&mut self, j: usize, mut data: &[u8]) {
-        let b = self.family.block;
-        let o = self.family.out;
+        let b = self.key.family.block;
+        let o = self.key.family.out;
         while !data.is_empty() {
             if j + 1 > self.levels.len() {
                 self.push_level();
@@ -285,8 +331,8 @@ impl Tree {
     /// the levels it has derived (so a stream of messages pays for the key
     /// stream once).
     pub fn finalize_reset(&mut self) -> Vec<u8> {
-        let b = self.family.block;
-        let o = self.family.out;
+        let b = self.key.family.block;
+        let o = self.key.family.out;
         // The last (padded) block of a level and its output, reused from
         // message to message.
         let mut last = std::mem::take(&mut self.pad);
@@ -377,13 +423,27 @@ impl Stream for KeystreamStream {
     }
 }
 
+impl Keyed for KeystreamStream {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(KeystreamStream { seed: self.seed.clone(), len: self.len }))
+    }
+}
+
+/// `tree-F` under one key: every message is a fresh [`Tree`] sharing the
+/// level keys.
+impl Keyed for Arc<TreeKey> {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(TreeKey::start(self)))
+    }
+}
+
 fn seed(key: &[u8]) -> [u8; 16] {
     key.try_into().expect("registry checked the key length")
 }
 
 /// `keystream` and every `tree-F`.
 pub(crate) fn catalog() -> Vec<Entry> {
-    let mut v = vec![Entry::new(
+    let mut v = vec![Entry::keyed(
         Info {
             name: "keystream".into(),
             key: KeySpec::Fixed(16),
@@ -392,7 +452,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
             takes_len: true,
             summary: "AES-128 counter-mode key stream (SPEC §5); the message is ignored".into(),
         },
-        |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+        |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let len = p.len.expect("registry checked --len");
             if len > (1usize << 32) {
                 return Err(Error::Length(format!("keystream: --len {len} is more than 2^32 bytes")));
@@ -402,7 +462,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
     )];
     for f in families() {
         let fam = f.clone();
-        v.push(Entry::new(
+        v.push(Entry::keyed(
             Info {
                 name: format!("tree-{}", f.name),
                 key: KeySpec::Fixed(16),
@@ -411,8 +471,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 takes_len: false,
                 summary: format!("{} in tree mode over any message length, keys from the AES key stream", f.name),
             },
-            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(Tree::new(fam.clone(), &seed(p.key))))
+            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Arc::new(TreeKey::new(fam.clone(), &seed(p.key)))))
             },
         ));
     }

@@ -23,7 +23,7 @@ use std::sync::{Arc, OnceLock};
 
 use zeroize::Zeroize;
 
-use crate::registry::{Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
@@ -629,9 +629,23 @@ fn key_of(p: &Params<'_>) -> Key {
     Key::new(p.key.try_into().expect("registry checked the key length"))
 }
 
+/// `hash127-raw` / `hash127` under one key: the powers of `r` are expanded
+/// once (lazily, by the first long message) and shared by every message.
+struct Keyed127 {
+    key: Key,
+    raw: bool,
+}
+
+impl Keyed for Keyed127 {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let h = Hash127::new(&self.key);
+        Ok(if self.raw { Box::new(RawStream(h)) } else { Box::new(PadStream(h)) })
+    }
+}
+
 pub(crate) fn catalog() -> Vec<Entry> {
     vec![
-        Entry::new(
+        Entry::keyed(
             Info {
                 name: "hash127-raw".into(),
                 key: KeySpec::Fixed(32),
@@ -640,11 +654,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 takes_len: false,
                 summary: "hash127 of a whole number of signed 32-bit words (SPEC §1)".into(),
             },
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(RawStream(Hash127::new(&key_of(p)))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Keyed127 { key: key_of(p), raw: true }))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             Info {
                 name: "hash127".into(),
                 key: KeySpec::Fixed(32),
@@ -653,8 +667,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 takes_len: false,
                 summary: "hash127 of any byte string, pad(M, 4) (SPEC §1)".into(),
             },
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(PadStream(Hash127::new(&key_of(p)))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Keyed127 { key: key_of(p), raw: false }))
             },
         ),
     ]

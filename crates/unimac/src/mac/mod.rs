@@ -46,8 +46,8 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, Hash127};
-use crate::registry::{self, Entry, Info, KeySpec, Params, Stream};
-use crate::tree::{BlockFamily, Tree};
+use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::tree::{BlockFamily, Tree, TreeKey};
 use crate::Error;
 
 /// `p = 2^127 − 1`.
@@ -298,6 +298,13 @@ pub trait KeyedHash: Send + Sync {
     fn out_len(&self) -> usize;
     /// Start hashing under `key` (`key.len() == key_len()`).
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error>;
+    /// `H` under `key` with its key set-up done once, if this hash has such a
+    /// form (`None`: every message goes through [`start`](Self::start)).
+    /// [`WegmanCarter`] keys its hash this way once.
+    fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
+        let _ = key;
+        Ok(None)
+    }
 }
 
 /// `tree-F` (SPEC §5) as a keyed hash; its key is the 16-byte key-stream seed `s`.
@@ -322,6 +329,15 @@ impl KeyedHash for TreeHash {
         })?;
         let s = Zeroizing::new(s);
         Ok(Box::new(Tree::new(self.0.clone(), &s)))
+    }
+    fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
+        let s: [u8; 16] = key.try_into().map_err(|_| Error::KeyLength {
+            name: format!("tree-{}", self.0.name),
+            expected: "16".into(),
+            got: key.len(),
+        })?;
+        let s = Zeroizing::new(s);
+        Ok(Some(Box::new(std::sync::Arc::new(TreeKey::new(self.0.clone(), &s)))))
     }
 }
 
@@ -364,6 +380,9 @@ impl KeyedHash for NamedHash {
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
         registry::open(&self.name, &Params { key, nonce: None, len: None })
     }
+    fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
+        registry::key(&self.name, &Params { key, nonce: None, len: None }).map(Some)
+    }
 }
 
 impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
@@ -379,6 +398,9 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
         (**self).start(key)
     }
+    fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
+        (**self).keyed(key)
+    }
 }
 
 /// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⊕ H(g, M))` of Shoup (seed 001 §1)
@@ -387,6 +409,8 @@ pub struct WegmanCarter<H: KeyedHash> {
     hash: H,
     aes: Aes128,
     hkey: Zeroizing<Vec<u8>>,
+    /// `H` under `g`, set up once ([`KeyedHash::keyed`]), if it has that form.
+    keyed: Option<Box<dyn Keyed>>,
 }
 
 impl<H: KeyedHash> WegmanCarter<H> {
@@ -399,7 +423,8 @@ impl<H: KeyedHash> WegmanCarter<H> {
         if key.len() != want {
             return Err(Error::KeyLength { name: format!("wc-{}", hash.name()), expected: want.to_string(), got: key.len() });
         }
-        Ok(WegmanCarter { aes: aes_of(&key[..16]), hkey: Zeroizing::new(key[16..].to_vec()), hash })
+        let keyed = hash.keyed(&key[16..])?;
+        Ok(WegmanCarter { aes: aes_of(&key[..16]), hkey: Zeroizing::new(key[16..].to_vec()), hash, keyed })
     }
 
     /// The hash `H`.
@@ -416,7 +441,10 @@ impl<H: KeyedHash> WegmanCarter<H> {
     /// under one key).
     pub fn start(&self, nonce: &[u8; 16]) -> Result<WcStream, Error> {
         let pad = aes_block(&self.aes, nonce);
-        let inner = self.hash.start(&self.hkey)?;
+        let inner = match &self.keyed {
+            Some(k) => k.start()?,
+            None => self.hash.start(&self.hkey)?,
+        };
         Ok(WcStream { inner, pad, out: self.hash.out_len() })
     }
 
@@ -476,6 +504,8 @@ pub const SHOUP_HASHES: [&str; 3] = ["eval64", "division64", "gdivision64"];
 pub struct Mac {
     info: &'static Info,
     key: Zeroizing<Vec<u8>>,
+    /// The MAC under `key`, set up once ([`registry::key`]).
+    keyed: Box<dyn Keyed>,
 }
 
 impl Mac {
@@ -495,7 +525,8 @@ impl Mac {
         if key.len() != k {
             return Err(Error::KeyLength { name: name.to_string(), expected: k.to_string(), got: key.len() });
         }
-        Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()) })
+        let keyed = registry::key(&e.info.name, &Params { key, nonce: None, len: None })?;
+        Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()), keyed })
     }
 
     /// The name without the `mac-` prefix.
@@ -514,7 +545,7 @@ impl Mac {
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let p = Params { key: &self.key, nonce, len: None };
         registry::check(self.info, &p).map_err(strip_prefix_err)?;
-        registry::open(&self.info.name, &p)
+        self.keyed.start_with_nonce(nonce)
     }
     /// The tag of `msg`.
     pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
@@ -642,6 +673,42 @@ pub fn names() -> Vec<String> {
         .collect()
 }
 
+// The keyed objects of the `mac-` names (key set-up once; the registry has
+// checked each nonce against the name before these run).
+
+impl Keyed for Hash127OneTime {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(self.start()))
+    }
+}
+
+impl Keyed for Hash127Aes {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(self.start()))
+    }
+}
+
+impl Keyed for Hash127AesNonce {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
+        Ok(Box::new(self.start(&n)))
+    }
+}
+
+impl Keyed for Hash127AesAdd {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
+        Ok(Box::new(self.start(&n)))
+    }
+}
+
+impl<H: KeyedHash> Keyed for WegmanCarter<H> {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name()))?;
+        Ok(Box::new(self.start(&n)?))
+    }
+}
+
 fn mac_info(name: String, key: usize, nonce: usize, out: usize, summary: String) -> Info {
     Info { name, key: KeySpec::Fixed(key), nonce, out, takes_len: false, summary }
 }
@@ -651,19 +718,19 @@ fn mac_info(name: String, key: usize, nonce: usize, out: usize, summary: String)
 /// built when this runs) and opened through the registry when used.
 pub(crate) fn catalog() -> Vec<Entry> {
     let mut v = vec![
-        Entry::new(
+        Entry::keyed(
             mac_info("mac-hash127".into(), 32, 0, 16, "k + hash127_r(M) mod p: ONE message per key (seed 000 §8)".into()),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(Hash127OneTime::new(&*key32(p.key, "hash127")?).start()))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Hash127OneTime::new(&*key32(p.key, "hash127")?)))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             mac_info("mac-hash127-aes".into(), 32, 0, 16, "AES_K(hash127_r(M)), stateless (seed 000 §9 protocol 2)".into()),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(Hash127Aes::new(&*key32(p.key, "hash127-aes")?).start()))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Hash127Aes::new(&*key32(p.key, "hash127-aes")?)))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             mac_info(
                 "mac-hash127-aes-nonce".into(),
                 32,
@@ -671,12 +738,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 16,
                 "AES_K(AES_K(n) xor hash127_r(M)) (seed 000 §9 protocol 3)".into(),
             ),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                let n = nonce16(p.nonce.unwrap_or_default(), "hash127-aes-nonce")?;
-                Ok(Box::new(Hash127AesNonce::new(&*key32(p.key, "hash127-aes-nonce")?).start(&n)))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Hash127AesNonce::new(&*key32(p.key, "hash127-aes-nonce")?)))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             mac_info(
                 "mac-hash127-aes-add".into(),
                 32,
@@ -684,9 +750,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 16,
                 "AES_K(n) + hash127_r(M) mod p (seed 000 §9 protocol 1)".into(),
             ),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                let n = nonce16(p.nonce.unwrap_or_default(), "hash127-aes-add")?;
-                Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?).start(&n)))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?)))
             },
         ),
     ];
@@ -695,7 +760,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         let Some(e) = shoup.iter().find(|e| e.info.name == h) else { continue };
         let Ok(nh) = NamedHash::from_info(&e.info) else { continue };
         let (k, o) = (nh.key, nh.out);
-        v.push(Entry::new(
+        v.push(Entry::keyed(
             mac_info(
                 format!("mac-wc-{h}"),
                 16 + k,
@@ -703,9 +768,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 o,
                 format!("AES_K(n)[0..{o}] xor {h}(g, M) (seed 001 §1)"),
             ),
-            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                let n = nonce16(p.nonce.unwrap_or_default(), &format!("wc-{}", nh.name))?;
-                Ok(Box::new(WegmanCarter::new(nh.clone(), p.key)?.start(&n)?))
+            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(WegmanCarter::new(nh.clone(), p.key)?))
             },
         ));
     }
@@ -713,7 +777,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         let o = f.out;
         let name = f.name.clone();
         let th = TreeHash(f);
-        v.push(Entry::new(
+        v.push(Entry::keyed(
             mac_info(
                 format!("mac-wc-{name}"),
                 32,
@@ -721,9 +785,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 o,
                 format!("AES_K(n)[0..{o}] xor tree-{name}(s, M) (seed 004 §2.3)"),
             ),
-            move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                let n = nonce16(p.nonce.unwrap_or_default(), &format!("wc-{}", th.0.name))?;
-                Ok(Box::new(WegmanCarter::new(th.clone(), p.key)?.start(&n)?))
+            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(WegmanCarter::new(th.clone(), p.key)?))
             },
         ));
     }

@@ -25,7 +25,7 @@
 
 use zeroize::Zeroizing;
 
-use crate::registry::{Buffered, Entry, Info, KeySpec, Params};
+use crate::registry::{Entry, Info, KeySpec, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 
@@ -268,7 +268,7 @@ impl BlockHash for Mmh64 {
 pub(crate) fn catalog() -> Vec<Entry> {
     let mut v = Vec::new();
     for n in 1..=4usize {
-        v.push(Entry::new(
+        v.push(Entry::keyed(
             Info {
                 name: format!("mmh32x{n}"),
                 key: KeySpec::Fixed(4 * (K - 1 + n)),
@@ -282,11 +282,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
             },
             move |p: &Params<'_>| {
                 let h = Mmh32::new(n, p.key)?;
-                Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+                Ok(OneShot::boxed(move |m: &[u8]| h.hash(m)))
             },
         ));
     }
-    v.push(Entry::new(
+    v.push(Entry::keyed(
         Info {
             name: "nmh32".into(),
             key: KeySpec::Fixed(BLOCK32),
@@ -297,10 +297,10 @@ pub(crate) fn catalog() -> Vec<Entry> {
         },
         |p: &Params<'_>| {
             let h = Nmh32::new(p.key)?;
-            Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+            Ok(OneShot::boxed(move |m: &[u8]| h.hash(m)))
         },
     ));
-    v.push(Entry::new(
+    v.push(Entry::keyed(
         Info {
             name: "mmh64".into(),
             key: KeySpec::Fixed(BLOCK64),
@@ -311,7 +311,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         },
         |p: &Params<'_>| {
             let h = Mmh64::new(p.key)?;
-            Ok(Buffered::boxed(move |m: &[u8]| h.hash(m)))
+            Ok(OneShot::boxed(move |m: &[u8]| h.hash(m)))
         },
     ));
     v

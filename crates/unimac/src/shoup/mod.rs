@@ -29,7 +29,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;
-use crate::registry::{Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]
@@ -406,6 +406,26 @@ impl Stream for KeyStream {
     }
 }
 
+/// `eval64` / `division64` / `gdivision64` under one key: the key set-up
+/// (the minimal polynomial and its tables) is done once; every message starts
+/// from a copy of the empty hasher.
+struct KeyedHasher(Hasher);
+
+impl Keyed for KeyedHasher {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(HashStream(self.0.clone())))
+    }
+}
+
+/// A `-key` name under one key: its output, computed once.
+struct KeyedKey([u8; 8]);
+
+impl Keyed for KeyedKey {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(KeyStream(self.0)))
+    }
+}
+
 fn key8(p: &Params<'_>) -> Result<[u8; 8], Error> {
     p.key.try_into().map_err(|_| Error::Invalid(format!("key must be 8 bytes, got {}", p.key.len())))
 }
@@ -416,40 +436,40 @@ fn info(name: &str, summary: &str) -> Info {
 
 pub(crate) fn catalog() -> Vec<Entry> {
     vec![
-        Entry::new(
+        Entry::keyed(
             info("eval64", "Shoup's evaluation hash M(alpha)*alpha over GF(2^64), pad(M, 8) (SPEC §4)"),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(HashStream(Hasher::new(Kind::Eval64, &key8(p)?))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(KeyedHasher(Hasher::new(Kind::Eval64, &key8(p)?))))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             info(
                 "division64-key",
                 "the division hash's key polynomial: minimal polynomial of g in GF(2^64) (SPEC §4); ignores the message",
             ),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(KeyStream(division64_key(&key8(p)?))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(KeyedKey(division64_key(&key8(p)?))))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             info("division64", "Shoup's division hash m(x)*x^64 mod p, p = division64-key(g) (SPEC §4)"),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(HashStream(Hasher::new(Kind::Division64, &key8(p)?))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(KeyedHasher(Hasher::new(Kind::Division64, &key8(p)?))))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             info(
                 "gdivision64-key",
                 "the generalized division hash's key: minimal polynomial over GF(2^8) of g (SPEC §4); ignores the message",
             ),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(KeyStream(gdivision64_key(&key8(p)?))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(KeyedKey(gdivision64_key(&key8(p)?))))
             },
         ),
-        Entry::new(
+        Entry::keyed(
             info("gdivision64", "Shoup's generalized division hash over GF(2^8), P = gdivision64-key(g) (SPEC §4)"),
-            |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
-                Ok(Box::new(HashStream(Hasher::new(Kind::GDivision64, &key8(p)?))))
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(KeyedHasher(Hasher::new(Kind::GDivision64, &key8(p)?))))
             },
         ),
     ]

@@ -26,7 +26,7 @@
 
 use zeroize::Zeroizing;
 
-use crate::registry::{Buffered, Entry, Info, KeySpec, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 
@@ -250,7 +250,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
                     Variant::E => 13,
                 }
             );
-            v.push(Entry::new(
+            v.push(Entry::keyed(
                 Info {
                     name: name(l, variant),
                     key: KeySpec::PerElement(l / 8),
@@ -259,9 +259,9 @@ pub(crate) fn catalog() -> Vec<Entry> {
                     takes_len: false,
                     summary,
                 },
-                move |p: &Params<'_>| -> Result<Box<dyn Stream>, Error> {
+                move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                     let key = Zeroizing::new(p.key.to_vec());
-                    Ok(Buffered::boxed(move |msg: &[u8]| hash(l, variant, &key, msg)))
+                    Ok(OneShot::boxed(move |msg: &[u8]| hash(l, variant, &key, msg)))
                 },
             ));
         }
