@@ -2,7 +2,12 @@
 //!
 //! Each family module contributes its entries through a `catalog()` function;
 //! the CLI, the vector runner and the Python package only ever go through
-//! [`open`] / [`compute`], so a name behaves identically everywhere.
+//! [`key`] / [`open`] / [`compute`], so a name behaves identically everywhere.
+//!
+//! [`key`] does a name's key set-up once (hash127's powers of `r`, Shoup's
+//! minimal polynomial, the tree's level keys, AES schedules) and gives a
+//! [`Keyed`] object that starts any number of messages; [`open`] is `key`
+//! followed by one start, so both paths run the same code.
 
 use std::sync::OnceLock;
 
@@ -203,7 +208,7 @@ pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
 fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
     let ok = match info.key {
         KeySpec::Fixed(n) => key.len() == n,
-        KeySpec::PerElement(n) => !key.is_empty() && key.len() % n == 0,
+        KeySpec::PerElement(n) => !key.is_empty() && key.len().is_multiple_of(n),
     };
     if !ok {
         return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });

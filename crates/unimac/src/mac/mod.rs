@@ -40,6 +40,8 @@
 //! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
 //! ```
 
+use std::sync::Arc;
+
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use subtle::ConstantTimeEq;
@@ -146,7 +148,7 @@ impl Hash127OneTime {
 #[derive(Clone)]
 pub struct Hash127Aes {
     r: hash127::Key,
-    aes: Aes128,
+    aes: Arc<Aes128>,
 }
 
 /// `mac-hash127-aes-nonce`: `AES_K(AES_K(n) ⊕ h_r(M))`, protocol 3 "one-time
@@ -154,7 +156,7 @@ pub struct Hash127Aes {
 #[derive(Clone)]
 pub struct Hash127AesNonce {
     r: hash127::Key,
-    aes: Aes128,
+    aes: Arc<Aes128>,
 }
 
 /// `mac-hash127-aes-add`: `(AES_K(n) + h_r(M)) mod p`, protocol 1 "one-time
@@ -162,7 +164,7 @@ pub struct Hash127AesNonce {
 #[derive(Clone)]
 pub struct Hash127AesAdd {
     r: hash127::Key,
-    aes: Aes128,
+    aes: Arc<Aes128>,
 }
 
 macro_rules! r_k_constructor {
@@ -171,7 +173,7 @@ macro_rules! r_k_constructor {
             /// `r ‖ K`, 32 bytes: `r` the hash127 key (four signed words),
             /// `K` the AES-128 key.
             pub fn new(key: &[u8; 32]) -> Self {
-                $t { r: r_only(key), aes: aes_of(&key[16..]) }
+                $t { r: r_only(key), aes: Arc::new(aes_of(&key[16..])) }
             }
         }
     };
@@ -183,7 +185,7 @@ r_k_constructor!(Hash127AesAdd);
 impl Hash127Aes {
     /// Start tagging a message.
     pub fn start(&self) -> Hash127Stream {
-        Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(self.aes.clone()) }
+        Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(Arc::clone(&self.aes)) }
     }
     /// The tag of `msg`.
     pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
@@ -222,17 +224,17 @@ macro_rules! nonce_api {
         }
     };
 }
-nonce_api!(Hash127AesNonce, |s: &Hash127AesNonce, pad| Finish::OneTimeScramble(s.aes.clone(), pad));
+nonce_api!(Hash127AesNonce, |s: &Hash127AesNonce, pad| Finish::OneTimeScramble(Arc::clone(&s.aes), pad));
 nonce_api!(Hash127AesAdd, |_s: &Hash127AesAdd, pad| Finish::OneTimePad(pad));
 
 /// What is done with `h_r(M)` at the end.
 enum Finish {
     /// `k` is already in the hash127 key: the hash is the tag.
     OneTime,
-    /// `AES_K(h)`.
-    Scramble(Aes128),
+    /// `AES_K(h)` (the schedule shared with the key, not copied per message).
+    Scramble(Arc<Aes128>),
     /// `AES_K(AES_K(n) ⊕ h)`, holding `AES_K(n)`.
-    OneTimeScramble(Aes128, Zeroizing<[u8; 16]>),
+    OneTimeScramble(Arc<Aes128>, Zeroizing<[u8; 16]>),
     /// `(AES_K(n) + h) mod p`, holding `AES_K(n)`.
     OneTimePad(Zeroizing<[u8; 16]>),
 }
@@ -337,7 +339,7 @@ impl KeyedHash for TreeHash {
             got: key.len(),
         })?;
         let s = Zeroizing::new(s);
-        Ok(Some(Box::new(std::sync::Arc::new(TreeKey::new(self.0.clone(), &s)))))
+        Ok(Some(Box::new(Arc::new(TreeKey::new(self.0.clone(), &s)))))
     }
 }
 
@@ -637,10 +639,10 @@ impl Pending {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
                     PendingFinish::OneTime => Finish::OneTime,
-                    PendingFinish::Scramble(aes) => Finish::Scramble(aes),
+                    PendingFinish::Scramble(aes) => Finish::Scramble(Arc::new(aes)),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
-                        Finish::OneTimeScramble(aes, pad)
+                        Finish::OneTimeScramble(Arc::new(aes), pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
                     PendingFinish::Wc(..) => unreachable!("hash127 MACs are not wc-"),
