@@ -363,3 +363,53 @@ pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An [`Entry::new`] entry (key set-up per message) keyed through
+    /// [`key_entry`]: the key and nonce reach the opener for every message.
+    #[test]
+    fn per_message_entries_key_like_open() {
+        let info = Info {
+            name: "test-xor".into(),
+            key: KeySpec::Fixed(4),
+            nonce: 2,
+            out: 4,
+            takes_len: false,
+            summary: String::new(),
+        };
+        // Output: key ⊕ (nonce, nonce) ⊕ the XOR of the message's 4-byte words.
+        let e: &'static Entry = Box::leak(Box::new(Entry::new(info, |p: &Params<'_>| {
+            let mut acc = [0u8; 4];
+            for (i, b) in acc.iter_mut().enumerate() {
+                *b = p.key[i] ^ p.nonce.expect("checked")[i % 2];
+            }
+            Ok(Buffered::boxed(move |m: &[u8]| {
+                for (i, x) in m.iter().enumerate() {
+                    acc[i % 4] ^= x;
+                }
+                Ok(acc.to_vec())
+            }))
+        })));
+        let key = [1u8, 2, 3, 4];
+        let k = key_entry(e, &Params { key: &key, nonce: None, len: None }).unwrap();
+        for (n, m) in [([9u8, 8], &b"abcdefg"[..]), ([0, 0], b""), ([255, 1], b"0123456789")] {
+            let mut want = [1 ^ n[0], 2 ^ n[1], 3 ^ n[0], 4 ^ n[1]];
+            for (i, x) in m.iter().enumerate() {
+                want[i % 4] ^= x;
+            }
+            assert_eq!(k.compute(Some(&n), m).unwrap(), want);
+        }
+        assert_eq!(k.start_with_nonce(None).err(), Some(Error::MissingNonce("test-xor".into())));
+        assert_eq!(
+            k.start_with_nonce(Some(&[1, 2, 3])).err(),
+            Some(Error::NonceLength { name: "test-xor".into(), expected: 2, got: 3 })
+        );
+        assert!(matches!(
+            key_entry(e, &Params { key: &key[..3], nonce: None, len: None }).err(),
+            Some(Error::KeyLength { got: 3, .. })
+        ));
+    }
+}
