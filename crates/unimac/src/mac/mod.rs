@@ -706,7 +706,11 @@ impl Keyed for Hash127AesAdd {
 
 impl<H: KeyedHash> Keyed for WegmanCarter<H> {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        let n = nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name()))?;
+        // The name is formatted only on the error path (not per message).
+        let n: [u8; 16] = match nonce.map(<[u8; 16]>::try_from) {
+            Some(Ok(n)) => n,
+            _ => nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name()))?,
+        };
         Ok(Box::new(self.start(&n)?))
     }
 }
