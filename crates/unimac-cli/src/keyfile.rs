@@ -93,7 +93,9 @@ fn names_with_key_len(len: usize) -> Vec<String> {
 pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
     let shown = path.display();
     let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {e}")))?;
-    let mut text = Zeroizing::new(Vec::new());
+    // Room for the whole (bounded) file up front: growing the buffer would
+    // leave copies of the key in freed memory.
+    let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
     f.take(MAX_KEY_FILE + 1)
         .read_to_end(&mut text)
         .map_err(|e| Fail(format!("cannot read key file {shown}: {e}")))?;
@@ -104,7 +106,7 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
     if body.is_empty() || !body.iter().all(|c| c.is_ascii_hexdigit()) {
         return Err(Fail(format!("key file {shown}: not a key file (expected the key in hex and one newline)")));
     }
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Err(Fail(format!("key file {shown}: odd number of hex digits")));
     }
     let got = body.len() / 2;
@@ -148,6 +150,13 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 /// `path`; returns the first. Durable before it returns.
 pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
     let shown = path.display().to_string();
+    // Work on the real file: renaming over a symbolic link would replace the
+    // link and leave the counter it points to behind.
+    let real = fs::canonicalize(path);
+    let path: &Path = match &real {
+        Ok(p) => p,
+        Err(_) => path, // reported by the open below
+    };
     // Lock the file, then make sure the path still names the locked file
     // (another process may have renamed a new version over it meanwhile).
     let mut f = loop {
@@ -215,6 +224,17 @@ mod tests {
         assert_eq!(ok(reserve(&p, 3)), 1);
         assert_eq!(ok(reserve(&p, 1)), 4);
         assert_eq!(fs::read_to_string(&p).unwrap(), "5\n");
+        // Through a symbolic link, the file it points to is the counter.
+        #[cfg(unix)]
+        {
+            let link = d.join("link");
+            std::os::unix::fs::symlink(&p, &link).unwrap();
+            assert_eq!(ok(reserve(&link, 1)), 5);
+            assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+            assert_eq!(fs::read_to_string(&p).unwrap(), "6\n");
+            assert_eq!(ok(reserve(&p, 1)), 6);
+            fs::write(&p, "5\n").unwrap();
+        }
         fs::write(&p, format!("{}\n", u128::MAX - 1)).unwrap();
         assert_eq!(ok(reserve(&p, 1)), u128::MAX - 1);
         assert!(reserve(&p, 1).is_err(), "exhausted");

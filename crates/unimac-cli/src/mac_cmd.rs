@@ -51,8 +51,11 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
         }
     }
     let key = keyfile::random_key(len)?;
-    let mut text = Zeroizing::new(hex::encode(&*key).into_bytes());
-    text.push(b'\n');
+    // Hex and newline in one zeroized buffer of the final size (no
+    // reallocation leaves a copy of the key behind).
+    let mut text = Zeroizing::new(vec![0u8; 2 * len + 1]);
+    hex::encode_to_slice(&*key, &mut text[..2 * len]).map_err(|e| Fail(e.to_string()))?;
+    text[2 * len] = b'\n';
     match out {
         Some(p) => {
             keyfile::write_new_private(p, &text, "key file")?;
@@ -102,7 +105,7 @@ fn unescape_name(s: &str) -> Option<String> {
 }
 
 /// Feed the file at `path` to `f`, with a progress bar on a terminal.
-fn feed(path: Option<&Path>, s: &mut Box<dyn registry::Stream>) -> Result<(), Fail> {
+fn feed(path: Option<&Path>, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
     const SLICE: usize = 64 << 20;
     let size = path
         .filter(|p| p.as_os_str() != "-")
@@ -118,14 +121,14 @@ fn feed(path: Option<&Path>, s: &mut Box<dyn registry::Stream>) -> Result<(), Fa
         bar.set_message(shown(path));
         let r = read_message(path, |d| {
             for c in d.chunks(SLICE) {
-                s.update(c);
+                update(c);
                 bar.inc(c.len() as u64);
             }
         });
         bar.finish_and_clear();
         r
     } else {
-        read_message(path, |d| s.update(d))
+        read_message(path, |d| update(d))
     }
 }
 
@@ -180,22 +183,37 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     for f in files {
         check_readable(f)?;
     }
-    // Reserve the nonces durably before anything is computed or printed.
-    let nonces: Vec<Option<Vec<u8>>> = match (counter, fixed_nonce) {
-        (Some(c), _) => {
-            let first = keyfile::reserve(c, files.len() as u128)?;
-            (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect()
-        }
+    // Reserve the nonces durably (lock, write, fsync, rename, fsync the
+    // directory) on another thread while the files are hashed: the nonce
+    // enters every SPEC §6 MAC only after the hash, and no tag is printed
+    // before the reservation is on disk.
+    let reservation = counter.map(|c| {
+        let c = c.to_path_buf();
+        let count = files.len() as u128;
+        std::thread::spawn(move || keyfile::reserve(&c, count))
+    });
+    let hashed: Result<Vec<unimac::mac::Pending>, Fail> = files
+        .iter()
+        .map(|f| {
+            let mut p = m.start_deferred()?;
+            feed(Some(f.as_path()), &mut |d| p.update(d))?;
+            Ok(p)
+        })
+        .collect();
+    let first = match reservation {
+        Some(h) => Some(h.join().map_err(|_| Fail("the counter reservation failed".into()))??),
+        None => None,
+    };
+    let hashed = hashed?;
+    let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
+        (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
         (None, Some(n)) => vec![Some(n)],
         (None, None) => vec![None; files.len()],
     };
     let mut out = String::new();
-    for (f, n) in files.iter().zip(&nonces) {
-        let p = Some(f.as_path());
-        let mut s = m.start(n.as_deref())?;
-        feed(p, &mut s)?;
-        let t = s.finalize()?;
-        let (esc, shown_name) = escape_name(&shown(p));
+    for ((f, n), p) in files.iter().zip(&nonces).zip(hashed) {
+        let t = p.finalize(n.as_deref())?;
+        let (esc, shown_name) = escape_name(&shown(Some(f.as_path())));
         if esc {
             out.push('\\');
         }
@@ -244,9 +262,20 @@ fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Opt
     Some((nonce, strict_hex(t, tag_len)?, file))
 }
 
+/// Options of `verify` (as in sha256sum --check).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyOpts {
+    /// No `OK` lines.
+    pub quiet: bool,
+    /// Nothing on stdout.
+    pub status: bool,
+    /// Listed files that do not exist are skipped.
+    pub ignore_missing: bool,
+}
+
 /// `unimac verify NAME --key-file K --check SUMS`: `Ok(true)` if every line
 /// is well formed and every tag matches.
-pub fn verify(name: &str, key_file: &Path, check: &Path, quiet: bool) -> Result<bool, Fail> {
+pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Result<bool, Fail> {
     let klen = mac_key_len(name)?;
     let key = keyfile::read_key(key_file, name, klen)?;
     let m = Mac::new(name, &key)?;
@@ -254,42 +283,59 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, quiet: bool) -> Result<
     let mut sums = Vec::new();
     read_message(Some(check), |d| sums.extend_from_slice(d))?;
     let text = String::from_utf8(sums).map_err(|_| Fail(format!("{sums_name}: not a text file")))?;
-    let (mut ok, mut bad, mut unreadable, mut malformed) = (0usize, 0usize, 0usize, 0usize);
+    let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored) = (0usize, 0usize, 0usize, 0usize, 0usize);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (i, line) in text.lines().enumerate() {
         let Some((nonce, want, file)) = parse_check_line(line, m.nonce_len(), m.tag_len()) else {
             malformed += 1;
-            eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);
+            if !opts.status {
+                eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);
+            }
             continue;
         };
         let path = PathBuf::from(&file);
         let (esc, shown_name) = escape_name(&file);
         let lead = if esc { "\\" } else { "" };
+        if opts.ignore_missing && file != "-" && !path.exists() {
+            ignored += 1;
+            continue;
+        }
         let mut s = m.start(nonce.as_deref())?;
-        let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut s));
+        let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut |d| s.update(d)));
         if let Err(Fail(e)) = read {
             unreadable += 1;
-            eprintln!("unimac: {e}");
-            writeln!(out, "{lead}{shown_name}: FAILED open or read")?;
+            if !opts.status {
+                eprintln!("unimac: {e}");
+                writeln!(out, "{lead}{shown_name}: FAILED open or read")?;
+            }
             continue;
         }
         let got = s.finalize()?;
         if mac::tags_equal(&got, &want) {
             ok += 1;
-            if !quiet {
+            if !opts.quiet && !opts.status {
                 writeln!(out, "{lead}{shown_name}: OK")?;
             }
         } else {
             bad += 1;
-            writeln!(out, "{lead}{shown_name}: FAILED")?;
+            if !opts.status {
+                writeln!(out, "{lead}{shown_name}: FAILED")?;
+            }
         }
     }
     out.flush()?;
     let plural = |n: usize, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
-    if ok + bad + unreadable == 0 {
+    if ok + bad + unreadable + ignored == 0 {
         eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
         return Ok(false);
+    }
+    if ok + bad + unreadable == 0 {
+        eprintln!("unimac: {sums_name}: no file was verified");
+        return Ok(false);
+    }
+    if opts.status {
+        return Ok(bad + unreadable + malformed == 0);
     }
     if malformed > 0 {
         eprintln!("unimac: WARNING: {malformed} {} improperly formatted", plural(malformed, "line is", "lines are"));

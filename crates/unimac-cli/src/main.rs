@@ -46,7 +46,10 @@ enum Cmd {
         /// The key file (from 'unimac keygen').
         #[arg(long = "key-file")]
         key_file: PathBuf,
-        /// Counter file: nonces are reserved from it (and synced) before any tag is printed.
+        /// Counter file (the next unused 128-bit nonce counter in decimal and a
+        /// newline; made by 'keygen --counter'): nonces are reserved from it and
+        /// synced to disk before any tag is printed; the nonce is the counter as
+        /// 16 little-endian bytes.
         #[arg(long)]
         counter: Option<PathBuf>,
         /// The nonce, hex (interoperation; one file only; never reuse a nonce).
@@ -69,6 +72,12 @@ enum Cmd {
         /// Do not print OK for each file that verifies.
         #[arg(long)]
         quiet: bool,
+        /// Print nothing on stdout; the exit status tells.
+        #[arg(long)]
+        status: bool,
+        /// Skip listed files that do not exist (instead of failing them).
+        #[arg(long = "ignore-missing")]
+        ignore_missing: bool,
     },
     /// The forgery bound of MAC NAME: the probability that any of D forgery
     /// attempts succeeds after C tags on messages of at most L bytes.
@@ -208,7 +217,9 @@ fn main() -> ExitCode {
         Cmd::Tag { name, key_file, counter, nonce, files } => {
             mac_cmd::tag(name, key_file, counter.as_deref(), nonce.as_deref(), files).map(|_| true)
         }
-        Cmd::Verify { name, key_file, check, quiet } => mac_cmd::verify(name, key_file, check, *quiet),
+        Cmd::Verify { name, key_file, check, quiet, status, ignore_missing } => {
+            mac_cmd::verify(name, key_file, check, mac_cmd::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing })
+        }
         Cmd::Bound { name, max_bytes, tags, forgeries, json } => {
             mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *json).map(|_| true)
         }

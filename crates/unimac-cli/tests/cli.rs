@@ -274,12 +274,28 @@ fn verify_reports_failures_like_sha256sum() {
     let o = run(&["verify", "hash127-aes", "--key-file", &k2, "--check", &sums]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).matches(": FAILED").count(), 2);
+    // --status: nothing printed, the exit code tells.
+    fs::write(&f2, b"tampered").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+    fs::write(&f2, b"2").unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    assert!(o.status.success() && o.stdout.is_empty() && o.stderr.is_empty());
     // A listed file that cannot be read.
     fs::remove_file(&f1).unwrap();
     let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), format!("{f1}: FAILED open or read\n{f2}: OK\n"));
     assert!(stderr(&o).contains("1 listed file could not be read"));
+    // ... unless missing files are to be ignored.
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{f2}: OK\n"));
+    fs::remove_file(&f2).unwrap();
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no file was verified"));
 }
 
 #[test]
@@ -472,3 +488,38 @@ fn bound_errors() {
     assert!(!o.status.success() && o.stdout.is_empty());
 }
 
+
+#[test]
+fn a_killed_tag_never_gives_its_nonce_again() {
+    let d = Dir::new();
+    let c = d.s("ctr");
+    let o = run(&["keygen", "wc-eval64", "-o", &d.s("k"), "--counter", &c]);
+    let (name, k) = if o.status.success() {
+        ("wc-eval64", d.s("k"))
+    } else {
+        let o = run(&["keygen", "hash127-aes-nonce", "-o", &d.s("k2"), "--counter", &c]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        ("hash127-aes-nonce", d.s("k2"))
+    };
+    // stdin stays open: the process reserves its nonce, then waits for the message.
+    let mut child = bin()
+        .args(["tag", name, "--key-file", &k, "--counter", &c, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while fs::read_to_string(&c).unwrap() != "1\n" {
+        assert!(t0.elapsed().as_secs() < 20, "the nonce was not reserved");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stdout.is_empty(), "no tag from a killed process");
+    // The next tag takes nonce 1, never 0 again.
+    let f = d.write("f", b"m");
+    let t = tag_ok(&["tag", name, "--key-file", &k, "--counter", &c, &f]);
+    assert!(t.starts_with("01000000000000000000000000000000:"), "{t}");
+    assert_eq!(fs::read_to_string(&c).unwrap(), "2\n");
+}

@@ -15,6 +15,30 @@
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
 //! in constant time with [`subtle`]. The forgery bounds of each name are in
 //! [`crate::bounds`].
+//!
+//! ```
+//! use unimac::mac::{Hash127Aes, Mac, TreeHash, WegmanCarter};
+//!
+//! // Stateless: one 32-byte key r ‖ K, no nonce.
+//! let mac = Hash127Aes::new(&[7u8; 32]);
+//! let tag = mac.tag(b"attack at dawn");
+//! assert!(mac.verify(b"attack at dawn", &tag));
+//! assert!(!mac.verify(b"attack at dusk", &tag));
+//!
+//! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
+//! let mmh = unimac::tree::family("mmh32x2").expect("MMH is built in");
+//! let wc = WegmanCarter::new(TreeHash(mmh), &[9u8; 32]).unwrap();
+//! let nonce = 1u128.to_le_bytes();
+//! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
+//! assert_eq!(t.len(), 8);
+//!
+//! // The same MAC by its SPEC name, streaming, the nonce given at the end.
+//! let m = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
+//! let mut p = m.start_deferred().unwrap();
+//! p.update(b"attack ");
+//! p.update(b"at dawn");
+//! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
+//! ```
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -489,7 +513,7 @@ impl Mac {
     /// Start tagging a message.
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let p = Params { key: &self.key, nonce, len: None };
-        registry::check(self.info, &p).map_err(|e| strip_prefix_err(e))?;
+        registry::check(self.info, &p).map_err(strip_prefix_err)?;
         registry::open(&self.info.name, &p)
     }
     /// The tag of `msg`.
@@ -501,6 +525,102 @@ impl Mac {
     /// Whether `tag` is the tag of `msg` (constant-time comparison).
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
         Ok(tags_equal(&self.tag(nonce, msg)?, tag))
+    }
+}
+
+impl Mac {
+    /// Start hashing before the nonce is known: in every MAC of SPEC §6 the
+    /// nonce enters only after the message is hashed, so a caller can reserve
+    /// a nonce (e.g. fsync a counter) while the message is being hashed, and
+    /// give it to [`Pending::finalize`].
+    pub fn start_deferred(&self) -> Result<Pending, Error> {
+        let name = self.name();
+        let key: &[u8] = &self.key;
+        let (hash, finish): (PendingHash, PendingFinish) = match name {
+            "hash127" => (PendingHash::H127(Box::new(Hash127::new(&hash127::Key::new(&*key32(key, name)?)))), PendingFinish::OneTime),
+            "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
+                let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
+                let aes = aes_of(&key[16..32]);
+                let f = match name {
+                    "hash127-aes" => PendingFinish::Scramble(aes),
+                    "hash127-aes-nonce" => PendingFinish::OneTimeScramble(aes),
+                    _ => PendingFinish::OneTimePad(aes),
+                };
+                (h, f)
+            }
+            _ => {
+                let h = name.strip_prefix("wc-").ok_or_else(|| Error::UnknownName(name.to_string()))?;
+                let hash: Box<dyn KeyedHash> = match crate::tree::family(h) {
+                    Some(f) => Box::new(TreeHash(f)),
+                    None => Box::new(NamedHash::new(h)?),
+                };
+                let stream = hash.start(&key[16..])?;
+                (PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len()))
+            }
+        };
+        Ok(Pending { hash, finish, name: name.to_string(), nonce_len: self.nonce_len() })
+    }
+}
+
+enum PendingHash {
+    H127(Box<Hash127>),
+    Other(Box<dyn Stream>),
+}
+
+enum PendingFinish {
+    OneTime,
+    Scramble(Aes128),
+    OneTimeScramble(Aes128),
+    OneTimePad(Aes128),
+    Wc(Aes128, usize),
+}
+
+/// A MAC whose message is being hashed and whose nonce comes at the end
+/// ([`Mac::start_deferred`]).
+pub struct Pending {
+    hash: PendingHash,
+    finish: PendingFinish,
+    name: String,
+    nonce_len: usize,
+}
+
+impl Pending {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.hash {
+            PendingHash::H127(h) => h.update(data),
+            PendingHash::Other(s) => s.update(data),
+        }
+    }
+
+    /// The tag under `nonce` (which must be given exactly for nonce MACs).
+    pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        let n: Option<[u8; 16]> = match (self.nonce_len, nonce) {
+            (0, None) => None,
+            (0, Some(_)) => return Err(Error::UnexpectedNonce(self.name)),
+            (_, None) => return Err(Error::MissingNonce(self.name)),
+            (_, Some(n)) => Some(nonce16(n, &self.name)?),
+        };
+        let nonce = || n.expect("nonce MACs have a nonce");
+        match (self.hash, self.finish) {
+            (PendingHash::H127(h), finish) => {
+                let finish = match finish {
+                    PendingFinish::OneTime => Finish::OneTime,
+                    PendingFinish::Scramble(aes) => Finish::Scramble(aes),
+                    PendingFinish::OneTimeScramble(aes) => {
+                        let pad = aes_block(&aes, &nonce());
+                        Finish::OneTimeScramble(aes, pad)
+                    }
+                    PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
+                    PendingFinish::Wc(..) => unreachable!("hash127 MACs are not wc-"),
+                };
+                Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
+            }
+            (PendingHash::Other(s), PendingFinish::Wc(aes, out)) => {
+                WcStream { inner: s, pad: aes_block(&aes, &nonce()), out }.finalize()
+            }
+            (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
+        }
     }
 }
 

@@ -220,3 +220,33 @@ fn tags_equal_is_exact() {
     assert!(!tags_equal(b"abc", b"ab"));
     assert!(tags_equal(b"", b""));
 }
+
+#[test]
+fn deferred_nonce_equals_nonce_up_front() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 777];
+    r.fill_bytes(&mut msg);
+    for name in names() {
+        let e = registry::lookup(&format!("mac-{name}")).unwrap();
+        let KeySpec::Fixed(kl) = e.info.key else { panic!() };
+        let mut key = vec![0u8; kl];
+        r.fill_bytes(&mut key);
+        let mut n = [0u8; 16];
+        r.fill_bytes(&mut n);
+        let mac = Mac::new(&name, &key).unwrap();
+        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let want = mac.tag(nonce, &msg).unwrap();
+        let mut p = mac.start_deferred().unwrap();
+        p.update(&msg[..100]);
+        p.update(&msg[100..]);
+        assert_eq!(p.finalize(nonce).unwrap(), want, "{name}");
+        let p = mac.start_deferred().unwrap();
+        if mac.nonce_len() > 0 {
+            assert!(matches!(p.finalize(None), Err(Error::MissingNonce(_))));
+            let p = mac.start_deferred().unwrap();
+            assert!(matches!(p.finalize(Some(&n[..15])), Err(Error::NonceLength { .. })));
+        } else {
+            assert!(matches!(p.finalize(Some(&n)), Err(Error::UnexpectedNonce(_))));
+        }
+    }
+}
