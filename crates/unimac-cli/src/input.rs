@@ -1,12 +1,42 @@
-//! Reading messages: regular files are memory-mapped and handed over whole
-//! (so a hash can split them across cores); stdin and pipes are read in
-//! 1 MiB buffers.
+//! Reading messages: regular files of at least [`MAP_MIN`] bytes are
+//! memory-mapped and handed over in large windows (so a hash can split each
+//! window across cores); stdin, pipes and small files are read in 1 MiB
+//! buffers.
+//!
+//! Mapping a file that sits in the page cache costs kernel time per mapped
+//! page: a page-table entry to set up before the hash reads the page (a page
+//! fault, or `MADV_POPULATE_READ` ahead of time) and one to tear down
+//! afterwards (`munmap`, or `MADV_DONTNEED`). With 4 KiB page-cache pages
+//! that is ~16 ms for 256 MiB here, as much as hashing the data with two
+//! threads, and done up front and at exit it is serial (docs/perf/cli.md).
+//! So a big file is fed in windows, and a helper thread populates the window
+//! after the one being hashed and drops the one hashed before: the kernel
+//! work overlaps the hashing instead of preceding and following it.
+//!
+//! The helper only gives advice: if it is late, or cannot start, or an
+//! `madvise` fails, the hash faults the pages in itself and the result is
+//! the same bytes.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::mpsc;
+
+use memmap2::{Advice, Mmap, UncheckedAdvice};
 
 use crate::Fail;
+
+/// Regular files at least this long are memory-mapped.
+pub const MAP_MIN: u64 = 1 << 20;
+/// Mapped files at least this long are fed in windows with a helper thread.
+pub const PIPELINE_MIN: usize = 16 << 20;
+/// The first (and smallest regular) window: the hashes split a slice across
+/// cores from 4 MiB on (`hash127::PARALLEL_MIN`, the tree's parallel update).
+pub const FIRST_WINDOW: usize = 4 << 20;
+/// The largest window. Windows start at [`FIRST_WINDOW`] and double up to
+/// this, and halve again towards the end of the file, so that the kernel
+/// work before the first window is hashed and after the last one is small.
+pub const MAX_WINDOW: usize = 32 << 20;
 
 /// The name to show for a path (`-`/None is stdin).
 pub fn shown(path: Option<&Path>) -> String {
@@ -33,16 +63,100 @@ pub fn read_message(path: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(),
     if meta.is_dir() {
         return Err(Fail(format!("cannot read {name}: is a directory")));
     }
-    if meta.is_file() && meta.len() >= (1 << 20) {
+    if meta.is_file() && meta.len() >= MAP_MIN {
         // SAFETY: the map is read-only and lives only for this call. If another
         // process truncates the file meanwhile, reads may fault (SIGBUS); that is
         // the documented limit of mapping files and the same as in b3sum.
-        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            f(&map);
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().map(&file) } {
+            feed_mapped(&map, &mut f);
             return Ok(());
         }
     }
     read_stream(file, &name, f)
+}
+
+/// The windows `(offset, length)` in which a mapped file of `len` bytes is
+/// fed: consecutive, covering `0..len` exactly; every window but a last short
+/// one is at least [`FIRST_WINDOW`] and at most [`MAX_WINDOW`] long and
+/// starts at a multiple of [`FIRST_WINDOW`] (so at a page boundary).
+pub fn windows(len: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    let (mut at, mut w) = (0, FIRST_WINDOW);
+    while at < len {
+        let rest = len - at;
+        // At most half of what is left (the ramp down), rounded down to a
+        // multiple of FIRST_WINDOW; a rest under two first windows is taken whole.
+        let size = if rest < 2 * FIRST_WINDOW {
+            rest
+        } else {
+            w.min((rest / 2) / FIRST_WINDOW * FIRST_WINDOW).max(FIRST_WINDOW)
+        };
+        v.push((at, size));
+        at += size;
+        w = (w * 2).min(MAX_WINDOW);
+    }
+    v
+}
+
+/// Feed a mapped file to `f`: small maps populated and fed whole, big ones in
+/// [`windows`] prepared and released by a helper thread.
+fn feed_mapped(map: &Mmap, f: &mut dyn FnMut(&[u8])) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if map.len() < PIPELINE_MIN || cores < 2 {
+        // One MADV_POPULATE_READ costs about half of faulting the pages in one
+        // by one while hashing; failure (old kernel) only loses that.
+        let _ = map.advise(Advice::PopulateRead);
+        f(map);
+        return;
+    }
+    let wins = windows(map.len());
+    let (ready_tx, ready_rx) = mpsc::channel::<()>();
+    let (done_tx, done_rx) = mpsc::channel::<usize>();
+    std::thread::scope(|scope| {
+        let helper = std::thread::Builder::new().spawn_scoped(scope, || prepare(map, &wins, ready_tx, done_rx));
+        if helper.is_err() {
+            let _ = map.advise(Advice::PopulateRead);
+            f(map);
+            return;
+        }
+        for (i, &(at, len)) in wins.iter().enumerate() {
+            // An error means the helper is gone: the hash faults pages in itself.
+            let _ = ready_rx.recv();
+            f(&map[at..at + len]);
+            let _ = done_tx.send(i);
+        }
+        drop(done_tx);
+    });
+}
+
+/// The helper: keep the window being hashed and the next one populated
+/// (announcing each on `ready`), and drop each window's page-table entries
+/// once `done` says it was hashed. Ends when `done` closes.
+fn prepare(map: &Mmap, wins: &[(usize, usize)], ready: mpsc::Sender<()>, done: mpsc::Receiver<usize>) {
+    let mut populated = 0;
+    let mut hashed = 0;
+    loop {
+        if populated < wins.len() && populated < hashed + 2 {
+            let (at, len) = wins[populated];
+            let _ = map.advise_range(Advice::PopulateRead, at, len);
+            let _ = ready.send(());
+            populated += 1;
+            continue;
+        }
+        match done.recv() {
+            Ok(i) => {
+                let (at, len) = wins[i];
+                // SAFETY: the map is a read-only MAP_SHARED file mapping, so
+                // MADV_DONTNEED only drops page-table entries: a later read of
+                // the range faults the same file bytes in again (nothing is
+                // zero-filled, as it would be in a private mapping). And no
+                // slice of this window is alive any more: `f` returned.
+                let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, at, len) };
+                hashed += 1;
+            }
+            Err(_) => return,
+        }
+    }
 }
 
 fn read_stream(mut input: impl Read, name: &str, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
@@ -54,5 +168,68 @@ fn read_stream(mut input: impl Read, name: &str, mut f: impl FnMut(&[u8])) -> Re
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Fail(format!("cannot read {name}: {e}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_tile_the_file() {
+        let mib = 1 << 20;
+        let mut lens = vec![0, 1, 4095, 4096, MAP_MIN as usize, PIPELINE_MIN - 1, PIPELINE_MIN, 256 * mib, 1 << 34];
+        for k in 1..80 {
+            lens.extend([k * mib - 1, k * mib, k * mib + 1, k * mib + 12345]);
+        }
+        for len in lens {
+            let w = windows(len);
+            let mut at = 0;
+            for (i, &(o, l)) in w.iter().enumerate() {
+                assert_eq!(o, at, "len {len}: windows are consecutive");
+                assert!(l > 0 && l <= MAX_WINDOW, "len {len}: window {l}");
+                assert_eq!(o % FIRST_WINDOW, 0, "len {len}: window at {o}");
+                if i + 1 < w.len() {
+                    assert!(l >= FIRST_WINDOW, "len {len}: short window {l} before the last");
+                    assert_eq!(l % FIRST_WINDOW, 0);
+                } else {
+                    assert!(l < 2 * FIRST_WINDOW || l % FIRST_WINDOW == 0, "len {len}: last {l}");
+                }
+                at += l;
+            }
+            assert_eq!(at, len, "len {len}: windows cover the file");
+        }
+        // The ramp: 256 MiB starts at 4 MiB, reaches MAX_WINDOW, ends small.
+        let w = windows(256 * mib);
+        assert_eq!(w[0].1, FIRST_WINDOW);
+        assert!(w.iter().any(|&(_, l)| l == MAX_WINDOW));
+        assert!(w.last().is_some_and(|&(_, l)| l <= 2 * FIRST_WINDOW));
+    }
+
+    /// Every way of feeding a file (populated whole, in windows) gives the
+    /// same bytes in order; files from 1 byte to past two windows' ramp.
+    #[test]
+    fn mapped_files_are_fed_whole_and_in_order() {
+        let dir = std::env::temp_dir().join(format!("unimac-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for len in [1usize, MAP_MIN as usize, PIPELINE_MIN, PIPELINE_MIN + 4097, 41 << 20] {
+            let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) as u8).collect();
+            let p = dir.join(format!("f{len}"));
+            std::fs::write(&p, &data).expect("write");
+            let mut got = Vec::with_capacity(len);
+            let mut calls = 0;
+            read_message(Some(&p), |d| {
+                got.extend_from_slice(d);
+                calls += 1;
+            })
+            .map_err(|e| e.0)
+            .expect("read");
+            assert!(got == data, "len {len}: fed bytes differ");
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let expect_calls = if len >= PIPELINE_MIN && cores >= 2 { windows(len).len() } else { 1 };
+            assert_eq!(calls, expect_calls, "len {len}");
+            std::fs::remove_file(&p).expect("remove");
+        }
+        let _ = std::fs::remove_dir(&dir);
     }
 }
