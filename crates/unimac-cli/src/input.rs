@@ -107,16 +107,20 @@ pub fn windows(len: usize) -> Vec<(usize, usize)> {
     v
 }
 
-/// A populated first window at most this long to set up (nanoseconds per
-/// 4 KiB page) means the file's page cache is in large folios: measured
+/// A window populated at this cost or less (nanoseconds per 4 KiB page)
+/// means large page-cache folios, where mapping is nearly free: measured
 /// here ~0.6 ns for 2 MiB folios mapped by PMD, ~5 ns for the folios that
 /// readahead makes, 75–250 ns for 4 KiB folios (docs/perf/cli.md).
 const CHEAP_NS_PER_PAGE: u128 = 10;
 
-/// Feed a mapped file to `f`: small maps populated and fed whole; big ones in
-/// [`windows`] prepared and released by a helper thread, unless populating
-/// the first window shows that the kernel work is negligible (large folios),
-/// where the windows' joins would cost more than they save.
+fn populate_is_cheap(map: &Mmap, (at, len): (usize, usize)) -> bool {
+    let start = std::time::Instant::now();
+    let ok = map.advise_range(Advice::PopulateRead, at, len).is_ok();
+    ok && start.elapsed().as_nanos() <= CHEAP_NS_PER_PAGE * (len as u128 / 4096)
+}
+
+/// Feed a mapped file to `f`: small maps populated and fed whole; big ones
+/// through [`feed_windows`].
 fn feed_mapped(map: &Mmap, f: &mut dyn FnMut(&[u8])) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if map.len() < PIPELINE_MIN || cores < 2 {
@@ -127,66 +131,80 @@ fn feed_mapped(map: &Mmap, f: &mut dyn FnMut(&[u8])) {
         return;
     }
     let wins = windows(map.len());
-    let start = std::time::Instant::now();
-    let probe = map.advise_range(Advice::PopulateRead, wins[0].0, wins[0].1);
-    if probe.is_err() || start.elapsed().as_nanos() <= CHEAP_NS_PER_PAGE * (wins[0].1 as u128 / 4096) {
-        let _ = map.advise(Advice::PopulateRead);
-        f(map);
-        return;
-    }
-    feed_windows(map, &wins, f);
+    let cheap = populate_is_cheap(map, wins[0]);
+    feed_windows(map, &wins, cheap, f);
 }
 
-/// Feed `map` to `f` in the windows `wins` (window 0 populated already),
-/// with a helper thread populating ahead and releasing behind.
-fn feed_windows(map: &Mmap, wins: &[(usize, usize)], f: &mut dyn FnMut(&[u8])) {
-    let (ready_tx, ready_rx) = mpsc::channel::<()>();
-    let (done_tx, done_rx) = mpsc::channel::<usize>();
+/// Feed `map` to `f` by the windows `wins` (window 0 populated already),
+/// with a helper thread populating ahead and releasing behind. Each call of
+/// `f` gets every window populated by then that it has not had yet (whole
+/// windows, in order), so while populating is cheap (`cheap`: it was for
+/// window 0; then as the helper measures) the helper runs ahead without
+/// limit and the rest of the file goes to `f` in one or two slices instead
+/// of a join per window.
+fn feed_windows(map: &Mmap, wins: &[(usize, usize)], cheap: bool, f: &mut dyn FnMut(&[u8])) {
+    let n = wins.len();
+    let (ready_tx, ready_rx) = mpsc::channel::<usize>();
+    let (done_tx, done_rx) = mpsc::channel::<(usize, usize)>();
     std::thread::scope(|scope| {
-        let helper = std::thread::Builder::new().spawn_scoped(scope, || prepare(map, wins, ready_tx, done_rx));
+        let helper =
+            std::thread::Builder::new().spawn_scoped(scope, move || prepare(map, wins, cheap, ready_tx, done_rx));
         if helper.is_err() {
             let _ = map.advise(Advice::PopulateRead);
             f(map);
             return;
         }
-        for (i, &(at, len)) in wins.iter().enumerate() {
-            // Window 0 is populated already. An error means the helper is
-            // gone: the hash then faults the pages in itself.
-            if i > 0 {
-                let _ = ready_rx.recv();
+        // Windows next.. are still to be fed; 0..ready are populated.
+        let (mut next, mut ready) = (0, 1);
+        while next < n {
+            if ready <= next {
+                // An error means the helper is gone: feed the rest, and the
+                // hash faults its pages in itself.
+                ready = ready_rx.recv().map_or(n, |i| ready.max(i + 1));
             }
-            f(&map[at..at + len]);
-            let _ = done_tx.send(i);
+            while let Ok(i) = ready_rx.try_recv() {
+                ready = ready.max(i + 1);
+            }
+            let end = ready.min(n);
+            let (from, (last, last_len)) = (wins[next].0, wins[end - 1]);
+            f(&map[from..last + last_len]);
+            let _ = done_tx.send((next, end));
+            next = end;
         }
         drop(done_tx);
     });
 }
 
-/// The helper: keep the window being hashed and the next ones populated
-/// (window 0 was populated by the caller; each later one is announced on
-/// `ready`), and drop each window's page-table entries once `done` says it
-/// was hashed. Ends when `done` closes.
-fn prepare(map: &Mmap, wins: &[(usize, usize)], ready: mpsc::Sender<()>, done: mpsc::Receiver<usize>) {
-    let mut populated = 1;
-    let mut hashed = 0;
+/// The helper: keep the windows being hashed and the next ones, [`POPULATED`]
+/// in all, populated (window 0 was populated by the caller; each later one
+/// is announced on `ready`), or run ahead while populating is cheap; drop
+/// the page-table entries of the windows `done` reports hashed. Ends when
+/// `done` closes.
+fn prepare(
+    map: &Mmap,
+    wins: &[(usize, usize)],
+    mut cheap: bool,
+    ready: mpsc::Sender<usize>,
+    done: mpsc::Receiver<(usize, usize)>,
+) {
+    let (mut populated, mut released) = (1, 0);
     loop {
-        if populated < wins.len() && populated < hashed + POPULATED {
-            let (at, len) = wins[populated];
-            let _ = map.advise_range(Advice::PopulateRead, at, len);
-            let _ = ready.send(());
+        if populated < wins.len() && (cheap || populated < released + POPULATED) {
+            cheap = populate_is_cheap(map, wins[populated]);
+            let _ = ready.send(populated);
             populated += 1;
             continue;
         }
         match done.recv() {
-            Ok(i) => {
-                let (at, len) = wins[i];
+            Ok((a, b)) => {
+                let (from, (last, last_len)) = (wins[a].0, wins[b - 1]);
                 // SAFETY: the map is a read-only MAP_SHARED file mapping, so
                 // MADV_DONTNEED only drops page-table entries: a later read of
                 // the range faults the same file bytes in again (nothing is
                 // zero-filled, as it would be in a private mapping). And no
-                // slice of this window is alive any more: `f` returned.
-                let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, at, len) };
-                hashed += 1;
+                // slice of these windows is alive any more: `f` returned.
+                let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, from, last + last_len - from) };
+                released = b;
             }
             Err(_) => return,
         }
@@ -260,22 +278,26 @@ mod tests {
             .map_err(|e| e.0)
             .expect("read");
             assert!(got == data, "len {len}: fed bytes differ");
-            assert!(calls == 1 || calls == windows(len).len(), "len {len}: {calls} slices");
-            // Each window in turn, whatever the page cache looks like.
+            assert!(calls >= 1 && calls <= windows(len).len(), "len {len}: {calls} slices");
+            // By windows, as for 4 KiB folios and as for large ones.
             if len >= MAP_MIN as usize {
                 let file = File::open(&p).expect("open");
                 // SAFETY: a private temporary file nobody else changes.
                 let map = unsafe { memmap2::MmapOptions::new().map(&file) }.expect("map");
                 let wins = windows(len);
-                let _ = map.advise_range(Advice::PopulateRead, wins[0].0, wins[0].1);
-                let mut got = Vec::with_capacity(len);
-                let mut sizes = Vec::new();
-                feed_windows(&map, &wins, &mut |d| {
-                    got.extend_from_slice(d);
-                    sizes.push(d.len());
-                });
-                assert!(got == data, "len {len}: windowed bytes differ");
-                assert_eq!(sizes, wins.iter().map(|w| w.1).collect::<Vec<_>>());
+                let starts: Vec<usize> = wins.iter().map(|w| w.0).collect();
+                for cheap in [false, true] {
+                    let _ = map.advise_range(Advice::PopulateRead, wins[0].0, wins[0].1);
+                    let mut got = Vec::with_capacity(len);
+                    feed_windows(&map, &wins, cheap, &mut |d| {
+                        // Every slice starts at a window and ends at one.
+                        let at = got.len();
+                        assert!(starts.contains(&at), "len {len}: slice at {at}");
+                        assert!(at + d.len() == len || starts.contains(&(at + d.len())), "len {len}: slice end");
+                        got.extend_from_slice(d);
+                    });
+                    assert!(got == data, "len {len}, cheap {cheap}: windowed bytes differ");
+                }
                 // The released windows read back the same (refaulted from the file).
                 assert!(map[..] == data[..], "len {len}: map after release");
             }
