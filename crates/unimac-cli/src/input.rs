@@ -14,8 +14,9 @@
 //! being hashed and drops the ones hashed before: the kernel work overlaps
 //! the hashing instead of preceding and following it. With large folios
 //! (a file written in big blocks, or read back through readahead) mapping
-//! is nearly free; populating the first window tells the two apart, and such
-//! a file is populated and fed whole.
+//! is nearly free and a join per window would cost more than it saves: the
+//! helper times each window, runs ahead while populating is that cheap, and
+//! each slice handed to the hash takes every window populated by then.
 //!
 //! The helper only gives advice: if it is late, or cannot start, or an
 //! `madvise` fails, the hash faults the pages in itself and the result is
