@@ -523,3 +523,38 @@ fn a_killed_tag_never_gives_its_nonce_again() {
     assert!(t.starts_with("01000000000000000000000000000000:"), "{t}");
     assert_eq!(fs::read_to_string(&c).unwrap(), "2\n");
 }
+
+#[test]
+fn big_files_tag_like_streamed_stdin_for_every_mac() {
+    // A memory-mapped file goes to the MAC in one slice (two-thread paths);
+    // stdin comes in 1 MiB reads. Both must give the same tag, for every MAC.
+    let d = Dir::new();
+    let data: Vec<u8> = (0..(5u32 << 20) + 123).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let f = d.write("big", &data);
+    let list = stdout(&run(&["list"]));
+    let names: Vec<String> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next()?.strip_prefix("mac-").map(str::to_string))
+        .collect();
+    assert!(names.len() >= 4);
+    for name in names {
+        let k = keygen(&d, &name, &format!("{name}.key"));
+        let nonce = "0f".repeat(16);
+        let takes_nonce = list.lines().any(|l| {
+            let c: Vec<&str> = l.split_whitespace().collect();
+            c.first() == Some(&format!("mac-{name}").as_str()) && c.get(2) != Some(&"-")
+        });
+        let mut args = vec!["tag", name.as_str(), "--key-file", k.as_str()];
+        if takes_nonce {
+            args.extend(["--nonce", nonce.as_str()]);
+        }
+        let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
+        let from_stdin = run_stdin(&args, &data);
+        assert!(from_stdin.status.success(), "{name}: {}", stderr(&from_stdin));
+        assert_eq!(
+            from_file.split_once("  ").unwrap().0,
+            stdout(&from_stdin).split_once("  ").unwrap().0,
+            "{name}"
+        );
+    }
+}

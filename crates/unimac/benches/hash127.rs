@@ -1,11 +1,12 @@
-//! hash127 against RustCrypto `poly1305` (autodetected AVX2 backend) and
+//! hash127 (default, and the AVX-512 and AVX2 backends one by one) against
+//! RustCrypto `poly1305` (autodetected AVX2 backend) and
 //! `blake3::keyed_hash`, one thread each, plus key expansion and the
 //! multi-threaded figure. Run: `cargo bench -p unimac --bench hash127`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use poly1305::universal_hash::KeyInit;
 use std::time::Duration;
-use unimac::hash127::{hash127, Backend, Hash127, Key};
+use unimac::hash127::{hash127, hash127_with, Backend, Hash127, Key};
 
 fn message(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2654435761) as u8).collect()
@@ -22,6 +23,15 @@ fn compare(c: &mut Criterion) {
         let m = message(n);
         g.throughput(Throughput::Bytes(n as u64));
         g.bench_with_input(BenchmarkId::new("hash127", n), &m, |b, m| b.iter(|| hash127(&key, black_box(m))));
+        // Each vector backend on its own (the default above is AVX-512 where
+        // the CPU has it, AVX2 below `AVX512_MIN` bytes).
+        for (name, be) in [("hash127-avx512", Backend::Avx512), ("hash127-avx2", Backend::Avx2Fma)] {
+            if be.supported() {
+                g.bench_with_input(BenchmarkId::new(name, n), &m, |b, m| {
+                    b.iter(|| hash127_with(be, &key, black_box(m), true, usize::MAX))
+                });
+            }
+        }
         if n <= 1024 {
             // A new key per message (one-time MACs): short messages never
             // build the table of powers.

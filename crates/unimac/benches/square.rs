@@ -96,7 +96,9 @@ fn cycles(mut f: impl FnMut()) -> f64 {
             for _ in 0..n {
                 f();
             }
-            let t1 = unsafe { _rdtsc() };
+            // SAFETY: rdtsc has no preconditions on x86-64.
+            // SAFETY: rdtsc has no preconditions on x86-64.
+        let t1 = unsafe { _rdtsc() };
             best = best.min((t1 - t0) as f64 / n as f64);
         }
         best
@@ -116,6 +118,7 @@ fn cycles_once(mut f: impl FnMut()) -> f64 {
         // SAFETY: rdtsc has no preconditions on x86-64.
         let t0 = unsafe { _rdtsc() };
         f();
+        // SAFETY: rdtsc has no preconditions on x86-64.
         let t1 = unsafe { _rdtsc() };
         (t1 - t0) as f64
     }

@@ -21,7 +21,7 @@ pub struct Platform {
     /// GFNI with AVX2 (GF(2^8) byte multiplication, `vgf2p8mulb`, for the
     /// generalized division hash).
     pub gfni: bool,
-    /// AVX-512F (512-bit vpmuludq for MMH/NMH).
+    /// AVX-512F (512-bit vpmuludq for MMH/NMH; 512-bit FMAs for hash127).
     pub avx512: bool,
 }
 

@@ -195,7 +195,8 @@ impl Tree {
         // thread also passes the outputs on to level 1 in message order as
         // soon as they are complete, so the upper levels overlap with level 0
         // and at most a few chunks' outputs wait at any time.
-        let chunks: Vec<&[u8]> = blocks.chunks(CHUNK).collect();
+        // Whole blocks per chunk: B need not divide CHUNK (Square Hash: 88, 176, 264).
+        let chunks: Vec<&[u8]> = blocks.chunks((CHUNK / b).max(1) * b).collect();
         let next = AtomicUsize::new(0);
         let hash = Arc::clone(&self.levels[0].hash);
         std::thread::scope(|scope| {

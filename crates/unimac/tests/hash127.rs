@@ -317,3 +317,36 @@ fn lazy_table_switch() {
     key.precompute();
     assert_eq!(Hash127::new(&key).backend(), Backend::detect());
 }
+
+/// Every vector backend the CPU has is in `all_supported` (so every test
+/// above runs on it), and the default is the eight-lane one where AVX-512F
+/// is there; one-shot messages on the default path agree with each backend
+/// on both sides of `AVX512_MIN`.
+#[test]
+fn backends_cover_the_cpu() {
+    let all = Backend::all_supported();
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx512 = avx2 && std::is_x86_feature_detected!("avx512f");
+        assert_eq!(all.contains(&Backend::Avx2Fma), avx2);
+        assert_eq!(all.contains(&Backend::Avx512), avx512);
+        let forced = std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty());
+        if avx512 && !forced {
+            assert_eq!(Backend::detect(), Backend::Avx512);
+        }
+    }
+    println!("backends: {all:?}, default {:?}", Backend::detect());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(127_512);
+    let key_b: [u8; 32] = rng.gen();
+    let key = Key::new(&key_b);
+    key.precompute();
+    let min = unimac::hash127::AVX512_MIN;
+    for len in [0, 1, 63, 64, min - 5, min - 4, min - 1, min, min + 1, min + 4, 3 * CHUNK_BYTES + 3] {
+        let m = random_bytes(&mut rng, len);
+        let want = unimac::hash127::hash127(&key, &m);
+        for &b in &all {
+            assert_eq!(hash127_with(b, &key, &m, true, NO_THREADS), Some(want), "{b:?} len {len}");
+        }
+    }
+}

@@ -9,6 +9,8 @@
 //! with round-to-nearest, which Rust guarantees on every target with SSE2
 //! (all of x86-64) and on every other 64-bit target.
 
+use std::sync::OnceLock;
+
 use zeroize::Zeroize;
 
 /// `2^e` as an `f64` (for `-1022 <= e <= 1023`).
@@ -157,6 +159,25 @@ pub const CHUNK_WORDS: usize = 4 * GROUPS;
 /// Bytes per full chunk.
 pub const CHUNK_BYTES: usize = 4 * CHUNK_WORDS;
 
+/// Groups of eight words in a full chunk on the AVX-512 backend
+/// (`avx512.rs`, eight lanes): the same chunk of [`CHUNK_WORDS`] words.
+///
+/// Exactness bound (section 6, re-derived for eight lanes): lane `l` now
+/// sums the words at positions `≡ l (mod 8)`, `G8 = CHUNK_WORDS / 8 = 54`
+/// products `m·c_{i,j}` (`|m| <= 2^31`, `|c_{i,j}| <= 1.01·2^15·2^(16j)`,
+/// Theorem 5.3) on top of the carried-in `prod(r^n, squeeze(acc))` with
+/// `|t_j| <= 2^50·2^(16j)` (Theorem 5.1). Every partial sum of a lane is an
+/// integer multiple of `2^(16j)` of size at most
+/// `(2^50 + 54·1.01·2^46)·2^(16j) = 0.55·2^53·2^(16j)`, far below
+/// `0.98·2^53·2^(16j)`: no FMA rounds, and `squeeze` accepts the result
+/// (Theorem 3.2). The bound would allow `G8 = 108` (864 words per chunk),
+/// but the eight-lane table would then be 55 KiB, more than L1d holds
+/// (48 KiB here), and the dot product streams one table vector per FMA; so
+/// the chunk stays at 432 words (table 27 KiB), the same chunk as the AVX2
+/// backend.
+pub const GROUPS8: usize = CHUNK_WORDS / 8;
+const _: () = assert!(CHUNK_WORDS.is_multiple_of(8));
+
 /// Independent chains in key expansion.
 const STRIDE: usize = 8;
 
@@ -164,6 +185,11 @@ const STRIDE: usize = 8;
 #[derive(Clone, Copy, Zeroize)]
 #[repr(C, align(32))]
 pub(crate) struct Group(pub(crate) [f64; 32]);
+
+/// 64-byte aligned group of the eight-lane table: 8 limbs × 8 lanes.
+#[derive(Clone, Copy, Zeroize)]
+#[repr(C, align(64))]
+pub(crate) struct Group8(pub(crate) [f64; 64]);
 
 /// The per-key precomputation of section 6: `power_i(r)` for
 /// `1 <= i <= CHUNK_WORDS + 1`, laid out for the vector backend.
@@ -177,6 +203,9 @@ pub(crate) struct Table {
     pub(crate) mul: Vec<[f64; 8]>,
     /// `pow[i] = c_i` (eight limbs), `0 <= i <= CHUNK_WORDS + 1` (`c_0 = 1`).
     pub(crate) pow: Vec<[f64; 8]>,
+    /// The same powers for the eight-lane backend, built the first time it
+    /// runs under this key: `tab8[e].0[8j + l] = c_{8e+8−l, j}`.
+    tab8: OnceLock<Vec<Group8>>,
 }
 
 impl Table {
@@ -223,7 +252,25 @@ impl Table {
                 Group(g)
             })
             .collect();
-        Table { tab, mul, pow }
+        Table { tab, mul, pow, tab8: OnceLock::new() }
+    }
+
+    /// The eight-lane layout of the powers (see [`GROUPS8`]).
+    pub(crate) fn tab8(&self) -> &[Group8] {
+        self.tab8.get_or_init(|| {
+            // Lanes 0–3 of group e are lanes 0–3 of four-lane group 2e + 1
+            // (c_{8e+8−l} = c_{4(2e+1)+4−l}), lanes 4–7 those of group 2e.
+            (0..GROUPS8)
+                .map(|e| {
+                    let mut g = [0.0; 64];
+                    for j in 0..8 {
+                        g[8 * j..8 * j + 4].copy_from_slice(&self.tab[2 * e + 1].0[4 * j..4 * j + 4]);
+                        g[8 * j + 4..8 * j + 8].copy_from_slice(&self.tab[2 * e].0[4 * j..4 * j + 4]);
+                    }
+                    Group8(g)
+                })
+                .collect()
+        })
     }
 }
 
@@ -232,5 +279,8 @@ impl Drop for Table {
         self.tab.zeroize();
         self.mul.zeroize();
         self.pow.zeroize();
+        if let Some(t) = self.tab8.get_mut() {
+            t.zeroize();
+        }
     }
 }

@@ -4,8 +4,11 @@
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
 //!
-//! Two backends give identical results, chosen once per hash through
+//! Three backends give identical results, chosen once per hash through
 //! [`Platform::detect`]:
+//! - `avx512.rs` is the same method on eight lanes of AVX-512F (8 FMAs per
+//!   32 bytes instead of per 16), the default where the CPU has AVX-512F;
+//!   its exactness bound is derived at `fp::GROUPS8`.
 //! - `avx2.rs` is the paper's method (sections 2–6): 53-bit doubles, the
 //!   precomputed powers `c_{i,j}` (`fp.rs`, built once per key), `squeeze`,
 //!   `prod`, `freeze`, on four lanes with FMA, in chunks of 432 words whose
@@ -25,6 +28,8 @@ use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;
 pub mod portable;
@@ -119,10 +124,17 @@ impl Key {
     }
 
     /// Build the fast path's table of powers now, if this CPU has the fast
-    /// path (otherwise nothing to do).
+    /// path (otherwise nothing to do), in the layout of every vector backend
+    /// the default dispatch may pick.
     pub fn precompute(&self) {
-        if Backend::detect() != Backend::Portable {
-            self.table();
+        match Backend::detect() {
+            Backend::Portable => {}
+            Backend::Avx2Fma => {
+                self.table();
+            }
+            Backend::Avx512 => {
+                self.table().tab8();
+            }
         }
     }
 
@@ -164,15 +176,32 @@ pub enum Backend {
     Portable,
     /// The paper's 53-bit floating-point method, four lanes of AVX2 with FMA.
     Avx2Fma,
+    /// The same method on eight lanes of AVX-512F (512-bit FMAs).
+    Avx512,
 }
 
 impl Backend {
     /// The fastest backend this CPU supports.
     pub fn detect() -> Backend {
-        if Platform::detect().avx2_fma {
+        let p = Platform::detect();
+        if p.avx512 && p.avx2_fma {
+            Backend::Avx512
+        } else if p.avx2_fma {
             Backend::Avx2Fma
         } else {
             Backend::Portable
+        }
+    }
+
+    /// The backend for a one-shot message of `len` bytes when `self` is the
+    /// detected one: below [`AVX512_MIN`] bytes the four-lane AVX2 backend
+    /// is faster than the eight-lane one (half the state to set up, squeeze
+    /// and sum across lanes; the dot product is too short to gain).
+    fn for_len(self, len: usize) -> Backend {
+        if self == Backend::Avx512 && len < AVX512_MIN {
+            Backend::Avx2Fma
+        } else {
+            self
         }
     }
 
@@ -185,14 +214,20 @@ impl Backend {
             Backend::Avx2Fma => {
                 std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("fma")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2Fma => false,
+            Backend::Avx2Fma | Backend::Avx512 => false,
         }
     }
 
     /// Every backend this CPU supports.
     pub fn all_supported() -> Vec<Backend> {
-        [Backend::Portable, Backend::Avx2Fma].into_iter().filter(|b| b.supported()).collect()
+        [Backend::Portable, Backend::Avx2Fma, Backend::Avx512].into_iter().filter(|b| b.supported()).collect()
     }
 }
 
@@ -205,6 +240,11 @@ pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
 /// [`Key::from_words`]). Below it the portable path is used: building the
 /// table costs about as much as hashing 16 KiB on the portable path.
 pub const LAZY_BYTES: usize = 16 << 10;
+
+/// One-shot messages shorter than this take the AVX2 backend even where the
+/// CPU has AVX-512F (measured crossover: about 0.9 KiB; see
+/// `docs/perf/hash127.md`).
+pub const AVX512_MIN: usize = 1024;
 
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the available cores.
@@ -219,6 +259,8 @@ enum Acc {
     Portable(u128),
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::State),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(avx512::State),
 }
 
 impl Acc {
@@ -227,8 +269,10 @@ impl Acc {
             Backend::Portable => Acc::Portable(key.r()),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Fma => Acc::Avx2(avx2::State::new()),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => Acc::Avx512(avx512::State::new()),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2Fma => unreachable!("backend checked at construction"),
+            Backend::Avx2Fma | Backend::Avx512 => unreachable!("backend checked at construction"),
         }
     }
 
@@ -237,8 +281,10 @@ impl Acc {
             Backend::Portable => Acc::Portable(v),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Fma => Acc::Avx2(avx2::State::from_value(v)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => Acc::Avx512(avx512::State::from_value(v)),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2Fma => unreachable!("backend checked at construction"),
+            Backend::Avx2Fma | Backend::Avx512 => unreachable!("backend checked at construction"),
         }
     }
 
@@ -250,6 +296,9 @@ impl Acc {
             // which is only used when the CPU supports it.
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => unsafe { avx2::chunks(s, key.table(), m) },
+            // SAFETY: likewise an `Avx512` state only for `Backend::Avx512`.
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx512(s) => unsafe { avx512::chunks(s, key.table(), m) },
         }
     }
 
@@ -266,6 +315,9 @@ impl Acc {
             // SAFETY: as in `chunks`.
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => unsafe { avx2::last(s, key.table(), m, tail) },
+            // SAFETY: as in `chunks`.
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx512(s) => unsafe { avx512::last(s, key.table(), m, tail) },
         }
     }
 
@@ -279,6 +331,12 @@ impl Acc {
                 let x = unsafe { avx2::finish(s, key.table(), &fp::words(k_words)) };
                 x.iter().rev().fold(0u128, |a, &w| (a << 32) | w as u128)
             }
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx512(s) => {
+                // SAFETY: as in `chunks`.
+                let x = unsafe { avx512::finish(s, key.table(), &fp::words(k_words)) };
+                x.iter().rev().fold(0u128, |a, &w| (a << 32) | w as u128)
+            }
         }
     }
 
@@ -287,6 +345,8 @@ impl Acc {
             Acc::Portable(v) => v.zeroize(),
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => s.wipe(),
+            #[cfg(target_arch = "x86_64")]
+            Acc::Avx512(s) => s.wipe(),
         }
     }
 }
@@ -494,7 +554,7 @@ fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128
 /// [`oneshot`] on the detected backend, or the portable one while the key's
 /// table is not worth building yet (see [`LAZY_BYTES`]).
 fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
-    let wanted = Backend::detect();
+    let wanted = Backend::detect().for_len(msg.len());
     let b = key.pick(wanted, msg.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);

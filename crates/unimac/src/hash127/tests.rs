@@ -1,7 +1,7 @@
 //! Checks of the exactness arguments themselves (the theorems' bounds, the
 //! chunk bound at `fp::GROUPS`), printing measured against proven.
 
-use super::fp::{self, pow2, Table, CHUNK_WORDS, GROUPS};
+use super::fp::{self, pow2, Table, CHUNK_WORDS, GROUPS, GROUPS8};
 use super::*;
 
 /// The paper's `carrybound_i` (section 3).
@@ -87,6 +87,9 @@ fn chunk_bound() {
     let proven = |g: f64| (pow2(50) + g * 1.01 * pow2(46)) / pow2(53);
     println!("chunk bound for G = {GROUPS}: {:.4}·2^53 (needs <= 0.98); G + 1 would give {:.4}", proven(GROUPS as f64), proven(GROUPS as f64 + 1.0));
     assert!(proven(GROUPS as f64) <= 0.98);
+    // Eight lanes (fp::GROUPS8): 2^50 + G8·1.01·2^46 <= 0.98·2^53.
+    println!("eight lanes, G8 = {GROUPS8}: {:.4}·2^53 (needs <= 0.98)", proven(GROUPS8 as f64));
+    assert!(proven(GROUPS8 as f64) <= 0.98);
 }
 
 /// Messages built to make one limb's lane sums as large as the key allows
@@ -95,10 +98,12 @@ fn chunk_bound() {
 #[test]
 #[cfg(target_arch = "x86_64")]
 fn adversarial_lane_sums() {
-    if !Backend::Avx2Fma.supported() {
+    let fast: Vec<Backend> = Backend::all_supported().into_iter().filter(|&b| b != Backend::Portable).collect();
+    if fast.is_empty() {
         return;
     }
     let mut worst = 0f64;
+    let mut worst8 = 0f64;
     for r in keys() {
         let t = Table::new(r);
         let key = Key::from_words(r, [7, -7, 7, -7]);
@@ -115,14 +120,22 @@ fn adversarial_lane_sums() {
                     let s: f64 = (l..CHUNK_WORDS).step_by(4).map(|i| (words[i] as f64 * t.pow[CHUNK_WORDS - i][j]).abs()).sum();
                     worst = worst.max(s / pow2(53 + 16 * j as i32));
                 }
+                // The same for the eight lanes of the AVX-512 backend.
+                for l in 0..8 {
+                    let s: f64 = (l..CHUNK_WORDS).step_by(8).map(|i| (words[i] as f64 * t.pow[CHUNK_WORDS - i][j]).abs()).sum();
+                    worst8 = worst8.max(s / pow2(53 + 16 * j as i32));
+                }
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                let fast = hash127_with(Backend::Avx2Fma, &key, &bytes, false, usize::MAX);
                 let slow = hash127_with(Backend::Portable, &key, &bytes, false, usize::MAX);
-                assert_eq!(fast, slow, "r = {r:?}, limb {j}");
+                for &b in &fast {
+                    assert_eq!(hash127_with(b, &key, &bytes, false, usize::MAX), slow, "{b:?} r = {r:?}, limb {j}");
+                }
             }
         }
     }
     println!("adversarial dot products: largest lane sum {worst:.4}·2^53 before the carried-in product (bound: {:.4})", GROUPS as f64 * 1.01 * pow2(46) / pow2(53));
+    println!("eight lanes: largest lane sum {worst8:.4}·2^53 (bound: {:.4})", GROUPS8 as f64 * 1.01 * pow2(46) / pow2(53));
+    println!("backends checked: {fast:?}");
 }
 
 #[test]

@@ -168,11 +168,12 @@ fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, 
                 let pairs = unsafe { avx2::e_columns::<V>(key, msg) };
                 return e_finish::<V>(&pairs);
             }
-            // SAFETY (all three): the platform reports AVX2; chunks keep the sizes.
             Variant::Asm2 => {
+                // SAFETY: the platform reports AVX2; chunks keep the sizes.
                 return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V>(k, m, i) })
             }
             Variant::Star | Variant::Asm => {
+                // SAFETY: the platform reports AVX2; chunks keep the sizes.
                 return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V1>(k, m, i) })
             }
             _ => {}
