@@ -274,6 +274,10 @@ impl Keyed for Checked {
         check_nonce(self.info, nonce)?;
         self.inner.start_with_nonce(nonce)
     }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        check_nonce(self.info, nonce)?;
+        self.inner.compute(nonce, msg)
+    }
 }
 
 /// The keyed object of an [`Entry::new`] entry: keeps the key and runs the

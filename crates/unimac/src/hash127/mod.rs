@@ -641,6 +641,11 @@ impl Keyed for Keyed127 {
         let h = Hash127::new(&self.key);
         Ok(if self.raw { Box::new(RawStream(h)) } else { Box::new(PadStream(h)) })
     }
+    /// One-shot without the stream's chunk buffer (the fast path for short messages).
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let out = if self.raw { hash127_raw(&self.key, msg)? } else { hash127(&self.key, msg) };
+        Ok(out.to_vec())
+    }
 }
 
 pub(crate) fn catalog() -> Vec<Entry> {

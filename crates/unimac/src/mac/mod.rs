@@ -187,11 +187,9 @@ impl Hash127Aes {
     pub fn start(&self) -> Hash127Stream {
         Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(Arc::clone(&self.aes)) }
     }
-    /// The tag of `msg`.
+    /// The tag of `msg` (one-shot: no stream buffer).
     pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
-        let mut s = self.start();
-        s.update(msg);
-        s.finalize()
+        Finish::Scramble(Arc::clone(&self.aes)).apply(hash127::hash127(&self.r, msg))
     }
     /// Whether `tag` is the tag of `msg` (constant-time comparison).
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
@@ -205,16 +203,16 @@ macro_rules! nonce_api {
             /// Start tagging a message under the nonce `n`; a nonce must never
             /// repeat under one key.
             pub fn start(&self, nonce: &[u8; 16]) -> Hash127Stream {
+                Hash127Stream { h: Hash127::new(&self.r), finish: self.finish(nonce) }
+            }
+            fn finish(&self, nonce: &[u8; 16]) -> Finish {
                 let pad = aes_block(&self.aes, nonce);
                 #[allow(clippy::redundant_closure_call)]
-                let finish = ($finish)(self, pad);
-                Hash127Stream { h: Hash127::new(&self.r), finish }
+                ($finish)(self, pad)
             }
-            /// The tag of `msg` under the nonce `n`.
+            /// The tag of `msg` under the nonce `n` (one-shot: no stream buffer).
             pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
-                let mut s = self.start(nonce);
-                s.update(msg);
-                s.finalize()
+                self.finish(nonce).apply(hash127::hash127(&self.r, msg))
             }
             /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
             /// comparison).
@@ -252,21 +250,28 @@ impl Hash127Stream {
     }
     /// The tag.
     pub fn finalize(self) -> [u8; 16] {
-        let h = Zeroizing::new(self.h.finalize());
-        match self.finish {
+        self.finish.apply(self.h.finalize())
+    }
+}
+
+impl Finish {
+    /// The tag from the hash `h = h_r(M)`.
+    fn apply(&self, h: [u8; 16]) -> [u8; 16] {
+        let h = Zeroizing::new(h);
+        match self {
             Finish::OneTime => *h,
-            Finish::Scramble(aes) => *aes_block(&aes, &h),
+            Finish::Scramble(aes) => *aes_block(aes, &h),
             Finish::OneTimeScramble(aes, pad) => {
                 let mut x = Zeroizing::new([0u8; 16]);
                 for i in 0..16 {
                     x[i] = pad[i] ^ h[i];
                 }
-                *aes_block(&aes, &x)
+                *aes_block(aes, &x)
             }
             Finish::OneTimePad(pad) => {
                 // f(n) < 2^128 reduced into [0, p−1]; h ∈ [0, p−1]; the sum
                 // is below 2p, so one conditional subtraction.
-                let f = reduce128(u128::from_le_bytes(*pad));
+                let f = reduce128(u128::from_le_bytes(**pad));
                 let hv = u128::from_le_bytes(*h);
                 sub_p_if_ge(f + hv).to_le_bytes()
             }
@@ -682,11 +687,17 @@ impl Keyed for Hash127OneTime {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         Ok(Box::new(self.start()))
     }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(self.tag(msg).to_vec())
+    }
 }
 
 impl Keyed for Hash127Aes {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         Ok(Box::new(self.start()))
+    }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(self.tag(msg).to_vec())
     }
 }
 
@@ -695,12 +706,20 @@ impl Keyed for Hash127AesNonce {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
         Ok(Box::new(self.start(&n)))
     }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
+        Ok(self.tag(&n, msg).to_vec())
+    }
 }
 
 impl Keyed for Hash127AesAdd {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
         Ok(Box::new(self.start(&n)))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
+        Ok(self.tag(&n, msg).to_vec())
     }
 }
 
