@@ -10,3 +10,11 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
 ];
+
+/// Run every bundled known answer: (passed, failed).
+pub fn check_all() -> (usize, usize) {
+    VECTORS.iter().fold((0, 0), |(p, f), (name, text)| {
+        let r = unimac::vectors::check_file_text(name, text);
+        (p + r.passed, f + r.failures.len())
+    })
+}
