@@ -206,7 +206,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
         out,
         "# bound: log2 of the forgery probability after 2^32 tags and 2^32 forgery attempts on messages of at most 1 MiB \
          (unimac bound NAME --max-bytes 1048576 --tags 4294967296 --forgeries 4294967296; AES advantage not included; \
-         * = not a proven bound, see docs/BOUNDS.md)"
+         >= 0: no guarantee at all; * = not a proven bound, see docs/BOUNDS.md)"
     )?;
     let (passed, failed) = crate::bundled::check_all();
     writeln!(out, "# known answers of the wire specification (bundled): {passed} passed, {failed} failed")?;
