@@ -27,39 +27,52 @@ use core::arch::x86_64::*;
 /// AVX-512F; `p` readable for `8 bl` bytes, `4V(i + 1) <= bl`.
 #[inline(always)]
 unsafe fn lanes8<const V: usize>(p: *const u8, bl: usize, i: usize, last: bool) -> (__m512i, __m512i) {
-    let e = |q: usize| p.add(q * bl + 4 * V * i);
-    let ld16 = |q: usize| -> __m128i {
-        if V == 3 && last {
-            // Exactly the element's 12 bytes: 8, then 4 into dword 2.
-            let hi = u32::from_le_bytes(*(e(q).add(8) as *const [u8; 4]));
-            _mm_insert_epi32::<2>(_mm_loadl_epi64(e(q) as *const __m128i), hi as i32)
-        } else {
-            _mm_loadu_si128(e(q) as *const __m128i)
-        }
-    };
+    let e0 = p.add(4 * V * i);
     match V {
         1 => {
-            let d = |q: usize| u32::from_le_bytes(*(e(q) as *const [u8; 4])) as i32;
+            let d = |q: usize| u32::from_le_bytes(*(e0.add(q * bl) as *const [u8; 4])) as i32;
             let v = _mm256_setr_epi32(d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7));
             (_mm512_cvtepu32_epi64(v), _mm512_setzero_si512())
         }
         2 => {
-            let d = |q: usize| i64::from_le_bytes(*(e(q) as *const [u8; 8]));
+            let d = |q: usize| i64::from_le_bytes(*(e0.add(q * bl) as *const [u8; 8]));
             (_mm512_setr_epi64(d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7)), _mm512_setzero_si512())
         }
         _ => {
             // v = (e0 | e2 | e4 | e6), w = (e1 | e3 | e5 | e7): the 128-bit
-            // unpacks give lanes in block order 0..7.
-            let four = |a: usize| {
-                let v = _mm512_castsi128_si512(ld16(a));
-                let v = _mm512_inserti32x4::<1>(v, ld16(a + 2));
-                let v = _mm512_inserti32x4::<2>(v, ld16(a + 4));
-                _mm512_inserti32x4::<3>(v, ld16(a + 6))
+            // unpacks give lanes in block order 0..7. (Straight-line code,
+            // no closures: they would not inherit AVX-512 and be outlined.)
+            let (v, w) = if V == 3 && last {
+                (quad12(e0, 2 * bl), quad12(e0.add(bl), 2 * bl))
+            } else {
+                (quad16(e0, 2 * bl), quad16(e0.add(bl), 2 * bl))
             };
-            let (v, w) = (four(0), four(1));
             (_mm512_unpacklo_epi64(v, w), _mm512_unpackhi_epi64(v, w))
         }
     }
+}
+
+/// Sixteen bytes at `p`, `p + s`, `p + 2s`, `p + 3s` in the four 128-bit lanes.
+#[inline(always)]
+unsafe fn quad16(p: *const u8, s: usize) -> __m512i {
+    let v = _mm512_castsi128_si512(_mm_loadu_si128(p as *const __m128i));
+    let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(s) as *const __m128i));
+    let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * s) as *const __m128i));
+    _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * s) as *const __m128i))
+}
+
+/// Exactly twelve bytes (8, then 4 into dword 2) at `p`, `p + s`, `p + 2s`,
+/// `p + 3s` in the four 128-bit lanes (dword 3 zero).
+#[inline(always)]
+unsafe fn quad12(p: *const u8, s: usize) -> __m512i {
+    let ld = |q: *const u8| {
+        let hi = u32::from_le_bytes(*(q.add(8) as *const [u8; 4]));
+        _mm_insert_epi32::<2>(_mm_loadl_epi64(q as *const __m128i), hi as i32)
+    };
+    let v = _mm512_castsi128_si512(ld(p));
+    let v = _mm512_inserti32x4::<1>(v, ld(p.add(s)));
+    let v = _mm512_inserti32x4::<2>(v, ld(p.add(2 * s)));
+    _mm512_inserti32x4::<3>(v, ld(p.add(3 * s)))
 }
 
 /// `SQH_E` of eight blocks at once: lane `q` is block `q`, all lanes share
