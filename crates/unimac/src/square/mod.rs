@@ -402,6 +402,12 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
 /// `SQH_E` of eight blocks under one key through the AVX-512 lanes-per-block kernel.
 #[cfg(target_arch = "x86_64")]
 fn e_eight<const V: usize>(prep: &[[u64; 4]], eight: &[u8], out: &mut [u8]) {
+    if V <= 3 {
+        // SAFETY: the caller checked AVX-512F; eight blocks of 4V · prep.len()
+        // bytes, eight outputs of 4V bytes.
+        unsafe { avx512::e_blocks8_reduced::<V>(prep, eight, out) };
+        return;
+    }
     let mut pairs = [[0u64; 4]; 8];
     // SAFETY: the caller checked AVX-512F; eight blocks of 4V · prep.len() bytes.
     unsafe { avx512::e_blocks8::<V>(prep, eight, &mut pairs) };
