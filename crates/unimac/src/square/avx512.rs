@@ -237,14 +237,40 @@ pub(crate) unsafe fn e_blocks8_reduced<const V: usize>(prep: &[[u64; 4]], blocks
     debug_assert_eq!(out.len(), 32 * V);
     let word = e_words8::<V>(prep, blocks);
     let r = reduce8::<V>(&word);
-    let mut w = [[0u32; 16]; 3];
-    for j in 0..V {
-        // SAFETY: a 64-byte store into a local array.
-        _mm512_storeu_si512(w[j].as_mut_ptr() as *mut __m512i, r[j]);
-    }
-    for (q, o) in out.chunks_exact_mut(4 * V).enumerate() {
-        for (j, d) in o.chunks_exact_mut(4).enumerate() {
-            d.copy_from_slice(&w[j][2 * q].to_le_bytes());
+    // Output dword V q + j is word j of lane q: pack the low halves into
+    // the 8V contiguous output dwords and store them whole.
+    assert_eq!(out.len(), 32 * V);
+    let o = out.as_mut_ptr();
+    match V {
+        1 => {
+            // SAFETY: 32 bytes into `out` (32V = 32 bytes).
+            _mm256_storeu_si256(o as *mut __m256i, _mm512_cvtepi64_epi32(r[0]));
+        }
+        2 => {
+            let pair = _mm512_mask_blend_epi32(0xaaaa, r[0], _mm512_slli_epi64::<32>(r[1]));
+            // SAFETY: 64 bytes into `out` (32V = 64 bytes).
+            _mm512_storeu_si512(o as *mut __m512i, pair);
+        }
+        _ => {
+            let pair = _mm512_mask_blend_epi32(0xaaaa, r[0], _mm512_slli_epi64::<32>(r[1]));
+            // Dword n = 3q + j: pair's 2q + j for j < 2, r[2]'s 2q (index 16 + 2q).
+            let idx = |n: i32| {
+                let (q, j) = (n / 3, n % 3);
+                if j < 2 { 2 * q + j } else { 16 + 2 * q }
+            };
+            let lo = _mm512_setr_epi32(
+                idx(0), idx(1), idx(2), idx(3), idx(4), idx(5), idx(6), idx(7),
+                idx(8), idx(9), idx(10), idx(11), idx(12), idx(13), idx(14), idx(15),
+            );
+            let hi = _mm512_setr_epi32(
+                idx(16), idx(17), idx(18), idx(19), idx(20), idx(21), idx(22), idx(23),
+                0, 0, 0, 0, 0, 0, 0, 0,
+            );
+            let first = _mm512_permutex2var_epi32(pair, lo, r[2]);
+            let second = _mm512_permutex2var_epi32(pair, hi, r[2]);
+            // SAFETY: 64 + 32 bytes into `out` (32V = 96 bytes).
+            _mm512_storeu_si512(o as *mut __m512i, first);
+            _mm256_storeu_si256(o.add(64) as *mut __m256i, _mm512_castsi512_si256(second));
         }
     }
 }
