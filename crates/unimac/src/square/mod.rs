@@ -22,7 +22,10 @@
 //! use); `portable.rs` is the exact constant-time path at 32-bit words;
 //! `avx2.rs` computes Def. 13 four elements at a time with `vpmuludq`, its
 //! carry-free sums with `vpaddd` (which adds the two 32-bit halves of each
-//! product with no carry between them: `C` and `C2` for free).
+//! product with no carry between them: `C` and `C2` for free); `avx512.rs`
+//! does Def. 13 for eight blocks at once (lanes = blocks) in
+//! [`hash_blocks`] and the tree when AVX-512F is present, with the
+//! reduction in the lanes for `l <= 96`.
 
 use zeroize::Zeroizing;
 
@@ -287,7 +290,8 @@ impl BlockHash for Block {
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
 /// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block).
 /// With AVX2, Def. 7, 9, 10 and 13 hash four blocks per SIMD pass (one block
-/// per lane, the key element broadcast to all four).
+/// per lane, the key element broadcast to all four); with AVX-512F, Def. 13
+/// hashes eight.
 pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], blocks: &[u8], out: &mut [u8]) -> Result<(), Error> {
     hash_blocks_on(Platform::detect(), l, variant, key, blocks, out)
 }
