@@ -134,13 +134,16 @@ unsafe fn e_words8<const V: usize>(prep: &[[u64; 4]], blocks: &[u8]) -> [__m512i
     // Two elements per turn; the last element (loaded as 8 + 4 bytes at
     // V = 3) on its own.
     let mut i = 0;
-    while i + 2 < k {
+    while i + 4 < k {
         step(i, false);
         step(i + 1, false);
-        i += 2;
+        step(i + 2, false);
+        step(i + 3, false);
+        i += 4;
     }
-    if i + 1 < k {
+    while i + 1 < k {
         step(i, false);
+        i += 1;
     }
     step(k - 1, true);
     // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
