@@ -103,7 +103,7 @@ fn block_batches_equal_single_blocks() {
         let variant = if f.ends_with("-e") { unimac::square::Variant::E } else { unimac::square::Variant::Asm };
         for key in [vec![0xffu8; b], vec![0u8; b], (0..b).map(|_| rng.gen()).collect::<Vec<u8>>()] {
             let h = fam.keyed(&key);
-            for n in [1usize, 3, 4, 5, 8, 9] {
+            for n in [1usize, 3, 4, 5, 8, 9, 13, 17] {
                 let blocks: Vec<u8> = (0..n * b)
                     .map(|i| match (i / b) % 3 {
                         0 => 0xff,
