@@ -41,7 +41,7 @@ fn key_words(key: &[u8; 32]) -> ([i32; 4], [i32; 4]) {
 fn pad4(m: &[u8]) -> Vec<u8> {
     let mut v = m.to_vec();
     v.push(1);
-    while v.len() % 4 != 0 {
+    while !v.len().is_multiple_of(4) {
         v.push(0);
     }
     v
@@ -61,7 +61,7 @@ fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
 fn check(key: &[u8; 32], msg: &[u8]) {
     let (r, k) = key_words(key);
     let want_pad = model_words(r, k, &words_of(&pad4(msg)));
-    let want_raw = (msg.len() % 4 == 0).then(|| model_words(r, k, &words_of(msg)));
+    let want_raw = msg.len().is_multiple_of(4).then(|| model_words(r, k, &words_of(msg)));
     let kk = Key::new(key);
     assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
     for b in Backend::all_supported() {
@@ -113,8 +113,8 @@ fn extreme_keys() -> Vec<[u8; 32]> {
 /// Messages at the edges, `n` words long.
 fn extreme_messages(n: usize) -> Vec<Vec<u8>> {
     vec![
-        word_bytes(std::iter::repeat(MIN).take(n)),
-        word_bytes(std::iter::repeat(MAX).take(n)),
+        word_bytes(std::iter::repeat_n(MIN, n)),
+        word_bytes(std::iter::repeat_n(MAX, n)),
         vec![0xff; 4 * n],
         word_bytes((0..n).map(|i| if i % 2 == 0 { MIN } else { MAX })),
         vec![0; 4 * n],

@@ -500,7 +500,7 @@ impl Hash127 {
 
     /// `hash127-raw`: an error unless the message length is a multiple of 4.
     pub fn finalize_raw(mut self) -> Result<[u8; 16], Error> {
-        if self.buf_len % 4 != 0 {
+        if !self.buf_len.is_multiple_of(4) {
             return Err(Error::Message {
                 name: "hash127-raw".into(),
                 reason: format!("message length {} is not a multiple of 4", self.bytes),
@@ -571,7 +571,7 @@ impl Drop for Hash127 {
 
 /// `hash127-raw(key, M)` (SPEC §1): `M` must be a whole number of words.
 pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
-    if msg.len() % 4 != 0 {
+    if !msg.len().is_multiple_of(4) {
         return Err(Error::Message {
             name: "hash127-raw".into(),
             reason: format!("message length {} is not a multiple of 4", msg.len()),
@@ -590,7 +590,7 @@ pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
 /// lacks the backend or `M` is not whole words for `hash127-raw`. For tests
 /// and benchmarks that compare backends.
 pub fn hash127_with(backend: Backend, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
-    if !backend.supported() || (!pad && msg.len() % 4 != 0) {
+    if !backend.supported() || (!pad && !msg.len().is_multiple_of(4)) {
         return None;
     }
     Some(encode(oneshot(key, backend, msg, pad, par_min)))

@@ -55,7 +55,7 @@ pub fn horner_words(mut acc: u128, r: u128, m: &[i32]) -> u128 {
 
 /// [`horner_words`] over the little-endian words of `bytes` (length a multiple of 4).
 pub fn horner_bytes(mut acc: u128, r: u128, bytes: &[u8]) -> u128 {
-    debug_assert!(bytes.len() % 4 == 0);
+    debug_assert!(bytes.len().is_multiple_of(4));
     for c in bytes.chunks_exact(4) {
         let w = i32::from_le_bytes(c.try_into().unwrap());
         acc = add_mod(mul_mod(acc, r), word_mod_p(w));
@@ -135,7 +135,7 @@ fn word(c: &[u8]) -> i32 {
 /// unreduced sum is below `2^254 + 4·2^32·2^127 + 2^127 < 2^255`, so it fits
 /// the 256-bit accumulator with `hi < 2^127`.
 pub fn absorb(mut v: u128, pw: &Powers, bytes: &[u8]) -> u128 {
-    debug_assert!(bytes.len() % 4 == 0);
+    debug_assert!(bytes.len().is_multiple_of(4));
     let mut blocks = bytes.chunks_exact(16);
     for b in &mut blocks {
         let (mut lo, mut hi) = mul_wide(v, pw.r[3]);

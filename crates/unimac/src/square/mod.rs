@@ -137,7 +137,7 @@ fn hash_into_v<const V: usize, const V1: usize>(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let (l, b) = (32 * V, 4 * V);
-    if key.is_empty() || key.len() % b != 0 {
+    if key.is_empty() || !key.len().is_multiple_of(b) {
         return Err(Error::KeyLength {
             name: name(l, variant),
             expected: KeySpec::PerElement(b).describe(),
@@ -309,7 +309,7 @@ pub fn hash_blocks_on(
     check_width(l)?;
     let o = variant.out_bytes(l);
     let bl = key.len();
-    if bl == 0 || bl % (l / 8) != 0 || blocks.len() % bl != 0 || out.len() != blocks.len() / bl * o {
+    if bl == 0 || !bl.is_multiple_of(l / 8) || !blocks.len().is_multiple_of(bl) || out.len() != blocks.len() / bl * o {
         return Err(Error::Invalid(format!(
             "{}: blocks must be whole {bl}-byte blocks (a positive multiple of {} bytes) with {o} output bytes each",
             name(l, variant),

@@ -196,7 +196,7 @@ impl Geometry {
     /// A geometry; checks the constraints the definitions (Def. 9–13) assume.
     pub fn new(word: u32, l: u32, p: Nat) -> Geometry {
         assert!(word >= 2 && 32 % word == 0, "machine word must divide 32");
-        assert!(l % word == 0 && l >= word);
+        assert!(l.is_multiple_of(word) && l >= word);
         let two_l = Self::pow2(l);
         assert!(p.ge(&two_l.add(&Nat::from_u128(1))), "p must exceed 2^l");
         assert!(!p.ge(&two_l.add(&Self::pow2(l - 1))), "p must be below 2^l + 2^(l-1)");
@@ -320,7 +320,7 @@ pub fn hash(g: &Geometry, v: Variant, key: &[Nat], msg: &[Nat]) -> Nat {
 pub fn hash_bytes(l: u32, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     let g = Geometry::spec(l);
     let b = l as usize / 8;
-    assert!(key.len() == msg.len() && !key.is_empty() && key.len() % b == 0);
+    assert!(key.len() == msg.len() && !key.is_empty() && key.len().is_multiple_of(b));
     let xs: Vec<Nat> = key.chunks(b).map(Nat::from_le_bytes).collect();
     let ms: Vec<Nat> = msg.chunks(b).map(Nat::from_le_bytes).collect();
     hash(&g, v, &xs, &ms).to_le_bytes(v.out_bytes(l as usize))
