@@ -331,13 +331,11 @@ impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> OneShot<F> 
 
 /// A [`Stream`] that keeps the whole message and applies a one-shot function
 /// at the end; for block functions whose input is one bounded block.
-#[allow(dead_code)] // used by families whose input is one bounded block
 pub(crate) struct Buffered<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> {
     msg: Vec<u8>,
     f: Option<F>,
 }
 
-#[allow(dead_code)]
 impl<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> Buffered<F> {
     pub(crate) fn boxed(f: F) -> Box<dyn Stream>
     where
