@@ -1,110 +1,155 @@
 //! AVX-512 Square Hash: `SQH_E` (Def. 13) of eight blocks at once under one
-//! key (the tree's and [`super::hash_blocks`]' case), one block per 64-bit lane.
+//! key (the tree's and [`super::hash_blocks`]' case).
 //!
-//! The method is [`super::avx2`]'s four-block kernel on 512-bit registers:
-//! `vpmuludq` forms eight products `a_j a_k` (one per block) per
-//! instruction; `vpaddd` adds each product's low and high 32-bit halves
-//! into an accumulator's two halves with no carry between them, which is
-//! exactly the carry-free sum `C(sum C2(·))` of Def. 13 (accumulator `S_r`
-//! holds word `r` in its low half and word `r + 1`'s contribution in its
-//! high half). Cross products `j < k` are summed once and doubled at the
-//! end, halves separately (SPEC §3: identical words).
+//! Layout: lanes = elements. Each 512-bit register holds four elements of
+//! each of two blocks (lanes 0–3 and 4–7), as 64-bit lanes: two masked
+//! loads and one `vpermt2d` (two at l = 96 and 128) per eight elements, the
+//! key arranged the same way once ([`PairKey`]). `vpmuludq` forms eight
+//! products `a_j a_k` per instruction; `vpaddd` adds each product's low and
+//! high 32-bit halves into an accumulator's two halves with no carry between
+//! them, which is exactly the carry-free sum `C(sum C2(·))` of Def. 13
+//! (accumulator `S_r` holds word `r` in its low half and word `r + 1`'s
+//! contribution in its high half). Cross products `j < k` are summed once and
+//! doubled at the end, halves separately (SPEC §3: identical words). As the
+//! sums are lane-wise mod 2^32 per half, the lanes of each block are added
+//! at the end in any order: one transpose-and-add ([`pair_sums`]) turns the
+//! four registers of eight blocks into one register, lane `q` = block `q`.
+//! (An earlier layout, lanes = blocks with the key element broadcast, spent
+//! about a quarter of its time moving eight blocks' 12-byte elements into
+//! lanes; docs/perf/square.md.)
 //!
 //! `a = (m + x) mod 2^l` keeps its inner carries: for l = 96 and 128 the
 //! carry out of the low 64 bits is AVX-512F's unsigned compare into a mask
-//! (`vpcmpuq`), added to the high lane by a masked `vpaddq` — two
-//! instructions where AVX2 needs four.
+//! (`vpcmpuq`), added to the high lane by a masked `vpsubq` of −1.
+//!
+//! For l <= 96 the reduction mod p and mod 2^l also runs in the lanes (eight
+//! blocks per register), software-pipelined with the next eight blocks'
+//! products.
 
 use core::arch::x86_64::*;
 
-/// Element `i` of eight blocks `bl` bytes apart (`last`: the blocks' last),
-/// as 64-bit lanes (lane `q` = block `q`): its low 64 bits and the rest
-/// (V >= 3; for V = 3 the upper 32 bits of that lane are the next
-/// element's, or zero). No byte outside the eight blocks is read: the last
-/// element at V = 3 is loaded as 8 + 4 bytes.
+use zeroize::Zeroizing;
+
+/// One 512-bit key vector, 64-byte aligned (an unaligned 64-byte load costs
+/// two cache-line accesses).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub(crate) struct Lanes([u64; 8]);
+
+impl zeroize::Zeroize for Lanes {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// A key arranged for the pair-of-blocks kernel: vector `n` holds key
+/// elements `4n .. 4n + 4` twice (lanes 0–3 for one block, 4–7 for the
+/// other), the element's low 64 bits in `v[n][0]` and the rest in
+/// `v[n][1]` (`V >= 3`); lanes past the key's last element are zero, so the
+/// message's (zero-loaded) lanes there contribute nothing.
+#[derive(Clone)]
+pub(crate) struct PairKey {
+    k: usize,
+    v: Zeroizing<Vec<[Lanes; 2]>>,
+}
+
+impl PairKey {
+    /// `key` is `k >= 1` elements of `4V` bytes.
+    pub(crate) fn new<const V: usize>(key: &[u8]) -> PairKey {
+        let k = key.len() / (4 * V);
+        assert!(k >= 1 && key.len() == 4 * V * k);
+        let mut v = Zeroizing::new(vec![[Lanes::default(); 2]; k.div_ceil(4)]);
+        for (i, x) in key.chunks_exact(4 * V).enumerate() {
+            let mut e = Zeroizing::new([0u8; 16]);
+            e[..4 * V].copy_from_slice(x);
+            let (n, j) = (i / 4, i % 4);
+            for (h, half) in e.chunks_exact(8).enumerate() {
+                let w = u64::from_le_bytes(half.try_into().expect("8 bytes"));
+                v[n][h].0[j] = w;
+                v[n][h].0[j + 4] = w;
+            }
+        }
+        PairKey { k, v }
+    }
+}
+
+/// Elements `4n .. 4n + r` (`1 <= r <= 4`) of the blocks at `pa` (lanes
+/// 0–3) and `pb` (lanes 4–7) as 64-bit lanes: each element's low 64 bits
+/// and, for `V >= 3`, the rest (`V = 3`: its third word in the low half).
+/// Lanes past `r` are zero. Masked loads: nothing past element `4n + r` is
+/// read.
 ///
 /// # Safety
-/// AVX-512F; `p` readable for `8 bl` bytes, `4V(i + 1) <= bl`.
+/// AVX-512F; elements `4n .. 4n + r` of both blocks are readable.
 #[inline(always)]
-unsafe fn lanes8<const V: usize>(p: *const u8, bl: usize, i: usize, last: bool) -> (__m512i, __m512i) {
-    let e0 = p.add(4 * V * i);
+unsafe fn pair_lanes<const V: usize>(pa: *const u8, pb: *const u8, n: usize, r: usize) -> (__m512i, __m512i) {
+    let off = 16 * V * n;
     match V {
         1 => {
-            let d = |q: usize| u32::from_le_bytes(*(e0.add(q * bl) as *const [u8; 4])) as i32;
-            let v = _mm256_setr_epi32(d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7));
-            (_mm512_cvtepu32_epi64(v), _mm512_setzero_si512())
+            let m = ((1u32 << r) - 1) as __mmask16;
+            let a = _mm512_maskz_loadu_epi32(m, pa.add(off) as *const i32);
+            let b = _mm512_maskz_loadu_epi32(m, pb.add(off) as *const i32);
+            // Dwords 0..4 of a and of b (index 16..) zero-extended into qwords.
+            let idx = _mm512_setr_epi32(0, 0, 1, 0, 2, 0, 3, 0, 16, 0, 17, 0, 18, 0, 19, 0);
+            (_mm512_maskz_permutex2var_epi32(0x5555, a, idx, b), _mm512_setzero_si512())
         }
         2 => {
-            let d = |q: usize| i64::from_le_bytes(*(e0.add(q * bl) as *const [u8; 8]));
-            (_mm512_setr_epi64(d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7)), _mm512_setzero_si512())
+            let m = ((1u32 << r) - 1) as __mmask8;
+            let a = _mm512_maskz_loadu_epi64(m, pa.add(off) as *const i64);
+            let b = _mm512_maskz_loadu_epi64(m, pb.add(off) as *const i64);
+            (_mm512_shuffle_i64x2::<0x44>(a, b), _mm512_setzero_si512())
+        }
+        3 => {
+            let m = ((1u32 << (3 * r)) - 1) as __mmask16;
+            let a = _mm512_maskz_loadu_epi32(m, pa.add(off) as *const i32);
+            let b = _mm512_maskz_loadu_epi32(m, pb.add(off) as *const i32);
+            // Element e at dwords 3e, 3e + 1, 3e + 2 (b's at 16 + ...).
+            let lo = _mm512_setr_epi32(0, 1, 3, 4, 6, 7, 9, 10, 16, 17, 19, 20, 22, 23, 25, 26);
+            let hi = _mm512_setr_epi32(2, 2, 5, 5, 8, 8, 11, 11, 18, 18, 21, 21, 24, 24, 27, 27);
+            (_mm512_permutex2var_epi32(a, lo, b), _mm512_permutex2var_epi32(a, hi, b))
         }
         _ => {
-            // v = (e0 | e2 | e4 | e6), w = (e1 | e3 | e5 | e7): the 128-bit
-            // unpacks give lanes in block order 0..7. (Straight-line code,
-            // no closures: they would not inherit AVX-512 and be outlined.)
-            let (v, w) = if V == 3 && last {
-                (quad12(e0, 2 * bl), quad12(e0.add(bl), 2 * bl))
-            } else {
-                (quad16(e0, 2 * bl), quad16(e0.add(bl), 2 * bl))
-            };
-            (_mm512_unpacklo_epi64(v, w), _mm512_unpackhi_epi64(v, w))
+            let m = ((1u32 << (2 * r)) - 1) as __mmask8;
+            let a = _mm512_maskz_loadu_epi64(m, pa.add(off) as *const i64);
+            let b = _mm512_maskz_loadu_epi64(m, pb.add(off) as *const i64);
+            let lo = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+            let hi = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+            (_mm512_permutex2var_epi64(a, lo, b), _mm512_permutex2var_epi64(a, hi, b))
         }
     }
 }
 
-/// Sixteen bytes at `p`, `p + s`, `p + 2s`, `p + 3s` in the four 128-bit lanes.
-#[inline(always)]
-unsafe fn quad16(p: *const u8, s: usize) -> __m512i {
-    let v = _mm512_castsi128_si512(_mm_loadu_si128(p as *const __m128i));
-    let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(s) as *const __m128i));
-    let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * s) as *const __m128i));
-    _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * s) as *const __m128i))
-}
-
-/// Exactly twelve bytes (8, then 4 into dword 2) at `p`, `p + s`, `p + 2s`,
-/// `p + 3s` in the four 128-bit lanes (dword 3 zero).
-#[inline(always)]
-unsafe fn quad12(p: *const u8, s: usize) -> __m512i {
-    let ld = |q: *const u8| {
-        let hi = u32::from_le_bytes(*(q.add(8) as *const [u8; 4]));
-        _mm_insert_epi32::<2>(_mm_loadl_epi64(q as *const __m128i), hi as i32)
-    };
-    let v = _mm512_castsi128_si512(ld(p));
-    let v = _mm512_inserti32x4::<1>(v, ld(p.add(s)));
-    let v = _mm512_inserti32x4::<2>(v, ld(p.add(2 * s)));
-    _mm512_inserti32x4::<3>(v, ld(p.add(3 * s)))
-}
-
-/// One element `i` of eight blocks into the accumulators.
+/// One vector of elements (four of each of two blocks) into the
+/// accumulators: `a = (m + x) mod 2^l` with its inner carries, then the
+/// products `a_j a_k` added halves-wise (`vpaddd`) into `diag[j + k]`
+/// (`j = k`) or `cross[j + k]` (`j < k`).
 ///
 /// # Safety
-/// AVX-512F; element `i` of each of the eight blocks `bl` bytes apart from
-/// `p` is readable.
+/// AVX-512F.
 #[inline(always)]
-unsafe fn e_step<const V: usize>(
-    x: &[u64; 4],
-    p: *const u8,
-    bl: usize,
-    i: usize,
-    last: bool,
+unsafe fn pair_step<const V: usize>(
+    x_lo: __m512i,
+    x_hi: __m512i,
+    m: (__m512i, __m512i),
     diag: &mut [__m512i; 8],
     cross: &mut [__m512i; 8],
 ) {
     let zero = _mm512_setzero_si512();
-    let (m_lo, m_hi) = lanes8::<V>(p, bl, i, last);
     let mut a = [zero; 4];
-    let lo = _mm512_add_epi64(m_lo, _mm512_set1_epi64(x[0] as i64));
+    let lo = _mm512_add_epi64(m.0, x_lo);
     a[0] = lo;
     if V >= 2 {
         a[1] = _mm512_srli_epi64::<32>(lo);
     }
     if V >= 3 {
         // Carry out of the low 64 bits: lo < x_lo, unsigned.
-        let carry = _mm512_cmplt_epu64_mask(lo, _mm512_set1_epi64(x[0] as i64));
-        let hi = _mm512_add_epi64(m_hi, _mm512_set1_epi64(x[2] as i64));
-        let hi = _mm512_mask_add_epi64(hi, carry, hi, _mm512_set1_epi64(1));
+        let carry = _mm512_cmplt_epu64_mask(lo, x_lo);
+        let hi = _mm512_add_epi64(m.1, x_hi);
+        let hi = _mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1));
         a[2] = hi;
-        a[3] = _mm512_srli_epi64::<32>(hi);
+        if V >= 4 {
+            a[3] = _mm512_srli_epi64::<32>(hi);
+        }
     }
     for j in 0..V {
         diag[2 * j] = _mm512_add_epi32(diag[2 * j], _mm512_mul_epu32(a[j], a[j]));
@@ -114,79 +159,125 @@ unsafe fn e_step<const V: usize>(
     }
 }
 
-/// The carry-free words of Def. 13 for eight blocks (lane `q` = block
-/// `q`, all lanes sharing the key element broadcast from `prep`): word `r`
-/// in the low 32 bits of each lane of `word[r]`, `r < 2V` (high halves
-/// are not part of the word).
+/// Key vector `n` of `key` (low and high parts).
 ///
 /// # Safety
-/// AVX-512F; `blocks` holds eight blocks of `4V · prep.len()` bytes each,
-/// `prep.len() >= 1`.
-#[target_feature(enable = "avx512f")]
-unsafe fn e_words8<const V: usize>(prep: &[[u64; 4]], blocks: &[u8]) -> [__m512i; 8] {
-    let bl = prep.len() * 4 * V;
-    debug_assert_eq!(blocks.len(), 8 * bl);
-    let k = prep.len();
+/// AVX-512F; `n < key.k.div_ceil(4)`.
+#[inline(always)]
+unsafe fn key_vec<const V: usize>(key: &PairKey, n: usize) -> (__m512i, __m512i) {
+    let v = &key.v[n];
+    let lo = _mm512_load_si512(v[0].0.as_ptr() as *const __m512i);
+    let hi = if V >= 3 { _mm512_load_si512(v[1].0.as_ptr() as *const __m512i) } else { _mm512_setzero_si512() };
+    (lo, hi)
+}
+
+/// Sum of the 8 lanes of each of `r[0..4]` (register `p` holding block
+/// pair [`PAIRS`]`[p]`: its first block in lanes 0–3, the second in 4–7),
+/// halves-wise mod 2^32: lane `q` of the result is block `q`'s sum.
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn pair_sums(r: [__m512i; 4]) -> __m512i {
+    // y: 128-bit lane i = (r0[2i] + r0[2i+1], r1[2i] + r1[2i+1]) — blocks
+    // (0, 1) in lanes 0–1 and (2, 3) in lanes 2–3; z likewise for 4–7.
+    let y = _mm512_add_epi32(_mm512_unpacklo_epi64(r[0], r[1]), _mm512_unpackhi_epi64(r[0], r[1]));
+    let z = _mm512_add_epi32(_mm512_unpacklo_epi64(r[2], r[3]), _mm512_unpackhi_epi64(r[2], r[3]));
+    _mm512_add_epi32(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
+}
+
+/// Block pairs sharing a register: lanes 0–3 and 4–7 (chosen so that
+/// [`pair_sums`] yields the blocks in order).
+const PAIRS: [(usize, usize); 4] = [(0, 2), (1, 3), (4, 6), (5, 7)];
+
+/// The accumulators of two register pairs of blocks (first blocks at `p0`
+/// and `q0` in lanes 0–3, second blocks at `p1` and `q1` in lanes 4–7) over
+/// all `key.k` elements: `(diag, cross)` of each pair as [`pair_step`]
+/// leaves them. Two pairs per pass: twelve independent accumulators at
+/// l = 96, one key load for both.
+///
+/// # Safety
+/// AVX-512F; the four blocks hold `4V · key.k` readable bytes each.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+unsafe fn pair_acc2<const V: usize>(
+    key: &PairKey,
+    (p0, p1): (*const u8, *const u8),
+    (q0, q1): (*const u8, *const u8),
+) -> (([__m512i; 8], [__m512i; 8]), ([__m512i; 8], [__m512i; 8])) {
+    let k = key.k;
+    let nv = k.div_ceil(4);
     let zero = _mm512_setzero_si512();
-    let mut diag = [zero; 8];
-    let mut cross = [zero; 8];
-    let mut step = |i: usize, last: bool| e_step::<V>(&prep[i], blocks.as_ptr(), bl, i, last, &mut diag, &mut cross);
-    // Two elements per turn; the last element (loaded as 8 + 4 bytes at
-    // V = 3) on its own.
-    let mut i = 0;
-    while i + 4 < k {
-        step(i, false);
-        step(i + 1, false);
-        step(i + 2, false);
-        step(i + 3, false);
-        i += 4;
+    let (mut d0, mut c0, mut d1, mut c1) = ([zero; 8], [zero; 8], [zero; 8], [zero; 8]);
+    for n in 0..nv - 1 {
+        let (xl, xh) = key_vec::<V>(key, n);
+        pair_step::<V>(xl, xh, pair_lanes::<V>(p0, p1, n, 4), &mut d0, &mut c0);
+        pair_step::<V>(xl, xh, pair_lanes::<V>(q0, q1, n, 4), &mut d1, &mut c1);
     }
-    while i + 1 < k {
-        step(i, false);
-        i += 1;
-    }
-    step(k - 1, true);
-    // Word r of each lane: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
+    let r = k - 4 * (nv - 1);
+    let (xl, xh) = key_vec::<V>(key, nv - 1);
+    pair_step::<V>(xl, xh, pair_lanes::<V>(p0, p1, nv - 1, r), &mut d0, &mut c0);
+    pair_step::<V>(xl, xh, pair_lanes::<V>(q0, q1, nv - 1, r), &mut d1, &mut c1);
+    ((d0, c0), (d1, c1))
+}
+
+/// The carry-free words of Def. 13 for eight blocks: word `r` in the low
+/// 32 bits of each lane of `word[r]` (lane `q` = block `q`), `r < 2V`.
+///
+/// # Safety
+/// AVX-512F; `p` points to eight blocks of `bl = 4V · key.k` bytes each.
+#[inline(always)]
+unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> [__m512i; 8] {
+    let at = |(a, b): (usize, usize)| (p.wrapping_add(a * bl), p.wrapping_add(b * bl));
+    let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, at(PAIRS[0]), at(PAIRS[1]));
+    let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, at(PAIRS[2]), at(PAIRS[3]));
+    // Word r of each block: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
     // (all mod 2^32 per half).
+    let zero = _mm512_setzero_si512();
     let mut word = [zero; 8];
     let mut prev = zero;
     for (r, w) in word.iter_mut().enumerate().take(2 * V) {
-        let c = _mm512_add_epi32(diag[r], _mm512_add_epi32(cross[r], cross[r]));
-        *w = _mm512_add_epi32(c, _mm512_srli_epi64::<32>(prev));
-        prev = c;
+        let d = if r % 2 == 0 { pair_sums([d0[r], d1[r], d2[r], d3[r]]) } else { zero };
+        let c = if r >= 1 && r + 3 <= 2 * V { pair_sums([c0[r], c1[r], c2[r], c3[r]]) } else { zero };
+        let col = _mm512_add_epi32(d, _mm512_add_epi32(c, c));
+        *w = _mm512_add_epi32(col, _mm512_srli_epi64::<32>(prev));
+        prev = col;
     }
     word
 }
 
-/// `SQH_E` of eight blocks at once: lane `q` is block `q`, all lanes share
-/// the key element, broadcast from `prep` ([`super::avx2::prepare_key`]).
-/// Writes block `q`'s carry-free words `2i` and `2i + 1` into `pairs[q][i]`
-/// (low and high half), as [`super::avx2::e_blocks4`] does for four.
+/// `SQH_E` of `n` groups of eight blocks: lane `q` of group `g` is block
+/// `8g + q`. Writes block `b`'s carry-free words `2i` and `2i + 1` into
+/// `pairs[b][i]` (low and high half), for the scalar reduction (l = 128).
 ///
 /// # Safety
-/// The CPU must support AVX-512F. `blocks` holds eight blocks of
-/// `4V · prep.len()` bytes each, `prep.len() >= 1`.
+/// The CPU must support AVX-512F. `blocks` holds `8n` blocks of
+/// `4V · key.k` bytes each, `pairs.len() == 8n`.
 #[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn e_blocks8<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], pairs: &mut [[u64; 4]; 8]) {
-    let word = e_words8::<V>(prep, blocks);
-    for i in 0..V {
-        let pair = _mm512_mask_blend_epi32(0xaaaa, word[2 * i], _mm512_slli_epi64::<32>(word[2 * i + 1]));
-        let mut t = [0u64; 8];
-        // SAFETY: a 64-byte store into a local array.
-        _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, pair);
-        for q in 0..8 {
-            pairs[q][i] = t[q];
+pub(crate) unsafe fn e_blocks8<const V: usize>(key: &PairKey, blocks: &[u8], pairs: &mut [[u64; 4]]) {
+    let bl = 4 * V * key.k;
+    assert!(blocks.len() == pairs.len() * bl && pairs.len().is_multiple_of(8));
+    for (g, pairs) in pairs.chunks_exact_mut(8).enumerate() {
+        let word = e_words8::<V>(key, blocks.as_ptr().add(8 * g * bl), bl);
+        for i in 0..V {
+            let pair = _mm512_mask_blend_epi32(0xaaaa, word[2 * i], _mm512_slli_epi64::<32>(word[2 * i + 1]));
+            let mut t = [0u64; 8];
+            // SAFETY: a 64-byte store into a local array.
+            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, pair);
+            for q in 0..8 {
+                pairs[q][i] = t[q];
+            }
         }
     }
 }
 
 /// `(X mod p) mod 2^l` per lane (`V <= 3`) of the words `word[0..2V]`
 /// (low 32 bits of each lane), as 32-bit words in the low halves of the
-/// `V` results; see [`e_blocks8_reduced`] for the method and its bounds.
+/// `V` results; see [`e_blocks_reduced`] for the method and its bounds.
 ///
 /// # Safety
 /// The CPU must support AVX-512F.
-#[target_feature(enable = "avx512f")]
+#[inline(always)]
 unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
     let t = super::portable::T[V];
     let m32 = _mm512_set1_epi64(0xffff_ffff);
@@ -219,9 +310,9 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
     r
 }
 
-/// `SQH_E` of eight blocks at once with the reduction in the lanes too
-/// (`V <= 3`): writes block `q`'s `4V`-byte output `(X mod p) mod 2^l`
-/// to `out[4Vq..]`, `X` its carry-free words.
+/// `SQH_E` of groups of eight blocks with the reduction in the lanes too
+/// (`V <= 3`): writes block `b`'s `4V`-byte output `(X mod p) mod 2^l` to
+/// `out[4Vb..]`, `X` its carry-free words.
 ///
 /// With `X = L + 2^l H` (`L, H < 2^l`, `p = 2^l + t`):
 /// `X ≡ y = L + t(p − H) = L + t·!H + t(t + 1)` where `!H = 2^l − 1 − H`
@@ -231,27 +322,45 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
 /// mod `2^l` is `z + t`; else `X mod p = z`. All limbs are 32-bit words in
 /// 64-bit lanes (each sum below `2^39`).
 ///
+/// The reduction of one group (a chain of dependent steps) is issued after
+/// the next group's products, so the two overlap.
+///
 /// # Safety
-/// The CPU must support AVX-512F. `blocks` holds eight blocks of
-/// `4V · prep.len()` bytes each, `prep.len() >= 1`; `out` is `32V` bytes.
+/// The CPU must support AVX-512F. `blocks` holds `8n` blocks of
+/// `4V · key.k` bytes each (`n >= 1`); `out` is `32V n` bytes.
 #[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn e_blocks8_reduced<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], out: &mut [u8]) {
+pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u8], out: &mut [u8]) {
     debug_assert!(V <= 3);
-    debug_assert_eq!(out.len(), 32 * V);
-    let word = e_words8::<V>(prep, blocks);
-    let r = reduce8::<V>(&word);
-    // Output dword V q + j is word j of lane q: pack the low halves into
-    // the 8V contiguous output dwords and store them whole.
-    assert_eq!(out.len(), 32 * V);
+    let bl = 4 * V * key.k;
+    let n = blocks.len() / (8 * bl);
+    assert!(n >= 1 && blocks.len() == 8 * n * bl && out.len() == 32 * V * n);
+    let p = blocks.as_ptr();
     let o = out.as_mut_ptr();
+    let mut word = e_words8::<V>(key, p, bl);
+    for g in 1..n {
+        let next = e_words8::<V>(key, p.add(8 * g * bl), bl);
+        store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (g - 1)));
+        word = next;
+    }
+    store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (n - 1)));
+}
+
+/// Stores eight blocks' `4V`-byte outputs, lane `q` of `r[j]` holding word
+/// `j` of block `q` in its low half: output dword `V q + j` — packed and
+/// stored whole.
+///
+/// # Safety
+/// AVX-512F; `o` writable for `32V` bytes.
+#[inline(always)]
+unsafe fn store_reduced<const V: usize>(r: &[__m512i; 3], o: *mut u8) {
     match V {
         1 => {
-            // SAFETY: 32 bytes into `out` (32V = 32 bytes).
+            // SAFETY: 32 bytes (32V).
             _mm256_storeu_si256(o as *mut __m256i, _mm512_cvtepi64_epi32(r[0]));
         }
         2 => {
             let pair = _mm512_mask_blend_epi32(0xaaaa, r[0], _mm512_slli_epi64::<32>(r[1]));
-            // SAFETY: 64 bytes into `out` (32V = 64 bytes).
+            // SAFETY: 64 bytes (32V).
             _mm512_storeu_si512(o as *mut __m512i, pair);
         }
         _ => {
@@ -271,7 +380,7 @@ pub(crate) unsafe fn e_blocks8_reduced<const V: usize>(prep: &[[u64; 4]], blocks
             );
             let first = _mm512_permutex2var_epi32(pair, lo, r[2]);
             let second = _mm512_permutex2var_epi32(pair, hi, r[2]);
-            // SAFETY: 64 + 32 bytes into `out` (32V = 96 bytes).
+            // SAFETY: 64 + 32 bytes (32V = 96).
             _mm512_storeu_si512(o as *mut __m512i, first);
             _mm256_storeu_si256(o.add(64) as *mut __m256i, _mm512_castsi512_si256(second));
         }

@@ -275,117 +275,176 @@ pub(crate) fn catalog() -> Vec<Entry> {
 }
 
 /// A Square Hash block function under one key (SPEC §5).
-struct Block {
-    l: usize,
-    variant: Variant,
-    key: Zeroizing<Vec<u8>>,
-}
+struct Block(BlockKey);
 
 impl BlockHash for Block {
     fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
-        hash_blocks(self.l, self.variant, &self.key, blocks, out).expect("blocks, key and output have the family's sizes");
+        self.0.hash_blocks(blocks, out).expect("blocks and output have the family's sizes");
+    }
+}
+
+/// A Square Hash key set up once for hashing many blocks of its length (the
+/// tree's per-level key, or any batch): the key arranged for the SIMD kernels
+/// once, as [`crate::mmh::Mmh32::new`] does for MMH. The arranged copies are
+/// zeroized on drop.
+#[derive(Clone)]
+pub struct BlockKey {
+    platform: Platform,
+    l: usize,
+    variant: Variant,
+    key: Zeroizing<Vec<u8>>,
+    /// Four-block AVX2 kernels (Def. 7, 9, 10 up to `portable::CHUNK`
+    /// elements; Def. 13).
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<Zeroizing<Vec<[u64; 4]>>>,
+    /// Eight-block AVX-512 kernel (Def. 13).
+    #[cfg(target_arch = "x86_64")]
+    avx512: Option<avx512::PairKey>,
+}
+
+impl BlockKey {
+    /// `key` is `k >= 1` elements of `l/8` bytes; blocks are then `k`
+    /// elements too.
+    pub fn new(l: usize, variant: Variant, key: &[u8]) -> Result<BlockKey, Error> {
+        BlockKey::new_on(Platform::detect(), l, variant, key)
+    }
+
+    /// [`BlockKey::new`] for the given backend (tests run every backend the
+    /// CPU has).
+    pub fn new_on(platform: Platform, l: usize, variant: Variant, key: &[u8]) -> Result<BlockKey, Error> {
+        check_width(l)?;
+        if key.is_empty() || !key.len().is_multiple_of(l / 8) {
+            return Err(Error::Invalid(format!(
+                "{}: the key must be a positive multiple of {} bytes, not {}",
+                name(l, variant),
+                l / 8,
+                key.len()
+            )));
+        }
+        #[cfg(target_arch = "x86_64")]
+        let (avx2, avx512) = {
+            let k = key.len() / (l / 8);
+            let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) && k <= portable::CHUNK;
+            let avx2 = (platform.avx2_fma && (exact || variant == Variant::E)).then(|| {
+                Zeroizing::new(match l {
+                    32 => avx2::prepare_key::<1>(key),
+                    64 => avx2::prepare_key::<2>(key),
+                    96 => avx2::prepare_key::<3>(key),
+                    _ => avx2::prepare_key::<4>(key),
+                })
+            });
+            let avx512 = (variant == Variant::E && platform.avx512 && platform.avx2_fma).then(|| match l {
+                32 => avx512::PairKey::new::<1>(key),
+                64 => avx512::PairKey::new::<2>(key),
+                96 => avx512::PairKey::new::<3>(key),
+                _ => avx512::PairKey::new::<4>(key),
+            });
+            (avx2, avx512)
+        };
+        Ok(BlockKey {
+            platform,
+            l,
+            variant,
+            key: Zeroizing::new(key.to_vec()),
+            #[cfg(target_arch = "x86_64")]
+            avx2,
+            #[cfg(target_arch = "x86_64")]
+            avx512,
+        })
+    }
+
+    /// The block (and key) length in bytes.
+    pub fn block_bytes(&self) -> usize {
+        self.key.len()
+    }
+
+    /// The output length per block in bytes.
+    pub fn out_bytes(&self) -> usize {
+        self.variant.out_bytes(self.l)
+    }
+
+    /// [`hash`] of each block of `blocks` (whole blocks of
+    /// [`BlockKey::block_bytes`]), the outputs concatenated in `out`
+    /// ([`BlockKey::out_bytes`] per block). With AVX2, Def. 7, 9, 10 and 13
+    /// hash four blocks per SIMD pass (one block per lane, the key element
+    /// broadcast to all four); with AVX-512F, Def. 13 hashes eight.
+    pub fn hash_blocks(&self, mut blocks: &[u8], mut out: &mut [u8]) -> Result<(), Error> {
+        let (l, variant) = (self.l, self.variant);
+        let o = self.out_bytes();
+        let bl = self.block_bytes();
+        if !blocks.len().is_multiple_of(bl) || out.len() != blocks.len() / bl * o {
+            return Err(Error::Invalid(format!(
+                "{}: blocks must be whole {bl}-byte blocks with {o} output bytes each",
+                name(l, variant)
+            )));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(prep) = self.avx2.as_ref().filter(|_| variant != Variant::E) {
+            // Exact sums, four blocks at a time, one per lane.
+            while blocks.len() >= 4 * bl {
+                let (four, rest) = blocks.split_at(4 * bl);
+                let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+                match l {
+                    32 => exact_four::<1, 2>(variant, prep, four, o4),
+                    64 => exact_four::<2, 3>(variant, prep, four, o4),
+                    96 => exact_four::<3, 4>(variant, prep, four, o4),
+                    _ => exact_four::<4, 5>(variant, prep, four, o4),
+                }
+                blocks = rest;
+                out = orest;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(prep) = &self.avx512 {
+            // Eight blocks at a time, four elements of each of two blocks per register.
+            let n8 = blocks.len() / bl / 8 * 8;
+            if n8 > 0 {
+                let (eight, rest) = blocks.split_at(n8 * bl);
+                let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
+                match l {
+                    32 => e_eight::<1>(prep, eight, o8),
+                    64 => e_eight::<2>(prep, eight, o8),
+                    96 => e_eight::<3>(prep, eight, o8),
+                    _ => e_eight::<4>(prep, eight, o8),
+                }
+                blocks = rest;
+                out = orest;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(prep) = self.avx2.as_ref().filter(|_| variant == Variant::E) {
+            // Four blocks at a time, one per lane.
+            while blocks.len() >= 4 * bl {
+                let (four, rest) = blocks.split_at(4 * bl);
+                let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+                match l {
+                    32 => e_four::<1>(prep, four, o4),
+                    64 => e_four::<2>(prep, four, o4),
+                    96 => e_four::<3>(prep, four, o4),
+                    _ => e_four::<4>(prep, four, o4),
+                }
+                blocks = rest;
+                out = orest;
+            }
+        }
+        for (b, o) in blocks.chunks_exact(bl).zip(out.chunks_exact_mut(o)) {
+            hash_into_on(self.platform, l, variant, &self.key, b, o)?;
+        }
+        Ok(())
     }
 }
 
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
-/// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block).
-/// With AVX2, Def. 7, 9, 10 and 13 hash four blocks per SIMD pass (one block
-/// per lane, the key element broadcast to all four); with AVX-512F, Def. 13
-/// hashes eight.
+/// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block);
+/// [`BlockKey`] sets the key up once for many calls.
 pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], blocks: &[u8], out: &mut [u8]) -> Result<(), Error> {
     hash_blocks_on(Platform::detect(), l, variant, key, blocks, out)
 }
 
 /// [`hash_blocks`] on the given backend (tests run every backend the CPU
-/// has). With AVX-512F, Def. 13 hashes eight blocks per SIMD pass.
-pub fn hash_blocks_on(
-    platform: Platform,
-    l: usize,
-    variant: Variant,
-    key: &[u8],
-    mut blocks: &[u8],
-    mut out: &mut [u8],
-) -> Result<(), Error> {
-    check_width(l)?;
-    let o = variant.out_bytes(l);
-    let bl = key.len();
-    if bl == 0 || !bl.is_multiple_of(l / 8) || !blocks.len().is_multiple_of(bl) || out.len() != blocks.len() / bl * o {
-        return Err(Error::Invalid(format!(
-            "{}: blocks must be whole {bl}-byte blocks (a positive multiple of {} bytes) with {o} output bytes each",
-            name(l, variant),
-            l / 8
-        )));
-    }
-    #[cfg(target_arch = "x86_64")]
-    if variant != Variant::E && variant != Variant::C && variant != Variant::C2 && platform.avx2_fma && bl / (l / 8) <= portable::CHUNK {
-        // Exact sums, four blocks at a time, one per lane.
-        let prep = Zeroizing::new(match l {
-            32 => avx2::prepare_key::<1>(key),
-            64 => avx2::prepare_key::<2>(key),
-            96 => avx2::prepare_key::<3>(key),
-            _ => avx2::prepare_key::<4>(key),
-        });
-        while blocks.len() >= 4 * bl {
-            let (four, rest) = blocks.split_at(4 * bl);
-            let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
-            match l {
-                32 => exact_four::<1, 2>(variant, &prep, four, o4),
-                64 => exact_four::<2, 3>(variant, &prep, four, o4),
-                96 => exact_four::<3, 4>(variant, &prep, four, o4),
-                _ => exact_four::<4, 5>(variant, &prep, four, o4),
-            }
-            blocks = rest;
-            out = orest;
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if variant == Variant::E && platform.avx512 && platform.avx2_fma {
-        // Eight blocks at a time, one per 512-bit lane.
-        let prep = Zeroizing::new(match l {
-            32 => avx2::prepare_key::<1>(key),
-            64 => avx2::prepare_key::<2>(key),
-            96 => avx2::prepare_key::<3>(key),
-            _ => avx2::prepare_key::<4>(key),
-        });
-        while blocks.len() >= 8 * bl {
-            let (eight, rest) = blocks.split_at(8 * bl);
-            let (o8, orest) = std::mem::take(&mut out).split_at_mut(8 * o);
-            match l {
-                32 => e_eight::<1>(&prep, eight, o8),
-                64 => e_eight::<2>(&prep, eight, o8),
-                96 => e_eight::<3>(&prep, eight, o8),
-                _ => e_eight::<4>(&prep, eight, o8),
-            }
-            blocks = rest;
-            out = orest;
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if variant == Variant::E && platform.avx2_fma {
-        // Four blocks at a time, one per lane.
-        let prep = Zeroizing::new(match l {
-            32 => avx2::prepare_key::<1>(key),
-            64 => avx2::prepare_key::<2>(key),
-            96 => avx2::prepare_key::<3>(key),
-            _ => avx2::prepare_key::<4>(key),
-        });
-        while blocks.len() >= 4 * bl {
-            let (four, rest) = blocks.split_at(4 * bl);
-            let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
-            match l {
-                32 => e_four::<1>(&prep, four, o4),
-                64 => e_four::<2>(&prep, four, o4),
-                96 => e_four::<3>(&prep, four, o4),
-                _ => e_four::<4>(&prep, four, o4),
-            }
-            blocks = rest;
-            out = orest;
-        }
-    }
-    for (b, o) in blocks.chunks_exact(bl).zip(out.chunks_exact_mut(o)) {
-        hash_into_on(platform, l, variant, key, b, o)?;
-    }
-    Ok(())
+/// has).
+pub fn hash_blocks_on(platform: Platform, l: usize, variant: Variant, key: &[u8], blocks: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    BlockKey::new_on(platform, l, variant, key)?.hash_blocks(blocks, out)
 }
 
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
@@ -403,19 +462,20 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
     }
 }
 
-/// `SQH_E` of eight blocks under one key through the AVX-512 lanes-per-block kernel.
+/// `SQH_E` of a multiple of eight blocks under one key through the AVX-512
+/// kernel (eight blocks per pass).
 #[cfg(target_arch = "x86_64")]
-fn e_eight<const V: usize>(prep: &[[u64; 4]], eight: &[u8], out: &mut [u8]) {
+fn e_eight<const V: usize>(prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
     if V <= 3 {
-        // SAFETY: the caller checked AVX-512F; eight blocks of 4V · prep.len()
-        // bytes, eight outputs of 4V bytes.
-        unsafe { avx512::e_blocks8_reduced::<V>(prep, eight, out) };
+        // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes,
+        // 8n outputs of 4V bytes.
+        unsafe { avx512::e_blocks_reduced::<V>(prep, blocks, out) };
         return;
     }
-    let mut pairs = [[0u64; 4]; 8];
-    // SAFETY: the caller checked AVX-512F; eight blocks of 4V · prep.len() bytes.
-    unsafe { avx512::e_blocks8::<V>(prep, eight, &mut pairs) };
     let o = 4 * V;
+    let mut pairs = vec![[0u64; 4]; out.len() / o];
+    // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes.
+    unsafe { avx512::e_blocks8::<V>(prep, blocks, &mut pairs) };
     for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
         let w = e_finish::<V>(pq);
         for (d, w) in out.chunks_exact_mut(4).zip(w) {
@@ -492,7 +552,7 @@ pub fn block_families() -> Vec<BlockFamily> {
         for variant in [Variant::Asm, Variant::E] {
             let b = tree_block_bytes(l);
             v.push(BlockFamily::new(name(l, variant), b, l / 8, b, move |key: &[u8]| -> Box<dyn BlockHash> {
-                Box::new(Block { l, variant, key: Zeroizing::new(key.to_vec()) })
+                Box::new(Block(BlockKey::new(l, variant, key).expect("the family's key size")))
             }));
         }
     }
