@@ -63,8 +63,9 @@ impl PairKey {
             let mut e = Zeroizing::new([0u8; 16]);
             e[..4 * V].copy_from_slice(x);
             let (n, j) = (i / 4, i % 4);
-            for (h, half) in e.chunks_exact(8).enumerate() {
-                let w = u64::from_le_bytes(half.try_into().expect("8 bytes"));
+            let q = |at: usize| u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"));
+            let (lo, hi) = (q(0), q(8));
+            for (h, w) in [lo, hi].into_iter().enumerate() {
                 v[n][h].0[j] = w;
                 v[n][h].0[j + 4] = w;
             }
@@ -76,42 +77,41 @@ impl PairKey {
 /// Elements `4n .. 4n + r` (`1 <= r <= 4`) of the blocks at `pa` (lanes
 /// 0–3) and `pb` (lanes 4–7) as 64-bit lanes: each element's low 64 bits
 /// and, for `V >= 3`, the rest (`V = 3`: its third word in the low half).
-/// Lanes past `r` are zero. Masked loads: nothing past element `4n + r` is
-/// read.
+/// Lanes past `r` are zero. With `plain`, whole 64-byte loads (`r = 4`;
+/// bytes past the four elements are read but not used); otherwise masked
+/// loads that read nothing past element `4n + r`.
 ///
 /// # Safety
-/// AVX-512F; elements `4n .. 4n + r` of both blocks are readable.
+/// AVX-512F; elements `4n .. 4n + r` of both blocks are readable, and with
+/// `plain` the 64 bytes from element `4n` of each block.
 #[inline(always)]
-unsafe fn pair_lanes<const V: usize>(pa: *const u8, pb: *const u8, n: usize, r: usize) -> (__m512i, __m512i) {
+unsafe fn pair_lanes<const V: usize>(pa: *const u8, pb: *const u8, n: usize, r: usize, plain: bool) -> (__m512i, __m512i) {
     let off = 16 * V * n;
+    let (pa, pb) = (pa.add(off), pb.add(off));
+    // Dwords (V = 1, 3) or qwords (V = 2, 4) of the r elements.
+    let dwords = ((1u32 << (V * r)) - 1) as __mmask16;
+    let qwords = ((1u32 << (V / 2 * r)) - 1) as __mmask8;
+    let (a, b) = if plain {
+        (_mm512_loadu_si512(pa as *const __m512i), _mm512_loadu_si512(pb as *const __m512i))
+    } else if V % 2 == 1 {
+        (_mm512_maskz_loadu_epi32(dwords, pa as *const i32), _mm512_maskz_loadu_epi32(dwords, pb as *const i32))
+    } else {
+        (_mm512_maskz_loadu_epi64(qwords, pa as *const i64), _mm512_maskz_loadu_epi64(qwords, pb as *const i64))
+    };
     match V {
         1 => {
-            let m = ((1u32 << r) - 1) as __mmask16;
-            let a = _mm512_maskz_loadu_epi32(m, pa.add(off) as *const i32);
-            let b = _mm512_maskz_loadu_epi32(m, pb.add(off) as *const i32);
             // Dwords 0..4 of a and of b (index 16..) zero-extended into qwords.
             let idx = _mm512_setr_epi32(0, 0, 1, 0, 2, 0, 3, 0, 16, 0, 17, 0, 18, 0, 19, 0);
             (_mm512_maskz_permutex2var_epi32(0x5555, a, idx, b), _mm512_setzero_si512())
         }
-        2 => {
-            let m = ((1u32 << r) - 1) as __mmask8;
-            let a = _mm512_maskz_loadu_epi64(m, pa.add(off) as *const i64);
-            let b = _mm512_maskz_loadu_epi64(m, pb.add(off) as *const i64);
-            (_mm512_shuffle_i64x2::<0x44>(a, b), _mm512_setzero_si512())
-        }
+        2 => (_mm512_shuffle_i64x2::<0x44>(a, b), _mm512_setzero_si512()),
         3 => {
-            let m = ((1u32 << (3 * r)) - 1) as __mmask16;
-            let a = _mm512_maskz_loadu_epi32(m, pa.add(off) as *const i32);
-            let b = _mm512_maskz_loadu_epi32(m, pb.add(off) as *const i32);
             // Element e at dwords 3e, 3e + 1, 3e + 2 (b's at 16 + ...).
             let lo = _mm512_setr_epi32(0, 1, 3, 4, 6, 7, 9, 10, 16, 17, 19, 20, 22, 23, 25, 26);
             let hi = _mm512_setr_epi32(2, 2, 5, 5, 8, 8, 11, 11, 18, 18, 21, 21, 24, 24, 27, 27);
             (_mm512_permutex2var_epi32(a, lo, b), _mm512_permutex2var_epi32(a, hi, b))
         }
         _ => {
-            let m = ((1u32 << (2 * r)) - 1) as __mmask8;
-            let a = _mm512_maskz_loadu_epi64(m, pa.add(off) as *const i64);
-            let b = _mm512_maskz_loadu_epi64(m, pb.add(off) as *const i64);
             let lo = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
             let hi = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
             (_mm512_permutex2var_epi64(a, lo, b), _mm512_permutex2var_epi64(a, hi, b))
@@ -122,12 +122,13 @@ unsafe fn pair_lanes<const V: usize>(pa: *const u8, pb: *const u8, n: usize, r: 
 /// One vector of elements (four of each of two blocks) into the
 /// accumulators: `a = (m + x) mod 2^l` with its inner carries, then the
 /// products `a_j a_k` added halves-wise (`vpaddd`) into `diag[j + k]`
-/// (`j = k`) or `cross[j + k]` (`j < k`).
+/// (`j = k`) or `cross[j + k]` (`j < k`); with `FIRST` the products
+/// initialise the accumulators instead.
 ///
 /// # Safety
 /// AVX-512F.
 #[inline(always)]
-unsafe fn pair_step<const V: usize>(
+unsafe fn pair_step<const V: usize, const FIRST: bool>(
     x_lo: __m512i,
     x_hi: __m512i,
     m: (__m512i, __m512i),
@@ -147,14 +148,18 @@ unsafe fn pair_step<const V: usize>(
         let hi = _mm512_add_epi64(m.1, x_hi);
         let hi = _mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1));
         a[2] = hi;
-        if V >= 4 {
-            a[3] = _mm512_srli_epi64::<32>(hi);
-        }
+        a[3] = _mm512_srli_epi64::<32>(hi);
     }
+    // With FIRST, an accumulator's first product initialises it (at l = 128
+    // two cross products share column 3).
+    let mut set = [!FIRST; 8]; // cross[r] initialised
     for j in 0..V {
-        diag[2 * j] = _mm512_add_epi32(diag[2 * j], _mm512_mul_epu32(a[j], a[j]));
+        let p = _mm512_mul_epu32(a[j], a[j]);
+        diag[2 * j] = if FIRST { p } else { _mm512_add_epi32(diag[2 * j], p) };
         for kk in j + 1..V {
-            cross[j + kk] = _mm512_add_epi32(cross[j + kk], _mm512_mul_epu32(a[j], a[kk]));
+            let p = _mm512_mul_epu32(a[j], a[kk]);
+            cross[j + kk] = if set[j + kk] { _mm512_add_epi32(cross[j + kk], p) } else { p };
+            set[j + kk] = true;
         }
     }
 }
@@ -171,18 +176,25 @@ unsafe fn key_vec<const V: usize>(key: &PairKey, n: usize) -> (__m512i, __m512i)
     (lo, hi)
 }
 
-/// Sum of the 8 lanes of each of `r[0..4]` (register `p` holding block
-/// pair [`PAIRS`]`[p]`: its first block in lanes 0–3, the second in 4–7),
-/// halves-wise mod 2^32: lane `q` of the result is block `q`'s sum.
+/// First half of the lane sums of four registers (register `p` holding
+/// block pair [`PAIRS`]`[p]`: its first block in lanes 0–3, the second in
+/// 4–7), halves-wise mod 2^32: of registers 0 and 1 (or 2 and 3), 128-bit
+/// lane `i` = `(r0[2i] + r0[2i+1], r1[2i] + r1[2i+1])` — blocks (0, 1) in
+/// lanes 0–1 and (2, 3) in lanes 2–3 (or 4–7 likewise).
 ///
 /// # Safety
 /// AVX-512F.
 #[inline(always)]
-unsafe fn pair_sums(r: [__m512i; 4]) -> __m512i {
-    // y: 128-bit lane i = (r0[2i] + r0[2i+1], r1[2i] + r1[2i+1]) — blocks
-    // (0, 1) in lanes 0–1 and (2, 3) in lanes 2–3; z likewise for 4–7.
-    let y = _mm512_add_epi32(_mm512_unpacklo_epi64(r[0], r[1]), _mm512_unpackhi_epi64(r[0], r[1]));
-    let z = _mm512_add_epi32(_mm512_unpacklo_epi64(r[2], r[3]), _mm512_unpackhi_epi64(r[2], r[3]));
+unsafe fn half_sums(r0: __m512i, r1: __m512i) -> __m512i {
+    _mm512_add_epi32(_mm512_unpacklo_epi64(r0, r1), _mm512_unpackhi_epi64(r0, r1))
+}
+
+/// The lane sums from two [`half_sums`]: lane `q` = block `q`'s sum.
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn final_sums(y: __m512i, z: __m512i) -> __m512i {
     _mm512_add_epi32(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
 }
 
@@ -206,18 +218,31 @@ unsafe fn pair_acc2<const V: usize>(
     (q0, q1): (*const u8, *const u8),
 ) -> (([__m512i; 8], [__m512i; 8]), ([__m512i; 8], [__m512i; 8])) {
     let k = key.k;
+    let bl = 4 * V * k;
     let nv = k.div_ceil(4);
+    let r_last = k - 4 * (nv - 1);
+    // Full vectors whose 64-byte loads stay inside the block: n with
+    // 16Vn + 64 <= bl, before the last vector.
+    let n_plain = if bl >= 64 { ((bl - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
+    let r_of = |n: usize| if n + 1 < nv { 4 } else { r_last };
     let zero = _mm512_setzero_si512();
     let (mut d0, mut c0, mut d1, mut c1) = ([zero; 8], [zero; 8], [zero; 8], [zero; 8]);
-    for n in 0..nv - 1 {
+    // (Straight-line calls, no closures around the intrinsics: a closure
+    // would not inherit AVX-512 and be outlined.)
+    let (xl, xh) = key_vec::<V>(key, 0);
+    let plain = n_plain > 0;
+    pair_step::<V, true>(xl, xh, pair_lanes::<V>(p0, p1, 0, r_of(0), plain), &mut d0, &mut c0);
+    pair_step::<V, true>(xl, xh, pair_lanes::<V>(q0, q1, 0, r_of(0), plain), &mut d1, &mut c1);
+    for n in 1..n_plain {
         let (xl, xh) = key_vec::<V>(key, n);
-        pair_step::<V>(xl, xh, pair_lanes::<V>(p0, p1, n, 4), &mut d0, &mut c0);
-        pair_step::<V>(xl, xh, pair_lanes::<V>(q0, q1, n, 4), &mut d1, &mut c1);
+        pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, 4, true), &mut d0, &mut c0);
+        pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, 4, true), &mut d1, &mut c1);
     }
-    let r = k - 4 * (nv - 1);
-    let (xl, xh) = key_vec::<V>(key, nv - 1);
-    pair_step::<V>(xl, xh, pair_lanes::<V>(p0, p1, nv - 1, r), &mut d0, &mut c0);
-    pair_step::<V>(xl, xh, pair_lanes::<V>(q0, q1, nv - 1, r), &mut d1, &mut c1);
+    for n in n_plain.max(1)..nv {
+        let (xl, xh) = key_vec::<V>(key, n);
+        pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, r_of(n), false), &mut d0, &mut c0);
+        pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, r_of(n), false), &mut d1, &mut c1);
+    }
     ((d0, c0), (d1, c1))
 }
 
@@ -229,16 +254,27 @@ unsafe fn pair_acc2<const V: usize>(
 #[inline(always)]
 unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> [__m512i; 8] {
     let at = |(a, b): (usize, usize)| (p.wrapping_add(a * bl), p.wrapping_add(b * bl));
+    // Two register pairs of blocks per pass, their accumulators folded to
+    // half sums at once (fewer live registers).
     let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, at(PAIRS[0]), at(PAIRS[1]));
+    let zero = _mm512_setzero_si512();
+    let (mut yd, mut yc) = ([zero; 8], [zero; 8]);
+    for r in 0..2 * V {
+        if r % 2 == 0 {
+            yd[r] = half_sums(d0[r], d1[r]);
+        }
+        if r >= 1 && r + 3 <= 2 * V {
+            yc[r] = half_sums(c0[r], c1[r]);
+        }
+    }
     let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, at(PAIRS[2]), at(PAIRS[3]));
     // Word r of each block: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
     // (all mod 2^32 per half).
-    let zero = _mm512_setzero_si512();
     let mut word = [zero; 8];
     let mut prev = zero;
     for (r, w) in word.iter_mut().enumerate().take(2 * V) {
-        let d = if r % 2 == 0 { pair_sums([d0[r], d1[r], d2[r], d3[r]]) } else { zero };
-        let c = if r >= 1 && r + 3 <= 2 * V { pair_sums([c0[r], c1[r], c2[r], c3[r]]) } else { zero };
+        let d = if r % 2 == 0 { final_sums(yd[r], half_sums(d2[r], d3[r])) } else { zero };
+        let c = if r >= 1 && r + 3 <= 2 * V { final_sums(yc[r], half_sums(c2[r], c3[r])) } else { zero };
         let col = _mm512_add_epi32(d, _mm512_add_epi32(c, c));
         *w = _mm512_add_epi32(col, _mm512_srli_epi64::<32>(prev));
         prev = col;
@@ -322,9 +358,6 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
 /// mod `2^l` is `z + t`; else `X mod p = z`. All limbs are 32-bit words in
 /// 64-bit lanes (each sum below `2^39`).
 ///
-/// The reduction of one group (a chain of dependent steps) is issued after
-/// the next group's products, so the two overlap.
-///
 /// # Safety
 /// The CPU must support AVX-512F. `blocks` holds `8n` blocks of
 /// `4V · key.k` bytes each (`n >= 1`); `out` is `32V n` bytes.
@@ -336,13 +369,12 @@ pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u
     assert!(n >= 1 && blocks.len() == 8 * n * bl && out.len() == 32 * V * n);
     let p = blocks.as_ptr();
     let o = out.as_mut_ptr();
-    let mut word = e_words8::<V>(key, p, bl);
-    for g in 1..n {
-        let next = e_words8::<V>(key, p.add(8 * g * bl), bl);
-        store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (g - 1)));
-        word = next;
+    for g in 0..n {
+        // The reduction is a chain of dependent steps; the next group's
+        // independent products follow it in program order and overlap it.
+        let word = e_words8::<V>(key, p.add(8 * g * bl), bl);
+        store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * g));
     }
-    store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (n - 1)));
 }
 
 /// Stores eight blocks' `4V`-byte outputs, lane `q` of `r[j]` holding word
