@@ -369,12 +369,15 @@ pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u
     assert!(n >= 1 && blocks.len() == 8 * n * bl && out.len() == 32 * V * n);
     let p = blocks.as_ptr();
     let o = out.as_mut_ptr();
-    for g in 0..n {
-        // The reduction is a chain of dependent steps; the next group's
-        // independent products follow it in program order and overlap it.
-        let word = e_words8::<V>(key, p.add(8 * g * bl), bl);
-        store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * g));
+    // The reduction is a chain of dependent steps: each group's is issued
+    // after the next group's products, so the two overlap.
+    let mut word = e_words8::<V>(key, p, bl);
+    for g in 1..n {
+        let next = e_words8::<V>(key, p.add(8 * g * bl), bl);
+        store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (g - 1)));
+        word = next;
     }
+    store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (n - 1)));
 }
 
 /// Stores eight blocks' `4V`-byte outputs, lane `q` of `r[j]` holding word
