@@ -373,3 +373,51 @@ fn hash_blocks_equals_reference() {
         }
     }
 }
+
+/// The SIMD kernels read whole 64-byte vectors where those stay inside the
+/// blocks and masked loads at the end: blocks placed flush against an
+/// unmapped page hash correctly and fault nowhere, on every backend, for
+/// every width, variant and a spread of element counts and block counts.
+#[cfg(unix)]
+#[test]
+fn hash_blocks_reads_nothing_past_the_blocks() {
+    const REGION: usize = 4 << 12;
+    let page = 4096usize;
+    // SAFETY: an anonymous private mapping of REGION + one page, its last
+    // page then made inaccessible; unmapped at the end.
+    let base = unsafe {
+        let p = libc::mmap(core::ptr::null_mut(), REGION + page, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
+        assert_ne!(p, libc::MAP_FAILED);
+        assert_eq!(libc::mprotect((p as *mut u8).add(REGION) as *mut libc::c_void, page, libc::PROT_NONE), 0);
+        p as *mut u8
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    for l in WIDTHS {
+        for v in Variant::ALL {
+            for k in [1usize, 2, 3, 4, 5, 9, 11, 22, 23] {
+                let bl = k * l / 8;
+                let key: Vec<u8> = (0..bl).map(|_| rng.gen()).collect();
+                for n in [1usize, 8, 9, 16] {
+                    if n * bl > REGION {
+                        continue;
+                    }
+                    let data: Vec<u8> = (0..n * bl).map(|_| rng.gen()).collect();
+                    // SAFETY: the last n·bl bytes before the guard page, inside the mapping.
+                    let blocks = unsafe {
+                        let at = base.add(REGION - n * bl);
+                        core::ptr::copy_nonoverlapping(data.as_ptr(), at, n * bl);
+                        core::slice::from_raw_parts(at as *const u8, n * bl)
+                    };
+                    let want: Vec<u8> = data.chunks(bl).flat_map(|blk| reference::hash_bytes(l as u32, v, &key, blk)).collect();
+                    for p in platforms() {
+                        let mut out = vec![0u8; want.len()];
+                        square::BlockKey::new_on(p, l, v, &key).unwrap().hash_blocks(blocks, &mut out).unwrap();
+                        assert_eq!(out, want, "{p:?} sqh{l}-{} k={k} n={n}", v.suffix());
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: the mapping made above, no longer used.
+    unsafe { libc::munmap(base as *mut libc::c_void, REGION + page) };
+}
