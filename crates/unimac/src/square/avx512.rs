@@ -119,6 +119,37 @@ unsafe fn pair_lanes<const V: usize>(pa: *const u8, pb: *const u8, n: usize, r: 
     }
 }
 
+/// [`pair_lanes`] for a partial vector (`r < 4` elements) read by whole
+/// 64-byte loads — the bytes past the `r` elements must be readable — the
+/// lanes past `r` zeroed by the permutes (masks `kq`, `kd`: output qwords
+/// and dwords kept).
+///
+/// # Safety
+/// AVX-512F; the 64 bytes from element `4n` of each block are readable.
+#[inline(always)]
+unsafe fn pair_lanes_tail<const V: usize>(pa: *const u8, pb: *const u8, n: usize, kq: __mmask8, kd: __mmask16) -> (__m512i, __m512i) {
+    let off = 16 * V * n;
+    let a = _mm512_loadu_si512(pa.add(off) as *const __m512i);
+    let b = _mm512_loadu_si512(pb.add(off) as *const __m512i);
+    match V {
+        1 => {
+            let idx = _mm512_setr_epi32(0, 0, 1, 0, 2, 0, 3, 0, 16, 0, 17, 0, 18, 0, 19, 0);
+            (_mm512_maskz_permutex2var_epi32(0x5555 & kd, a, idx, b), _mm512_setzero_si512())
+        }
+        2 => (_mm512_maskz_shuffle_i64x2::<0x44>(kq, a, b), _mm512_setzero_si512()),
+        3 => {
+            let lo = _mm512_setr_epi32(0, 1, 3, 4, 6, 7, 9, 10, 16, 17, 19, 20, 22, 23, 25, 26);
+            let hi = _mm512_setr_epi32(2, 2, 5, 5, 8, 8, 11, 11, 18, 18, 21, 21, 24, 24, 27, 27);
+            (_mm512_maskz_permutex2var_epi32(kd, a, lo, b), _mm512_maskz_permutex2var_epi32(kd, a, hi, b))
+        }
+        _ => {
+            let lo = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+            let hi = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+            (_mm512_maskz_permutex2var_epi64(kq, a, lo, b), _mm512_maskz_permutex2var_epi64(kq, a, hi, b))
+        }
+    }
+}
+
 /// One vector of elements (four of each of two blocks) into the
 /// accumulators: `a = (m + x) mod 2^l` with its inner carries, then the
 /// products `a_j a_k` added halves-wise (`vpaddd`) into `diag[j + k]`
@@ -214,6 +245,7 @@ const PAIRS: [(usize, usize); 4] = [(0, 2), (1, 3), (4, 6), (5, 7)];
 #[allow(clippy::type_complexity)]
 unsafe fn pair_acc2<const V: usize>(
     key: &PairKey,
+    follow: usize,
     (p0, p1): (*const u8, *const u8),
     (q0, q1): (*const u8, *const u8),
 ) -> (([__m512i; 8], [__m512i; 8]), ([__m512i; 8], [__m512i; 8])) {
@@ -221,9 +253,11 @@ unsafe fn pair_acc2<const V: usize>(
     let bl = 4 * V * k;
     let nv = k.div_ceil(4);
     let r_last = k - 4 * (nv - 1);
-    // Full vectors whose 64-byte loads stay inside the block: n with
-    // 16Vn + 64 <= bl, before the last vector.
-    let n_plain = if bl >= 64 { ((bl - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
+    // Full vectors read by whole 64-byte loads: n with 16Vn + 64 <= bl +
+    // follow (what they read past the block exists), before the last
+    // vector; the rest by masked loads.
+    let reach = bl + follow;
+    let n_plain = if reach >= 64 { ((reach - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
     let r_of = |n: usize| if n + 1 < nv { 4 } else { r_last };
     let zero = _mm512_setzero_si512();
     let (mut d0, mut c0, mut d1, mut c1) = ([zero; 8], [zero; 8], [zero; 8], [zero; 8]);
@@ -238,10 +272,22 @@ unsafe fn pair_acc2<const V: usize>(
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, 4, true), &mut d0, &mut c0);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, 4, true), &mut d1, &mut c1);
     }
-    for n in n_plain.max(1)..nv {
+    // A partial last vector is read by whole 64-byte loads too when the
+    // bytes they reach past the block exist (`follow` bytes are readable
+    // after each of the four blocks); otherwise by masked loads.
+    let tail_plain = r_last < 4 && nv >= 2 && n_plain == nv - 1 && 16 * V * (nv - 1) + 64 <= reach;
+    let end = if tail_plain { nv - 1 } else { nv };
+    for n in n_plain.max(1)..end {
         let (xl, xh) = key_vec::<V>(key, n);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, r_of(n), false), &mut d0, &mut c0);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, r_of(n), false), &mut d1, &mut c1);
+    }
+    if tail_plain {
+        let kq = (((1u32 << r_last) - 1) * 0x11) as __mmask8;
+        let kd = (((1u32 << (2 * r_last)) - 1) * 0x0101) as __mmask16;
+        let (xl, xh) = key_vec::<V>(key, nv - 1);
+        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(p0, p1, nv - 1, kq, kd), &mut d0, &mut c0);
+        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(q0, q1, nv - 1, kq, kd), &mut d1, &mut c1);
     }
     ((d0, c0), (d1, c1))
 }
@@ -252,11 +298,14 @@ unsafe fn pair_acc2<const V: usize>(
 /// # Safety
 /// AVX-512F; `p` points to eight blocks of `bl = 4V · key.k` bytes each.
 #[inline(always)]
-unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> [__m512i; 8] {
+unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more: bool) -> [__m512i; 8] {
+    // Bytes readable after blocks 0–3 (at least blocks 4–7) and after
+    // blocks 4–7 (the next group's eight blocks, if `more`).
+    let (follow_first, follow_second) = (4 * bl, if more { 8 * bl } else { 0 });
     let at = |(a, b): (usize, usize)| (p.wrapping_add(a * bl), p.wrapping_add(b * bl));
     // Two register pairs of blocks per pass, their accumulators folded to
     // half sums at once (fewer live registers).
-    let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, at(PAIRS[0]), at(PAIRS[1]));
+    let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, follow_first, at(PAIRS[0]), at(PAIRS[1]));
     let zero = _mm512_setzero_si512();
     let (mut yd, mut yc) = ([zero; 8], [zero; 8]);
     for r in 0..2 * V {
@@ -267,7 +316,7 @@ unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> [_
             yc[r] = half_sums(c0[r], c1[r]);
         }
     }
-    let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, at(PAIRS[2]), at(PAIRS[3]));
+    let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, follow_second, at(PAIRS[2]), at(PAIRS[3]));
     // Word r of each block: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
     // (all mod 2^32 per half).
     let mut word = [zero; 8];
@@ -294,7 +343,7 @@ pub(crate) unsafe fn e_blocks8<const V: usize>(key: &PairKey, blocks: &[u8], pai
     let bl = 4 * V * key.k;
     assert!(blocks.len() == pairs.len() * bl && pairs.len().is_multiple_of(8));
     for (g, pairs) in pairs.chunks_exact_mut(8).enumerate() {
-        let word = e_words8::<V>(key, blocks.as_ptr().add(8 * g * bl), bl);
+        let word = e_words8::<V>(key, blocks.as_ptr().add(8 * g * bl), bl, false);
         for i in 0..V {
             let pair = _mm512_mask_blend_epi32(0xaaaa, word[2 * i], _mm512_slli_epi64::<32>(word[2 * i + 1]));
             let mut t = [0u64; 8];
@@ -371,9 +420,9 @@ pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u
     let o = out.as_mut_ptr();
     // The reduction is a chain of dependent steps: each group's is issued
     // after the next group's products, so the two overlap.
-    let mut word = e_words8::<V>(key, p, bl);
+    let mut word = e_words8::<V>(key, p, bl, n > 1);
     for g in 1..n {
-        let next = e_words8::<V>(key, p.add(8 * g * bl), bl);
+        let next = e_words8::<V>(key, p.add(8 * g * bl), bl, g + 1 < n);
         store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (g - 1)));
         word = next;
     }
