@@ -299,21 +299,13 @@ unsafe fn pair_acc2<const V: usize>(
 /// AVX-512F; `p` points to eight blocks of `bl = 4V · key.k` bytes each.
 #[inline(always)]
 unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more: bool) -> [__m512i; 8] {
-    let half = e_half8::<V>(key, p, bl);
-    e_rest8::<V>(key, p, bl, more, &half)
-}
-
-/// The first half of [`e_words8`]: blocks 0–3 (register pairs (0, 2) and
-/// (1, 3)), their accumulators folded to half sums at once (fewer live
-/// registers): `(diag, cross)` half sums.
-///
-/// # Safety
-/// As [`e_words8`].
-#[inline(always)]
-unsafe fn e_half8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> ([__m512i; 8], [__m512i; 8]) {
+    // Bytes readable after blocks 0–3 (at least blocks 4–7) and after
+    // blocks 4–7 (the next group's eight blocks, if `more`).
+    let (follow_first, follow_second) = (4 * bl, if more { 8 * bl } else { 0 });
     let at = |(a, b): (usize, usize)| (p.wrapping_add(a * bl), p.wrapping_add(b * bl));
-    // Blocks 4–7 follow blocks 0–3 in the group.
-    let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, 4 * bl, at(PAIRS[0]), at(PAIRS[1]));
+    // Two register pairs of blocks per pass, their accumulators folded to
+    // half sums at once (fewer live registers).
+    let ((d0, c0), (d1, c1)) = pair_acc2::<V>(key, follow_first, at(PAIRS[0]), at(PAIRS[1]));
     let zero = _mm512_setzero_si512();
     let (mut yd, mut yc) = ([zero; 8], [zero; 8]);
     for r in 0..2 * V {
@@ -324,22 +316,9 @@ unsafe fn e_half8<const V: usize>(key: &PairKey, p: *const u8, bl: usize) -> ([_
             yc[r] = half_sums(c0[r], c1[r]);
         }
     }
-    (yd, yc)
-}
-
-/// The second half of [`e_words8`]: blocks 4–7 (the next group's eight
-/// blocks follow if `more`), then the words.
-///
-/// # Safety
-/// As [`e_words8`].
-#[inline(always)]
-unsafe fn e_rest8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more: bool, half: &([__m512i; 8], [__m512i; 8])) -> [__m512i; 8] {
-    let at = |(a, b): (usize, usize)| (p.wrapping_add(a * bl), p.wrapping_add(b * bl));
-    let (yd, yc) = half;
-    let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, if more { 8 * bl } else { 0 }, at(PAIRS[2]), at(PAIRS[3]));
+    let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, follow_second, at(PAIRS[2]), at(PAIRS[3]));
     // Word r of each block: lo(col_r) + hi(col_{r-1}), col = diag + 2 cross
     // (all mod 2^32 per half).
-    let zero = _mm512_setzero_si512();
     let mut word = [zero; 8];
     let mut prev = zero;
     for (r, w) in word.iter_mut().enumerate().take(2 * V) {
@@ -440,17 +419,12 @@ pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u
     let p = blocks.as_ptr();
     let o = out.as_mut_ptr();
     // The reduction is a chain of dependent steps: each group's is issued
-    // amid the next group's products, so the two overlap.
+    // after the next group's products, so the two overlap.
     let mut word = e_words8::<V>(key, p, bl, n > 1);
     for g in 1..n {
-        // Between the next group's two halves, where fewer registers are
-        // live: no spills around the chain (measured: steadier than after
-        // the whole group, whose spills made the time depend on where the
-        // stack and the output fall relative to the blocks).
-        let q = p.add(8 * g * bl);
-        let half = e_half8::<V>(key, q, bl);
+        let next = e_words8::<V>(key, p.add(8 * g * bl), bl, g + 1 < n);
         store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (g - 1)));
-        word = e_rest8::<V>(key, q, bl, g + 1 < n, &half);
+        word = next;
     }
     store_reduced::<V>(&reduce8::<V>(&word), o.add(32 * V * (n - 1)));
 }
