@@ -23,9 +23,11 @@
 //! `avx2.rs` computes Def. 13 four elements at a time with `vpmuludq`, its
 //! carry-free sums with `vpaddd` (which adds the two 32-bit halves of each
 //! product with no carry between them: `C` and `C2` for free); `avx512.rs`
-//! does Def. 13 for eight blocks at once (lanes = blocks) in
-//! [`hash_blocks`] and the tree when AVX-512F is present, with the
-//! reduction in the lanes for `l <= 96`.
+//! does Def. 13 for eight blocks at once when AVX-512F is present (each
+//! register four elements of each of two blocks, the key arranged once in a
+//! [`BlockKey`], the blocks' lane sums added at the end), with the reduction
+//! in the lanes for `l <= 96`: [`BlockKey::hash_blocks`], [`hash_blocks`]
+//! and the tree.
 
 use zeroize::Zeroizing;
 
