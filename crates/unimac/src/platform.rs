@@ -23,6 +23,9 @@ pub struct Platform {
     pub gfni: bool,
     /// AVX-512F (512-bit vpmuludq for MMH/NMH; 512-bit FMAs for hash127).
     pub avx512: bool,
+    /// AVX-512 IFMA52 with AVX-512F (`vpmadd52luq/huq`: exact 52-bit
+    /// multiply-adds, Square Hash's exact-sum variants).
+    pub avx512ifma: bool,
 }
 
 const UNKNOWN: u8 = 0x80;
@@ -31,7 +34,7 @@ static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
 impl Platform {
     /// The portable platform: no fast path at all.
     pub const PORTABLE: Platform =
-        Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false, avx512: false };
+        Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false, avx512: false, avx512ifma: false };
 
     /// What this CPU offers (cached after the first call).
     #[inline]
@@ -51,6 +54,7 @@ impl Platform {
             | ((self.vpclmul as u8) << 2)
             | ((self.gfni as u8) << 3)
             | ((self.avx512 as u8) << 4)
+            | ((self.avx512ifma as u8) << 5)
     }
 
     fn from_bits(v: u8) -> Platform {
@@ -60,6 +64,7 @@ impl Platform {
             vpclmul: v & 4 != 0,
             gfni: v & 8 != 0,
             avx512: v & 16 != 0,
+            avx512ifma: v & 32 != 0,
         }
     }
 
@@ -79,6 +84,8 @@ impl Platform {
                     && std::is_x86_feature_detected!("avx2"),
                 gfni: std::is_x86_feature_detected!("gfni") && std::is_x86_feature_detected!("avx2"),
                 avx512: std::is_x86_feature_detected!("avx512f"),
+                avx512ifma: std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512ifma"),
             }
         }
         #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]

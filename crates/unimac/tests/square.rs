@@ -75,7 +75,11 @@ fn platforms() -> Vec<Platform> {
     let d = Platform::detect();
     if d.avx512 {
         // The AVX2 backend on its own, as on a CPU without AVX-512.
-        v.push(Platform { avx512: false, ..d });
+        v.push(Platform { avx512: false, avx512ifma: false, ..d });
+    }
+    if d.avx512ifma {
+        // AVX-512F without IFMA52 (exact sums on the AVX2 kernels).
+        v.push(Platform { avx512ifma: false, ..d });
     }
     if d != Platform::PORTABLE {
         v.push(d);

@@ -49,7 +49,8 @@ impl zeroize::Zeroize for Lanes {
 /// message's (zero-loaded) lanes there contribute nothing.
 #[derive(Clone)]
 pub(crate) struct PairKey {
-    k: usize,
+    /// Elements per key (and block).
+    pub(crate) k: usize,
     v: Zeroizing<Vec<[Lanes; 2]>>,
 }
 
@@ -467,6 +468,179 @@ unsafe fn store_reduced<const V: usize>(r: &[__m512i; 3], o: *mut u8) {
             // SAFETY: 64 + 32 bytes (32V = 96).
             _mm512_storeu_si512(o as *mut __m512i, first);
             _mm256_storeu_si256(o.add(64) as *mut __m256i, _mm512_castsi512_si256(second));
+        }
+    }
+}
+
+/// The `N` words of `a = m + x` for the exact definitions, each below
+/// `2^32` in its 64-bit lane (the operands IFMA52 multiplies exactly):
+/// `N = V` is `a mod 2^l` (Def. 10), `N = V + 1` keeps the carry out of bit
+/// `l` as the top word (Def. 7 and 9).
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn exact_words<const V: usize, const N: usize>(x_lo: __m512i, x_hi: __m512i, m: (__m512i, __m512i)) -> [__m512i; 5] {
+    let zero = _mm512_setzero_si512();
+    let m32 = _mm512_set1_epi64(0xffff_ffff);
+    let mut a = [zero; 5];
+    let lo = _mm512_add_epi64(m.0, x_lo);
+    a[0] = _mm512_and_si512(lo, m32);
+    match V {
+        // m.0 is the word zero-extended: bit 32 of the sum is the carry.
+        1 => a[1] = _mm512_srli_epi64::<32>(lo),
+        2 => {
+            a[1] = _mm512_srli_epi64::<32>(lo);
+            a[2] = _mm512_maskz_set1_epi64(_mm512_cmplt_epu64_mask(lo, x_lo), 1);
+        }
+        3 => {
+            a[1] = _mm512_srli_epi64::<32>(lo);
+            let carry = _mm512_cmplt_epu64_mask(lo, x_lo);
+            // The third word alone (the permute duplicates it into the high half).
+            let hi = _mm512_add_epi64(_mm512_and_si512(m.1, m32), x_hi);
+            let hi = _mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1));
+            a[2] = _mm512_and_si512(hi, m32);
+            a[3] = _mm512_srli_epi64::<32>(hi);
+        }
+        _ => {
+            a[1] = _mm512_srli_epi64::<32>(lo);
+            let c1 = _mm512_cmplt_epu64_mask(lo, x_lo);
+            let s1 = _mm512_add_epi64(m.1, x_hi);
+            let hi = _mm512_mask_sub_epi64(s1, c1, s1, _mm512_set1_epi64(-1));
+            a[2] = _mm512_and_si512(hi, m32);
+            a[3] = _mm512_srli_epi64::<32>(hi);
+            // Carry out of bit 128: s1 wrapped, or adding c1 did.
+            let c2 = _mm512_cmplt_epu64_mask(s1, x_hi) | _mm512_cmplt_epu64_mask(hi, s1);
+            a[4] = _mm512_maskz_set1_epi64(c2, 1);
+        }
+    }
+    if N == V {
+        a[V] = zero;
+    }
+    a
+}
+
+/// Exact column sums of one register pair of blocks (first block at `pa`
+/// in lanes 0–3, the second at `pb` in lanes 4–7) over all `key.k`
+/// elements, with IFMA52: product `a_j a_k` (`j < k` doubled through the
+/// operand `2 a_k`, exact) adds its low 52 bits to `lo[j + k]` and its high
+/// bits (`>> 52`) to `hi[j + k]`. Exact while a lane takes fewer than
+/// `2^12` products per column ([`EXACT_MAX_K`]).
+///
+/// # Safety
+/// AVX-512F and AVX-512 IFMA; both blocks hold `4V · key.k` readable bytes
+/// and `follow` readable bytes after them.
+#[inline(always)]
+unsafe fn exact_pair<const V: usize, const N: usize>(key: &PairKey, follow: usize, pa: *const u8, pb: *const u8) -> ([__m512i; 9], [__m512i; 9]) {
+    let k = key.k;
+    let bl = 4 * V * k;
+    let nv = k.div_ceil(4);
+    let r_last = k - 4 * (nv - 1);
+    let reach = bl + follow;
+    let n_plain = if reach >= 64 { ((reach - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
+    let tail_plain = r_last < 4 && nv >= 2 && n_plain == nv - 1 && 16 * V * (nv - 1) + 64 <= reach;
+    let zero = _mm512_setzero_si512();
+    let (mut lo, mut hi) = ([zero; 9], [zero; 9]);
+    let kq = (((1u32 << r_last) - 1) * 0x11) as __mmask8;
+    let kd = (((1u32 << (2 * r_last)) - 1) * 0x0101) as __mmask16;
+    for n in 0..nv {
+        let (xl, xh) = key_vec::<V>(key, n);
+        let m = if n < n_plain {
+            pair_lanes::<V>(pa, pb, n, 4, true)
+        } else if n + 1 == nv && tail_plain {
+            pair_lanes_tail::<V>(pa, pb, n, kq, kd)
+        } else {
+            pair_lanes::<V>(pa, pb, n, if n + 1 < nv { 4 } else { r_last }, false)
+        };
+        let a = exact_words::<V, N>(xl, xh, m);
+        let mut d = [zero; 5];
+        for (dj, aj) in d.iter_mut().zip(a).take(N).skip(1) {
+            *dj = _mm512_add_epi64(aj, aj);
+        }
+        for j in 0..N {
+            lo[2 * j] = _mm512_madd52lo_epu64(lo[2 * j], a[j], a[j]);
+            hi[2 * j] = _mm512_madd52hi_epu64(hi[2 * j], a[j], a[j]);
+            for kk in j + 1..N {
+                lo[j + kk] = _mm512_madd52lo_epu64(lo[j + kk], a[j], d[kk]);
+                hi[j + kk] = _mm512_madd52hi_epu64(hi[j + kk], a[j], d[kk]);
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// The largest element count the IFMA52 kernel takes: a column of a block
+/// gains at most `N <= 5` products per element, each adding below `2^52`,
+/// so `512 · 5 · 2^52 < 2^64`.
+pub(crate) const EXACT_MAX_K: usize = 512;
+
+/// Half sums of 64-bit lanes ([`half_sums`] with exact 64-bit adds).
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn half_sums64(r0: __m512i, r1: __m512i) -> __m512i {
+    _mm512_add_epi64(_mm512_unpacklo_epi64(r0, r1), _mm512_unpackhi_epi64(r0, r1))
+}
+
+/// [`final_sums`] with exact 64-bit adds.
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn final_sums64(y: __m512i, z: __m512i) -> __m512i {
+    _mm512_add_epi64(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
+}
+
+/// Exact columns (Def. 7 and 9: `N = V + 1`; Def. 10: `N = V`) of groups of
+/// eight blocks under one key, with IFMA52, for [`super::portable::finish`]:
+/// `cols[b][r]` is column `r` of block `b` (weight `2^(32r)`, any 64-bit
+/// value: the low 52 bits of the products at `r` plus their high parts from
+/// `r − 1` shifted by 20), columns `2N..` zero.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA. `blocks` holds `8n`
+/// blocks of `4V · key.k` bytes each, `key.k <= EXACT_MAX_K`,
+/// `cols.len() == 8n`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn exact_blocks8<const V: usize, const N: usize>(key: &PairKey, blocks: &[u8], cols: &mut [[u64; super::portable::COLS]]) {
+    let bl = 4 * V * key.k;
+    let n = cols.len() / 8;
+    assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && cols.len() == 8 * n);
+    for (g, cols) in cols.chunks_exact_mut(8).enumerate() {
+        let p = blocks.as_ptr().add(8 * g * bl);
+        let at = |b: usize| p.wrapping_add(b * bl);
+        // Bytes readable after the later block of each pair: blocks 3–7
+        // after 2, 4–7 after 3, 7 after 6, the next group after 7.
+        let more = g + 1 < n;
+        let (l0, h0) = exact_pair::<V, N>(key, 4 * bl, at(0), at(2));
+        let (l1, h1) = exact_pair::<V, N>(key, 4 * bl, at(1), at(3));
+        let zero = _mm512_setzero_si512();
+        let (mut yl, mut yh) = ([zero; 9], [zero; 9]);
+        for r in 0..2 * N - 1 {
+            yl[r] = half_sums64(l0[r], l1[r]);
+            yh[r] = half_sums64(h0[r], h1[r]);
+        }
+        let (l2, h2) = exact_pair::<V, N>(key, bl, at(4), at(6));
+        let (l3, h3) = exact_pair::<V, N>(key, if more { 8 * bl } else { 0 }, at(5), at(7));
+        let mut prev_hi = zero;
+        for r in 0..2 * N {
+            let (lr, hr) = if r + 1 < 2 * N {
+                (final_sums64(yl[r], half_sums64(l2[r], l3[r])), final_sums64(yh[r], half_sums64(h2[r], h3[r])))
+            } else {
+                (zero, zero)
+            };
+            let c = _mm512_add_epi64(lr, _mm512_slli_epi64::<20>(prev_hi));
+            prev_hi = hr;
+            let mut t = [0u64; 8];
+            // SAFETY: a 64-byte store into a local array.
+            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, c);
+            for q in 0..8 {
+                cols[q][r] = t[q];
+            }
+        }
+        for c in cols.iter_mut() {
+            c[2 * N..].fill(0);
         }
     }
 }

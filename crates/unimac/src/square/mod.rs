@@ -335,7 +335,9 @@ impl BlockKey {
                     _ => avx2::prepare_key::<4>(key),
                 })
             });
-            let avx512 = (variant == Variant::E && platform.avx512 && platform.avx2_fma).then(|| match l {
+            // Def. 13 with AVX-512F; Def. 7, 9, 10 with IFMA52 too (exact sums).
+            let exact512 = exact && k <= avx512::EXACT_MAX_K && platform.avx512ifma;
+            let avx512 = ((variant == Variant::E || exact512) && platform.avx512 && platform.avx2_fma).then(|| match l {
                 32 => avx512::PairKey::new::<1>(key),
                 64 => avx512::PairKey::new::<2>(key),
                 96 => avx512::PairKey::new::<3>(key),
@@ -381,6 +383,23 @@ impl BlockKey {
             )));
         }
         #[cfg(target_arch = "x86_64")]
+        if let Some(prep) = self.avx512.as_ref().filter(|_| variant != Variant::E) {
+            // Exact sums with IFMA52, eight blocks per pass.
+            let n8 = blocks.len() / bl / 8 * 8;
+            if n8 > 0 {
+                let (eight, rest) = blocks.split_at(n8 * bl);
+                let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
+                match l {
+                    32 => exact_eight::<1, 2>(variant, prep, eight, o8),
+                    64 => exact_eight::<2, 3>(variant, prep, eight, o8),
+                    96 => exact_eight::<3, 4>(variant, prep, eight, o8),
+                    _ => exact_eight::<4, 5>(variant, prep, eight, o8),
+                }
+                blocks = rest;
+                out = orest;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(prep) = self.avx2.as_ref().filter(|_| variant != Variant::E) {
             // Exact sums, four blocks at a time, one per lane.
             while blocks.len() >= 4 * bl {
@@ -397,7 +416,7 @@ impl BlockKey {
             }
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(prep) = &self.avx512 {
+        if let Some(prep) = self.avx512.as_ref().filter(|_| variant == Variant::E) {
             // Eight blocks at a time, four elements of each of two blocks per register.
             let n8 = blocks.len() / bl / 8 * 8;
             if n8 > 0 {
@@ -510,6 +529,37 @@ fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
             *c = word(r);
         }
         portable::finish::<V>(Variant::E, &cols)
+    }
+}
+
+/// Def. 7, 9 or 10 of a multiple of eight blocks under one key through the
+/// AVX-512 IFMA52 kernel: exact columns in the lanes, then [`portable::finish`]
+/// per block.
+#[cfg(target_arch = "x86_64")]
+fn exact_eight<const V: usize, const V1: usize>(variant: Variant, prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
+    const AT_ONCE: usize = 64;
+    let bl = 4 * V * prep.k;
+    let o = variant.out_bytes(32 * V);
+    let mut cols = [[0u64; portable::COLS]; AT_ONCE];
+    for (blocks, out) in blocks.chunks(AT_ONCE * bl).zip(out.chunks_mut(AT_ONCE * o)) {
+        let cols = &mut cols[..blocks.len() / bl];
+        // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
+        // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only then).
+        unsafe {
+            if variant == Variant::Asm2 {
+                avx512::exact_blocks8::<V, V>(prep, blocks, cols)
+            } else {
+                avx512::exact_blocks8::<V, V1>(prep, blocks, cols)
+            }
+        };
+        for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
+            let w = portable::finish::<V>(variant, c);
+            let mut bytes = [0u8; 20];
+            for (d, w) in bytes.chunks_exact_mut(4).zip(w) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
+            out.copy_from_slice(&bytes[..o]);
+        }
     }
 }
 
