@@ -592,11 +592,47 @@ unsafe fn final_sums64(y: __m512i, z: __m512i) -> __m512i {
     _mm512_add_epi64(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
 }
 
+/// The exact columns of one group of eight blocks at `p` (lanes = blocks):
+/// column `r` (weight `2^(32r)`, any 64-bit value) is the low 52 bits of
+/// the products at `r` plus their high parts from `r − 1` shifted by 20;
+/// columns `2N..` are zero. `more`: blocks follow the group.
+///
+/// # Safety
+/// AVX-512F and AVX-512 IFMA; eight blocks of `bl = 4V · key.k` bytes at
+/// `p`, `key.k <= EXACT_MAX_K`.
+#[inline(always)]
+unsafe fn exact_cols8<const V: usize, const N: usize>(key: &PairKey, p: *const u8, bl: usize, more: bool) -> [__m512i; 10] {
+    let at = |b: usize| p.wrapping_add(b * bl);
+    // Bytes readable after the later block of each pair: blocks 3–7 after
+    // 2, 4–7 after 3, 7 after 6, the next group after 7.
+    let (l0, h0) = exact_pair::<V, N>(key, 4 * bl, at(0), at(2));
+    let (l1, h1) = exact_pair::<V, N>(key, 4 * bl, at(1), at(3));
+    let zero = _mm512_setzero_si512();
+    let (mut yl, mut yh) = ([zero; 9], [zero; 9]);
+    for r in 0..2 * N - 1 {
+        yl[r] = half_sums64(l0[r], l1[r]);
+        yh[r] = half_sums64(h0[r], h1[r]);
+    }
+    let (l2, h2) = exact_pair::<V, N>(key, bl, at(4), at(6));
+    let (l3, h3) = exact_pair::<V, N>(key, if more { 8 * bl } else { 0 }, at(5), at(7));
+    let mut cols = [zero; 10];
+    let mut prev_hi = zero;
+    for (r, c) in cols.iter_mut().enumerate().take(2 * N) {
+        let (lr, hr) = if r + 1 < 2 * N {
+            (final_sums64(yl[r], half_sums64(l2[r], l3[r])), final_sums64(yh[r], half_sums64(h2[r], h3[r])))
+        } else {
+            (zero, zero)
+        };
+        *c = _mm512_add_epi64(lr, _mm512_slli_epi64::<20>(prev_hi));
+        prev_hi = hr;
+    }
+    cols
+}
+
 /// Exact columns (Def. 7 and 9: `N = V + 1`; Def. 10: `N = V`) of groups of
-/// eight blocks under one key, with IFMA52, for [`super::portable::finish`]:
-/// `cols[b][r]` is column `r` of block `b` (weight `2^(32r)`, any 64-bit
-/// value: the low 52 bits of the products at `r` plus their high parts from
-/// `r − 1` shifted by 20), columns `2N..` zero.
+/// eight blocks under one key, with IFMA52, for [`super::portable::finish`]
+/// (used at l = 128): `cols[b][r]` is column `r` of block `b` as
+/// [`exact_cols8`] gives it.
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA. `blocks` holds `8n`
@@ -608,39 +644,102 @@ pub(crate) unsafe fn exact_blocks8<const V: usize, const N: usize>(key: &PairKey
     let n = cols.len() / 8;
     assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && cols.len() == 8 * n);
     for (g, cols) in cols.chunks_exact_mut(8).enumerate() {
-        let p = blocks.as_ptr().add(8 * g * bl);
-        let at = |b: usize| p.wrapping_add(b * bl);
-        // Bytes readable after the later block of each pair: blocks 3–7
-        // after 2, 4–7 after 3, 7 after 6, the next group after 7.
-        let more = g + 1 < n;
-        let (l0, h0) = exact_pair::<V, N>(key, 4 * bl, at(0), at(2));
-        let (l1, h1) = exact_pair::<V, N>(key, 4 * bl, at(1), at(3));
-        let zero = _mm512_setzero_si512();
-        let (mut yl, mut yh) = ([zero; 9], [zero; 9]);
-        for r in 0..2 * N - 1 {
-            yl[r] = half_sums64(l0[r], l1[r]);
-            yh[r] = half_sums64(h0[r], h1[r]);
-        }
-        let (l2, h2) = exact_pair::<V, N>(key, bl, at(4), at(6));
-        let (l3, h3) = exact_pair::<V, N>(key, if more { 8 * bl } else { 0 }, at(5), at(7));
-        let mut prev_hi = zero;
-        for r in 0..2 * N {
-            let (lr, hr) = if r + 1 < 2 * N {
-                (final_sums64(yl[r], half_sums64(l2[r], l3[r])), final_sums64(yh[r], half_sums64(h2[r], h3[r])))
-            } else {
-                (zero, zero)
-            };
-            let c = _mm512_add_epi64(lr, _mm512_slli_epi64::<20>(prev_hi));
-            prev_hi = hr;
+        let c = exact_cols8::<V, N>(key, blocks.as_ptr().add(8 * g * bl), bl, g + 1 < n);
+        for (r, c) in c.iter().enumerate() {
             let mut t = [0u64; 8];
             // SAFETY: a 64-byte store into a local array.
-            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, c);
+            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, *c);
             for q in 0..8 {
                 cols[q][r] = t[q];
             }
         }
-        for c in cols.iter_mut() {
-            c[2 * N..].fill(0);
+    }
+}
+
+/// `X mod p` per lane (`V <= 3`, `X` below `2^(2l + 12)`) from the exact
+/// columns: the `V + 1` words of the result in the low halves of the
+/// returned registers. The method of [`super::portable::reduce_wide`], in
+/// 32-bit limbs: the columns normalised to words `w` (`L`, `H0` of `l`
+/// bits, `H1` small); `y = L + t² H1 + 64p − t H0 ≡ X` (`y >= 0`) with its
+/// signed limbs carried; `z = (y mod 2^l) − t (y >> l)`, and `X mod p` is
+/// `z`, or `z + p` when `z < 0` — the low `l` bits of `z` plus `t`, whose
+/// carry is the top word.
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
+    let t = super::portable::T[V] as i64;
+    let m32 = _mm512_set1_epi64(0xffff_ffff);
+    let tv = _mm512_set1_epi64(t);
+    let zero = _mm512_setzero_si512();
+    // Words w_0 .. w_2V (the value is below 2^(2l + 12); column 2V + 1,
+    // present for N = V + 1, holds the high bits of a_V^2 <= 1: zero).
+    let mut w = [zero; 7];
+    let mut carry = zero;
+    for r in 0..=2 * V {
+        let s = _mm512_add_epi64(cols[r], carry);
+        w[r] = _mm512_and_si512(s, m32);
+        carry = _mm512_srli_epi64::<32>(s);
+    }
+    // y = L + t^2 H1 + 64p - t H0, limbs signed, then carried.
+    let mut carry = _mm512_add_epi64(_mm512_mul_epu32(w[2 * V], _mm512_set1_epi64(t * t)), _mm512_set1_epi64(64 * t));
+    let mut u = [zero; 3];
+    for j in 0..V {
+        let v = _mm512_sub_epi64(_mm512_add_epi64(w[j], carry), _mm512_mul_epu32(w[V + j], tv));
+        u[j] = _mm512_and_si512(v, m32);
+        carry = _mm512_srai_epi64::<32>(v);
+    }
+    let top = _mm512_add_epi64(carry, _mm512_set1_epi64(64));
+    // z = (y mod 2^l) - t top, borrows carried; b = -1 if z < 0.
+    let mut borrow = _mm512_sub_epi64(zero, _mm512_mul_epu32(top, tv));
+    let mut d = [zero; 3];
+    for j in 0..V {
+        let v = _mm512_add_epi64(u[j], borrow);
+        d[j] = _mm512_and_si512(v, m32);
+        borrow = _mm512_srai_epi64::<32>(v);
+    }
+    // z < 0: X mod p = d + t (l + 1 bits); else d.
+    let mut carry = _mm512_and_si512(borrow, tv);
+    let mut r = [zero; 4];
+    for j in 0..V {
+        let v = _mm512_add_epi64(d[j], carry);
+        r[j] = _mm512_and_si512(v, m32);
+        carry = _mm512_srli_epi64::<32>(v);
+    }
+    r[V] = carry;
+    r
+}
+
+/// Def. 7, 9 or 10 of groups of eight blocks under one key, with IFMA52 and
+/// the reduction in the lanes (`V <= 3`): block `b`'s output (`o` bytes:
+/// `4V + 1` for `X mod p`, Def. 7 and 10; `4V` for its residue mod `2^l`,
+/// Def. 9) to `out[o b..]`.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA. `blocks` holds `8n`
+/// blocks of `4V · key.k` bytes each, `key.k <= EXACT_MAX_K`,
+/// `out.len() == 8n · o`, `o` is `4V` or `4V + 1`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn exact_blocks8_reduced<const V: usize, const N: usize>(key: &PairKey, blocks: &[u8], o: usize, out: &mut [u8]) {
+    debug_assert!(V <= 3 && (o == 4 * V || o == 4 * V + 1));
+    let bl = 4 * V * key.k;
+    let n = out.len() / (8 * o);
+    assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && out.len() == 8 * n * o);
+    for (g, out) in out.chunks_exact_mut(8 * o).enumerate() {
+        let c = exact_cols8::<V, N>(key, blocks.as_ptr().add(8 * g * bl), bl, g + 1 < n);
+        let r = exact_reduce8::<V>(&c);
+        let mut t = [[0u64; 8]; 4];
+        for (t, r) in t.iter_mut().zip(r).take(V + 1) {
+            // SAFETY: a 64-byte store into a local array.
+            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, r);
+        }
+        for (q, out) in out.chunks_exact_mut(o).enumerate() {
+            let mut bytes = [0u8; 16];
+            for j in 0..=V {
+                bytes[4 * j..4 * j + 4].copy_from_slice(&(t[j][q] as u32).to_le_bytes());
+            }
+            out.copy_from_slice(&bytes[..o]);
         }
     }
 }
@@ -709,6 +808,88 @@ mod tests {
                 assert_eq!(got, want, "l = {l}, X = {x:x}");
             }
         }
+    }
+
+    /// [`exact_reduce8`] against num-bigint: values up to `2^(2l + 12)` near
+    /// multiples of `p` (the `z < 0` case among them), in `[2^l, p)`,
+    /// extremes and random, given as 32-bit words and again with large
+    /// column values (part of each word moved down as a multiple of 2^32).
+    fn check_exact<const V: usize>() {
+        let l = 32 * V;
+        let t = crate::square::portable::T[V];
+        let p = (BigUint::from(1u8) << l) + t;
+        let top = (BigUint::from(1u8) << (2 * l + 12)) - 1u8;
+        let mut xs: Vec<BigUint> = Vec::new();
+        for j in 0..=t + 1 {
+            xs.push((BigUint::from(1u8) << l) + j);
+            xs.push(&p * 5u8 + j);
+            xs.push(&p * 70u8 - 1u8 - j);
+            xs.push(&top - j);
+            xs.push(BigUint::from(j));
+            xs.push(&p * ((BigUint::from(1u8) << (l + 11)) - 3u8) + j);
+            xs.push(&p * ((BigUint::from(1u8) << (l + 11)) + 7u8) - 1u8 - j);
+        }
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..400 {
+            let mut x = BigUint::from(0u8);
+            for _ in 0..2 * V {
+                x = (x << 32) + (next() & 0xffff_ffff);
+            }
+            xs.push(x + (BigUint::from(next() & 0xfff) << (2 * l)));
+        }
+        let m32 = BigUint::from(0xffff_ffffu32);
+        for (round, group) in xs.chunks(8).enumerate() {
+            let mut lanes = [[0u64; 8]; 10];
+            for (q, x) in group.iter().enumerate() {
+                assert!(x <= &top);
+                for (r, lane) in lanes.iter_mut().enumerate().take(2 * V + 1) {
+                    lane[q] = ((x >> (32 * r)) & &m32).try_into().unwrap();
+                }
+                if round % 2 == 1 {
+                    // Move part of word r + 1 down into column r.
+                    for r in 0..2 * V {
+                        let a = lanes[r + 1][q] / 3;
+                        lanes[r + 1][q] -= a;
+                        lanes[r][q] += a << 32;
+                    }
+                }
+            }
+            // SAFETY: AVX-512F checked by the caller; loads and stores of local arrays.
+            let out = unsafe {
+                let cols: [__m512i; 10] = core::array::from_fn(|r| _mm512_loadu_si512(lanes[r].as_ptr() as *const __m512i));
+                let r = exact_reduce8::<V>(&cols);
+                let mut o = [[0u64; 8]; 4];
+                for j in 0..=V {
+                    _mm512_storeu_si512(o[j].as_mut_ptr() as *mut __m512i, r[j]);
+                }
+                o
+            };
+            for (q, x) in group.iter().enumerate() {
+                let want = x % &p;
+                let mut got = BigUint::from(0u8);
+                for j in (0..=V).rev() {
+                    assert!(out[j][q] <= 0xffff_ffff);
+                    got = (got << 32) + out[j][q];
+                }
+                assert_eq!(got, want, "l = {l}, X = {x:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn exact_reduce8_matches_bigint() {
+        if !crate::Platform::detect().avx512 {
+            return;
+        }
+        check_exact::<1>();
+        check_exact::<2>();
+        check_exact::<3>();
     }
 
     #[test]

@@ -541,6 +541,19 @@ fn exact_eight<const V: usize, const V1: usize>(variant: Variant, prep: &avx512:
     let bl = 4 * V * prep.k;
     let o = variant.out_bytes(32 * V);
     let mut cols = [[0u64; portable::COLS]; AT_ONCE];
+    if V <= 3 {
+        // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
+        // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only
+        // then), 4V + 1 (Def. 7, 10) or 4V (Def. 9) output bytes per block.
+        unsafe {
+            if variant == Variant::Asm2 {
+                avx512::exact_blocks8_reduced::<V, V>(prep, blocks, o, out)
+            } else {
+                avx512::exact_blocks8_reduced::<V, V1>(prep, blocks, o, out)
+            }
+        };
+        return;
+    }
     for (blocks, out) in blocks.chunks(AT_ONCE * bl).zip(out.chunks_mut(AT_ONCE * o)) {
         let cols = &mut cols[..blocks.len() / bl];
         // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
