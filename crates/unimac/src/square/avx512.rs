@@ -332,44 +332,19 @@ unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more:
     word
 }
 
-/// `SQH_E` of `n` groups of eight blocks: lane `q` of group `g` is block
-/// `8g + q`. Writes block `b`'s carry-free words `2i` and `2i + 1` into
-/// `pairs[b][i]` (low and high half), for the scalar reduction (l = 128).
-///
-/// # Safety
-/// The CPU must support AVX-512F. `blocks` holds `8n` blocks of
-/// `4V · key.k` bytes each, `pairs.len() == 8n`.
-#[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn e_blocks8<const V: usize>(key: &PairKey, blocks: &[u8], pairs: &mut [[u64; 4]]) {
-    let bl = 4 * V * key.k;
-    assert!(blocks.len() == pairs.len() * bl && pairs.len().is_multiple_of(8));
-    for (g, pairs) in pairs.chunks_exact_mut(8).enumerate() {
-        let word = e_words8::<V>(key, blocks.as_ptr().add(8 * g * bl), bl, false);
-        for i in 0..V {
-            let pair = _mm512_mask_blend_epi32(0xaaaa, word[2 * i], _mm512_slli_epi64::<32>(word[2 * i + 1]));
-            let mut t = [0u64; 8];
-            // SAFETY: a 64-byte store into a local array.
-            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, pair);
-            for q in 0..8 {
-                pairs[q][i] = t[q];
-            }
-        }
-    }
-}
-
-/// `(X mod p) mod 2^l` per lane (`V <= 3`) of the words `word[0..2V]`
+/// `(X mod p) mod 2^l` per lane of the words `word[0..2V]`
 /// (low 32 bits of each lane), as 32-bit words in the low halves of the
 /// `V` results; see [`e_blocks_reduced`] for the method and its bounds.
 ///
 /// # Safety
 /// The CPU must support AVX-512F.
 #[inline(always)]
-unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
+unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 4] {
     let t = super::portable::T[V];
     let m32 = _mm512_set1_epi64(0xffff_ffff);
     let tv = _mm512_set1_epi64(t as i64);
     // y = L + t·!H + t(t + 1), carried into 32-bit limbs u_j and the top c.
-    let mut u = [_mm512_setzero_si512(); 3];
+    let mut u = [_mm512_setzero_si512(); 4];
     let mut carry = _mm512_set1_epi64((t * (t + 1)) as i64);
     for j in 0..V {
         let not_h = _mm512_andnot_si512(word[V + j], m32);
@@ -379,7 +354,7 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
     }
     // z = u − t c with borrows (arithmetic shifts: limbs become signed).
     let mut borrow = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mul_epu32(carry, tv));
-    let mut d = [_mm512_setzero_si512(); 3];
+    let mut d = [_mm512_setzero_si512(); 4];
     for j in 0..V {
         let v = _mm512_add_epi64(u[j], borrow);
         d[j] = _mm512_and_si512(v, m32);
@@ -387,7 +362,7 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
     }
     // z < 0 (borrow = −1): add t mod 2^l.
     let mut carry = _mm512_and_si512(borrow, tv);
-    let mut r = [_mm512_setzero_si512(); 3];
+    let mut r = [_mm512_setzero_si512(); 4];
     for j in 0..V {
         let v = _mm512_add_epi64(d[j], carry);
         r[j] = v;
@@ -396,8 +371,7 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
     r
 }
 
-/// `SQH_E` of groups of eight blocks with the reduction in the lanes too
-/// (`V <= 3`): writes block `b`'s `4V`-byte output `(X mod p) mod 2^l` to
+/// `SQH_E` of groups of eight blocks with the reduction in the lanes too: writes block `b`'s `4V`-byte output `(X mod p) mod 2^l` to
 /// `out[4Vb..]`, `X` its carry-free words.
 ///
 /// With `X = L + 2^l H` (`L, H < 2^l`, `p = 2^l + t`):
@@ -413,7 +387,6 @@ unsafe fn reduce8<const V: usize>(word: &[__m512i; 8]) -> [__m512i; 3] {
 /// `4V · key.k` bytes each (`n >= 1`); `out` is `32V n` bytes.
 #[target_feature(enable = "avx512f")]
 pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u8], out: &mut [u8]) {
-    debug_assert!(V <= 3);
     let bl = 4 * V * key.k;
     let n = blocks.len() / (8 * bl);
     assert!(n >= 1 && blocks.len() == 8 * n * bl && out.len() == 32 * V * n);
@@ -437,7 +410,7 @@ pub(crate) unsafe fn e_blocks_reduced<const V: usize>(key: &PairKey, blocks: &[u
 /// # Safety
 /// AVX-512F; `o` writable for `32V` bytes.
 #[inline(always)]
-unsafe fn store_reduced<const V: usize>(r: &[__m512i; 3], o: *mut u8) {
+unsafe fn store_reduced<const V: usize>(r: &[__m512i; 4], o: *mut u8) {
     match V {
         1 => {
             // SAFETY: 32 bytes (32V).
@@ -448,7 +421,7 @@ unsafe fn store_reduced<const V: usize>(r: &[__m512i; 3], o: *mut u8) {
             // SAFETY: 64 bytes (32V).
             _mm512_storeu_si512(o as *mut __m512i, pair);
         }
-        _ => {
+        3 => {
             let pair = _mm512_mask_blend_epi32(0xaaaa, r[0], _mm512_slli_epi64::<32>(r[1]));
             // Dword n = 3q + j: pair's 2q + j for j < 2, r[2]'s 2q (index 16 + 2q).
             let idx = |n: i32| {
@@ -468,6 +441,19 @@ unsafe fn store_reduced<const V: usize>(r: &[__m512i; 3], o: *mut u8) {
             // SAFETY: 64 + 32 bytes (32V = 96).
             _mm512_storeu_si512(o as *mut __m512i, first);
             _mm256_storeu_si256(o.add(64) as *mut __m256i, _mm512_castsi512_si256(second));
+        }
+        _ => {
+            // Qword q of p01 / p23: words 0–1 / 2–3 of block q; the unpacks
+            // give blocks (0, 2, 4, 6) and (1, 3, 5, 7) as 128-bit lanes.
+            let p01 = _mm512_mask_blend_epi32(0xaaaa, r[0], _mm512_slli_epi64::<32>(r[1]));
+            let p23 = _mm512_mask_blend_epi32(0xaaaa, r[2], _mm512_slli_epi64::<32>(r[3]));
+            let even = _mm512_unpacklo_epi64(p01, p23);
+            let odd = _mm512_unpackhi_epi64(p01, p23);
+            let first = _mm512_permutex2var_epi64(even, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), odd);
+            let second = _mm512_permutex2var_epi64(even, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), odd);
+            // SAFETY: 2 × 64 bytes (32V = 128).
+            _mm512_storeu_si512(o as *mut __m512i, first);
+            _mm512_storeu_si512(o.add(64) as *mut __m512i, second);
         }
     }
 }
@@ -629,34 +615,7 @@ unsafe fn exact_cols8<const V: usize, const N: usize>(key: &PairKey, p: *const u
     cols
 }
 
-/// Exact columns (Def. 7 and 9: `N = V + 1`; Def. 10: `N = V`) of groups of
-/// eight blocks under one key, with IFMA52, for [`super::portable::finish`]
-/// (used at l = 128): `cols[b][r]` is column `r` of block `b` as
-/// [`exact_cols8`] gives it.
-///
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA. `blocks` holds `8n`
-/// blocks of `4V · key.k` bytes each, `key.k <= EXACT_MAX_K`,
-/// `cols.len() == 8n`.
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(crate) unsafe fn exact_blocks8<const V: usize, const N: usize>(key: &PairKey, blocks: &[u8], cols: &mut [[u64; super::portable::COLS]]) {
-    let bl = 4 * V * key.k;
-    let n = cols.len() / 8;
-    assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && cols.len() == 8 * n);
-    for (g, cols) in cols.chunks_exact_mut(8).enumerate() {
-        let c = exact_cols8::<V, N>(key, blocks.as_ptr().add(8 * g * bl), bl, g + 1 < n);
-        for (r, c) in c.iter().enumerate() {
-            let mut t = [0u64; 8];
-            // SAFETY: a 64-byte store into a local array.
-            _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, *c);
-            for q in 0..8 {
-                cols[q][r] = t[q];
-            }
-        }
-    }
-}
-
-/// `X mod p` per lane (`V <= 3`, `X` below `2^(2l + 12)`) from the exact
+/// `X mod p` per lane (`X` below `2^(2l + 12)`) from the exact
 /// columns: the `V + 1` words of the result in the low halves of the
 /// returned registers. The method of [`super::portable::reduce_wide`], in
 /// 32-bit limbs: the columns normalised to words `w` (`L`, `H0` of `l`
@@ -668,14 +627,14 @@ pub(crate) unsafe fn exact_blocks8<const V: usize, const N: usize>(key: &PairKey
 /// # Safety
 /// AVX-512F.
 #[inline(always)]
-unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
+unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 5] {
     let t = super::portable::T[V] as i64;
     let m32 = _mm512_set1_epi64(0xffff_ffff);
     let tv = _mm512_set1_epi64(t);
     let zero = _mm512_setzero_si512();
     // Words w_0 .. w_2V (the value is below 2^(2l + 12); column 2V + 1,
     // present for N = V + 1, holds the high bits of a_V^2 <= 1: zero).
-    let mut w = [zero; 7];
+    let mut w = [zero; 9];
     let mut carry = zero;
     for r in 0..=2 * V {
         let s = _mm512_add_epi64(cols[r], carry);
@@ -684,7 +643,7 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
     }
     // y = L + t^2 H1 + 64p - t H0, limbs signed, then carried.
     let mut carry = _mm512_add_epi64(_mm512_mul_epu32(w[2 * V], _mm512_set1_epi64(t * t)), _mm512_set1_epi64(64 * t));
-    let mut u = [zero; 3];
+    let mut u = [zero; 4];
     for j in 0..V {
         let v = _mm512_sub_epi64(_mm512_add_epi64(w[j], carry), _mm512_mul_epu32(w[V + j], tv));
         u[j] = _mm512_and_si512(v, m32);
@@ -693,7 +652,7 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
     let top = _mm512_add_epi64(carry, _mm512_set1_epi64(64));
     // z = (y mod 2^l) - t top, borrows carried; b = -1 if z < 0.
     let mut borrow = _mm512_sub_epi64(zero, _mm512_mul_epu32(top, tv));
-    let mut d = [zero; 3];
+    let mut d = [zero; 4];
     for j in 0..V {
         let v = _mm512_add_epi64(u[j], borrow);
         d[j] = _mm512_and_si512(v, m32);
@@ -701,7 +660,7 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
     }
     // z < 0: X mod p = d + t (l + 1 bits); else d.
     let mut carry = _mm512_and_si512(borrow, tv);
-    let mut r = [zero; 4];
+    let mut r = [zero; 5];
     for j in 0..V {
         let v = _mm512_add_epi64(d[j], carry);
         r[j] = _mm512_and_si512(v, m32);
@@ -712,7 +671,7 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
 }
 
 /// Def. 7, 9 or 10 of groups of eight blocks under one key, with IFMA52 and
-/// the reduction in the lanes (`V <= 3`): block `b`'s output (`o` bytes:
+/// the reduction in the lanes: block `b`'s output (`o` bytes:
 /// `4V + 1` for `X mod p`, Def. 7 and 10; `4V` for its residue mod `2^l`,
 /// Def. 9) to `out[o b..]`.
 ///
@@ -722,20 +681,20 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 4] {
 /// `out.len() == 8n · o`, `o` is `4V` or `4V + 1`.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn exact_blocks8_reduced<const V: usize, const N: usize>(key: &PairKey, blocks: &[u8], o: usize, out: &mut [u8]) {
-    debug_assert!(V <= 3 && (o == 4 * V || o == 4 * V + 1));
+    debug_assert!(o == 4 * V || o == 4 * V + 1);
     let bl = 4 * V * key.k;
     let n = out.len() / (8 * o);
     assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && out.len() == 8 * n * o);
     for (g, out) in out.chunks_exact_mut(8 * o).enumerate() {
         let c = exact_cols8::<V, N>(key, blocks.as_ptr().add(8 * g * bl), bl, g + 1 < n);
         let r = exact_reduce8::<V>(&c);
-        let mut t = [[0u64; 8]; 4];
+        let mut t = [[0u64; 8]; 5];
         for (t, r) in t.iter_mut().zip(r).take(V + 1) {
             // SAFETY: a 64-byte store into a local array.
             _mm512_storeu_si512(t.as_mut_ptr() as *mut __m512i, r);
         }
         for (q, out) in out.chunks_exact_mut(o).enumerate() {
-            let mut bytes = [0u8; 16];
+            let mut bytes = [0u8; 20];
             for j in 0..=V {
                 bytes[4 * j..4 * j + 4].copy_from_slice(&(t[j][q] as u32).to_le_bytes());
             }
@@ -792,7 +751,7 @@ mod tests {
             let out = unsafe {
                 let word: [__m512i; 8] = core::array::from_fn(|r| _mm512_loadu_si512(lanes[r].as_ptr() as *const __m512i));
                 let r = reduce8::<V>(&word);
-                let mut o = [[0u64; 8]; 3];
+                let mut o = [[0u64; 8]; 4];
                 for j in 0..V {
                     _mm512_storeu_si512(o[j].as_mut_ptr() as *mut __m512i, r[j]);
                 }
@@ -848,6 +807,7 @@ mod tests {
             let mut lanes = [[0u64; 8]; 10];
             for (q, x) in group.iter().enumerate() {
                 assert!(x <= &top);
+                // (2V + 1 words fill columns 0..=2V <= 8.)
                 for (r, lane) in lanes.iter_mut().enumerate().take(2 * V + 1) {
                     lane[q] = ((x >> (32 * r)) & &m32).try_into().unwrap();
                 }
@@ -864,7 +824,7 @@ mod tests {
             let out = unsafe {
                 let cols: [__m512i; 10] = core::array::from_fn(|r| _mm512_loadu_si512(lanes[r].as_ptr() as *const __m512i));
                 let r = exact_reduce8::<V>(&cols);
-                let mut o = [[0u64; 8]; 4];
+                let mut o = [[0u64; 8]; 5];
                 for j in 0..=V {
                     _mm512_storeu_si512(o[j].as_mut_ptr() as *mut __m512i, r[j]);
                 }
@@ -890,6 +850,7 @@ mod tests {
         check_exact::<1>();
         check_exact::<2>();
         check_exact::<3>();
+        check_exact::<4>();
     }
 
     #[test]
@@ -900,5 +861,6 @@ mod tests {
         check::<1>();
         check::<2>();
         check::<3>();
+        check::<4>();
     }
 }

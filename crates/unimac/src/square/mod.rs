@@ -487,22 +487,9 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
 /// kernel (eight blocks per pass).
 #[cfg(target_arch = "x86_64")]
 fn e_eight<const V: usize>(prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
-    if V <= 3 {
-        // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes,
-        // 8n outputs of 4V bytes.
-        unsafe { avx512::e_blocks_reduced::<V>(prep, blocks, out) };
-        return;
-    }
-    let o = 4 * V;
-    let mut pairs = vec![[0u64; 4]; out.len() / o];
-    // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes.
-    unsafe { avx512::e_blocks8::<V>(prep, blocks, &mut pairs) };
-    for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
-        let w = e_finish::<V>(pq);
-        for (d, w) in out.chunks_exact_mut(4).zip(w) {
-            d.copy_from_slice(&w.to_le_bytes());
-        }
-    }
+    // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes, 8n
+    // outputs of 4V bytes.
+    unsafe { avx512::e_blocks_reduced::<V>(prep, blocks, out) };
 }
 
 /// `(words mod p) mod 2^l` of Def. 13 from its carry-free words, given in
@@ -533,47 +520,20 @@ fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
 }
 
 /// Def. 7, 9 or 10 of a multiple of eight blocks under one key through the
-/// AVX-512 IFMA52 kernel: exact columns in the lanes, then [`portable::finish`]
-/// per block.
+/// AVX-512 IFMA52 kernel (exact columns and `X mod p` in the lanes).
 #[cfg(target_arch = "x86_64")]
 fn exact_eight<const V: usize, const V1: usize>(variant: Variant, prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
-    const AT_ONCE: usize = 64;
-    let bl = 4 * V * prep.k;
     let o = variant.out_bytes(32 * V);
-    let mut cols = [[0u64; portable::COLS]; AT_ONCE];
-    if V <= 3 {
-        // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
-        // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only
-        // then), 4V + 1 (Def. 7, 10) or 4V (Def. 9) output bytes per block.
-        unsafe {
-            if variant == Variant::Asm2 {
-                avx512::exact_blocks8_reduced::<V, V>(prep, blocks, o, out)
-            } else {
-                avx512::exact_blocks8_reduced::<V, V1>(prep, blocks, o, out)
-            }
-        };
-        return;
-    }
-    for (blocks, out) in blocks.chunks(AT_ONCE * bl).zip(out.chunks_mut(AT_ONCE * o)) {
-        let cols = &mut cols[..blocks.len() / bl];
-        // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
-        // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only then).
-        unsafe {
-            if variant == Variant::Asm2 {
-                avx512::exact_blocks8::<V, V>(prep, blocks, cols)
-            } else {
-                avx512::exact_blocks8::<V, V1>(prep, blocks, cols)
-            }
-        };
-        for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
-            let w = portable::finish::<V>(variant, c);
-            let mut bytes = [0u8; 20];
-            for (d, w) in bytes.chunks_exact_mut(4).zip(w) {
-                d.copy_from_slice(&w.to_le_bytes());
-            }
-            out.copy_from_slice(&bytes[..o]);
+    // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
+    // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only
+    // then), 4V + 1 (Def. 7, 10) or 4V (Def. 9) output bytes per block.
+    unsafe {
+        if variant == Variant::Asm2 {
+            avx512::exact_blocks8_reduced::<V, V>(prep, blocks, o, out)
+        } else {
+            avx512::exact_blocks8_reduced::<V, V1>(prep, blocks, o, out)
         }
-    }
+    };
 }
 
 /// Def. 7, 9 or 10 of four blocks under one key through the AVX2 lanes-per-block kernel.
