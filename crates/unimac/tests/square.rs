@@ -379,9 +379,10 @@ fn hash_blocks_equals_reference() {
 }
 
 /// The SIMD kernels read whole 64-byte vectors where those stay inside the
-/// blocks and masked loads at the end: blocks placed flush against an
-/// unmapped page hash correctly and fault nowhere, on every backend, for
-/// every width, variant and a spread of element counts and block counts.
+/// blocks and masked loads at the end: blocks (and single messages) placed
+/// flush against an unmapped page hash correctly and fault nowhere, on every
+/// backend, for every width, variant and a spread of element counts and
+/// block counts.
 #[cfg(unix)]
 #[test]
 fn hash_blocks_reads_nothing_past_the_blocks() {
@@ -417,6 +418,10 @@ fn hash_blocks_reads_nothing_past_the_blocks() {
                         let mut out = vec![0u8; want.len()];
                         square::BlockKey::new_on(p, l, v, &key).unwrap().hash_blocks(blocks, &mut out).unwrap();
                         assert_eq!(out, want, "{p:?} sqh{l}-{} k={k} n={n}", v.suffix());
+                        // One block, flush against the guard page (the single-block kernels).
+                        let last = &blocks[(n - 1) * bl..];
+                        let one = square::hash_on(p, l, v, &key, last).unwrap();
+                        assert_eq!(one, want[(n - 1) * one.len()..], "{p:?} one block sqh{l}-{} k={k}", v.suffix());
                     }
                 }
             }
