@@ -1,20 +1,24 @@
-//! AVX-512 Square Hash: `SQH_E` (Def. 13) of eight blocks at once under one
-//! key (the tree's and [`super::hash_blocks`]' case).
+//! AVX-512 Square Hash: `SQH_E` (Def. 13) and, with IFMA52, the exact sums
+//! (Def. 7, 9, 10) of eight blocks at once under one key (the tree's and
+//! [`super::BlockKey::hash_blocks`]' case).
 //!
 //! Layout: lanes = elements. Each 512-bit register holds four elements of
-//! each of two blocks (lanes 0–3 and 4–7), as 64-bit lanes: two masked
-//! loads and one `vpermt2d` (two at l = 96 and 128) per eight elements, the
-//! key arranged the same way once ([`PairKey`]). `vpmuludq` forms eight
-//! products `a_j a_k` per instruction; `vpaddd` adds each product's low and
-//! high 32-bit halves into an accumulator's two halves with no carry between
-//! them, which is exactly the carry-free sum `C(sum C2(·))` of Def. 13
-//! (accumulator `S_r` holds word `r` in its low half and word `r + 1`'s
-//! contribution in its high half). Cross products `j < k` are summed once and
-//! doubled at the end, halves separately (SPEC §3: identical words). As the
-//! sums are lane-wise mod 2^32 per half, the lanes of each block are added
-//! at the end in any order: one transpose-and-add ([`pair_sums`]) turns the
-//! four registers of eight blocks into one register, lane `q` = block `q`.
-//! (An earlier layout, lanes = blocks with the key element broadcast, spent
+//! each of two blocks (lanes 0–3 and 4–7), as 64-bit lanes: two 64-byte
+//! loads (masked only at the very end of the input) and one `vpermt2d` (two
+//! at l = 96 and 128) per eight elements, the key arranged the same way once
+//! ([`PairKey`]). For Def. 13, `vpmuludq` forms eight products `a_j a_k` per
+//! instruction; `vpaddd` adds each product's low and high 32-bit halves into
+//! an accumulator's two halves with no carry between them, which is exactly
+//! the carry-free sum `C(sum C2(·))` (accumulator `S_r` holds word `r` in
+//! its low half and word `r + 1`'s contribution in its high half). Cross
+//! products `j < k` are summed once and doubled at the end, halves
+//! separately (SPEC §3: identical words). For the exact sums,
+//! `vpmadd52luq`/`vpmadd52huq` add each product's low 52 bits and high bits
+//! to two accumulators, exactly. Either way the sums are lane-wise, so the
+//! lanes of each block are added at the end in any order: one
+//! transpose-and-add ([`half_sums`], [`final_sums`]) turns the four
+//! registers of eight blocks into one register, lane `q` = block `q`. (An
+//! earlier layout, lanes = blocks with the key element broadcast, spent
 //! about a quarter of its time moving eight blocks' 12-byte elements into
 //! lanes; docs/perf/square.md.)
 //!
@@ -22,9 +26,9 @@
 //! carry out of the low 64 bits is AVX-512F's unsigned compare into a mask
 //! (`vpcmpuq`), added to the high lane by a masked `vpsubq` of −1.
 //!
-//! For l <= 96 the reduction mod p and mod 2^l also runs in the lanes (eight
-//! blocks per register), software-pipelined with the next eight blocks'
-//! products.
+//! The reduction mod p (and mod 2^l) also runs in the lanes, eight blocks
+//! per register; for Def. 13 it is issued after the next eight blocks'
+//! products so the two overlap.
 
 use core::arch::x86_64::*;
 
@@ -208,17 +212,31 @@ unsafe fn key_vec<const V: usize>(key: &PairKey, n: usize) -> (__m512i, __m512i)
     (lo, hi)
 }
 
-/// First half of the lane sums of four registers (register `p` holding
-/// block pair [`PAIRS`]`[p]`: its first block in lanes 0–3, the second in
-/// 4–7), halves-wise mod 2^32: of registers 0 and 1 (or 2 and 3), 128-bit
-/// lane `i` = `(r0[2i] + r0[2i+1], r1[2i] + r1[2i+1])` — blocks (0, 1) in
-/// lanes 0–1 and (2, 3) in lanes 2–3 (or 4–7 likewise).
+/// `a + b` per 32-bit half (the carry-free sums of Def. 13) or, with
+/// `EXACT`, per 64-bit lane (the exact sums).
 ///
 /// # Safety
 /// AVX-512F.
 #[inline(always)]
-unsafe fn half_sums(r0: __m512i, r1: __m512i) -> __m512i {
-    _mm512_add_epi32(_mm512_unpacklo_epi64(r0, r1), _mm512_unpackhi_epi64(r0, r1))
+unsafe fn add_lanes<const EXACT: bool>(a: __m512i, b: __m512i) -> __m512i {
+    if EXACT {
+        _mm512_add_epi64(a, b)
+    } else {
+        _mm512_add_epi32(a, b)
+    }
+}
+
+/// First half of the lane sums of four registers (register `p` holding
+/// block pair [`PAIRS`]`[p]`: its first block in lanes 0–3, the second in
+/// 4–7), added as [`add_lanes`]: of registers 0 and 1 (or 2 and 3),
+/// 128-bit lane `i` = `(r0[2i] + r0[2i+1], r1[2i] + r1[2i+1])` — blocks
+/// (0, 1) in lanes 0–1 and (2, 3) in lanes 2–3 (or 4–7 likewise).
+///
+/// # Safety
+/// AVX-512F.
+#[inline(always)]
+unsafe fn half_sums<const EXACT: bool>(r0: __m512i, r1: __m512i) -> __m512i {
+    add_lanes::<EXACT>(_mm512_unpacklo_epi64(r0, r1), _mm512_unpackhi_epi64(r0, r1))
 }
 
 /// The lane sums from two [`half_sums`]: lane `q` = block `q`'s sum.
@@ -226,13 +244,69 @@ unsafe fn half_sums(r0: __m512i, r1: __m512i) -> __m512i {
 /// # Safety
 /// AVX-512F.
 #[inline(always)]
-unsafe fn final_sums(y: __m512i, z: __m512i) -> __m512i {
-    _mm512_add_epi32(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
+unsafe fn final_sums<const EXACT: bool>(y: __m512i, z: __m512i) -> __m512i {
+    add_lanes::<EXACT>(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
 }
 
 /// Block pairs sharing a register: lanes 0–3 and 4–7 (chosen so that
-/// [`pair_sums`] yields the blocks in order).
+/// [`final_sums`] yields the blocks in order).
 const PAIRS: [(usize, usize); 4] = [(0, 2), (1, 3), (4, 6), (5, 7)];
+
+/// How a block's element vectors are read (the same for every block of a
+/// group): `nv` vectors of four elements, `r_last` in the last; the first
+/// `n_plain` by whole 64-byte loads (n with 16Vn + 64 <= bl + follow: what
+/// they read past the block exists), all before the last vector; the last,
+/// if partial, by whole loads too when `tail_plain` (its unused lanes zeroed
+/// by the permutes, masks `kq`/`kd`); the rest by masked loads.
+struct Plan {
+    nv: usize,
+    r_last: usize,
+    n_plain: usize,
+    tail_plain: bool,
+    kq: __mmask8,
+    kd: __mmask16,
+}
+
+impl Plan {
+    /// For blocks of `k` elements followed by `follow` readable bytes.
+    #[inline(always)]
+    fn new<const V: usize>(k: usize, follow: usize) -> Plan {
+        let bl = 4 * V * k;
+        let nv = k.div_ceil(4);
+        let r_last = k - 4 * (nv - 1);
+        let reach = bl + follow;
+        let n_plain = if reach >= 64 { ((reach - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
+        let tail_plain = r_last < 4 && nv >= 2 && n_plain == nv - 1 && 16 * V * (nv - 1) + 64 <= reach;
+        let kq = (((1u32 << r_last) - 1) * 0x11) as __mmask8;
+        let kd = (((1u32 << (2 * r_last)) - 1) * 0x0101) as __mmask16;
+        Plan { nv, r_last, n_plain, tail_plain, kq, kd }
+    }
+
+    /// Elements per vector `n`.
+    #[inline(always)]
+    fn r(&self, n: usize) -> usize {
+        if n + 1 < self.nv {
+            4
+        } else {
+            self.r_last
+        }
+    }
+
+    /// Vector `n` of the blocks at `pa` and `pb`, read as planned.
+    ///
+    /// # Safety
+    /// AVX-512F; the blocks and `follow` bytes after them are readable.
+    #[inline(always)]
+    unsafe fn lanes<const V: usize>(&self, pa: *const u8, pb: *const u8, n: usize) -> (__m512i, __m512i) {
+        if n < self.n_plain {
+            pair_lanes::<V>(pa, pb, n, 4, true)
+        } else if n + 1 == self.nv && self.tail_plain {
+            pair_lanes_tail::<V>(pa, pb, n, self.kq, self.kd)
+        } else {
+            pair_lanes::<V>(pa, pb, n, self.r(n), false)
+        }
+    }
+}
 
 /// The accumulators of two register pairs of blocks (first blocks at `p0`
 /// and `q0` in lanes 0–3, second blocks at `p1` and `q1` in lanes 4–7) over
@@ -250,16 +324,9 @@ unsafe fn pair_acc2<const V: usize>(
     (p0, p1): (*const u8, *const u8),
     (q0, q1): (*const u8, *const u8),
 ) -> (([__m512i; 8], [__m512i; 8]), ([__m512i; 8], [__m512i; 8])) {
-    let k = key.k;
-    let bl = 4 * V * k;
-    let nv = k.div_ceil(4);
-    let r_last = k - 4 * (nv - 1);
-    // Full vectors read by whole 64-byte loads: n with 16Vn + 64 <= bl +
-    // follow (what they read past the block exists), before the last
-    // vector; the rest by masked loads.
-    let reach = bl + follow;
-    let n_plain = if reach >= 64 { ((reach - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
-    let r_of = |n: usize| if n + 1 < nv { 4 } else { r_last };
+    let plan = Plan::new::<V>(key.k, follow);
+    let (nv, n_plain) = (plan.nv, plan.n_plain);
+    let r_of = |n: usize| plan.r(n);
     let zero = _mm512_setzero_si512();
     let (mut d0, mut c0, mut d1, mut c1) = ([zero; 8], [zero; 8], [zero; 8], [zero; 8]);
     // (Straight-line calls, no closures around the intrinsics: a closure
@@ -273,22 +340,16 @@ unsafe fn pair_acc2<const V: usize>(
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, 4, true), &mut d0, &mut c0);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, 4, true), &mut d1, &mut c1);
     }
-    // A partial last vector is read by whole 64-byte loads too when the
-    // bytes they reach past the block exist (`follow` bytes are readable
-    // after each of the four blocks); otherwise by masked loads.
-    let tail_plain = r_last < 4 && nv >= 2 && n_plain == nv - 1 && 16 * V * (nv - 1) + 64 <= reach;
-    let end = if tail_plain { nv - 1 } else { nv };
+    let end = if plan.tail_plain { nv - 1 } else { nv };
     for n in n_plain.max(1)..end {
         let (xl, xh) = key_vec::<V>(key, n);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(p0, p1, n, r_of(n), false), &mut d0, &mut c0);
         pair_step::<V, false>(xl, xh, pair_lanes::<V>(q0, q1, n, r_of(n), false), &mut d1, &mut c1);
     }
-    if tail_plain {
-        let kq = (((1u32 << r_last) - 1) * 0x11) as __mmask8;
-        let kd = (((1u32 << (2 * r_last)) - 1) * 0x0101) as __mmask16;
+    if plan.tail_plain {
         let (xl, xh) = key_vec::<V>(key, nv - 1);
-        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(p0, p1, nv - 1, kq, kd), &mut d0, &mut c0);
-        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(q0, q1, nv - 1, kq, kd), &mut d1, &mut c1);
+        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(p0, p1, nv - 1, plan.kq, plan.kd), &mut d0, &mut c0);
+        pair_step::<V, false>(xl, xh, pair_lanes_tail::<V>(q0, q1, nv - 1, plan.kq, plan.kd), &mut d1, &mut c1);
     }
     ((d0, c0), (d1, c1))
 }
@@ -311,10 +372,10 @@ unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more:
     let (mut yd, mut yc) = ([zero; 8], [zero; 8]);
     for r in 0..2 * V {
         if r % 2 == 0 {
-            yd[r] = half_sums(d0[r], d1[r]);
+            yd[r] = half_sums::<false>(d0[r], d1[r]);
         }
         if r >= 1 && r + 3 <= 2 * V {
-            yc[r] = half_sums(c0[r], c1[r]);
+            yc[r] = half_sums::<false>(c0[r], c1[r]);
         }
     }
     let ((d2, c2), (d3, c3)) = pair_acc2::<V>(key, follow_second, at(PAIRS[2]), at(PAIRS[3]));
@@ -323,8 +384,8 @@ unsafe fn e_words8<const V: usize>(key: &PairKey, p: *const u8, bl: usize, more:
     let mut word = [zero; 8];
     let mut prev = zero;
     for (r, w) in word.iter_mut().enumerate().take(2 * V) {
-        let d = if r % 2 == 0 { final_sums(yd[r], half_sums(d2[r], d3[r])) } else { zero };
-        let c = if r >= 1 && r + 3 <= 2 * V { final_sums(yc[r], half_sums(c2[r], c3[r])) } else { zero };
+        let d = if r % 2 == 0 { final_sums::<false>(yd[r], half_sums::<false>(d2[r], d3[r])) } else { zero };
+        let c = if r >= 1 && r + 3 <= 2 * V { final_sums::<false>(yc[r], half_sums::<false>(c2[r], c3[r])) } else { zero };
         let col = _mm512_add_epi32(d, _mm512_add_epi32(c, c));
         *w = _mm512_add_epi32(col, _mm512_srli_epi64::<32>(prev));
         prev = col;
@@ -518,26 +579,12 @@ unsafe fn exact_words<const V: usize, const N: usize>(x_lo: __m512i, x_hi: __m51
 /// and `follow` readable bytes after them.
 #[inline(always)]
 unsafe fn exact_pair<const V: usize, const N: usize>(key: &PairKey, follow: usize, pa: *const u8, pb: *const u8) -> ([__m512i; 9], [__m512i; 9]) {
-    let k = key.k;
-    let bl = 4 * V * k;
-    let nv = k.div_ceil(4);
-    let r_last = k - 4 * (nv - 1);
-    let reach = bl + follow;
-    let n_plain = if reach >= 64 { ((reach - 64) / (16 * V) + 1).min(nv - 1) } else { 0 };
-    let tail_plain = r_last < 4 && nv >= 2 && n_plain == nv - 1 && 16 * V * (nv - 1) + 64 <= reach;
+    let plan = Plan::new::<V>(key.k, follow);
     let zero = _mm512_setzero_si512();
     let (mut lo, mut hi) = ([zero; 9], [zero; 9]);
-    let kq = (((1u32 << r_last) - 1) * 0x11) as __mmask8;
-    let kd = (((1u32 << (2 * r_last)) - 1) * 0x0101) as __mmask16;
-    for n in 0..nv {
+    for n in 0..plan.nv {
         let (xl, xh) = key_vec::<V>(key, n);
-        let m = if n < n_plain {
-            pair_lanes::<V>(pa, pb, n, 4, true)
-        } else if n + 1 == nv && tail_plain {
-            pair_lanes_tail::<V>(pa, pb, n, kq, kd)
-        } else {
-            pair_lanes::<V>(pa, pb, n, if n + 1 < nv { 4 } else { r_last }, false)
-        };
+        let m = plan.lanes::<V>(pa, pb, n);
         let a = exact_words::<V, N>(xl, xh, m);
         let mut d = [zero; 5];
         for (dj, aj) in d.iter_mut().zip(a).take(N).skip(1) {
@@ -560,24 +607,6 @@ unsafe fn exact_pair<const V: usize, const N: usize>(key: &PairKey, follow: usiz
 /// so `512 · 5 · 2^52 < 2^64`.
 pub(crate) const EXACT_MAX_K: usize = 512;
 
-/// Half sums of 64-bit lanes ([`half_sums`] with exact 64-bit adds).
-///
-/// # Safety
-/// AVX-512F.
-#[inline(always)]
-unsafe fn half_sums64(r0: __m512i, r1: __m512i) -> __m512i {
-    _mm512_add_epi64(_mm512_unpacklo_epi64(r0, r1), _mm512_unpackhi_epi64(r0, r1))
-}
-
-/// [`final_sums`] with exact 64-bit adds.
-///
-/// # Safety
-/// AVX-512F.
-#[inline(always)]
-unsafe fn final_sums64(y: __m512i, z: __m512i) -> __m512i {
-    _mm512_add_epi64(_mm512_shuffle_i64x2::<0x88>(y, z), _mm512_shuffle_i64x2::<0xdd>(y, z))
-}
-
 /// The exact columns of one group of eight blocks at `p` (lanes = blocks):
 /// column `r` (weight `2^(32r)`, any 64-bit value) is the low 52 bits of
 /// the products at `r` plus their high parts from `r − 1` shifted by 20;
@@ -596,8 +625,8 @@ unsafe fn exact_cols8<const V: usize, const N: usize>(key: &PairKey, p: *const u
     let zero = _mm512_setzero_si512();
     let (mut yl, mut yh) = ([zero; 9], [zero; 9]);
     for r in 0..2 * N - 1 {
-        yl[r] = half_sums64(l0[r], l1[r]);
-        yh[r] = half_sums64(h0[r], h1[r]);
+        yl[r] = half_sums::<true>(l0[r], l1[r]);
+        yh[r] = half_sums::<true>(h0[r], h1[r]);
     }
     let (l2, h2) = exact_pair::<V, N>(key, bl, at(4), at(6));
     let (l3, h3) = exact_pair::<V, N>(key, if more { 8 * bl } else { 0 }, at(5), at(7));
@@ -605,7 +634,7 @@ unsafe fn exact_cols8<const V: usize, const N: usize>(key: &PairKey, p: *const u
     let mut prev_hi = zero;
     for (r, c) in cols.iter_mut().enumerate().take(2 * N) {
         let (lr, hr) = if r + 1 < 2 * N {
-            (final_sums64(yl[r], half_sums64(l2[r], l3[r])), final_sums64(yh[r], half_sums64(h2[r], h3[r])))
+            (final_sums::<true>(yl[r], half_sums::<true>(l2[r], l3[r])), final_sums::<true>(yh[r], half_sums::<true>(h2[r], h3[r])))
         } else {
             (zero, zero)
         };

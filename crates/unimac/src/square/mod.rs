@@ -383,66 +383,42 @@ impl BlockKey {
             )));
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(prep) = self.avx512.as_ref().filter(|_| variant != Variant::E) {
-            // Exact sums with IFMA52, eight blocks per pass.
+        if let Some(prep) = &self.avx512 {
+            // Eight blocks per pass, four elements of each of two blocks per
+            // register: Def. 13, or the exact sums with IFMA52.
             let n8 = blocks.len() / bl / 8 * 8;
             if n8 > 0 {
                 let (eight, rest) = blocks.split_at(n8 * bl);
                 let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
-                match l {
-                    32 => exact_eight::<1, 2>(variant, prep, eight, o8),
-                    64 => exact_eight::<2, 3>(variant, prep, eight, o8),
-                    96 => exact_eight::<3, 4>(variant, prep, eight, o8),
-                    _ => exact_eight::<4, 5>(variant, prep, eight, o8),
+                match (variant == Variant::E, l) {
+                    (true, 32) => e_eight::<1>(prep, eight, o8),
+                    (true, 64) => e_eight::<2>(prep, eight, o8),
+                    (true, 96) => e_eight::<3>(prep, eight, o8),
+                    (true, _) => e_eight::<4>(prep, eight, o8),
+                    (false, 32) => exact_eight::<1, 2>(variant, prep, eight, o8),
+                    (false, 64) => exact_eight::<2, 3>(variant, prep, eight, o8),
+                    (false, 96) => exact_eight::<3, 4>(variant, prep, eight, o8),
+                    (false, _) => exact_eight::<4, 5>(variant, prep, eight, o8),
                 }
                 blocks = rest;
                 out = orest;
             }
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(prep) = self.avx2.as_ref().filter(|_| variant != Variant::E) {
-            // Exact sums, four blocks at a time, one per lane.
+        if let Some(prep) = &self.avx2 {
+            // Four blocks at a time, one per lane: Def. 13, or the exact sums.
             while blocks.len() >= 4 * bl {
                 let (four, rest) = blocks.split_at(4 * bl);
                 let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
-                match l {
-                    32 => exact_four::<1, 2>(variant, prep, four, o4),
-                    64 => exact_four::<2, 3>(variant, prep, four, o4),
-                    96 => exact_four::<3, 4>(variant, prep, four, o4),
-                    _ => exact_four::<4, 5>(variant, prep, four, o4),
-                }
-                blocks = rest;
-                out = orest;
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(prep) = self.avx512.as_ref().filter(|_| variant == Variant::E) {
-            // Eight blocks at a time, four elements of each of two blocks per register.
-            let n8 = blocks.len() / bl / 8 * 8;
-            if n8 > 0 {
-                let (eight, rest) = blocks.split_at(n8 * bl);
-                let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
-                match l {
-                    32 => e_eight::<1>(prep, eight, o8),
-                    64 => e_eight::<2>(prep, eight, o8),
-                    96 => e_eight::<3>(prep, eight, o8),
-                    _ => e_eight::<4>(prep, eight, o8),
-                }
-                blocks = rest;
-                out = orest;
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(prep) = self.avx2.as_ref().filter(|_| variant == Variant::E) {
-            // Four blocks at a time, one per lane.
-            while blocks.len() >= 4 * bl {
-                let (four, rest) = blocks.split_at(4 * bl);
-                let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
-                match l {
-                    32 => e_four::<1>(prep, four, o4),
-                    64 => e_four::<2>(prep, four, o4),
-                    96 => e_four::<3>(prep, four, o4),
-                    _ => e_four::<4>(prep, four, o4),
+                match (variant == Variant::E, l) {
+                    (true, 32) => e_four::<1>(prep, four, o4),
+                    (true, 64) => e_four::<2>(prep, four, o4),
+                    (true, 96) => e_four::<3>(prep, four, o4),
+                    (true, _) => e_four::<4>(prep, four, o4),
+                    (false, 32) => exact_four::<1, 2>(variant, prep, four, o4),
+                    (false, 64) => exact_four::<2, 3>(variant, prep, four, o4),
+                    (false, 96) => exact_four::<3, 4>(variant, prep, four, o4),
+                    (false, _) => exact_four::<4, 5>(variant, prep, four, o4),
                 }
                 blocks = rest;
                 out = orest;
