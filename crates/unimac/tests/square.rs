@@ -430,3 +430,30 @@ fn hash_blocks_reads_nothing_past_the_blocks() {
     // SAFETY: the mapping made above, no longer used.
     unsafe { libc::munmap(base as *mut libc::c_void, REGION + page) };
 }
+
+/// At the IFMA52 kernel's limit (`k = 512` elements, exact up to there) and
+/// one past it (the AVX2 kernel takes over): every backend equals the
+/// reference on all-ones blocks and keys (the largest columns) and random
+/// ones.
+#[test]
+fn hash_blocks_at_the_exact_kernel_limit() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    for l in WIDTHS {
+        for v in [Variant::Star, Variant::Asm, Variant::Asm2, Variant::E] {
+            for k in [512usize, 513] {
+                let bl = k * l / 8;
+                for ones in [true, false] {
+                    let byte = |rng: &mut rand::rngs::StdRng| if ones { 0xff } else { rng.gen() };
+                    let key: Vec<u8> = (0..bl).map(|_| byte(&mut rng)).collect();
+                    let blocks: Vec<u8> = (0..9 * bl).map(|_| byte(&mut rng)).collect();
+                    let want: Vec<u8> = blocks.chunks(bl).flat_map(|b| reference::hash_bytes(l as u32, v, &key, b)).collect();
+                    for p in platforms() {
+                        let mut out = vec![0u8; want.len()];
+                        square::BlockKey::new_on(p, l, v, &key).unwrap().hash_blocks(&blocks, &mut out).unwrap();
+                        assert_eq!(out, want, "{p:?} sqh{l}-{} k={k} ones={ones}", v.suffix());
+                    }
+                }
+            }
+        }
+    }
+}
