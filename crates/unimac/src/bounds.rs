@@ -936,7 +936,7 @@ mod tests {
                 }
             }
         }
-        let fam = BlockFamily::new("toy-mmh8", 4, 1, 4, |k: &[u8]| Box::new(ToyMmh(k.to_vec())) as Box<dyn BlockHash>);
+        let fam = BlockFamily::new("toy-mmh8", 4, 1, 4, crate::group::DeltaGroup::Integer, |k: &[u8]| Box::new(ToyMmh(k.to_vec())) as Box<dyn BlockHash>);
         let seeds = 1u32 << 14;
         let msgs: Vec<Vec<u8>> = vec![
             vec![],

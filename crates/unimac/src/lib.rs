@@ -11,6 +11,7 @@
 
 pub mod bounds;
 pub mod error;
+pub mod group;
 pub mod hash127;
 pub mod mac;
 pub mod mmh;

@@ -24,6 +24,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::Zeroizing;
 
+use crate::group::DeltaGroup;
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
@@ -86,6 +87,9 @@ pub struct BlockFamily {
     pub out: usize,
     /// Key size `K` in bytes.
     pub key: usize,
+    /// The group in which `F` (and so `tree-F`) is proven
+    /// almost-Δ-universal: where a Wegman–Carter MAC adds its pad.
+    pub group: DeltaGroup,
     keyed: KeyedFn,
 }
 
@@ -96,10 +100,11 @@ impl BlockFamily {
         block: usize,
         out: usize,
         key: usize,
+        group: DeltaGroup,
         keyed: impl Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync + 'static,
     ) -> BlockFamily {
         assert!(out < block, "a tree needs O < B");
-        BlockFamily { name: name.into(), block, out, key, keyed: Arc::new(keyed) }
+        BlockFamily { name: name.into(), block, out, key, group, keyed: Arc::new(keyed) }
     }
 
     /// `F` under `key` (`key.len() == self.key`).

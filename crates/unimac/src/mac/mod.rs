@@ -9,7 +9,8 @@
 //! | `hash127-aes` | `AES_K(h_r(M))` | 000 §9 protocol 2, Theorem 9.2 |
 //! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | 000 §9 protocol 3, Theorem 9.3 |
 //! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | 000 §9 protocol 1, Theorem 9.1 |
-//! | `wc-H` | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
+//! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
+//! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | 004 §2.3, 003 §1 |
 //!
 //! Every type keeps its key material in zeroized memory (the AES key schedule
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
@@ -47,6 +48,7 @@ use aes::Aes128;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
+use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
 use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::tree::{BlockFamily, Tree, TreeKey};
@@ -303,6 +305,11 @@ pub trait KeyedHash: Send + Sync {
     fn key_len(&self) -> usize;
     /// Output bytes `O` (at most 16: the pad is one AES block).
     fn out_len(&self) -> usize;
+    /// The group in which `H` is proven almost-Δ-universal: the MAC adds its
+    /// pad there (SPEC §6). XOR unless the hash says otherwise.
+    fn group(&self) -> DeltaGroup {
+        DeltaGroup::Xor
+    }
     /// Start hashing under `key` (`key.len() == key_len()`).
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error>;
     /// `H` under `key` with its key set-up done once, if this hash has such a
@@ -327,6 +334,9 @@ impl KeyedHash for TreeHash {
     }
     fn out_len(&self) -> usize {
         self.0.out
+    }
+    fn group(&self) -> DeltaGroup {
+        self.0.group
     }
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
         let s: [u8; 16] = key.try_into().map_err(|_| Error::KeyLength {
@@ -402,6 +412,9 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     fn out_len(&self) -> usize {
         (**self).out_len()
     }
+    fn group(&self) -> DeltaGroup {
+        (**self).group()
+    }
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
         (**self).start(key)
     }
@@ -410,8 +423,11 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     }
 }
 
-/// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⊕ H(g, M))` of Shoup (seed 001 §1)
-/// over a keyed hash `H` with `O`-byte output. Key: `K` (16 bytes) ‖ `g`.
+/// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⋆ H(g, M))` of Shoup (seed 001 §1)
+/// and Halevi–Krawczyk (seed 004 §2.3) over a keyed hash `H` with `O`-byte
+/// output, `⋆` the group of `H` ([`KeyedHash::group`]: XOR for Shoup's
+/// hashes, addition mod `2^32` word by word or mod `2^(8O)` for MMH, NMH and
+/// Square Hash). Key: `K` (16 bytes) ‖ `g`.
 pub struct WegmanCarter<H: KeyedHash> {
     hash: H,
     aes: Aes128,
@@ -452,7 +468,7 @@ impl<H: KeyedHash> WegmanCarter<H> {
             Some(k) => k.start()?,
             None => self.hash.start(&self.hkey)?,
         };
-        Ok(WcStream { inner, pad, out: self.hash.out_len() })
+        Ok(WcStream { inner, pad, out: self.hash.out_len(), group: self.hash.group() })
     }
 
     /// The tag of `msg` under `nonce`.
@@ -473,6 +489,7 @@ pub struct WcStream {
     inner: Box<dyn Stream>,
     pad: Zeroizing<[u8; 16]>,
     out: usize,
+    group: DeltaGroup,
 }
 
 impl WcStream {
@@ -480,13 +497,15 @@ impl WcStream {
     pub fn update(&mut self, data: &[u8]) {
         self.inner.update(data);
     }
-    /// `AES_K(n)[0..O] ⊕ H(g, M)`.
+    /// `AES_K(n)[0..O] ⋆ H(g, M)` in the hash's group.
     pub fn finalize(self) -> Result<Vec<u8>, Error> {
         let h = Zeroizing::new(self.inner.finalize()?);
         if h.len() != self.out {
             return Err(Error::Invalid(format!("hash gave {} bytes, expected {}", h.len(), self.out)));
         }
-        Ok(h.iter().zip(self.pad.iter()).map(|(a, b)| a ^ b).collect())
+        let mut t = vec![0u8; self.out];
+        self.group.combine(&self.pad[..], &h, &mut t);
+        Ok(t)
     }
 }
 
@@ -593,7 +612,7 @@ impl Mac {
                     None => Box::new(NamedHash::new(h)?),
                 };
                 let stream = hash.start(&key[16..])?;
-                (PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len()))
+                (PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len(), hash.group()))
             }
         };
         Ok(Pending { hash, finish, name: name.to_string(), nonce_len: self.nonce_len() })
@@ -610,7 +629,7 @@ enum PendingFinish {
     Scramble(Aes128),
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
-    Wc(Aes128, usize),
+    Wc(Aes128, usize, DeltaGroup),
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
@@ -654,8 +673,8 @@ impl Pending {
                 };
                 Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
-            (PendingHash::Other(s), PendingFinish::Wc(aes, out)) => {
-                WcStream { inner: s, pad: aes_block(&aes, &nonce()), out }.finalize()
+            (PendingHash::Other(s), PendingFinish::Wc(aes, out, group)) => {
+                WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
             }
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
         }
@@ -808,7 +827,14 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 32,
                 16,
                 o,
-                format!("AES_K(n)[0..{o}] xor tree-{name}(s, M) (seed 004 §2.3)"),
+                format!(
+                    "AES_K(n)[0..{o}] + tree-{name}(s, M) {} (seed 004 §2.3)",
+                    match th.0.group {
+                        DeltaGroup::Words32 => "mod 2^32 word by word".to_string(),
+                        DeltaGroup::Integer => format!("mod 2^{}", 8 * o),
+                        DeltaGroup::Xor => "(xor)".to_string(),
+                    }
+                ),
             ),
             move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(WegmanCarter::new(th.clone(), p.key)?))

@@ -25,6 +25,7 @@
 
 use zeroize::Zeroizing;
 
+use crate::group::DeltaGroup;
 use crate::registry::{Entry, Info, KeySpec, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
@@ -323,14 +324,14 @@ pub(crate) fn catalog() -> Vec<Entry> {
 pub fn block_families() -> Vec<BlockFamily> {
     let mut v = Vec::new();
     for n in 1..=4usize {
-        v.push(BlockFamily::new(format!("mmh32x{n}"), BLOCK32, 4 * n, 4 * (K - 1 + n), move |key: &[u8]| {
+        v.push(BlockFamily::new(format!("mmh32x{n}"), BLOCK32, 4 * n, 4 * (K - 1 + n), DeltaGroup::Words32, move |key: &[u8]| {
             Box::new(Mmh32::new(n, key).expect("tree passes K bytes")) as Box<dyn BlockHash>
         }));
     }
-    v.push(BlockFamily::new("nmh32", BLOCK32, 4, BLOCK32, |key: &[u8]| {
+    v.push(BlockFamily::new("nmh32", BLOCK32, 4, BLOCK32, DeltaGroup::Words32, |key: &[u8]| {
         Box::new(Nmh32::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
     }));
-    v.push(BlockFamily::new("mmh64", BLOCK64, 8, BLOCK64, |key: &[u8]| {
+    v.push(BlockFamily::new("mmh64", BLOCK64, 8, BLOCK64, DeltaGroup::Integer, |key: &[u8]| {
         Box::new(Mmh64::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
     }));
     v

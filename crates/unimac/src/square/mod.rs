@@ -31,6 +31,7 @@
 
 use zeroize::Zeroizing;
 
+use crate::group::DeltaGroup;
 use crate::registry::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
@@ -552,7 +553,7 @@ pub fn block_families() -> Vec<BlockFamily> {
     for l in WIDTHS {
         for variant in [Variant::Asm, Variant::E] {
             let b = tree_block_bytes(l);
-            v.push(BlockFamily::new(name(l, variant), b, l / 8, b, move |key: &[u8]| -> Box<dyn BlockHash> {
+            v.push(BlockFamily::new(name(l, variant), b, l / 8, b, DeltaGroup::Integer, move |key: &[u8]| -> Box<dyn BlockHash> {
                 Box::new(Block(BlockKey::new(l, variant, key).expect("the family's key size")))
             }));
         }
