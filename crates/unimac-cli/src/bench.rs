@@ -216,7 +216,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
 /// The forgery bound of a MAC row (see the footnote the table prints).
 fn bound_cell(name: &str) -> String {
     let Some(mac) = name.strip_prefix("mac-") else { return "-".into() };
-    let attack = unimac::bounds::Attack { max_bytes: 1 << 20, tags: 1 << 32, forgeries: 1 << 32 };
+    let attack = unimac::bounds::Attack::new(1 << 20, 1 << 32, 1 << 32);
     match unimac::bounds::bound(mac, &attack) {
         Ok(b) => format!("{:.1}{}", b.log2.0, if b.proven { "" } else { "*" }),
         // The only error for a known MAC name: the bound is 1 or more

@@ -352,7 +352,7 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Re
 /// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--json]`.
 pub fn bound(name: &str, max_bytes: u64, tags: u64, forgeries: u64, json: bool) -> Result<(), Fail> {
     let name = name.strip_prefix("mac-").unwrap_or(name);
-    let b = bounds::bound(name, &Attack { max_bytes, tags, forgeries }).map_err(|e| match e {
+    let b = bounds::bound(name, &Attack { max_bytes, tags, forgeries, random_nonces }).map_err(|e| match e {
         unimac::Error::UnknownName(_) => Fail(format!("no bound for '{name}' (one of: {})", bounds::names().join(", "))),
         e => Fail(e.to_string()),
     })?;

@@ -79,8 +79,9 @@ type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send
 /// [`Keyed::start_with_nonce`] (checked against the name's nonce size, with
 /// the same errors as [`open`]); names without a nonce take `None`.
 ///
-/// `mac-hash127` authenticates one message per key (SPEC §6): a keyed object
-/// of it must still tag only one message.
+/// `mac-hash127` authenticates one message per key (SPEC §6): its keyed
+/// object starts one message and refuses the next ([`Error::KeySpent`]);
+/// [`Keyed::start_check`] verifies any number.
 pub trait Keyed: Send + Sync {
     /// Start a message under `nonce` (`Some` exactly for nonce MACs).
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error>;
@@ -95,6 +96,14 @@ pub trait Keyed: Send + Sync {
         let mut s = self.start_with_nonce(nonce)?;
         s.update(msg);
         s.finalize()
+    }
+
+    /// Start a message whose output is only compared with a tag received
+    /// (verification): the same computation, but it never spends a one-time
+    /// key (`mac-hash127`), which [`start_with_nonce`](Self::start_with_nonce)
+    /// does.
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.start_with_nonce(nonce)
     }
 }
 
@@ -277,6 +286,10 @@ impl Keyed for Checked {
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         check_nonce(self.info, nonce)?;
         self.inner.compute(nonce, msg)
+    }
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        check_nonce(self.info, nonce)?;
+        self.inner.start_check(nonce)
     }
 }
 

@@ -118,8 +118,16 @@ fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
 
 /// `mac-hash127`: `s = (k + h_r(M)) mod p` (seed 000 §8). The key `r ‖ k`
 /// authenticates ONE message: a second message under the same key reveals
-/// `h_r(m) − h_r(m')` and voids Theorem 8.2.
-#[derive(Clone)]
+/// `h_r(m) − h_r(m')` and voids Theorem 8.2. So the type is not `Clone`, and
+/// tagging consumes it; checking a tag does not.
+///
+/// ```
+/// use unimac::mac::Hash127OneTime;
+/// let k = Hash127OneTime::new(&[5u8; 32]);
+/// assert!(!k.verify(b"msg", &[0u8; 16]));
+/// let tag = k.tag(b"msg"); // `k` is gone: no second tag under this key
+/// assert!(Hash127OneTime::new(&[5u8; 32]).verify(b"msg", &tag));
+/// ```
 pub struct Hash127OneTime {
     key: hash127::Key,
 }
@@ -129,19 +137,44 @@ impl Hash127OneTime {
     pub fn new(key: &[u8; 32]) -> Self {
         Hash127OneTime { key: hash127::Key::new(key) }
     }
-    /// Start tagging a message.
-    pub fn start(&self) -> Hash127Stream {
+    /// Start tagging the one message of this key.
+    pub fn start(self) -> Hash127Stream {
+        self.stream()
+    }
+    fn stream(&self) -> Hash127Stream {
         Hash127Stream { h: Hash127::new(&self.key), finish: Finish::OneTime }
     }
-    /// The tag of `msg`.
-    pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
-        let mut s = self.start();
+    fn compute(&self, msg: &[u8]) -> [u8; 16] {
+        let mut s = self.stream();
         s.update(msg);
         s.finalize()
     }
-    /// Whether `tag` is the tag of `msg` (constant-time comparison).
+    /// The tag of `msg`, the one message of this key.
+    pub fn tag(self, msg: &[u8]) -> [u8; 16] {
+        self.compute(msg)
+    }
+    /// Whether `tag` is the tag of `msg` (constant-time comparison); does not
+    /// spend the key.
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
-        tags_equal(&self.tag(msg), tag)
+        tags_equal(&self.compute(msg), tag)
+    }
+}
+
+/// A one-message key set up by name (`mac-hash127` through
+/// [`registry::key`]): the first message started spends it, later ones are
+/// refused with [`Error::KeySpent`]; checking tags never spends it.
+struct OneTimeKeyed {
+    name: &'static str,
+    key: Hash127OneTime,
+    spent: std::sync::atomic::AtomicBool,
+}
+
+impl OneTimeKeyed {
+    fn spend(&self) -> Result<(), Error> {
+        if self.spent.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::KeySpent(self.name.to_string()));
+        }
+        Ok(())
     }
 }
 
@@ -567,11 +600,21 @@ impl Mac {
     pub fn tag_len(&self) -> usize {
         self.info.out
     }
-    /// Start tagging a message.
+    /// Start tagging a message. For a one-message key (`hash127`) the first
+    /// message spends the key and a second is refused ([`Error::KeySpent`]).
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.check(nonce)?;
+        self.keyed.start_with_nonce(nonce).map_err(strip_prefix_err)
+    }
+    /// Start computing the tag of a message received, to compare with the
+    /// tag that came with it (never spends a one-message key).
+    pub fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.check(nonce)?;
+        self.keyed.start_check(nonce)
+    }
+    fn check(&self, nonce: Option<&[u8]>) -> Result<(), Error> {
         let p = Params { key: &self.key, nonce, len: None };
-        registry::check(self.info, &p).map_err(strip_prefix_err)?;
-        self.keyed.start_with_nonce(nonce)
+        registry::check(self.info, &p).map_err(strip_prefix_err)
     }
     /// The tag of `msg`.
     pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
@@ -581,7 +624,9 @@ impl Mac {
     }
     /// Whether `tag` is the tag of `msg` (constant-time comparison).
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
-        Ok(tags_equal(&self.tag(nonce, msg)?, tag))
+        let mut s = self.start_check(nonce)?;
+        s.update(msg);
+        Ok(tags_equal(&s.finalize()?, tag))
     }
 }
 
@@ -594,7 +639,8 @@ impl Mac {
         let name = self.name();
         let key: &[u8] = &self.key;
         let (hash, finish): (PendingHash, PendingFinish) = match name {
-            "hash127" => (PendingHash::H127(Box::new(Hash127::new(&hash127::Key::new(&*key32(key, name)?)))), PendingFinish::OneTime),
+            // The keyed object spends the one-message key here.
+            "hash127" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Direct),
             "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
                 let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
                 let aes = aes_of(&key[16..32]);
@@ -625,7 +671,8 @@ enum PendingHash {
 }
 
 enum PendingFinish {
-    OneTime,
+    /// The stream's output is the tag.
+    Direct,
     Scramble(Aes128),
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
@@ -662,7 +709,7 @@ impl Pending {
         match (self.hash, self.finish) {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
-                    PendingFinish::OneTime => Finish::OneTime,
+                    PendingFinish::Direct => unreachable!("hash127 is hashed by its keyed object"),
                     PendingFinish::Scramble(aes) => Finish::Scramble(Arc::new(aes)),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
@@ -676,6 +723,7 @@ impl Pending {
             (PendingHash::Other(s), PendingFinish::Wc(aes, out, group)) => {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
             }
+            (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
         }
     }
@@ -702,12 +750,17 @@ pub fn names() -> Vec<String> {
 // The keyed objects of the `mac-` names (key set-up once; the registry has
 // checked each nonce against the name before these run).
 
-impl Keyed for Hash127OneTime {
+impl Keyed for OneTimeKeyed {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(self.start()))
+        self.spend()?;
+        Ok(Box::new(self.key.stream()))
     }
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(self.tag(msg).to_vec())
+        self.spend()?;
+        Ok(self.key.compute(msg).to_vec())
+    }
+    fn start_check(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(self.key.stream()))
     }
 }
 
@@ -765,7 +818,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
         Entry::keyed(
             mac_info("mac-hash127".into(), 32, 0, 16, "k + hash127_r(M) mod p: ONE message per key (seed 000 §8)".into()),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Hash127OneTime::new(&*key32(p.key, "hash127")?)))
+                Ok(Box::new(OneTimeKeyed {
+                    name: "hash127",
+                    key: Hash127OneTime::new(&*key32(p.key, "hash127")?),
+                    spent: std::sync::atomic::AtomicBool::new(false),
+                }))
             },
         ),
         Entry::keyed(

@@ -113,8 +113,10 @@ fn every_split_point_equals_one_shot() {
         let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
         let whole = mac.tag(nonce, &msg).unwrap();
         assert_eq!(whole.len(), mac.tag_len());
+        // start_check: the same computation without spending hash127's
+        // one-message key.
         for split in (0..=msg.len()).step_by(1) {
-            let mut s = mac.start(nonce).unwrap();
+            let mut s = mac.start_check(nonce).unwrap();
             s.update(&msg[..split]);
             s.update(&msg[split..]);
             assert_eq!(s.finalize().unwrap(), whole, "{name} split {split}");
@@ -255,17 +257,18 @@ fn deferred_nonce_equals_nonce_up_front() {
         r.fill_bytes(&mut key);
         let mut n = [0u8; 16];
         r.fill_bytes(&mut n);
-        let mac = Mac::new(&name, &key).unwrap();
-        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
-        let want = mac.tag(nonce, &msg).unwrap();
-        let mut p = mac.start_deferred().unwrap();
+        // A fresh object per tag: hash127's key tags one message.
+        let mac = || Mac::new(&name, &key).unwrap();
+        let nonce = (mac().nonce_len() > 0).then_some(&n[..]);
+        let want = mac().tag(nonce, &msg).unwrap();
+        let mut p = mac().start_deferred().unwrap();
         p.update(&msg[..100]);
         p.update(&msg[100..]);
         assert_eq!(p.finalize(nonce).unwrap(), want, "{name}");
-        let p = mac.start_deferred().unwrap();
-        if mac.nonce_len() > 0 {
+        let p = mac().start_deferred().unwrap();
+        if mac().nonce_len() > 0 {
             assert!(matches!(p.finalize(None), Err(Error::MissingNonce(_))));
-            let p = mac.start_deferred().unwrap();
+            let p = mac().start_deferred().unwrap();
             assert!(matches!(p.finalize(Some(&n[..15])), Err(Error::NonceLength { .. })));
         } else {
             assert!(matches!(p.finalize(Some(&n)), Err(Error::UnexpectedNonce(_))));
@@ -290,12 +293,55 @@ fn big_slices_equal_small_updates_for_every_mac() {
         let n = [5u8; 16];
         let mac = Mac::new(&name, &key).unwrap();
         let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
-        let mut whole = mac.start(nonce).unwrap();
+        let mut whole = mac.start_check(nonce).unwrap();
         whole.update(&msg);
-        let mut small = mac.start(nonce).unwrap();
+        let mut small = mac.start_check(nonce).unwrap();
         for c in msg.chunks(65_536 + 3) {
             small.update(c);
         }
         assert_eq!(whole.finalize().unwrap(), small.finalize().unwrap(), "{name}");
     }
+}
+
+/// A one-message key (`hash127`) tags once: by name, a second tag is refused
+/// with `KeySpent`, whether through `tag`, `start` or `start_deferred`;
+/// verification never spends it. The typed `Hash127OneTime` is consumed by
+/// tagging (a second tag does not compile) and is not `Clone`.
+#[test]
+fn one_time_keys_tag_once_and_verify_always() {
+    let key = [0x42u8; 32];
+    let want = Hash127OneTime::new(&key).tag(b"first");
+    for how in 0..3 {
+        let m = Mac::new("hash127", &key).unwrap();
+        assert!(m.verify(None, b"first", &want).unwrap(), "verify before the tag");
+        let t = match how {
+            0 => m.tag(None, b"first").unwrap(),
+            1 => {
+                let mut s = m.start(None).unwrap();
+                s.update(b"first");
+                s.finalize().unwrap()
+            }
+            _ => {
+                let mut p = m.start_deferred().unwrap();
+                p.update(b"first");
+                p.finalize(None).unwrap()
+            }
+        };
+        assert_eq!(t, want);
+        assert_eq!(m.tag(None, b"second").err(), Some(Error::KeySpent("hash127".into())));
+        assert!(matches!(m.start(None), Err(Error::KeySpent(_))));
+        assert!(matches!(m.start_deferred(), Err(Error::KeySpent(_))));
+        assert!(m.verify(None, b"first", &want).unwrap(), "verify after the tag");
+        assert!(!m.verify(None, b"second", &want).unwrap());
+    }
+    // Through the registry's keyed object.
+    let k = registry::key("mac-hash127", &Params { key: &key, nonce: None, len: None }).unwrap();
+    assert_eq!(k.compute(None, b"first").unwrap(), want);
+    assert!(matches!(k.compute(None, b"first"), Err(Error::KeySpent(_))));
+    let mut c = k.start_check(None).unwrap();
+    c.update(b"first");
+    assert_eq!(c.finalize().unwrap(), want);
+    // Other MACs are not one-time.
+    let m = Mac::new("hash127-aes", &key).unwrap();
+    assert_eq!(m.tag(None, b"a").unwrap(), m.tag(None, b"a").unwrap());
 }
