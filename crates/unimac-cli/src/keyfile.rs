@@ -2,7 +2,10 @@
 //!
 //! A key file is the lowercase hex of the key and a newline, mode 0600,
 //! created once and never overwritten; it is read strictly (exactly the hex
-//! of a key of the MAC's length, then at most one newline).
+//! of a key of the MAC's length, then at most one newline). The key of a
+//! one-message MAC (`hash127`) is marked spent when it tags: the line `spent`
+//! is appended (under an exclusive lock, fsynced before the tag is printed),
+//! and `tag` refuses such a file; `verify` still reads it.
 //!
 //! A counter file holds, in decimal and a newline, the next unused 128-bit
 //! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0).
@@ -91,8 +94,50 @@ fn names_with_key_len(len: usize) -> Vec<String> {
 
 /// Read the key file at `path` for a MAC whose key is `want` bytes.
 pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
+    let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {}: {e}", path.display())))?;
+    Ok(parse_key_file(f, path, name, want)?.0)
+}
+
+/// A one-message key file, locked: the key, and [`OneTimeKey::spend`] to
+/// mark the file spent before the tag is shown.
+pub struct OneTimeKey {
+    file: File,
+    shown: String,
+    pub key: Zeroizing<Vec<u8>>,
+}
+
+impl OneTimeKey {
+    /// Append `spent` and fsync it: from now on `tag` refuses this key file.
+    pub fn spend(mut self) -> Result<(), Fail> {
+        let shown = &self.shown;
+        self.file
+            .write_all(b"spent\n")
+            .and_then(|_| self.file.sync_all())
+            .map_err(|e| Fail(format!("cannot mark the one-time key file {shown} as spent: {e}; no tag is shown")))
+        // Dropping the file releases the lock.
+    }
+}
+
+/// Open and lock the key file of a one-message MAC for tagging; refuses a
+/// key file already marked spent.
+pub fn one_time_key(path: &Path, name: &str, want: usize) -> Result<OneTimeKey, Fail> {
+    let shown = path.display().to_string();
+    let f = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
+        Fail(format!("cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {e}"))
+    })?;
+    f.lock().map_err(|e| Fail(format!("cannot lock key file {shown}: {e}")))?;
+    let (key, spent) = parse_key_file(&f, path, name, want)?;
+    if spent {
+        return Err(Fail(format!(
+            "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
+        )));
+    }
+    Ok(OneTimeKey { file: f, shown, key })
+}
+
+/// The key in a key file's text, and whether the file is marked spent.
+fn parse_key_file(f: impl Read, path: &Path, name: &str, want: usize) -> Result<(Zeroizing<Vec<u8>>, bool), Fail> {
     let shown = path.display();
-    let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {e}")))?;
     // Room for the whole (bounded) file up front: growing the buffer would
     // leave copies of the key in freed memory.
     let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
@@ -102,7 +147,10 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
     if text.len() as u64 > MAX_KEY_FILE {
         return Err(Fail(format!("key file {shown}: too long to be a key file")));
     }
-    let body: &[u8] = text.strip_suffix(b"\n").unwrap_or(&text);
+    let (body, spent): (&[u8], bool) = match text.strip_suffix(b"\nspent\n") {
+        Some(b) => (b, true),
+        None => (text.strip_suffix(b"\n").unwrap_or(&text), false),
+    };
     if body.is_empty() || !body.iter().all(|c| c.is_ascii_hexdigit()) {
         return Err(Fail(format!("key file {shown}: not a key file (expected the key in hex and one newline)")));
     }
@@ -117,7 +165,7 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
     }
     let mut key = Zeroizing::new(vec![0u8; got]);
     hex::decode_to_slice(body, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;
-    Ok(key)
+    Ok((key, spent))
 }
 
 /// Parse a counter file's text strictly: decimal digits, one newline.

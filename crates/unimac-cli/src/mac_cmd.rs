@@ -145,11 +145,37 @@ fn check_readable(path: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
-/// `unimac tag NAME --key-file K [--counter F | --nonce HEX] FILE...`.
-pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&str>, files: &[PathBuf]) -> Result<(), Fail> {
+/// Where `tag` takes its nonces from.
+#[derive(Clone, Copy, Debug)]
+pub enum NonceSource<'a> {
+    /// None given.
+    None,
+    /// A counter file.
+    Counter(&'a Path),
+    /// One nonce, hex.
+    Fixed(&'a str),
+    /// 128 random bits per message from the OS generator (seed 000 §9,
+    /// "Random numbers instead of counters").
+    Random,
+}
+
+/// `unimac tag NAME --key-file K [--counter F | --nonce HEX | --random-nonce] FILE...`.
+pub fn tag(name: &str, key_file: &Path, nonces: NonceSource<'_>, files: &[PathBuf]) -> Result<(), Fail> {
     let klen = mac_key_len(name)?;
-    let key = keyfile::read_key(key_file, name, klen)?;
+    // A one-message key is locked now and marked spent before its tag is shown.
+    let (key, one_time) = if mac::is_one_time(name) {
+        let k = keyfile::one_time_key(key_file, name, klen)?;
+        (k.key.clone(), Some(k))
+    } else {
+        (keyfile::read_key(key_file, name, klen)?, None)
+    };
     let m = Mac::new(name, &key)?;
+    let (counter, nonce, random) = match nonces {
+        NonceSource::None => (None, None, false),
+        NonceSource::Counter(c) => (Some(c), None, false),
+        NonceSource::Fixed(n) => (None, Some(n), false),
+        NonceSource::Random => (None, None, true),
+    };
     let stdin = [PathBuf::from("-")];
     let files: &[PathBuf] = if files.is_empty() { &stdin } else { files };
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
@@ -157,14 +183,15 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     }
     let nl = m.nonce_len();
     let fixed_nonce = match (nl, counter, nonce) {
-        (0, None, None) => None,
-        (0, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter, no --nonce)"))),
-        (_, Some(_), Some(_)) => return Err(Fail("give --counter or --nonce, not both".into())),
+        (0, None, None) if !random => None,
+        (0, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)"))),
+        (_, None, None) if random => None,
         (_, None, None) => {
             return Err(Fail(format!(
-                "{name} needs a nonce: give --counter FILE (recommended) or --nonce HEX"
+                "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
             )))
         }
+        (_, Some(_), Some(_)) => return Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
         (_, None, Some(h)) => {
             let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
             if n.len() != nl {
@@ -177,8 +204,8 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
         }
         (_, Some(_), None) => None,
     };
-    if name == "hash127" && files.len() > 1 {
-        return Err(Fail("hash127 is a one-time MAC: one message per key".into()));
+    if one_time.is_some() && files.len() > 1 {
+        return Err(Fail(format!("{name} is a one-time MAC: one message per key")));
     }
     for f in files {
         check_readable(f)?;
@@ -208,11 +235,24 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
         (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
         (None, Some(n)) => vec![Some(n)],
+        (None, None) if random => {
+            let mut all = vec![0u8; nl * files.len()];
+            getrandom::fill(&mut all).map_err(|e| Fail(format!("the operating system's random generator failed: {e}")))?;
+            all.chunks(nl).map(|n| Some(n.to_vec())).collect()
+        }
         (None, None) => vec![None; files.len()],
     };
+    let tags = files
+        .iter()
+        .zip(&nonces)
+        .zip(hashed)
+        .map(|((_, n), p)| p.finalize(n.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(k) = one_time {
+        k.spend()?;
+    }
     let mut out = String::new();
-    for ((f, n), p) in files.iter().zip(&nonces).zip(hashed) {
-        let t = p.finalize(n.as_deref())?;
+    for ((f, n), t) in files.iter().zip(&nonces).zip(tags) {
         let (esc, shown_name) = escape_name(&shown(Some(f.as_path())));
         if esc {
             out.push('\\');
@@ -301,7 +341,7 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Re
             ignored += 1;
             continue;
         }
-        let mut s = m.start(nonce.as_deref())?;
+        let mut s = m.start_check(nonce.as_deref())?;
         let read = check_readable(&path).and_then(|_| feed(Some(&path), &mut |d| s.update(d)));
         if let Err(Fail(e)) = read {
             unreadable += 1;
@@ -349,8 +389,8 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Re
     Ok(bad + unreadable + malformed == 0)
 }
 
-/// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--json]`.
-pub fn bound(name: &str, max_bytes: u64, tags: u64, forgeries: u64, json: bool) -> Result<(), Fail> {
+/// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.
+pub fn bound(name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool, json: bool) -> Result<(), Fail> {
     let name = name.strip_prefix("mac-").unwrap_or(name);
     let b = bounds::bound(name, &Attack { max_bytes, tags, forgeries, random_nonces }).map_err(|e| match e {
         unimac::Error::UnknownName(_) => Fail(format!("no bound for '{name}' (one of: {})", bounds::names().join(", "))),

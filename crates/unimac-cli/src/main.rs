@@ -55,6 +55,11 @@ enum Cmd {
         /// The nonce, hex (interoperation; one file only; never reuse a nonce).
         #[arg(long)]
         nonce: Option<String>,
+        /// A fresh 128-bit nonce per file from the OS random generator (no
+        /// state to keep; 'bound --random-nonces' adds the chance that two
+        /// repeat).
+        #[arg(long = "random-nonce")]
+        random_nonce: bool,
         /// Files to tag; stdin when absent or '-'.
         files: Vec<PathBuf>,
     },
@@ -93,6 +98,10 @@ enum Cmd {
         /// D: forgery attempts.
         #[arg(long, default_value_t = 1)]
         forgeries: u64,
+        /// The C nonces are random 128-bit values ('tag --random-nonce'), not
+        /// a counter: add the chance that two of them repeat.
+        #[arg(long = "random-nonces")]
+        random_nonces: bool,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -214,14 +223,22 @@ fn main() -> ExitCode {
         Cmd::Keygen { name, output, counter } => {
             mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true)
         }
-        Cmd::Tag { name, key_file, counter, nonce, files } => {
-            mac_cmd::tag(name, key_file, counter.as_deref(), nonce.as_deref(), files).map(|_| true)
+        Cmd::Tag { name, key_file, counter, nonce, random_nonce, files } => {
+            let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
+            let src = match (counter, nonce, random_nonce) {
+                _ if given > 1 => Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
+                (Some(c), _, _) => Ok(mac_cmd::NonceSource::Counter(c)),
+                (None, Some(n), _) => Ok(mac_cmd::NonceSource::Fixed(n)),
+                (None, None, true) => Ok(mac_cmd::NonceSource::Random),
+                (None, None, false) => Ok(mac_cmd::NonceSource::None),
+            };
+            src.and_then(|src| mac_cmd::tag(name, key_file, src, files)).map(|_| true)
         }
         Cmd::Verify { name, key_file, check, quiet, status, ignore_missing } => {
             mac_cmd::verify(name, key_file, check, mac_cmd::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing })
         }
-        Cmd::Bound { name, max_bytes, tags, forgeries, json } => {
-            mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *json).map(|_| true)
+        Cmd::Bound { name, max_bytes, tags, forgeries, random_nonces, json } => {
+            mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
         }
         Cmd::Compute { name, key, nonce, len, file } => {
             compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)

@@ -572,7 +572,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         }
         _ if tree_mac => {
             b.theorem = format!(
-                "Wegman–Carter for eps-almost-Delta-universal hashes (Halevi–Krawczyk, seed 004 section 2.3; Etzel–Patel–Ramzan, seed 003 section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
+                "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, seed 004 section 2.3; Etzel–Patel–Ramzan, seed 003 section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
             );
             b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
             b.terms.insert(1, Term {
@@ -937,7 +937,7 @@ mod tests {
         for name in ["wc-sqh128-e", "wc-sqh128-asm", "wc-mmh32x4", "wc-nmh32", "wc-mmh64", "wc-sqh64-asm"] {
             for at in [a(1_000_000, 1000, 1 << 20), a(1000, 1, 1)] {
                 let b = bound(name, &at).unwrap();
-                assert!(b.theorem.starts_with("Wegman–Carter for eps-almost-Delta-universal"), "{name}: {}", b.theorem);
+                assert!(b.theorem.starts_with("Wegman–Carter theorem for eps-almost-Delta-universal"), "{name}: {}", b.theorem);
                 assert!(b.params.iter().any(|(k, _)| k.starts_with("eps (AdU")), "{name}");
             }
         }

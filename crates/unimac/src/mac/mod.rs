@@ -555,6 +555,12 @@ impl Stream for WcStream {
 // By name
 // ---------------------------------------------------------------------------
 
+/// Whether the MAC `name` (without `mac-`) authenticates one message per key
+/// (seed 000 §8): its key must never tag twice.
+pub fn is_one_time(name: &str) -> bool {
+    matches!(name, "hash127" | "hash127-96")
+}
+
 /// The names of Shoup's hashes that have a `wc-` MAC (SPEC §6).
 pub const SHOUP_HASHES: [&str; 3] = ["eval64", "division64", "gdivision64"];
 
