@@ -281,26 +281,28 @@ fn same_code_as_the_full_size_functions() {
     }
 }
 
-/// Largest number of keys of `k + 1` words with
-/// `(MMH_x(m) - MMH_x(m'), MMH_x'(m) - MMH_x'(m')) = (δ1, δ2)` mod 2^w, where
-/// `x = x_1..x_k`, `x' = x_2..x_{k+1}` (the Toeplitz pair of section 2.4).
-fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W]) -> u64 {
+/// Largest number of keys of `k + n − 1` words with
+/// `(MMH_{x_j..}(m) − MMH_{x_j..}(m'))_{j<n} = (δ_j)` word by word mod 2^w,
+/// over all `δ` (the Toeplitz words of section 2.4, SPEC §2's `mmh32xN`).
+fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W], n: usize) -> u64 {
     let w = W::BITS as usize;
     let k = m.len();
-    let keys = 1u64 << (w * (k + 1));
+    let keys = 1u64 << (w * (k + n - 1));
+    let mask = (1u128 << w) - 1;
     let run = |lo: u64, hi: u64| -> Vec<u64> {
-        let mut c = vec![0u64; 1 << (2 * w)];
-        let mut x = vec![W::default(); k + 1];
-        let mask = (1u128 << w) - 1;
+        let mut c = vec![0u64; 1 << (n * w)];
+        let mut x = vec![W::default(); k + n - 1];
         for t in lo..hi {
             for (i, xi) in x.iter_mut().enumerate() {
                 *xi = W::from_u128((t >> (w * i)) as u128);
             }
-            let a = generic::mmh_toeplitz(p, &x, m, 2);
-            let b = generic::mmh_toeplitz(p, &x, m2, 2);
-            let d0 = (a[0].to_u128() + (1 << w) - b[0].to_u128()) & mask;
-            let d1 = (a[1].to_u128() + (1 << w) - b[1].to_u128()) & mask;
-            c[(d0 | d1 << w) as usize] += 1;
+            let a = generic::mmh_toeplitz(p, &x, m, n);
+            let b = generic::mmh_toeplitz(p, &x, m2, n);
+            let mut d = 0usize;
+            for j in 0..n {
+                d |= (((a[j].to_u128() + (1 << w) - b[j].to_u128()) & mask) as usize) << (w * j);
+            }
+            c[d] += 1;
         }
         c
     };
@@ -311,39 +313,118 @@ fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W]) -> u64 {
     c1.iter().zip(&c2).map(|(a, b)| a + b).max().unwrap()
 }
 
+/// The Toeplitz bound used for `mmh32xN` (docs/BOUNDS.md): ε ≤ 6·9^(N−1)/2^(wN)
+/// for `N` words of MMH_w — Theorem 8 for one word, at most 9 values of
+/// each further word's fresh key word. (The paper's (6/2^w)^N is stated for
+/// MMH*, which has no mod 2^(2w) and mod 2^w wraps; it is printed beside the
+/// measurement, not asserted.) A configuration whose bound is 1 or more says
+/// nothing and is reported as skipped, not counted.
 #[test]
-fn toeplitz_pair_within_the_square_of_theorem_8() {
-    // Section 3.3 states (1.5/2^30)^2 = (6/2^32)^2 for the 64-bit Toeplitz
-    // output; checked here at reduced scale against (6/2^w)^2, every key.
-    fn one<W: Word>(c: u64, k: usize, n_pairs: usize) {
+fn toeplitz_words_within_the_derived_bound() {
+    /// Returns whether the check ran (false: skipped as vacuous).
+    fn one<W: Word>(c: u64, k: usize, n: usize, n_pairs: usize) -> bool {
         let w = W::BITS;
         let p = Prime::<W>::new(c).unwrap();
-        let keys = 1u64 << (w as usize * (k + 1));
-        let unit = keys >> (2 * w); // ε = count / keys = (count / unit) · 2^-2w
+        let proven = 6.0 * 9f64.powi(n as i32 - 1) / 2f64.powi((w as usize * n) as i32);
+        if proven >= 1.0 {
+            println!("Toeplitz MMH_w, w={w} k={k} N={n}: SKIPPED (vacuous: 6*9^(N-1)/2^(wN) = {proven:.3} >= 1)");
+            return false;
+        }
+        let keys = 1u64 << (w as usize * (k + n - 1));
+        let allowed = (proven * keys as f64).floor() as u64;
         let mut worst = 0;
-        for (m, m2) in pairs::<W>(k, n_pairs, 0x7e ^ (w as u64) << 8 ^ k as u64) {
-            let mx = toeplitz_max(&p, &m, &m2);
+        for (m, m2) in pairs::<W>(k, n_pairs, 0x7e ^ (w as u64) << 8 ^ k as u64 ^ (n as u64) << 20) {
+            let mx = toeplitz_max(&p, &m, &m2, n);
             assert!(
-                mx <= 36 * unit,
-                "Toeplitz w={w} p={} k={k}: {}/2^{} > 36/2^{} for m = {m:?}, m' = {m2:?}",
+                mx <= allowed,
+                "Toeplitz w={w} p={} k={k} N={n}: Pr = {mx}/{keys} > 6*9^{}/2^{} for m = {m:?}, m' = {m2:?}",
                 p.p(),
-                mx as f64 / unit as f64,
-                2 * w,
-                2 * w
+                n - 1,
+                w as usize * n
             );
             worst = worst.max(mx);
         }
+        let measured = worst as f64 / keys as f64;
         println!(
-            "Toeplitz MMH_w pair, w={w} p={} k={k}, {n_pairs} pairs x 2^{} keys: measured {:.3}/2^{} <= (6/2^w)^2 = 36/2^{}",
+            "Toeplitz MMH_w, w={w} p={} k={k} N={n}, {n_pairs} pairs x 2^{} keys: measured {measured:.5} <= proven 6*9^{}/2^{} = {proven:.5} (the paper's MMH* figure (6/2^w)^N = {:.5})",
             p.p(),
-            w as usize * (k + 1),
-            worst as f64 / unit as f64,
-            2 * w,
-            2 * w
+            w as usize * (k + n - 1),
+            n - 1,
+            w as usize * n,
+            (6.0 / 2f64.powi(w as i32)).powi(n as i32)
+        );
+        true
+    }
+    let ran = [
+        one::<W4>(1, 2, 2, 300),
+        one::<W4>(1, 4, 2, 6),
+        one::<W4>(1, 2, 3, 200),
+        one::<W4>(1, 3, 3, 6),
+        one::<W4>(1, 2, 4, 10),
+        one::<W6>(3, 2, 2, 20),
+        one::<W6>(3, 2, 3, 2),
+        one::<u8>(1, 2, 2, 2),
+    ];
+    assert!(ran.iter().all(|&r| r), "every configuration here has a bound below 1");
+}
+
+/// `μ_F = max_{y ≠ 0, u} Pr_x[F_x(y) = u]`, what the tree lemma needs for
+/// messages of different heights (docs/BOUNDS.md), every key at reduced
+/// scale: MMH_w ≤ 6/2^w (linear, `F(0) = 0`: Theorem 8 with `m' = 0`) and
+/// NMH_w ≤ 5/2^w (key shift: `(y_i + x_i) mod 2^w` is uniform; then one
+/// zero factor, or two values mod p times two carries).
+#[test]
+fn point_probabilities_for_the_tree_lemma() {
+    fn one<W: Word>(fam: Family, c: u64, k: usize, n_msgs: usize) {
+        let w = W::BITS;
+        let p = Prime::<W>::new(c).unwrap();
+        let keys = 1u64 << (w as usize * k);
+        let bound = match fam {
+            Family::Mmh => 6,
+            Family::Nmh => 5,
+        };
+        let mut rng = Rng(0xa11ce ^ c ^ (k as u64) << 8);
+        let top = (1u128 << w) - 1;
+        let mut msgs: Vec<Vec<W>> = vec![
+            (0..k).map(|i| W::from_u128((i == 0) as u128)).collect(),
+            (0..k).map(|_| W::from_u128(top)).collect(),
+            (0..k).map(|i| W::from_u128(if i == k - 1 { 1 } else { 0 })).collect(),
+        ];
+        while msgs.len() < n_msgs {
+            let m: Vec<W> = (0..k).map(|_| W::from_u128(rng.next() as u128)).collect();
+            if m.iter().any(|x| x.to_u128() != 0) {
+                msgs.push(m);
+            }
+        }
+        let mut worst = 0u64;
+        for m in &msgs {
+            let mut counts = vec![0u64; 1 << w];
+            let mut x = vec![W::default(); k];
+            for t in 0..keys {
+                for (i, xi) in x.iter_mut().enumerate() {
+                    *xi = W::from_u128((t >> (w as usize * i)) as u128);
+                }
+                let v = match fam {
+                    Family::Mmh => generic::mmh(&p, &x, m),
+                    Family::Nmh => generic::nmh(&p, &x, m),
+                };
+                counts[v.to_u128() as usize] += 1;
+            }
+            let mx = *counts.iter().max().unwrap();
+            assert!(mx * (1 << w) <= bound * keys, "{fam:?} w={w} k={k}: mu = {mx}/{keys} > {bound}/2^{w} at y = {m:?}");
+            worst = worst.max(mx);
+        }
+        println!(
+            "{fam:?}_w point probability, w={w} p={} k={k}, {n_msgs} messages x 2^{} keys: measured {:.3}/2^w <= proven {bound}/2^w",
+            p.p(),
+            w as usize * k,
+            worst as f64 * (1u64 << w) as f64 / keys as f64
         );
     }
-    one::<W4>(1, 2, 300);
-    one::<W4>(1, 4, 6);
-    one::<W6>(3, 2, 20);
-    one::<u8>(1, 2, 2);
+    one::<u8>(Family::Mmh, 1, 2, 200);
+    one::<u8>(Family::Nmh, 1, 2, 200);
+    one::<u8>(Family::Nmh, 13, 2, 100);
+    one::<W6>(Family::Nmh, 3, 4, 10);
+    one::<W4>(Family::Nmh, 1, 4, 50);
+    one::<W6>(Family::Mmh, 3, 4, 10);
 }
