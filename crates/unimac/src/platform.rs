@@ -1,31 +1,48 @@
 //! Run-time CPU feature detection, in exactly one place.
 //!
-//! Every family with a fast path asks [`Platform::detect`] which instruction
-//! sets it may use; the answer is computed once and cached, so dispatch costs
-//! one relaxed load. Setting the environment variable `UNIMAC_FORCE_PORTABLE`
-//! to anything non-empty forces the portable paths (useful to test and
-//! benchmark both on one machine).
+//! A [`Platform`] is evidence: only [`Platform::detect`] can say that a
+//! feature is present, and safe code can only take features away from it
+//! ([`Platform::without`], [`Platform::portable`]), never add one. Every fast
+//! path is chosen through it, so no safe call can reach a kernel the CPU
+//! lacks. The answer is computed once and cached, so dispatch costs one
+//! relaxed load. Setting the environment variable `UNIMAC_FORCE_PORTABLE` to
+//! anything non-empty forces the portable paths (to test and benchmark both
+//! on one machine). Outside x86-64 every path is portable.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// The instruction sets unimac's fast paths use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Platform {
+/// One instruction-set feature a fast path uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
     /// AVX2 and FMA (the floating-point and vpmuludq paths).
-    pub avx2_fma: bool,
+    Avx2Fma,
     /// PCLMULQDQ with SSE4.1 (carry-less multiplication for Shoup's hashes).
-    pub pclmul: bool,
-    /// VPCLMULQDQ on 256-bit registers with AVX2 (two carry-less products per
-    /// instruction; Shoup's hashes).
-    pub vpclmul: bool,
-    /// GFNI with AVX2 (GF(2^8) byte multiplication, `vgf2p8mulb`, for the
-    /// generalized division hash).
-    pub gfni: bool,
+    Pclmul,
+    /// VPCLMULQDQ with AVX2 (several carry-less products per instruction).
+    Vpclmul,
+    /// GFNI with AVX2 (`vgf2p8mulb`, the generalized division hash).
+    Gfni,
     /// AVX-512F (512-bit vpmuludq for MMH/NMH; 512-bit FMAs for hash127).
-    pub avx512: bool,
-    /// AVX-512 IFMA52 with AVX-512F (`vpmadd52luq/huq`: exact 52-bit
-    /// multiply-adds, Square Hash's exact-sum variants).
-    pub avx512ifma: bool,
+    Avx512,
+    /// AVX-512 IFMA52 with AVX-512F (exact 52-bit multiply-adds).
+    Avx512Ifma,
+}
+
+impl Feature {
+    /// Every feature.
+    pub const ALL: [Feature; 6] =
+        [Feature::Avx2Fma, Feature::Pclmul, Feature::Vpclmul, Feature::Gfni, Feature::Avx512, Feature::Avx512Ifma];
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The instruction sets this CPU has, as found by detection (or fewer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Platform {
+    /// One bit per [`Feature`]; set only by [`Platform::detect`].
+    bits: u8,
 }
 
 const UNKNOWN: u8 = 0x80;
@@ -33,64 +50,123 @@ static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 impl Platform {
     /// The portable platform: no fast path at all.
-    pub const PORTABLE: Platform =
-        Platform { avx2_fma: false, pclmul: false, vpclmul: false, gfni: false, avx512: false, avx512ifma: false };
+    pub const fn portable() -> Platform {
+        Platform { bits: 0 }
+    }
 
     /// What this CPU offers (cached after the first call).
     #[inline]
     pub fn detect() -> Platform {
         let v = CACHE.load(Ordering::Relaxed);
         if v != UNKNOWN {
-            return Self::from_bits(v);
+            return Platform { bits: v };
         }
         let p = Self::probe();
-        CACHE.store(p.bits(), Ordering::Relaxed);
+        CACHE.store(p.bits, Ordering::Relaxed);
         p
     }
 
-    fn bits(self) -> u8 {
-        (self.avx2_fma as u8)
-            | ((self.pclmul as u8) << 1)
-            | ((self.vpclmul as u8) << 2)
-            | ((self.gfni as u8) << 3)
-            | ((self.avx512 as u8) << 4)
-            | ((self.avx512ifma as u8) << 5)
+    /// The same evidence without `f` (to test or measure a slower path on
+    /// this CPU). Features can only be removed, never added.
+    pub const fn without(self, f: Feature) -> Platform {
+        Platform { bits: self.bits & !(1 << f as u8) }
     }
 
-    fn from_bits(v: u8) -> Platform {
-        Platform {
-            avx2_fma: v & 1 != 0,
-            pclmul: v & 2 != 0,
-            vpclmul: v & 4 != 0,
-            gfni: v & 8 != 0,
-            avx512: v & 16 != 0,
-            avx512ifma: v & 32 != 0,
-        }
+    /// Whether `f` was detected (and not removed).
+    #[inline]
+    pub fn has(self, f: Feature) -> bool {
+        self.bits & f.bit() != 0
+    }
+
+    /// AVX2 and FMA.
+    #[inline]
+    pub fn avx2_fma(self) -> bool {
+        self.has(Feature::Avx2Fma)
+    }
+    /// PCLMULQDQ with SSE4.1.
+    #[inline]
+    pub fn pclmul(self) -> bool {
+        self.has(Feature::Pclmul)
+    }
+    /// VPCLMULQDQ with AVX2.
+    #[inline]
+    pub fn vpclmul(self) -> bool {
+        self.has(Feature::Vpclmul)
+    }
+    /// GFNI with AVX2.
+    #[inline]
+    pub fn gfni(self) -> bool {
+        self.has(Feature::Gfni)
+    }
+    /// AVX-512F.
+    #[inline]
+    pub fn avx512(self) -> bool {
+        self.has(Feature::Avx512)
+    }
+    /// AVX-512 IFMA52 with AVX-512F.
+    #[inline]
+    pub fn avx512ifma(self) -> bool {
+        self.has(Feature::Avx512Ifma)
+    }
+
+    /// The features present, in [`Feature::ALL`] order.
+    pub fn features(self) -> Vec<Feature> {
+        Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
     }
 
     fn probe() -> Platform {
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty()) {
-            return Platform::PORTABLE;
+            return Platform::portable();
         }
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // Only x86-64 has fast paths compiled in; everywhere else (32-bit x86
+        // included) the evidence stays empty.
+        #[cfg(target_arch = "x86_64")]
         {
-            Platform {
-                avx2_fma: std::is_x86_feature_detected!("avx2")
-                    && std::is_x86_feature_detected!("fma"),
-                pclmul: std::is_x86_feature_detected!("pclmulqdq")
-                    && std::is_x86_feature_detected!("sse4.1"),
-                vpclmul: std::is_x86_feature_detected!("vpclmulqdq")
-                    && std::is_x86_feature_detected!("pclmulqdq")
-                    && std::is_x86_feature_detected!("avx2"),
-                gfni: std::is_x86_feature_detected!("gfni") && std::is_x86_feature_detected!("avx2"),
-                avx512: std::is_x86_feature_detected!("avx512f"),
-                avx512ifma: std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512ifma"),
+            let mut bits = 0u8;
+            let mut set = |f: Feature, yes: bool| {
+                if yes {
+                    bits |= f.bit();
+                }
+            };
+            let avx2 = std::is_x86_feature_detected!("avx2");
+            set(Feature::Avx2Fma, avx2 && std::is_x86_feature_detected!("fma"));
+            set(
+                Feature::Pclmul,
+                std::is_x86_feature_detected!("pclmulqdq") && std::is_x86_feature_detected!("sse4.1"),
+            );
+            set(
+                Feature::Vpclmul,
+                std::is_x86_feature_detected!("vpclmulqdq") && std::is_x86_feature_detected!("pclmulqdq") && avx2,
+            );
+            set(Feature::Gfni, std::is_x86_feature_detected!("gfni") && avx2);
+            let avx512f = std::is_x86_feature_detected!("avx512f");
+            set(Feature::Avx512, avx512f);
+            set(Feature::Avx512Ifma, avx512f && std::is_x86_feature_detected!("avx512ifma"));
+            Platform { bits }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Platform::portable()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_can_only_shrink() {
+        let d = Platform::detect();
+        for f in Feature::ALL {
+            let w = d.without(f);
+            assert!(!w.has(f));
+            for g in Feature::ALL {
+                assert!(!w.has(g) || d.has(g), "{g:?} appeared after removing {f:?}");
             }
         }
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
-        {
-            Platform::PORTABLE
-        }
+        assert!(Platform::portable().features().is_empty());
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!(d, Platform::portable());
     }
 }

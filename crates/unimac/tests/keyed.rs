@@ -51,7 +51,19 @@ fn keyed_equals_open_and_compute_for_every_name() {
         for key in keys(e, &mut rng) {
             let len = e.info.takes_len.then(|| rng.gen_range(0..2000));
             let p = Params { key: &key, nonce: None, len };
-            let keyed = registry::key(name, &p).unwrap_or_else(|err| panic!("{name}: {err}"));
+            let keyed: std::sync::Arc<dyn registry::Keyed> =
+                registry::key(name, &p).unwrap_or_else(|err| panic!("{name}: {err}")).into();
+            // A one-message key (mac-hash127) tags one message per keyed
+            // object: each tagging path gets its own; `start_check` (the
+            // verifying path) never spends it.
+            let one_time = name.strip_prefix("mac-").is_some_and(unimac::mac::is_one_time);
+            let tagger = || -> std::sync::Arc<dyn registry::Keyed> {
+                if one_time {
+                    registry::key(name, &p).unwrap().into()
+                } else {
+                    std::sync::Arc::clone(&keyed)
+                }
+            };
             let mut msgs = lengths();
             msgs.extend([key.len().saturating_sub(1), key.len(), key.len() + 1]);
             // Two messages started from one keyed object at once, fed
@@ -63,21 +75,23 @@ fn keyed_equals_open_and_compute_for_every_name() {
                 let p = Params { key: &key, nonce: n, len };
                 let fresh = registry::compute(name, &p, msg);
                 let opened = registry::open(name, &p).and_then(|s| feed(s, msg, msg.len() / 3));
-                let via_key = keyed.start_with_nonce(n).and_then(|s| feed(s, msg, msg.len() / 2 + 1));
-                let one_shot = keyed.compute(n, msg);
+                let via_key = tagger().start_with_nonce(n).and_then(|s| feed(s, msg, msg.len() / 2 + 1));
+                let one_shot = tagger().compute(n, msg);
+                let checked_path = keyed.start_check(n).and_then(|s| feed(s, msg, msg.len() / 5 + 1));
+                assert_eq!(fresh, checked_path, "{name}: keyed start_check, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, opened, "{name}: open, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, via_key, "{name}: keyed stream, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, one_shot, "{name}: keyed compute, message {i} ({} bytes)", msg.len());
                 if n.is_none() {
-                    assert_eq!(fresh, keyed.start().and_then(|s| feed(s, msg, 1)), "{name}: start()");
+                    assert_eq!(fresh, tagger().start().and_then(|s| feed(s, msg, 1)), "{name}: start()");
                 }
                 checked += 1;
                 ok += fresh.is_ok() as usize;
             }
             // Interleaved streams from one keyed object.
             let (a, b) = (&pairs[pairs.len() - 3], &pairs[12]);
-            let mut sa = keyed.start_with_nonce(a.1.as_deref()).unwrap();
-            let mut sb = keyed.start_with_nonce(b.1.as_deref()).unwrap();
+            let mut sa = keyed.start_check(a.1.as_deref()).unwrap();
+            let mut sb = keyed.start_check(b.1.as_deref()).unwrap();
             for (ca, cb) in a.0.chunks(100).zip(b.0.chunks(7)) {
                 sa.update(ca);
                 sb.update(cb);
@@ -156,14 +170,15 @@ fn errors_are_opens() {
         }
         // Nonces: missing, unexpected, wrong length; given per message and to `key`.
         let key = bytes(&mut rng, good);
-        let keyed = registry::key(name, &Params { key: &key, nonce: None, len }).unwrap();
+        let keyed = || registry::key(name, &Params { key: &key, nonce: None, len }).unwrap();
         let mut tries: Vec<Option<Vec<u8>>> = vec![None, Some(vec![]), Some(vec![1; 16]), Some(vec![1; 15]), Some(vec![1; 17])];
         tries.push(good_nonce.clone());
         for n in tries {
             let p = Params { key: &key, nonce: n.as_deref(), len };
             let want = registry::open(name, &p).err();
-            assert_eq!(keyed.start_with_nonce(n.as_deref()).err(), want, "{name}: nonce {n:?}");
-            assert_eq!(keyed.compute(n.as_deref(), b"abc").err(), registry::compute(name, &p, b"abc").err());
+            assert_eq!(keyed().start_with_nonce(n.as_deref()).err(), want, "{name}: nonce {n:?}");
+            assert_eq!(keyed().compute(n.as_deref(), b"abc").err(), registry::compute(name, &p, b"abc").err());
+            assert_eq!(keyed().start_check(n.as_deref()).err(), want, "{name}: nonce {n:?}, checking");
             if n.is_some() {
                 assert_eq!(registry::key(name, &p).err(), want, "{name}: nonce {n:?} given to key");
             }

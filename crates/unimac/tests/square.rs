@@ -7,6 +7,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
 use unimac::square::{self, reference, Variant, WIDTHS};
+use unimac::platform::Feature;
 use unimac::{Error, Platform};
 
 fn p_of(l: usize) -> BigUint {
@@ -71,17 +72,17 @@ fn model(l: usize, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
 }
 
 fn platforms() -> Vec<Platform> {
-    let mut v = vec![Platform::PORTABLE];
+    let mut v = vec![Platform::portable()];
     let d = Platform::detect();
-    if d.avx512 {
+    if d.avx512() {
         // The AVX2 backend on its own, as on a CPU without AVX-512.
-        v.push(Platform { avx512: false, avx512ifma: false, ..d });
+        v.push(d.without(Feature::Avx512).without(Feature::Avx512Ifma));
     }
-    if d.avx512ifma {
+    if d.avx512ifma() {
         // AVX-512F without IFMA52 (exact sums on the AVX2 kernels).
-        v.push(Platform { avx512ifma: false, ..d });
+        v.push(d.without(Feature::Avx512Ifma));
     }
-    if d != Platform::PORTABLE {
+    if d != Platform::portable() {
         v.push(d);
     }
     v

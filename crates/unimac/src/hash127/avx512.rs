@@ -132,7 +132,7 @@ unsafe fn store(st: &mut State, v: &[__m512d; 8]) {
 unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: Option<i32>) {
     let n0 = m.len() / 4;
     let n = n0 + tail.is_some() as usize;
-    debug_assert!(m.len().is_multiple_of(4) && (1..=CHUNK_WORDS).contains(&n));
+    assert!(m.len().is_multiple_of(4) && (1..=CHUNK_WORDS).contains(&n));
     let groups = n.div_ceil(8);
     // A chunk whose length is not a multiple of eight (only the last one of
     // a message) starts with `lead` zero words, so that its groups line up
@@ -214,7 +214,7 @@ unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: O
 /// The CPU must support AVX-512F.
 #[target_feature(enable = "avx512f,avx2,fma")]
 pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
-    debug_assert!(m.len().is_multiple_of(CHUNK_BYTES));
+    assert!(m.len().is_multiple_of(CHUNK_BYTES));
     let tab = t.tab8();
     for c in m.chunks_exact(CHUNK_BYTES) {
         chunk(st, t, tab, c, None);
@@ -228,7 +228,7 @@ pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
 /// The CPU must support AVX-512F.
 #[target_feature(enable = "avx512f,avx2,fma")]
 pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
-    debug_assert!(m.len().is_multiple_of(4) && m.len() / 4 + tail.is_some() as usize <= CHUNK_WORDS);
+    assert!(m.len().is_multiple_of(4) && m.len() / 4 + tail.is_some() as usize <= CHUNK_WORDS);
     if !m.is_empty() || tail.is_some() {
         chunk(st, t, t.tab8(), m, tail);
     }

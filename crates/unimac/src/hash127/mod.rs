@@ -184,9 +184,9 @@ impl Backend {
     /// The fastest backend this CPU supports.
     pub fn detect() -> Backend {
         let p = Platform::detect();
-        if p.avx512 && p.avx2_fma {
+        if p.avx512() && p.avx2_fma() {
             Backend::Avx512
-        } else if p.avx2_fma {
+        } else if p.avx2_fma() {
             Backend::Avx2Fma
         } else {
             Backend::Portable

@@ -54,9 +54,9 @@ unsafe fn hsum1(a: __m256i) -> u64 {
 /// `N` Toeplitz outputs, `BL` blocks per pass.
 #[inline(always)]
 unsafe fn mmh32_n<const N: usize, const BL: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
-    debug_assert_eq!(key.len(), K + N - 1);
-    debug_assert_eq!(blocks.len() % (4 * K), 0);
-    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4 * N);
+    assert_eq!(key.len(), K + N - 1);
+    assert_eq!(blocks.len() % (4 * K), 0);
+    assert_eq!(out.len(), blocks.len() / (4 * K) * 4 * N);
     // Key vectors: xe[j][q] holds x_{j+8q .. j+8q+7}; xo the same shifted right
     // by 32 in each lane (the odd words moved to the low halves).
     let mut xe = [[_mm256_setzero_si256(); 4]; N];
@@ -143,7 +143,7 @@ unsafe fn mmh32_n<const N: usize, const BL: usize>(key: &[u32], blocks: &[u8], o
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub unsafe fn nmh32(key: &[u32; K], blocks: &[u8], out: &mut [u8]) {
-    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4);
+    assert_eq!(out.len(), blocks.len() / (4 * K) * 4);
     let mut x = [_mm256_setzero_si256(); 4];
     for (q, xq) in x.iter_mut().enumerate() {
         // SAFETY: 8q + 8 <= 32 words.

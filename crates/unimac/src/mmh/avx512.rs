@@ -109,9 +109,9 @@ unsafe fn emit8(r: __m256i, op: *mut u8, b: usize, n: usize, j: usize, count: us
 
 #[inline(always)]
 unsafe fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
-    debug_assert_eq!(key.len(), K + N - 1);
-    debug_assert_eq!(blocks.len() % (4 * K), 0);
-    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4 * N);
+    assert_eq!(key.len(), K + N - 1);
+    assert_eq!(blocks.len() % (4 * K), 0);
+    assert_eq!(out.len(), blocks.len() / (4 * K) * 4 * N);
     // xe[j][h]: x_{j+16h .. j+16h+15}; xo: the same, odd words moved down.
     let mut xe = [[_mm512_setzero_si512(); 2]; N];
     let mut xo = [[_mm512_setzero_si512(); 2]; N];
@@ -217,7 +217,7 @@ unsafe fn hsum1(a: __m256i) -> u64 {
 /// The CPU must support AVX-512F (and AVX2).
 #[target_feature(enable = "avx512f,avx2")]
 pub unsafe fn nmh32(key: &[u32; K], blocks: &[u8], out: &mut [u8]) {
-    debug_assert_eq!(out.len(), blocks.len() / (4 * K) * 4);
+    assert_eq!(out.len(), blocks.len() / (4 * K) * 4);
     // SAFETY: the key has 32 words: two 64-byte loads.
     let x0 = _mm512_loadu_si512(key.as_ptr() as *const _);
     let x1 = _mm512_loadu_si512(key.as_ptr().add(16) as *const _);

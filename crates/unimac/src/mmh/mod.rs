@@ -31,9 +31,9 @@ use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+mod avx512;
 pub mod generic;
 pub mod portable;
 
@@ -62,9 +62,9 @@ impl Backend {
     pub fn detect() -> Backend {
         let p = Platform::detect();
         // The AVX-512 path also uses AVX2 instructions (every AVX-512F CPU has them).
-        if cfg!(target_arch = "x86_64") && p.avx512 && p.avx2_fma {
+        if cfg!(target_arch = "x86_64") && p.avx512() && p.avx2_fma() {
             Backend::Avx512
-        } else if cfg!(target_arch = "x86_64") && p.avx2_fma {
+        } else if cfg!(target_arch = "x86_64") && p.avx2_fma() {
             Backend::Avx2
         } else {
             Backend::Portable

@@ -61,7 +61,7 @@ pub fn clmul64(x: u64, y: u64) -> u128 {
 #[inline]
 pub fn clmul64_auto(x: u64, y: u64) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if crate::Platform::detect().pclmul {
+    if crate::Platform::detect().pclmul() {
         // SAFETY: the CPU has pclmulqdq and sse4.1.
         return unsafe { super::clmul::clmul64(x, y) };
     }

@@ -33,11 +33,11 @@ use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]
-pub mod clmul;
+mod clmul;
 #[cfg(target_arch = "x86_64")]
-pub mod gfni;
+mod gfni;
 #[cfg(target_arch = "x86_64")]
-pub mod vpclmul;
+mod vpclmul;
 pub mod gdiv;
 pub mod gf2;
 pub mod minpoly;
@@ -110,9 +110,9 @@ impl Backend {
     /// Whether this CPU can run the backend.
     pub fn available(self) -> bool {
         match self {
-            Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul,
-            Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul,
-            Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni,
+            Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul(),
+            Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul(),
+            Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni(),
             _ => true,
         }
     }

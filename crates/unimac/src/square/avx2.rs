@@ -116,7 +116,7 @@ unsafe fn split<const V: usize, const MASKED: bool>(p: *const u8, rem: i32) -> (
 /// The CPU must support AVX2. `key` and `msg` have equal lengths, a multiple of `4V`.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn e_columns<const V: usize>(key: &[u8], msg: &[u8]) -> [u64; 4] {
-    debug_assert_eq!(key.len(), msg.len());
+    assert_eq!(key.len(), msg.len());
     let b = 4 * V;
     let zero = _mm256_setzero_si256();
     let mut diag = [zero; 8];
@@ -238,7 +238,7 @@ unsafe fn words4_carry<const V: usize, const N: usize, const MASKED: bool>(m: *c
 /// The CPU must support AVX2. `key` and `msg` have equal lengths, a multiple of `4V`.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn exact_columns<const V: usize, const N: usize>(key: &[u8], msg: &[u8], init: &[u64; COLS]) -> [u64; COLS] {
-    debug_assert!(key.len() == msg.len() && key.len() / (4 * V) <= CHUNK);
+    assert!(key.len() == msg.len() && key.len() / (4 * V) <= CHUNK);
     let b = 4 * V;
     let zero = _mm256_setzero_si256();
     // S: whole products (wrapping); H: their high halves, at the column above.
@@ -334,7 +334,7 @@ unsafe fn lanes4<const V: usize>(p: *const u8, bl: usize, i: usize, last: bool) 
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn e_blocks4<const V: usize>(prep: &[[u64; 4]], blocks: &[u8], pairs: &mut [[u64; 4]; 4]) {
     let bl = prep.len() * 4 * V;
-    debug_assert_eq!(blocks.len(), 4 * bl);
+    assert_eq!(blocks.len(), 4 * bl);
     let k = prep.len();
     let zero = _mm256_setzero_si256();
     let sign = _mm256_set1_epi64x(i64::MIN);
@@ -421,7 +421,7 @@ pub(crate) fn prepare_key<const V: usize>(key: &[u8]) -> Vec<[u64; 4]> {
 pub(crate) unsafe fn exact_blocks4<const V: usize, const N: usize>(prep: &[[u64; 4]], blocks: &[u8], cols: &mut [[u64; COLS]; 4]) {
     let k = prep.len();
     let bl = k * 4 * V;
-    debug_assert!(blocks.len() == 4 * bl && k <= CHUNK);
+    assert!(blocks.len() == 4 * bl && k <= CHUNK);
     let zero = _mm256_setzero_si256();
     let sign = _mm256_set1_epi64x(i64::MIN);
     let low32 = _mm256_set1_epi64x(0xffff_ffff);

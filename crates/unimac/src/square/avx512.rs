@@ -710,7 +710,7 @@ unsafe fn exact_reduce8<const V: usize>(cols: &[__m512i; 10]) -> [__m512i; 5] {
 /// `out.len() == 8n · o`, `o` is `4V` or `4V + 1`.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn exact_blocks8_reduced<const V: usize, const N: usize>(key: &PairKey, blocks: &[u8], o: usize, out: &mut [u8]) {
-    debug_assert!(o == 4 * V || o == 4 * V + 1);
+    assert!(o == 4 * V || o == 4 * V + 1);
     let bl = 4 * V * key.k;
     let n = out.len() / (8 * o);
     assert!(key.k <= EXACT_MAX_K && blocks.len() == 8 * n * bl && out.len() == 8 * n * o);
@@ -873,7 +873,7 @@ mod tests {
 
     #[test]
     fn exact_reduce8_matches_bigint() {
-        if !crate::Platform::detect().avx512 {
+        if !crate::Platform::detect().avx512() {
             return;
         }
         check_exact::<1>();
@@ -884,7 +884,7 @@ mod tests {
 
     #[test]
     fn reduce8_matches_bigint() {
-        if !crate::Platform::detect().avx512 {
+        if !crate::Platform::detect().avx512() {
             return;
         }
         check::<1>();

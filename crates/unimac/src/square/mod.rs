@@ -169,7 +169,7 @@ fn hash_into_v<const V: usize, const V1: usize>(
 #[inline(always)]
 fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
     #[cfg(target_arch = "x86_64")]
-    if platform.avx2_fma {
+    if platform.avx2_fma() {
         match variant {
             Variant::E => {
                 // SAFETY: the platform reports AVX2.
@@ -328,7 +328,7 @@ impl BlockKey {
         let (avx2, avx512) = {
             let k = key.len() / (l / 8);
             let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) && k <= portable::CHUNK;
-            let avx2 = (platform.avx2_fma && (exact || variant == Variant::E)).then(|| {
+            let avx2 = (platform.avx2_fma() && (exact || variant == Variant::E)).then(|| {
                 Zeroizing::new(match l {
                     32 => avx2::prepare_key::<1>(key),
                     64 => avx2::prepare_key::<2>(key),
@@ -337,8 +337,8 @@ impl BlockKey {
                 })
             });
             // Def. 13 with AVX-512F; Def. 7, 9, 10 with IFMA52 too (exact sums).
-            let exact512 = exact && k <= avx512::EXACT_MAX_K && platform.avx512ifma;
-            let avx512 = ((variant == Variant::E || exact512) && platform.avx512 && platform.avx2_fma).then(|| match l {
+            let exact512 = exact && k <= avx512::EXACT_MAX_K && platform.avx512ifma();
+            let avx512 = ((variant == Variant::E || exact512) && platform.avx512() && platform.avx2_fma()).then(|| match l {
                 32 => avx512::PairKey::new::<1>(key),
                 64 => avx512::PairKey::new::<2>(key),
                 96 => avx512::PairKey::new::<3>(key),
