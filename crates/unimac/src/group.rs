@@ -39,7 +39,7 @@ impl DeltaGroup {
                 }
             }
             DeltaGroup::Words32 => {
-                assert!(o % 4 == 0, "Words32 needs whole 32-bit words");
+                assert!(o.is_multiple_of(4), "Words32 needs whole 32-bit words");
                 for ((t, a), b) in out.chunks_exact_mut(4).zip(pad.chunks_exact(4)).zip(h.chunks_exact(4)) {
                     let s = u32::from_le_bytes(a.try_into().expect("4 bytes"))
                         .wrapping_add(u32::from_le_bytes(b.try_into().expect("4 bytes")));
