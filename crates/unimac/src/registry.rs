@@ -52,12 +52,23 @@ pub struct Info {
     pub summary: String,
 }
 
-/// Arguments of one computation.
-#[derive(Clone, Copy, Debug, Default)]
+/// Arguments of one computation. `Debug` shows the key's length, never its
+/// bytes.
+#[derive(Clone, Copy, Default)]
 pub struct Params<'a> {
     pub key: &'a [u8],
     pub nonce: Option<&'a [u8]>,
     pub len: Option<usize>,
+}
+
+impl std::fmt::Debug for Params<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Params")
+            .field("key", &format_args!("<{} secret bytes>", self.key.len()))
+            .field("nonce", &self.nonce)
+            .field("len", &self.len)
+            .finish()
+    }
 }
 
 /// A computation under way: feed the message in any chunking, then finalize.
@@ -383,6 +394,14 @@ pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn params_debug_shows_no_key_bytes() {
+        let key = [0xabu8; 32];
+        let d = format!("{:?}", Params { key: &key, nonce: None, len: None });
+        assert!(!d.to_lowercase().contains("ab") && !d.contains("171"), "{d}");
+        assert!(d.contains("32 secret bytes"), "{d}");
+    }
 
     /// An [`Entry::new`] entry (key set-up per message) keyed through
     /// [`key_entry`]: the key and nonce reach the opener for every message.

@@ -154,13 +154,8 @@ impl Key {
     }
 
     /// `r mod p`.
-    pub fn r(&self) -> u128 {
+    pub(crate) fn r(&self) -> u128 {
         self.inner.r
-    }
-
-    /// `k mod p`.
-    pub fn k(&self) -> u128 {
-        self.inner.k
     }
 
     fn table(&self) -> &fp::Table {
