@@ -6,6 +6,7 @@ use std::fmt;
 /// Everything that can go wrong when a caller hands unimac a name, a key, a
 /// nonce or a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// The name is not one of SPEC.md's public names.
     UnknownName(String),
