@@ -82,3 +82,10 @@ fn mac_jsonl() {
     let r = run("mac.jsonl");
     assert_eq!(r.passed, 84, "{:#?}", r.failures);
 }
+
+#[test]
+fn eval128_jsonl() {
+    let r = run("eval128.jsonl");
+    assert_eq!(r.passed, 32, "{:#?}", r.failures);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
