@@ -156,9 +156,15 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
         return Err(Fail("stdin ('-') can be read only once".into()));
     }
     let nl = m.nonce_len();
+    // shoup4-*: stateless, a random r || s (the "nonce" of the tag line) per message.
+    let stateless = name.starts_with("shoup4-");
     let fixed_nonce = match (nl, counter, nonce) {
         (0, None, None) => None,
         (0, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter, no --nonce)"))),
+        (_, Some(_), _) if stateless => {
+            return Err(Fail(format!("{name} is stateless: r || s is drawn at random for every message (no --counter)")))
+        }
+        (_, None, None) if stateless => None,
         (_, Some(_), Some(_)) => return Err(Fail("give --counter or --nonce, not both".into())),
         (_, None, None) => {
             return Err(Fail(format!(
@@ -208,6 +214,10 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
         (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
         (None, Some(n)) => vec![Some(n)],
+        (None, None) if stateless => files
+            .iter()
+            .map(|_| unimac::mac::shoup::random_rs().map(|rs| Some(rs.to_vec())))
+            .collect::<Result<_, _>>()?,
         (None, None) => vec![None; files.len()],
     };
     let mut out = String::new();

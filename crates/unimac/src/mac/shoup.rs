@@ -177,6 +177,15 @@ impl Shoup4Hash {
     }
 }
 
+/// A fresh `r ‖ s` (8 + 8 bytes) from the operating system's random generator:
+/// what [`Shoup4::tag`] uses, for callers that finish a `shoup4-` tag through
+/// [`Mac::start_deferred`](super::Mac::start_deferred) (the CLI).
+pub fn random_rs() -> Result<[u8; 16], Error> {
+    let mut rs = [0u8; 16];
+    getrandom::getrandom(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
+    Ok(rs)
+}
+
 /// What a `shoup4-` MAC sends: the random pair `r ‖ s` and the tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shoup4Tag {
@@ -249,9 +258,7 @@ impl Shoup4 {
 
     /// Draw a fresh `r ‖ s` from the operating system and start tagging.
     pub fn start(&self) -> Result<Shoup4Stream, Error> {
-        let mut rs = [0u8; 16];
-        getrandom::getrandom(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
-        Ok(self.start_with_rs_for_known_answers(&rs))
+        Ok(self.start_with_rs_for_known_answers(&random_rs()?))
     }
 
     /// Start tagging with a GIVEN `r ‖ s`: only for known answers. A MAC
