@@ -31,7 +31,7 @@ fn mulmod(a: u128, b: u128) -> u128 {
 fn pad16(m: &[u8]) -> Vec<u8> {
     let mut v = m.to_vec();
     v.push(1);
-    while v.len() % 16 != 0 {
+    while !v.len().is_multiple_of(16) {
         v.push(0);
     }
     v

@@ -52,7 +52,7 @@ fn eval128_model(alpha: &[u8], msg: &[u8]) -> u128 {
     let a = u128::from_le_bytes(alpha.try_into().unwrap());
     let mut m = msg.to_vec();
     m.push(1);
-    while m.len() % 16 != 0 {
+    while !m.len().is_multiple_of(16) {
         m.push(0);
     }
     let mut h = 1u128;

@@ -332,7 +332,12 @@ impl Keyed for Shoup4Known {
 /// The pad of a name of this module under its key: what
 /// [`Mac::start_deferred`](super::Mac::start_deferred) applies to the hash
 /// once the nonce (or `r ‖ s`) is given.
-pub(crate) struct DeferredPad(Box<dyn Fn(&[u8; 16]) -> Zeroizing<Vec<u8>> + Send + Sync>);
+pub(crate) struct DeferredPad(Box<PadFn>);
+
+type PadFn = dyn Fn(&[u8; 16]) -> Zeroizing<Vec<u8>> + Send + Sync;
+
+/// A hash stream and the pad that finishes it.
+pub(crate) type Deferred = (Box<dyn Stream>, DeferredPad);
 
 impl DeferredPad {
     pub(crate) fn apply(&self, nonce: &[u8; 16], h: &[u8]) -> Result<Vec<u8>, Error> {
@@ -347,7 +352,7 @@ impl DeferredPad {
 /// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
 /// of [`Mac::start_deferred`](super::Mac::start_deferred); `None` for any
 /// other name.
-pub(crate) fn deferred(name: &str, key: &[u8]) -> Option<Result<(Box<dyn Stream>, DeferredPad), Error>> {
+pub(crate) fn deferred(name: &str, key: &[u8]) -> Option<Result<Deferred, Error>> {
     let which = match name {
         "shoup3-eval128" => {
             return Some(key48(key, name).map(|k| {

@@ -282,7 +282,7 @@ pub(crate) fn mul128_acc(b: __m128i, h: __m128i, acc: &mut [__m128i; 3]) {
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i {
     let k = data.len() / 16;
-    assert!(k <= eval128::STEP && data.len() % 16 == 0, "eval128: at most one step of whole blocks");
+    assert!(k <= eval128::STEP && data.len().is_multiple_of(16), "eval128: at most one step of whole blocks");
     let pw = &key.desc[eval128::STEP - k..];
     let mut acc = [_mm_setzero_si128(); 3];
     for (j, (b, h)) in data.chunks_exact(16).zip(pw).enumerate().rev() {
