@@ -294,8 +294,10 @@ pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i
     reduce128(acc[0], acc[1], acc[2])
 }
 
-/// eval128 blocks (`data.len()` a multiple of 16): eight blocks per step, the
-/// rest in one shorter step; `acc` the reduced state `X`.
+/// eval128 blocks (`data.len()` a multiple of 16): eight blocks per step, three
+/// PCLMULQDQs per block (Karatsuba, the powers' `lo + hi` precomputed; the
+/// middle term formed once per step from the sums), the rest in one shorter
+/// step; `acc` the reduced state `X`.
 ///
 /// Panics if the CPU lacks PCLMULQDQ or SSE4.1 (the backend is chosen only
 /// where [`Platform::detect`] finds them) or if `data` is not whole blocks.
@@ -311,19 +313,23 @@ fn eval128_blocks_pclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.desc[eval128::STEP - 8..];
     // SAFETY: each `pw[j]` is a u128 (16 readable bytes).
     let h: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(&pw[j] as *const u128 as *const __m128i) });
+    // Karatsuba: the powers' lo + hi in the low half.
+    let hx: [__m128i; 8] = core::array::from_fn(|j| x!(h[j], _mm_shuffle_epi32::<0x4e>(h[j])));
     let mut x = from_u128(acc);
     let mut chunks = data.chunks_exact(128);
     for c in &mut chunks {
         let p = c.as_ptr() as *const __m128i;
         // SAFETY: `c` is 128 readable bytes: eight unaligned 16-byte loads.
-        let v: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(p.add(j)) });
-        // The products of blocks 1..7 do not depend on the state: sum them first.
-        let mut acc = [_mm_setzero_si128(); 3];
-        for j in 1..8 {
-            mul128_acc(v[j], h[j], &mut acc);
+        let mut v: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(p.add(j)) });
+        v[0] = x!(v[0], x);
+        // Blocks 7..1 first: only block 0's product depends on the state.
+        let (mut lo, mut mk, mut hi) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        for ((v, h), hx) in v.iter().zip(&h).zip(&hx).rev() {
+            lo = x!(lo, clmul!(*v, *h, 0x00));
+            hi = x!(hi, clmul!(*v, *h, 0x11));
+            mk = x!(mk, clmul!(x!(*v, _mm_shuffle_epi32::<0x4e>(*v)), *hx, 0x00));
         }
-        mul128_acc(x!(v[0], x), h[0], &mut acc);
-        x = reduce128(acc[0], acc[1], acc[2]);
+        x = reduce128(lo, x!(mk, x!(lo, hi)), hi);
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {

@@ -133,8 +133,9 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
 
 /// eval128 blocks (`data.len()` a multiple of 16): sixteen blocks (256 bytes)
 /// per step, two per 256-bit register, each register multiplied lane-wise by
-/// `α^(16−2i) | α^(15−2i)` with four VPCLMULQDQs (schoolbook); the lanes are
-/// summed and the step reduced once. Shorter tails go to the 128-bit kernel.
+/// `α^(16−2i) | α^(15−2i)` with three VPCLMULQDQs (Karatsuba, as in the 512-bit
+/// kernel of `vpclmul512`); the lanes are summed and the step reduced once.
+/// Shorter tails go to the 128-bit kernel.
 ///
 /// Panics if the CPU lacks VPCLMULQDQ with AVX2 (the backend is chosen only
 /// where [`Platform::detect`](crate::Platform::detect) finds them) or if `data`
@@ -155,6 +156,8 @@ fn eval128_blocks_vpclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
     // SAFETY: `pw[2i..2i+2]` is 32 readable bytes (two u128, lanes in order).
     let h: [__m256i; N / 2] =
         core::array::from_fn(|i| unsafe { _mm256_loadu_si256(pw[2 * i..].as_ptr() as *const __m256i) });
+    // Karatsuba: the powers' lo + hi in each lane's low half.
+    let hx: [__m256i; N / 2] = core::array::from_fn(|i| _mm256_xor_si256(h[i], _mm256_shuffle_epi32::<0x4e>(h[i])));
     let mut x = from_u128(acc);
     let mut chunks = data.chunks_exact(16 * N);
     for c in &mut chunks {
@@ -163,16 +166,15 @@ fn eval128_blocks_vpclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
         let mut v: [__m256i; N / 2] = core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.add(i)) });
         v[0] = _mm256_xor_si256(v[0], _mm256_set_m128i(_mm_setzero_si128(), x));
         let mut lo = _mm256_setzero_si256();
-        let mut mid = _mm256_setzero_si256();
+        let mut mk = _mm256_setzero_si256();
         let mut hi = _mm256_setzero_si256();
-        for (v, h) in v.iter().zip(&h).rev() {
+        for ((v, h), hx) in v.iter().zip(&h).zip(&hx).rev() {
             lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(*v, *h));
             hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(*v, *h));
-            mid = _mm256_xor_si256(
-                mid,
-                _mm256_xor_si256(_mm256_clmulepi64_epi128::<0x01>(*v, *h), _mm256_clmulepi64_epi128::<0x10>(*v, *h)),
-            );
+            let vx = _mm256_xor_si256(*v, _mm256_shuffle_epi32::<0x4e>(*v));
+            mk = _mm256_xor_si256(mk, _mm256_clmulepi64_epi128::<0x00>(vx, *hx));
         }
+        let mid = _mm256_xor_si256(mk, _mm256_xor_si256(lo, hi));
         let lanes = |t: __m256i| _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
         x = reduce128(lanes(lo), lanes(mid), lanes(hi));
     }

@@ -5,11 +5,16 @@
 //! `X' = (X + b_0)·α^32 + b_1·α^31 + … + b_31·α`.
 //!
 //! Register `i` holds blocks `4i..4i+3` and is multiplied lane-wise by
-//! `α^(32−4i) .. α^(29−4i)` (four VPCLMULQDQs, schoolbook: `lo·lo`, `hi·hi` and
-//! the two cross products), the three partial sums kept apart and unreduced;
-//! per step the four lanes are summed and one reduction (two PCLMULQDQs) is
-//! done. The state enters only block 0's product. Tails shorter than a step go
-//! to the 128-bit kernel, which keeps the same state.
+//! `α^(32−4i) .. α^(29−4i)` with three VPCLMULQDQs (Karatsuba: `lo·lo`, `hi·hi`
+//! and `(lo + hi)·(lo + hi)`, the powers' `lo + hi` precomputed), the three
+//! partial sums kept apart and unreduced; the middle term
+//! `Σ(lo + hi)(lo + hi) + Σ lo·lo + Σ hi·hi` is formed once per step (the
+//! identity is linear, so it holds for the sums). Per step the four lanes are
+//! summed and one reduction (two PCLMULQDQs) is done. The state enters only
+//! block 0's product. Tails shorter than a step go to the 128-bit kernel,
+//! which keeps the same state. (Karatsuba measured faster than the four-product
+//! schoolbook on the machine of docs/perf/shoup.md: the carry-less multiplier
+//! is the bottleneck, the extra shuffle and XOR run beside it.)
 
 use core::arch::x86_64::*;
 
@@ -43,6 +48,7 @@ fn blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
     // SAFETY: `key.desc[4i..4i+4]` is 64 readable bytes (four u128, lanes in
     // order: α^(32−4i) .. α^(29−4i)).
     let h: [__m512i; R] = core::array::from_fn(|i| unsafe { _mm512_loadu_si512(key.desc[4 * i..].as_ptr().cast()) });
+    let hx: [__m512i; R] = core::array::from_fn(|i| _mm512_xor_si512(h[i], _mm512_shuffle_epi32::<0x4e>(h[i])));
     let mut x = from_u128(acc);
     let mut chunks = data.chunks_exact(16 * STEP);
     for c in &mut chunks {
@@ -51,14 +57,16 @@ fn blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
         let mut v: [__m512i; R] = core::array::from_fn(|i| unsafe { _mm512_loadu_si512(p.add(i).cast()) });
         v[0] = _mm512_xor_si512(v[0], _mm512_zextsi128_si512(x));
         let mut lo = _mm512_setzero_si512();
-        let mut mid = _mm512_setzero_si512();
+        let mut mk = _mm512_setzero_si512();
         let mut hi = _mm512_setzero_si512();
         // Registers 7..1 first: only register 0 depends on the state.
-        for (v, h) in v.iter().zip(&h).rev() {
+        for ((v, h), hx) in v.iter().zip(&h).zip(&hx).rev() {
             lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(*v, *h));
             hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(*v, *h));
-            mid = xor3(mid, _mm512_clmulepi64_epi128::<0x01>(*v, *h), _mm512_clmulepi64_epi128::<0x10>(*v, *h));
+            let vx = _mm512_xor_si512(*v, _mm512_shuffle_epi32::<0x4e>(*v));
+            mk = _mm512_xor_si512(mk, _mm512_clmulepi64_epi128::<0x00>(vx, *hx));
         }
+        let mid = xor3(mk, lo, hi);
         let lanes = |t: __m512i| {
             let y = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64::<1>(t));
             _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
