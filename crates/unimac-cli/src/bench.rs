@@ -30,6 +30,7 @@ const DEFAULT: &[&str] = &[
     "eval64",
     "division64",
     "gdivision64",
+    "eval128",
     "mac-hash127-aes",
     "mac-hash127-aes-nonce",
     "mac-wc-mmh32x2",
@@ -37,6 +38,10 @@ const DEFAULT: &[&str] = &[
     "mac-wc-sqh96-e",
     "mac-wc-eval64",
     "mac-wc-division64",
+    "mac-wc-eval128",
+    "mac-shoup3-eval128",
+    "mac-shoup4-eval64",
+    "mac-shoup4-division64",
 ];
 
 const SIZES: &[usize] = &[64, 1024, 16 << 10, 1 << 20];

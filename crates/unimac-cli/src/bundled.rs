@@ -9,6 +9,8 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("shoup.jsonl", include_str!("../../../tests/vectors/shoup.jsonl")),
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
+    ("eval128.jsonl", include_str!("../../../tests/vectors/eval128.jsonl")),
+    ("mac2.jsonl", include_str!("../../../tests/vectors/mac2.jsonl")),
 ];
 
 /// Run every bundled known answer: (passed, failed).

@@ -182,10 +182,15 @@ pub fn tag(name: &str, key_file: &Path, nonces: NonceSource<'_>, files: &[PathBu
         return Err(Fail("stdin ('-') can be read only once".into()));
     }
     let nl = m.nonce_len();
+    // shoup4-*: stateless, a random r || s (the "nonce" of the tag line) per message.
+    let stateless = name.starts_with("shoup4-");
     let fixed_nonce = match (nl, counter, nonce) {
         (0, None, None) if !random => None,
         (0, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)"))),
-        (_, None, None) if random => None,
+        (_, Some(_), _) if stateless => {
+            return Err(Fail(format!("{name} is stateless: r || s is drawn at random for every message (no --counter)")))
+        }
+        (_, None, None) if stateless || random => None,
         (_, None, None) => {
             return Err(Fail(format!(
                 "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
@@ -235,6 +240,10 @@ pub fn tag(name: &str, key_file: &Path, nonces: NonceSource<'_>, files: &[PathBu
     let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
         (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
         (None, Some(n)) => vec![Some(n)],
+        (None, None) if stateless => files
+            .iter()
+            .map(|_| unimac::mac::shoup::random_rs().map(|rs| Some(rs.to_vec())))
+            .collect::<Result<_, _>>()?,
         (None, None) if random => {
             let mut all = vec![0u8; nl * files.len()];
             getrandom::fill(&mut all).map_err(|e| Fail(format!("the operating system's random generator failed: {e}")))?;

@@ -626,3 +626,48 @@ fn random_nonces_are_fresh_and_verify() {
     assert!(random["terms"].as_array().unwrap().iter().any(|t| t["formula"] == "C(C-1)/2^129"));
     assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "10", "--random-nonces"]), "takes no nonce");
 }
+
+#[test]
+fn shoup_macs_of_spec_7_tag_verify_and_bound() {
+    let d = Dir::new();
+    let a = d.write("a", b"attack at dawn");
+    let b = d.write("b", b"attack at dusk");
+    // shoup4: stateless, a fresh random r || s per message, printed as the nonce.
+    for name in ["shoup4-eval64", "shoup4-division64"] {
+        let k = keygen(&d, name, &format!("k-{name}"));
+        assert_eq!(key_hex(&k).len(), 96);
+        let o = run(&["tag", name, "--key-file", &k, &a, &b]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let t = stdout(&o);
+        let pairs: Vec<&str> = t.lines().map(|l| l.split(':').next().unwrap()).collect();
+        assert_eq!(pairs.len(), 2);
+        assert!(pairs.iter().all(|p| p.len() == 32) && pairs[0] != pairs[1], "{t}");
+        assert!(t.lines().all(|l| l.split(':').nth(1).unwrap().split(' ').next().unwrap().len() == 16), "{t}");
+        let check = d.write(&format!("check-{name}"), t.as_bytes());
+        let o = run(&["verify", name, "--key-file", &k, "--check", &check]);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        assert_error(&run(&["tag", name, "--key-file", &k, "--counter", &d.s("c"), &a]), "stateless");
+        let o = run(&["bound", name, "--max-bytes", "1000000", "--tags", "1000000"]);
+        assert!(o.status.success() && stdout(&o).contains("Theorem 4") && stdout(&o).contains("condition"));
+    }
+    // wc-eval128 and shoup3-eval128: nonce MACs with a counter.
+    for name in ["wc-eval128", "shoup3-eval128"] {
+        let k = d.s(&format!("k-{name}"));
+        let c = d.s(&format!("c-{name}"));
+        let o = run(&["keygen", name, "-o", &k, "--counter", &c]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(&["tag", name, "--key-file", &k, "--counter", &c, &a, &b]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let check = d.write(&format!("check-{name}"), stdout(&o).as_bytes());
+        let o = run(&["verify", name, "--key-file", &k, "--check", &check]);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        let o = run(&["bound", name, "--max-bytes", "1000000", "--json"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert!(v["bound_log2"].as_f64().unwrap() < -100.0, "{name}");
+    }
+    let o = run(&["list"]);
+    for n in ["eval128", "mac-wc-eval128", "mac-shoup3-eval128", "mac-shoup4-eval64", "mac-shoup4-division64"] {
+        assert!(stdout(&o).lines().any(|l| l.starts_with(&format!("{n} "))), "{n}");
+    }
+}

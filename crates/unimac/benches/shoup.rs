@@ -1,4 +1,6 @@
-//! Shoup's hashes against RustCrypto's GHASH and POLYVAL (one run, same machine).
+//! Shoup's hashes against RustCrypto's GHASH and POLYVAL (one run, same machine):
+//! eval128 (SPEC §7) is the like-for-like peer of POLYVAL (a 128-bit evaluation
+//! hash over a field of 2^128 elements).
 //!
 //! `cargo bench -p unimac --bench shoup` — groups `shoup-hash/<size>` (throughput,
 //! expanded key reused across messages for every contender) and `shoup-setup`
@@ -8,9 +10,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use unimac::shoup::eval128::Eval128;
 use unimac::shoup::{gdiv, minpoly, Backend, Hasher, Kind};
 
 const KEY: [u8; 8] = [0x87, 0xce, 0x53, 0x84, 0x91, 0xf7, 0xb4, 0xab];
+const KEY16: [u8; 16] = [0x87, 0xce, 0x53, 0x84, 0x91, 0xf7, 0xb4, 0xab, 0x3c, 0x19, 0xe2, 0x55, 0x0d, 0x6a, 0xf1, 0x28];
 
 fn hashing(c: &mut Criterion) {
     for size in [16 * 1024usize, 1024 * 1024] {
@@ -38,6 +42,23 @@ fn hashing(c: &mut Criterion) {
                     })
                 });
             }
+        }
+        for (b, bname) in [
+            (Backend::Vpclmul512, "vpclmul512"),
+            (Backend::Vpclmul, "vpclmul"),
+            (Backend::Clmul, "clmul"),
+            (Backend::Portable, "portable"),
+        ] {
+            if !b.available() {
+                continue;
+            }
+            let mut h = Eval128::with_backend(b, &KEY16).unwrap();
+            g.bench_function(BenchmarkId::new("eval128", bname), |bch| {
+                bch.iter(|| {
+                    h.update(black_box(&data));
+                    h.finalize_reset()
+                })
+            });
         }
         {
             use ghash::universal_hash::{KeyInit, UniversalHash};

@@ -93,7 +93,7 @@ impl Attack {
 
 /// Whether the MAC `name` (without `mac-`) takes a nonce.
 fn takes_nonce(name: &str) -> bool {
-    name.starts_with("wc-") || matches!(name, "hash127-aes-nonce" | "hash127-aes-add")
+    name.starts_with("wc-") || name.starts_with("shoup3-") || matches!(name, "hash127-aes-nonce" | "hash127-aes-add")
 }
 
 /// One term of a bound.
@@ -477,6 +477,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.not_included.push(adv_aes("K", 2 * q));
             b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (seed 000 section 9)".into());
         }
+        "wc-eval128" | "shoup3-eval128" | "shoup4-eval64" | "shoup4-division64" => shoup7_bound(&mut b, name, attack)?,
         _ => {
             let Some(h) = name.strip_prefix("wc-") else {
                 return Err(Error::UnknownName(name.to_string()));
@@ -601,6 +602,108 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     Ok(())
 }
 
+/// `ε` of eval128 (SPEC §7) for messages of at most `L` bytes: `n` blocks of
+/// `pad(M, 16)`, a nonzero difference polynomial of degree ≤ `n + 1` in `α`:
+/// `ε ≤ (n + 1)/2^128`.
+fn eval128_eps(max_bytes: u64) -> (u128, Log2) {
+    let n = blocks(max_bytes, 16);
+    (n, l2(n + 1).times(Log2::pow2(-128.0)))
+}
+
+/// The MACs of SPEC §7 on Shoup's hashes (seed 001 Theorems 2–4), each with its
+/// theorem's condition checked and reported (derivations in docs/BOUNDS.md).
+fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error> {
+    let c = attack.tags as u128;
+    let d = attack.forgeries as u128;
+    let q = c + d;
+    let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
+    let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
+    let c2 = l2(c).times(l2(c));
+    match name {
+        "wc-eval128" => {
+            let (n, eps) = eval128_eps(attack.max_bytes);
+            b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
+            b.params.push(("eps (AXU of eval128 for L bytes)".into(), format!("(n + 1)/2^128 = 2^{:.2}", eps.0)));
+            // Theorem 2 (f a random permutation of 128-bit tags) needs C^2 <= 1/eps;
+            // Theorem 1 (f a random function) holds always, plus the switching lemma.
+            let holds = c2.times(eps).0 <= 0.0;
+            b.params.push((
+                "Theorem 2 condition C^2 <= 1/eps".into(),
+                format!("{} (C^2 eps = 2^{:.2})", if holds { "holds" } else { "FAILS" }, c2.times(eps).0),
+            ));
+            let thm1 = l2(d).times(eps).plus(switching(q));
+            let thm2 = l2(d).times(eps).times(Log2::pow2(1.0));
+            if holds && thm2 < thm1 {
+                b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
+                b.terms.push(term("D attempts at 2 eps each", "2 D eps", thm2));
+            } else {
+                b.theorem = format!(
+                    "Shoup (seed 001), Theorem 1: f = AES_K as a random function{}",
+                    if holds { " (smaller here than Theorem 2's 2 D eps)" } else { " (Theorem 2's condition C^2 <= 1/eps fails)" }
+                );
+                b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
+                b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+            }
+            b.not_included.push(adv_aes("K", q));
+            b.notes.push("nonces must never repeat under one key".into());
+        }
+        "shoup3-eval128" => {
+            let (n, eps2) = eval128_eps(attack.max_bytes);
+            b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
+            b.params.push(("eps1 (h1(n) = beta n, AXU)".into(), "2^-128 (beta n xor beta n' = delta has one root beta for n != n')".into()));
+            b.params.push(("eps2 (AXU of eval128 for L bytes)".into(), format!("(n + 1)/2^128 = 2^{:.2}", eps2.0)));
+            // Condition q1^2 <= 1/eps1 = 2^128, q1 = C.
+            let holds = c2.0 <= 128.0;
+            b.params.push((
+                "Theorem 3 condition C^2 <= 1/eps1 = 2^128".into(),
+                format!("{} (C^2 = 2^{:.2})", if holds { "holds" } else { "FAILS" }, c2.0),
+            ));
+            if !holds {
+                return Err(Error::Invalid(format!(
+                    "{name}: Theorem 3 needs C^2 <= 2^128 (C <= 2^64 tags per key); C = {c}: change the key sooner"
+                )));
+            }
+            b.theorem = "Shoup (seed 001), Theorem 3: f = AES_K a random permutation, h1(n) = beta n (eps1 = 2^-128), C^2 <= 1/eps1".into();
+            b.terms.push(term("D attempts at 2 eps2 each", "2 D eps2", l2(d).times(eps2).times(Log2::pow2(1.0))));
+            b.not_included.push(adv_aes("K", q));
+            b.notes.push("nonces must never repeat under one key (Theorem 3's tag is a counter)".into());
+        }
+        _ => {
+            let h = name.strip_prefix("shoup4-").expect("a shoup4- name");
+            let n = blocks(attack.max_bytes, 8);
+            let (eps, desc) = shoup_eps(h, n).expect("eval64 and division64 have an eps");
+            b.params.push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
+            b.params.push(("l (bits of r, s, alpha and the tag)".into(), "64".into()));
+            b.params.push(("eps (AXU of the hash for L bytes)".into(), format!("2^{:.2}", eps.0)));
+            b.params.push(("eps source".into(), desc));
+            // Condition q1 < 2^(l-1) = 2^63.
+            let holds = c < 1u128 << 63;
+            b.params.push((
+                "Theorem 4 condition C < 2^(l-1) = 2^63".into(),
+                format!("{} (C = 2^{:.2})", if holds { "holds" } else { "FAILS" }, l2(c).0),
+            ));
+            if !holds {
+                return Err(Error::Invalid(format!("{name}: Theorem 4 needs C < 2^63 tags per key; C = {c}")));
+            }
+            b.theorem = "Shoup (seed 001), Theorem 4: f, g random functions on 64-bit strings, r and s uniform per message, C < 2^63".into();
+            b.terms.push(term("a repeated pair (r, s) among the C tags, and its consequences", "1.5 C^2/2^128", c2.times(l2(3)).times(Log2::pow2(-129.0))));
+            b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
+            // f(r) = AES(K_f, r || 0^8)[0..8] is a random function of r once AES under K_f
+            // is one of its 128-bit input (truncation keeps it uniform); likewise g under K_g.
+            let two = switching(q).times(Log2::pow2(1.0));
+            b.terms.push(model(
+                "f and g are AES blocks (permutations), not random functions (switching lemma, once per key)",
+                "2 q(q-1)/2^129, q = C + D",
+                two,
+            ));
+            b.not_included.push(adv_aes("K_f", q));
+            b.not_included.push(adv_aes("K_g", q));
+            b.notes.push("stateless: r || s must come from a good random generator (the library draws it from the OS for every tag); Theorem 4 is proved for random functions, not permutations (seed 001 section 3)".into());
+        }
+    }
+    Ok(())
+}
+
 /// The MAC names [`bound`] knows, for a build that has all families.
 pub fn names() -> Vec<String> {
     let mut v: Vec<String> =
@@ -616,6 +719,9 @@ pub fn names() -> Vec<String> {
     for l in [32, 64, 96, 128] {
         v.push(format!("wc-sqh{l}-asm"));
         v.push(format!("wc-sqh{l}-e"));
+    }
+    for m in ["wc-eval128", "shoup3-eval128", "shoup4-eval64", "shoup4-division64"] {
+        v.push(m.into());
     }
     v
 }
@@ -924,9 +1030,9 @@ mod tests {
             assert_eq!(block_params(&f.name), Some((f.block as u64, f.out as u64, f.key as u64)), "{}", f.name);
             assert!(block_eps(&f.name).is_some(), "{}", f.name);
         }
-        // Every tree MAC of SPEC §6 has a bound.
+        // Every tree MAC of SPEC §6 has a bound (wc-eval128 of §7 has its own, shoup7_bound).
         for n in names().iter().filter_map(|n| n.strip_prefix("wc-")) {
-            assert!(block_params(n).is_some() || shoup_eps(n, 1).is_some(), "{n}");
+            assert!(block_params(n).is_some() || shoup_eps(n, 1).is_some() || n == "eval128", "{n}");
         }
     }
 

@@ -194,6 +194,7 @@ pub fn spec_names() -> Vec<String> {
     for s in ["eval64", "division64-key", "division64", "gdivision64-key", "gdivision64"] {
         v.push(s.into());
     }
+    v.push("eval128".into()); // §7
     v.push("keystream".into());
     v.extend(trees.iter().map(|t| format!("tree-{t}")));
     for m in ["hash127", "hash127-aes", "hash127-aes-nonce", "hash127-aes-add"] {
@@ -203,6 +204,10 @@ pub fn spec_names() -> Vec<String> {
         v.push(format!("mac-wc-{s}"));
     }
     v.extend(trees.iter().map(|t| format!("mac-wc-{t}")));
+    // §7: Shoup's MACs.
+    for m in ["wc-eval128", "shoup3-eval128", "shoup4-eval64", "shoup4-division64"] {
+        v.push(format!("mac-{m}"));
+    }
     v
 }
 

@@ -82,3 +82,19 @@ fn mac_jsonl() {
     let r = run("mac.jsonl");
     assert_eq!(r.passed, 84, "{:#?}", r.failures);
 }
+
+#[test]
+fn eval128_jsonl() {
+    let r = run("eval128.jsonl");
+    assert_eq!(r.passed, 32, "{:#?}", r.failures);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}
+
+/// The Shoup rows of SPEC §7's mac2.jsonl (wc-eval128, shoup3-eval128,
+/// shoup4-eval64, shoup4-division64); its hash127-96 rows are not bundled here.
+#[test]
+fn mac2_jsonl_shoup_rows() {
+    let r = run("mac2.jsonl");
+    assert_eq!(r.passed, 28, "{:#?}", r.failures);
+    assert!(r.failures.is_empty(), "{:#?}", r.failures);
+}

@@ -644,7 +644,12 @@ impl Mac {
     pub fn start_deferred(&self) -> Result<Pending, Error> {
         let name = self.name();
         let key: &[u8] = &self.key;
+        let deferred = shoup::deferred(name, key).transpose()?;
         let (hash, finish): (PendingHash, PendingFinish) = match name {
+            _ if deferred.is_some() => {
+                let (stream, pad) = deferred.expect("checked");
+                (PendingHash::Other(stream), PendingFinish::Pad(pad))
+            }
             // The keyed object spends the one-message key here.
             "hash127" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Direct),
             "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
@@ -683,6 +688,8 @@ enum PendingFinish {
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
     Wc(Aes128, usize, DeltaGroup),
+    /// A MAC of [`shoup`] (SPEC §7): its pad from the nonce, XORed.
+    Pad(shoup::DeferredPad),
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
@@ -722,7 +729,7 @@ impl Pending {
                         Finish::OneTimeScramble(Arc::new(aes), pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
-                    PendingFinish::Wc(..) => unreachable!("hash127 MACs are not wc-"),
+                    PendingFinish::Wc(..) | PendingFinish::Pad(_) => unreachable!("hash127 MACs are not wc-"),
                 };
                 Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
@@ -730,6 +737,7 @@ impl Pending {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
             }
             (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
+            (PendingHash::Other(s), PendingFinish::Pad(pad)) => pad.apply(&nonce(), &Zeroizing::new(s.finalize()?)),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
         }
     }
@@ -904,8 +912,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
             },
         ));
     }
+    v.extend(shoup::catalog());
     v
 }
+
+pub mod shoup;
 
 #[cfg(test)]
 mod tests;

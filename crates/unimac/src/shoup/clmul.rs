@@ -32,6 +32,7 @@
 
 use core::arch::x86_64::*;
 
+use super::eval128::{self, Eval128Key};
 use super::gdiv::GKey;
 use super::Ring64;
 
@@ -244,4 +245,95 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
         }
     };
     to_u128(_mm_packus_epi16(s[0], s[1]))
+}
+
+// ---------------------------------------------------------------- eval128 ----
+
+/// The product sum `lo + mid·x^64 + hi·x^128` (each 128 bits, `deg ≤ 254` in
+/// all) reduced modulo `x^128 + x^7 + x^2 + x + 1` (SPEC §7): with the 64-bit
+/// words `D_3..D_0` of the sum, `D_3 x^192 ≡ D_3 R x^64` (`R = x^7 + x^2 + x + 1`,
+/// a product of ≤ 71 bits added to `D_2 D_1`), then `D_2 x^128 ≡ D_2 R` (≤ 71 bits,
+/// added to `D_1 D_0`): two dependent PCLMULQDQs.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn reduce128(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+    let r = set(super::gf128::R, 0);
+    let lo = x!(lo, _mm_slli_si128::<8>(mid)); // D_1 D_0
+    let hi = x!(hi, _mm_srli_si128::<8>(mid)); // D_3 D_2
+    let t = clmul!(hi, r, 0x01); // D_3 · R
+    let lo = x!(lo, _mm_slli_si128::<8>(t));
+    let hi = x!(hi, _mm_srli_si128::<8>(t)); // low lane: D_2 + (D_3 R)_hi
+    x!(lo, clmul!(hi, r, 0x00))
+}
+
+/// Schoolbook partial products of two 128-bit elements, added to
+/// `(lo, mid, hi)`: four PCLMULQDQs.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn mul128_acc(b: __m128i, h: __m128i, acc: &mut [__m128i; 3]) {
+    acc[0] = x!(acc[0], clmul!(b, h, 0x00));
+    acc[2] = x!(acc[2], clmul!(b, h, 0x11));
+    acc[1] = x!(acc[1], x!(clmul!(b, h, 0x01), clmul!(b, h, 0x10)));
+}
+
+/// One aggregated step over the `k = data.len()/16 ≤ 32` blocks of `data`:
+/// `(X + b_0)·α^k + b_1·α^(k−1) + … + b_(k−1)·α`, reduced.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i {
+    let k = data.len() / 16;
+    assert!(k <= eval128::STEP && data.len().is_multiple_of(16), "eval128: at most one step of whole blocks");
+    let pw = &key.desc[eval128::STEP - k..];
+    let mut acc = [_mm_setzero_si128(); 3];
+    for (j, (b, h)) in data.chunks_exact(16).zip(pw).enumerate().rev() {
+        // SAFETY: `b` is 16 readable bytes; `h` is a u128 (16 bytes).
+        let (b, h) = unsafe { (_mm_loadu_si128(b.as_ptr() as *const __m128i), _mm_loadu_si128(h as *const u128 as *const __m128i)) };
+        let b = if j == 0 { x!(b, x) } else { b };
+        mul128_acc(b, h, &mut acc);
+    }
+    reduce128(acc[0], acc[1], acc[2])
+}
+
+/// eval128 blocks (`data.len()` a multiple of 16): eight blocks per step, three
+/// PCLMULQDQs per block (Karatsuba, the powers' `lo + hi` precomputed; the
+/// middle term formed once per step from the sums), the rest in one shorter
+/// step; `acc` the reduced state `X`.
+///
+/// Panics if the CPU lacks PCLMULQDQ or SSE4.1 (the backend is chosen only
+/// where [`Platform::detect`] finds them) or if `data` is not whole blocks.
+pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    assert!(crate::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+    assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
+    // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
+    unsafe { eval128_blocks_pclmul(key, acc, data) }
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn eval128_blocks_pclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    let pw = &key.desc[eval128::STEP - 8..];
+    // SAFETY: each `pw[j]` is a u128 (16 readable bytes).
+    let h: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(&pw[j] as *const u128 as *const __m128i) });
+    // Karatsuba: the powers' lo + hi in the low half.
+    let hx: [__m128i; 8] = core::array::from_fn(|j| x!(h[j], _mm_shuffle_epi32::<0x4e>(h[j])));
+    let mut x = from_u128(acc);
+    let mut chunks = data.chunks_exact(128);
+    for c in &mut chunks {
+        let p = c.as_ptr() as *const __m128i;
+        // SAFETY: `c` is 128 readable bytes: eight unaligned 16-byte loads.
+        let mut v: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(p.add(j)) });
+        v[0] = x!(v[0], x);
+        // Blocks 7..1 first: only block 0's product depends on the state.
+        let (mut lo, mut mk, mut hi) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        for ((v, h), hx) in v.iter().zip(&h).zip(&hx).rev() {
+            lo = x!(lo, clmul!(*v, *h, 0x00));
+            hi = x!(hi, clmul!(*v, *h, 0x11));
+            mk = x!(mk, clmul!(x!(*v, _mm_shuffle_epi32::<0x4e>(*v)), *hx, 0x00));
+        }
+        x = reduce128(lo, x!(mk, x!(lo, hi)), hi);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        x = eval128_step(key, x, rest);
+    }
+    to_u128(x)
 }

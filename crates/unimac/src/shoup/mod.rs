@@ -9,7 +9,9 @@
 //!   `g ∈ GF(2^64)` (§6.2, [`minpoly`]);
 //! * `gdivision64` — the generalized division hash over `K = GF(2^8)` (§7), key
 //!   `gdivision64-key(g)`: the minimal polynomial over K of a random `g ∈ L`,
-//!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]).
+//!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]);
+//! * `eval128` (SPEC §7) — the evaluation hash with `l = 128`, 16-byte key and
+//!   output, over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)` ([`eval128`]).
 //!
 //! All three are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
 //! implicit leading 1, computed with many blocks aggregated per step over
@@ -38,7 +40,11 @@ mod clmul;
 mod gfni;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
+#[cfg(target_arch = "x86_64")]
+mod vpclmul512;
+pub mod eval128;
 pub mod gdiv;
+pub mod gf128;
 pub mod gf2;
 pub mod minpoly;
 pub mod portable;
@@ -72,6 +78,9 @@ pub enum Backend {
     /// GFNI with AVX2, constant-time: gdivision64 only (its default where the
     /// CPU has it).
     Gfni,
+    /// VPCLMULQDQ on 512-bit registers with AVX-512F, constant-time: eval128
+    /// only (its default where the CPU has it).
+    Vpclmul512,
     /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
     /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
     /// method 1 (one 2 KB table).
@@ -104,7 +113,11 @@ impl Backend {
 
     /// Whether the backend computes `kind` (GFNI serves gdivision64 only).
     pub fn supports(self, kind: Kind) -> bool {
-        self != Backend::Gfni || kind == Kind::GDivision64
+        match self {
+            Backend::Gfni => kind == Kind::GDivision64,
+            Backend::Vpclmul512 => false,
+            _ => true,
+        }
     }
 
     /// Whether this CPU can run the backend.
@@ -113,6 +126,10 @@ impl Backend {
             Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul(),
             Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul(),
             Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni(),
+            Backend::Vpclmul512 => {
+                let p = Platform::detect();
+                cfg!(target_arch = "x86_64") && p.vpclmul() && p.avx512()
+            }
             _ => true,
         }
     }
@@ -197,7 +214,7 @@ impl Engine {
             (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
             (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
             (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
-            (_, Backend::Gfni) => unreachable!("checked by supports()"),
+            (_, Backend::Gfni | Backend::Vpclmul512) => unreachable!("checked by supports()"),
             (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
             (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
             (Kind::Division64, Backend::Table1 | Backend::Table2) => {
@@ -472,5 +489,6 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 Ok(Box::new(KeyedHasher(Hasher::new(Kind::GDivision64, &key8(p)?))))
             },
         ),
+        eval128::entry(),
     ]
 }

@@ -3,6 +3,9 @@
 //! * eval64: Horner's rule `X ← (X + b)·α` in GF(2^64) (seed 001 §5), the
 //!   product by [`clmul64`] and the sparse reduction by `f`.
 //! * division64: `r ← r·x^64 + b mod p` (§6.1) by Barrett reduction.
+//! * eval128: Horner's rule `X ← (X + b)·α` in GF(2^128) (SPEC §7), the
+//!   product by three [`clmul64`] (Karatsuba) and the sparse reduction by
+//!   `x^128 + x^7 + x^2 + x + 1` ([`gf128`](super::gf128)).
 //! * gdivision64: `r ← r·z^8 + B mod P` over K = GF(2^8) (§7.1), the map
 //!   `r ↦ r·z^8 mod P` applied as a 64×64 matrix over GF(2) by masks.
 
@@ -49,4 +52,14 @@ pub fn gdivision_blocks(key: &GKey, mut r: u64, data: &[u8]) -> u64 {
         r = key.times_z8(r) ^ be(b);
     }
     r
+}
+
+/// eval128 on whole 16-byte blocks: the state is `X = h·α`, `h` the Horner
+/// value so far (it starts at `α`).
+pub fn eval128_blocks(alpha: u128, mut x: u128, data: &[u8]) -> u128 {
+    assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
+    for b in data.chunks_exact(16) {
+        x = super::gf128::mul(x ^ u128::from_le_bytes(b.try_into().expect("16-byte block")), alpha);
+    }
+    x
 }

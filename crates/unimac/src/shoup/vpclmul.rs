@@ -13,6 +13,7 @@
 
 use core::arch::x86_64::*;
 
+use super::eval128::{self, Eval128Key};
 use super::gdiv::GKey;
 use super::Ring64;
 
@@ -128,4 +129,58 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
         // SAFETY: pclmulqdq and sse4.1 are enabled here.
         unsafe { super::clmul::g_blocks(key, out, rest) }
     }
+}
+
+/// eval128 blocks (`data.len()` a multiple of 16): sixteen blocks (256 bytes)
+/// per step, two per 256-bit register, each register multiplied lane-wise by
+/// `α^(16−2i) | α^(15−2i)` with three VPCLMULQDQs (Karatsuba, as in the 512-bit
+/// kernel of `vpclmul512`); the lanes are summed and the step reduced once.
+/// Shorter tails go to the 128-bit kernel.
+///
+/// Panics if the CPU lacks VPCLMULQDQ with AVX2 (the backend is chosen only
+/// where [`Platform::detect`](crate::Platform::detect) finds them) or if `data`
+/// is not whole blocks.
+pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    let p = crate::Platform::detect();
+    assert!(p.vpclmul() && p.pclmul(), "eval128: VPCLMULQDQ kernel on a CPU without it");
+    assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
+    // SAFETY: vpclmulqdq, pclmulqdq, avx2 and sse4.1 are present (asserted above).
+    unsafe { eval128_blocks_vpclmul(key, acc, data) }
+}
+
+#[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
+fn eval128_blocks_vpclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    use super::clmul::{eval128_step, from_u128, reduce128, to_u128};
+    const N: usize = 16;
+    let pw = &key.desc[eval128::STEP - N..];
+    // SAFETY: `pw[2i..2i+2]` is 32 readable bytes (two u128, lanes in order).
+    let h: [__m256i; N / 2] =
+        core::array::from_fn(|i| unsafe { _mm256_loadu_si256(pw[2 * i..].as_ptr() as *const __m256i) });
+    // Karatsuba: the powers' lo + hi in each lane's low half.
+    let hx: [__m256i; N / 2] = core::array::from_fn(|i| _mm256_xor_si256(h[i], _mm256_shuffle_epi32::<0x4e>(h[i])));
+    let mut x = from_u128(acc);
+    let mut chunks = data.chunks_exact(16 * N);
+    for c in &mut chunks {
+        let p = c.as_ptr() as *const __m256i;
+        // SAFETY: `c` is 256 readable bytes: eight unaligned 32-byte loads.
+        let mut v: [__m256i; N / 2] = core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.add(i)) });
+        v[0] = _mm256_xor_si256(v[0], _mm256_set_m128i(_mm_setzero_si128(), x));
+        let mut lo = _mm256_setzero_si256();
+        let mut mk = _mm256_setzero_si256();
+        let mut hi = _mm256_setzero_si256();
+        for ((v, h), hx) in v.iter().zip(&h).zip(&hx).rev() {
+            lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(*v, *h));
+            hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(*v, *h));
+            let vx = _mm256_xor_si256(*v, _mm256_shuffle_epi32::<0x4e>(*v));
+            mk = _mm256_xor_si256(mk, _mm256_clmulepi64_epi128::<0x00>(vx, *hx));
+        }
+        let mid = _mm256_xor_si256(mk, _mm256_xor_si256(lo, hi));
+        let lanes = |t: __m256i| _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+        x = reduce128(lanes(lo), lanes(mid), lanes(hi));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        x = eval128_step(key, x, rest); // fewer than 16 blocks
+    }
+    to_u128(x)
 }

@@ -1,0 +1,448 @@
+//! Shoup's MACs of SPEC §7 (seed 001 §1): every tag is `pad ⊕ H(M)` in the
+//! hash's own group (XOR: characteristic 2), the pad depending only on the
+//! key and the per-message value (nonce, or the random pair `r ‖ s`).
+//!
+//! | name | tag | theorem |
+//! |---|---|---|
+//! | `wc-eval128` | `AES_K(n) ⊕ eval128(α, M)` | 2 (AES a permutation of 128-bit tags) |
+//! | `shoup3-eval128` | `AES_K(n) ⊕ β·n ⊕ eval128(α, M)` | 3 (`h1(n) = β n`, `ε1 = 2^-128`) |
+//! | `shoup4-eval64`, `shoup4-division64` | `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`, `r ‖ s` random | 4 (stateless) |
+//!
+//! `shoup4` keeps no state: [`Shoup4::tag`] draws `r ‖ s` (8 + 8 bytes) from
+//! the operating system's random generator for every message and returns it
+//! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
+//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]).
+//!
+//! ```
+//! use unimac::mac::shoup::{Shoup4, Shoup4Hash};
+//!
+//! let mac = Shoup4::new(Shoup4Hash::Eval64, &[3u8; 48]);
+//! let sent = mac.tag(b"attack at dawn").unwrap(); // fresh r ‖ s inside
+//! assert!(mac.verify(b"attack at dawn", &sent.to_bytes()));
+//! assert!(!mac.verify(b"attack at dusk", &sent.to_bytes()));
+//! ```
+
+use aes::Aes128;
+use zeroize::Zeroizing;
+
+use super::{aes_block, aes_of, mac_info, nonce16, tags_equal};
+use crate::registry::{Entry, Keyed, Params, Stream};
+use crate::shoup::eval128::Eval128;
+use crate::shoup::{gf128, gf2, Hasher, Kind};
+use crate::Error;
+
+fn key48(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 48]>, Error> {
+    let k: [u8; 48] =
+        key.try_into().map_err(|_| Error::KeyLength { name: name.into(), expected: "48".into(), got: key.len() })?;
+    Ok(Zeroizing::new(k))
+}
+
+fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
+    let h = Zeroizing::new(h);
+    core::array::from_fn(|i| h[i] ^ pad[i])
+}
+
+// ---------------------------------------------------------------------------
+// wc-eval128 and shoup3-eval128
+// ---------------------------------------------------------------------------
+
+/// `mac-wc-eval128`: `AES_K(n) ⊕ eval128(α, M)`. Key `K` (16) ‖ `α` (16);
+/// a nonce must never repeat under one key.
+#[derive(Clone)]
+pub struct WcEval128 {
+    aes: Aes128,
+    hash: Eval128,
+}
+
+/// `mac-shoup3-eval128`: `AES_K(n) ⊕ β·n ⊕ eval128(α, M)`, `β·n` in
+/// GF(2^128) with the nonce read as an element. Key `K` (16) ‖ `β` (16) ‖ `α`
+/// (16); a nonce must never repeat under one key.
+#[derive(Clone)]
+pub struct Shoup3Eval128 {
+    aes: Aes128,
+    beta: Zeroizing<u128>,
+    hash: Eval128,
+}
+
+impl WcEval128 {
+    /// `K ‖ α`, 32 bytes.
+    pub fn new(key: &[u8; 32]) -> WcEval128 {
+        let alpha = Zeroizing::new(<[u8; 16]>::try_from(&key[16..]).expect("16 bytes"));
+        WcEval128 { aes: aes_of(&key[..16]), hash: Eval128::new(&alpha) }
+    }
+    fn pad(&self, nonce: &[u8; 16]) -> Zeroizing<[u8; 16]> {
+        aes_block(&self.aes, nonce)
+    }
+}
+
+impl Shoup3Eval128 {
+    /// `K ‖ β ‖ α`, 48 bytes.
+    pub fn new(key: &[u8; 48]) -> Shoup3Eval128 {
+        let alpha = Zeroizing::new(<[u8; 16]>::try_from(&key[32..]).expect("16 bytes"));
+        let beta = Zeroizing::new(u128::from_le_bytes(key[16..32].try_into().expect("16 bytes")));
+        Shoup3Eval128 { aes: aes_of(&key[..16]), beta, hash: Eval128::new(&alpha) }
+    }
+    /// `AES_K(n) ⊕ β·n`.
+    fn pad(&self, nonce: &[u8; 16]) -> Zeroizing<[u8; 16]> {
+        let f = aes_block(&self.aes, nonce);
+        let bn = Zeroizing::new(gf128::mul(*self.beta, u128::from_le_bytes(*nonce)));
+        Zeroizing::new((u128::from_le_bytes(*f) ^ *bn).to_le_bytes())
+    }
+}
+
+macro_rules! nonce_xor_api {
+    ($t:ident, $name:literal) => {
+        impl $t {
+            /// Start tagging a message under the nonce `n` (never repeat a nonce
+            /// under one key).
+            pub fn start(&self, nonce: &[u8; 16]) -> Eval128MacStream {
+                Eval128MacStream { hash: self.hash.clone(), pad: self.pad(nonce) }
+            }
+            /// The tag of `msg` under `nonce`.
+            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+                let mut s = self.start(nonce);
+                s.update(msg);
+                s.finalize()
+            }
+            /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+            /// comparison).
+            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> bool {
+                tags_equal(&self.tag(nonce, msg), tag)
+            }
+        }
+
+        impl Keyed for $t {
+            fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+                let n = nonce16(nonce.unwrap_or_default(), $name)?;
+                Ok(Box::new(self.start(&n)))
+            }
+        }
+    };
+}
+nonce_xor_api!(WcEval128, "wc-eval128");
+nonce_xor_api!(Shoup3Eval128, "shoup3-eval128");
+
+/// A `wc-eval128` or `shoup3-eval128` tag under way.
+pub struct Eval128MacStream {
+    hash: Eval128,
+    pad: Zeroizing<[u8; 16]>,
+}
+
+impl Eval128MacStream {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.hash.update(data);
+    }
+    /// The tag: the pad ⊕ `eval128(α, M)`.
+    pub fn finalize(self) -> [u8; 16] {
+        xor_into(self.hash.finalize(), &*self.pad)
+    }
+}
+
+impl Stream for Eval128MacStream {
+    fn update(&mut self, data: &[u8]) {
+        Eval128MacStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(Eval128MacStream::finalize(*self).to_vec())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// shoup4: stateless, r ‖ s random per message (Theorem 4)
+// ---------------------------------------------------------------------------
+
+/// The hash `H` of a `shoup4-` MAC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shoup4Hash {
+    /// `shoup4-eval64`.
+    Eval64,
+    /// `shoup4-division64`.
+    Division64,
+}
+
+impl Shoup4Hash {
+    fn kind(self) -> Kind {
+        match self {
+            Shoup4Hash::Eval64 => Kind::Eval64,
+            Shoup4Hash::Division64 => Kind::Division64,
+        }
+    }
+    /// The SPEC name without `mac-`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shoup4Hash::Eval64 => "shoup4-eval64",
+            Shoup4Hash::Division64 => "shoup4-division64",
+        }
+    }
+}
+
+/// A fresh `r ‖ s` (8 + 8 bytes) from the operating system's random generator:
+/// what [`Shoup4::tag`] uses, for callers that finish a `shoup4-` tag through
+/// [`Mac::start_deferred`](super::Mac::start_deferred) (the CLI).
+pub fn random_rs() -> Result<[u8; 16], Error> {
+    let mut rs = [0u8; 16];
+    getrandom::getrandom(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
+    Ok(rs)
+}
+
+/// What a `shoup4-` MAC sends: the random pair `r ‖ s` and the tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shoup4Tag {
+    /// `r ‖ s`, 8 + 8 bytes, drawn afresh for the message.
+    pub rs: [u8; 16],
+    /// `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`.
+    pub tag: [u8; 8],
+}
+
+impl Shoup4Tag {
+    /// `r ‖ s ‖ tag`, 24 bytes: the MAC as sent.
+    pub fn to_bytes(&self) -> [u8; 24] {
+        let mut b = [0u8; 24];
+        b[..16].copy_from_slice(&self.rs);
+        b[16..].copy_from_slice(&self.tag);
+        b
+    }
+    /// Split `r ‖ s ‖ tag`; `None` unless 24 bytes.
+    pub fn from_bytes(b: &[u8]) -> Option<Shoup4Tag> {
+        let b: &[u8; 24] = b.try_into().ok()?;
+        Some(Shoup4Tag { rs: b[..16].try_into().expect("16"), tag: b[16..].try_into().expect("8") })
+    }
+}
+
+/// `mac-shoup4-eval64` / `mac-shoup4-division64` (Shoup Theorem 4): key `K_f`
+/// (16) ‖ `K_g` (16) ‖ `α` (8) ‖ `g` (8); tag `f(r) ⊕ g(s) ⊕ α r s ⊕ H(g, M)` in
+/// GF(2^64), `f(r) = AES(K_f, r ‖ 0^8)[0..8]`, `g(s) = AES(K_g, s ‖ 0^8)[0..8]`.
+#[derive(Clone)]
+pub struct Shoup4 {
+    which: Shoup4Hash,
+    f: Aes128,
+    g: Aes128,
+    alpha: Zeroizing<u64>,
+    hash: Hasher,
+}
+
+/// A `shoup4-` tag under way (its `r ‖ s` already chosen).
+pub struct Shoup4Stream {
+    hash: Hasher,
+    rs: [u8; 16],
+    pad: Zeroizing<[u8; 8]>,
+}
+
+impl Shoup4 {
+    /// `K_f ‖ K_g ‖ α ‖ g`, 48 bytes.
+    pub fn new(which: Shoup4Hash, key: &[u8; 48]) -> Shoup4 {
+        let alpha = Zeroizing::new(u64::from_le_bytes(key[32..40].try_into().expect("8 bytes")));
+        let g = Zeroizing::new(<[u8; 8]>::try_from(&key[40..48]).expect("8 bytes"));
+        Shoup4 { which, f: aes_of(&key[..16]), g: aes_of(&key[16..32]), alpha, hash: Hasher::new(which.kind(), &g) }
+    }
+
+    /// Which hash.
+    pub fn hash(&self) -> Shoup4Hash {
+        self.which
+    }
+
+    /// `f(r) ⊕ g(s) ⊕ α r s`.
+    fn pad(&self, rs: &[u8; 16]) -> Zeroizing<[u8; 8]> {
+        let mut x = Zeroizing::new([0u8; 16]);
+        x[..8].copy_from_slice(&rs[..8]);
+        let fr = aes_block(&self.f, &x);
+        x[..8].copy_from_slice(&rs[8..]);
+        let gs = aes_block(&self.g, &x);
+        let r = u64::from_le_bytes(rs[..8].try_into().expect("8 bytes"));
+        let s = u64::from_le_bytes(rs[8..].try_into().expect("8 bytes"));
+        let ars = Zeroizing::new(gf2::mul_f(gf2::mul_f(*self.alpha, r), s));
+        let le = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+        Zeroizing::new((le(&*fr) ^ le(&*gs) ^ *ars).to_le_bytes())
+    }
+
+    /// Draw a fresh `r ‖ s` from the operating system and start tagging.
+    pub fn start(&self) -> Result<Shoup4Stream, Error> {
+        Ok(self.start_with_rs_for_known_answers(&random_rs()?))
+    }
+
+    /// Start tagging with a GIVEN `r ‖ s`: only for known answers. A MAC
+    /// sender must use [`start`](Self::start) / [`tag`](Self::tag), which draw
+    /// it at random (Theorem 4 assumes `r`, `s` uniform and independent).
+    pub fn start_with_rs_for_known_answers(&self, rs: &[u8; 16]) -> Shoup4Stream {
+        Shoup4Stream { hash: self.hash.clone(), rs: *rs, pad: self.pad(rs) }
+    }
+
+    /// Tag `msg` under a fresh random `r ‖ s`; send [`Shoup4Tag::to_bytes`].
+    pub fn tag(&self, msg: &[u8]) -> Result<Shoup4Tag, Error> {
+        let mut s = self.start()?;
+        s.update(msg);
+        Ok(s.finalize())
+    }
+
+    /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers.
+    pub fn tag_with_rs_for_known_answers(&self, rs: &[u8; 16], msg: &[u8]) -> [u8; 8] {
+        let mut s = self.start_with_rs_for_known_answers(rs);
+        s.update(msg);
+        s.finalize().tag
+    }
+
+    /// Whether `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`
+    /// (constant-time comparison of the tag).
+    pub fn verify(&self, msg: &[u8], sent: &[u8]) -> bool {
+        match Shoup4Tag::from_bytes(sent) {
+            Some(t) => tags_equal(&self.tag_with_rs_for_known_answers(&t.rs, msg), &t.tag),
+            None => false,
+        }
+    }
+}
+
+impl Shoup4Stream {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.hash.update(data);
+    }
+    /// The pair `r ‖ s` and the tag.
+    pub fn finalize(self) -> Shoup4Tag {
+        Shoup4Tag { rs: self.rs, tag: xor_into(self.hash.finalize(), &*self.pad) }
+    }
+}
+
+/// The registry's view of a `shoup4-` name: the "nonce" is the pair `r ‖ s`
+/// of a known answer, and the output the 8-byte tag (SPEC §7, §9).
+struct Shoup4Known(Shoup4);
+
+struct Shoup4KnownStream(Shoup4Stream);
+
+impl Stream for Shoup4KnownStream {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.finalize().tag.to_vec())
+    }
+}
+
+impl Keyed for Shoup4Known {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
+        Ok(Box::new(Shoup4KnownStream(self.0.start_with_rs_for_known_answers(&rs))))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// By name
+// ---------------------------------------------------------------------------
+
+/// The pad of a name of this module under its key: what
+/// [`Mac::start_deferred`](super::Mac::start_deferred) applies to the hash
+/// once the nonce (or `r ‖ s`) is given.
+pub(crate) struct DeferredPad(Box<PadFn>);
+
+type PadFn = dyn Fn(&[u8; 16]) -> Zeroizing<Vec<u8>> + Send + Sync;
+
+/// A hash stream and the pad that finishes it.
+pub(crate) type Deferred = (Box<dyn Stream>, DeferredPad);
+
+impl DeferredPad {
+    pub(crate) fn apply(&self, nonce: &[u8; 16], h: &[u8]) -> Result<Vec<u8>, Error> {
+        let pad = (self.0)(nonce);
+        if pad.len() != h.len() {
+            return Err(Error::Invalid(format!("hash gave {} bytes, expected {}", h.len(), pad.len())));
+        }
+        Ok(h.iter().zip(pad.iter()).map(|(a, b)| a ^ b).collect())
+    }
+}
+
+/// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
+/// of [`Mac::start_deferred`](super::Mac::start_deferred); `None` for any
+/// other name.
+pub(crate) fn deferred(name: &str, key: &[u8]) -> Option<Result<Deferred, Error>> {
+    let which = match name {
+        "shoup3-eval128" => {
+            return Some(key48(key, name).map(|k| {
+                let m = Shoup3Eval128::new(&k);
+                let s: Box<dyn Stream> = Box::new(Eval128HashOnly(m.hash.clone()));
+                (s, DeferredPad(Box::new(move |n| Zeroizing::new(m.pad(n).to_vec()))))
+            }))
+        }
+        "shoup4-eval64" => Shoup4Hash::Eval64,
+        "shoup4-division64" => Shoup4Hash::Division64,
+        _ => return None,
+    };
+    Some(key48(key, name).map(|k| {
+        let m = Shoup4::new(which, &k);
+        let s: Box<dyn Stream> = Box::new(Shoup4HashOnly(m.hash.clone()));
+        (s, DeferredPad(Box::new(move |rs| Zeroizing::new(m.pad(rs).to_vec()))))
+    }))
+}
+
+struct Eval128HashOnly(Eval128);
+
+impl Stream for Eval128HashOnly {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.finalize().to_vec())
+    }
+}
+
+struct Shoup4HashOnly(Hasher);
+
+impl Stream for Shoup4HashOnly {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.finalize().to_vec())
+    }
+}
+
+/// The `mac-` names of SPEC §7 built on Shoup's hashes.
+pub(crate) fn catalog() -> Vec<Entry> {
+    let mut v = vec![
+        Entry::keyed(
+            mac_info(
+                "mac-wc-eval128".into(),
+                32,
+                16,
+                16,
+                "AES_K(n) xor eval128(alpha, M) (seed 001 Theorem 2, SPEC §7)".into(),
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                let k: Zeroizing<[u8; 32]> = Zeroizing::new(p.key.try_into().map_err(|_| Error::KeyLength {
+                    name: "wc-eval128".into(),
+                    expected: "32".into(),
+                    got: p.key.len(),
+                })?);
+                Ok(Box::new(WcEval128::new(&k)))
+            },
+        ),
+        Entry::keyed(
+            mac_info(
+                "mac-shoup3-eval128".into(),
+                48,
+                16,
+                16,
+                "AES_K(n) xor beta*n xor eval128(alpha, M) (seed 001 Theorem 3, SPEC §7)".into(),
+            ),
+            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Shoup3Eval128::new(&*key48(p.key, "shoup3-eval128")?)))
+            },
+        ),
+    ];
+    for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
+        let h = &which.name()["shoup4-".len()..];
+        v.push(Entry::keyed(
+            mac_info(
+                format!("mac-{}", which.name()),
+                48,
+                16,
+                8,
+                format!(
+                    "f(r) xor g(s) xor alpha*r*s xor {h}(g, M), r || s random per message, given as the nonce only for known answers (seed 001 Theorem 4, SPEC §7)"
+                ),
+            ),
+            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+                Ok(Box::new(Shoup4Known(Shoup4::new(which, &*key48(p.key, which.name())?))))
+            },
+        ));
+    }
+    v
+}

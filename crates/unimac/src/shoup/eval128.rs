@@ -1,0 +1,233 @@
+//! `eval128` (SPEC §7): Shoup's evaluation hash (seed 001 §5) with `l = 128`,
+//! over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`, elements and blocks
+//! read little-endian ([`gf128`](super::gf128)).
+//!
+//! For the blocks `b_0..b_{n-1}` of `pad(M, 16)` and the key `α`:
+//!
+//! `eval128(α, M) = α^(n+1) + b_0 α^n + … + b_{n-1} α`,
+//!
+//! the Horner value of `M` with an implicit leading 1, times `α`. As in the
+//! 64-bit kernels the state is `X = h·α` (it starts at `α`), and `N` blocks are
+//! absorbed at once over the precomputed powers `α^N..α^1`:
+//!
+//! `X' = (X + b_0)·α^N + b_1·α^(N−1) + … + b_{N−1}·α`,
+//!
+//! the `N` carry-less products summed unreduced (255 bits) and reduced once per
+//! step. Only the first product depends on the state, so the others run ahead
+//! of the reduction. The kernels: portable ([`Backend::Portable`], Horner with
+//! [`gf128::mul`]), PCLMULQDQ (8 blocks per step, [`Backend::Clmul`]), VPCLMULQDQ
+//! on 256-bit registers (16 blocks, [`Backend::Vpclmul`]) and on 512-bit
+//! registers with AVX-512F (32 blocks, [`Backend::Vpclmul512`]); all are
+//! constant-time.
+//!
+//! Forgery bound (§4): a nonzero difference polynomial of degree ≤ `n + 1` in
+//! `α` has at most `n + 1` roots, so for messages of at most `n` blocks eval128
+//! is `ε`-AXU with `ε ≤ (n + 1)/2^128`.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::{gf128, portable, Backend};
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::Error;
+
+/// Blocks per step of the widest kernel; the key holds this many powers.
+pub(crate) const STEP: usize = 32;
+
+/// Bytes buffered by the streaming state: one step of the widest kernel.
+const BUF: usize = 16 * STEP;
+
+/// The expanded key: `desc[j] = α^(32−j)`, so `desc[31] = α` and a step of
+/// `N ≤ 32` blocks multiplies block `j` by `desc[32 − N + j]`.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Eval128Key {
+    pub(crate) desc: [u128; STEP],
+}
+
+impl Eval128Key {
+    /// The powers `α^1..α^32` of the key `α` (16 bytes, little-endian).
+    pub fn new(alpha: &[u8; 16]) -> Eval128Key {
+        let a = u128::from_le_bytes(*alpha);
+        let mut k = Eval128Key { desc: [0; STEP] };
+        let mut p = a;
+        for j in (0..STEP).rev() {
+            k.desc[j] = p;
+            p = gf128::mul(p, a);
+        }
+        p.zeroize();
+        k
+    }
+
+    /// `α`.
+    pub(crate) fn alpha(&self) -> u128 {
+        self.desc[STEP - 1]
+    }
+}
+
+impl Backend {
+    /// The constant-time backend [`Platform::detect`](crate::Platform::detect)
+    /// picks for eval128: VPCLMULQDQ on 512-bit registers where AVX-512F is
+    /// there, else as [`Backend::detect`].
+    pub fn detect_eval128() -> Backend {
+        if Backend::Vpclmul512.available() {
+            Backend::Vpclmul512
+        } else {
+            Backend::detect()
+        }
+    }
+
+    /// Whether the backend computes eval128 (every constant-time carry-less
+    /// backend and the portable one).
+    pub fn supports_eval128(self) -> bool {
+        matches!(self, Backend::Portable | Backend::Clmul | Backend::Vpclmul | Backend::Vpclmul512)
+    }
+}
+
+/// Absorb whole 16-byte blocks into the state `x` (reduced).
+fn blocks(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Clmul => super::clmul::eval128_blocks(key, x, data),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Vpclmul => super::vpclmul::eval128_blocks(key, x, data),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Vpclmul512 => super::vpclmul512::eval128_blocks(key, x, data),
+        _ => portable::eval128_blocks(key.alpha(), x, data),
+    }
+}
+
+/// Streaming eval128: feed the message in any chunking, then
+/// [`finalize`](Eval128::finalize). The expanded key is kept across
+/// [`finalize_reset`](Eval128::finalize_reset).
+#[derive(Clone)]
+pub struct Eval128 {
+    key: Box<Eval128Key>,
+    backend: Backend,
+    acc: u128,
+    buf: [u8; BUF],
+    n: usize,
+}
+
+impl Eval128 {
+    /// With the fastest constant-time backend of this CPU.
+    pub fn new(alpha: &[u8; 16]) -> Eval128 {
+        Self::with_backend(Backend::detect_eval128(), alpha).expect("the detected backend is available")
+    }
+
+    /// With a chosen backend; an error if this CPU lacks it or it does not
+    /// compute eval128.
+    pub fn with_backend(backend: Backend, alpha: &[u8; 16]) -> Result<Eval128, Error> {
+        if !backend.supports_eval128() {
+            return Err(Error::Invalid(format!("{backend:?}: does not compute eval128")));
+        }
+        if !backend.available() {
+            return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
+        }
+        let key = Box::new(Eval128Key::new(alpha));
+        let acc = key.alpha();
+        Ok(Eval128 { key, backend, acc, buf: [0; BUF], n: 0 })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Absorb more of the message.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.n > 0 {
+            let take = (BUF - self.n).min(data.len());
+            self.buf[self.n..self.n + take].copy_from_slice(&data[..take]);
+            self.n += take;
+            data = &data[take..];
+            if self.n < BUF {
+                return;
+            }
+            self.acc = blocks(self.backend, &self.key, self.acc, &self.buf);
+            self.n = 0;
+        }
+        let whole = data.len() - data.len() % BUF;
+        if whole > 0 {
+            self.acc = blocks(self.backend, &self.key, self.acc, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.n = rest.len();
+    }
+
+    /// The 16-byte hash of everything absorbed (`pad(M, 16)` applied here).
+    pub fn finalize(mut self) -> [u8; 16] {
+        self.finalize_reset()
+    }
+
+    /// The hash of everything absorbed; then start over under the same key.
+    pub fn finalize_reset(&mut self) -> [u8; 16] {
+        // pad(M, 16): 0x01, then zeros to a multiple of 16 (n < BUF, so the
+        // padded tail is at most BUF bytes).
+        let len = (self.n + 16) & !15;
+        self.buf[self.n] = 1;
+        self.buf[self.n + 1..len].fill(0);
+        let h = blocks(self.backend, &self.key, self.acc, &self.buf[..len]);
+        self.buf.zeroize();
+        self.acc = self.key.alpha();
+        self.n = 0;
+        h.to_le_bytes()
+    }
+}
+
+impl Drop for Eval128 {
+    fn drop(&mut self) {
+        self.acc.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+/// `eval128(alpha, M)`, one-shot with the default backend.
+pub fn eval128(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    let mut h = Eval128::new(alpha);
+    h.update(msg);
+    h.finalize()
+}
+
+struct Eval128Stream(Eval128);
+
+impl Stream for Eval128Stream {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(self.0.finalize().to_vec())
+    }
+}
+
+/// eval128 under one key: the powers are computed once; every message starts
+/// from a copy of the empty state.
+struct KeyedEval128(Eval128);
+
+impl Keyed for KeyedEval128 {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(Eval128Stream(self.0.clone())))
+    }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut h = self.0.clone();
+        h.update(msg);
+        Ok(h.finalize().to_vec())
+    }
+}
+
+pub(crate) fn entry() -> Entry {
+    Entry::keyed(
+        Info {
+            name: "eval128".into(),
+            key: KeySpec::Fixed(16),
+            nonce: 0,
+            out: 16,
+            takes_len: false,
+            summary: "Shoup's evaluation hash M(alpha)*alpha over GF(2^128), little-endian, pad(M, 16) (SPEC §7)".into(),
+        },
+        |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+            let k: [u8; 16] =
+                p.key.try_into().map_err(|_| Error::Invalid(format!("key must be 16 bytes, got {}", p.key.len())))?;
+            Ok(Box::new(KeyedEval128(Eval128::new(&k))))
+        },
+    )
+}

@@ -1,0 +1,206 @@
+//! eval128 (SPEC §7) against a plain bit-by-bit polynomial model, every
+//! backend on the same inputs (random, all-ones, zero; every length 0..=300
+//! and the lengths around each kernel's step), streaming in every chunking.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use unimac::registry::{self, Params};
+use unimac::shoup::eval128::{eval128, Eval128};
+use unimac::shoup::Backend;
+
+// ---------------------------------------------------------------- model ----
+
+/// `a · b mod (x^128 + x^7 + x^2 + x + 1)`, one bit of `b` at a time from the
+/// top: shift the partial result by `x`, reduce its overflow, add `a`.
+fn mulmod(a: u128, b: u128) -> u128 {
+    let mut r = 0u128;
+    for i in (0..128).rev() {
+        let top = r >> 127;
+        r <<= 1;
+        if top == 1 {
+            r ^= 0x87;
+        }
+        if (b >> i) & 1 == 1 {
+            r ^= a;
+        }
+    }
+    r
+}
+
+/// `pad(M, 16)` (SPEC §0).
+fn pad16(m: &[u8]) -> Vec<u8> {
+    let mut v = m.to_vec();
+    v.push(1);
+    while !v.len().is_multiple_of(16) {
+        v.push(0);
+    }
+    v
+}
+
+/// `α^(n+1) + b_0 α^n + … + b_{n−1} α` by Horner's rule from the leading 1.
+fn model(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    let a = u128::from_le_bytes(*alpha);
+    let mut h = 1u128;
+    for b in pad16(msg).chunks(16) {
+        h = mulmod(h, a) ^ u128::from_le_bytes(b.try_into().unwrap());
+    }
+    mulmod(h, a).to_le_bytes()
+}
+
+/// The same value as a sum of explicit powers (a second, non-Horner model).
+fn model_powers(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    let a = u128::from_le_bytes(*alpha);
+    let blocks: Vec<u128> = pad16(msg).chunks(16).map(|b| u128::from_le_bytes(b.try_into().unwrap())).collect();
+    let n = blocks.len();
+    let pow = |k: usize| (0..k).fold(1u128, |p, _| mulmod(p, a));
+    let mut s = pow(n + 1);
+    for (i, b) in blocks.iter().enumerate() {
+        s ^= mulmod(*b, pow(n - i));
+    }
+    s.to_le_bytes()
+}
+
+// -------------------------------------------------------------- backends ----
+
+fn backends() -> Vec<Backend> {
+    [Backend::Portable, Backend::Clmul, Backend::Vpclmul, Backend::Vpclmul512]
+        .into_iter()
+        .filter(|b| b.available())
+        .collect()
+}
+
+fn run(b: Backend, key: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    let mut h = Eval128::with_backend(b, key).unwrap();
+    h.update(msg);
+    h.finalize()
+}
+
+/// Every length 0..=300, and the lengths around the steps of every kernel
+/// (8, 16 and 32 blocks, the 512-byte buffer) and their multiples.
+fn lengths() -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=300).collect();
+    for step in [128usize, 256, 512] {
+        for k in 1..=5 {
+            for d in [-17i64, -16, -15, -1, 0, 1, 15, 16, 17] {
+                v.push((step as i64 * k + d) as usize);
+            }
+        }
+    }
+    v.extend([4096, 4095, 4097, 65536 + 3]);
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn model_agrees_with_its_power_form_and_the_empty_message() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(128);
+    for len in [0usize, 1, 15, 16, 17, 47, 48] {
+        let k: [u8; 16] = rng.gen();
+        let m: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        assert_eq!(model(&k, &m), model_powers(&k, &m), "len {len}");
+    }
+    // Empty message: pad gives the block 1, so the hash is α^2 + α.
+    let a = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
+    assert_eq!(model(&a.to_le_bytes(), b""), (mulmod(a, a) ^ a).to_le_bytes());
+    // α = x: x^128 ≡ x^7 + x^2 + x + 1 (the field polynomial, little-endian).
+    assert_eq!(mulmod(1 << 127, 2), 0x87);
+}
+
+#[test]
+fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0xe128);
+    let bs = backends();
+    assert!(bs.contains(&Backend::Portable));
+    println!("backends: {bs:?}");
+    let keys: Vec<[u8; 16]> = vec![[0xff; 16], [0; 16], 1u128.to_le_bytes(), (1u128 << 127).to_le_bytes(), rng.gen(), rng.gen()];
+    for len in lengths() {
+        let msgs: Vec<Vec<u8>> = vec![vec![0xff; len], vec![0; len], (0..len).map(|_| rng.gen()).collect()];
+        for key in &keys {
+            for m in &msgs {
+                let want = model(key, m);
+                for &b in &bs {
+                    assert_eq!(run(b, key, m), want, "{b:?} len {len} key {key:02x?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn default_backend_and_registry_match_the_model() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    assert!(Backend::detect_eval128().available());
+    assert!(Backend::detect_eval128().supports_eval128());
+    for len in [0usize, 5, 16, 511, 512, 513, 5000] {
+        let k: [u8; 16] = rng.gen();
+        let m: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let want = model(&k, &m);
+        assert_eq!(eval128(&k, &m), want);
+        let out = registry::compute("eval128", &Params { key: &k, nonce: None, len: None }, &m).unwrap();
+        assert_eq!(out, want);
+    }
+    assert!(registry::compute("eval128", &Params { key: &[0; 8], nonce: None, len: None }, b"").is_err());
+    assert!(Eval128::with_backend(Backend::Gfni, &[0; 16]).is_err());
+    assert!(Eval128::with_backend(Backend::Table1, &[0; 16]).is_err());
+}
+
+#[test]
+fn streaming_in_any_chunking_equals_one_shot() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    let msg: Vec<u8> = (0..2100).map(|_| rng.gen()).collect();
+    let key: [u8; 16] = rng.gen();
+    for b in backends() {
+        for len in [0usize, 1, 16, 33, 300, 512, 1025, 2100] {
+            let m = &msg[..len];
+            let want = model(&key, m);
+            // Every split point into two parts.
+            for cut in 0..=len {
+                let mut h = Eval128::with_backend(b, &key).unwrap();
+                h.update(&m[..cut]);
+                h.update(&m[cut..]);
+                assert_eq!(h.finalize(), want, "{b:?} len {len} cut {cut}");
+            }
+            // Fixed chunk sizes, and random ones.
+            for chunk in [1usize, 3, 15, 16, 17, 100, 511, 512, 513] {
+                let mut h = Eval128::with_backend(b, &key).unwrap();
+                for c in m.chunks(chunk) {
+                    h.update(c);
+                }
+                assert_eq!(h.finalize(), want, "{b:?} len {len} chunk {chunk}");
+            }
+            let mut h = Eval128::with_backend(b, &key).unwrap();
+            let mut rest = m;
+            while !rest.is_empty() {
+                let k = rng.gen_range(0..=rest.len().min(700));
+                h.update(&rest[..k]);
+                rest = &rest[k..];
+            }
+            assert_eq!(h.finalize(), want, "{b:?} len {len} random chunks");
+        }
+    }
+}
+
+#[test]
+fn finalize_reset_starts_over_under_the_same_key() {
+    let key = [0x5a; 16];
+    for b in backends() {
+        let mut h = Eval128::with_backend(b, &key).unwrap();
+        for len in [0usize, 700, 3, 512] {
+            let m: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            h.update(&m);
+            assert_eq!(h.finalize_reset(), model(&key, &m), "{b:?} {len}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn prop_all_backends_equal_model(key in any::<[u8; 16]>(), msg in proptest::collection::vec(any::<u8>(), 0..1200)) {
+        let want = model(&key, &msg);
+        for b in backends() {
+            prop_assert_eq!(run(b, &key, &msg), want);
+        }
+    }
+}

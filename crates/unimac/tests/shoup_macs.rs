@@ -1,0 +1,232 @@
+//! Shoup's MACs of SPEC §7 against models written from the table (AES by the
+//! `aes` crate, the field products bit by bit), through the typed API, the
+//! registry, the deferred-nonce path and streaming; shoup4's random `r ‖ s`.
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use rand::{Rng, SeedableRng};
+use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
+use unimac::mac::Mac;
+use unimac::registry::{self, Params};
+use unimac::Error;
+
+fn aes(k: &[u8], x: [u8; 16]) -> [u8; 16] {
+    let c = aes::Aes128::new(k.into());
+    let mut b = aes::Block::from(x);
+    c.encrypt_block(&mut b);
+    b.into()
+}
+
+/// `a · b mod (x^128 + x^7 + x^2 + x + 1)`, bit by bit.
+fn mul128(a: u128, b: u128) -> u128 {
+    let mut r = 0u128;
+    for i in (0..128).rev() {
+        let top = r >> 127;
+        r <<= 1;
+        if top == 1 {
+            r ^= 0x87;
+        }
+        if (b >> i) & 1 == 1 {
+            r ^= a;
+        }
+    }
+    r
+}
+
+/// `a · b mod (x^64 + x^4 + x^3 + x + 1)`, bit by bit.
+fn mul64(a: u64, b: u64) -> u64 {
+    let mut r = 0u64;
+    for i in (0..64).rev() {
+        let top = r >> 63;
+        r <<= 1;
+        if top == 1 {
+            r ^= 0x1b;
+        }
+        if (b >> i) & 1 == 1 {
+            r ^= a;
+        }
+    }
+    r
+}
+
+fn eval128_model(alpha: &[u8], msg: &[u8]) -> u128 {
+    let a = u128::from_le_bytes(alpha.try_into().unwrap());
+    let mut m = msg.to_vec();
+    m.push(1);
+    while !m.len().is_multiple_of(16) {
+        m.push(0);
+    }
+    let mut h = 1u128;
+    for b in m.chunks(16) {
+        h = mul128(h, a) ^ u128::from_le_bytes(b.try_into().unwrap());
+    }
+    mul128(h, a)
+}
+
+fn wc_model(key: &[u8; 32], n: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    (u128::from_le_bytes(aes(&key[..16], *n)) ^ eval128_model(&key[16..], msg)).to_le_bytes()
+}
+
+fn shoup3_model(key: &[u8; 48], n: &[u8; 16], msg: &[u8]) -> [u8; 16] {
+    let beta = u128::from_le_bytes(key[16..32].try_into().unwrap());
+    let bn = mul128(beta, u128::from_le_bytes(*n));
+    (u128::from_le_bytes(aes(&key[..16], *n)) ^ bn ^ eval128_model(&key[32..], msg)).to_le_bytes()
+}
+
+fn shoup4_model(which: Shoup4Hash, key: &[u8; 48], rs: &[u8; 16], msg: &[u8]) -> [u8; 8] {
+    let half = |x: &[u8]| {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(x);
+        b
+    };
+    let le = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().unwrap());
+    let fr = le(&aes(&key[..16], half(&rs[..8])));
+    let gs = le(&aes(&key[16..32], half(&rs[8..])));
+    let ars = mul64(mul64(le(&key[32..40]), le(&rs[..8])), le(&rs[8..]));
+    let h = match which {
+        Shoup4Hash::Eval64 => "eval64",
+        Shoup4Hash::Division64 => "division64",
+    };
+    let hm = registry::compute(h, &Params { key: &key[40..48], nonce: None, len: None }, msg).unwrap();
+    (fr ^ gs ^ ars ^ le(&hm)).to_le_bytes()
+}
+
+fn by_name(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+    registry::compute(&format!("mac-{name}"), &Params { key, nonce: Some(nonce), len: None }, msg).unwrap()
+}
+
+/// The tag through `Mac::start_deferred`, the message in two parts.
+fn deferred(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+    let m = Mac::new(name, key).unwrap();
+    let mut p = m.start_deferred().unwrap();
+    let cut = msg.len() / 3;
+    p.update(&msg[..cut]);
+    p.update(&msg[cut..]);
+    p.finalize(Some(nonce)).unwrap()
+}
+
+fn lengths() -> Vec<usize> {
+    vec![0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 511, 512, 513, 1000, 4099]
+}
+
+#[test]
+fn wc_eval128_and_shoup3_match_the_table() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for len in lengths() {
+        let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let n: [u8; 16] = rng.gen();
+        let k32: [u8; 32] = rng.gen();
+        let want = wc_model(&k32, &n, &msg);
+        let wc = WcEval128::new(&k32);
+        assert_eq!(wc.tag(&n, &msg), want, "len {len}");
+        let mut s = wc.start(&n);
+        for c in msg.chunks(37) {
+            s.update(c);
+        }
+        assert_eq!(s.finalize(), want);
+        assert_eq!(by_name("wc-eval128", &k32, &n, &msg), want);
+        assert_eq!(deferred("wc-eval128", &k32, &n, &msg), want);
+        assert!(wc.verify(&n, &msg, &want));
+        let mut bad = want;
+        bad[15] ^= 0x80;
+        assert!(!wc.verify(&n, &msg, &bad));
+        assert!(!wc.verify(&n, &msg, &want[..15]));
+
+        let mut k48 = [0u8; 48];
+        rng.fill(&mut k48[..]);
+        let want = shoup3_model(&k48, &n, &msg);
+        let s3 = Shoup3Eval128::new(&k48);
+        assert_eq!(s3.tag(&n, &msg), want, "len {len}");
+        assert_eq!(by_name("shoup3-eval128", &k48, &n, &msg), want);
+        assert_eq!(deferred("shoup3-eval128", &k48, &n, &msg), want);
+        assert!(s3.verify(&n, &msg, &want));
+        let mut n2 = n;
+        n2[0] ^= 1;
+        assert!(!s3.verify(&n2, &msg, &want));
+    }
+    // β·n with n = 0 vanishes: shoup3 under β ‖ α equals wc-eval128 under α.
+    let k48 = [5u8; 48];
+    let mut k32 = [5u8; 32];
+    k32[16..].copy_from_slice(&k48[32..]);
+    assert_eq!(Shoup3Eval128::new(&k48).tag(&[0; 16], b"m"), WcEval128::new(&k32).tag(&[0; 16], b"m"));
+}
+
+#[test]
+fn shoup4_matches_the_table_with_a_given_pair() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
+        for len in lengths() {
+            let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let rs: [u8; 16] = rng.gen();
+            let mut key = [0u8; 48];
+            rng.fill(&mut key[..]);
+            let want = shoup4_model(which, &key, &rs, &msg);
+            let m = Shoup4::new(which, &key);
+            assert_eq!(m.tag_with_rs_for_known_answers(&rs, &msg), want, "{which:?} len {len}");
+            let mut s = m.start_with_rs_for_known_answers(&rs);
+            for c in msg.chunks(5) {
+                s.update(c);
+            }
+            assert_eq!(s.finalize(), Shoup4Tag { rs, tag: want });
+            assert_eq!(by_name(which.name(), &key, &rs, &msg), want);
+            assert_eq!(deferred(which.name(), &key, &rs, &msg), want);
+            let sent = Shoup4Tag { rs, tag: want }.to_bytes();
+            assert!(m.verify(&msg, &sent));
+        }
+    }
+    // Extreme pairs: r = 0 or s = 0 removes α r s; all-ones.
+    let key = [0xffu8; 48];
+    for rs in [[0u8; 16], [0xff; 16], { let mut x = [0u8; 16]; x[..8].fill(0xff); x }] {
+        for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
+            let m = Shoup4::new(which, &key);
+            assert_eq!(m.tag_with_rs_for_known_answers(&rs, &[0xff; 40]), shoup4_model(which, &key, &rs, &[0xff; 40]));
+        }
+    }
+}
+
+#[test]
+fn shoup4_draws_a_fresh_pair_per_tag() {
+    let key = [9u8; 48];
+    for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
+        let m = Shoup4::new(which, &key);
+        let a = m.tag(b"attack at dawn").unwrap();
+        let b = m.tag(b"attack at dawn").unwrap();
+        assert_ne!(a.rs, b.rs, "a fresh r || s for every message");
+        for t in [a, b] {
+            assert_eq!(t.tag, shoup4_model(which, &key, &t.rs, b"attack at dawn"));
+            let sent = t.to_bytes();
+            assert_eq!(Shoup4Tag::from_bytes(&sent), Some(t));
+            assert!(m.verify(b"attack at dawn", &sent));
+            assert!(!m.verify(b"attack at dusk", &sent));
+            for i in 0..24 {
+                let mut bad = sent;
+                bad[i] ^= 1 << (i % 8);
+                assert!(!m.verify(b"attack at dawn", &bad), "flipped byte {i}");
+            }
+            assert!(!m.verify(b"attack at dawn", &sent[..23]));
+        }
+        let mut s = m.start().unwrap();
+        s.update(b"attack ");
+        s.update(b"at dawn");
+        let t = s.finalize();
+        assert!(m.verify(b"attack at dawn", &t.to_bytes()));
+    }
+}
+
+#[test]
+fn names_sizes_and_errors() {
+    for (name, key, out) in
+        [("wc-eval128", 32, 16), ("shoup3-eval128", 48, 16), ("shoup4-eval64", 48, 8), ("shoup4-division64", 48, 8)]
+    {
+        let m = Mac::new(name, &vec![1u8; key]).unwrap();
+        assert_eq!((m.nonce_len(), m.tag_len()), (16, out), "{name}");
+        assert!(matches!(Mac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
+        assert!(matches!(m.tag(None, b"x"), Err(Error::MissingNonce(_))), "{name}");
+        assert!(matches!(m.tag(Some(&[0; 15]), b"x"), Err(Error::NonceLength { .. })), "{name}");
+        let t = m.tag(Some(&[2; 16]), b"x").unwrap();
+        assert_eq!(t.len(), out);
+        assert!(m.verify(Some(&[2; 16]), b"x", &t).unwrap());
+        assert!(unimac::mac::names().iter().any(|n| n == name));
+        assert!(registry::spec_names().iter().any(|n| *n == format!("mac-{name}")));
+    }
+    assert!(registry::spec_names().iter().any(|n| n == "eval128"));
+}
