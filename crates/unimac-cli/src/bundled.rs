@@ -9,6 +9,7 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("shoup.jsonl", include_str!("../../../tests/vectors/shoup.jsonl")),
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
+    ("modp.jsonl", include_str!("../../../tests/vectors/modp.jsonl")),
 ];
 
 /// Run every bundled known answer: (passed, failed).

@@ -14,6 +14,7 @@ pub mod error;
 pub mod hash127;
 pub mod mac;
 pub mod mmh;
+pub mod modp;
 pub mod platform;
 pub mod registry;
 pub mod shoup;

@@ -144,6 +144,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::shoup::catalog());
         v.extend(crate::tree::catalog());
         v.extend(crate::mac::catalog());
+        v.extend(crate::modp::catalog());
         v
     })
 }
@@ -183,6 +184,9 @@ pub fn spec_names() -> Vec<String> {
         v.push(format!("mac-wc-{s}"));
     }
     v.extend(trees.iter().map(|t| format!("mac-wc-{t}")));
+    // SPEC §7 (version 2).
+    v.push("modp".into());
+    v.push("mac-hash127-96".into());
     v
 }
 

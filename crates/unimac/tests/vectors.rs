@@ -82,3 +82,9 @@ fn mac_jsonl() {
     let r = run("mac.jsonl");
     assert_eq!(r.passed, 84, "{:#?}", r.failures);
 }
+
+#[test]
+fn modp_jsonl() {
+    let r = run("modp.jsonl");
+    assert_eq!(r.passed, 120, "{:#?}", r.failures);
+}
