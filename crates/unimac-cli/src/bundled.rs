@@ -10,6 +10,7 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
     ("modp.jsonl", include_str!("../../../tests/vectors/modp.jsonl")),
+    ("mac2.jsonl", include_str!("../../../tests/vectors/mac2.jsonl")),
 ];
 
 /// Run every bundled known answer: (passed, failed).

@@ -88,3 +88,11 @@ fn modp_jsonl() {
     let r = run("modp.jsonl");
     assert_eq!(r.passed, 120, "{:#?}", r.failures);
 }
+
+/// The bundled mac2.jsonl holds the `mac-hash127-96` lines of SPEC §9's
+/// mac2.jsonl.
+#[test]
+fn mac2_jsonl() {
+    let r = run("mac2.jsonl");
+    assert_eq!(r.passed, 9, "{:#?}", r.failures);
+}

@@ -52,6 +52,9 @@ use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::tree::{BlockFamily, Tree, TreeKey};
 use crate::Error;
 
+mod hash127_96;
+pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
+
 /// `p = 2^127 − 1`.
 const P: u128 = hash127::P;
 
@@ -586,6 +589,7 @@ impl Mac {
                 };
                 (h, f)
             }
+            "hash127-96" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Done),
             _ => {
                 let h = name.strip_prefix("wc-").ok_or_else(|| Error::UnknownName(name.to_string()))?;
                 let hash: Box<dyn KeyedHash> = match crate::tree::family(h) {
@@ -611,6 +615,8 @@ enum PendingFinish {
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
     Wc(Aes128, usize),
+    /// The stream's output is the tag (`hash127-96`).
+    Done,
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
@@ -650,13 +656,14 @@ impl Pending {
                         Finish::OneTimeScramble(Arc::new(aes), pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
-                    PendingFinish::Wc(..) => unreachable!("hash127 MACs are not wc-"),
+                    PendingFinish::Wc(..) | PendingFinish::Done => unreachable!("hash127 MACs are not wc-"),
                 };
                 Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
             (PendingHash::Other(s), PendingFinish::Wc(aes, out)) => {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out }.finalize()
             }
+            (PendingHash::Other(s), PendingFinish::Done) => s.finalize(),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
         }
     }
@@ -779,6 +786,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?)))
             },
         ),
+        hash127_96::entry(),
     ];
     let shoup = crate::shoup::catalog();
     for h in SHOUP_HASHES {
