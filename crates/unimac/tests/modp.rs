@@ -5,7 +5,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand::{Rng, RngCore, SeedableRng};
-use unimac::modp::{self, SecretPrime, BLOCK_BYTES};
+use unimac::modp::{self, Backend, SecretPrime, BLOCK_BYTES, IFMA_BLOCK_BYTES};
 
 fn big(b: &[u8]) -> BigUint {
     BigUint::from_bytes_le(b)
@@ -135,10 +135,20 @@ fn reduce_matches_num_bigint_at_every_length_and_extremes() {
             lens.push(j * BLOCK_BYTES - d);
         }
     }
+    for j in 1..=5 {
+        for d in 0..=17 {
+            lens.push(j * IFMA_BLOCK_BYTES + d);
+            lens.push(j * IFMA_BLOCK_BYTES - d);
+        }
+    }
     lens.extend([4095, 4096, 4097, 65535, 65536, 65537]);
+    let backends = Backend::all_supported();
+    println!("backends: {backends:?}");
     for &p in &ps {
         let k = SecretPrime::from_bytes(&p.to_le_bytes()).unwrap();
         for &n in &lens {
+          for &b in &backends {
+            let k = Keyed { k: &k, b };
             let mut m = vec![0u8; n];
             rng.fill_bytes(&mut m);
             assert_eq!(k.reduce(&m), want(p, &m), "p = {p:#x}, random, {n} bytes");
@@ -154,8 +164,9 @@ fn reduce_matches_num_bigint_at_every_length_and_extremes() {
                 s.extend_from_slice(&[0; 9]);
                 assert_eq!(k.reduce(&s), want(p, &s), "p = {p:#x}, top bit and zeros, {n} bytes");
             }
+          }
         }
-        // Multiples of p and their neighbours.
+        // Multiples of p and their neighbours (default dispatch).
         let pb = BigUint::from(p);
         for mult in [BigUint::one(), BigUint::from(255u32), (BigUint::one() << 5000u32) / &pb] {
             for delta in [-1i64, 0, 1] {
@@ -168,6 +179,18 @@ fn reduce_matches_num_bigint_at_every_length_and_extremes() {
     }
 }
 
+/// A key and a backend: `reduce` on that backend.
+struct Keyed<'a> {
+    k: &'a SecretPrime,
+    b: Backend,
+}
+
+impl Keyed<'_> {
+    fn reduce(&self, m: &[u8]) -> [u8; 16] {
+        self.k.reduce_with(self.b, m).expect("supported").to_le_bytes()
+    }
+}
+
 #[test]
 fn reduce_one_mebibyte() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
@@ -175,9 +198,13 @@ fn reduce_one_mebibyte() {
     let p = key_p(&k);
     let mut m = vec![0u8; 1 << 20];
     rng.fill_bytes(&mut m);
-    assert_eq!(k.reduce(&m), want(p, &m));
     let ones = vec![0xffu8; 1 << 20];
-    assert_eq!(k.reduce(&ones), want(p, &ones));
+    assert_eq!(k.reduce(&m), want(p, &m));
+    for b in Backend::all_supported() {
+        let kb = Keyed { k: &k, b };
+        assert_eq!(kb.reduce(&m), want(p, &m), "{b:?}");
+        assert_eq!(kb.reduce(&ones), want(p, &ones), "{b:?}");
+    }
 }
 
 fn bytes(x: &BigUint) -> Vec<u8> {
@@ -219,6 +246,28 @@ fn identity_check_accepts_true_and_rejects_false_identities() {
         // A difference that is a multiple of p is accepted: the check is mod p.
         let ep = &e + &p;
         assert!(k.check_identity(&bytes(&a), &bytes(&b), &bytes(&c), &bytes(&d), &bytes(&ep)));
+    }
+}
+
+/// Products mod p near p for primes at both ends of the range (the top one
+/// close to 2^128): e = (a² − bc) mod p with d = 1 passes, e + 1 does not.
+#[test]
+fn identity_check_with_residues_near_p() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+    for p in primes(&mut rng) {
+        let k = SecretPrime::from_bytes(&p.to_le_bytes()).unwrap();
+        let pb = BigUint::from(p);
+        let picks = [BigUint::from(p - 1), BigUint::from(p - 2), BigUint::from(p / 2 + 1), BigUint::from(u128::MAX), BigUint::from(3u32)];
+        for a in &picks {
+            for b in &picks {
+                let c = BigUint::from(p - 3);
+                let ab = (a * a + &pb * &pb - (b * &c) % &pb) % &pb;
+                let one = BigUint::one();
+                assert!(k.check_identity(&bytes(a), &bytes(b), &bytes(&c), &bytes(&one), &bytes(&ab)), "p = {p:#x}");
+                let wrong = (&ab + 1u32) % &pb;
+                assert!(!k.check_identity(&bytes(a), &bytes(b), &bytes(&c), &bytes(&one), &bytes(&wrong)), "p = {p:#x}");
+            }
+        }
     }
 }
 

@@ -33,11 +33,52 @@
 use std::fmt;
 
 use crate::registry::{Buffered, Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::{Error, Platform};
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod portable;
 
 pub use portable::{BLOCK_BYTES, K};
+
+/// Bytes per block of the AVX-512 IFMA52 kernel (0 where there is none).
+#[cfg(target_arch = "x86_64")]
+pub const IFMA_BLOCK_BYTES: usize = avx512::BLOCK_BYTES;
+#[cfg(not(target_arch = "x86_64"))]
+pub const IFMA_BLOCK_BYTES: usize = 0;
+
+/// Inputs from this many bytes on take the IFMA52 kernel where the CPU has
+/// it (its tables are built on the first such input).
+pub const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
+
+/// A reduction kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `u64 × u64 → u128` products ([`portable`]).
+    Portable,
+    /// AVX-512 IFMA52, eight words per instruction.
+    Avx512Ifma,
+}
+
+impl Backend {
+    /// The fastest this CPU has (through [`Platform::detect`], so
+    /// `UNIMAC_FORCE_PORTABLE` picks [`Backend::Portable`]).
+    pub fn detect() -> Backend {
+        if Platform::detect().avx512ifma {
+            Backend::Avx512Ifma
+        } else {
+            Backend::Portable
+        }
+    }
+    /// Every backend this CPU can run.
+    pub fn all_supported() -> Vec<Backend> {
+        let mut v = vec![Backend::Portable];
+        if Backend::detect() == Backend::Avx512Ifma {
+            v.push(Backend::Avx512Ifma);
+        }
+        v
+    }
+}
 
 /// Bytes of a key (`p`, little-endian).
 pub const KEY_BYTES: usize = 16;
@@ -47,6 +88,10 @@ pub const KEY_BYTES: usize = 16;
 /// material. Build with [`SecretPrime::generate`] or [`SecretPrime::from_bytes`].
 pub struct SecretPrime {
     t: portable::Tables,
+    /// The IFMA52 kernel's digits, built on first use (they zeroize
+    /// themselves when dropped).
+    #[cfg(target_arch = "x86_64")]
+    ifma: std::sync::OnceLock<avx512::IfmaTables>,
 }
 
 impl fmt::Debug for SecretPrime {
@@ -78,7 +123,7 @@ impl SecretPrime {
                 .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
             let x = zeroize::Zeroizing::new(u128::from_le_bytes(*b) | 1);
             if *x >> 120 != 0 && is_prime(*x) {
-                return Ok(SecretPrime { t: portable::Tables::new(*x) });
+                return Ok(SecretPrime::with_tables(portable::Tables::new(*x)));
             }
         }
     }
@@ -98,7 +143,7 @@ impl SecretPrime {
         if *p & 1 == 0 || !is_prime(*p) {
             return Err(not_a_key("not prime"));
         }
-        Ok(SecretPrime { t: portable::Tables::new(*p) })
+        Ok(SecretPrime::with_tables(portable::Tables::new(*p)))
     }
 
     /// The key `p`, 16 bytes little-endian (for writing a key file).
@@ -106,10 +151,38 @@ impl SecretPrime {
         zeroize::Zeroizing::new(self.t.p.to_le_bytes())
     }
 
+    fn with_tables(t: portable::Tables) -> SecretPrime {
+        SecretPrime {
+            t,
+            #[cfg(target_arch = "x86_64")]
+            ifma: std::sync::OnceLock::new(),
+        }
+    }
+
     /// `M mod p` as an integer in `[0, p)`, `M` the little-endian integer of
     /// `m` (empty = 0).
     pub fn reduce_u128(&self, m: &[u8]) -> u128 {
-        portable::reduce(&self.t, m)
+        let b = if m.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
+        self.reduce_with(b, m).expect("detected")
+    }
+
+    /// [`reduce_u128`](Self::reduce_u128) on the given backend; `None` if this
+    /// CPU does not have it.
+    pub fn reduce_with(&self, backend: Backend, m: &[u8]) -> Option<u128> {
+        match backend {
+            Backend::Portable => Some(portable::reduce(&self.t, m)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma => {
+                if !Platform::detect().avx512ifma {
+                    return None;
+                }
+                let it = self.ifma.get_or_init(|| avx512::IfmaTables::new(&self.t));
+                // SAFETY: AVX-512F and IFMA52 were detected just above.
+                Some(unsafe { avx512::reduce(&self.t, it, m) })
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx512Ifma => None,
+        }
     }
 
     /// `M mod p`, 16 bytes little-endian (SPEC §7 `modp`).

@@ -63,9 +63,11 @@ pub fn freeze(mut r: u128, p: u128) -> u128 {
     r
 }
 
-/// `x · 2^-64 mod p`-style Montgomery step on a 256-bit `(lo, hi)`:
-/// `(S + m p)/2^64` with `m = S_0·(−p^{-1}) mod 2^64`, exact (the low limb
-/// cancels); the result is `< S/2^64 + p`.
+/// Montgomery's step on a 256-bit `S = (lo, hi)`: `(S + m p)/2^64` with
+/// `m = S_0·(−p^{-1}) mod 2^64`, exact (the low limb cancels) and
+/// `≡ S·2^-64 (mod p)`; the result is `< S/2^64 + p`. `S + m p` may reach
+/// `2^256 + 2^192` (for `S` near `p^2` and `p` near `2^128`): its top carry
+/// is kept, as bit 192 of the result.
 #[inline(always)]
 fn redc_step(lo: u128, hi: u128, p: u128, pinv: u64) -> (u128, u128) {
     let m = (lo as u64).wrapping_mul(pinv) as u128;
@@ -75,9 +77,10 @@ fn redc_step(lo: u128, hi: u128, p: u128, pinv: u64) -> (u128, u128) {
     let (mp_lo, c0) = t0.overflowing_add(t1 << 64);
     let mp_hi = (t1 >> 64) + c0 as u128;
     let (s_lo, c1) = lo.overflowing_add(mp_lo);
-    let s_hi = hi + mp_hi + c1 as u128; // S + m p < 2^256 by the caller's bound
+    let (s_hi, c2) = hi.overflowing_add(mp_hi);
+    let (s_hi, c3) = s_hi.overflowing_add(c1 as u128);
     debug_assert_eq!(s_lo as u64, 0);
-    ((s_lo >> 64) | (s_hi << 64), s_hi >> 64)
+    ((s_lo >> 64) | (s_hi << 64), (s_hi >> 64) | (((c2 | c3) as u128) << 64))
 }
 
 impl Tables {
@@ -113,13 +116,14 @@ impl Tables {
     /// `8K` bytes), with `v < 2^128` in and out (not necessarily `< p`).
     #[inline(always)]
     fn block(&self, x: &[u8], v: u128) -> u128 {
-        debug_assert_eq!(x.len(), BLOCK_BYTES);
+        // A whole block, or the top one cut to whole limbs (its `v` is 0).
+        debug_assert!(x.len() <= BLOCK_BYTES && x.len() % 8 == 0);
         // Σ x_i c_i split as A + B·2^64, A = Σ x_i·c_i,lo and B = Σ x_i·c_i,hi,
         // each kept exactly as a u128 and a carry count: every product is
         // < 2^128 and there are K + 2 ≤ 2^64 of them, so the counts (< K + 2)
         // never overflow a u64 and the sums are exact.
         let (mut a, mut a2, mut b, mut b2) = (0u128, 0u64, 0u128, 0u64);
-        for (w, c) in x.chunks_exact(8).zip(&self.c[..K]) {
+        for (w, c) in x.chunks_exact(8).zip(&self.c[..x.len() / 8]) {
             let w = u64::from_le_bytes(w.try_into().expect("8 bytes")) as u128;
             let (s, o) = a.overflowing_add(w * c[0] as u128);
             a = s;
@@ -146,7 +150,7 @@ impl Tables {
     /// Two Montgomery steps and a conditional subtraction: from
     /// `S < (K + 2)·2^192` to `v ≡ S·2^-128 (mod p)` with `v < 2^128`.
     #[inline(always)]
-    fn fold(&self, lo: u128, hi: u128) -> u128 {
+    pub(super) fn fold(&self, lo: u128, hi: u128) -> u128 {
         // S1 < (K + 2)·2^128 + p < (K + 3)·2^128: fits (lo, hi) with room.
         let (lo, hi) = redc_step(lo, hi, self.p, self.pinv);
         // S2 < (K + 3)·2^64 + p < 2^128 + (K + 3)·2^64: 129 bits at most.
@@ -156,25 +160,36 @@ impl Tables {
         (lo.wrapping_sub(self.p) & over) | (lo & !over)
     }
 
-    /// The top, partial block (fewer than `8K` bytes, zero-padded).
+    /// `c_i = 2^(64(i+2)) mod p`.
+    pub(super) fn c_at(&self, i: usize) -> u128 {
+        self.c[i][0] as u128 | (self.c[i][1] as u128) << 64
+    }
+
+    /// The top, partial block (fewer than `8K` bytes, zero-padded to whole limbs).
     fn top(&self, x: &[u8]) -> u128 {
+        let n = x.len().div_ceil(8) * 8;
         let mut buf = [0u8; BLOCK_BYTES];
         buf[..x.len()].copy_from_slice(x);
-        let v = self.block(&buf, 0);
-        buf.zeroize();
+        let v = self.block(&buf[..n], 0);
+        buf[..n].zeroize();
         v
     }
 }
 
-/// `M mod p` for `M` the little-endian integer of `m`, in `[0, p)`.
-pub fn reduce(t: &Tables, m: &[u8]) -> u128 {
+/// A value `< 2^128` congruent to `M` mod `p` (not reduced below `p`).
+pub fn reduce_raw(t: &Tables, m: &[u8]) -> u128 {
     let full = m.len() / BLOCK_BYTES * BLOCK_BYTES;
     let (body, head) = m.split_at(full);
     let mut v = if head.is_empty() { 0 } else { t.top(head) };
     for x in body.chunks_exact(BLOCK_BYTES).rev() {
         v = t.block(x, v);
     }
-    freeze(v, t.p)
+    v
+}
+
+/// `M mod p` for `M` the little-endian integer of `m`, in `[0, p)`.
+pub fn reduce(t: &Tables, m: &[u8]) -> u128 {
+    freeze(reduce_raw(t, m), t.p)
 }
 
 /// `a·b·2^-128 mod p` for `a, b < p` (Montgomery's product): the 256-bit
@@ -184,12 +199,14 @@ fn mont(t: &Tables, a: u128, b: u128) -> u128 {
     let (lo, hi) = mul_wide(a, b);
     // ab < p^2: after one step < p(p/2^64 + 1), after the second
     // < p(p/2^128 + 2^-64 + 1) < 2p.
+    // That is below 2^129 (p < 2^128): (lo, hi) with hi ≤ 1.
     let (lo, hi) = redc_step(lo, hi, t.p, t.pinv);
     let (lo, hi) = redc_step(lo, hi, t.p, t.pinv);
-    debug_assert_eq!(hi, 0);
+    debug_assert!(hi <= 1);
+    // ≥ p iff bit 128 is set or lo − p does not borrow.
     let (d, borrow) = lo.overflowing_sub(t.p);
-    let keep = 0u128.wrapping_sub(borrow as u128);
-    (lo & keep) | (d & !keep)
+    let take_d = 0u128.wrapping_sub(hi | (!borrow) as u128);
+    (d & take_d) | (lo & !take_d)
 }
 
 /// `(a + b) mod p` for `a, b < p`: `a + b < 2p < 2^129`, one conditional
