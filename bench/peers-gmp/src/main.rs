@@ -1,6 +1,6 @@
 //! `M mod p` for a 1 MiB integer `M` and a random 128-bit prime `p`:
 //! unimac's `modp` against GMP's `mpz_mod` (through rug) and num-bigint's `%`,
-//! all in the same run on the same inputs.
+//! all in the same run on the same inputs, timed alternately.
 //!
 //! ```text
 //! apt-get install -y libgmp-dev
@@ -15,30 +15,44 @@ use rand::{RngCore, SeedableRng};
 use rug::Integer;
 use unimac::modp::SecretPrime;
 
-/// The median of `runs` timings of `f`, each of enough calls to last ≥ 20 ms.
-fn time<T>(mut f: impl FnMut() -> T) -> Duration {
+/// Calls of `f` that take at least 5 ms.
+fn calls_for(f: &mut dyn FnMut()) -> u32 {
     let mut calls = 1u32;
     loop {
         let t = Instant::now();
         for _ in 0..calls {
-            black_box(f());
+            f();
         }
-        if t.elapsed() >= Duration::from_millis(20) {
-            break;
+        if t.elapsed() >= Duration::from_millis(5) {
+            return calls;
         }
         calls *= 2;
     }
-    let mut v: Vec<Duration> = (0..11)
-        .map(|_| {
+}
+
+/// The three functions timed alternately, `ROUNDS` rounds of a few
+/// milliseconds each; the best round of each counts (on a shared machine the
+/// best is the least disturbed) and the median is shown beside it.
+fn interleaved(fs: &mut [&mut dyn FnMut()]) -> Vec<(Duration, Duration)> {
+    const ROUNDS: usize = 41;
+    let calls: Vec<u32> = fs.iter_mut().map(|f| calls_for(&mut **f)).collect();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(ROUNDS); fs.len()];
+    for _ in 0..ROUNDS {
+        for (i, f) in fs.iter_mut().enumerate() {
             let t = Instant::now();
-            for _ in 0..calls {
-                black_box(f());
+            for _ in 0..calls[i] {
+                f();
             }
-            t.elapsed() / calls
+            times[i].push(t.elapsed() / calls[i]);
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut v| {
+            v.sort();
+            (v[0], v[v.len() / 2])
         })
-        .collect();
-    v.sort();
-    v[v.len() / 2]
+        .collect()
 }
 
 fn main() {
@@ -57,6 +71,11 @@ fn main() {
     let p_num = BigUint::from(p);
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     println!(
+        "# best of 41 interleaved rounds; backend {:?}{}",
+        unimac::modp::Backend::detect(),
+        if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some() { " (UNIMAC_FORCE_PORTABLE)" } else { "" }
+    );
+    println!(
         "{:>9}  {:>12} {:>8}  {:>12} {:>8}  {:>12} {:>8}  {:>9} {:>9}",
         "bytes", "unimac", "GB/s", "GMP mpz_mod", "GB/s", "num-bigint %", "GB/s", "vs GMP", "vs num"
     );
@@ -72,14 +91,22 @@ fn main() {
         r_gmp.assign_mod(&m_gmp, &p_gmp);
         assert_eq!(r_gmp, Integer::from(ours));
         assert_eq!(&m_num % &p_num, BigUint::from(ours));
-        let t_ours = time(|| key.reduce_u128(black_box(&m)));
-        // mpz_mod into a preallocated result (no allocation in the loop).
-        let t_gmp = time(|| {
-            let mut r = Integer::with_capacity(128);
-            r.assign_mod(black_box(&m_gmp), &p_gmp);
-            r
-        });
-        let t_num = time(|| black_box(&m_num) % &p_num);
+        let mut r = Integer::with_capacity(128);
+        let t = interleaved(&mut [
+            &mut || {
+                black_box(key.reduce_u128(black_box(&m)));
+            },
+            &mut || {
+                // mpz_mod into a preallocated result (no allocation in the loop).
+                r.assign_mod(black_box(&m_gmp), &p_gmp);
+                black_box(&r);
+            },
+            &mut || {
+                black_box(black_box(&m_num) % &p_num);
+            },
+        ]);
+        let (t_ours, t_gmp, t_num) = (t[0].0, t[1].0, t[2].0);
+        let ratio_median = |i: usize| t[i].1.as_secs_f64() / t[0].1.as_secs_f64();
         let gbs = |t: Duration| n as f64 / t.as_secs_f64() / 1e9;
         println!(
             "{:>9}  {:>12.2?} {:>8.2}  {:>12.2?} {:>8.2}  {:>12.2?} {:>8.2}  {:>8.2}x {:>8.2}x",
@@ -93,6 +120,7 @@ fn main() {
             t_gmp.as_secs_f64() / t_ours.as_secs_f64(),
             t_num.as_secs_f64() / t_ours.as_secs_f64()
         );
+        println!("{:>9}  medians: unimac {:.2?}, GMP {:.2?} ({:.2}x), num-bigint {:.2?} ({:.2}x)", "", t[0].1, t[1].1, ratio_median(1), t[2].1, ratio_median(2));
     }
 }
 
