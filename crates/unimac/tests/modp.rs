@@ -29,7 +29,7 @@ fn probably_prime(n: u128, rng: &mut impl Rng) -> bool {
     if n < 4 {
         return n >= 2;
     }
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         return false;
     }
     let nb = BigUint::from(n);

@@ -117,7 +117,7 @@ impl Tables {
     #[inline(always)]
     fn block(&self, x: &[u8], v: u128) -> u128 {
         // A whole block, or the top one cut to whole limbs (its `v` is 0).
-        debug_assert!(x.len() <= BLOCK_BYTES && x.len() % 8 == 0);
+        debug_assert!(x.len() <= BLOCK_BYTES && x.len().is_multiple_of(8));
         // Σ x_i c_i split as A + B·2^64, A = Σ x_i·c_i,lo and B = Σ x_i·c_i,hi,
         // each kept exactly as a u128 and a carry count: every product is
         // < 2^128 and there are K + 2 ≤ 2^64 of them, so the counts (< K + 2)
