@@ -15,7 +15,8 @@ use rand::{RngCore, SeedableRng};
 use rug::Integer;
 use unimac::modp::SecretPrime;
 
-/// Calls of `f` that take at least 5 ms.
+/// Calls of `f` that take at least 50 µs (short rounds: on a shared machine
+/// a short round is more likely to run undisturbed).
 fn calls_for(f: &mut dyn FnMut()) -> u32 {
     let mut calls = 1u32;
     loop {
@@ -23,18 +24,18 @@ fn calls_for(f: &mut dyn FnMut()) -> u32 {
         for _ in 0..calls {
             f();
         }
-        if t.elapsed() >= Duration::from_millis(5) {
+        if t.elapsed() >= Duration::from_micros(50) {
             return calls;
         }
         calls *= 2;
     }
 }
 
-/// The three functions timed alternately, `ROUNDS` rounds of a few
-/// milliseconds each; the best round of each counts (on a shared machine the
-/// best is the least disturbed) and the median is shown beside it.
+/// The three functions timed alternately, `ROUNDS` short rounds each; the
+/// best round of each counts (on a shared machine the best is the least
+/// disturbed) and the median is shown beside it.
 fn interleaved(fs: &mut [&mut dyn FnMut()]) -> Vec<(Duration, Duration)> {
-    const ROUNDS: usize = 41;
+    const ROUNDS: usize = 301;
     let calls: Vec<u32> = fs.iter_mut().map(|f| calls_for(&mut **f)).collect();
     let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(ROUNDS); fs.len()];
     for _ in 0..ROUNDS {
@@ -71,7 +72,7 @@ fn main() {
     let p_num = BigUint::from(p);
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     println!(
-        "# best of 41 interleaved rounds; backend {:?}{}",
+        "# best of 301 interleaved rounds; backend {:?}{}",
         unimac::modp::Backend::detect(),
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some() { " (UNIMAC_FORCE_PORTABLE)" } else { "" }
     );

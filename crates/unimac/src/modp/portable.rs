@@ -123,7 +123,28 @@ impl Tables {
         // < 2^128 and there are K + 2 ≤ 2^64 of them, so the counts (< K + 2)
         // never overflow a u64 and the sums are exact.
         let (mut a, mut a2, mut b, mut b2) = (0u128, 0u64, 0u128, 0u64);
-        for (w, c) in x.chunks_exact(8).zip(&self.c[..x.len() / 8]) {
+        // Two independent sets of sums over the even and odd limbs (more
+        // independent carry chains in flight), added at the end.
+        let (mut e, mut e2, mut f, mut f2) = (0u128, 0u64, 0u128, 0u64);
+        let n = x.len() / 8;
+        let (pairs, last) = x.split_at(n / 2 * 16);
+        for (w, c) in pairs.chunks_exact(16).zip(self.c[..n / 2 * 2].chunks_exact(2)) {
+            let w0 = u64::from_le_bytes(w[..8].try_into().expect("8 bytes")) as u128;
+            let w1 = u64::from_le_bytes(w[8..].try_into().expect("8 bytes")) as u128;
+            let (s, o) = a.overflowing_add(w0 * c[0][0] as u128);
+            a = s;
+            a2 += o as u64;
+            let (s, o) = b.overflowing_add(w0 * c[0][1] as u128);
+            b = s;
+            b2 += o as u64;
+            let (s, o) = e.overflowing_add(w1 * c[1][0] as u128);
+            e = s;
+            e2 += o as u64;
+            let (s, o) = f.overflowing_add(w1 * c[1][1] as u128);
+            f = s;
+            f2 += o as u64;
+        }
+        for (w, c) in last.chunks_exact(8).zip(&self.c[n / 2 * 2..n]) {
             let w = u64::from_le_bytes(w.try_into().expect("8 bytes")) as u128;
             let (s, o) = a.overflowing_add(w * c[0] as u128);
             a = s;
@@ -132,6 +153,12 @@ impl Tables {
             b = s;
             b2 += o as u64;
         }
+        let (s, o) = a.overflowing_add(e);
+        a = s;
+        a2 += e2 + o as u64;
+        let (s, o) = b.overflowing_add(f);
+        b = s;
+        b2 += f2 + o as u64;
         for (w, c) in [v as u64, (v >> 64) as u64].into_iter().zip(&self.c[K..K + 2]) {
             let w = w as u128;
             let (s, o) = a.overflowing_add(w * c[0] as u128);
