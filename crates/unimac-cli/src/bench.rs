@@ -100,6 +100,10 @@ fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     }
     let mut key = vec![0u8; key_len];
     fill(&mut key, 0x9e3779b97f4a7c15);
+    if name == "modp" {
+        // The key must be a prime of [2^120, 2^128).
+        key = unimac::modp::SecretPrime::generate()?.to_bytes().to_vec();
+    }
     let nonce = (e.info.nonce > 0).then(|| vec![7u8; e.info.nonce]);
     let keyed = registry::key(name, &Params { key: &key, nonce: None, len: None })?;
     let name = name.to_string();

@@ -10,6 +10,7 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
     ("eval128.jsonl", include_str!("../../../tests/vectors/eval128.jsonl")),
+    ("modp.jsonl", include_str!("../../../tests/vectors/modp.jsonl")),
     ("mac2.jsonl", include_str!("../../../tests/vectors/mac2.jsonl")),
 ];
 

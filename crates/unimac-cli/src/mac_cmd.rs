@@ -34,7 +34,7 @@ fn mac_key_len(name: &str) -> Result<usize, Fail> {
 
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
-    let len = mac_key_len(name)?;
+    let len = if name == "modp" { unimac::modp::KEY_BYTES } else { mac_key_len(name)? };
     let nonce = registry::lookup(&format!("mac-{name}")).map(|e| e.info.nonce).unwrap_or(0);
     if counter.is_some() && nonce == 0 {
         return Err(Fail(format!("{name} takes no nonce; --counter is for nonce MACs")));
@@ -50,7 +50,12 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
             return Err(Fail(format!("{} already exists; not overwriting it", p.display())));
         }
     }
-    let key = keyfile::random_key(len)?;
+    // modp's key is a random prime of [2^120, 2^128), not random bytes.
+    let key = if name == "modp" {
+        Zeroizing::new(unimac::modp::SecretPrime::generate()?.to_bytes().to_vec())
+    } else {
+        keyfile::random_key(len)?
+    };
     // Hex and newline in one zeroized buffer of the final size (no
     // reallocation leaves a copy of the key behind).
     let mut text = Zeroizing::new(vec![0u8; 2 * len + 1]);
@@ -400,6 +405,9 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Re
 
 /// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.
 pub fn bound(name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool, json: bool) -> Result<(), Fail> {
+    if name == "modp" {
+        return crate::identity::bound(max_bytes, forgeries, json);
+    }
     let name = name.strip_prefix("mac-").unwrap_or(name);
     let b = bounds::bound(name, &Attack { max_bytes, tags, forgeries, random_nonces }).map_err(|e| match e {
         unimac::Error::UnknownName(_) => Fail(format!("no bound for '{name}' (one of: {})", bounds::names().join(", "))),

@@ -10,6 +10,7 @@ use unimac::vectors;
 
 mod bench;
 mod bundled;
+mod identity;
 mod input;
 mod keyfile;
 mod mac_cmd;
@@ -27,10 +28,11 @@ struct Cli {
 enum Cmd {
     /// Every implemented name with its key, nonce and output sizes.
     List,
-    /// Make a new key for MAC NAME (without the mac- prefix) from the OS
-    /// random generator: hex and a newline, mode 0600, never overwriting.
+    /// Make a new key for MAC NAME (without the mac- prefix), or for modp, from
+    /// the OS random generator: hex and a newline, mode 0600, never overwriting.
     Keygen {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2; or modp (a random prime
+        /// in [2^120, 2^128)).
         name: String,
         /// Write the key to this new file (stdout when absent).
         #[arg(short = 'o', long = "output")]
@@ -85,9 +87,11 @@ enum Cmd {
         ignore_missing: bool,
     },
     /// The forgery bound of MAC NAME: the probability that any of D forgery
-    /// attempts succeeds after C tags on messages of at most L bytes.
+    /// attempts succeeds after C tags on messages of at most L bytes; for
+    /// modp, that any of D identity checks of operands of at most L bytes
+    /// accepts a false identity.
     Bound {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x2, or modp.
         name: String,
         /// L: the longest message, in bytes.
         #[arg(long = "max-bytes")]
@@ -127,6 +131,21 @@ enum Cmd {
     CheckVectors {
         /// Files to check.
         files: Vec<PathBuf>,
+    },
+    /// Check a^2 = bc + de mod the secret prime of a modp key (from 'unimac
+    /// keygen modp'): exit 0 if it holds, 1 if not, printing the probability
+    /// that a false identity passes.
+    CheckIdentity {
+        /// The modp key file.
+        #[arg(long = "key-file")]
+        key_file: PathBuf,
+        /// The operands are hex strings (little-endian bytes), not files.
+        #[arg(long)]
+        hex: bool,
+        /// A B C D E: files holding the non-negative integers as
+        /// little-endian bytes ('-' for stdin, once).
+        #[arg(num_args = 5, value_names = ["A", "B", "C", "D", "E"])]
+        operands: Vec<String>,
     },
     /// Throughput table of unimac's hashes and MACs beside Poly1305, BLAKE3
     /// keyed and HMAC-SHA256, measured now on this machine.
@@ -244,6 +263,7 @@ fn main() -> ExitCode {
             compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
         }
         Cmd::CheckVectors { files } => check_vectors(files),
+        Cmd::CheckIdentity { key_file, hex, operands } => identity::check(key_file, operands, *hex),
         Cmd::Bench { names, all, millis } => bench::run(names, *all, *millis).map(|_| true),
     };
     match r {

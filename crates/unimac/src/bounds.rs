@@ -431,6 +431,25 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 l2(d).times(l2(3 * (lw + 2))).times(Log2::pow2(-128.0)),
             ));
         }
+        "hash127-96" => {
+            if c > 1 {
+                return Err(Error::Invalid(
+                    "hash127-96: the key authenticates ONE message (seed 000 section 8 notes); use --tags 1 or a hash127-aes MAC".into(),
+                ));
+            }
+            b.theorem = "Bernstein (seed 000), Theorem 8.1 and the 96-bit compression of section 8's notes (derivation in docs/BOUNDS.md)".into();
+            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            // Per attempt: 2^-96 (1 + 2^-31)^2 when the hashes differ, plus
+            // (2L_w + 4)(1 + 2^-31)/2^128 for a hash collision.
+            let a = Log2(2.0 * (2f64.powi(-31)).ln_1p() / std::f64::consts::LN_2);
+            let guess = a.times(Log2::pow2(-96.0));
+            let coll = l2(2 * lw + 4).times(Log2(a.0 / 2.0)).times(Log2::pow2(-128.0));
+            b.terms.push(term(
+                "D attempts, each at most (1 + 2^-31)^2/2^96 + (2L_w + 4)(1 + 2^-31)/2^128",
+                "D ((1 + 2^-31)^2/2^96 + (2L_w + 4)(1 + 2^-31)/2^128)",
+                l2(d).times(guess.plus(coll)),
+            ));
+        }
         "hash127-aes" => {
             b.theorem = "Bernstein (seed 000), Theorem 9.2 (protocol 2, f = AES_K)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
@@ -707,7 +726,7 @@ fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error>
 /// The MAC names [`bound`] knows, for a build that has all families.
 pub fn names() -> Vec<String> {
     let mut v: Vec<String> =
-        ["hash127", "hash127-aes", "hash127-aes-nonce", "hash127-aes-add"].iter().map(|s| s.to_string()).collect();
+        ["hash127", "hash127-aes", "hash127-aes-nonce", "hash127-aes-add", "hash127-96"].iter().map(|s| s.to_string()).collect();
     for h in ["eval64", "division64", "gdivision64"] {
         v.push(format!("wc-{h}"));
     }
@@ -783,6 +802,20 @@ mod tests {
     }
 
     #[test]
+    fn hash127_96_bound_is_the_derived_formula() {
+        for (l, d) in [(0u64, 1u64), (1 << 20, 1), (1 << 32, 1 << 10)] {
+            let lw = (l / 4 + 1) as f64;
+            let e = 1.0 + 2f64.powi(-31);
+            let want = d as f64 * (e * e * 2f64.powi(-96) + (2.0 * lw + 4.0) * e * 2f64.powi(-128));
+            let got = bound("hash127-96", &a(l, 1, d)).unwrap().log2.0;
+            assert!((got - want.log2()).abs() < 1e-9, "L {l}: {got} vs {}", want.log2());
+        }
+        // Short messages: 2^-96 up to rounding; one message per key.
+        assert!((bound("hash127-96", &a(1000, 1, 1)).unwrap().log2.0 + 96.0).abs() < 1e-6);
+        assert!(bound("hash127-96", &a(10, 2, 1)).is_err());
+    }
+
+    #[test]
     fn too_long_or_too_many_is_an_error() {
         assert!(bound("hash127", &a(10, 2, 1)).is_err());
         // mmh32x1 with a huge number of forgeries reaches 1.
@@ -816,13 +849,14 @@ mod tests {
     #[test]
     fn every_name_has_a_bound_and_json() {
         for n in names() {
-            let c = if n == "hash127" { 1 } else { 1 << 20 };
+            let one_time = n == "hash127" || n == "hash127-96";
+            let c = if one_time { 1 } else { 1 << 20 };
             let b = bound(&n, &a(1 << 20, c, 1 << 10)).unwrap();
             assert!(b.log2.0 < 0.0, "{n}");
             let j = b.to_json();
             assert!(j["bound_log2"].as_f64().unwrap() < 0.0);
             assert!(!j["theorem"].as_str().unwrap().is_empty());
-            assert!(!b.not_included.is_empty() || n == "hash127", "{n}: the AES term must be named");
+            assert!(!b.not_included.is_empty() || one_time, "{n}: the AES term must be named");
         }
     }
 

@@ -15,6 +15,7 @@ pub mod group;
 pub mod hash127;
 pub mod mac;
 pub mod mmh;
+pub mod modp;
 pub mod platform;
 pub mod registry;
 pub mod shoup;

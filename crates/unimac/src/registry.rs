@@ -164,6 +164,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::shoup::catalog());
         v.extend(crate::tree::catalog());
         v.extend(crate::mac::catalog());
+        v.extend(crate::modp::catalog());
         v
     })
 }
@@ -204,7 +205,9 @@ pub fn spec_names() -> Vec<String> {
         v.push(format!("mac-wc-{s}"));
     }
     v.extend(trees.iter().map(|t| format!("mac-wc-{t}")));
-    // §7: Shoup's MACs.
+    // SPEC §7 (version 2).
+    v.push("modp".into());
+    v.push("mac-hash127-96".into());
     for m in ["wc-eval128", "shoup3-eval128", "shoup4-eval64", "shoup4-division64"] {
         v.push(format!("mac-{m}"));
     }

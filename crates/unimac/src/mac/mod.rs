@@ -54,6 +54,9 @@ use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::tree::{BlockFamily, Tree, TreeKey};
 use crate::Error;
 
+mod hash127_96;
+pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
+
 /// `p = 2^127 − 1`.
 const P: u128 = hash127::P;
 
@@ -160,21 +163,51 @@ impl Hash127OneTime {
     }
 }
 
-/// A one-message key set up by name (`mac-hash127` through
-/// [`registry::key`]): the first message started spends it, later ones are
-/// refused with [`Error::KeySpent`]; checking tags never spends it.
-struct OneTimeKeyed {
+/// A one-message key set up by name (`mac-hash127`, `mac-hash127-96`
+/// through [`registry::key`]): the first message started spends it, later
+/// ones are refused with [`Error::KeySpent`]; checking tags
+/// ([`Keyed::start_check`]) never spends it. `inner` computes freely.
+pub(crate) struct OneTimeKeyed {
     name: &'static str,
-    key: Hash127OneTime,
+    inner: Box<dyn Keyed>,
     spent: std::sync::atomic::AtomicBool,
 }
 
 impl OneTimeKeyed {
+    pub(crate) fn boxed(name: &'static str, inner: Box<dyn Keyed>) -> Box<dyn Keyed> {
+        Box::new(OneTimeKeyed { name, inner, spent: std::sync::atomic::AtomicBool::new(false) })
+    }
     fn spend(&self) -> Result<(), Error> {
         if self.spent.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return Err(Error::KeySpent(self.name.to_string()));
         }
         Ok(())
+    }
+}
+
+impl Keyed for OneTimeKeyed {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.spend()?;
+        self.inner.start_with_nonce(nonce)
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        self.spend()?;
+        self.inner.compute(nonce, msg)
+    }
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.inner.start_with_nonce(nonce)
+    }
+}
+
+/// hash127's one-time MAC computing freely (inside [`OneTimeKeyed`] only).
+struct Hash127Free(Hash127OneTime);
+
+impl Keyed for Hash127Free {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        Ok(Box::new(self.0.stream()))
+    }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(self.0.compute(msg).to_vec())
     }
 }
 
@@ -662,6 +695,7 @@ impl Mac {
                 };
                 (h, f)
             }
+            "hash127-96" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Direct),
             _ => {
                 let h = name.strip_prefix("wc-").ok_or_else(|| Error::UnknownName(name.to_string()))?;
                 let hash: Box<dyn KeyedHash> = match crate::tree::family(h) {
@@ -764,20 +798,6 @@ pub fn names() -> Vec<String> {
 // The keyed objects of the `mac-` names (key set-up once; the registry has
 // checked each nonce against the name before these run).
 
-impl Keyed for OneTimeKeyed {
-    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.spend()?;
-        Ok(Box::new(self.key.stream()))
-    }
-    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        self.spend()?;
-        Ok(self.key.compute(msg).to_vec())
-    }
-    fn start_check(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(self.key.stream()))
-    }
-}
-
 impl Keyed for Hash127Aes {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         Ok(Box::new(self.start()))
@@ -832,11 +852,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         Entry::keyed(
             mac_info("mac-hash127".into(), 32, 0, 16, "k + hash127_r(M) mod p: ONE message per key (seed 000 §8)".into()),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(OneTimeKeyed {
-                    name: "hash127",
-                    key: Hash127OneTime::new(&*key32(p.key, "hash127")?),
-                    spent: std::sync::atomic::AtomicBool::new(false),
-                }))
+                Ok(OneTimeKeyed::boxed("hash127", Box::new(Hash127Free(Hash127OneTime::new(&*key32(p.key, "hash127")?)))))
             },
         ),
         Entry::keyed(
@@ -869,6 +885,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?)))
             },
         ),
+        hash127_96::entry(),
     ];
     let shoup = crate::shoup::catalog();
     for h in SHOUP_HASHES {

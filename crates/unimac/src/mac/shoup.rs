@@ -182,7 +182,7 @@ impl Shoup4Hash {
 /// [`Mac::start_deferred`](super::Mac::start_deferred) (the CLI).
 pub fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
-    getrandom::getrandom(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
+    getrandom::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
     Ok(rs)
 }
 

@@ -1,0 +1,97 @@
+//! `unimac check-identity` and `unimac bound modp`: checking `a² = bc + de`
+//! on huge integers mod a secret random prime (seed 000, "Other
+//! applications"; SPEC §7 `modp`).
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use unimac::modp::{self, SecretPrime};
+
+use crate::input::read_message;
+use crate::{keyfile, Fail};
+
+fn log2_text(l: f64) -> String {
+    if l == f64::NEG_INFINITY {
+        "0".into()
+    } else {
+        format!("2^{l:.2}")
+    }
+}
+
+/// `unimac check-identity --key-file K [--hex] A B C D E`: `Ok(true)` if
+/// `a² ≡ bc + de (mod p)`.
+pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<bool, Fail> {
+    let [a, b, c, d, e] = operands else {
+        return Err(Fail(format!("check-identity needs five operands A B C D E, got {}", operands.len())));
+    };
+    let key = keyfile::read_key(key_file, "modp", modp::KEY_BYTES)?;
+    let p = SecretPrime::from_bytes(&key)?;
+    let mut vals: Vec<Vec<u8>> = Vec::with_capacity(5);
+    for (name, x) in ["A", "B", "C", "D", "E"].iter().zip([a, b, c, d, e]) {
+        let v = if hex_args {
+            hex::decode(x.trim()).map_err(|err| Fail(format!("{name} is not valid hex: {err}")))?
+        } else {
+            if x == "-" && vals.is_empty() && [b, c, d, e].iter().any(|y| *y == "-") {
+                return Err(Fail("stdin ('-') can be read only once".into()));
+            }
+            let mut v = Vec::new();
+            read_message(Some(Path::new(x)), |chunk| v.extend_from_slice(chunk))?;
+            v
+        };
+        vals.push(v);
+    }
+    let [a, b, c, d, e] = [&vals[0], &vals[1], &vals[2], &vals[3], &vals[4]].map(|v| v.as_slice());
+    let holds = p.check_identity(a, b, c, d, e);
+    let n = modp::identity_bits(a, b, c, d, e);
+    let line = if holds {
+        format!(
+            "OK: a^2 = bc + de (mod p); a false identity of these sizes (|a^2 - bc - de| < 2^{n}) passes with probability <= {}\n",
+            log2_text(modp::false_accept_log2(n))
+        )
+    } else {
+        "FAILED: a^2 != bc + de (a true identity never fails)\n".to_string()
+    };
+    io::stdout().write_all(line.as_bytes())?;
+    Ok(holds)
+}
+
+/// `unimac bound modp --max-bytes L [--forgeries Q]`: the false-accept bound
+/// for `Q` checks of operands of at most `L` bytes each.
+pub fn bound(max_bytes: u64, checks: u64, json: bool) -> Result<(), Fail> {
+    if checks == 0 {
+        return Err(Fail("--forgeries (the number of checks) must be at least 1".into()));
+    }
+    let n = max_bytes
+        .checked_mul(16)
+        .and_then(|x| x.checked_add(1))
+        .ok_or_else(|| Fail("--max-bytes too large".into()))?;
+    let one = modp::false_accept_log2(n);
+    let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
+    if all >= 0.0 {
+        return Err(Fail(format!("modp: the bound is {} >= 1 for L = {max_bytes} bytes and {checks} checks", log2_text(all))));
+    }
+    let text = if json {
+        let v = serde_json::json!({
+            "name": "modp",
+            "max_bytes": max_bytes,
+            "checks": checks,
+            "difference_bits": n,
+            "primes_in_range_log2": modp::primes_in_range_log2(),
+            "bound_log2": if all.is_finite() { serde_json::json!(all) } else { serde_json::Value::Null },
+            "bound": if all.is_finite() { all.exp2() } else { 0.0 },
+        });
+        format!("{v}\n")
+    } else {
+        format!(
+            "modp: a false identity a^2 = bc + de passes with probability <= {}\n  \
+             operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  \
+             per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128) = {}\n  \
+             {checks} check(s) under one key: at most {checks} times that\n",
+            log2_text(all),
+            modp::primes_in_range_log2(),
+            log2_text(one)
+        )
+    };
+    io::stdout().write_all(text.as_bytes())?;
+    Ok(())
+}

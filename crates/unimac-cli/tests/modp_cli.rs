@@ -1,0 +1,177 @@
+//! `unimac keygen modp`, `compute modp`, `check-identity`, `bound modp`, and
+//! the one-time MAC `hash127-96` end to end.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_unimac")).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[track_caller]
+fn assert_error(o: &Output, needle: &str) {
+    let e = stderr(o);
+    assert!(!o.status.success(), "expected failure; stderr: {e}");
+    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
+    assert!(!e.contains("panicked"), "panicked: {e}");
+    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
+    assert!(e.to_lowercase().contains(&needle.to_lowercase()), "stderr {e:?} should mention {needle:?}");
+    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+}
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(tag: &str) -> Dir {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let p = std::env::temp_dir().join(format!("unimac-modp-cli-{tag}-{}-{nanos}", std::process::id()));
+        fs::create_dir(&p).unwrap();
+        Dir(p)
+    }
+    fn s(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+    fn write(&self, name: &str, data: &[u8]) -> String {
+        fs::write(self.0.join(name), data).unwrap();
+        self.s(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A modp key of modp.jsonl (line 1).
+const P_HEX: &str = "57ad381a88b75b7480475d1496e591e8";
+
+#[test]
+fn keygen_modp_writes_a_prime_of_the_range() {
+    let d = Dir::new("keygen");
+    let k = d.s("k");
+    let o = run(&["keygen", "modp", "-o", &k]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = fs::read_to_string(&k).unwrap();
+    assert_eq!(text.len(), 33);
+    let p = hex::decode(text.trim_end()).unwrap();
+    // The library accepts it as a key: an odd prime in [2^120, 2^128).
+    assert!(unimac::modp::SecretPrime::from_bytes(&p).is_ok());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&k).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    assert_error(&run(&["keygen", "modp", "-o", &k]), "already exists");
+    assert_error(&run(&["keygen", "modp", "--counter", &d.s("c")]), "no nonce");
+    // To stdout.
+    let o = run(&["keygen", "modp"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).len(), 33);
+}
+
+#[test]
+fn compute_modp_and_its_errors() {
+    let d = Dir::new("compute");
+    // modp.jsonl: 0x56ad…e8 = p − 1 mod p, and p + 1 ≡ 1.
+    let m = d.write("m", &hex::decode("58ad381a88b75b7480475d1496e591e8").unwrap());
+    let o = run(&["compute", "modp", "--key", P_HEX, &m]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "01000000000000000000000000000000\n");
+    let empty = d.write("e", b"");
+    let o = run(&["compute", "modp", "--key", P_HEX, &empty]);
+    assert_eq!(stdout(&o), "00000000000000000000000000000000\n");
+    // Not a prime, below the range, even, wrong length.
+    assert_error(&run(&["compute", "modp", "--key", "59ad381a88b75b7480475d1496e591e8", &m]), "prime");
+    assert_error(&run(&["compute", "modp", "--key", "57ad381a88b75b7480475d1496e59100", &m]), "2^120");
+    assert_error(&run(&["compute", "modp", "--key", "56ad381a88b75b7480475d1496e591e8", &m]), "prime");
+    assert_error(&run(&["compute", "modp", "--key", "57ad", &m]), "16 bytes");
+}
+
+#[test]
+fn check_identity_exit_codes_and_probability() {
+    let d = Dir::new("identity");
+    let k = d.write("k", format!("{P_HEX}\n").as_bytes());
+    // (2^800 + 5)^2 = 2^1600 + 10·2^800 + 25 = b·c + d·e with b = 2^800,
+    // c = 2^800 + 10, d = 5, e = 5.
+    let big = |shift: usize, add: u8| {
+        let mut v = vec![0u8; shift / 8 + 1];
+        v[shift / 8] = 1 << (shift % 8);
+        v[0] += add;
+        v
+    };
+    let a = d.write("a", &big(800, 5));
+    let b = d.write("b", &big(800, 0));
+    let c = d.write("c", &big(800, 10));
+    let five = d.write("d", &[5]);
+    let o = run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &five]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("OK:"), "{out}");
+    // |D| < 2^1603: at most 13 primes >= 2^120 divide it: 13 / 2^121.52.
+    assert!(out.contains("2^-117.82"), "{out}");
+    let six = d.write("six", &[6]);
+    let o = run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &six]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("FAILED:"));
+    // Hex operands.
+    let o = run(&["check-identity", "--key-file", &k, "--hex", "03", "02", "04", "01", "01"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["check-identity", "--key-file", &k, "--hex", "03", "02", "04", "01", "02"]);
+    assert_eq!(o.status.code(), Some(1));
+    // Errors: one line, exit 2, nothing on stdout.
+    assert_error(&run(&["check-identity", "--key-file", &k, "--hex", "0x3", "02", "04", "01", "01"]), "not valid hex");
+    assert_error(&run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &d.s("missing")]), "missing");
+    let bad_key = d.write("bk", b"59ad381a88b75b7480475d1496e591e8\n");
+    assert_error(&run(&["check-identity", "--key-file", &bad_key, &a, &b, &c, &five, &five]), "prime");
+    let short_key = d.write("sk", b"57ad\n");
+    assert_error(&run(&["check-identity", "--key-file", &short_key, &a, &b, &c, &five, &five]), "16 bytes");
+}
+
+#[test]
+fn bound_knows_both_new_names() {
+    let o = run(&["bound", "modp", "--max-bytes", "1048576"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("modp: a false identity a^2 = bc + de passes with probability <= 2^-104.43"), "{}", stdout(&o));
+    let o = run(&["bound", "modp", "--max-bytes", "7", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["bound"], 0.0);
+    let o = run(&["bound", "hash127-96", "--max-bytes", "4294967296"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("hash127-96: forgery probability <= 2^-95.42"), "{}", stdout(&o));
+    assert_error(&run(&["bound", "hash127-96", "--max-bytes", "10", "--tags", "2"]), "ONE message");
+}
+
+#[test]
+fn hash127_96_tag_and_verify() {
+    let d = Dir::new("h96");
+    let k = d.s("k");
+    assert!(run(&["keygen", "hash127-96", "-o", &k]).status.success());
+    assert_eq!(fs::read_to_string(&k).unwrap().len(), 97);
+    let m = d.write("m", b"attack at dawn");
+    let m2 = d.write("m2", b"x");
+    // One message per key: two files are refused before anything is spent.
+    assert_error(&run(&["tag", "hash127-96", "--key-file", &k, &m, &m2]), "one-time");
+    let key = fs::read_to_string(&k).unwrap();
+    let o = run(&["tag", "hash127-96", "--key-file", &k, &m]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    let tag = line.split_whitespace().next().unwrap();
+    assert_eq!(tag.len(), 24);
+    // The key file is now marked spent: a second tag is refused.
+    assert_error(&run(&["tag", "hash127-96", "--key-file", &k, &m2]), "already tagged");
+    let o = run(&["compute", "mac-hash127-96", "--key", key.trim(), &m]);
+    assert_eq!(stdout(&o).trim(), tag);
+    let sums = d.write("sums", line.as_bytes());
+    let o = run(&["verify", "hash127-96", "--key-file", &k, "-c", &sums]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

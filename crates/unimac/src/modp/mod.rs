@@ -1,0 +1,275 @@
+//! `modp` (SPEC §7): huge integers reduced mod a secret random 128-bit prime,
+//! to check ring identities such as `a² = bc + de` (seed 000, "Other
+//! applications").
+//!
+//! Bernstein's remark: to check `a² = bc + de` on integers of millions of
+//! digits, pick a prime `p` in `[2^120, 2^128)` that the prover never sees and
+//! check `(a mod p)² ≡ (b mod p)(c mod p) + (d mod p)(e mod p)`. The reductions
+//! use the method of hash127: a dot product of the message's words with
+//! precomputed powers `2^(64i) mod p`, accumulated exactly in wide registers
+//! and reduced once per block ([`portable`]).
+//!
+//! **False accepts.** If `D = a² − bc − de ≠ 0` and `|D| < 2^N`, at most
+//! `⌊(N − 1)/120⌋` primes `≥ 2^120` divide `D` (their product is at most `|D|`),
+//! and `[2^120, 2^128)` holds more than `2^128/(128 ln 2) − 1.25506·2^120/(120 ln 2)
+//! ≈ 2^121.52` primes (Rosser–Schoenfeld bounds on `π(x)`). A key drawn
+//! uniformly among them accepts a false identity, chosen without knowledge of
+//! the key, with probability at most `⌊(N − 1)/120⌋ / 2^121.52 ≈ N·2^-128.43`
+//! ([`false_accept_log2`]); 0 when `N ≤ 120`. Over `q` checks under one key,
+//! adaptive or not, at most `q` times that (until the first false accept every
+//! answer is "reject" for a false identity and "accept" for a true one, so the
+//! answers teach the prover nothing it could not predict).
+//! Derivation: `docs/BOUNDS.md`.
+//!
+//! ```
+//! use unimac::modp::SecretPrime;
+//!
+//! let p = SecretPrime::generate().unwrap();
+//! // 3² = 2·4 + 1·1
+//! assert!(p.check_identity(&[3], &[2], &[4], &[1], &[1]));
+//! assert!(!p.check_identity(&[3], &[2], &[4], &[1], &[2]));
+//! ```
+
+use std::fmt;
+
+use crate::registry::{Buffered, Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::{Error, Platform};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod portable;
+
+pub use portable::{BLOCK_BYTES, K};
+
+/// Bytes per block of the AVX-512 IFMA52 kernel (0 where there is none).
+#[cfg(target_arch = "x86_64")]
+pub const IFMA_BLOCK_BYTES: usize = avx512::BLOCK_BYTES;
+#[cfg(not(target_arch = "x86_64"))]
+pub const IFMA_BLOCK_BYTES: usize = 0;
+
+/// Inputs from this many bytes on take the IFMA52 kernel where the CPU has
+/// it (its tables are built on the first such input).
+pub const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
+
+/// A reduction kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `u64 × u64 → u128` products ([`portable`]).
+    Portable,
+    /// AVX-512 IFMA52, eight words per instruction.
+    Avx512Ifma,
+}
+
+impl Backend {
+    /// The fastest this CPU has (through [`Platform::detect`], so
+    /// `UNIMAC_FORCE_PORTABLE` picks [`Backend::Portable`]).
+    pub fn detect() -> Backend {
+        if Platform::detect().avx512ifma() {
+            Backend::Avx512Ifma
+        } else {
+            Backend::Portable
+        }
+    }
+    /// Every backend this CPU can run.
+    pub fn all_supported() -> Vec<Backend> {
+        let mut v = vec![Backend::Portable];
+        if Backend::detect() == Backend::Avx512Ifma {
+            v.push(Backend::Avx512Ifma);
+        }
+        v
+    }
+}
+
+/// Bytes of a key (`p`, little-endian).
+pub const KEY_BYTES: usize = 16;
+
+/// A secret prime `p` in `[2^120, 2^128)` with its tables (`2^(64i) mod p` for
+/// one block, Montgomery's constants). Zeroized on drop; `Debug` shows no key
+/// material. Build with [`SecretPrime::generate`] or [`SecretPrime::from_bytes`].
+pub struct SecretPrime {
+    t: portable::Tables,
+    /// The IFMA52 kernel's digits, built on first use (they zeroize
+    /// themselves when dropped).
+    #[cfg(target_arch = "x86_64")]
+    ifma: std::sync::OnceLock<avx512::IfmaTables>,
+}
+
+impl fmt::Debug for SecretPrime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SecretPrime { .. }")
+    }
+}
+
+fn not_a_key(why: &str) -> Error {
+    Error::Invalid(format!("modp: the key must be an odd prime in [2^120, 2^128), 16 bytes little-endian: {why}"))
+}
+
+/// Whether `x` is prime: the Baillie–PSW test (Miller–Rabin base 2 and a
+/// strong Lucas test) of RustCrypto's `crypto-primes`; no composite is known
+/// to pass it, and none exists below 2^64.
+fn is_prime(x: u128) -> bool {
+    let u = crypto_bigint::U128::from_u128(x);
+    crypto_primes::is_prime(crypto_primes::Flavor::Any, &u)
+}
+
+impl SecretPrime {
+    /// A uniformly random prime in `[2^120, 2^128)` from the operating system's
+    /// random generator: uniform odd numbers of the range are drawn until one
+    /// is prime, so every prime of the range is equally likely.
+    pub fn generate() -> Result<SecretPrime, Error> {
+        let mut b = zeroize::Zeroizing::new([0u8; 16]);
+        loop {
+            getrandom::fill(&mut *b)
+                .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
+            let x = zeroize::Zeroizing::new(u128::from_le_bytes(*b) | 1);
+            if *x >> 120 != 0 && is_prime(*x) {
+                return Ok(SecretPrime::with_tables(portable::Tables::new(*x)));
+            }
+        }
+    }
+
+    /// The key `p` as 16 little-endian bytes; an error unless `p` is an odd
+    /// prime in `[2^120, 2^128)`.
+    pub fn from_bytes(key: &[u8]) -> Result<SecretPrime, Error> {
+        let k: [u8; 16] = key.try_into().map_err(|_| Error::KeyLength {
+            name: "modp".into(),
+            expected: KEY_BYTES.to_string(),
+            got: key.len(),
+        })?;
+        let p = zeroize::Zeroizing::new(u128::from_le_bytes(k));
+        if *p >> 120 == 0 {
+            return Err(not_a_key("below 2^120"));
+        }
+        if *p & 1 == 0 || !is_prime(*p) {
+            return Err(not_a_key("not prime"));
+        }
+        Ok(SecretPrime::with_tables(portable::Tables::new(*p)))
+    }
+
+    /// The key `p`, 16 bytes little-endian (for writing a key file).
+    pub fn to_bytes(&self) -> zeroize::Zeroizing<[u8; 16]> {
+        zeroize::Zeroizing::new(self.t.p.to_le_bytes())
+    }
+
+    fn with_tables(t: portable::Tables) -> SecretPrime {
+        SecretPrime {
+            t,
+            #[cfg(target_arch = "x86_64")]
+            ifma: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// `M mod p` as an integer in `[0, p)`, `M` the little-endian integer of
+    /// `m` (empty = 0).
+    pub fn reduce_u128(&self, m: &[u8]) -> u128 {
+        let b = if m.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
+        self.reduce_with(b, m).expect("detected")
+    }
+
+    /// [`reduce_u128`](Self::reduce_u128) on the given backend; `None` if this
+    /// CPU does not have it.
+    pub fn reduce_with(&self, backend: Backend, m: &[u8]) -> Option<u128> {
+        match backend {
+            Backend::Portable => Some(portable::reduce(&self.t, m)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma => {
+                if !Platform::detect().avx512ifma() {
+                    return None;
+                }
+                let it = self.ifma.get_or_init(|| avx512::IfmaTables::new(&self.t));
+                // SAFETY: AVX-512F and IFMA52 were detected just above.
+                Some(unsafe { avx512::reduce(&self.t, it, m) })
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Avx512Ifma => None,
+        }
+    }
+
+    /// `M mod p`, 16 bytes little-endian (SPEC §7 `modp`).
+    pub fn reduce(&self, m: &[u8]) -> [u8; 16] {
+        self.reduce_u128(m).to_le_bytes()
+    }
+
+    /// Whether `a² ≡ bc + de (mod p)`, each of `a, …, e` a non-negative
+    /// integer as little-endian bytes. True whenever `a² = bc + de`; for a
+    /// false identity chosen without knowledge of `p`, true with probability
+    /// at most `2^`[`false_accept_log2`]`(`[`identity_bits`]`(a, …, e))`
+    /// over the key (module documentation).
+    pub fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
+        let t = &self.t;
+        let [a, b, c, d, e] = [a, b, c, d, e].map(|x| portable::reduce(t, x));
+        let lhs = portable::mul_mod(t, a, a);
+        let rhs = portable::add_mod(t, portable::mul_mod(t, b, c), portable::mul_mod(t, d, e));
+        use subtle::ConstantTimeEq;
+        bool::from(lhs.to_le_bytes().ct_eq(&rhs.to_le_bytes()))
+    }
+}
+
+/// Bits of the little-endian integer of `x` (0 for zero).
+pub fn bit_len(x: &[u8]) -> u64 {
+    match x.iter().rposition(|&b| b != 0) {
+        None => 0,
+        Some(i) => 8 * i as u64 + (8 - x[i].leading_zeros()) as u64,
+    }
+}
+
+/// `N` with `|a² − bc − de| < 2^N`: `max(2|a|, max(|b| + |c|, |d| + |e|) + 1)`
+/// in bits (`a² < 2^(2|a|)`, `bc + de < 2^(max + 1)`, and `|x − y| ≤ max(x, y)`
+/// for non-negative `x, y`).
+pub fn identity_bits(a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> u64 {
+    let [a, b, c, d, e] = [a, b, c, d, e].map(bit_len);
+    (2 * a).max((b + c).max(d + e) + 1)
+}
+
+/// log2 of a lower bound on the number of primes in `[2^120, 2^128)`:
+/// `π(2^128) − π(2^120) > 2^128/(128 ln 2) − 1.25506·2^120/(120 ln 2)`, by
+/// `π(x) > x/ln x` (x ≥ 17) and `π(x) < 1.25506 x/ln x` (x > 1) of Rosser and
+/// Schoenfeld (1962). About `2^121.52`.
+pub fn primes_in_range_log2() -> f64 {
+    let ln2 = std::f64::consts::LN_2;
+    let lo = 2f64.powi(128) / (128.0 * ln2) - 1.25506 * 2f64.powi(120) / (120.0 * ln2);
+    lo.log2()
+}
+
+/// log2 of the false-accept bound for a nonzero difference `|D| < 2^N`:
+/// `⌊(N − 1)/120⌋` over [`primes_in_range_log2`]; `-inf` (probability 0)
+/// when `N ≤ 120`.
+pub fn false_accept_log2(n_bits: u64) -> f64 {
+    let j = n_bits.saturating_sub(1) / 120;
+    if j == 0 {
+        return f64::NEG_INFINITY;
+    }
+    (j as f64).log2() - primes_in_range_log2()
+}
+
+/// The registry's keyed `modp` (the key's tables built once).
+struct KeyedModp(std::sync::Arc<SecretPrime>);
+
+impl Keyed for KeyedModp {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let p = std::sync::Arc::clone(&self.0);
+        Ok(Buffered::boxed(move |m: &[u8]| Ok(p.reduce(m).to_vec())))
+    }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(self.0.reduce(msg).to_vec())
+    }
+}
+
+pub(crate) fn catalog() -> Vec<Entry> {
+    vec![Entry::keyed(
+        Info {
+            name: "modp".into(),
+            key: KeySpec::Fixed(KEY_BYTES),
+            nonce: 0,
+            out: 16,
+            takes_len: false,
+            summary: "M mod p, p a secret prime in [2^120, 2^128), M little-endian (seed 000; SPEC §7)".into(),
+        },
+        |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+            Ok(Box::new(KeyedModp(std::sync::Arc::new(SecretPrime::from_bytes(p.key)?))))
+        },
+    )]
+}
+
+#[cfg(test)]
+mod tests;
