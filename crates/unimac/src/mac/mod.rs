@@ -10,6 +10,7 @@
 //! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | 000 §9 protocol 3, Theorem 9.3 |
 //! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | 000 §9 protocol 1, Theorem 9.1 |
 //! | `wc-H` | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
+//! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` (SPEC §7) | see [`shoup`] | 001 Theorems 2–4 |
 //!
 //! Every type keeps its key material in zeroized memory (the AES key schedule
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
