@@ -11,7 +11,10 @@
 //! `shoup4` keeps no state: [`Shoup4::tag`] draws `r ‖ s` (8 + 8 bytes) from
 //! the operating system's random generator for every message and returns it
 //! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
-//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]).
+//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
+//! name ([`Mac`](super::Mac), the registry) the "nonce" of a `shoup4-` name is
+//! that pair, as in the vector files: a sender going by name draws it with
+//! [`random_rs`] for every message (the CLI's `tag` does).
 //!
 //! ```
 //! use unimac::mac::shoup::{Shoup4, Shoup4Hash};

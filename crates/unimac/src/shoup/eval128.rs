@@ -1,6 +1,6 @@
 //! `eval128` (SPEC §7): Shoup's evaluation hash (seed 001 §5) with `l = 128`,
 //! over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`, elements and blocks
-//! read little-endian ([`gf128`](super::gf128)).
+//! read little-endian (module [`super::gf128`]).
 //!
 //! For the blocks `b_0..b_{n-1}` of `pad(M, 16)` and the key `α`:
 //!
