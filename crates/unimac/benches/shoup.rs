@@ -128,6 +128,13 @@ fn setup(c: &mut Criterion) {
             }
         }
     }
+    for (bk, bname) in [(Backend::Vpclmul512, "vpclmul512"), (Backend::Clmul, "clmul"), (Backend::Portable, "portable")] {
+        if bk.available() {
+            g.bench_function(format!("full-setup/eval128/{bname}"), |b| {
+                b.iter(|| Eval128::with_backend(bk, black_box(&KEY16)).unwrap())
+            });
+        }
+    }
     g.finish();
 }
 

@@ -182,14 +182,21 @@ fn streaming_in_any_chunking_equals_one_shot() {
 }
 
 #[test]
-fn finalize_reset_starts_over_under_the_same_key() {
+fn finalize_reset_starts_over_and_oneshot_leaves_the_state() {
     let key = [0x5a; 16];
     for b in backends() {
         let mut h = Eval128::with_backend(b, &key).unwrap();
         for len in [0usize, 700, 3, 512] {
             let m: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
-            h.update(&m);
+            h.update(&m[..len / 2]);
+            // The one-shot path neither uses nor changes the absorbed state.
+            assert_eq!(h.oneshot(&m), model(&key, &m), "{b:?} {len}");
+            h.update(&m[len / 2..]);
             assert_eq!(h.finalize_reset(), model(&key, &m), "{b:?} {len}");
+        }
+        for len in lengths() {
+            let m: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
+            assert_eq!(h.oneshot(&m), model(&key, &m), "{b:?} {len}");
         }
     }
 }

@@ -11,6 +11,7 @@
 //! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | 000 §9 protocol 1, Theorem 9.1 |
 //! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
 //! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | 004 §2.3, 003 §1 |
+//! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` (SPEC §7) | see [`shoup`] | 001 Theorems 2–4 |
 //!
 //! Every type keeps its key material in zeroized memory (the AES key schedule
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags

@@ -11,7 +11,10 @@
 //! `shoup4` keeps no state: [`Shoup4::tag`] draws `r ‖ s` (8 + 8 bytes) from
 //! the operating system's random generator for every message and returns it
 //! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
-//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]).
+//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
+//! name ([`Mac`](super::Mac), the registry) the "nonce" of a `shoup4-` name is
+//! that pair, as in the vector files: a sender going by name draws it with
+//! [`random_rs`] for every message (the CLI's `tag` does).
 //!
 //! ```
 //! use unimac::mac::shoup::{Shoup4, Shoup4Hash};
@@ -98,11 +101,9 @@ macro_rules! nonce_xor_api {
             pub fn start(&self, nonce: &[u8; 16]) -> Eval128MacStream {
                 Eval128MacStream { hash: self.hash.clone(), pad: self.pad(nonce) }
             }
-            /// The tag of `msg` under `nonce`.
+            /// The tag of `msg` under `nonce` (one-shot: no stream buffer).
             pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
-                let mut s = self.start(nonce);
-                s.update(msg);
-                s.finalize()
+                xor_into(self.hash.oneshot(msg), &*self.pad(nonce))
             }
             /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
             /// comparison).
@@ -115,6 +116,10 @@ macro_rules! nonce_xor_api {
             fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
                 Ok(Box::new(self.start(&n)))
+            }
+            fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+                let n = nonce16(nonce.unwrap_or_default(), $name)?;
+                Ok(self.tag(&n, msg).to_vec())
             }
         }
     };

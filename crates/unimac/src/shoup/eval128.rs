@@ -1,6 +1,6 @@
 //! `eval128` (SPEC §7): Shoup's evaluation hash (seed 001 §5) with `l = 128`,
 //! over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`, elements and blocks
-//! read little-endian ([`gf128`](super::gf128)).
+//! read little-endian (module [`super::gf128`]).
 //!
 //! For the blocks `b_0..b_{n-1}` of `pad(M, 16)` and the key `α`:
 //!
@@ -23,6 +23,8 @@
 //! Forgery bound (§4): a nonzero difference polynomial of degree ≤ `n + 1` in
 //! `α` has at most `n + 1` roots, so for messages of at most `n` blocks eval128
 //! is `ε`-AXU with `ε ≤ (n + 1)/2^128`.
+
+use std::sync::Arc;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -51,7 +53,7 @@ impl Eval128Key {
         let mut p = a;
         for j in (0..STEP).rev() {
             k.desc[j] = p;
-            p = gf128::mul(p, a);
+            p = gf128::mul_auto(p, a);
         }
         p.zeroize();
         k
@@ -97,10 +99,10 @@ fn blocks(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
 
 /// Streaming eval128: feed the message in any chunking, then
 /// [`finalize`](Eval128::finalize). The expanded key is kept across
-/// [`finalize_reset`](Eval128::finalize_reset).
+/// [`finalize_reset`](Eval128::finalize_reset) and shared by clones.
 #[derive(Clone)]
 pub struct Eval128 {
-    key: Box<Eval128Key>,
+    key: Arc<Eval128Key>,
     backend: Backend,
     acc: u128,
     buf: [u8; BUF],
@@ -122,7 +124,7 @@ impl Eval128 {
         if !backend.available() {
             return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
         }
-        let key = Box::new(Eval128Key::new(alpha));
+        let key = Arc::new(Eval128Key::new(alpha));
         let acc = key.alpha();
         Ok(Eval128 { key, backend, acc, buf: [0; BUF], n: 0 })
     }
@@ -154,6 +156,26 @@ impl Eval128 {
         self.n = rest.len();
     }
 
+    /// The hash of `msg` alone, under this key (whatever has been absorbed is
+    /// neither used nor changed): the one-shot path, without copying the
+    /// streaming state.
+    pub fn oneshot(&self, msg: &[u8]) -> [u8; 16] {
+        let whole = msg.len() - msg.len() % BUF;
+        let mut acc = self.key.alpha();
+        if whole > 0 {
+            acc = blocks(self.backend, &self.key, acc, &msg[..whole]);
+        }
+        // The rest (< BUF bytes) and pad(M, 16) in one step of at most BUF bytes.
+        let rest = &msg[whole..];
+        let mut last = [0u8; BUF];
+        last[..rest.len()].copy_from_slice(rest);
+        last[rest.len()] = 1;
+        let len = (rest.len() + 16) & !15;
+        let h = blocks(self.backend, &self.key, acc, &last[..len]);
+        last.zeroize();
+        h.to_le_bytes()
+    }
+
     /// The 16-byte hash of everything absorbed (`pad(M, 16)` applied here).
     pub fn finalize(mut self) -> [u8; 16] {
         self.finalize_reset()
@@ -183,9 +205,7 @@ impl Drop for Eval128 {
 
 /// `eval128(alpha, M)`, one-shot with the default backend.
 pub fn eval128(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
-    let mut h = Eval128::new(alpha);
-    h.update(msg);
-    h.finalize()
+    Eval128::new(alpha).oneshot(msg)
 }
 
 struct Eval128Stream(Eval128);
@@ -208,9 +228,7 @@ impl Keyed for KeyedEval128 {
         Ok(Box::new(Eval128Stream(self.0.clone())))
     }
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut h = self.0.clone();
-        h.update(msg);
-        Ok(h.finalize().to_vec())
+        Ok(self.0.oneshot(msg).to_vec())
     }
 }
 

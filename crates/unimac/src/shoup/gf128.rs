@@ -5,7 +5,7 @@
 //! little-endian reading of 16 bytes; not GHASH's reflected order). Nothing
 //! here branches on, or indexes memory with, its operands.
 
-use super::gf2::clmul64;
+use super::gf2::{clmul64, clmul64_auto};
 
 /// `x^128 − f`'s low part: `x^7 + x^2 + x + 1`.
 pub const R: u64 = 0x87;
@@ -22,6 +22,18 @@ pub fn clmul128(a: u128, b: u128) -> (u128, u128) {
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
+/// [`clmul128`] by PCLMULQDQ where [`Platform::detect`](crate::Platform::detect)
+/// finds it (the key set-up), else portable; both constant-time.
+#[inline]
+pub fn clmul128_auto(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (b0, b1) = (b as u64, (b >> 64) as u64);
+    let lo = clmul64_auto(a0, b0);
+    let hi = clmul64_auto(a1, b1);
+    let mid = clmul64_auto(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+    (lo ^ (mid << 64), hi ^ (mid >> 64))
+}
+
 /// `hi·x^128 + lo mod f`: `hi·x^128 ≡ hi·(x^7 + x^2 + x + 1)`, whose part above
 /// `x^127` (at most 7 bits, from `hi`'s top 7) folds once more and overflows no
 /// further (`deg < 7 + 7`).
@@ -35,5 +47,12 @@ pub fn reduce(lo: u128, hi: u128) -> u128 {
 #[inline]
 pub fn mul(a: u128, b: u128) -> u128 {
     let (lo, hi) = clmul128(a, b);
+    reduce(lo, hi)
+}
+
+/// `a · b` in GF(2^128) by [`clmul128_auto`] (the key set-up).
+#[inline]
+pub fn mul_auto(a: u128, b: u128) -> u128 {
+    let (lo, hi) = clmul128_auto(a, b);
     reduce(lo, hi)
 }

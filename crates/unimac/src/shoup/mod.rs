@@ -13,7 +13,7 @@
 //! * `eval128` (SPEC §7) — the evaluation hash with `l = 128`, 16-byte key and
 //!   output, over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)` ([`eval128`]).
 //!
-//! All three are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
+//! The three 64-bit hashes are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
 //! implicit leading 1, computed with many blocks aggregated per step over
 //! precomputed powers of the multiplier (see [`clmul`]). Each has a portable
 //! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
@@ -111,7 +111,8 @@ impl Backend {
         }
     }
 
-    /// Whether the backend computes `kind` (GFNI serves gdivision64 only).
+    /// Whether the backend computes `kind` (GFNI serves gdivision64 only; the
+    /// 512-bit kernel eval128 only, see [`Backend::supports_eval128`]).
     pub fn supports(self, kind: Kind) -> bool {
         match self {
             Backend::Gfni => kind == Kind::GDivision64,
@@ -128,7 +129,7 @@ impl Backend {
             Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni(),
             Backend::Vpclmul512 => {
                 let p = Platform::detect();
-                cfg!(target_arch = "x86_64") && p.vpclmul() && p.avx512()
+                cfg!(target_arch = "x86_64") && p.vpclmul() && p.pclmul() && p.avx512()
             }
             _ => true,
         }
