@@ -268,16 +268,26 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
 
 /// What `tag` calls weak: a forgery bound above 2^-32 for its use.
 pub const WEAK_LOG2: f64 = -32.0;
-/// The use `tag` checks a MAC's bound for: 2^32 tags under the key (one for
-/// a one-message MAC) and 2^32 forgery attempts, on messages as long as
-/// the longest input (at least 1 MiB; stdin and pipes count as 1 GiB).
+/// The use `tag` checks a MAC's bound for: 2^32 tags under the key (fewer
+/// if that would be more than 2^52 bytes, 4 PiB, in all; one for a
+/// one-message MAC) and 2^32 forgery attempts, on messages as long as the
+/// longest input (at least 1 MiB; stdin and pipes count as 1 GiB).
 pub const USE_TAGS: u64 = 1 << 32;
 pub const USE_FORGERIES: u64 = 1 << 32;
+const USE_TOTAL_BYTES: u64 = 1 << 52;
+
+/// The tags of the use above for messages of `max_bytes`.
+pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
+    if mac::is_one_time(name) {
+        return 1;
+    }
+    USE_TAGS.min(USE_TOTAL_BYTES / max_bytes.max(1)).max(1)
+}
 
 /// The forgery bound of `name` for the use above with messages of
 /// `max_bytes`: `Some(log2)`, or `None` if the theorem gives nothing.
-fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
-    let tags = if mac::is_one_time(name) { 1 } else { USE_TAGS };
+pub fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
+    let tags = use_tags(name, max_bytes);
     bounds::bound(name, &Attack { max_bytes, tags, forgeries: USE_FORGERIES, random_nonces: random }).ok().map(|b| b.log2.0)
 }
 
@@ -297,8 +307,9 @@ fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> 
         Some(l) => format!("its forgery bound is 2^{l:.1}"),
         None => "it has no forgery guarantee".to_string(),
     };
+    let tags = use_tags(name, longest);
     Err(Fail(format!(
-        "{name} is weak for this use: {why} (above 2^-32) for 2^32 tags and 2^32 forgery attempts on messages of {longest} bytes (see 'unimac bound {name}'); give --allow-weak to tag anyway, or use hash127-aes"
+        "{name} is weak for this use: {why} (above 2^-32) for {tags} tags and 2^32 forgery attempts on messages of {longest} bytes (see 'unimac bound {name} --max-bytes {longest} --tags {tags} --forgeries 4294967296'); give --allow-weak to tag anyway, or use hash127-aes"
     )))
 }
 

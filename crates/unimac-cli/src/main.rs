@@ -67,8 +67,9 @@ enum Cmd {
         #[arg(long = "tag")]
         bsd: bool,
         /// Tag with a MAC that is weak for this use: forgery bound above
-        /// 2^-32 for 2^32 tags and 2^32 forgery attempts on messages as long
-        /// as the longest file (stdin counts as 1 GiB).
+        /// 2^-32 for 2^32 tags (or 4 PiB in all, if fewer) and 2^32 forgery
+        /// attempts on messages as long as the longest file (at least 1 MiB;
+        /// stdin counts as 1 GiB).
         #[arg(long = "allow-weak")]
         allow_weak: bool,
         /// Tag the files under directories, recursively (sorted; links to
@@ -209,8 +210,7 @@ fn list() -> Result<(), Fail> {
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
         };
         let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
-        let tags = if unimac::mac::is_one_time(&name) { 1 } else { mac_cmd::USE_TAGS };
-        let attack = unimac::bounds::Attack::new(1 << 20, tags, mac_cmd::USE_FORGERIES);
+        let attack = unimac::bounds::Attack::new(1 << 20, mac_cmd::use_tags(&name, 1 << 20), mac_cmd::USE_FORGERIES);
         let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
             Ok(b) => (format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > mac_cmd::WEAK_LOG2),
             Err(_) => ("none".to_string(), true),
