@@ -266,6 +266,11 @@ fn compute(name: &str, key: Option<&str>, key_file: Option<&Path>, nonce: Option
             if name != format!("mac-{mac}") {
                 return Err(Fail(format!("key file {} is a {mac} key, not a key for {name}", p.display())));
             }
+            if unimac::mac::is_one_time(&mac) {
+                return Err(Fail(format!(
+                    "{mac} is a one-time MAC: tag with 'unimac tag {mac}' (it marks the key file spent) and check with 'unimac verify'"
+                )));
+            }
             key
         }
         (None, None) => return Err(Fail("give the key: --key HEX or --key-file FILE".into())),

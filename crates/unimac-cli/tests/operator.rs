@@ -418,6 +418,9 @@ fn key_files_are_bound_to_their_mac() {
     assert_eq!(ok(&run_stdin(&["compute", "hash127-aes", "--key-file", "-", &f], &fs::read(&k).unwrap())), want);
     assert_error(&run(&["compute", "hash127", "--key-file", &k, &f]), "not a key for hash127");
     assert_error(&run_stdin(&["compute", "hash127-aes", "--key-file", "-"], b""), "stdin");
+    // A one-time key file is not a way around being spent.
+    let k1 = d.keygen("hash127", "k1");
+    assert_error(&run(&["compute", "mac-hash127", "--key-file", &k1, &f]), "one-time");
     // tag --key-file - reads the key from stdin.
     let t = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", "-", &f], &fs::read(&k).unwrap()));
     assert_eq!(t, format!("{}  {f}\n", want.trim_end()));
