@@ -234,6 +234,13 @@ fn tag_prints_good_lines_and_reports_unreadable_files() {
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 2, "{e}");
     assert!(e.contains("missing: No such file") && e.contains("is a directory"), "{e}");
+    // A file whose size is not known in advance (size 0 in its metadata)
+    // is read to its end, not taken for a changed file.
+    #[cfg(target_os = "linux")]
+    {
+        let o = ok(&run(&["tag", "hash127-aes", "--key-file", &k, "/proc/cpuinfo"]));
+        assert!(o.ends_with("  /proc/cpuinfo\n"));
+    }
     // With a counter: the good files get consecutive nonces, the bad none.
     ok(&run(&["keygen", "wc-mmh32x4", "-o", &d.s("kc"), "--counter", &d.s("c")]));
     let o = run(&["tag", "wc-mmh32x4", "--key-file", &d.s("kc"), "--counter", &d.s("c"), &a, &d.s("missing"), &b]);
