@@ -194,7 +194,8 @@ const ADVICE: &str = "\
 # --max-bytes 1048576 --tags 1048576'). For the highest speed on large files, a nonce MAC with
 # a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag wc-mmh32x4
 # --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
-# attempts on 1 MiB messages (32-bit tags always are); 'tag' refuses these without --allow-weak.
+# attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
+# long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
 ";
 
 fn list() -> Result<(), Fail> {

@@ -205,6 +205,15 @@ fn one_block_names_stop_reading_past_their_block() {
         .unwrap();
     assert!(t0.elapsed() < Duration::from_secs(30));
     assert_error(&o, "longer than");
+    // And it kept little: no child of this test process grew past 256 MiB
+    // (reading the input whole would hold gigabytes before rejecting it).
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills the zeroed struct it is given.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) }, 0);
+        assert!(ru.ru_maxrss < 256 * 1024, "a child used {} KiB", ru.ru_maxrss);
+    }
     let big = d.p("big");
     fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
     for (name, key) in [("mmh32x1", "ab".repeat(128)), ("nmh32", "ab".repeat(128)), ("mmh64", "ab".repeat(256)), ("sqh32-asm", "ab".repeat(64))] {
