@@ -1,18 +1,31 @@
 //! Key files and nonce counters.
 //!
-//! A key file is the lowercase hex of the key and a newline, mode 0600,
-//! created once and never overwritten; it is read strictly (exactly the hex
-//! of a key of the MAC's length, then at most one newline). The key of a
-//! one-message MAC (`hash127`) is marked spent when it tags: the line `spent`
-//! is appended (under an exclusive lock, fsynced before the tag is printed),
-//! and `tag` refuses such a file; `verify` still reads it.
+//! A key file names its MAC and holds the key in lowercase hex:
+//!
+//! ```text
+//! unimac-key hash127-aes
+//! 4f1c…(64 hex digits)
+//! ```
+//!
+//! mode 0600, created once and never overwritten; it is read strictly
+//! (exactly these lines, the hex of a key of the MAC's length) and only for
+//! the MAC it names: `tag wc-mmh32x2` refuses a hash127-aes key. A bare hex
+//! file (the format before the name line) is refused with the command that
+//! converts it. A key file readable or writable by group or others is used
+//! with a warning. The key of a one-message MAC (`hash127`) is marked spent
+//! when it tags: the line `spent` is appended (under an exclusive lock,
+//! fsynced before the tag is printed), and `tag` refuses such a file;
+//! `verify` still reads it.
 //!
 //! A counter file holds, in decimal and a newline, the next unused 128-bit
 //! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0).
 //! Nonces are reserved before any tag is printed: the new value is written to
-//! a temporary file, fsynced, renamed over the old one and the directory
-//! fsynced, all under an exclusive lock, so no nonce is handed out twice even
-//! if the process is killed at any point (a crash can only skip nonces).
+//! a temporary file (with the counter file's mode and owner), fsynced,
+//! renamed over the old one and the directory fsynced, all under an
+//! exclusive lock, so no nonce is handed out twice even if the process is
+//! killed at any point (a crash can only skip nonces). Temporary files left
+//! by killed runs are removed by the next reservation. A counter file
+//! without write permission is refused, never replaced.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
@@ -92,10 +105,60 @@ fn names_with_key_len(len: usize) -> Vec<String> {
         .collect()
 }
 
-/// Read the key file at `path` for a MAC whose key is `want` bytes.
+/// The first line of a key file.
+pub const MAGIC: &str = "unimac-key";
+
+/// The text of a new key file for the MAC `name`, in one zeroized buffer
+/// of its final size (no reallocation leaves a copy of the key behind).
+pub fn key_file_text(name: &str, key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Fail> {
+    let head = format!("{MAGIC} {name}\n");
+    let mut text = Zeroizing::new(vec![0u8; head.len() + 2 * key.len() + 1]);
+    text[..head.len()].copy_from_slice(head.as_bytes());
+    hex::encode_to_slice(key, &mut text[head.len()..head.len() + 2 * key.len()]).map_err(|e| Fail(e.to_string()))?;
+    let n = text.len();
+    text[n - 1] = b'\n';
+    Ok(text)
+}
+
+/// Warn (one line on stderr) if the key file is open to group or others.
+fn warn_if_open(f: &File, shown: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(m) = f.metadata() {
+            let mode = m.permissions().mode() & 0o777;
+            if m.is_file() && mode & 0o077 != 0 {
+                eprintln!("unimac: warning: key file {shown} is open to group or others (mode {mode:04o}); 'chmod 600 {shown}'");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (f, shown);
+}
+
+/// Read the key file at `path` (`-`: stdin) for the MAC `name` (without
+/// `mac-`), whose key is `want` bytes.
 pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
-    let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {}: {e}", path.display())))?;
-    Ok(parse_key_file(f, path, name, want)?.0)
+    if path.as_os_str() == "-" {
+        return Ok(parse_key_file(std::io::stdin().lock(), "-", Some(name), want)?.0);
+    }
+    let shown = path.display().to_string();
+    let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {}", crate::input::io_msg(&e))))?;
+    warn_if_open(&f, &shown);
+    Ok(parse_key_file(f, &shown, Some(name), want)?.0)
+}
+
+/// The MAC named by the key file at `path` (`-`: stdin), and its key.
+pub fn read_named_key(path: &Path) -> Result<(String, Zeroizing<Vec<u8>>), Fail> {
+    let shown = path.display().to_string();
+    let (key, _, name) = if path.as_os_str() == "-" {
+        parse_key_file(std::io::stdin().lock(), "-", None, 0)?
+    } else {
+        let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {}", crate::input::io_msg(&e))))?;
+        warn_if_open(&f, &shown);
+        parse_key_file(f, &shown, None, 0)?
+    };
+    Ok((name, key))
 }
 
 /// A one-message key file, locked: the key, and [`OneTimeKey::spend`] to
@@ -122,11 +185,15 @@ impl OneTimeKey {
 /// key file already marked spent.
 pub fn one_time_key(path: &Path, name: &str, want: usize) -> Result<OneTimeKey, Fail> {
     let shown = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return Err(Fail(format!("{name} is a one-time MAC: its key must be a file (it is marked spent when it tags), not stdin")));
+    }
     let f = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
         Fail(format!("cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {e}"))
     })?;
     f.lock().map_err(|e| Fail(format!("cannot lock key file {shown}: {e}")))?;
-    let (key, spent) = parse_key_file(&f, path, name, want)?;
+    warn_if_open(&f, &shown);
+    let (key, spent, _) = parse_key_file(&f, &shown, Some(name), want)?;
     if spent {
         return Err(Fail(format!(
             "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
@@ -135,9 +202,10 @@ pub fn one_time_key(path: &Path, name: &str, want: usize) -> Result<OneTimeKey, 
     Ok(OneTimeKey { file: f, shown, key })
 }
 
-/// The key in a key file's text, and whether the file is marked spent.
-fn parse_key_file(f: impl Read, path: &Path, name: &str, want: usize) -> Result<(Zeroizing<Vec<u8>>, bool), Fail> {
-    let shown = path.display();
+/// The key in a key file's text, whether the file is marked spent, and the
+/// MAC it names. With `name`, the file must name that MAC and hold a key of
+/// `want` bytes; without, any MAC of this build with its key length.
+fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: usize) -> Result<(Zeroizing<Vec<u8>>, bool, String), Fail> {
     // Room for the whole (bounded) file up front: growing the buffer would
     // leave copies of the key in freed memory.
     let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
@@ -147,25 +215,52 @@ fn parse_key_file(f: impl Read, path: &Path, name: &str, want: usize) -> Result<
     if text.len() as u64 > MAX_KEY_FILE {
         return Err(Fail(format!("key file {shown}: too long to be a key file")));
     }
+    let not_key = || Fail(format!("key file {shown}: not a key file (expected '{MAGIC} NAME', the key in hex, each on a line)"));
     let (body, spent): (&[u8], bool) = match text.strip_suffix(b"\nspent\n") {
         Some(b) => (b, true),
         None => (text.strip_suffix(b"\n").unwrap_or(&text), false),
     };
-    if body.is_empty() || !body.iter().all(|c| c.is_ascii_hexdigit()) {
-        return Err(Fail(format!("key file {shown}: not a key file (expected the key in hex and one newline)")));
+    let Some(rest) = body.strip_prefix(MAGIC.as_bytes()).and_then(|r| r.strip_prefix(b" ")) else {
+        if !body.is_empty() && body.iter().all(|c| c.is_ascii_hexdigit()) {
+            // The old format: bare hex. Which MAC it was made for is unknown.
+            let n = name.unwrap_or("NAME");
+            return Err(Fail(format!(
+                "key file {shown}: bare hex without the '{MAGIC} NAME' line; if it is a {n} key, convert it with: sed -i '1i {MAGIC} {n}' {shown}"
+            )));
+        }
+        return Err(not_key());
+    };
+    let nl = rest.iter().position(|&c| c == b'\n').ok_or_else(not_key)?;
+    let (file_name, hexpart) = (&rest[..nl], &rest[nl + 1..]);
+    let file_name = std::str::from_utf8(file_name).map_err(|_| not_key())?;
+    // A key file names a MAC, or modp (a secret prime, not a MAC key).
+    let known = if file_name == "modp" { Some(file_name.to_string()) } else { crate::names::mac_name(file_name) };
+    let Some(file_name) = known else {
+        return Err(Fail(format!("key file {shown}: made for '{file_name}', not a MAC of this build")));
+    };
+    let want = match name {
+        Some(n) if n != file_name => {
+            return Err(Fail(format!("key file {shown} is a {file_name} key, not a {n} key; use it with {file_name} or make a {n} key with 'unimac keygen {n}'")));
+        }
+        Some(_) => want,
+        None if file_name == "modp" => unimac::modp::KEY_BYTES,
+        None => crate::names::mac_key_len(&file_name)?,
+    };
+    if hexpart.is_empty() || !hexpart.iter().all(|c| c.is_ascii_hexdigit()) {
+        return Err(not_key());
     }
-    if !body.len().is_multiple_of(2) {
+    if !hexpart.len().is_multiple_of(2) {
         return Err(Fail(format!("key file {shown}: odd number of hex digits")));
     }
-    let got = body.len() / 2;
+    let got = hexpart.len() / 2;
     if got != want {
         let others = names_with_key_len(got);
         let hint = if others.is_empty() { String::new() } else { format!(" (the key length of {})", others.join(", ")) };
-        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {name} needs {want} bytes")));
+        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {file_name} needs {want} bytes")));
     }
     let mut key = Zeroizing::new(vec![0u8; got]);
-    hex::decode_to_slice(body, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;
-    Ok((key, spent))
+    hex::decode_to_slice(hexpart, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;
+    Ok((key, spent, file_name))
 }
 
 /// Parse a counter file's text strictly: decimal digits, one newline.
@@ -220,6 +315,8 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
             break f;
         }
     };
+    let meta = f.metadata().map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
+    check_writable(path, &meta, &shown)?;
     let mut text = Vec::new();
     (&mut f).take(64).read_to_end(&mut text).map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
     let first = parse_counter(&text, &shown)?;
@@ -228,9 +325,15 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
         .ok_or_else(|| Fail(format!("counter file {shown}: the 128-bit nonce counter is exhausted; use a new key")))?;
     let dir = parent_dir(path);
     let base = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "counter".into());
+    remove_stale_temporaries(&dir, &base);
     let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
     let _ = fs::remove_file(&tmp);
-    write_new_private(&tmp, format!("{next}\n").as_bytes(), "temporary counter file")?;
+    let r = write_new_private(&tmp, format!("{next}\n").as_bytes(), "temporary counter file")
+        .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
+    if let Err(e) = r {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
     if let Err(e) = fs::rename(&tmp, path) {
         let _ = fs::remove_file(&tmp);
         return Err(Fail(format!("cannot update counter file {shown}: {e}")));
@@ -238,6 +341,71 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
     sync_dir(&dir).map_err(|e| Fail(format!("cannot sync the directory of counter file {shown}: {e}")))?;
     drop(f); // releases the lock
     Ok(first)
+}
+
+/// Refuse a counter file we may not write: read-only by its mode (even for
+/// root, who could write it anyway: the mode says it is not to change), or
+/// not openable for writing.
+fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), Fail> {
+    let refuse = |why: String| Fail(format!("counter file {shown} is {why}; it is not replaced (make it writable to tag with it)"));
+    if meta.permissions().readonly() {
+        return Err(refuse("read-only".into()));
+    }
+    OpenOptions::new().write(true).open(path).map(drop).map_err(|e| refuse(format!("not writable by us ({})", crate::input::io_msg(&e))))
+}
+
+/// Give the new version of a counter file the mode and owner of the old one.
+#[cfg(unix)]
+fn same_mode_and_owner(tmp: &Path, old: &fs::Metadata, shown: &str) -> Result<(), Fail> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    fs::set_permissions(tmp, fs::Permissions::from_mode(old.permissions().mode() & 0o7777))
+        .map_err(|e| Fail(format!("cannot give the new counter file {shown} its mode: {e}")))?;
+    let new = fs::metadata(tmp).map_err(|e| Fail(format!("cannot read the new counter file {shown}: {e}")))?;
+    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+        std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid())).map_err(|e| {
+            Fail(format!(
+                "counter file {shown} belongs to uid {} gid {}: cannot keep its owner when updating it ({e}); not replaced",
+                old.uid(),
+                old.gid()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn same_mode_and_owner(_: &Path, _: &fs::Metadata, _: &str) -> Result<(), Fail> {
+    Ok(())
+}
+
+/// Remove `.BASE.PID.tmp` files in `dir` left by killed runs (PID no longer
+/// running); called under the counter's lock.
+fn remove_stale_temporaries(dir: &Path, base: &str) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let prefix = format!(".{base}.");
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let Some(n) = n.to_str() else { continue };
+        let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: kill with signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    true
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ mod identity;
 mod input;
 mod keyfile;
 mod mac_cmd;
+mod names;
 
-use input::read_message;
+use names::cite;
 
 #[derive(Parser)]
 #[command(name = "unimac", version, about = "Fast, provably secure message authentication from universal hashing")]
@@ -28,11 +29,12 @@ struct Cli {
 enum Cmd {
     /// Every implemented name with its key, nonce and output sizes.
     List,
-    /// Make a new key for MAC NAME (without the mac- prefix), or for modp, from
-    /// the OS random generator: hex and a newline, mode 0600, never overwriting.
+    /// Make a new key for MAC NAME (or for modp) from the OS random generator:
+    /// a key file ('unimac-key NAME', then the key in hex), mode 0600, never
+    /// overwriting.
     Keygen {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2; or modp (a random prime
-        /// in [2^120, 2^128)).
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x4 (the mac- prefix is
+        /// optional); or modp (a random prime in [2^120, 2^128)).
         name: String,
         /// Write the key to this new file (stdout when absent).
         #[arg(short = 'o', long = "output")]
@@ -41,11 +43,13 @@ enum Cmd {
         #[arg(long)]
         counter: Option<PathBuf>,
     },
-    /// Print 'TAG  FILE' (or 'NONCE:TAG  FILE' for nonce MACs) per file.
+    /// Print 'TAG  FILE' (or 'NONCE:TAG  FILE' for nonce MACs) per file, as
+    /// sha256sum does; a file that cannot be read is reported on stderr,
+    /// the others are still tagged, and the exit status is 1.
     Tag {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x4 (the mac- prefix is optional).
         name: String,
-        /// The key file (from 'unimac keygen').
+        /// The key file (from 'unimac keygen'; '-' for stdin).
         #[arg(long = "key-file")]
         key_file: PathBuf,
         /// Counter file (the next unused 128-bit nonce counter in decimal and a
@@ -62,36 +66,60 @@ enum Cmd {
         /// repeat).
         #[arg(long = "random-nonce")]
         random_nonce: bool,
+        /// BSD-style lines that name the MAC: 'NAME (FILE) = [NONCE:]TAG'.
+        #[arg(long = "tag")]
+        bsd: bool,
+        /// Tag with a MAC that is weak for this use: forgery bound above
+        /// 2^-32 for 2^32 tags (or 4 PiB in all, if fewer) and 2^32 forgery
+        /// attempts on messages as long as the longest file (at least 1 MiB;
+        /// stdin counts as 1 GiB).
+        #[arg(long = "allow-weak")]
+        allow_weak: bool,
+        /// Tag the files under directories, recursively (sorted; links to
+        /// directories not followed).
+        #[arg(short = 'r', long)]
+        recursive: bool,
+        /// Also tag the files named in FILE, one per line ('-': stdin).
+        #[arg(long = "files-from", value_name = "FILE")]
+        files_from: Option<PathBuf>,
+        /// The names in --files-from end with NUL, not newline (find -print0).
+        #[arg(short = '0', long = "null")]
+        zero: bool,
         /// Files to tag; stdin when absent or '-'.
         files: Vec<PathBuf>,
     },
-    /// Check the tags listed in SUMS ('unimac tag' output): 'FILE: OK' or
-    /// 'FILE: FAILED'; exit 1 if any failed or any line is malformed.
+    /// Check the tags listed in check files ('unimac tag' output, either
+    /// style): 'FILE: OK' or 'FILE: FAILED'; exit 1 if any failed. NAME may be
+    /// left out: the key file names its MAC.
     Verify {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2.
-        name: String,
-        /// The key file.
+        /// The key file ('-' for stdin).
         #[arg(long = "key-file")]
         key_file: PathBuf,
-        /// The file of tags to check ('-' for stdin).
+        /// A check file ('-' for stdin); may be repeated.
         #[arg(short = 'c', long)]
-        check: PathBuf,
+        check: Vec<PathBuf>,
         /// Do not print OK for each file that verifies.
         #[arg(long)]
         quiet: bool,
         /// Print nothing on stdout; the exit status tells.
         #[arg(long)]
         status: bool,
+        /// Exit non-zero for improperly formatted lines, too.
+        #[arg(long)]
+        strict: bool,
         /// Skip listed files that do not exist (instead of failing them).
         #[arg(long = "ignore-missing")]
         ignore_missing: bool,
+        /// [NAME] [CHECKFILE]...: the MAC (optional; must match the key
+        /// file), then more check files (stdin when none at all).
+        args: Vec<PathBuf>,
     },
     /// The forgery bound of MAC NAME: the probability that any of D forgery
     /// attempts succeeds after C tags on messages of at most L bytes; for
     /// modp, that any of D identity checks of operands of at most L bytes
     /// accepts a false identity.
     Bound {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x2, or modp.
+        /// A MAC name, e.g. hash127-aes or wc-mmh32x4, or modp.
         name: String,
         /// L: the longest message, in bytes.
         #[arg(long = "max-bytes")]
@@ -112,11 +140,16 @@ enum Cmd {
     },
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {
-        /// A SPEC name, with the tree- and mac- prefixes for tree modes and MACs.
+        /// A SPEC name, with the tree- and mac- prefixes for tree modes and
+        /// MACs (a MAC's name alone works too where it is not a hash's).
         name: String,
         /// The key, hex.
-        #[arg(long)]
-        key: String,
+        #[arg(long, conflicts_with = "key_file")]
+        key: Option<String>,
+        /// The key from a key file ('unimac keygen'; '-' for stdin); it must
+        /// be a key of this MAC.
+        #[arg(long = "key-file")]
+        key_file: Option<PathBuf>,
         /// The nonce, hex (nonce MACs only).
         #[arg(long)]
         nonce: Option<String>,
@@ -174,8 +207,47 @@ fn unhex(s: &str, what: &str) -> Result<Vec<u8>, Fail> {
     hex::decode(s.trim()).map_err(|e| Fail(format!("{what} is not valid hex: {e}")))
 }
 
+/// What `list` and the README advise.
+const ADVICE: &str = "\
+# Which MAC: hash127-aes by default: stateless (no nonce or counter to manage), a 128-bit tag,
+# forgery bound about 2^-70 for 2^20 tags on messages of 1 MiB ('unimac bound hash127-aes
+# --max-bytes 1048576 --tags 1048576'). For the highest speed on large files, a nonce MAC with
+# a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag wc-mmh32x4
+# --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
+# attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
+# long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
+";
+
 fn list() -> Result<(), Fail> {
     let mut out = String::new();
+    out.push_str(ADVICE);
+    out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
+    out.push_str(&format!("{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n", "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"));
+    for name in unimac::mac::names() {
+        let Ok(e) = registry::lookup(&format!("mac-{name}")) else { continue };
+        let i = &e.info;
+        let key = match i.key {
+            registry::KeySpec::Fixed(n) => n.to_string(),
+            registry::KeySpec::PerElement(n) => format!("k*{n}"),
+        };
+        let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
+        let attack = unimac::bounds::Attack::new(1 << 20, mac_cmd::use_tags(&name, 1 << 20), mac_cmd::USE_FORGERIES);
+        let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
+            Ok(b) => (format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > mac_cmd::WEAK_LOG2),
+            Err(_) => ("none".to_string(), true),
+        };
+        let mut what = cite(&i.summary);
+        if name == "hash127-aes" {
+            what = format!("RECOMMENDED; {what}");
+        }
+        if weak {
+            what = format!("weak; {what}");
+        }
+        out.push_str(&format!("{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n", name, key, nonce, i.out * 8, bound, what));
+    }
+    out.push_str("# TAG in bits; BOUND: forgery bound for 2^32 tags (1 for a one-message MAC) and 2^32 forgery attempts\n");
+    out.push_str("# on 1 MiB messages, AES advantage not included; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
+    out.push_str("\nEvery name ('unimac compute'):\n");
     out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"));
     for e in registry::entries() {
         let i = &e.info;
@@ -185,20 +257,59 @@ fn list() -> Result<(), Fail> {
         };
         let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
         let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
-        out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, i.summary));
+        out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, cite(&i.summary)));
     }
     io::stdout().write_all(out.as_bytes())?;
     Ok(())
 }
 
-fn compute(name: &str, key: &str, nonce: Option<&str>, len: Option<usize>, file: Option<&Path>) -> Result<(), Fail> {
-    registry::lookup(name)?;
-    let key = unhex(key, "--key")?;
+/// The length past which `name` under `key` rejects every message, if it
+/// has one (the one-block functions: MMH, NMH, Square Hash): found by
+/// computing it on a message that long, so `compute` stops reading there.
+fn length_limit(name: &str, key: &[u8], nonce: Option<&[u8]>, len: Option<usize>) -> Option<u64> {
+    if name.starts_with("tree-") || name.starts_with("mac-") {
+        return None;
+    }
+    let probe = (4 * key.len()).max(4096).div_ceil(4096) * 4096;
+    let zeros = vec![0u8; probe];
+    registry::compute(name, &Params { key, nonce, len }, &zeros).is_err().then_some(probe as u64)
+}
+
+fn compute(name: &str, key: Option<&str>, key_file: Option<&Path>, nonce: Option<&str>, len: Option<usize>, file: Option<&Path>) -> Result<(), Fail> {
+    let name = names::resolve_spec(name)?;
+    let key = match (key, key_file) {
+        (Some(k), None) => zeroize::Zeroizing::new(unhex(k, "--key")?),
+        (None, Some(p)) => {
+            if p.as_os_str() == "-" && file.is_none_or(|f| f.as_os_str() == "-") {
+                return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
+            }
+            let (mac, key) = keyfile::read_named_key(p)?;
+            if name != format!("mac-{mac}") && !(mac == "modp" && name == "modp") {
+                return Err(Fail(format!("key file {} is a {mac} key, not a key for {name}", p.display())));
+            }
+            if unimac::mac::is_one_time(&mac) {
+                return Err(Fail(format!(
+                    "{mac} is a one-time MAC: tag with 'unimac tag {mac}' (it marks the key file spent) and check with 'unimac verify'"
+                )));
+            }
+            key
+        }
+        (None, None) => return Err(Fail("give the key: --key HEX or --key-file FILE".into())),
+        (Some(_), Some(_)) => return Err(Fail("give --key or --key-file, not both".into())),
+    };
     let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
     let p = Params { key: &key, nonce: nonce.as_deref(), len };
-    let mut s = registry::open(name, &p)?;
-    read_message(file, |d| s.update(d))?;
-    let out = s.finalize()?;
+    let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
+    let limit = length_limit(&name, &key, nonce.as_deref(), len);
+    let over = input::read_message_limited(file, limit.unwrap_or(u64::MAX), |d| s.update(d))?;
+    if over {
+        return Err(Fail(format!(
+            "{name}: the message is longer than {} bytes, more than this name takes under a {}-byte key (stopped reading there)",
+            limit.unwrap_or(0),
+            key.len()
+        )));
+    }
+    let out = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
     let mut line = hex::encode(out);
     line.push('\n');
     io::stdout().write_all(line.as_bytes())?;
@@ -235,14 +346,27 @@ fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
     Ok(failed == 0)
 }
 
+/// Writing to a closed pipe ends the process quietly, as for coreutils
+/// (`unimac tag ... | head -1`): the default action of SIGPIPE, which the
+/// Rust runtime sets to "ignore".
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal, before any
+    // other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),
         Cmd::Keygen { name, output, counter } => {
             mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true)
         }
-        Cmd::Tag { name, key_file, counter, nonce, random_nonce, files } => {
+        Cmd::Tag { name, key_file, counter, nonce, random_nonce, bsd, allow_weak, recursive, files_from, zero, files } => {
             let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
             let src = match (counter, nonce, random_nonce) {
                 _ if given > 1 => Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
@@ -251,16 +375,23 @@ fn main() -> ExitCode {
                 (None, None, true) => Ok(mac_cmd::NonceSource::Random),
                 (None, None, false) => Ok(mac_cmd::NonceSource::None),
             };
-            src.and_then(|src| mac_cmd::tag(name, key_file, src, files)).map(|_| true)
+            let list = mac_cmd::FileList { recursive: *recursive, files_from: files_from.as_deref(), zero: *zero };
+            src.and_then(|nonces| {
+                mac_cmd::tag(name, key_file, mac_cmd::TagOpts { nonces, list, bsd: *bsd, allow_weak: *allow_weak }, files)
+            })
         }
-        Cmd::Verify { name, key_file, check, quiet, status, ignore_missing } => {
-            mac_cmd::verify(name, key_file, check, mac_cmd::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing })
+        Cmd::Verify { key_file, check, quiet, status, strict, ignore_missing, args } => {
+            mac_cmd::split_verify_args(args).and_then(|(name, more)| {
+                let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
+                let opts = mac_cmd::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing, strict: *strict };
+                mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
+            })
         }
         Cmd::Bound { name, max_bytes, tags, forgeries, random_nonces, json } => {
             mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
         }
-        Cmd::Compute { name, key, nonce, len, file } => {
-            compute(name, key, nonce.as_deref(), *len, file.as_deref()).map(|_| true)
+        Cmd::Compute { name, key, key_file, nonce, len, file } => {
+            compute(name, key.as_deref(), key_file.as_deref(), nonce.as_deref(), *len, file.as_deref()).map(|_| true)
         }
         Cmd::CheckVectors { files } => check_vectors(files),
         Cmd::CheckIdentity { key_file, hex, operands } => identity::check(key_file, operands, *hex),
@@ -270,7 +401,7 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(Fail(msg)) => {
-            eprintln!("unimac: {msg}");
+            eprintln!("unimac: {}", cite(&msg));
             ExitCode::from(2)
         }
     }

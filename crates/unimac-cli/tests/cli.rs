@@ -82,6 +82,16 @@ impl Dir {
         fs::write(self.p(name), data).unwrap();
         self.s(name)
     }
+    /// A key file's text written as keygen would (mode 0600).
+    fn key(&self, name: &str, data: &[u8]) -> String {
+        let p = self.write(name, data);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        p
+    }
 }
 
 fn keygen(d: &Dir, name: &str, file: &str) -> String {
@@ -91,8 +101,9 @@ fn keygen(d: &Dir, name: &str, file: &str) -> String {
     d.s(file)
 }
 
+/// The hex line of a key file.
 fn key_hex(path: &str) -> String {
-    fs::read_to_string(path).unwrap().trim_end().to_string()
+    fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
 }
 
 // ---------------------------------------------------------------- list, compute, check-vectors
@@ -102,7 +113,7 @@ fn list_shows_every_name() {
     let o = run(&["list"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.starts_with("NAME"));
+    assert!(out.lines().any(|l| l.starts_with("NAME")));
     for n in ["hash127-raw", "hash127", "keystream", "mac-hash127", "mac-hash127-aes", "mac-hash127-aes-nonce", "mac-hash127-aes-add"] {
         assert!(out.lines().any(|l| l.split_whitespace().next() == Some(n)), "{n} missing from list");
     }
@@ -181,9 +192,11 @@ fn keygen_writes_a_private_hex_key_once() {
     let d = Dir::new();
     let k = keygen(&d, "hash127-aes", "k");
     let text = fs::read_to_string(&k).unwrap();
-    assert_eq!(text.len(), 65);
-    assert!(text.ends_with('\n'));
-    assert!(text[..64].bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)));
+    let (head, hex) = text.split_once('\n').unwrap();
+    assert_eq!(head, "unimac-key hash127-aes");
+    assert_eq!(hex.len(), 65);
+    assert!(hex.ends_with('\n'));
+    assert!(hex[..64].bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -195,7 +208,8 @@ fn keygen_writes_a_private_hex_key_once() {
     // To stdout.
     let o = run(&["keygen", "hash127-aes-nonce"]);
     assert!(o.status.success());
-    assert_eq!(stdout(&o).trim_end().len(), 64);
+    assert!(stdout(&o).starts_with("unimac-key hash127-aes-nonce\n"));
+    assert_eq!(stdout(&o).lines().nth(1).unwrap().len(), 64);
 }
 
 #[test]
@@ -211,7 +225,10 @@ fn keygen_never_overwrites() {
     assert_eq!(fs::read(&c).unwrap(), b"7\n");
     assert_error(&run(&["keygen", "no-such-mac", "-o", &d.s("x")]), "unknown MAC");
     assert!(!d.p("x").exists());
-    assert_error(&run(&["keygen", "mac-hash127-aes", "-o", &d.s("x")]), "without the 'mac-' prefix");
+    // mac-X is X.
+    let o = run(&["keygen", "mac-hash127-aes", "-o", &d.s("z")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(fs::read_to_string(d.p("z")).unwrap().starts_with("unimac-key hash127-aes\n"));
     assert_error(&run(&["keygen", "hash127-aes", "-o", &d.s("x"), "--counter", &d.s("y")]), "takes no nonce");
     assert!(!d.p("x").exists() && !d.p("y").exists());
 }
@@ -313,19 +330,23 @@ fn malformed_check_lines() {
         "garbage\n".to_string(),
     ] {
         let sums = d.write("SUMS", bad.as_bytes());
-        let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
+        let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--strict"]);
         assert_eq!(o.status.code(), Some(1), "{bad:?}");
         assert!(o.stdout.is_empty(), "{bad:?}");
         let e = stderr(&o);
         assert!(e.contains("improperly formatted"), "{e}");
         assert!(!e.contains("panicked"));
     }
-    // A malformed line among good ones: the good ones are still checked, exit 1.
+    // A malformed line among good ones: the good ones are still checked;
+    // a warning, and exit 1 only with --strict (as sha256sum).
     let sums = d.write("SUMS", format!("{good}bad line\n").as_bytes());
     let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), format!("{f}: OK\n"));
     assert!(stderr(&o).contains("WARNING: 1 line is improperly formatted"));
+    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{f}: OK\n"));
     assert_error(&run(&["verify", "hash127-aes", "--key-file", &k, "--check", &d.s("none")]), "cannot open");
 }
 
@@ -372,24 +393,24 @@ fn tag_errors_write_nothing() {
     // missing key file
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("nokey"), &f]), "cannot open key file");
     // non-hex key
-    let bad = d.write("bad", b"not a key at all\n");
+    let bad = d.key("bad", b"not a key at all\n");
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
-    let bad = d.write("bad2", format!("{}\n\n", "ab".repeat(32)).as_bytes());
+    let bad = d.key("bad2", format!("unimac-key hash127-aes\n{}\n\n", "ab".repeat(32)).as_bytes());
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
-    let bad = d.write("bad3", format!(" {}\n", "ab".repeat(32)).as_bytes());
+    let bad = d.key("bad3", format!("unimac-key hash127-aes\n {}\n", "ab".repeat(32)).as_bytes());
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
+    let bad = d.key("bad4", format!("unimac-key  hash127-aes\n{}\n", "ab".repeat(32)).as_bytes());
+    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "");
     // wrong key length
-    let short = d.write("short", format!("{}\n", "ab".repeat(31)).as_bytes());
+    let short = d.key("short", format!("unimac-key hash127-aes\n{}\n", "ab".repeat(31)).as_bytes());
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &short, &f]), "needs 32 bytes");
-    let odd = d.write("odd", format!("{}a\n", "ab".repeat(32)).as_bytes());
+    let odd = d.key("odd", format!("unimac-key hash127-aes\n{}a\n", "ab".repeat(32)).as_bytes());
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &odd, &f]), "odd number");
-    // key file of another name's length (24 bytes: the wc- MACs over Shoup's hashes)
-    let k24 = d.write("k24", format!("{}\n", "cd".repeat(24)).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k24, &f]), "24-byte key");
+    // a key file of another MAC, even of the same key length
     let o = run(&["keygen", "wc-eval64", "-o", &d.s("keval")]);
     if o.status.success() {
         assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("keval"), &f]), "wc-eval64");
-        assert_error(&run(&["tag", "wc-eval64", "--key-file", &k, "--nonce", &"00".repeat(16), &f]), "needs 24 bytes");
+        assert_error(&run(&["tag", "wc-eval64", "--key-file", &k, "--nonce", &"00".repeat(16), &f]), "not a wc-eval64 key");
     }
     // missing nonce
     assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, &f]), "needs a nonce");
@@ -403,8 +424,8 @@ fn tag_errors_write_nothing() {
     assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", &"00".repeat(16), &f, &f]), "twice");
     // unknown NAME
     assert_error(&run(&["tag", "no-such-mac", "--key-file", &k, &f]), "unknown MAC");
-    // unreadable FILE: nothing printed, and no nonce spent
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, &f, &d.s("missing")]), "cannot open");
+    // unreadable FILE alone: nothing printed, and no nonce spent
+    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, &d.s("missing")]), "no such file");
     assert_eq!(fs::read(&ctr).unwrap(), b"5\n");
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &k2, d.0.path().to_str().unwrap()]), "directory");
     // the one-time MAC refuses a second message under its key
@@ -480,9 +501,14 @@ fn bound_text_and_json() {
 
 #[test]
 fn bound_errors() {
-    assert_error(&run(&["bound", "no-such", "--max-bytes", "10"]), "no bound");
+    assert_error(&run(&["bound", "no-such", "--max-bytes", "10"]), "unknown MAC");
     assert_error(&run(&["bound", "hash127", "--max-bytes", "10", "--tags", "2"]), "one message");
-    assert_error(&run(&["bound", "wc-mmh32x1", "--max-bytes", "18446744073709551615", "--forgeries", "18446744073709551615"]), "too long");
+    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "18446744073709551615", "--tags", "1099511627776"]), "too long");
+    // Too many tags or forgery attempts is not a message length problem.
+    let o = run(&["bound", "wc-mmh32x1", "--max-bytes", "18446744073709551615", "--forgeries", "18446744073709551615"]);
+    assert_error(&o, "no guarantee for D = 18446744073709551615 forgery attempts");
+    assert!(!stderr(&o).contains("too long"));
+    assert_error(&run(&["bound", "wc-eval64", "--max-bytes", "100", "--forgeries", "18446744073709551615"]), "no guarantee");
     assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "10", "--forgeries", "0"]), "at least 1");
     let o = run(&["bound", "hash127-aes", "--max-bytes", "ten"]);
     assert!(!o.status.success() && o.stdout.is_empty());
@@ -503,7 +529,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
     };
     // stdin stays open: the process reserves its nonce, then waits for the message.
     let mut child = bin()
-        .args(["tag", name, "--key-file", &k, "--counter", &c, "-"])
+        .args(["tag", name, "--key-file", &k, "--counter", &c, "--allow-weak", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -519,7 +545,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
     assert!(out.stdout.is_empty(), "no tag from a killed process");
     // The next tag takes nonce 1, never 0 again.
     let f = d.write("f", b"m");
-    let t = tag_ok(&["tag", name, "--key-file", &k, "--counter", &c, &f]);
+    let t = tag_ok(&["tag", name, "--key-file", &k, "--counter", &c, "--allow-weak", &f]);
     assert!(t.starts_with("01000000000000000000000000000000:"), "{t}");
     assert_eq!(fs::read_to_string(&c).unwrap(), "2\n");
 }
@@ -544,13 +570,13 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
             let c: Vec<&str> = l.split_whitespace().collect();
             c.first() == Some(&format!("mac-{name}").as_str()) && c.get(2) != Some(&"-")
         });
-        let mut args = vec!["tag", name.as_str(), "--key-file", k.as_str()];
+        let mut args = vec!["tag", name.as_str(), "--key-file", k.as_str(), "--allow-weak"];
         if takes_nonce {
             args.extend(["--nonce", nonce.as_str()]);
         }
         // A one-message key is spent by its tag: the stdin run gets a fresh
         // copy of the same key.
-        let k2 = d.write(&format!("{name}.key2"), format!("{}\n", key_hex(&k)).as_bytes());
+        let k2 = d.key(&format!("{name}.key2"), &fs::read(&k).unwrap());
         let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
         args[3] = k2.as_str();
         let from_stdin = run_stdin(&args, &data);
@@ -571,11 +597,12 @@ fn one_time_key_tags_once_then_only_verifies() {
     let k = keygen(&d, "hash127", "k");
     let key = key_hex(&k);
     // A file that cannot be read spends nothing.
-    assert_error(&run(&["tag", "hash127", "--key-file", &k, &d.s("missing")]), "cannot open");
-    assert_eq!(fs::read_to_string(&k).unwrap(), format!("{key}\n"));
+    let before = fs::read_to_string(&k).unwrap();
+    assert_error(&run(&["tag", "hash127", "--key-file", &k, &d.s("missing")]), "no such file");
+    assert_eq!(fs::read_to_string(&k).unwrap(), before);
     let sums = tag_ok(&["tag", "hash127", "--key-file", &k, &f]);
     // Marked spent (durably, before the tag was printed); the key is intact.
-    assert_eq!(fs::read_to_string(&k).unwrap(), format!("{key}\nspent\n"));
+    assert_eq!(fs::read_to_string(&k).unwrap(), format!("{before}spent\n"));
     // A second tag under the key is refused, whatever the message.
     assert_error(&run(&["tag", "hash127", "--key-file", &k, &g]), "already tagged");
     assert_error(&run(&["tag", "hash127", "--key-file", &k, &f]), "already tagged");
@@ -588,7 +615,7 @@ fn one_time_key_tags_once_then_only_verifies() {
     let want = stdout(&run(&["compute", "mac-hash127", "--key", &key, &f]));
     assert!(sums.starts_with(want.trim()), "{sums} vs {want}");
     // A key file marked spent is still strict.
-    let bad = d.write("bad", format!("{key}\nspent\nspent\n").as_bytes());
+    let bad = d.key("bad", format!("{before}spent\nspent\n").as_bytes());
     assert_error(&run(&["verify", "hash127", "--key-file", &bad, "--check", &s]), "not a key file");
 }
 
@@ -598,7 +625,7 @@ fn random_nonces_are_fresh_and_verify() {
     let files: Vec<String> = (0..4).map(|i| d.write(&format!("f{i}"), format!("same text {}", i / 2).as_bytes())).collect();
     for name in ["wc-mmh32x2", "hash127-aes-nonce", "wc-eval64", "wc-sqh96-e"] {
         let k = keygen(&d, name, &format!("k-{name}"));
-        let mut args = vec!["tag", name, "--key-file", &k, "--random-nonce"];
+        let mut args = vec!["tag", name, "--key-file", &k, "--random-nonce", "--allow-weak"];
         args.extend(files.iter().map(|s| s.as_str()));
         let sums = tag_ok(&args);
         let nonces: std::collections::HashSet<&str> = sums.lines().map(|l| l.split(':').next().unwrap()).collect();
@@ -636,7 +663,9 @@ fn shoup_macs_of_spec_7_tag_verify_and_bound() {
     for name in ["shoup4-eval64", "shoup4-division64"] {
         let k = keygen(&d, name, &format!("k-{name}"));
         assert_eq!(key_hex(&k).len(), 96);
-        let o = run(&["tag", name, "--key-file", &k, &a, &b]);
+        // 64-bit tags: weak at the default use (2^32 tags and forgeries).
+        assert_error(&run(&["tag", name, "--key-file", &k, &a]), "weak");
+        let o = run(&["tag", name, "--allow-weak", "--key-file", &k, &a, &b]);
         assert!(o.status.success(), "{}", stderr(&o));
         let t = stdout(&o);
         let pairs: Vec<&str> = t.lines().map(|l| l.split(':').next().unwrap()).collect();
@@ -646,7 +675,7 @@ fn shoup_macs_of_spec_7_tag_verify_and_bound() {
         let check = d.write(&format!("check-{name}"), t.as_bytes());
         let o = run(&["verify", name, "--key-file", &k, "--check", &check]);
         assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-        assert_error(&run(&["tag", name, "--key-file", &k, "--counter", &d.s("c"), &a]), "stateless");
+        assert_error(&run(&["tag", name, "--allow-weak", "--key-file", &k, "--counter", &d.s("c"), &a]), "stateless");
         let o = run(&["bound", name, "--max-bytes", "1000000", "--tags", "1000000"]);
         assert!(o.status.success() && stdout(&o).contains("Theorem 4") && stdout(&o).contains("condition"));
     }

@@ -40,8 +40,14 @@ impl Dir {
     fn s(&self, name: &str) -> String {
         self.0.join(name).display().to_string()
     }
+    /// A new file, private (mode 0600: key files open to others are warned about).
     fn write(&self, name: &str, data: &[u8]) -> String {
         fs::write(self.0.join(name), data).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(self.0.join(name), fs::Permissions::from_mode(0o600)).unwrap();
+        }
         self.s(name)
     }
 }
@@ -62,8 +68,11 @@ fn keygen_modp_writes_a_prime_of_the_range() {
     let o = run(&["keygen", "modp", "-o", &k]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = fs::read_to_string(&k).unwrap();
-    assert_eq!(text.len(), 33);
-    let p = hex::decode(text.trim_end()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], "unimac-key modp");
+    assert_eq!(lines[1].len(), 32);
+    let p = hex::decode(lines[1]).unwrap();
     // The library accepts it as a key: an odd prime in [2^120, 2^128).
     assert!(unimac::modp::SecretPrime::from_bytes(&p).is_ok());
     #[cfg(unix)]
@@ -76,12 +85,18 @@ fn keygen_modp_writes_a_prime_of_the_range() {
     // To stdout.
     let o = run(&["keygen", "modp"]);
     assert!(o.status.success());
-    assert_eq!(stdout(&o).len(), 33);
+    assert!(stdout(&o).starts_with("unimac-key modp\n"), "{}", stdout(&o));
+    assert_eq!(stdout(&o).len(), 16 + 33);
 }
 
 #[test]
 fn compute_modp_and_its_errors() {
     let d = Dir::new("compute");
+    // A modp key file works with --key-file too.
+    let k = d.write("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
+    let one = d.write("one", &[1]);
+    let o = run(&["compute", "modp", "--key-file", &k, &one]);
+    assert_eq!(stdout(&o).trim(), format!("01{}", "00".repeat(15)), "{}", stderr(&o));
     // modp.jsonl: 0x56ad…e8 = p − 1 mod p, and p + 1 ≡ 1.
     let m = d.write("m", &hex::decode("58ad381a88b75b7480475d1496e591e8").unwrap());
     let o = run(&["compute", "modp", "--key", P_HEX, &m]);
@@ -100,7 +115,7 @@ fn compute_modp_and_its_errors() {
 #[test]
 fn check_identity_exit_codes_and_probability() {
     let d = Dir::new("identity");
-    let k = d.write("k", format!("{P_HEX}\n").as_bytes());
+    let k = d.write("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
     // (2^800 + 5)^2 = 2^1600 + 10·2^800 + 25 = b·c + d·e with b = 2^800,
     // c = 2^800 + 10, d = 5, e = 5.
     let big = |shift: usize, add: u8| {
@@ -131,9 +146,9 @@ fn check_identity_exit_codes_and_probability() {
     // Errors: one line, exit 2, nothing on stdout.
     assert_error(&run(&["check-identity", "--key-file", &k, "--hex", "0x3", "02", "04", "01", "01"]), "not valid hex");
     assert_error(&run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &d.s("missing")]), "missing");
-    let bad_key = d.write("bk", b"59ad381a88b75b7480475d1496e591e8\n");
+    let bad_key = d.write("bk", b"unimac-key modp\n59ad381a88b75b7480475d1496e591e8\n");
     assert_error(&run(&["check-identity", "--key-file", &bad_key, &a, &b, &c, &five, &five]), "prime");
-    let short_key = d.write("sk", b"57ad\n");
+    let short_key = d.write("sk", b"unimac-key modp\n57ad\n");
     assert_error(&run(&["check-identity", "--key-file", &short_key, &a, &b, &c, &five, &five]), "16 bytes");
 }
 
@@ -156,12 +171,13 @@ fn hash127_96_tag_and_verify() {
     let d = Dir::new("h96");
     let k = d.s("k");
     assert!(run(&["keygen", "hash127-96", "-o", &k]).status.success());
-    assert_eq!(fs::read_to_string(&k).unwrap().len(), 97);
+    let text = fs::read_to_string(&k).unwrap();
+    assert_eq!(text.lines().nth(1).unwrap().len(), 96, "{text}");
     let m = d.write("m", b"attack at dawn");
     let m2 = d.write("m2", b"x");
     // One message per key: two files are refused before anything is spent.
     assert_error(&run(&["tag", "hash127-96", "--key-file", &k, &m, &m2]), "one-time");
-    let key = fs::read_to_string(&k).unwrap();
+    let key = fs::read_to_string(&k).unwrap().lines().nth(1).unwrap().to_string();
     let o = run(&["tag", "hash127-96", "--key-file", &k, &m]);
     assert!(o.status.success(), "{}", stderr(&o));
     let line = stdout(&o);

@@ -522,9 +522,18 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
     }
     b.log2 = b.terms.iter().fold(Log2::ZERO, |acc, t| acc.plus(t.log2));
     if b.log2.0 >= 0.0 {
+        // Which way out: if 1-byte messages are still >= 1, the number of
+        // tags and forgery attempts alone leaves no guarantee.
+        let short = Attack { max_bytes: 1, ..*attack };
+        if attack.max_bytes > 1 && bound(name, &short).is_ok() {
+            return Err(Error::Invalid(format!(
+                "{name}: message too long for the bound: the bound is 2^{:.2} >= 1 for L = {} bytes, C = {}, D = {}",
+                b.log2.0, attack.max_bytes, attack.tags, attack.forgeries
+            )));
+        }
         return Err(Error::Invalid(format!(
-            "{name}: message too long for the bound: the bound is 2^{:.2} >= 1 for L = {} bytes, C = {}, D = {}",
-            b.log2.0, attack.max_bytes, attack.tags, attack.forgeries
+            "{name}: no guarantee for D = {} forgery attempts after C = {} tags: the bound is 2^{:.2} >= 1 even for 1-byte messages (L = {} bytes); fewer tags or attempts, or a MAC with a longer tag",
+            attack.forgeries, attack.tags, b.log2.0, attack.max_bytes
         )));
     }
     Ok(b)
