@@ -225,15 +225,17 @@ impl Tables {
 /// `x^e mod p` for `x < p` by square-and-multiply over the bits of the
 /// public exponent `e`.
 pub fn pow_mod(t: &Tables, x: u128, mut e: u64) -> u128 {
-    let (mut acc, mut b) = (freeze(1, t.p), x);
+    let (mut acc, mut b): (Option<u128>, u128) = (None, x);
     while e > 0 {
         if e & 1 == 1 {
-            acc = mul_mod(t, acc, b);
+            acc = Some(acc.map_or(b, |a| mul_mod(t, a, b)));
         }
-        b = mul_mod(t, b, b);
         e >>= 1;
+        if e > 0 {
+            b = mul_mod(t, b, b);
+        }
     }
-    acc
+    acc.unwrap_or_else(|| freeze(1, t.p))
 }
 
 /// `M mod p` for `M` the little-endian integer of `m`, in `[0, p)`.
