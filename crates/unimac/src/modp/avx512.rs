@@ -11,7 +11,8 @@
 //! block the lanes are summed, the carry-in `w` is added as
 //! `w_0 c_0 + w_1 c_2` in scalar code, and the Montgomery fold of the portable
 //! path brings the sum back below `2^128`. The top `len mod 2048` bytes go
-//! through the portable path; at the end `M ≡ (w + top)·T^J`.
+//! through the portable path, and `M ≡ (w + top)·T^J` at the end
+//! ([`super::portable::finish`]).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -28,24 +29,21 @@ pub const BLOCK_BYTES: usize = 4 * WORDS;
 const STEPS: usize = WORDS / 8;
 
 /// The digits of `c_i` in the order the kernel reads them: for each step `s`,
-/// `d_0` of words `8s..8s+8`, then `d_1`, then `d_2` (24 `u64`s); the two
-/// constants of the carry-in; and `T`.
+/// `d_0` of words `8s..8s+8`, then `d_1`, then `d_2` (24 `u64`s), and the two
+/// constants of the carry-in.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub struct IfmaTables {
     digits: Vec<u64>,
     /// `c_0` and `c_2`: the weights of the carry-in's limbs (bits 0 and 64).
     carry_in: [u128; 2],
-    /// `T = 2^(32·WORDS) mod p`.
-    t: u128,
 }
 
 const MASK52: u64 = (1 << 52) - 1;
 
 impl IfmaTables {
     pub fn new(t: &Tables) -> IfmaTables {
-        // T = 2^16384 = (2^4096)^4, 2^4096 the portable path's T.
+        // T = 2^(32·WORDS) is four of the portable path's blocks.
         const _: () = assert!(32 * WORDS == 4 * 64 * portable::K);
-        let big_t = portable::pow_mod(t, t.t(), 4);
         // c_0 = 2^(128 − 32·WORDS) = 2^(−128·(WORDS/4 − 1)): mont(x, 1) = x·2^-128.
         let mut x = 1u128;
         for _ in 0..WORDS / 4 - 1 {
@@ -65,7 +63,7 @@ impl IfmaTables {
             }
             x = portable::mul_mod(t, x, 1 << 32);
         }
-        IfmaTables { digits, carry_in, t: big_t }
+        IfmaTables { digits, carry_in }
     }
 }
 
@@ -84,23 +82,20 @@ fn add_shifted(lo: &mut u128, hi: &mut u128, x: u64, shift: u32) {
     *hi += h + c as u128;
 }
 
-/// `M mod p` (in `[0, p)`) with the IFMA kernel for the whole blocks and the
-/// portable path for the top `len mod 2048` bytes.
+/// The whole blocks `x` (a multiple of 2048 bytes) after `w`, as
+/// [`portable::absorb`] (the same invariant: `w ≡ A·2^(-8n)` after `n` bytes,
+/// since `T = 2^(8·2048)`).
 ///
 /// # Safety
 /// The CPU must have AVX-512F and AVX-512 IFMA52.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn reduce(t: &Tables, it: &IfmaTables, m: &[u8]) -> u128 {
-    let mut blocks = m.chunks_exact(BLOCK_BYTES);
-    let mut w = 0;
-    for x in &mut blocks {
-        // SAFETY: `x` is BLOCK_BYTES long; the features are the caller's.
-        w = unsafe { block(t, it, x, w) };
+pub unsafe fn absorb(t: &Tables, it: &IfmaTables, mut w: u128, x: &[u8]) -> u128 {
+    debug_assert!(x.len().is_multiple_of(BLOCK_BYTES));
+    for b in x.chunks_exact(BLOCK_BYTES) {
+        // SAFETY: `b` is BLOCK_BYTES long; the features are the caller's.
+        w = unsafe { block(t, it, b, w) };
     }
-    // w ≡ (bottom J blocks)·T^-J; the top part sits at T^J.
-    let top = portable::reduce(t, blocks.remainder());
-    let s = portable::add_mod(t, portable::freeze(w, t.p), top);
-    portable::mul_mod(t, s, portable::pow_mod(t, it.t, (m.len() / BLOCK_BYTES) as u64))
+    w
 }
 
 /// `(w + X)·T^-1 (mod p)`, `< 2^128`, for one block `X` (`x`, 2048 bytes).

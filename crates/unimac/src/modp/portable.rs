@@ -130,11 +130,6 @@ impl Tables {
         t
     }
 
-    /// `T = 2^(64K) mod p`.
-    pub(super) fn t(&self) -> u128 {
-        self.t
-    }
-
     /// `w ≡ (w + X)·T^-1 (mod p)` for one block `X` of `K` limbs (`x`, `8K`
     /// bytes, or fewer whole limbs for the top block), with `w < 2^128` in
     /// and out (not necessarily `< p`).
@@ -238,19 +233,39 @@ pub fn pow_mod(t: &Tables, x: u128, mut e: u64) -> u128 {
     acc.unwrap_or_else(|| freeze(1, t.p))
 }
 
+/// The whole blocks `x` (a multiple of `8K` bytes) after `w`:
+/// `w ← (w + X_j)·T^-1` for each. If `w ≡ A·2^(-8n)` for the `n` bytes read so
+/// far, then afterwards `w ≡ A'·2^(-8n')` for the `n' = n + |x|` bytes.
+pub fn absorb(t: &Tables, mut w: u128, x: &[u8]) -> u128 {
+    debug_assert!(x.len().is_multiple_of(BLOCK_BYTES));
+    for b in x.chunks_exact(BLOCK_BYTES) {
+        w = t.block(b, w);
+    }
+    w
+}
+
 /// `M mod p` for `M` the little-endian integer of `m`, in `[0, p)`.
 pub fn reduce(t: &Tables, m: &[u8]) -> u128 {
-    let mut blocks = m.chunks_exact(BLOCK_BYTES);
-    let mut w = 0;
-    for x in &mut blocks {
-        w = t.block(x, w);
-    }
-    let top = blocks.remainder();
+    let full = m.len() / BLOCK_BYTES * BLOCK_BYTES;
+    let mut w = absorb(t, 0, &m[..full]);
+    let top = &m[full..];
     if !top.is_empty() {
         w = t.top(top, w);
     }
     // w ≡ M·T^-J with J blocks.
     mul_mod(t, freeze(w, t.p), pow_mod(t, t.t, m.len().div_ceil(BLOCK_BYTES) as u64))
+}
+
+/// `(A + R·2^(8n)) mod p` from `w ≡ A·2^(-8n)` after `n` bytes (a multiple
+/// of `8K`) and the rest `R` (`rest`, any length, already `mod p`):
+/// `(w + R)·T^(n/8K)`.
+pub fn finish(t: &Tables, w: u128, n: u64, rest: u128) -> u128 {
+    debug_assert!(n.is_multiple_of(BLOCK_BYTES as u64));
+    let s = add_mod(t, freeze(w, t.p), rest);
+    if n == 0 {
+        return s;
+    }
+    mul_mod(t, s, pow_mod(t, t.t, n / BLOCK_BYTES as u64))
 }
 
 /// `a·b·2^-128 mod p` for `a, b < p` (Montgomery's product): the 256-bit
