@@ -38,6 +38,19 @@ pub const TAG_BYTES: usize = 12;
 /// `h_r = hash127(r ‖ 0^16, ·)`. The key `r ‖ k ‖ u` authenticates ONE
 /// message: the type is not `Clone`, and [`tag`](Self::tag),
 /// [`verify`](Self::verify) and [`start`](Self::start) consume it.
+///
+/// ```compile_fail
+/// use unimac::mac::Hash127OneTime96;
+/// let mac = Hash127OneTime96::new(&[1u8; 48]);
+/// let _ = mac.tag(b"first");
+/// let _ = mac.tag(b"second"); // the one-time key is used up
+/// ```
+///
+/// ```compile_fail
+/// use unimac::mac::Hash127OneTime96;
+/// let mac = Hash127OneTime96::new(&[1u8; 48]);
+/// let copy = mac.clone(); // not Clone
+/// ```
 pub struct Hash127OneTime96 {
     r: hash127::Key,
     /// `k mod p` and `u mod p`.

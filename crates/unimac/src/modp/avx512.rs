@@ -1,15 +1,18 @@
 //! AVX-512 IFMA52 reduction mod a secret 128-bit prime: the same dot product
 //! as [`super::portable`], eight 32-bit words at a time.
 //!
-//! A block is [`WORDS`] little-endian 32-bit words `x_i` (2048 bytes). With
-//! `c_i = 2^(32i + 128) mod p` split into 52-bit digits `c_i = d_0 + d_1 2^52 +
-//! d_2 2^104` (`d_2 < 2^24`), each lane multiplies its word by the three digits
-//! with `vpmadd52luq`/`vpmadd52huq` (exact: the low and high 52 bits of a
-//! product below `2^104`), into six accumulators of weight `2^0, 2^52, 2^52,
-//! 2^104, 2^104, 2^156`. After the block the lanes are summed, the carry-in
-//! `v` is added as `v_0·2^(16384+128) + v_1·2^(16384+192) mod p` in scalar
-//! code, and the Montgomery fold of the portable path brings the sum back
-//! below `2^128`.
+//! A block is [`WORDS`] little-endian 32-bit words `x_i` (2048 bytes); as in
+//! the portable path the blocks are read bottom-up, `w ← (w + X_j)·T^-1`, here
+//! with `T = 2^(32·WORDS)`. With `c_i = 2^(32i + 128)·T^-1 mod p` split into
+//! 52-bit digits `c_i = d_0 + d_1 2^52 + d_2 2^104` (`d_2 < 2^24`), each lane
+//! multiplies its word by the three digits with `vpmadd52luq`/`vpmadd52huq`
+//! (exact: the low and high 52 bits of a product below `2^104`), into six
+//! accumulators of weight `2^0, 2^52, 2^52, 2^104, 2^104, 2^156`. After the
+//! block the lanes are summed, the carry-in `w` is added as
+//! `w_0 c_0 + w_1 c_2` in scalar code, and the Montgomery fold of the portable
+//! path brings the sum back below `2^128`. The top `len mod 2048` bytes go
+//! through the portable path, and `M ≡ (w + top)·T^J` at the end
+//! ([`super::portable::finish`]).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -26,12 +29,12 @@ pub const BLOCK_BYTES: usize = 4 * WORDS;
 const STEPS: usize = WORDS / 8;
 
 /// The digits of `c_i` in the order the kernel reads them: for each step `s`,
-/// `d_0` of words `8s..8s+8`, then `d_1`, then `d_2` (24 `u64`s); and the two
+/// `d_0` of words `8s..8s+8`, then `d_1`, then `d_2` (24 `u64`s), and the two
 /// constants of the carry-in.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub struct IfmaTables {
     digits: Vec<u64>,
-    /// `2^(32·WORDS + 128) mod p` and `2^(32·WORDS + 192) mod p`.
+    /// `c_0` and `c_2`: the weights of the carry-in's limbs (bits 0 and 64).
     carry_in: [u128; 2],
 }
 
@@ -39,16 +42,27 @@ const MASK52: u64 = (1 << 52) - 1;
 
 impl IfmaTables {
     pub fn new(t: &Tables) -> IfmaTables {
+        // T = 2^(32·WORDS) is four of the portable path's blocks.
+        const _: () = assert!(32 * WORDS == 4 * 64 * portable::K);
+        // c_0 = 2^(128 − 32·WORDS) = 2^(−128·(WORDS/4 − 1)): mont(x, 1) = x·2^-128.
+        let mut x = 1u128;
+        for _ in 0..WORDS / 4 - 1 {
+            x = portable::mont(t, x, 1);
+        }
         let mut digits = vec![0u64; 3 * WORDS];
-        let mut x = t.c_at(0); // 2^128 mod p
+        let mut carry_in = [0u128; 2];
         for i in 0..WORDS {
             let (s, lane) = (i / 8, i % 8);
             digits[24 * s + lane] = x as u64 & MASK52;
             digits[24 * s + 8 + lane] = (x >> 52) as u64 & MASK52;
             digits[24 * s + 16 + lane] = (x >> 104) as u64; // < 2^24
+            match i {
+                0 => carry_in[0] = x,
+                2 => carry_in[1] = x,
+                _ => {}
+            }
             x = portable::mul_mod(t, x, 1 << 32);
         }
-        let carry_in = [x, portable::mul_mod(t, x, 1 << 64)];
         IfmaTables { digits, carry_in }
     }
 }
@@ -68,24 +82,23 @@ fn add_shifted(lo: &mut u128, hi: &mut u128, x: u64, shift: u32) {
     *hi += h + c as u128;
 }
 
-/// `M mod p` (in `[0, p)`) with the IFMA kernel for the whole blocks below the
-/// top and the portable path for the top `len mod 2048` bytes.
+/// The whole blocks `x` (a multiple of 2048 bytes) after `w`, as
+/// [`portable::absorb`] (the same invariant: `w ≡ A·2^(-8n)` after `n` bytes,
+/// since `T = 2^(8·2048)`).
 ///
 /// # Safety
 /// The CPU must have AVX-512F and AVX-512 IFMA52.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn reduce(t: &Tables, it: &IfmaTables, m: &[u8]) -> u128 {
-    let full = m.len() / BLOCK_BYTES * BLOCK_BYTES;
-    let (body, head) = m.split_at(full);
-    let mut v = portable::reduce_raw(t, head);
-    for x in body.chunks_exact(BLOCK_BYTES).rev() {
-        // SAFETY: `x` is BLOCK_BYTES long; the features are the caller's.
-        v = unsafe { block(t, it, x, v) };
+pub unsafe fn absorb(t: &Tables, it: &IfmaTables, mut w: u128, x: &[u8]) -> u128 {
+    debug_assert!(x.len().is_multiple_of(BLOCK_BYTES));
+    for b in x.chunks_exact(BLOCK_BYTES) {
+        // SAFETY: `b` is BLOCK_BYTES long; the features are the caller's.
+        w = unsafe { block(t, it, b, w) };
     }
-    portable::freeze(v, t.p)
+    w
 }
 
-/// `v·2^(32·WORDS) + X (mod p)`, `< 2^128`, for one block `X` (`x`, 2048 bytes).
+/// `(w + X)·T^-1 (mod p)`, `< 2^128`, for one block `X` (`x`, 2048 bytes).
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
     debug_assert_eq!(x.len(), BLOCK_BYTES);
@@ -121,9 +134,9 @@ unsafe fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
     let p52 = _mm512_reduce_add_epi64(_mm512_add_epi64(a1, a2)) as u64;
     let p104 = _mm512_reduce_add_epi64(_mm512_add_epi64(a3, a4)) as u64;
     let p156 = _mm512_reduce_add_epi64(a5) as u64;
-    // S = p0 + p52·2^52 + p104·2^104 + p156·2^156 + v_0 C_0 + v_1 C_1
+    // S = p0 + p52·2^52 + p104·2^104 + p156·2^156 + w_0 c_0 + w_1 c_2
     //   < 2^62 + 2^114 + 2^166 + 2^197 + 2·2^192 < 2^198: 256 bits with room,
-    // and S ≡ 2^128 (X + v·2^(32·WORDS)) (mod p).
+    // and S ≡ 2^128 (X + w)·T^-1 (mod p).
     let (mut lo, mut hi) = (0u128, 0u128);
     add_shifted(&mut lo, &mut hi, p0, 0);
     add_shifted(&mut lo, &mut hi, p52, 52);

@@ -32,7 +32,7 @@
 
 use std::fmt;
 
-use crate::registry::{Buffered, Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
@@ -50,6 +50,13 @@ pub const IFMA_BLOCK_BYTES: usize = 0;
 /// Inputs from this many bytes on take the IFMA52 kernel where the CPU has
 /// it (its tables are built on the first such input).
 pub const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
+
+/// Bytes that both kernels absorb whole: a multiple of both block sizes.
+pub const UNIT: usize = if IFMA_BLOCK_BYTES > BLOCK_BYTES { IFMA_BLOCK_BYTES } else { BLOCK_BYTES };
+
+/// Bytes a [`ModpStream`] gathers before absorbing them.
+const STREAM_CHUNK: usize = 64 << 10;
+const _: () = assert!(STREAM_CHUNK.is_multiple_of(UNIT) && UNIT.is_multiple_of(BLOCK_BYTES));
 
 /// A reduction kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,15 +169,24 @@ impl SecretPrime {
     /// `M mod p` as an integer in `[0, p)`, `M` the little-endian integer of
     /// `m` (empty = 0).
     pub fn reduce_u128(&self, m: &[u8]) -> u128 {
-        let b = if m.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
-        self.reduce_with(b, m).expect("detected")
+        let full = m.len() / UNIT * UNIT;
+        let w = self.absorb_auto(0, &m[..full]);
+        portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
     }
 
     /// [`reduce_u128`](Self::reduce_u128) on the given backend; `None` if this
     /// CPU does not have it.
     pub fn reduce_with(&self, backend: Backend, m: &[u8]) -> Option<u128> {
+        let full = m.len() / UNIT * UNIT;
+        let w = self.absorb(backend, 0, &m[..full])?;
+        Some(portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..])))
+    }
+
+    /// Whole units `x` (a multiple of [`UNIT`] bytes) after `w` on `backend`:
+    /// both backends keep `w ≡ A·2^(-8n)` for the `n` bytes read so far.
+    fn absorb(&self, backend: Backend, w: u128, x: &[u8]) -> Option<u128> {
         match backend {
-            Backend::Portable => Some(portable::reduce(&self.t, m)),
+            Backend::Portable => Some(portable::absorb(&self.t, w, x)),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Ifma => {
                 if !Platform::detect().avx512ifma() {
@@ -178,11 +194,22 @@ impl SecretPrime {
                 }
                 let it = self.ifma.get_or_init(|| avx512::IfmaTables::new(&self.t));
                 // SAFETY: AVX-512F and IFMA52 were detected just above.
-                Some(unsafe { avx512::reduce(&self.t, it, m) })
+                Some(unsafe { avx512::absorb(&self.t, it, w, x) })
             }
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Avx512Ifma => None,
         }
+    }
+
+    /// [`absorb`](Self::absorb) on the backend that suits `x.len()`.
+    fn absorb_auto(&self, w: u128, x: &[u8]) -> u128 {
+        let b = if x.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
+        self.absorb(b, w, x).expect("detected")
+    }
+
+    /// Start reducing an integer that arrives in pieces, lowest bytes first.
+    pub fn start(self: &std::sync::Arc<Self>) -> ModpStream {
+        ModpStream { key: std::sync::Arc::clone(self), w: 0, n: 0, buf: zeroize::Zeroizing::new(Vec::with_capacity(STREAM_CHUNK)) }
     }
 
     /// `M mod p`, 16 bytes little-endian (SPEC §7 `modp`).
@@ -242,13 +269,66 @@ pub fn false_accept_log2(n_bits: u64) -> f64 {
     (j as f64).log2() - primes_in_range_log2()
 }
 
+/// `M mod p` under way: the integer's bytes arrive lowest first, in any
+/// chunking ([`SecretPrime::start`]).
+pub struct ModpStream {
+    key: std::sync::Arc<SecretPrime>,
+    /// `w ≡ A·2^(-8n)` for the `n` bytes absorbed so far, `A` their integer.
+    w: u128,
+    n: u64,
+    /// Fewer than `STREAM_CHUNK` bytes not yet absorbed.
+    buf: zeroize::Zeroizing<Vec<u8>>,
+}
+
+impl ModpStream {
+    /// More bytes of the integer (the next higher ones).
+    pub fn update(&mut self, mut data: &[u8]) {
+        if !self.buf.is_empty() {
+            let take = (STREAM_CHUNK - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.buf.len() < STREAM_CHUNK {
+                return;
+            }
+            self.w = self.key.absorb_auto(self.w, &self.buf);
+            self.n += STREAM_CHUNK as u64;
+            self.buf.clear();
+        }
+        let full = data.len() / STREAM_CHUNK * STREAM_CHUNK;
+        self.w = self.key.absorb_auto(self.w, &data[..full]);
+        self.n += full as u64;
+        self.buf.extend_from_slice(&data[full..]);
+    }
+
+    /// `M mod p` in `[0, p)`.
+    pub fn finalize_u128(self) -> u128 {
+        let full = self.buf.len() / UNIT * UNIT;
+        let w = self.key.absorb_auto(self.w, &self.buf[..full]);
+        let t = &self.key.t;
+        portable::finish(t, w, self.n + full as u64, portable::reduce(t, &self.buf[full..]))
+    }
+
+    /// `M mod p`, 16 bytes little-endian.
+    pub fn finalize(self) -> [u8; 16] {
+        self.finalize_u128().to_le_bytes()
+    }
+}
+
+impl Stream for ModpStream {
+    fn update(&mut self, data: &[u8]) {
+        ModpStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(ModpStream::finalize(*self).to_vec())
+    }
+}
+
 /// The registry's keyed `modp` (the key's tables built once).
 struct KeyedModp(std::sync::Arc<SecretPrime>);
 
 impl Keyed for KeyedModp {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        let p = std::sync::Arc::clone(&self.0);
-        Ok(Buffered::boxed(move |m: &[u8]| Ok(p.reduce(m).to_vec())))
+        Ok(Box::new(self.0.start()))
     }
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.reduce(msg).to_vec())

@@ -2,17 +2,25 @@
 //! prime: the dot product of seed 000's "Other applications" on `u64` limbs.
 //!
 //! Write the integer as 64-bit limbs `x_0, x_1, …` and cut it into blocks of
-//! [`K`] limbs, `X = Σ_j X_j 2^(64Kj)`. From the top block down (Horner's
-//! rule), `v ← v·2^(64K) + X_j (mod p)`, and one step is one dot product
+//! [`K`] limbs, `M = Σ_{j<J} X_j T^j`, `T = 2^(64K)`. The blocks are read in
+//! memory order, from the bottom up, as
 //!
 //! ```text
-//! S = Σ_{i<K} x_i·c_i + v_0·c_K + v_1·c_{K+1},   c_i = 2^(64(i+2)) mod p,
+//! w ← (w + X_j)·T^-1 (mod p),   so that after the last block  w ≡ M·T^-J,
 //! ```
 //!
-//! accumulated exactly in 256 bits with no reduction inside the block, then
-//! two Montgomery steps (`S ← (S + m p)/2^64`, each exact and ≡ `S·2^-64`)
+//! and one step is one dot product
+//!
+//! ```text
+//! S = Σ_{i<K} x_i·c_i + w_0·c_0 + w_1·c_1,   c_i = 2^(64i + 128)·T^-1 mod p,
+//! ```
+//!
+//! accumulated exactly in 256 bits with no reduction inside the block; two
+//! Montgomery steps (`S ← (S + m p)/2^64`, each exact and ≡ `S·2^-64`)
 //! cancel the `2^128` folded into the `c_i` and bring `S` back to two limbs.
-//! Every step is branch-free: no time depends on `p` (the key) or the data.
+//! At the end, `M ≡ w·T^J`: one exponentiation by the public block count.
+//! Every step is branch-free in the key and the data (branches depend only on
+//! lengths).
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -21,14 +29,17 @@ pub const K: usize = 64;
 /// Bytes per block.
 pub const BLOCK_BYTES: usize = 8 * K;
 
-/// What [`reduce`] needs of `p`: `p` itself, `−p^{-1} mod 2^64`, and
-/// `c_i = 2^(64(i+2)) mod p` for `i ≤ K + 1`, as (low, high) limbs.
+/// What [`reduce`] needs of `p`: `p` itself, `−p^{-1} mod 2^64`,
+/// `2^256 mod p`, `T = 2^(64K) mod p`, and `c_i = 2^(64i + 128)·T^-1 mod p`
+/// for `i < K`, as (low, high) limbs.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct Tables {
     pub p: u128,
     pinv: u64,
     /// `2^256 mod p`.
     r2: u128,
+    /// `T = 2^(64K) mod p`.
+    t: u128,
     c: Vec<[u64; 2]>,
 }
 
@@ -95,28 +106,35 @@ impl Tables {
             inv = inv.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(inv)));
         }
         debug_assert_eq!(p0.wrapping_mul(inv), 1);
-        // c_i = 2^(64(i+2)) mod p, starting from 2^128 mod p = 2·(2^127 mod p)
-        // (2^127 < 2^8 p); each next one is 64 doublings.
-        let mut x = double_mod(freeze(1u128 << 127, p), p);
-        let mut r2 = x;
+        // 2^128 mod p = 2·(2^127 mod p) (2^127 < 2^8 p), and 2^256 mod p by
+        // 128 doublings: what `mont` needs before it can be used.
+        let x128 = double_mod(freeze(1u128 << 127, p), p);
+        let mut r2 = x128;
         for _ in 0..128 {
             r2 = double_mod(r2, p);
         }
-        let mut c = Vec::with_capacity(K + 2);
-        for _ in 0..K + 2 {
-            c.push([x as u64, (x >> 64) as u64]);
-            for _ in 0..64 {
-                x = double_mod(x, p);
-            }
+        let mut t = Tables { p, pinv: inv.wrapping_neg(), r2, t: 0, c: Vec::new() };
+        // T = 2^(64K) = (2^128)^(K/2).
+        t.t = pow_mod(&t, x128, K as u64 / 2);
+        // c_0 = 2^(128 − 64K) = 2^(−128·(K/2 − 1)): mont(x, 1) = x·2^-128.
+        let mut x = 1u128;
+        for _ in 0..K / 2 - 1 {
+            x = mont(&t, x, 1);
         }
-        Tables { p, pinv: inv.wrapping_neg(), r2, c }
+        let mut c = Vec::with_capacity(K);
+        for _ in 0..K {
+            c.push([x as u64, (x >> 64) as u64]);
+            x = mul_mod(&t, x, 1 << 64);
+        }
+        t.c = c;
+        t
     }
 
-    /// `v ≡ v·2^(64K) + X (mod p)` for one block `X` of `K` limbs (`x`,
-    /// `8K` bytes), with `v < 2^128` in and out (not necessarily `< p`).
+    /// `w ≡ (w + X)·T^-1 (mod p)` for one block `X` of `K` limbs (`x`, `8K`
+    /// bytes, or fewer whole limbs for the top block), with `w < 2^128` in
+    /// and out (not necessarily `< p`).
     #[inline(always)]
     fn block(&self, x: &[u8], v: u128) -> u128 {
-        // A whole block, or the top one cut to whole limbs (its `v` is 0).
         debug_assert!(x.len() <= BLOCK_BYTES && x.len().is_multiple_of(8));
         // Σ x_i c_i split as A + B·2^64, A = Σ x_i·c_i,lo and B = Σ x_i·c_i,hi,
         // each kept exactly as a u128 and a carry count: every product is
@@ -159,7 +177,8 @@ impl Tables {
         let (s, o) = b.overflowing_add(f);
         b = s;
         b2 += f2 + o as u64;
-        for (w, c) in [v as u64, (v >> 64) as u64].into_iter().zip(&self.c[K..K + 2]) {
+        // w = w_0 + w_1·2^64 enters at the block's limbs 0 and 1.
+        for (w, c) in [v as u64, (v >> 64) as u64].into_iter().zip(&self.c[..2]) {
             let w = w as u128;
             let (s, o) = a.overflowing_add(w * c[0] as u128);
             a = s;
@@ -187,42 +206,72 @@ impl Tables {
         (lo.wrapping_sub(self.p) & over) | (lo & !over)
     }
 
-    /// `c_i = 2^(64(i+2)) mod p`.
-    pub(super) fn c_at(&self, i: usize) -> u128 {
-        self.c[i][0] as u128 | (self.c[i][1] as u128) << 64
-    }
-
     /// The top, partial block (fewer than `8K` bytes, zero-padded to whole limbs).
-    fn top(&self, x: &[u8]) -> u128 {
+    fn top(&self, x: &[u8], w: u128) -> u128 {
         let n = x.len().div_ceil(8) * 8;
         let mut buf = [0u8; BLOCK_BYTES];
         buf[..x.len()].copy_from_slice(x);
-        let v = self.block(&buf[..n], 0);
+        let w = self.block(&buf[..n], w);
         buf[..n].zeroize();
-        v
+        w
     }
 }
 
-/// A value `< 2^128` congruent to `M` mod `p` (not reduced below `p`).
-pub fn reduce_raw(t: &Tables, m: &[u8]) -> u128 {
-    let full = m.len() / BLOCK_BYTES * BLOCK_BYTES;
-    let (body, head) = m.split_at(full);
-    let mut v = if head.is_empty() { 0 } else { t.top(head) };
-    for x in body.chunks_exact(BLOCK_BYTES).rev() {
-        v = t.block(x, v);
+/// `x^e mod p` for `x < p` by square-and-multiply over the bits of the
+/// public exponent `e`.
+pub fn pow_mod(t: &Tables, x: u128, mut e: u64) -> u128 {
+    let (mut acc, mut b): (Option<u128>, u128) = (None, x);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = Some(acc.map_or(b, |a| mul_mod(t, a, b)));
+        }
+        e >>= 1;
+        if e > 0 {
+            b = mul_mod(t, b, b);
+        }
     }
-    v
+    acc.unwrap_or_else(|| freeze(1, t.p))
+}
+
+/// The whole blocks `x` (a multiple of `8K` bytes) after `w`:
+/// `w ← (w + X_j)·T^-1` for each. If `w ≡ A·2^(-8n)` for the `n` bytes read so
+/// far, then afterwards `w ≡ A'·2^(-8n')` for the `n' = n + |x|` bytes.
+pub fn absorb(t: &Tables, mut w: u128, x: &[u8]) -> u128 {
+    debug_assert!(x.len().is_multiple_of(BLOCK_BYTES));
+    for b in x.chunks_exact(BLOCK_BYTES) {
+        w = t.block(b, w);
+    }
+    w
 }
 
 /// `M mod p` for `M` the little-endian integer of `m`, in `[0, p)`.
 pub fn reduce(t: &Tables, m: &[u8]) -> u128 {
-    freeze(reduce_raw(t, m), t.p)
+    let full = m.len() / BLOCK_BYTES * BLOCK_BYTES;
+    let mut w = absorb(t, 0, &m[..full]);
+    let top = &m[full..];
+    if !top.is_empty() {
+        w = t.top(top, w);
+    }
+    // w ≡ M·T^-J with J blocks.
+    mul_mod(t, freeze(w, t.p), pow_mod(t, t.t, m.len().div_ceil(BLOCK_BYTES) as u64))
+}
+
+/// `(A + R·2^(8n)) mod p` from `w ≡ A·2^(-8n)` after `n` bytes (a multiple
+/// of `8K`) and the rest `R` (`rest`, any length, already `mod p`):
+/// `(w + R)·T^(n/8K)`.
+pub fn finish(t: &Tables, w: u128, n: u64, rest: u128) -> u128 {
+    debug_assert!(n.is_multiple_of(BLOCK_BYTES as u64));
+    let s = add_mod(t, freeze(w, t.p), rest);
+    if n == 0 {
+        return s;
+    }
+    mul_mod(t, s, pow_mod(t, t.t, n / BLOCK_BYTES as u64))
 }
 
 /// `a·b·2^-128 mod p` for `a, b < p` (Montgomery's product): the 256-bit
 /// product and two Montgomery steps, then one conditional subtraction.
 #[inline]
-fn mont(t: &Tables, a: u128, b: u128) -> u128 {
+pub(super) fn mont(t: &Tables, a: u128, b: u128) -> u128 {
     let (lo, hi) = mul_wide(a, b);
     // ab < p^2: after one step < p(p/2^64 + 1), after the second
     // < p(p/2^128 + 2^-64 + 1) < 2p.
