@@ -39,10 +39,17 @@ impl Feature {
 }
 
 /// The instruction sets this CPU has, as found by detection (or fewer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `Debug` lists them, e.g. `Platform[Avx2Fma, Pclmul]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Platform {
     /// One bit per [`Feature`]; set only by [`Platform::detect`].
     bits: u8,
+}
+
+impl std::fmt::Debug for Platform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Platform{:?}", self.features())
+    }
 }
 
 const UNKNOWN: u8 = 0x80;
