@@ -479,3 +479,18 @@ proptest! {
         }
     }
 }
+
+/// Key material never shows in `Debug`: the division hash's key polynomial
+/// (as a modulus and as a minimal polynomial) prints no coefficient.
+#[test]
+fn debug_prints_no_key_material() {
+    use unimac::shoup::{gf2, minpoly};
+    let lo = 0x1b2c_3d4e_5f60_7182u64;
+    let m = gf2::Modulus::new(lo);
+    let d = format!("{m:?}");
+    assert!(!d.contains(&lo.to_string()) && !d.contains(&format!("{lo:x}")), "{d}");
+    let q = minpoly::berlekamp_massey(lo);
+    let d = format!("{q:?}");
+    assert!(!d.contains(&q.poly.to_string()) && !d.contains(&format!("{:x}", q.poly)), "{d}");
+    assert!(d.contains("degree"));
+}

@@ -87,12 +87,20 @@ pub fn mul_f(a: u64, b: u64) -> u64 {
 
 /// A monic modulus `m = x^64 + lo` of degree 64 with its Barrett constant
 /// `mu = ⌊x^128 / m⌋ − x^64` (§6.1's division, done by two multiplications).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
+/// Key material for division64 (the key polynomial): not `Copy`, wiped on
+/// drop, and `Debug` shows none of it.
+#[derive(Clone, PartialEq, Eq, Zeroize, zeroize::ZeroizeOnDrop)]
 pub struct Modulus {
     /// `m − x^64`.
     pub lo: u64,
     /// `⌊x^128 / m⌋ − x^64`.
     pub mu: u64,
+}
+
+impl std::fmt::Debug for Modulus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Modulus { .. }")
+    }
 }
 
 impl Modulus {

@@ -15,13 +15,20 @@
 
 use super::gf2::mul_f;
 
-/// A minimal polynomial: monic, `degree` ∈ {1, 2, 4, …, 64}.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A minimal polynomial: monic, `degree` ∈ {1, 2, 4, …, 64}. It is the
+/// division hash's key: wiped on drop, and `Debug` shows only the degree.
+#[derive(Clone, PartialEq, Eq, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 pub struct MinPoly {
     /// Coefficients, bit `i` of `x^i` (bit `degree` set).
     pub poly: u128,
     /// Its degree.
     pub degree: u32,
+}
+
+impl std::fmt::Debug for MinPoly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MinPoly").field("degree", &self.degree).finish_non_exhaustive()
+    }
 }
 
 impl MinPoly {

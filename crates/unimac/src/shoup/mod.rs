@@ -155,8 +155,8 @@ impl Ring64 {
         let mut p = 1u64;
         for k in 0..33 {
             r.pow[k] = p;
-            r.fold[k] = m.reduce((p as u128) << 64);
-            p = m.mul(p, beta);
+            r.fold[k] = r.m.reduce((p as u128) << 64);
+            p = r.m.mul(p, beta);
         }
         r
     }
@@ -202,7 +202,8 @@ impl Engine {
             Kind::Eval64 => Box::new(Ring64::new(Modulus::new(F_LO), g)),
             _ => {
                 let m = Modulus::new(minpoly::key(g));
-                Box::new(Ring64::new(m, m.x64()))
+                let x64 = m.x64();
+                Box::new(Ring64::new(m, x64))
             }
         };
         let gkey = || Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key))));
@@ -415,6 +416,8 @@ impl Stream for HashStream {
 }
 
 /// A `-key` name: the output depends on the key only; the message is ignored.
+/// Key material: wiped on drop.
+#[derive(zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 struct KeyStream([u8; 8]);
 
 impl Stream for KeyStream {
@@ -436,6 +439,7 @@ impl Keyed for KeyedHasher {
 }
 
 /// A `-key` name under one key: its output, computed once.
+#[derive(zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 struct KeyedKey([u8; 8]);
 
 impl Keyed for KeyedKey {
