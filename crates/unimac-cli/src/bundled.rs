@@ -9,6 +9,9 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("shoup.jsonl", include_str!("../../../tests/vectors/shoup.jsonl")),
     ("tree.jsonl", include_str!("../../../tests/vectors/tree.jsonl")),
     ("mac.jsonl", include_str!("../../../tests/vectors/mac.jsonl")),
+    ("umac.jsonl", include_str!("../../../tests/vectors/umac.jsonl")),
+    ("wycheproof/vmac_64_test.json", include_str!("../../../tests/vectors/wycheproof/vmac_64_test.json")),
+    ("wycheproof/vmac_128_test.json", include_str!("../../../tests/vectors/wycheproof/vmac_128_test.json")),
 ];
 
 /// Run every bundled known answer: (passed, failed).

@@ -5,7 +5,9 @@
 //! of a key of the MAC's length, then at most one newline).
 //!
 //! A counter file holds, in decimal and a newline, the next unused 128-bit
-//! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0).
+//! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0),
+//! or for VMAC, whose 16-byte nonce is a big-endian block with its top bit
+//! clear, `c` as 16 big-endian bytes (`c < 2^127`).
 //! Nonces are reserved before any tag is printed: the new value is written to
 //! a temporary file, fsynced, renamed over the old one and the directory
 //! fsynced, all under an exclusive lock, so no nonce is handed out twice even
@@ -15,6 +17,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use unimac::registry::KeySpec;
 use zeroize::Zeroizing;
 
 use crate::Fail;
@@ -80,17 +83,17 @@ pub fn random_key(len: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
     Ok(k)
 }
 
-/// The names (without `mac-`) whose key has `len` bytes.
+/// The names (without `mac-`) whose key may have `len` bytes.
 fn names_with_key_len(len: usize) -> Vec<String> {
     unimac::registry::entries()
         .iter()
-        .filter(|e| e.info.name.starts_with("mac-") && e.info.key == unimac::registry::KeySpec::Fixed(len))
+        .filter(|e| e.info.name.starts_with("mac-") && !matches!(e.info.key, KeySpec::PerElement(_)) && e.info.key.accepts(len))
         .map(|e| e.info.name["mac-".len()..].to_string())
         .collect()
 }
 
-/// Read the key file at `path` for a MAC whose key is `want` bytes.
-pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
+/// Read the key file at `path` for a MAC whose key sizes are `want`.
+pub fn read_key(path: &Path, name: &str, want: &KeySpec) -> Result<Zeroizing<Vec<u8>>, Fail> {
     let shown = path.display();
     let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {e}")))?;
     // Room for the whole (bounded) file up front: growing the buffer would
@@ -110,10 +113,10 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
         return Err(Fail(format!("key file {shown}: odd number of hex digits")));
     }
     let got = body.len() / 2;
-    if got != want {
+    if !want.accepts(got) {
         let others = names_with_key_len(got);
         let hint = if others.is_empty() { String::new() } else { format!(" (the key length of {})", others.join(", ")) };
-        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {name} needs {want} bytes")));
+        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {name} needs {} bytes", want.describe())));
     }
     let mut key = Zeroizing::new(vec![0u8; got]);
     hex::decode_to_slice(body, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;

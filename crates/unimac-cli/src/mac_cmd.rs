@@ -13,8 +13,8 @@ use crate::input::{read_message, shown};
 use crate::keyfile;
 use crate::Fail;
 
-/// The key length of the MAC `name`, with the CLI's error for unknown names.
-fn mac_key_len(name: &str) -> Result<usize, Fail> {
+/// The key sizes of the MAC `name`, with the CLI's error for unknown names.
+fn mac_key_spec(name: &str) -> Result<KeySpec, Fail> {
     if let Some(bare) = name.strip_prefix("mac-") {
         return Err(Fail(format!("'{name}': give MAC names without the 'mac-' prefix (e.g. '{bare}')")));
     }
@@ -27,14 +27,31 @@ fn mac_key_len(name: &str) -> Result<usize, Fail> {
         e => Fail(e.to_string()),
     })?;
     match e.info.key {
-        KeySpec::Fixed(n) => Ok(n),
         KeySpec::PerElement(_) => Err(Fail(format!("{name}: not a MAC"))),
+        k => Ok(k),
+    }
+}
+
+/// The nonce of the `i`-th counter value `c` for the MAC `name`: `c` as 16
+/// little-endian bytes (SPEC §0), except for VMAC, which reads its nonce as a
+/// big-endian block whose top bit must be clear (the key derivation's blocks
+/// have it set): there the nonce is `c` as 16 big-endian bytes, `c < 2^127`.
+fn counter_nonce(name: &str, c: u128) -> Result<Vec<u8>, Fail> {
+    if name.starts_with("vmac") {
+        if c >> 127 != 0 {
+            return Err(Fail(format!(
+                "{name}: nonce counter {c} has its top bit set, which VMAC reserves for its key derivation; use a new key"
+            )));
+        }
+        Ok(c.to_be_bytes().to_vec())
+    } else {
+        Ok(c.to_le_bytes().to_vec())
     }
 }
 
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
-    let len = mac_key_len(name)?;
+    let len = mac_key_spec(name)?.default_len().ok_or_else(|| Fail(format!("{name}: not a MAC")))?;
     let nonce = registry::lookup(&format!("mac-{name}")).map(|e| e.info.nonce).unwrap_or(0);
     if counter.is_some() && nonce == 0 {
         return Err(Fail(format!("{name} takes no nonce; --counter is for nonce MACs")));
@@ -147,8 +164,8 @@ fn check_readable(path: &Path) -> Result<(), Fail> {
 
 /// `unimac tag NAME --key-file K [--counter F | --nonce HEX] FILE...`.
 pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&str>, files: &[PathBuf]) -> Result<(), Fail> {
-    let klen = mac_key_len(name)?;
-    let key = keyfile::read_key(key_file, name, klen)?;
+    let klen = mac_key_spec(name)?;
+    let key = keyfile::read_key(key_file, name, &klen)?;
     let m = Mac::new(name, &key)?;
     let stdin = [PathBuf::from("-")];
     let files: &[PathBuf] = if files.is_empty() { &stdin } else { files };
@@ -167,8 +184,14 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
         }
         (_, None, Some(h)) => {
             let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
-            if n.len() != nl {
-                return Err(Fail(format!("{name}: nonce must be {nl} bytes ({} hex digits), got {}", 2 * nl, n.len())));
+            let sizes = m.nonce_sizes();
+            if !sizes.contains(&n.len()) {
+                let want = if sizes.start() == sizes.end() {
+                    format!("{nl} bytes ({} hex digits)", 2 * nl)
+                } else {
+                    format!("{} to {} bytes", sizes.start(), sizes.end())
+                };
+                return Err(Fail(format!("{name}: nonce must be {want}, got {}", n.len())));
             }
             if files.len() > 1 {
                 return Err(Fail("--nonce with more than one file would use the nonce twice; use --counter".into()));
@@ -206,7 +229,9 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
     };
     let hashed = hashed?;
     let nonces: Vec<Option<Vec<u8>>> = match (first, fixed_nonce) {
-        (Some(first), _) => (0..files.len() as u128).map(|i| Some((first + i).to_le_bytes().to_vec())).collect(),
+        (Some(first), _) => {
+            (0..files.len() as u128).map(|i| counter_nonce(name, first + i).map(Some)).collect::<Result<_, _>>()?
+        }
         (None, Some(n)) => vec![Some(n)],
         (None, None) => vec![None; files.len()],
     };
@@ -231,7 +256,19 @@ pub fn tag(name: &str, key_file: &Path, counter: Option<&Path>, nonce: Option<&s
 }
 
 /// One line of a `--check` file: (nonce, tag, file), or None if malformed.
+/// The nonce has `nonce_len` bytes (or, for UMAC and VMAC, `nonce_min` to
+/// `nonce_len`).
+#[cfg(test)]
 fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>, String)> {
+    parse_check_line_sized(line, nonce_len..=nonce_len, tag_len)
+}
+
+fn parse_check_line_sized(
+    line: &str,
+    nonce_sizes: std::ops::RangeInclusive<usize>,
+    tag_len: usize,
+) -> Option<(Option<Vec<u8>>, Vec<u8>, String)> {
+    let nonce_len = *nonce_sizes.end();
     let (escaped, line) = match line.strip_prefix('\\') {
         Some(rest) => (true, rest),
         None => (false, line),
@@ -256,7 +293,8 @@ fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Opt
         hex::decode(s).ok()
     };
     let nonce = match n {
-        Some(n) => Some(strict_hex(n, nonce_len)?),
+        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => Some(strict_hex(n, n.len() / 2)?),
+        Some(_) => return None,
         None => None,
     };
     Some((nonce, strict_hex(t, tag_len)?, file))
@@ -276,8 +314,8 @@ pub struct VerifyOpts {
 /// `unimac verify NAME --key-file K --check SUMS`: `Ok(true)` if every line
 /// is well formed and every tag matches.
 pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Result<bool, Fail> {
-    let klen = mac_key_len(name)?;
-    let key = keyfile::read_key(key_file, name, klen)?;
+    let klen = mac_key_spec(name)?;
+    let key = keyfile::read_key(key_file, name, &klen)?;
     let m = Mac::new(name, &key)?;
     let sums_name = shown(Some(check));
     let mut sums = Vec::new();
@@ -287,7 +325,7 @@ pub fn verify(name: &str, key_file: &Path, check: &Path, opts: VerifyOpts) -> Re
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (i, line) in text.lines().enumerate() {
-        let Some((nonce, want, file)) = parse_check_line(line, m.nonce_len(), m.tag_len()) else {
+        let Some((nonce, want, file)) = parse_check_line_sized(line, m.nonce_sizes(), m.tag_len()) else {
             malformed += 1;
             if !opts.status {
                 eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);

@@ -154,9 +154,15 @@ fn list() -> Result<(), Fail> {
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
+            registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
         };
         let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
-        let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
+        let sizes = registry::nonce_sizes(i);
+        let nonce = match i.nonce {
+            0 => "-".to_string(),
+            n if *sizes.start() == n => n.to_string(),
+            n => format!("{}..{n}", sizes.start()),
+        };
         out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, i.summary));
     }
     io::stdout().write_all(out.as_bytes())?;

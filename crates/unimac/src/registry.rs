@@ -23,6 +23,8 @@ pub enum KeySpec {
     /// One element of this many bytes per message element: the key is as long
     /// as the message (Square Hash's `k` elements of `l/8` bytes).
     PerElement(usize),
+    /// Any one of these sizes (VMAC's AES-128/192/256 keys), the first the default.
+    OneOf(&'static [usize]),
 }
 
 impl KeySpec {
@@ -31,6 +33,31 @@ impl KeySpec {
         match self {
             KeySpec::Fixed(n) => n.to_string(),
             KeySpec::PerElement(n) => format!("a positive multiple of {n} (as long as the message)"),
+            KeySpec::OneOf(v) => {
+                let s: Vec<String> = v.iter().map(|n| n.to_string()).collect();
+                match s.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => s.concat(),
+                }
+            }
+        }
+    }
+
+    /// The key size a fresh key gets (`None` for [`KeySpec::PerElement`]).
+    pub fn default_len(&self) -> Option<usize> {
+        match self {
+            KeySpec::Fixed(n) => Some(*n),
+            KeySpec::OneOf(v) => v.first().copied(),
+            KeySpec::PerElement(_) => None,
+        }
+    }
+
+    /// Whether a key of `len` bytes fits.
+    pub fn accepts(&self, len: usize) -> bool {
+        match self {
+            KeySpec::Fixed(n) => len == *n,
+            KeySpec::PerElement(n) => len > 0 && len.is_multiple_of(*n),
+            KeySpec::OneOf(v) => v.contains(&len),
         }
     }
 }
@@ -42,7 +69,8 @@ pub struct Info {
     pub name: String,
     /// Key size.
     pub key: KeySpec,
-    /// Nonce size in bytes, or 0 for none.
+    /// Nonce size in bytes, or 0 for none; for names whose nonce may be
+    /// shorter ([`nonce_sizes`]), the largest size.
     pub nonce: usize,
     /// Output size in bytes (for `keystream`, the `--len` argument decides).
     pub out: usize,
@@ -110,6 +138,9 @@ enum Opening {
 pub struct Entry {
     pub info: Info,
     opening: Opening,
+    /// The shortest nonce, for names whose nonce is `nonce_min..=info.nonce`
+    /// bytes (UMAC, VMAC); `None`: exactly `info.nonce`.
+    nonce_min: Option<usize>,
 }
 
 impl Entry {
@@ -119,7 +150,7 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::PerMessage(Box::new(opener)) }
+        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None }
     }
 
     /// An entry whose opener sets the key up once and returns a [`Keyed`]
@@ -129,7 +160,13 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::Keyed(Box::new(opener)) }
+        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None }
+    }
+
+    /// The nonce of this name may be any length from `min` to `info.nonce`.
+    pub fn nonce_from(mut self, min: usize) -> Entry {
+        self.nonce_min = Some(min);
+        self
     }
 }
 
@@ -144,8 +181,21 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::shoup::catalog());
         v.extend(crate::tree::catalog());
         v.extend(crate::mac::catalog());
+        v.extend(crate::umac::catalog());
+        v.extend(crate::vmac::catalog());
         v
     })
+}
+
+/// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or a range for
+/// the names made with [`Entry::nonce_from`].
+pub fn nonce_sizes(info: &Info) -> std::ops::RangeInclusive<usize> {
+    let min = entries()
+        .iter()
+        .find(|e| std::ptr::eq(&e.info, info) || e.info.name == info.name)
+        .and_then(|e| e.nonce_min)
+        .unwrap_or(info.nonce);
+    min..=info.nonce
 }
 
 /// Every name SPEC.md defines (for telling "not implemented" from "unknown").
@@ -183,6 +233,9 @@ pub fn spec_names() -> Vec<String> {
         v.push(format!("mac-wc-{s}"));
     }
     v.extend(trees.iter().map(|t| format!("mac-wc-{t}")));
+    for m in ["umac32", "umac64", "umac96", "umac128", "vmac64", "vmac128"] {
+        v.push(format!("mac-{m}"));
+    }
     v
 }
 
@@ -206,11 +259,7 @@ pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
 }
 
 fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
-    let ok = match info.key {
-        KeySpec::Fixed(n) => key.len() == n,
-        KeySpec::PerElement(n) => !key.is_empty() && key.len().is_multiple_of(n),
-    };
-    if !ok {
+    if !info.key.accepts(key.len()) {
         return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });
     }
     Ok(())
@@ -221,7 +270,21 @@ fn check_nonce(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
     match (info.nonce, nonce) {
         (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),
         (n, None) if n > 0 => Err(Error::MissingNonce(name.clone())),
-        (n, Some(x)) if x.len() != n => Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() }),
+        (n, Some(x)) if x.len() != n => {
+            let sizes = nonce_sizes(info);
+            if sizes.contains(&x.len()) {
+                Ok(())
+            } else if sizes.start() == sizes.end() {
+                Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() })
+            } else {
+                Err(Error::Invalid(format!(
+                    "{name}: nonce must be {} to {} bytes, got {}",
+                    sizes.start(),
+                    sizes.end(),
+                    x.len()
+                )))
+            }
+        }
         _ => Ok(()),
     }
 }

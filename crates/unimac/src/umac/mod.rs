@@ -1,0 +1,454 @@
+//! UMAC, RFC 4418: `Tag = UHASH(K, M) ⊕ PDF(K, Nonce)`, with AES-128.
+//!
+//! UHASH is three layers (RFC 4418 §5), run `iters = taglen/4` times under
+//! independent keys:
+//! - L1 ([`nh`]): NH over 1024-byte chunks — NMH of seed 004 (Definition 10)
+//!   with the pairs four words apart and no prime — plus the chunk's bit
+//!   length; the `iters` L1 keys are one key stream read at offsets of 16
+//!   bytes, MMH's Toeplitz construction (seed 004 §2.4).
+//! - L2 ([`poly`]): POLY over the L1 outputs, mod `2^64 − 59`, switching to
+//!   mod `2^128 − 159` after `2^14` outputs (16 MiB of message); skipped when
+//!   the message is one chunk (at most 1024 bytes).
+//! - L3: an inner product mod `2^36 − 5` of the 128-bit L2 output's eight
+//!   16-bit pieces, truncated to 32 bits and XORed with a key word.
+//!
+//! The names are `umac32`, `umac64`, `umac96`, `umac128` (SPEC §8): key 16
+//! bytes, nonce 1 to 16 bytes, tag 4/8/12/16 bytes. RFC 4418 §6.2 gives the
+//! forgery probability of each (see [`crate::bounds`]).
+//!
+//! ```
+//! use unimac::umac::Umac64;
+//!
+//! let mac = Umac64::new(b"abcdefghijklmnop");
+//! let tag = mac.tag(b"bcdefghi", b"").unwrap();
+//! assert_eq!(tag, [0x6e, 0x15, 0x5f, 0xad, 0x26, 0x90, 0x0b, 0xe1]); // RFC 4418 appendix
+//! assert!(mac.verify(b"bcdefghi", b"", &tag));
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::Error;
+
+pub(crate) mod nh;
+pub mod poly;
+
+use nh::Backend;
+
+/// L1 chunk: 1024 bytes (RFC 4418 §5.2.1, `L1-HASH`).
+pub const CHUNK: usize = 1024;
+/// L1 outputs hashed with POLY64 before the switch to POLY128 (`2^17` bytes).
+const POLY64_MAX: u64 = 1 << 14;
+
+/// `KDF(K, index, numbytes)` of RFC 4418 §3.2.1: AES in counter mode on the
+/// blocks `index (8 bytes, big-endian) ‖ i (8 bytes, big-endian)`, `i = 1, 2, …`.
+fn kdf(aes: &Aes128, index: u64, numbytes: usize) -> Zeroizing<Vec<u8>> {
+    let mut out = Zeroizing::new(Vec::with_capacity(numbytes + 16));
+    let mut i = 1u64;
+    while out.len() < numbytes {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&index.to_be_bytes());
+        b[8..].copy_from_slice(&i.to_be_bytes());
+        let mut blk = aes::Block::from(b);
+        aes.encrypt_block(&mut blk);
+        out.extend_from_slice(&blk);
+        blk.zeroize();
+        i += 1;
+    }
+    out.truncate(numbytes);
+    out
+}
+
+/// The per-key material of UMAC with `iters` iterations: every sub-key of
+/// RFC 4418 §5.1 `UHASH` and the PDF's AES key (§3.3). Zeroized on drop.
+struct UmacKey {
+    iters: usize,
+    /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
+    l1: Zeroizing<Vec<u32>>,
+    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3).
+    l2: Zeroizing<Vec<(u64, u128)>>,
+    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word.
+    l3: Zeroizing<Vec<([u64; 8], u32)>>,
+    /// `AES(KDF(K, 0, 16), ·)`, the pad derivation (§3.3).
+    pdf: Aes128,
+    backend: Backend,
+}
+
+impl UmacKey {
+    fn new(key: &[u8; 16], iters: usize) -> UmacKey {
+        assert!((1..=4).contains(&iters));
+        let aes = Aes128::new(key.into());
+        let pdf_key = kdf(&aes, 0, 16);
+        let pdf = Aes128::new(pdf_key[..16].into());
+        let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
+        let l1 = Zeroizing::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
+        let l2b = kdf(&aes, 2, 24 * iters);
+        let l2 = Zeroizing::new(
+            l2b.chunks_exact(24)
+                .map(|c| {
+                    let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
+                    let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
+                    (k64, k128)
+                })
+                .collect(),
+        );
+        let l3a = kdf(&aes, 3, 64 * iters);
+        let l3b = kdf(&aes, 4, 4 * iters);
+        let l3 = Zeroizing::new(
+            (0..iters)
+                .map(|t| {
+                    let k1: [u64; 8] = core::array::from_fn(|j| {
+                        let o = 64 * t + 8 * j;
+                        u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
+                    });
+                    let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
+                    (k1, k2)
+                })
+                .collect(),
+        );
+        UmacKey { iters, l1, l2, l3, pdf, backend: Backend::detect() }
+    }
+
+    /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
+    /// `AES(K', Nonce')` that the nonce's low bits select (for 4- and 8-byte
+    /// tags, 4 or 2 tags share one AES call).
+    fn pad(&self, nonce: &[u8]) -> Zeroizing<[u8; 16]> {
+        let taglen = 4 * self.iters;
+        let nlen = nonce.len();
+        let mut b = Zeroizing::new([0u8; 16]);
+        b[..nlen].copy_from_slice(nonce);
+        let index = match taglen {
+            4 => (b[nlen - 1] & 3) as usize,
+            8 => (b[nlen - 1] & 1) as usize,
+            _ => 0,
+        };
+        b[nlen - 1] ^= index as u8;
+        let mut blk = aes::Block::from(*b);
+        self.pdf.encrypt_block(&mut blk);
+        let mut out = Zeroizing::new([0u8; 16]);
+        out[..taglen].copy_from_slice(&blk[index * taglen..(index + 1) * taglen]);
+        blk.zeroize();
+        out
+    }
+}
+
+/// `2^36 − 5`, the prime of L3 (RFC 4418 §5.4).
+const P36: u64 = (1 << 36) - 5;
+
+/// `L3-HASH(K1, K2, M)` of RFC 4418 §5.4: `M` (16 bytes, as the 128-bit
+/// integer `b`) is eight 16-bit pieces, most significant first. Each product
+/// is below `2^16 · 2^36`, so the sum of eight is below `2^55`: one reduction.
+fn l3(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
+    let mut y = 0u64;
+    for (j, k) in k1.iter().enumerate() {
+        let m = ((b >> (112 - 16 * j)) & 0xffff) as u64;
+        y += m * k;
+    }
+    ((y % P36) as u32) ^ k2
+}
+
+/// L2 state of one iteration (RFC 4418 §5.3), fed one L1 output at a time.
+#[derive(Clone, Default)]
+struct L2 {
+    /// L1 outputs so far.
+    count: u64,
+    /// The first L1 output (the hash of a one-chunk message is that alone).
+    first: u64,
+    /// POLY64 accumulator, then POLY128's.
+    y64: u64,
+    y128: u128,
+    /// In the POLY128 phase, the high half of the next 128-bit word.
+    half: Option<u64>,
+}
+
+impl Drop for L2 {
+    fn drop(&mut self) {
+        self.first.zeroize();
+        self.y64.zeroize();
+        self.y128.zeroize();
+        self.half.zeroize();
+    }
+}
+
+impl L2 {
+    fn absorb(&mut self, k: &(u64, u128), a: u64) {
+        self.count += 1;
+        match self.count {
+            1 => self.first = a,
+            2 => {
+                self.y64 = poly::poly64_step(k.0, poly::poly64_step(k.0, 1, self.first), a);
+            }
+            c if c <= POLY64_MAX => self.y64 = poly::poly64_step(k.0, self.y64, a),
+            c => {
+                if c == POLY64_MAX + 1 {
+                    // POLY(128, …, uint2str(y, 16) ‖ M_2): y < 2^64 is below the marker range.
+                    self.y128 = poly::poly128_step(k.1, 1, self.y64 as u128);
+                }
+                match self.half.take() {
+                    None => self.half = Some(a),
+                    Some(h) => self.y128 = poly::poly128_step(k.1, self.y128, ((h as u128) << 64) | a as u128),
+                }
+            }
+        }
+    }
+
+    /// The 16-byte L2 output as an integer (`zeroes(8) ‖ A` for one chunk).
+    fn finish(&self, k: &(u64, u128)) -> u128 {
+        match self.count {
+            0 | 1 => self.first as u128,
+            c if c <= POLY64_MAX => self.y64 as u128,
+            _ => {
+                // M_2 ‖ 0x80, zero-padded to 16 bytes.
+                let last = match self.half {
+                    Some(h) => ((h as u128) << 64) | (0x80u128 << 56),
+                    None => 0x80u128 << 120,
+                };
+                poly::poly128_step(k.1, self.y128, last)
+            }
+        }
+    }
+}
+
+/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration, into L2.
+fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+    macro_rules! go {
+        ($n:literal) => {{
+            let y = nh::nh::<$n>(k.backend, &k.l1, chunk);
+            for t in 0..$n {
+                l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
+            }
+        }};
+    }
+    match k.iters {
+        1 => go!(1),
+        2 => go!(2),
+        3 => go!(3),
+        _ => go!(4),
+    }
+}
+
+/// A UMAC tag under way: feed the message in any chunking, then
+/// [`finalize`](UmacStream::finalize). `T` is the tag length in bytes.
+pub struct UmacStream<const T: usize> {
+    key: Arc<UmacKey>,
+    /// `None` only inside [`UmacPending`] (the nonce comes at the end).
+    pad: Option<Zeroizing<[u8; 16]>>,
+    buf: Zeroizing<[u8; CHUNK]>,
+    fill: usize,
+    l2: [L2; 4],
+}
+
+impl<const T: usize> UmacStream<T> {
+    /// Absorb more of the message. Full chunks are hashed at once: a full last
+    /// chunk gets the same L1 value as any other (its bit length is 8192 and
+    /// it needs no padding), so only a partial chunk waits for the end.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.fill > 0 {
+            let n = (CHUNK - self.fill).min(data.len());
+            self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
+            self.fill += n;
+            data = &data[n..];
+            if self.fill < CHUNK {
+                return;
+            }
+            l1(&self.key, &mut self.l2, &self.buf[..], (CHUNK * 8) as u64);
+            self.fill = 0;
+        }
+        let whole = data.len() / CHUNK * CHUNK;
+        for c in data[..whole].chunks_exact(CHUNK) {
+            l1(&self.key, &mut self.l2, c, (CHUNK * 8) as u64);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.fill = rest.len();
+    }
+
+    /// The tag.
+    pub fn finalize(self) -> [u8; T] {
+        let pad = self.pad.clone().expect("a UmacStream is started with its nonce");
+        self.finish(&pad)
+    }
+
+    fn finish(mut self, pad: &[u8; 16]) -> [u8; T] {
+        // The last chunk: zero-padded to a positive multiple of 32 bytes.
+        // (A message of whole chunks has had them all hashed already.)
+        let n = self.fill;
+        if n > 0 || self.l2[0].count == 0 {
+            let padded = if n == 0 { nh::GROUP } else { n.div_ceil(nh::GROUP) * nh::GROUP };
+            self.buf[n..padded].fill(0);
+            l1(&self.key, &mut self.l2, &self.buf[..padded], 8 * n as u64);
+        }
+        let k = Arc::clone(&self.key);
+        let mut tag = [0u8; T];
+        for t in 0..k.iters {
+            let b = self.l2[t].finish(&k.l2[t]);
+            let c = l3(&k.l3[t].0, k.l3[t].1, b);
+            tag[4 * t..4 * t + 4].copy_from_slice(&c.to_be_bytes());
+        }
+        for (x, p) in tag.iter_mut().zip(pad.iter()) {
+            *x ^= p;
+        }
+        tag
+    }
+}
+
+/// A UMAC message being hashed whose nonce is given at the end
+/// ([`Umac::start_deferred`]): UHASH does not depend on the nonce.
+pub struct UmacPending<const T: usize>(UmacStream<T>);
+
+impl<const T: usize> UmacPending<T> {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    /// The tag under `nonce` (1 to 16 bytes).
+    pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
+        check_nonce(&format!("umac{}", 8 * T), nonce)?;
+        let pad = self.0.key.pad(nonce);
+        Ok(self.0.finish(&pad))
+    }
+}
+
+impl<const T: usize> crate::mac::DeferredNonce for UmacPending<T> {
+    fn update(&mut self, data: &[u8]) {
+        UmacPending::update(self, data)
+    }
+    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(UmacPending::finalize(*self, nonce)?.to_vec())
+    }
+}
+
+impl<const T: usize> Stream for UmacStream<T> {
+    fn update(&mut self, data: &[u8]) {
+        UmacStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(UmacStream::finalize(*self).to_vec())
+    }
+}
+
+/// UMAC with a `T`-byte tag (`T` = 4, 8, 12 or 16) under one 16-byte key:
+/// the key set-up of RFC 4418 (every KDF call) is done once here.
+#[derive(Clone)]
+pub struct Umac<const T: usize> {
+    key: Arc<UmacKey>,
+}
+
+/// UMAC-32 (RFC 4418): 4-byte tags.
+pub type Umac32 = Umac<4>;
+/// UMAC-64 (RFC 4418): 8-byte tags.
+pub type Umac64 = Umac<8>;
+/// UMAC-96 (RFC 4418): 12-byte tags.
+pub type Umac96 = Umac<12>;
+/// UMAC-128 (RFC 4418): 16-byte tags.
+pub type Umac128 = Umac<16>;
+
+impl<const T: usize> fmt::Debug for Umac<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Umac{} {{ .. }}", 8 * T)
+    }
+}
+
+/// A nonce of 1 to 16 bytes (RFC 4418 §3.3), or the error for `name`.
+pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
+    if (1..=16).contains(&nonce.len()) {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len())))
+    }
+}
+
+impl<const T: usize> Umac<T> {
+    const VALID: () = assert!(T == 4 || T == 8 || T == 12 || T == 16, "UMAC tags are 4, 8, 12 or 16 bytes");
+
+    /// UMAC under the 16-byte key `key` (the AES-128 key of RFC 4418 §3).
+    pub fn new(key: &[u8; 16]) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        Umac { key: Arc::new(UmacKey::new(key, T / 4)) }
+    }
+
+    fn name() -> String {
+        format!("umac{}", 8 * T)
+    }
+
+    /// Start a message under `nonce` (1 to 16 bytes, never repeated under one key).
+    pub fn start(&self, nonce: &[u8]) -> Result<UmacStream<T>, Error> {
+        check_nonce(&Self::name(), nonce)?;
+        let mut s = self.stream();
+        s.pad = Some(self.key.pad(nonce));
+        Ok(s)
+    }
+
+    /// Start a message whose nonce is given at the end, to
+    /// [`UmacPending::finalize`].
+    pub fn start_deferred(&self) -> UmacPending<T> {
+        UmacPending(self.stream())
+    }
+
+    fn stream(&self) -> UmacStream<T> {
+        UmacStream {
+            key: Arc::clone(&self.key),
+            pad: None,
+            buf: Zeroizing::new([0u8; CHUNK]),
+            fill: 0,
+            l2: Default::default(),
+        }
+    }
+
+    /// The tag of `msg` under `nonce`.
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
+        let mut s = self.start(nonce)?;
+        s.update(msg);
+        Ok(s.finalize())
+    }
+
+    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+    /// comparison; a nonce of the wrong size verifies nothing).
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> bool {
+        match self.tag(nonce, msg) {
+            Ok(t) => crate::mac::tags_equal(&t, tag),
+            Err(_) => false,
+        }
+    }
+}
+
+impl<const T: usize> Keyed for Umac<T> {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(Box::new(self.start(n)?))
+    }
+}
+
+fn key16(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 16]>, Error> {
+    let k: [u8; 16] = key
+        .try_into()
+        .map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })?;
+    Ok(Zeroizing::new(k))
+}
+
+/// The `mac-umac*` names of SPEC §8.
+pub(crate) fn catalog() -> Vec<Entry> {
+    fn entry<const T: usize>() -> Entry {
+        let name = format!("mac-umac{}", 8 * T);
+        let info = Info {
+            name: name.clone(),
+            key: KeySpec::Fixed(16),
+            nonce: 16,
+            out: T,
+            takes_len: false,
+            summary: format!("UMAC-{} (RFC 4418): UHASH(K, M) xor PDF(K, nonce), nonce 1..16 bytes", 8 * T),
+        };
+        Entry::keyed(info, move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+            Ok(Box::new(Umac::<T>::new(&*key16(p.key, &name)?)))
+        })
+        .nonce_from(1)
+    }
+    vec![entry::<4>(), entry::<8>(), entry::<12>(), entry::<16>()]
+}
+

@@ -1,0 +1,46 @@
+//! NH of draft-krovetz-vmac-01 §5.3 on 64-bit words:
+//! `Σ_j ((m_{2j} + k_{2j}) mod 2^64) · ((m_{2j+1} + k_{2j+1}) mod 2^64) mod 2^128`
+//! over one block of at most 16 little-endian words — NMH (seed 004
+//! Definition 10) with 64-bit words and no prime. VMAC-128's second
+//! iteration reads the key two words further on (Toeplitz, seed 004 §2.4),
+//! so one pass over the block computes both.
+
+use crate::Platform;
+
+/// Which implementation computes NH.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Portable,
+}
+
+impl Backend {
+    pub(crate) fn detect() -> Backend {
+        let _ = Platform::detect();
+        Backend::Portable
+    }
+}
+
+/// `out[t] = NH(key[2t..], block)` for `t < N`: `block` is a multiple of 16
+/// bytes and at most 128, `key` at least `block.len()/8 + 2(N−1)` words.
+pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8]) -> [u128; N] {
+    assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
+    assert!(key.len() >= block.len() / 8 + 2 * (N - 1), "VHASH NH key shorter than the block");
+    match backend {
+        Backend::Portable => nh_portable::<N>(key, block),
+    }
+}
+
+/// The portable NH of [`nh`]: each product is exact in `u128`, the sum wraps.
+pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N] {
+    let mut y = [0u128; N];
+    for (j, pair) in block.chunks_exact(16).enumerate() {
+        let m0 = u64::from_le_bytes(pair[..8].try_into().unwrap());
+        let m1 = u64::from_le_bytes(pair[8..].try_into().unwrap());
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[2 * j + 2 * t]) as u128;
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]) as u128;
+            *acc = acc.wrapping_add(a * b);
+        }
+    }
+    y
+}
