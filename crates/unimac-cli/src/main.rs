@@ -49,7 +49,8 @@ enum Cmd {
         /// Counter file (the next unused 128-bit nonce counter in decimal and a
         /// newline; made by 'keygen --counter'): nonces are reserved from it and
         /// synced to disk before any tag is printed; the nonce is the counter as
-        /// 16 little-endian bytes.
+        /// 16 little-endian bytes (for VMAC, whose nonce block must keep its
+        /// top bit clear, as 16 big-endian bytes).
         #[arg(long)]
         counter: Option<PathBuf>,
         /// The nonce, hex (interoperation; one file only; never reuse a nonce).
@@ -113,8 +114,9 @@ enum Cmd {
         /// The message file; stdin when absent or '-'.
         file: Option<PathBuf>,
     },
-    /// Run known-answer files (.jsonl of SPEC §7, or hash127-accuracy.exp);
-    /// without FILE, the vectors bundled in this binary.
+    /// Run known-answer files (.jsonl of SPEC §7, hash127-accuracy.exp, or
+    /// Wycheproof mac_with_iv .json files); without FILE, the vectors bundled
+    /// in this binary.
     CheckVectors {
         /// Files to check.
         files: Vec<PathBuf>,
