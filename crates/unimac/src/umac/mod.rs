@@ -166,15 +166,6 @@ struct L2 {
     half: Option<u64>,
 }
 
-impl Drop for L2 {
-    fn drop(&mut self) {
-        self.first.zeroize();
-        self.y64.zeroize();
-        self.y128.zeroize();
-        self.half.zeroize();
-    }
-}
-
 impl L2 {
     fn absorb(&mut self, k: &(u64, u128), a: u64) {
         self.count += 1;
@@ -215,10 +206,27 @@ impl L2 {
 }
 
 /// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration, into L2.
+/// `chunk` is at most 1024 bytes, any length: NH is a sum over 32-byte groups,
+/// so the whole groups are hashed in place and only the last partial group
+/// (or, for the empty message, one group) is zero-padded in a copy.
 fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+    debug_assert!(chunk.len() <= CHUNK);
+    let whole = chunk.len() / nh::GROUP * nh::GROUP;
+    let rest = &chunk[whole..];
+    let tail = (!rest.is_empty() || chunk.is_empty()).then(|| {
+        let mut g = [0u8; nh::GROUP];
+        g[..rest.len()].copy_from_slice(rest);
+        g
+    });
     macro_rules! go {
         ($n:literal) => {{
-            let y = nh::nh::<$n>(k.backend, &k.l1, chunk);
+            let mut y = nh::nh::<$n>(k.backend, &k.l1, &chunk[..whole]);
+            if let Some(g) = &tail {
+                let z = nh::nh_portable::<$n>(&k.l1[whole / 4..], g);
+                for t in 0..$n {
+                    y[t] = y[t].wrapping_add(z[t]);
+                }
+            }
             for t in 0..$n {
                 l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
             }
@@ -232,13 +240,44 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     }
 }
 
+/// The tag from the L2 states and the pad: L3 per iteration, XOR the pad.
+fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: &[u8; 16]) -> [u8; T] {
+    let mut tag = [0u8; T];
+    for t in 0..k.iters {
+        let b = l2[t].finish(&k.l2[t]);
+        let c = l3(&k.l3[t].0, k.l3[t].1, b);
+        tag[4 * t..4 * t + 4].copy_from_slice(&c.to_be_bytes());
+    }
+    for (x, p) in tag.iter_mut().zip(pad.iter()) {
+        *x ^= p;
+    }
+    tag
+}
+
+/// UHASH of a whole message into fresh L2 states: every full chunk (a full
+/// last chunk included: same bit length, no padding), then the partial last
+/// chunk, or the empty one of the empty message.
+fn uhash(k: &UmacKey, msg: &[u8]) -> [L2; 4] {
+    let mut l2: [L2; 4] = Default::default();
+    let whole = msg.len() / CHUNK * CHUNK;
+    for c in msg[..whole].chunks_exact(CHUNK) {
+        l1(k, &mut l2, c, (CHUNK * 8) as u64);
+    }
+    let rest = &msg[whole..];
+    if !rest.is_empty() || whole == 0 {
+        l1(k, &mut l2, rest, 8 * rest.len() as u64);
+    }
+    l2
+}
+
 /// A UMAC tag under way: feed the message in any chunking, then
 /// [`finalize`](UmacStream::finalize). `T` is the tag length in bytes.
 pub struct UmacStream<const T: usize> {
     key: Arc<UmacKey>,
     /// `None` only inside [`UmacPending`] (the nonce comes at the end).
     pad: Option<Zeroizing<[u8; 16]>>,
-    buf: Zeroizing<[u8; CHUNK]>,
+    /// The partial chunk (message bytes, not key material: not wiped).
+    buf: [u8; CHUNK],
     fill: usize,
     l2: [L2; 4],
 }
@@ -275,25 +314,13 @@ impl<const T: usize> UmacStream<T> {
     }
 
     fn finish(mut self, pad: &[u8; 16]) -> [u8; T] {
-        // The last chunk: zero-padded to a positive multiple of 32 bytes.
-        // (A message of whole chunks has had them all hashed already.)
+        // The last chunk, zero-padded to a positive multiple of 32 bytes by
+        // `l1`. (A message of whole chunks has had them all hashed already.)
         let n = self.fill;
         if n > 0 || self.l2[0].count == 0 {
-            let padded = if n == 0 { nh::GROUP } else { n.div_ceil(nh::GROUP) * nh::GROUP };
-            self.buf[n..padded].fill(0);
-            l1(&self.key, &mut self.l2, &self.buf[..padded], 8 * n as u64);
+            l1(&self.key, &mut self.l2, &self.buf[..n], 8 * n as u64);
         }
-        let k = Arc::clone(&self.key);
-        let mut tag = [0u8; T];
-        for t in 0..k.iters {
-            let b = self.l2[t].finish(&k.l2[t]);
-            let c = l3(&k.l3[t].0, k.l3[t].1, b);
-            tag[4 * t..4 * t + 4].copy_from_slice(&c.to_be_bytes());
-        }
-        for (x, p) in tag.iter_mut().zip(pad.iter()) {
-            *x ^= p;
-        }
-        tag
+        tag_of(&self.key, &self.l2, pad)
     }
 }
 
@@ -308,7 +335,7 @@ impl<const T: usize> UmacPending<T> {
     }
     /// The tag under `nonce` (1 to 16 bytes).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
-        check_nonce(&format!("umac{}", 8 * T), nonce)?;
+        check_nonce(Umac::<T>::name(), nonce)?;
         let pad = self.0.key.pad(nonce);
         Ok(self.0.finish(&pad))
     }
@@ -373,13 +400,18 @@ impl<const T: usize> Umac<T> {
         Umac { key: Arc::new(UmacKey::new(key, T / 4)) }
     }
 
-    fn name() -> String {
-        format!("umac{}", 8 * T)
+    fn name() -> &'static str {
+        match T {
+            4 => "umac32",
+            8 => "umac64",
+            12 => "umac96",
+            _ => "umac128",
+        }
     }
 
     /// Start a message under `nonce` (1 to 16 bytes, never repeated under one key).
     pub fn start(&self, nonce: &[u8]) -> Result<UmacStream<T>, Error> {
-        check_nonce(&Self::name(), nonce)?;
+        check_nonce(Self::name(), nonce)?;
         let mut s = self.stream();
         s.pad = Some(self.key.pad(nonce));
         Ok(s)
@@ -395,17 +427,19 @@ impl<const T: usize> Umac<T> {
         UmacStream {
             key: Arc::clone(&self.key),
             pad: None,
-            buf: Zeroizing::new([0u8; CHUNK]),
+            buf: [0u8; CHUNK],
             fill: 0,
             l2: Default::default(),
         }
     }
 
-    /// The tag of `msg` under `nonce`.
+    /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
+    /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
-        let mut s = self.start(nonce)?;
-        s.update(msg);
-        Ok(s.finalize())
+        check_nonce(Self::name(), nonce)?;
+        let l2 = uhash(&self.key, msg);
+        let pad = self.key.pad(nonce);
+        Ok(tag_of(&self.key, &l2, &pad))
     }
 
     /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
@@ -422,6 +456,10 @@ impl<const T: usize> Keyed for Umac<T> {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         Ok(Box::new(self.start(n)?))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(self.tag(n, msg)?.to_vec())
     }
 }
 

@@ -207,14 +207,26 @@ struct Poly {
     a: [u128; 2],
 }
 
-impl Drop for Poly {
-    fn drop(&mut self) {
-        self.a.zeroize();
+/// NH of one block (at most 128 bytes, zero-padded to whole 16-byte word
+/// pairs: NH is a sum over pairs, so the whole pairs are hashed in place and
+/// only a partial last pair is padded in a copy) for every iteration, into L2.
+fn l1(k: &VmacKey, p: &mut Poly, block: &[u8]) {
+    debug_assert!(!block.is_empty() && block.len() <= BLOCK);
+    let whole = block.len() / 16 * 16;
+    let rest = &block[whole..];
+    let mut y = nh::nh::<2>(k.backend, &k.nh, &block[..whole], k.iters);
+    if !rest.is_empty() {
+        let mut pair = [0u8; 16];
+        pair[..rest.len()].copy_from_slice(rest);
+        let z = nh::nh::<2>(k.backend, &k.nh[whole / 8..], &pair, k.iters);
+        y[0] = y[0].wrapping_add(z[0]);
+        y[1] = y[1].wrapping_add(z[1]);
     }
+    poly(k, p, y);
 }
 
-/// NH of `data` (whole 16-byte pairs) for every iteration, into L2.
-fn l1(k: &VmacKey, p: &mut Poly, data: &[u8]) {
+/// One L2 step of each iteration on the L1 outputs `y`.
+fn poly(k: &VmacKey, p: &mut Poly, y: [u128; 2]) {
     let first = p.blocks == 0;
     p.blocks += 1;
     let step = |a: u128, key: u128, m: u128| {
@@ -226,14 +238,35 @@ fn l1(k: &VmacKey, p: &mut Poly, data: &[u8]) {
             add_mod(mul_mod(a, key), m)
         }
     };
-    if k.iters == 1 {
-        let [y] = nh::nh::<1>(k.backend, &k.nh, data);
-        p.a[0] = step(p.a[0], k.poly[0], y);
-    } else {
-        let y = nh::nh::<2>(k.backend, &k.nh, data);
-        p.a[0] = step(p.a[0], k.poly[0], y[0]);
-        p.a[1] = step(p.a[1], k.poly[1], y[1]);
+    for t in 0..k.iters {
+        p.a[t] = step(p.a[t], k.poly[t], y[t]);
     }
+}
+
+/// The tag from the L2 states of a message of `len` bytes and the pad.
+fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> [u8; T] {
+    // The empty message: the polynomial is the key alone.
+    let a = if p.blocks == 0 { *k.poly } else { p.a };
+    let bits = 8 * (len % BLOCK) as u64;
+    let mut tag = [0u8; T];
+    for t in 0..k.iters {
+        let h = l3(a[t], bits, k.l3[t]).wrapping_add(pad[t]);
+        tag[8 * t..8 * t + 8].copy_from_slice(&h.to_be_bytes());
+    }
+    tag
+}
+
+/// VHASH's L1 and L2 over a whole message.
+fn vhash(k: &VmacKey, msg: &[u8]) -> Poly {
+    let mut p = Poly::default();
+    let mut blocks = msg.chunks_exact(BLOCK);
+    for b in &mut blocks {
+        l1(k, &mut p, b);
+    }
+    if !blocks.remainder().is_empty() {
+        l1(k, &mut p, blocks.remainder());
+    }
+    p
 }
 
 /// A VMAC tag under way: feed the message in any chunking, then
@@ -242,7 +275,8 @@ pub struct VmacStream<const T: usize> {
     key: Arc<VmacKey>,
     /// `None` only inside [`VmacPending`] (the nonce comes at the end).
     pad: Option<Zeroizing<[u64; 2]>>,
-    buf: Zeroizing<[u8; BLOCK]>,
+    /// The partial block (message bytes, not key material: not wiped).
+    buf: [u8; BLOCK],
     fill: usize,
     poly: Poly,
 }
@@ -279,24 +313,12 @@ impl<const T: usize> VmacStream<T> {
     }
 
     fn finish(mut self, pad: &[u64; 2]) -> [u8; T] {
-        let k = Arc::clone(&self.key);
+        // The last block, zero-padded to a multiple of 16 bytes by `l1`.
         let n = self.fill;
         if n > 0 {
-            // The last block, zero-padded to a multiple of 16 bytes.
-            let padded = n.div_ceil(16) * 16;
-            self.buf[n..padded].fill(0);
-            l1(&k, &mut self.poly, &self.buf[..padded]);
-        } else if self.poly.blocks == 0 {
-            // The empty message: the polynomial is the key alone.
-            self.poly.a = *k.poly;
+            l1(&self.key, &mut self.poly, &self.buf[..n]);
         }
-        let len = 8 * n as u64;
-        let mut tag = [0u8; T];
-        for t in 0..k.iters {
-            let h = l3(self.poly.a[t], len, k.l3[t]).wrapping_add(pad[t]);
-            tag[8 * t..8 * t + 8].copy_from_slice(&h.to_be_bytes());
-        }
-        tag
+        tag_of(&self.key, &self.poly, n, pad)
     }
 }
 
@@ -311,7 +333,7 @@ impl<const T: usize> VmacPending<T> {
     }
     /// The tag under `nonce` (1 to 16 bytes, a 16-byte one with its top bit clear).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
-        check_nonce(&format!("vmac{}", 8 * T), nonce)?;
+        check_nonce(Vmac::<T>::name(), nonce)?;
         let pad = Zeroizing::new(self.0.key.pad(nonce));
         Ok(self.0.finish(&pad))
     }
@@ -356,8 +378,12 @@ impl<const T: usize> fmt::Debug for Vmac<T> {
 impl<const T: usize> Vmac<T> {
     const VALID: () = assert!(T == 8 || T == 16, "VMAC tags are 8 or 16 bytes");
 
-    fn name() -> String {
-        format!("vmac{}", 8 * T)
+    fn name() -> &'static str {
+        if T == 8 {
+            "vmac64"
+        } else {
+            "vmac128"
+        }
     }
 
     /// VMAC under `key`: 16, 24 or 32 bytes (AES-128, -192, -256).
@@ -365,7 +391,7 @@ impl<const T: usize> Vmac<T> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         let k = VmacKey::new(key, T / 8).ok_or_else(|| Error::KeyLength {
-            name: Self::name(),
+            name: Self::name().into(),
             expected: "16, 24 or 32".into(),
             got: key.len(),
         })?;
@@ -375,7 +401,7 @@ impl<const T: usize> Vmac<T> {
     /// Start a message under `nonce` (1 to 16 bytes, a 16-byte one with its
     /// top bit clear; never repeated under one key).
     pub fn start(&self, nonce: &[u8]) -> Result<VmacStream<T>, Error> {
-        check_nonce(&Self::name(), nonce)?;
+        check_nonce(Self::name(), nonce)?;
         let mut s = self.stream();
         s.pad = Some(Zeroizing::new(self.key.pad(nonce)));
         Ok(s)
@@ -391,17 +417,19 @@ impl<const T: usize> Vmac<T> {
         VmacStream {
             key: Arc::clone(&self.key),
             pad: None,
-            buf: Zeroizing::new([0u8; BLOCK]),
+            buf: [0u8; BLOCK],
             fill: 0,
             poly: Poly::default(),
         }
     }
 
-    /// The tag of `msg` under `nonce`.
+    /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
+    /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
-        let mut s = self.start(nonce)?;
-        s.update(msg);
-        Ok(s.finalize())
+        check_nonce(Self::name(), nonce)?;
+        let p = vhash(&self.key, msg);
+        let pad = Zeroizing::new(self.key.pad(nonce));
+        Ok(tag_of(&self.key, &p, msg.len(), &pad))
     }
 
     /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
@@ -418,6 +446,10 @@ impl<const T: usize> Keyed for Vmac<T> {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         Ok(Box::new(self.start(n)?))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(self.tag(n, msg)?.to_vec())
     }
 }
 

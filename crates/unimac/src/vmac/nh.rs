@@ -20,13 +20,21 @@ impl Backend {
     }
 }
 
-/// `out[t] = NH(key[2t..], block)` for `t < N`: `block` is a multiple of 16
-/// bytes and at most 128, `key` at least `block.len()/8 + 2(N−1)` words.
-pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8]) -> [u128; N] {
+/// `out[t] = NH(key[2t..], block)` for `t < iters` (1 or 2; the other
+/// entry is 0): `block` is a multiple of 16 bytes and at most 128, `key` at
+/// least `block.len()/8 + 2(iters−1)` words.
+pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8], iters: usize) -> [u128; N] {
     assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
-    assert!(key.len() >= block.len() / 8 + 2 * (N - 1), "VHASH NH key shorter than the block");
-    match backend {
-        Backend::Portable => nh_portable::<N>(key, block),
+    assert!((1..=N).contains(&iters), "VHASH runs 1 or 2 iterations");
+    assert!(key.len() >= block.len() / 8 + 2 * (iters - 1), "VHASH NH key shorter than the block");
+    match (backend, iters) {
+        (Backend::Portable, 1) => {
+            let [y] = nh_portable::<1>(key, block);
+            let mut out = [0u128; N];
+            out[0] = y;
+            out
+        }
+        (Backend::Portable, _) => nh_portable::<N>(key, block),
     }
 }
 
