@@ -23,7 +23,15 @@ fn cycles() -> u64 {
 }
 
 /// The median over 15 runs of the cycles per byte of `f` on `len` bytes.
+/// With `UMAC_SPEED_FIXED=n` set, instead exactly `n` MiB of calls and no
+/// timing (for counting core cycles from outside, e.g. `perf stat -e cycles`).
 fn cpb(len: usize, mut f: impl FnMut()) -> f64 {
+    if let Some(n) = std::env::var("UMAC_SPEED_FIXED").ok().and_then(|v| v.parse::<usize>().ok()) {
+        for _ in 0..(n << 20) / len {
+            f();
+        }
+        return 0.0;
+    }
     let reps = (1 << 22) / len.max(64) + 1;
     let warm = Instant::now();
     while warm.elapsed() < Duration::from_millis(50) {
@@ -43,8 +51,14 @@ fn cpb(len: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let names: Vec<String> = std::env::args().skip(1).collect();
-    let want = |n: &str| names.is_empty() || names.iter().any(|x| x == n);
+    // Arguments: names to measure and sizes in bytes (default: all of both).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let names: Vec<&String> = args.iter().filter(|a| a.parse::<usize>().is_err()).collect();
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    if sizes.is_empty() {
+        sizes = vec![64, 16 << 10, 1 << 20];
+    }
+    let want = |n: &str| names.is_empty() || names.iter().any(|x| *x == n);
     let key = *b"abcdefghijklmnop";
     let nonce = *b"bcdefghi";
     let u32m = Umac32::new(&key);
@@ -53,7 +67,7 @@ fn main() {
     let u128m = Umac128::new(&key);
     let v64 = Vmac64::new(&key).unwrap();
     let v128 = Vmac128::new(&key).unwrap();
-    for len in [64usize, 16 << 10, 1 << 20] {
+    for len in sizes {
         let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
         let m = &msg[..];
         let rows: Vec<(&str, f64)> = vec![

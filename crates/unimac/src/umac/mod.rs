@@ -35,6 +35,10 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub(crate) mod nh;
 pub mod poly;
 
@@ -69,7 +73,7 @@ fn kdf(aes: &Aes128, index: u64, numbytes: usize) -> Zeroizing<Vec<u8>> {
 struct UmacKey {
     iters: usize,
     /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
-    l1: Zeroizing<Vec<u32>>,
+    l1: nh::NhKey,
     /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3).
     l2: Zeroizing<Vec<(u64, u128)>>,
     /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word.
@@ -86,7 +90,7 @@ impl UmacKey {
         let pdf_key = kdf(&aes, 0, 16);
         let pdf = Aes128::new(pdf_key[..16].into());
         let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
-        let l1 = Zeroizing::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
+        let l1 = nh::NhKey::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
         let l2b = kdf(&aes, 2, 24 * iters);
         let l2 = Zeroizing::new(
             l2b.chunks_exact(24)
@@ -222,7 +226,7 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
         ($n:literal) => {{
             let mut y = nh::nh::<$n>(k.backend, &k.l1, &chunk[..whole]);
             if let Some(g) = &tail {
-                let z = nh::nh_portable::<$n>(&k.l1[whole / 4..], g);
+                let z = nh::nh_portable::<$n>(&k.l1.words()[whole / 4..], g);
                 for t in 0..$n {
                     y[t] = y[t].wrapping_add(z[t]);
                 }

@@ -35,7 +35,8 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::hash127::portable::{add_mod, mul_mod};
+use crate::hash127::portable::add_mod;
+use crate::hash127::P as P127;
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
@@ -93,6 +94,8 @@ struct VmacKey {
     /// NH key: `16 + 2(iters − 1)` big-endian words of the key stream at
     /// `0x80 ‖ 0^…`.
     nh: Zeroizing<Vec<u64>>,
+    /// The same, zero-padded to 18 words, for the unrolled block loop.
+    nh_fixed: Zeroizing<[u64; 18]>,
     /// Poly keys, masked.
     poly: Zeroizing<[u128; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
@@ -129,7 +132,9 @@ impl VmacKey {
                 }
             }
         }
-        Some(VmacKey { iters, cipher, nh: nhk, poly, l3, backend: Backend::detect() })
+        let mut nh_fixed = Zeroizing::new([0u64; 18]);
+        nh_fixed[..nhk.len()].copy_from_slice(&nhk);
+        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, backend: Backend::detect() })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -229,24 +234,80 @@ fn l1(k: &VmacKey, p: &mut Poly, block: &[u8]) {
 fn poly(k: &VmacKey, p: &mut Poly, y: [u128; 2]) {
     let first = p.blocks == 0;
     p.blocks += 1;
-    let step = |a: u128, key: u128, m: u128| {
-        let m = m & M126;
-        if first {
-            // k + m < 2^125 + 2^126 < p127.
-            key + m
-        } else {
-            add_mod(mul_mod(a, key), m)
-        }
-    };
     for t in 0..k.iters {
-        p.a[t] = step(p.a[t], k.poly[t], y[t]);
+        let m = y[t] & M126;
+        // The first step: k + m < 2^125 + 2^126 < p127.
+        p.a[t] = if first { k.poly[t] + m } else { poly_step(p.a[t], k.poly[t], m) };
+    }
+}
+
+/// `a·k + m mod p127`, lazily reduced: for any `a < 2^128`, a key `k` with
+/// both 64-bit halves below `2^61` (the mask) and `m < 2^126`, the result is
+/// below `2^127 + 5` and congruent to `a·k + m` (the accumulator stays below
+/// `2^128`; [`reduce127`] finishes it).
+///
+/// With `a = ah·2^64 + al`, `k = kh·2^64 + kl` and `2^128 ≡ 2`:
+/// `a·k ≡ 2·ah·kh + (ah·kl + al·kh)·2^64 + al·kl`. The middle sum
+/// `mid < 2^126` is `mh·2^64 + ml` with `mh < 2^62`, and `mh·2^128 ≡ 2·mh`.
+/// `X = al·kl + ml·2^64 < 2^128 + 2^125` (carry `c1`), `Y = 2·ah·kh + 2·mh +
+/// m < 2^126 + 2^63 + 2^126`; `X + Y` wraps with carry `c2`, and
+/// `(c1 + c2)·2^128 ≡ 2(c1 + c2) <= 4`. The fold `(T mod 2^127) + (T >> 127)`
+/// of the wrapped sum `T` is at most `2^127`, plus that at most `2^127 + 4`.
+#[inline(always)]
+fn poly_step(a: u128, k: u128, m: u128) -> u128 {
+    let (ah, al) = ((a >> 64) as u64, a as u64);
+    let (kh, kl) = ((k >> 64) as u64, k as u64);
+    let mul = |x: u64, y: u64| x as u128 * y as u128;
+    let mid = mul(ah, kl) + mul(al, kh);
+    let (mh, ml) = (mid >> 64, mid as u64 as u128);
+    let (x, c1) = mul(al, kl).overflowing_add(ml << 64);
+    let y = 2 * mul(ah, kh) + 2 * mh + m;
+    let (t, c2) = x.overflowing_add(y);
+    (t & P127) + (t >> 127) + 2 * (c1 as u128 + c2 as u128)
+}
+
+/// `a mod p127` into `[0, p127)` for `a < 2^128` (hash127's exact addition
+/// does the last conditional subtraction).
+fn reduce127(a: u128) -> u128 {
+    add_mod(a & P127, a >> 127)
+}
+
+/// L1 and L2 of whole 128-byte blocks, fused: NH with the scalar 64×64→128
+/// multiply (x86-64 has no vector form of it), then the lazy polynomial step.
+fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
+    debug_assert!(data.len().is_multiple_of(BLOCK));
+    let mut it = data.chunks_exact(BLOCK);
+    if p.blocks == 0 {
+        match it.next() {
+            Some(b) => l1(k, p, b),
+            None => return,
+        }
+    }
+    let nhk: &[u64; 18] = &k.nh_fixed;
+    if k.iters == 1 {
+        let (kp, mut a) = (k.poly[0], p.a[0]);
+        for b in it {
+            let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
+            a = poly_step(a, kp, y & M126);
+            p.blocks += 1;
+        }
+        p.a[0] = a;
+    } else {
+        let (kp, mut a) = (*k.poly, p.a);
+        for b in it {
+            let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
+            a[0] = poly_step(a[0], kp[0], y[0] & M126);
+            a[1] = poly_step(a[1], kp[1], y[1] & M126);
+            p.blocks += 1;
+        }
+        p.a = a;
     }
 }
 
 /// The tag from the L2 states of a message of `len` bytes and the pad.
 fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> [u8; T] {
     // The empty message: the polynomial is the key alone.
-    let a = if p.blocks == 0 { *k.poly } else { p.a };
+    let a = if p.blocks == 0 { *k.poly } else { p.a.map(reduce127) };
     let bits = 8 * (len % BLOCK) as u64;
     let mut tag = [0u8; T];
     for t in 0..k.iters {
@@ -259,12 +320,10 @@ fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> 
 /// VHASH's L1 and L2 over a whole message.
 fn vhash(k: &VmacKey, msg: &[u8]) -> Poly {
     let mut p = Poly::default();
-    let mut blocks = msg.chunks_exact(BLOCK);
-    for b in &mut blocks {
-        l1(k, &mut p, b);
-    }
-    if !blocks.remainder().is_empty() {
-        l1(k, &mut p, blocks.remainder());
+    let whole = msg.len() / BLOCK * BLOCK;
+    blocks(k, &mut p, &msg[..whole]);
+    if whole < msg.len() {
+        l1(k, &mut p, &msg[whole..]);
     }
     p
 }
@@ -298,9 +357,7 @@ impl<const T: usize> VmacStream<T> {
             self.fill = 0;
         }
         let whole = data.len() / BLOCK * BLOCK;
-        for b in data[..whole].chunks_exact(BLOCK) {
-            l1(&self.key, &mut self.poly, b);
-        }
+        blocks(&self.key, &mut self.poly, &data[..whole]);
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.fill = rest.len();

@@ -52,3 +52,21 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
     }
     y
 }
+
+/// NH of one whole 128-byte block for `N` iterations (1 or 2), unrolled:
+/// eight (sixteen) 64×64→128 products. `key` is the NH key zero-padded to 18
+/// words (the second iteration reads words 2..18).
+#[inline(always)]
+pub(crate) fn nh_block<const N: usize>(key: &[u64; 18], block: &[u8; 128]) -> [u128; N] {
+    let w = |i: usize| u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap());
+    let mut y = [0u128; N];
+    for j in 0..8 {
+        let (m0, m1) = (w(2 * j), w(2 * j + 1));
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[2 * j + 2 * t]);
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]);
+            *acc = acc.wrapping_add(a as u128 * b as u128);
+        }
+    }
+    y
+}
