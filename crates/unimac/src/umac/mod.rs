@@ -494,3 +494,6 @@ pub(crate) fn catalog() -> Vec<Entry> {
     vec![entry::<4>(), entry::<8>(), entry::<12>(), entry::<16>()]
 }
 
+
+#[cfg(test)]
+mod tests;

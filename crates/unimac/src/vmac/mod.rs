@@ -530,3 +530,6 @@ pub(crate) fn catalog() -> Vec<Entry> {
     vec![entry::<8>(), entry::<16>()]
 }
 
+
+#[cfg(test)]
+mod tests;
