@@ -33,6 +33,7 @@ fn keys(e: &Entry, rng: &mut Rng64) -> Vec<Vec<u8>> {
     match e.info.key {
         KeySpec::Fixed(n) => vec![bytes(rng, n), bytes(rng, n)],
         KeySpec::PerElement(w) => [1, 11, 16, 33].iter().map(|k| bytes(rng, k * w)).collect(),
+        KeySpec::OneOf(v) => v.iter().map(|&n| bytes(rng, n)).collect(),
     }
 }
 
@@ -135,6 +136,7 @@ fn errors_are_opens() {
         let good = match e.info.key {
             KeySpec::Fixed(n) => n,
             KeySpec::PerElement(w) => 4 * w,
+            KeySpec::OneOf(v) => v[0],
         };
         let good_nonce = nonce(e, &mut rng);
         // Wrong key lengths.

@@ -13,7 +13,9 @@ const KEY: &[u8; 16] = b"abcdefghijklmnop";
 const NONCE: &[u8] = b"bcdefghi";
 
 /// (message pattern repeated `n` times, then `tail`), VMAC-64 tag, VMAC-128 tag.
-const CASES: &[(&[u8], usize, &[u8], &str, &str)] = &[
+type Case = (&'static [u8], usize, &'static [u8], &'static str, &'static str);
+
+const CASES: &[Case] = &[
     (b"abc", 0, b"", "2576be1c56d8b81b", "472766c70f74ed23481d6d7de4e80dac"),
     (b"abc", 1, b"", "2d376cf5b1813ce5", "4ee815a06a1d71edd36fc75d51188a42"),
     (b"abc", 16, b"", "e8421f61d573d298", "09f2c80c8e1007a0c12fae19fe4504ae"),

@@ -234,8 +234,8 @@ fn l1(k: &VmacKey, p: &mut Poly, block: &[u8]) {
 fn poly(k: &VmacKey, p: &mut Poly, y: [u128; 2]) {
     let first = p.blocks == 0;
     p.blocks += 1;
-    for t in 0..k.iters {
-        let m = y[t] & M126;
+    for (t, y) in y.iter().enumerate().take(k.iters) {
+        let m = y & M126;
         // The first step: k + m < 2^125 + 2^126 < p127.
         p.a[t] = if first { k.poly[t] + m } else { poly_step(p.a[t], k.poly[t], m) };
     }
