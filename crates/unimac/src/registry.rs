@@ -141,6 +141,9 @@ pub struct Entry {
     /// The shortest nonce, for names whose nonce is `nonce_min..=info.nonce`
     /// bytes (UMAC, VMAC); `None`: exactly `info.nonce`.
     nonce_min: Option<usize>,
+    /// A further rule on the nonce's value (VMAC: the top bit of a 16-byte
+    /// nonce is clear), checked wherever the length is.
+    nonce_rule: Option<fn(&[u8]) -> Result<(), Error>>,
 }
 
 impl Entry {
@@ -150,7 +153,7 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None }
+        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None, nonce_rule: None }
     }
 
     /// An entry whose opener sets the key up once and returns a [`Keyed`]
@@ -160,12 +163,19 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None }
+        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None, nonce_rule: None }
     }
 
     /// The nonce of this name may be any length from `min` to `info.nonce`.
     pub fn nonce_from(mut self, min: usize) -> Entry {
         self.nonce_min = Some(min);
+        self
+    }
+
+    /// A rule the nonce's value must follow beyond its length (given the
+    /// nonce, an error or `Ok`).
+    pub fn nonce_rule(mut self, rule: fn(&[u8]) -> Result<(), Error>) -> Entry {
+        self.nonce_rule = Some(rule);
         self
     }
 }
@@ -187,14 +197,14 @@ pub fn entries() -> &'static [Entry] {
     })
 }
 
+fn entry_of(info: &Info) -> Option<&'static Entry> {
+    entries().iter().find(|e| std::ptr::eq(&e.info, info) || e.info.name == info.name)
+}
+
 /// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or a range for
 /// the names made with [`Entry::nonce_from`].
 pub fn nonce_sizes(info: &Info) -> std::ops::RangeInclusive<usize> {
-    let min = entries()
-        .iter()
-        .find(|e| std::ptr::eq(&e.info, info) || e.info.name == info.name)
-        .and_then(|e| e.nonce_min)
-        .unwrap_or(info.nonce);
+    let min = entry_of(info).and_then(|e| e.nonce_min).unwrap_or(info.nonce);
     min..=info.nonce
 }
 
@@ -258,6 +268,12 @@ pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
     check_len(info, p.len)
 }
 
+fn check_entry(e: &Entry, p: &Params<'_>) -> Result<(), Error> {
+    check_key(&e.info, p.key)?;
+    check_nonce_entry(e, p.nonce)?;
+    check_len(&e.info, p.len)
+}
+
 fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
     if !info.key.accepts(key.len()) {
         return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });
@@ -266,12 +282,27 @@ fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
 }
 
 fn check_nonce(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
+    match entry_of(info) {
+        Some(e) => check_nonce_entry(e, nonce),
+        None => check_nonce_len(info, info.nonce..=info.nonce, nonce),
+    }
+}
+
+fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), Error> {
+    let info = &e.info;
+    check_nonce_len(info, e.nonce_min.unwrap_or(info.nonce)..=info.nonce, nonce)?;
+    match (e.nonce_rule, nonce) {
+        (Some(rule), Some(n)) => rule(n),
+        _ => Ok(()),
+    }
+}
+
+fn check_nonce_len(info: &Info, sizes: std::ops::RangeInclusive<usize>, nonce: Option<&[u8]>) -> Result<(), Error> {
     let name = &info.name;
     match (info.nonce, nonce) {
         (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),
         (n, None) if n > 0 => Err(Error::MissingNonce(name.clone())),
         (n, Some(x)) if x.len() != n => {
-            let sizes = nonce_sizes(info);
             if sizes.contains(&x.len()) {
                 Ok(())
             } else if sizes.start() == sizes.end() {
@@ -311,7 +342,7 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
 fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     check_key(&e.info, p.key)?;
     if p.nonce.is_some() {
-        check_nonce(&e.info, p.nonce)?;
+        check_nonce_entry(e, p.nonce)?;
     }
     check_len(&e.info, p.len)?;
     let p = Params { key: p.key, nonce: None, len: p.len };
@@ -323,22 +354,22 @@ fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error>
             entry: e,
         }),
     };
-    Ok(Box::new(Checked { info: &e.info, inner }))
+    Ok(Box::new(Checked { entry: e, inner }))
 }
 
 /// Checks each message's nonce against the name, then starts it.
 struct Checked {
-    info: &'static Info,
+    entry: &'static Entry,
     inner: Box<dyn Keyed>,
 }
 
 impl Keyed for Checked {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        check_nonce(self.info, nonce)?;
+        check_nonce_entry(self.entry, nonce)?;
         self.inner.start_with_nonce(nonce)
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        check_nonce(self.info, nonce)?;
+        check_nonce_entry(self.entry, nonce)?;
         self.inner.compute(nonce, msg)
     }
 }
@@ -364,7 +395,7 @@ impl Keyed for PerMessage {
 /// [`key`] then [`Keyed::start_with_nonce`].
 pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
     let e = lookup(name)?;
-    check(&e.info, p)?;
+    check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
 
@@ -372,7 +403,7 @@ pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
 /// one-shot path is used where it has one).
 pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     let e = lookup(name)?;
-    check(&e.info, p)?;
+    check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
 }
 

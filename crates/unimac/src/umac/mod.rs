@@ -124,18 +124,18 @@ impl UmacKey {
     fn pad(&self, nonce: &[u8]) -> Zeroizing<[u8; 16]> {
         let taglen = 4 * self.iters;
         let nlen = nonce.len();
-        let mut b = Zeroizing::new([0u8; 16]);
-        b[..nlen].copy_from_slice(nonce);
+        let mut blk = aes::Block::default();
+        blk[..nlen].copy_from_slice(nonce);
         let index = match taglen {
-            4 => (b[nlen - 1] & 3) as usize,
-            8 => (b[nlen - 1] & 1) as usize,
+            4 => (blk[nlen - 1] & 3) as usize,
+            8 => (blk[nlen - 1] & 1) as usize,
             _ => 0,
         };
-        b[nlen - 1] ^= index as u8;
-        let mut blk = aes::Block::from(*b);
+        blk[nlen - 1] ^= index as u8;
         self.pdf.encrypt_block(&mut blk);
         let mut out = Zeroizing::new([0u8; 16]);
         out[..taglen].copy_from_slice(&blk[index * taglen..(index + 1) * taglen]);
+        // The enciphered block is the pad (of this and up to 3 other nonces).
         blk.zeroize();
         out
     }
@@ -261,6 +261,7 @@ fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: &[u8; 16]) -> [u8; T] 
 /// UHASH of a whole message into fresh L2 states: every full chunk (a full
 /// last chunk included: same bit length, no padding), then the partial last
 /// chunk, or the empty one of the empty message.
+#[inline]
 fn uhash(k: &UmacKey, msg: &[u8]) -> [L2; 4] {
     let mut l2: [L2; 4] = Default::default();
     let whole = msg.len() / CHUNK * CHUNK;

@@ -108,6 +108,8 @@ pub(crate) fn nh<const N: usize>(backend: Backend, key: &NhKey, msg: &[u8]) -> [
     let words = key.words();
     assert!(msg.len().is_multiple_of(GROUP), "NH input is whole 32-byte groups");
     assert!(words.len() >= msg.len() / 4 + 4 * (N - 1), "NH key shorter than the message");
+    // Below one vector step, the kernels have nothing to do.
+    let backend = if msg.len() < 2 * GROUP { Backend::Portable } else { backend };
     let (mut y, done) = match backend {
         Backend::Portable => ([0u64; N], 0),
         #[cfg(target_arch = "x86_64")]

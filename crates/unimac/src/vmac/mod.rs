@@ -526,6 +526,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         };
         Entry::keyed(info, |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> { Ok(Box::new(Vmac::<T>::new(p.key)?)) })
             .nonce_from(1)
+            .nonce_rule(|n| check_nonce(Vmac::<T>::name(), n))
     }
     vec![entry::<8>(), entry::<16>()]
 }
