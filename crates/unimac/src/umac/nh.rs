@@ -108,20 +108,21 @@ pub(crate) fn nh<const N: usize>(backend: Backend, key: &NhKey, msg: &[u8]) -> [
     let words = key.words();
     assert!(msg.len().is_multiple_of(GROUP), "NH input is whole 32-byte groups");
     assert!(words.len() >= msg.len() / 4 + 4 * (N - 1), "NH key shorter than the message");
-    // Below one vector step, the kernels have nothing to do.
-    let backend = if msg.len() < 2 * GROUP { Backend::Portable } else { backend };
+    // The whole vector steps (none below one step: the kernel is skipped).
     let (mut y, done) = match backend {
         Backend::Portable => ([0u64; N], 0),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
+        Backend::Avx2 if msg.len() >= super::avx2::STEP => {
             let done = msg.len() / super::avx2::STEP * super::avx2::STEP;
             (super::avx2::nh::<N>(key, &msg[..done]), done)
         }
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => {
+        Backend::Avx512 if msg.len() >= super::avx512::STEP => {
             let done = msg.len() / super::avx512::STEP * super::avx512::STEP;
             (super::avx512::nh::<N>(key, &msg[..done]), done)
         }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 | Backend::Avx512 => ([0u64; N], 0),
     };
     if done < msg.len() {
         let z = nh_portable::<N>(&words[done / 4..], &msg[done..]);
