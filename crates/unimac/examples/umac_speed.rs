@@ -60,7 +60,11 @@ fn main() {
     }
     let want = |n: &str| names.is_empty() || names.iter().any(|x| *x == n);
     let key = *b"abcdefghijklmnop";
-    let nonce = *b"bcdefghi";
+    let ctr = std::cell::Cell::new(0u64);
+    let nonce = || {
+        ctr.set(ctr.get() + 1);
+        ctr.get().to_be_bytes()
+    };
     let u32m = Umac32::new(&key);
     let u64m = Umac64::new(&key);
     let u96m = Umac96::new(&key);
@@ -71,12 +75,12 @@ fn main() {
         let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
         let m = &msg[..];
         let rows: Vec<(&str, f64)> = vec![
-            ("umac32", if want("umac32") { cpb(len, || drop(black_box(u32m.tag(&nonce, black_box(m))))) } else { f64::NAN }),
-            ("umac64", if want("umac64") { cpb(len, || drop(black_box(u64m.tag(&nonce, black_box(m))))) } else { f64::NAN }),
-            ("umac96", if want("umac96") { cpb(len, || drop(black_box(u96m.tag(&nonce, black_box(m))))) } else { f64::NAN }),
-            ("umac128", if want("umac128") { cpb(len, || drop(black_box(u128m.tag(&nonce, black_box(m))))) } else { f64::NAN }),
-            ("vmac64", if want("vmac64") { cpb(len, || drop(black_box(v64.tag(&nonce, black_box(m))))) } else { f64::NAN }),
-            ("vmac128", if want("vmac128") { cpb(len, || drop(black_box(v128.tag(&nonce, black_box(m))))) } else { f64::NAN }),
+            ("umac32", if want("umac32") { cpb(len, || drop(black_box(u32m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac64", if want("umac64") { cpb(len, || drop(black_box(u64m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac96", if want("umac96") { cpb(len, || drop(black_box(u96m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac128", if want("umac128") { cpb(len, || drop(black_box(u128m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("vmac64", if want("vmac64") { cpb(len, || drop(black_box(v64.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("vmac128", if want("vmac128") { cpb(len, || drop(black_box(v128.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
         ];
         for (n, c) in rows {
             if !c.is_nan() {

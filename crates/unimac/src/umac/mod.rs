@@ -26,7 +26,7 @@
 //! ```
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -80,7 +80,36 @@ struct UmacKey {
     l3: Zeroizing<Vec<([u64; 8], u32)>>,
     /// `AES(KDF(K, 0, 16), ·)`, the pad derivation (§3.3).
     pdf: Aes128,
+    /// The last enciphered nonce block and its output, for UMAC-32 and -64
+    /// whose 4 or 2 consecutive nonces share one AES block (RFC 4418 §3.3);
+    /// taken only when free (`try_lock`), so threads never wait on it.
+    pad_cache: Mutex<PadCache>,
     backend: Backend,
+}
+
+/// One enciphered nonce block: `(input, output)`, valid if `ok`.
+#[derive(Default, Zeroize)]
+struct PadCache {
+    input: u128,
+    output: u128,
+    ok: bool,
+}
+
+/// The big-endian integer of at most 16 bytes, in registers (no narrow
+/// stores read back wide: the common 8- and 16-byte nonces load directly).
+#[inline]
+pub(crate) fn be_int(b: &[u8]) -> u128 {
+    match b.len() {
+        16 => u128::from_be_bytes(b.try_into().unwrap()),
+        8 => u64::from_be_bytes(b.try_into().unwrap()) as u128,
+        _ => b.iter().fold(0u128, |x, &c| (x << 8) | c as u128),
+    }
+}
+
+impl Drop for PadCache {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
 }
 
 impl UmacKey {
@@ -115,29 +144,41 @@ impl UmacKey {
                 })
                 .collect(),
         );
-        UmacKey { iters, l1, l2, l3, pdf, backend: Backend::detect() }
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::detect() }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
     /// `AES(K', Nonce')` that the nonce's low bits select (for 4- and 8-byte
-    /// tags, 4 or 2 tags share one AES call).
-    fn pad(&self, nonce: &[u8]) -> Zeroizing<[u8; 16]> {
+    /// tags, 4 or 2 nonces share one AES call), as the top `taglen` bytes of
+    /// a big-endian 128-bit integer.
+    fn pad(&self, nonce: &[u8]) -> Zeroizing<u128> {
         let taglen = 4 * self.iters;
-        let nlen = nonce.len();
-        let mut blk = aes::Block::default();
-        blk[..nlen].copy_from_slice(nonce);
+        // Nonce ‖ zeros, big-endian; the last nonce byte is at bit `shift`.
+        let shift = 8 * (16 - nonce.len()) as u32;
+        let n = be_int(nonce) << shift;
         let index = match taglen {
-            4 => (blk[nlen - 1] & 3) as usize,
-            8 => (blk[nlen - 1] & 1) as usize,
+            4 => (n >> shift) & 3,
+            8 => (n >> shift) & 1,
             _ => 0,
-        };
-        blk[nlen - 1] ^= index as u8;
+        } as u32;
+        let input = n ^ ((index as u128) << shift);
+        let top = if taglen == 16 { u128::MAX } else { !(u128::MAX >> (8 * taglen as u32)) };
+        let select = |t: u128| (t << (8 * taglen as u32 * index)) & top;
+        // Only UMAC-32 and -64 share blocks between (distinct) nonces.
+        let mut cache = if taglen <= 8 { self.pad_cache.try_lock().ok() } else { None };
+        match cache.as_deref_mut() {
+            Some(c) if c.ok && c.input == input => return Zeroizing::new(select(c.output)),
+            _ => {}
+        }
+        let mut blk = aes::Block::from(input.to_be_bytes());
         self.pdf.encrypt_block(&mut blk);
-        let mut out = Zeroizing::new([0u8; 16]);
-        out[..taglen].copy_from_slice(&blk[index * taglen..(index + 1) * taglen]);
+        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
+        if let Some(c) = cache.as_deref_mut() {
+            *c = PadCache { input, output: *t, ok: true };
+        }
         // The enciphered block is the pad (of this and up to 3 other nonces).
         blk.zeroize();
-        out
+        Zeroizing::new(select(*t))
     }
 }
 
@@ -146,18 +187,24 @@ const P36: u64 = (1 << 36) - 5;
 
 /// `L3-HASH(K1, K2, M)` of RFC 4418 §5.4: `M` (16 bytes, as the 128-bit
 /// integer `b`) is eight 16-bit pieces, most significant first. Each product
-/// is below `2^16 · 2^36`, so the sum of eight is below `2^55`: one reduction.
+/// is below `2^16 · 2^36`, so the sum of eight is below `2^55`; with
+/// `2^36 ≡ 5`, one fold leaves `y < 2^36 + 5 · 2^19 < 2 p36`, and one
+/// conditional subtraction (a mask) ends it.
 fn l3(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
+    let (hi, lo) = ((b >> 64) as u64, b as u64);
     let mut y = 0u64;
-    for (j, k) in k1.iter().enumerate() {
-        let m = ((b >> (112 - 16 * j)) & 0xffff) as u64;
-        y += m * k;
+    for j in 0..4 {
+        y += ((hi >> (48 - 16 * j)) & 0xffff) * k1[j];
+        y += ((lo >> (48 - 16 * j)) & 0xffff) * k1[4 + j];
     }
-    ((y % P36) as u32) ^ k2
+    let y = (y & ((1 << 36) - 1)) + 5 * (y >> 36);
+    let (d, borrow) = y.overflowing_sub(P36);
+    let keep = 0u64.wrapping_sub(borrow as u64);
+    (((y & keep) | (d & !keep)) as u32) ^ k2
 }
 
 /// L2 state of one iteration (RFC 4418 §5.3), fed one L1 output at a time.
-#[derive(Clone, Default)]
+#[derive(Clone, Copy)]
 struct L2 {
     /// L1 outputs so far.
     count: u64,
@@ -166,11 +213,14 @@ struct L2 {
     /// POLY64 accumulator, then POLY128's.
     y64: u64,
     y128: u128,
-    /// In the POLY128 phase, the high half of the next 128-bit word.
-    half: Option<u64>,
+    /// In the POLY128 phase, after an odd number of its words: the high half
+    /// of the next 128-bit word.
+    half: u64,
 }
 
 impl L2 {
+    const EMPTY: L2 = L2 { count: 0, first: 0, y64: 0, y128: 0, half: 0 };
+
     fn absorb(&mut self, k: &(u64, u128), a: u64) {
         self.count += 1;
         match self.count {
@@ -184,9 +234,10 @@ impl L2 {
                     // POLY(128, …, uint2str(y, 16) ‖ M_2): y < 2^64 is below the marker range.
                     self.y128 = poly::poly128_step(k.1, 1, self.y64 as u128);
                 }
-                match self.half.take() {
-                    None => self.half = Some(a),
-                    Some(h) => self.y128 = poly::poly128_step(k.1, self.y128, ((h as u128) << 64) | a as u128),
+                if (c - POLY64_MAX) % 2 == 1 {
+                    self.half = a;
+                } else {
+                    self.y128 = poly::poly128_step(k.1, self.y128, ((self.half as u128) << 64) | a as u128);
                 }
             }
         }
@@ -199,9 +250,10 @@ impl L2 {
             c if c <= POLY64_MAX => self.y64 as u128,
             _ => {
                 // M_2 ‖ 0x80, zero-padded to 16 bytes.
-                let last = match self.half {
-                    Some(h) => ((h as u128) << 64) | (0x80u128 << 56),
-                    None => 0x80u128 << 120,
+                let last = if (self.count - POLY64_MAX) % 2 == 1 {
+                    ((self.half as u128) << 64) | (0x80u128 << 56)
+                } else {
+                    0x80u128 << 120
                 };
                 poly::poly128_step(k.1, self.y128, last)
             }
@@ -244,17 +296,17 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     }
 }
 
-/// The tag from the L2 states and the pad: L3 per iteration, XOR the pad.
-fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: &[u8; 16]) -> [u8; T] {
-    let mut tag = [0u8; T];
+/// The tag from the L2 states and the pad (top-aligned, see
+/// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
+fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
+    let mut h = 0u128;
     for t in 0..k.iters {
         let b = l2[t].finish(&k.l2[t]);
-        let c = l3(&k.l3[t].0, k.l3[t].1, b);
-        tag[4 * t..4 * t + 4].copy_from_slice(&c.to_be_bytes());
+        h |= (l3(&k.l3[t].0, k.l3[t].1, b) as u128) << (96 - 32 * t);
     }
-    for (x, p) in tag.iter_mut().zip(pad.iter()) {
-        *x ^= p;
-    }
+    let all = (h ^ pad).to_be_bytes();
+    let mut tag = [0u8; T];
+    tag.copy_from_slice(&all[..T]);
     tag
 }
 
@@ -262,17 +314,15 @@ fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: &[u8; 16]) -> [u8; T] 
 /// last chunk included: same bit length, no padding), then the partial last
 /// chunk, or the empty one of the empty message.
 #[inline]
-fn uhash(k: &UmacKey, msg: &[u8]) -> [L2; 4] {
-    let mut l2: [L2; 4] = Default::default();
+fn uhash(k: &UmacKey, msg: &[u8], l2: &mut [L2; 4]) {
     let whole = msg.len() / CHUNK * CHUNK;
     for c in msg[..whole].chunks_exact(CHUNK) {
-        l1(k, &mut l2, c, (CHUNK * 8) as u64);
+        l1(k, l2, c, (CHUNK * 8) as u64);
     }
     let rest = &msg[whole..];
     if !rest.is_empty() || whole == 0 {
-        l1(k, &mut l2, rest, 8 * rest.len() as u64);
+        l1(k, l2, rest, 8 * rest.len() as u64);
     }
-    l2
 }
 
 /// A UMAC tag under way: feed the message in any chunking, then
@@ -280,7 +330,7 @@ fn uhash(k: &UmacKey, msg: &[u8]) -> [L2; 4] {
 pub struct UmacStream<const T: usize> {
     key: Arc<UmacKey>,
     /// `None` only inside [`UmacPending`] (the nonce comes at the end).
-    pad: Option<Zeroizing<[u8; 16]>>,
+    pad: Option<Zeroizing<u128>>,
     /// The partial chunk (message bytes, not key material: not wiped).
     buf: [u8; CHUNK],
     fill: usize,
@@ -315,10 +365,10 @@ impl<const T: usize> UmacStream<T> {
     /// The tag.
     pub fn finalize(self) -> [u8; T] {
         let pad = self.pad.clone().expect("a UmacStream is started with its nonce");
-        self.finish(&pad)
+        self.finish(*pad)
     }
 
-    fn finish(mut self, pad: &[u8; 16]) -> [u8; T] {
+    fn finish(mut self, pad: u128) -> [u8; T] {
         // The last chunk, zero-padded to a positive multiple of 32 bytes by
         // `l1`. (A message of whole chunks has had them all hashed already.)
         let n = self.fill;
@@ -342,7 +392,7 @@ impl<const T: usize> UmacPending<T> {
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Umac::<T>::name(), nonce)?;
         let pad = self.0.key.pad(nonce);
-        Ok(self.0.finish(&pad))
+        Ok(self.0.finish(*pad))
     }
 }
 
@@ -434,7 +484,7 @@ impl<const T: usize> Umac<T> {
             pad: None,
             buf: [0u8; CHUNK],
             fill: 0,
-            l2: Default::default(),
+            l2: [L2::EMPTY; 4],
         }
     }
 
@@ -442,9 +492,10 @@ impl<const T: usize> Umac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Self::name(), nonce)?;
-        let l2 = uhash(&self.key, msg);
+        let mut l2 = [L2::EMPTY; 4];
+        uhash(&self.key, msg, &mut l2);
         let pad = self.key.pad(nonce);
-        Ok(tag_of(&self.key, &l2, &pad))
+        Ok(tag_of(&self.key, &l2, *pad))
     }
 
     /// Whether `tag` is the tag of `msg` under `nonce` (constant-time

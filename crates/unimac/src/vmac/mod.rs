@@ -29,7 +29,7 @@
 //! ```
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
@@ -100,6 +100,10 @@ struct VmacKey {
     poly: Zeroizing<[u128; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
+    /// VMAC-64: the last enciphered nonce block `(input, output)`; two
+    /// nonces that differ in the last bit share it (draft §3.3). Taken only
+    /// when free (`try_lock`).
+    pad_cache: Mutex<Option<(u128, Zeroizing<u128>)>>,
     backend: Backend,
 }
 
@@ -134,23 +138,32 @@ impl VmacKey {
         }
         let mut nh_fixed = Zeroizing::new([0u64; 18]);
         nh_fixed[..nhk.len()].copy_from_slice(&nhk);
-        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, backend: Backend::detect() })
+        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::detect() })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
     /// bytes, enciphered; VMAC-64 clears the last bit first and takes the
     /// half that bit selects (two tags share one AES call).
     fn pad(&self, nonce: &[u8]) -> [u64; 2] {
-        let mut b = Zeroizing::new([0u8; 16]);
-        b[16 - nonce.len()..].copy_from_slice(nonce);
+        let n = crate::umac::be_int(nonce);
+        let halves = |t: u128| [(t >> 64) as u64, t as u64];
         if self.iters == 1 {
-            let idx = (b[15] & 1) as usize;
-            b[15] &= 0xfe;
-            let t = self.cipher.encrypt(u128::from_be_bytes(*b));
-            [be64(&t[8 * idx..]), 0]
+            let idx = (n & 1) as u32;
+            let input = n & !1;
+            let mut cache = self.pad_cache.try_lock().ok();
+            if let Some(Some((i, t))) = cache.as_deref() {
+                if *i == input {
+                    return [halves(**t)[idx as usize], 0];
+                }
+            }
+            let t = Zeroizing::new(u128::from_be_bytes(*self.cipher.encrypt(input)));
+            let pad = [halves(*t)[idx as usize], 0];
+            if let Some(c) = cache.as_deref_mut() {
+                *c = Some((input, t));
+            }
+            pad
         } else {
-            let t = self.cipher.encrypt(u128::from_be_bytes(*b));
-            [be64(&t[..8]), be64(&t[8..])]
+            halves(u128::from_be_bytes(*self.cipher.encrypt(n)))
         }
     }
 }
