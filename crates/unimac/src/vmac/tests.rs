@@ -115,3 +115,19 @@ fn keys_nonces_and_debug() {
     let d = format!("{mac:?}");
     assert_eq!(d, "Vmac64 { .. }");
 }
+
+/// VMAC-64's pad cache (nonces that differ in the last bit share one AES
+/// block) never changes a tag.
+#[test]
+fn pad_cache_is_transparent() {
+    let key = [0x42u8; 24];
+    for order in [[0u8, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]] {
+        let shared = Vmac64::new(&key).unwrap();
+        for last in order {
+            for nonce in [vec![5, last], vec![last], vec![0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, last]] {
+                let want = Vmac64::new(&key).unwrap().tag(&nonce, b"message").unwrap();
+                assert_eq!(shared.tag(&nonce, b"message").unwrap(), want, "nonce {nonce:?}");
+            }
+        }
+    }
+}
