@@ -143,8 +143,11 @@ pub struct Entry {
     nonce_min: Option<usize>,
     /// A further rule on the nonce's value (VMAC: the top bit of a 16-byte
     /// nonce is clear), checked wherever the length is.
-    nonce_rule: Option<fn(&[u8]) -> Result<(), Error>>,
+    nonce_rule: Option<NonceRule>,
 }
+
+/// A check of a nonce's value beyond its length ([`Entry::nonce_rule`]).
+pub type NonceRule = fn(&[u8]) -> Result<(), Error>;
 
 impl Entry {
     /// An entry of a family's catalog whose opener does its key set-up for
@@ -174,7 +177,7 @@ impl Entry {
 
     /// A rule the nonce's value must follow beyond its length (given the
     /// nonce, an error or `Ok`).
-    pub fn nonce_rule(mut self, rule: fn(&[u8]) -> Result<(), Error>) -> Entry {
+    pub fn nonce_rule(mut self, rule: NonceRule) -> Entry {
         self.nonce_rule = Some(rule);
         self
     }

@@ -300,9 +300,8 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
     let mut h = 0u128;
-    for t in 0..k.iters {
-        let b = l2[t].finish(&k.l2[t]);
-        h |= (l3(&k.l3[t].0, k.l3[t].1, b) as u128) << (96 - 32 * t);
+    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(k.iters) {
+        h |= (l3(&k3.0, k3.1, s.finish(k2)) as u128) << (96 - 32 * t);
     }
     let all = (h ^ pad).to_be_bytes();
     let mut tag = [0u8; T];
