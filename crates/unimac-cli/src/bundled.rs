@@ -12,6 +12,9 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("eval128.jsonl", include_str!("../../../tests/vectors/eval128.jsonl")),
     ("modp.jsonl", include_str!("../../../tests/vectors/modp.jsonl")),
     ("mac2.jsonl", include_str!("../../../tests/vectors/mac2.jsonl")),
+    ("umac.jsonl", include_str!("../../../tests/vectors/umac.jsonl")),
+    ("wycheproof/vmac_64_test.json", include_str!("../../../tests/vectors/wycheproof/vmac_64_test.json")),
+    ("wycheproof/vmac_128_test.json", include_str!("../../../tests/vectors/wycheproof/vmac_128_test.json")),
 ];
 
 /// Run every bundled known answer: (passed, failed).

@@ -24,7 +24,7 @@ pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<boo
     let [a, b, c, d, e] = operands else {
         return Err(Fail(format!("check-identity needs five operands A B C D E, got {}", operands.len())));
     };
-    let key = keyfile::read_key(key_file, "modp", modp::KEY_BYTES)?;
+    let key = keyfile::read_key(key_file, "modp", unimac::registry::KeySpec::Fixed(modp::KEY_BYTES))?;
     let p = SecretPrime::from_bytes(&key)?;
     let mut vals: Vec<Vec<u8>> = Vec::with_capacity(5);
     for (name, x) in ["A", "B", "C", "D", "E"].iter().zip([a, b, c, d, e]) {

@@ -18,7 +18,9 @@
 //! `verify` still reads it.
 //!
 //! A counter file holds, in decimal and a newline, the next unused 128-bit
-//! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0).
+//! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0),
+//! or for VMAC, whose 16-byte nonce is a big-endian block with its top bit
+//! clear, `c` as 16 big-endian bytes (`c < 2^127`).
 //! Nonces are reserved before any tag is printed: the new value is written to
 //! a temporary file (with the counter file's mode and owner), fsynced,
 //! renamed over the old one and the directory fsynced, all under an
@@ -31,6 +33,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use unimac::registry::KeySpec;
 use zeroize::Zeroizing;
 
 use crate::Fail;
@@ -96,11 +99,11 @@ pub fn random_key(len: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
     Ok(k)
 }
 
-/// The names (without `mac-`) whose key has `len` bytes.
+/// The names (without `mac-`) whose key may have `len` bytes.
 fn names_with_key_len(len: usize) -> Vec<String> {
     unimac::registry::entries()
         .iter()
-        .filter(|e| e.info.name.starts_with("mac-") && e.info.key == unimac::registry::KeySpec::Fixed(len))
+        .filter(|e| e.info.name.starts_with("mac-") && !matches!(e.info.key, KeySpec::PerElement(_)) && e.info.key.accepts(len))
         .map(|e| e.info.name["mac-".len()..].to_string())
         .collect()
 }
@@ -138,7 +141,7 @@ fn warn_if_open(f: &File, shown: &str) {
 
 /// Read the key file at `path` (`-`: stdin) for the MAC `name` (without
 /// `mac-`), whose key is `want` bytes.
-pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
+pub fn read_key(path: &Path, name: &str, want: KeySpec) -> Result<Zeroizing<Vec<u8>>, Fail> {
     if path.as_os_str() == "-" {
         return Ok(parse_key_file(std::io::stdin().lock(), "-", Some(name), want)?.0);
     }
@@ -152,11 +155,11 @@ pub fn read_key(path: &Path, name: &str, want: usize) -> Result<Zeroizing<Vec<u8
 pub fn read_named_key(path: &Path) -> Result<(String, Zeroizing<Vec<u8>>), Fail> {
     let shown = path.display().to_string();
     let (key, _, name) = if path.as_os_str() == "-" {
-        parse_key_file(std::io::stdin().lock(), "-", None, 0)?
+        parse_key_file(std::io::stdin().lock(), "-", None, KeySpec::Fixed(0))?
     } else {
         let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {}", crate::input::io_msg(&e))))?;
         warn_if_open(&f, &shown);
-        parse_key_file(f, &shown, None, 0)?
+        parse_key_file(f, &shown, None, KeySpec::Fixed(0))?
     };
     Ok((name, key))
 }
@@ -183,7 +186,7 @@ impl OneTimeKey {
 
 /// Open and lock the key file of a one-message MAC for tagging; refuses a
 /// key file already marked spent.
-pub fn one_time_key(path: &Path, name: &str, want: usize) -> Result<OneTimeKey, Fail> {
+pub fn one_time_key(path: &Path, name: &str, want: KeySpec) -> Result<OneTimeKey, Fail> {
     let shown = path.display().to_string();
     if path.as_os_str() == "-" {
         return Err(Fail(format!("{name} is a one-time MAC: its key must be a file (it is marked spent when it tags), not stdin")));
@@ -205,7 +208,7 @@ pub fn one_time_key(path: &Path, name: &str, want: usize) -> Result<OneTimeKey, 
 /// The key in a key file's text, whether the file is marked spent, and the
 /// MAC it names. With `name`, the file must name that MAC and hold a key of
 /// `want` bytes; without, any MAC of this build with its key length.
-fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: usize) -> Result<(Zeroizing<Vec<u8>>, bool, String), Fail> {
+fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) -> Result<(Zeroizing<Vec<u8>>, bool, String), Fail> {
     // Room for the whole (bounded) file up front: growing the buffer would
     // leave copies of the key in freed memory.
     let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
@@ -243,8 +246,8 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: usize) ->
             return Err(Fail(format!("key file {shown} is a {file_name} key, not a {n} key; use it with {file_name} or make a {n} key with 'unimac keygen {n}'")));
         }
         Some(_) => want,
-        None if file_name == "modp" => unimac::modp::KEY_BYTES,
-        None => crate::names::mac_key_len(&file_name)?,
+        None if file_name == "modp" => KeySpec::Fixed(unimac::modp::KEY_BYTES),
+        None => crate::names::mac_key_spec(&file_name)?,
     };
     if hexpart.is_empty() || !hexpart.iter().all(|c| c.is_ascii_hexdigit()) {
         return Err(not_key());
@@ -253,10 +256,10 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: usize) ->
         return Err(Fail(format!("key file {shown}: odd number of hex digits")));
     }
     let got = hexpart.len() / 2;
-    if got != want {
+    if !want.accepts(got) {
         let others = names_with_key_len(got);
         let hint = if others.is_empty() { String::new() } else { format!(" (the key length of {})", others.join(", ")) };
-        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {file_name} needs {want} bytes")));
+        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {file_name} needs {} bytes", want.describe())));
     }
     let mut key = Zeroizing::new(vec![0u8; got]);
     hex::decode_to_slice(hexpart, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;

@@ -12,14 +12,35 @@ use unimac::registry;
 
 use crate::input::{io_msg, read_message, shown};
 use crate::keyfile;
-use crate::names::{cite, mac_key_len, resolve_mac};
+use crate::names::{cite, mac_key_spec, resolve_mac};
 use crate::Fail;
+
+/// The nonce of the counter value `c` for the MAC `name`: `c` as 16
+/// little-endian bytes (SPEC §0), except for VMAC, which reads its nonce as a
+/// big-endian block whose top bit must be clear (the key derivation's blocks
+/// have it set): there the nonce is `c` as 16 big-endian bytes, `c < 2^127`.
+fn counter_nonce(name: &str, c: u128) -> Result<Vec<u8>, Fail> {
+    if name.starts_with("vmac") {
+        if c >> 127 != 0 {
+            return Err(Fail(format!(
+                "{name}: nonce counter {c} has its top bit set, which VMAC reserves for its key derivation; use a new key"
+            )));
+        }
+        Ok(c.to_be_bytes().to_vec())
+    } else {
+        Ok(c.to_le_bytes().to_vec())
+    }
+}
 
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
     let name = if name == "modp" { name.to_string() } else { resolve_mac(name)? };
     let name = name.as_str();
-    let len = if name == "modp" { unimac::modp::KEY_BYTES } else { mac_key_len(name)? };
+    let len = if name == "modp" {
+        unimac::modp::KEY_BYTES
+    } else {
+        mac_key_spec(name)?.default_len().ok_or_else(|| Fail(format!("{name}: not a MAC")))?
+    };
     let nonce = registry::lookup(&format!("mac-{name}")).map(|e| e.info.nonce).unwrap_or(0);
     if counter.is_some() && nonce == 0 {
         return Err(Fail(format!("{name} takes no nonce; --counter is for nonce MACs")));
@@ -324,7 +345,7 @@ fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> 
 pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) -> Result<bool, Fail> {
     let name = resolve_mac(name)?;
     let name = name.as_str();
-    let klen = mac_key_len(name)?;
+    let klen = mac_key_spec(name)?;
     let items = collect_files(files, opts.list)?;
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
         return Err(Fail("stdin ('-') cannot be both the key file and a file to tag".into()));
@@ -367,8 +388,14 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
         (_, Some(_), Some(_)) => return Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
         (_, None, Some(h)) => {
             let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
-            if n.len() != nl {
-                return Err(Fail(format!("{name}: nonce must be {nl} bytes ({} hex digits), got {}", 2 * nl, n.len())));
+            let sizes = m.nonce_sizes();
+            if !sizes.contains(&n.len()) {
+                let want = if sizes.start() == sizes.end() {
+                    format!("{nl} bytes ({} hex digits)", 2 * nl)
+                } else {
+                    format!("{} to {} bytes", sizes.start(), sizes.end())
+                };
+                return Err(Fail(format!("{name}: nonce must be {want}, got {}", n.len())));
             }
             if items.len() > 1 {
                 return Err(Fail("--nonce with more than one file would use the nonce twice; use --counter".into()));
@@ -424,7 +451,7 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
             }
         };
         let n: Option<Vec<u8>> = if let Some(c) = next.as_mut() {
-            let n = c.to_le_bytes().to_vec();
+            let n = counter_nonce(name, *c)?;
             *c += 1;
             Some(n)
         } else if let Some(n) = &fixed_nonce {
@@ -541,8 +568,8 @@ fn split_check_line(line: &[u8]) -> Option<CheckLine> {
 }
 
 /// `[NONCE:]TAG` decoded for a MAC with these sizes, or None if malformed.
-fn decode_value(value: &str, nonce_len: usize, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
-    let (n, t) = if nonce_len > 0 {
+fn decode_value(value: &str, nonce_sizes: std::ops::RangeInclusive<usize>, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
+    let (n, t) = if *nonce_sizes.end() > 0 {
         let (n, t) = value.split_once(':')?;
         (Some(n), t)
     } else {
@@ -555,7 +582,8 @@ fn decode_value(value: &str, nonce_len: usize, tag_len: usize) -> Option<(Option
         hex::decode(s).ok()
     };
     let nonce = match n {
-        Some(n) => Some(strict_hex(n, nonce_len)?),
+        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => Some(strict_hex(n, n.len() / 2)?),
+        Some(_) => return None,
         None => None,
     };
     Some((nonce, strict_hex(t, tag_len)?))
@@ -566,7 +594,7 @@ fn decode_value(value: &str, nonce_len: usize, tag_len: usize) -> Option<(Option
 #[cfg(test)]
 fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>, String)> {
     let l = split_check_line(line.as_bytes())?;
-    let (n, t) = decode_value(&l.value, nonce_len, tag_len)?;
+    let (n, t) = decode_value(&l.value, nonce_len..=nonce_len, tag_len)?;
     Some((n, t, String::from_utf8(l.file).ok()?))
 }
 
@@ -618,7 +646,7 @@ pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: Ver
     let (name, key) = match name {
         Some(n) => {
             let n = resolve_mac(n)?;
-            let klen = mac_key_len(&n)?;
+            let klen = mac_key_spec(&n)?;
             let k = keyfile::read_key(key_file, &n, klen)?;
             (n, k)
         }
@@ -669,7 +697,7 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
     for (i, line) in lines.into_iter().enumerate() {
         let parsed = split_check_line(line);
         let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
-        let decoded = parsed.and_then(|l| decode_value(&l.value, m.nonce_len(), m.tag_len()).map(|v| (v, l.file)));
+        let decoded = parsed.and_then(|l| decode_value(&l.value, m.nonce_sizes(), m.tag_len()).map(|v| (v, l.file)));
         // A BSD-style line names its MAC: another MAC's line is not checked.
         if let Some(by) = &made_by {
             let by_name = crate::names::mac_name(by).unwrap_or_else(|| by.clone());

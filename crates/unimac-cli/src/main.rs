@@ -55,7 +55,8 @@ enum Cmd {
         /// Counter file (the next unused 128-bit nonce counter in decimal and a
         /// newline; made by 'keygen --counter'): nonces are reserved from it and
         /// synced to disk before any tag is printed; the nonce is the counter as
-        /// 16 little-endian bytes.
+        /// 16 little-endian bytes (for VMAC, whose nonce block must keep its
+        /// top bit clear, as 16 big-endian bytes).
         #[arg(long)]
         counter: Option<PathBuf>,
         /// The nonce, hex (interoperation; one file only; never reuse a nonce).
@@ -159,8 +160,9 @@ enum Cmd {
         /// The message file; stdin when absent or '-'.
         file: Option<PathBuf>,
     },
-    /// Run known-answer files (.jsonl of SPEC §7, or hash127-accuracy.exp);
-    /// without FILE, the vectors bundled in this binary.
+    /// Run known-answer files (.jsonl of SPEC §7, hash127-accuracy.exp, or
+    /// Wycheproof mac_with_iv .json files); without FILE, the vectors bundled
+    /// in this binary.
     CheckVectors {
         /// Files to check.
         files: Vec<PathBuf>,
@@ -229,8 +231,14 @@ fn list() -> Result<(), Fail> {
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
+            registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
         };
-        let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
+        let sizes = registry::nonce_sizes(i);
+        let nonce = match i.nonce {
+            0 => "-".to_string(),
+            n if *sizes.start() == n => n.to_string(),
+            n => format!("{}..{n}", sizes.start()),
+        };
         let attack = unimac::bounds::Attack::new(1 << 20, mac_cmd::use_tags(&name, 1 << 20), mac_cmd::USE_FORGERIES);
         let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
             Ok(b) => (format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > mac_cmd::WEAK_LOG2),
@@ -254,9 +262,15 @@ fn list() -> Result<(), Fail> {
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
+            registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
         };
         let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
-        let nonce = if i.nonce == 0 { "-".to_string() } else { i.nonce.to_string() };
+        let sizes = registry::nonce_sizes(i);
+        let nonce = match i.nonce {
+            0 => "-".to_string(),
+            n if *sizes.start() == n => n.to_string(),
+            n => format!("{}..{n}", sizes.start()),
+        };
         out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, cite(&i.summary)));
     }
     io::stdout().write_all(out.as_bytes())?;

@@ -77,11 +77,11 @@ pub fn resolve_mac(name: &str) -> Result<String, Fail> {
 }
 
 /// The key length of the MAC `name` (already resolved).
-pub fn mac_key_len(name: &str) -> Result<usize, Fail> {
+pub fn mac_key_spec(name: &str) -> Result<KeySpec, Fail> {
     let e = registry::lookup(&format!("mac-{name}")).map_err(|e| Fail(cite(&e.to_string())))?;
     match e.info.key {
-        KeySpec::Fixed(n) => Ok(n),
         KeySpec::PerElement(_) => Err(Fail(format!("{name}: not a MAC"))),
+        k => Ok(k),
     }
 }
 

@@ -21,7 +21,9 @@ pub mod registry;
 pub mod shoup;
 pub mod square;
 pub mod tree;
+pub mod umac;
 pub mod vectors;
+pub mod vmac;
 
 pub use error::Error;
 pub use platform::Platform;

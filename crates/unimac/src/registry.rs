@@ -23,6 +23,8 @@ pub enum KeySpec {
     /// One element of this many bytes per message element: the key is as long
     /// as the message (Square Hash's `k` elements of `l/8` bytes).
     PerElement(usize),
+    /// Any one of these sizes (VMAC's AES-128/192/256 keys), the first the default.
+    OneOf(&'static [usize]),
 }
 
 impl KeySpec {
@@ -31,6 +33,31 @@ impl KeySpec {
         match self {
             KeySpec::Fixed(n) => n.to_string(),
             KeySpec::PerElement(n) => format!("a positive multiple of {n} (as long as the message)"),
+            KeySpec::OneOf(v) => {
+                let s: Vec<String> = v.iter().map(|n| n.to_string()).collect();
+                match s.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => s.concat(),
+                }
+            }
+        }
+    }
+
+    /// The key size a fresh key gets (`None` for [`KeySpec::PerElement`]).
+    pub fn default_len(&self) -> Option<usize> {
+        match self {
+            KeySpec::Fixed(n) => Some(*n),
+            KeySpec::OneOf(v) => v.first().copied(),
+            KeySpec::PerElement(_) => None,
+        }
+    }
+
+    /// Whether a key of `len` bytes fits.
+    pub fn accepts(&self, len: usize) -> bool {
+        match self {
+            KeySpec::Fixed(n) => len == *n,
+            KeySpec::PerElement(n) => len > 0 && len.is_multiple_of(*n),
+            KeySpec::OneOf(v) => v.contains(&len),
         }
     }
 }
@@ -42,7 +69,8 @@ pub struct Info {
     pub name: String,
     /// Key size.
     pub key: KeySpec,
-    /// Nonce size in bytes, or 0 for none.
+    /// Nonce size in bytes, or 0 for none; for names whose nonce may be
+    /// shorter ([`nonce_sizes`]), the largest size.
     pub nonce: usize,
     /// Output size in bytes (for `keystream`, the `--len` argument decides).
     pub out: usize,
@@ -130,7 +158,16 @@ enum Opening {
 pub struct Entry {
     pub info: Info,
     opening: Opening,
+    /// The shortest nonce, for names whose nonce is `nonce_min..=info.nonce`
+    /// bytes (UMAC, VMAC); `None`: exactly `info.nonce`.
+    nonce_min: Option<usize>,
+    /// A further rule on the nonce's value (VMAC: the top bit of a 16-byte
+    /// nonce is clear), checked wherever the length is.
+    nonce_rule: Option<NonceRule>,
 }
+
+/// A check of a nonce's value beyond its length ([`Entry::nonce_rule`]).
+pub type NonceRule = fn(&[u8]) -> Result<(), Error>;
 
 impl Entry {
     /// An entry of a family's catalog whose opener does its key set-up for
@@ -139,7 +176,7 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::PerMessage(Box::new(opener)) }
+        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None, nonce_rule: None }
     }
 
     /// An entry whose opener sets the key up once and returns a [`Keyed`]
@@ -149,7 +186,20 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::Keyed(Box::new(opener)) }
+        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None, nonce_rule: None }
+    }
+
+    /// The nonce of this name may be any length from `min` to `info.nonce`.
+    pub fn nonce_from(mut self, min: usize) -> Entry {
+        self.nonce_min = Some(min);
+        self
+    }
+
+    /// A rule the nonce's value must follow beyond its length (given the
+    /// nonce, an error or `Ok`).
+    pub fn nonce_rule(mut self, rule: NonceRule) -> Entry {
+        self.nonce_rule = Some(rule);
+        self
     }
 }
 
@@ -165,8 +215,21 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::tree::catalog());
         v.extend(crate::mac::catalog());
         v.extend(crate::modp::catalog());
+        v.extend(crate::umac::catalog());
+        v.extend(crate::vmac::catalog());
         v
     })
+}
+
+fn entry_of(info: &Info) -> Option<&'static Entry> {
+    entries().iter().find(|e| std::ptr::eq(&e.info, info) || e.info.name == info.name)
+}
+
+/// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or a range for
+/// the names made with [`Entry::nonce_from`].
+pub fn nonce_sizes(info: &Info) -> std::ops::RangeInclusive<usize> {
+    let min = entry_of(info).and_then(|e| e.nonce_min).unwrap_or(info.nonce);
+    min..=info.nonce
 }
 
 /// Every name SPEC.md defines (for telling "not implemented" from "unknown").
@@ -211,6 +274,10 @@ pub fn spec_names() -> Vec<String> {
     for m in ["wc-eval128", "shoup3-eval128", "shoup4-eval64", "shoup4-division64"] {
         v.push(format!("mac-{m}"));
     }
+    // SPEC §8.
+    for m in ["umac32", "umac64", "umac96", "umac128", "vmac64", "vmac128"] {
+        v.push(format!("mac-{m}"));
+    }
     v
 }
 
@@ -233,23 +300,54 @@ pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
     check_len(info, p.len)
 }
 
+fn check_entry(e: &Entry, p: &Params<'_>) -> Result<(), Error> {
+    check_key(&e.info, p.key)?;
+    check_nonce_entry(e, p.nonce)?;
+    check_len(&e.info, p.len)
+}
+
 fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
-    let ok = match info.key {
-        KeySpec::Fixed(n) => key.len() == n,
-        KeySpec::PerElement(n) => !key.is_empty() && key.len().is_multiple_of(n),
-    };
-    if !ok {
+    if !info.key.accepts(key.len()) {
         return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });
     }
     Ok(())
 }
 
 fn check_nonce(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
+    match entry_of(info) {
+        Some(e) => check_nonce_entry(e, nonce),
+        None => check_nonce_len(info, info.nonce..=info.nonce, nonce),
+    }
+}
+
+fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), Error> {
+    let info = &e.info;
+    check_nonce_len(info, e.nonce_min.unwrap_or(info.nonce)..=info.nonce, nonce)?;
+    match (e.nonce_rule, nonce) {
+        (Some(rule), Some(n)) => rule(n),
+        _ => Ok(()),
+    }
+}
+
+fn check_nonce_len(info: &Info, sizes: std::ops::RangeInclusive<usize>, nonce: Option<&[u8]>) -> Result<(), Error> {
     let name = &info.name;
     match (info.nonce, nonce) {
         (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),
         (n, None) if n > 0 => Err(Error::MissingNonce(name.clone())),
-        (n, Some(x)) if x.len() != n => Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() }),
+        (n, Some(x)) if x.len() != n => {
+            if sizes.contains(&x.len()) {
+                Ok(())
+            } else if sizes.start() == sizes.end() {
+                Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() })
+            } else {
+                Err(Error::Invalid(format!(
+                    "{name}: nonce must be {} to {} bytes, got {}",
+                    sizes.start(),
+                    sizes.end(),
+                    x.len()
+                )))
+            }
+        }
         _ => Ok(()),
     }
 }
@@ -276,7 +374,7 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
 fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     check_key(&e.info, p.key)?;
     if p.nonce.is_some() {
-        check_nonce(&e.info, p.nonce)?;
+        check_nonce_entry(e, p.nonce)?;
     }
     check_len(&e.info, p.len)?;
     let p = Params { key: p.key, nonce: None, len: p.len };
@@ -288,26 +386,26 @@ fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error>
             entry: e,
         }),
     };
-    Ok(Box::new(Checked { info: &e.info, inner }))
+    Ok(Box::new(Checked { entry: e, inner }))
 }
 
 /// Checks each message's nonce against the name, then starts it.
 struct Checked {
-    info: &'static Info,
+    entry: &'static Entry,
     inner: Box<dyn Keyed>,
 }
 
 impl Keyed for Checked {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        check_nonce(self.info, nonce)?;
+        check_nonce_entry(self.entry, nonce)?;
         self.inner.start_with_nonce(nonce)
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        check_nonce(self.info, nonce)?;
+        check_nonce_entry(self.entry, nonce)?;
         self.inner.compute(nonce, msg)
     }
     fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        check_nonce(self.info, nonce)?;
+        check_nonce_entry(self.entry, nonce)?;
         self.inner.start_check(nonce)
     }
 }
@@ -333,7 +431,7 @@ impl Keyed for PerMessage {
 /// [`key`] then [`Keyed::start_with_nonce`].
 pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
     let e = lookup(name)?;
-    check(&e.info, p)?;
+    check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
 
@@ -341,7 +439,7 @@ pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
 /// one-shot path is used where it has one).
 pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     let e = lookup(name)?;
-    check(&e.info, p)?;
+    check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
 }
 

@@ -118,11 +118,94 @@ pub fn check_accuracy(text: &str) -> Report {
     r
 }
 
-/// Check a known-answer file by its name: `.exp` is the accuracy test,
+/// The registry name of a Wycheproof `algorithm` with a tag of `tag_bits`.
+fn wycheproof_name(algorithm: &str, tag_bits: u64) -> Option<String> {
+    match (algorithm, tag_bits) {
+        ("VMAC-AES", 64 | 128) => Some(format!("mac-vmac{tag_bits}")),
+        _ => None,
+    }
+}
+
+/// Whether `text` is one Wycheproof test file (a JSON object with `testGroups`).
+pub fn is_wycheproof(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("testGroups").is_some())
+}
+
+/// Check a Wycheproof `mac_with_iv_test_schema_v1` file (VMAC-AES): every
+/// `valid` test must give its tag, every `invalid` one must be rejected (an
+/// error, or a tag that differs); `acceptable` tests pass either way. The
+/// `line` of a failure is the test's `tcId`.
+pub fn check_wycheproof(text: &str) -> Report {
+    let mut r = Report::default();
+    let fail = |line: usize, name: &str, expected: &str, got: String| Failure {
+        line,
+        name: name.to_string(),
+        expected: expected.to_string(),
+        got,
+    };
+    let v: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            r.failures.push(fail(0, "?", "", format!("bad JSON: {e}")));
+            return r;
+        }
+    };
+    let algorithm = v.get("algorithm").and_then(|a| a.as_str()).unwrap_or("?");
+    let groups = v.get("testGroups").and_then(|g| g.as_array()).cloned().unwrap_or_default();
+    for g in &groups {
+        let tag_bits = g.get("tagSize").and_then(|t| t.as_u64()).unwrap_or(0);
+        let tests = g.get("tests").and_then(|t| t.as_array()).cloned().unwrap_or_default();
+        let Some(name) = wycheproof_name(algorithm, tag_bits) else {
+            for t in &tests {
+                let id = t.get("tcId").and_then(|i| i.as_u64()).unwrap_or(0) as usize;
+                r.failures.push(fail(id, algorithm, "", format!("no unimac name for {algorithm} with {tag_bits}-bit tags")));
+            }
+            continue;
+        };
+        for t in &tests {
+            let id = t.get("tcId").and_then(|i| i.as_u64()).unwrap_or(0) as usize;
+            let get = |k: &str| field(t, k).and_then(|s| unhex(s, k));
+            let (key, iv, msg, tag) = match (get("key"), get("iv"), get("msg"), get("tag")) {
+                (Ok(k), Ok(i), Ok(m), Ok(t)) => (k, i, m, t),
+                (k, i, m, t) => {
+                    let e = [k.err(), i.err(), m.err(), t.err()].into_iter().flatten().next().unwrap_or_default();
+                    r.failures.push(fail(id, &name, "", e));
+                    continue;
+                }
+            };
+            let result = t.get("result").and_then(|x| x.as_str()).unwrap_or("?");
+            let got = registry::compute(&name, &Params { key: &key, nonce: Some(&iv), len: None }, &msg);
+            let matches = matches!(&got, Ok(out) if crate::mac::tags_equal(out, &tag));
+            let ok = match result {
+                "valid" => matches,
+                "invalid" => !matches,
+                "acceptable" => true,
+                _ => false,
+            };
+            if ok {
+                r.passed += 1;
+            } else {
+                let got = match got {
+                    Ok(out) => hex::encode(out),
+                    Err(e) => e.to_string(),
+                };
+                let expected = if result == "valid" { hex::encode(&tag) } else { format!("rejected ({result})") };
+                r.failures.push(fail(id, &name, &expected, got));
+            }
+        }
+    }
+    r
+}
+
+/// Check a known-answer file by its name: `.exp` is the accuracy test, a
+/// Wycheproof file (one JSON object with `testGroups`) its own format,
 /// anything else SPEC §7 JSON lines.
 pub fn check_file_text(file_name: &str, text: &str) -> Report {
     if file_name.ends_with(".exp") {
         check_accuracy(text)
+    } else if is_wycheproof(text) {
+        check_wycheproof(text)
     } else {
         check_jsonl(text)
     }

@@ -109,9 +109,10 @@ fn reduce256(lo: u128, hi: u128) -> u128 {
     sub_p_if_ge((s & P) + (s >> 127))
 }
 
-/// `a·b` as 256 bits `(lo, hi)`, for `a, b < 2^127`.
+/// `a·b` as 256 bits `(lo, hi)` (any `a, b < 2^128`; UMAC's POLY128 and
+/// VHASH's polynomial use it too).
 #[inline]
-fn mul_wide(a: u128, b: u128) -> (u128, u128) {
+pub(crate) fn mul_wide(a: u128, b: u128) -> (u128, u128) {
     let (a0, a1) = (a as u64 as u128, a >> 64);
     let (b0, b1) = (b as u64 as u128, b >> 64);
     let ll = a0 * b0;

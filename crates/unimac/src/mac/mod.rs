@@ -618,11 +618,11 @@ impl Mac {
             Err(Error::NotImplemented(_)) => return Err(Error::NotImplemented(name.to_string())),
             Err(e) => return Err(e),
         };
-        let KeySpec::Fixed(k) = e.info.key else {
+        if matches!(e.info.key, KeySpec::PerElement(_)) {
             return Err(Error::Invalid(format!("{name}: not a MAC")));
-        };
-        if key.len() != k {
-            return Err(Error::KeyLength { name: name.to_string(), expected: k.to_string(), got: key.len() });
+        }
+        if !e.info.key.accepts(key.len()) {
+            return Err(Error::KeyLength { name: name.to_string(), expected: e.info.key.describe(), got: key.len() });
         }
         let keyed = registry::key(&e.info.name, &Params { key, nonce: None, len: None })?;
         Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()), keyed })
@@ -635,6 +635,11 @@ impl Mac {
     /// Nonce bytes (0 for the stateless names).
     pub fn nonce_len(&self) -> usize {
         self.info.nonce
+    }
+    /// The nonce sizes this MAC accepts (`nonce_len()..=nonce_len()` but for
+    /// UMAC and VMAC, whose nonces are 1 to 16 bytes).
+    pub fn nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
+        registry::nonce_sizes(self.info)
     }
     /// Tag bytes.
     pub fn tag_len(&self) -> usize {
@@ -678,6 +683,9 @@ impl Mac {
     pub fn start_deferred(&self) -> Result<Pending, Error> {
         let name = self.name();
         let key: &[u8] = &self.key;
+        if let Some(d) = deferred_spec_mac(name, key)? {
+            return Ok(Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, name: name.to_string(), nonce_len: self.nonce_len() });
+        }
         let deferred = shoup::deferred(name, key).transpose()?;
         let (hash, finish): (PendingHash, PendingFinish) = match name {
             _ if deferred.is_some() => {
@@ -714,6 +722,33 @@ impl Mac {
 enum PendingHash {
     H127(Box<Hash127>),
     Other(Box<dyn Stream>),
+    /// UMAC, VMAC: the message hashed, the pad made from the nonce at the end.
+    Deferred(Box<dyn DeferredNonce>),
+}
+
+/// A MAC of SPEC §8 whose nonce is given after the message (UMAC and VMAC
+/// add their pad last, as every SPEC §6 MAC does).
+pub(crate) trait DeferredNonce: Send {
+    fn update(&mut self, data: &[u8]);
+    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error>;
+}
+
+/// The deferred form of `umac*` / `vmac*` (`None` for the other names).
+fn deferred_spec_mac(name: &str, key: &[u8]) -> Result<Option<Box<dyn DeferredNonce>>, Error> {
+    use crate::umac::Umac;
+    use crate::vmac::Vmac;
+    let k16 = || -> Result<[u8; 16], Error> {
+        key.try_into().map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })
+    };
+    Ok(Some(match name {
+        "umac32" => Box::new(Umac::<4>::new(&k16()?).start_deferred()),
+        "umac64" => Box::new(Umac::<8>::new(&k16()?).start_deferred()),
+        "umac96" => Box::new(Umac::<12>::new(&k16()?).start_deferred()),
+        "umac128" => Box::new(Umac::<16>::new(&k16()?).start_deferred()),
+        "vmac64" => Box::new(Vmac::<8>::new(key)?.start_deferred()),
+        "vmac128" => Box::new(Vmac::<16>::new(key)?.start_deferred()),
+        _ => return Ok(None),
+    }))
 }
 
 enum PendingFinish {
@@ -725,6 +760,7 @@ enum PendingFinish {
     Wc(Aes128, usize, DeltaGroup),
     /// A MAC of [`shoup`] (SPEC §7): its pad from the nonce, XORed.
     Pad(shoup::DeferredPad),
+    Deferred,
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
@@ -742,11 +778,16 @@ impl Pending {
         match &mut self.hash {
             PendingHash::H127(h) => h.update(data),
             PendingHash::Other(s) => s.update(data),
+            PendingHash::Deferred(d) => d.update(data),
         }
     }
 
     /// The tag under `nonce` (which must be given exactly for nonce MACs).
     pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        if let PendingHash::Deferred(d) = self.hash {
+            let n = nonce.ok_or_else(|| Error::MissingNonce(self.name.clone()))?;
+            return d.finalize(n);
+        }
         let n: Option<[u8; 16]> = match (self.nonce_len, nonce) {
             (0, None) => None,
             (0, Some(_)) => return Err(Error::UnexpectedNonce(self.name)),
@@ -764,7 +805,9 @@ impl Pending {
                         Finish::OneTimeScramble(Arc::new(aes), pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
-                    PendingFinish::Wc(..) | PendingFinish::Pad(_) => unreachable!("hash127 MACs are not wc-"),
+                    PendingFinish::Wc(..) | PendingFinish::Pad(_) | PendingFinish::Deferred => {
+                        unreachable!("hash127 MACs are not wc-")
+                    }
                 };
                 Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
@@ -774,6 +817,7 @@ impl Pending {
             (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(s), PendingFinish::Pad(pad)) => pad.apply(&nonce(), &Zeroizing::new(s.finalize()?)),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
+            (PendingHash::Deferred(_), _) => unreachable!("finalized above"),
         }
     }
 }

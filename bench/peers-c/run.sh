@@ -1,0 +1,52 @@
+#!/bin/sh
+# Cycles per byte of unimac's UMAC and VMAC beside the installable peers:
+# Nettle's UMAC (Debian nettle-dev) and Crypto++'s VMAC (Debian
+# libcrypto++-dev), at 64 B, 16 KiB and 1 MiB, all timed with the time-stamp
+# counter in one session. Not part of `cargo test`.
+#
+#   bench/peers-c/run.sh [ROUNDS]     (default 5 rounds; the best of each cell)
+#
+# Installs the two packages with apt-get when their headers are missing
+# (needs root), builds peers.cc against the installed libraries, builds
+# unimac's `umac_speed` example, then alternates the two ROUNDS times (other
+# processes on a shared machine only ever slow a run down, so the minimum is
+# the least disturbed figure) and prints one table.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+rounds=${1:-5}
+out=${TMPDIR:-/tmp}/unimac-peers.$$
+mkdir -p "$out"
+trap 'rm -rf "$out"' EXIT
+
+if [ ! -f /usr/include/nettle/umac.h ] || [ ! -f /usr/include/cryptopp/vmac.h ]; then
+    apt-get install -y nettle-dev libcrypto++-dev
+fi
+${CXX:-g++} -O2 -march=native -o "$out/peers" "$here/peers.cc" -lnettle -lcryptopp
+(cd "$root" && cargo build --release -q -p unimac --example umac_speed)
+speed="$root/target/release/examples/umac_speed"
+
+i=0
+while [ "$i" -lt "$rounds" ]; do
+    "$out/peers" >> "$out/all"
+    "$speed" umac32 umac64 umac128 vmac64 vmac128 >> "$out/all"
+    i=$((i + 1))
+done
+
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+echo "cycles per byte (time-stamp counter), best of $rounds rounds"
+awk '
+{ k = $1 " " $2 " " $3; if (!(k in best) || $4 < best[k]) best[k] = $4; names[$2] = 1; sizes[$3] = 1 }
+END {
+    n = split("umac32 umac64 umac128 vmac64 vmac128", order, " ")
+    printf "%-9s %8s %10s %10s %7s\n", "name", "bytes", "unimac", "peer", "ratio"
+    for (i = 1; i <= n; i++) {
+        m = order[i]; peer = (m ~ /^umac/) ? "nettle" : "cryptopp"
+        split("64 16384 1048576", sz, " ")
+        for (j = 1; j <= 3; j++) {
+            u = best["unimac " m " " sz[j]]; p = best[peer " " m " " sz[j]]
+            if (u == "" || p == "") continue
+            printf "%-9s %8d %10.3f %10.3f %6.2fx  (%s)\n", m, sz[j], u, p, p / u, peer
+        }
+    }
+}' "$out/all"

@@ -1,0 +1,91 @@
+//! Cycles per byte of UMAC-64 and VMAC-64 (and their wider tags) at 64 B,
+//! 16 KiB and 1 MiB, in the format of bench/peers-c/run.sh: one line
+//! `unimac NAME SIZE CPB` each. The cycle counter is the time-stamp counter
+//! (reference cycles); the peers' driver reads the same counter.
+//!
+//! `cargo run --release -p unimac --example umac_speed`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use unimac::umac::{Umac128, Umac32, Umac64, Umac96};
+use unimac::vmac::{Vmac128, Vmac64};
+
+#[cfg(target_arch = "x86_64")]
+fn cycles() -> u64 {
+    // SAFETY: rdtsc has no preconditions on x86_64.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cycles() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+}
+
+/// The median over 15 runs of the cycles per byte of `f` on `len` bytes.
+/// With `UMAC_SPEED_FIXED=n` set, instead exactly `n` MiB of calls and no
+/// timing (for counting core cycles from outside, e.g. `perf stat -e cycles`).
+fn cpb(len: usize, mut f: impl FnMut()) -> f64 {
+    if let Some(n) = std::env::var("UMAC_SPEED_FIXED").ok().and_then(|v| v.parse::<usize>().ok()) {
+        for _ in 0..(n << 20) / len {
+            f();
+        }
+        return 0.0;
+    }
+    let reps = (1 << 22) / len.max(64) + 1;
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_millis(50) {
+        f();
+    }
+    let mut v: Vec<f64> = (0..15)
+        .map(|_| {
+            let t = cycles();
+            for _ in 0..reps {
+                f();
+            }
+            (cycles() - t) as f64 / (reps * len) as f64
+        })
+        .collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    // Arguments: names to measure and sizes in bytes (default: all of both).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let names: Vec<&String> = args.iter().filter(|a| a.parse::<usize>().is_err()).collect();
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    if sizes.is_empty() {
+        sizes = vec![64, 16 << 10, 1 << 20];
+    }
+    let want = |n: &str| names.is_empty() || names.iter().any(|x| *x == n);
+    let key = *b"abcdefghijklmnop";
+    let ctr = std::cell::Cell::new(0u64);
+    let nonce = || {
+        ctr.set(ctr.get() + 1);
+        ctr.get().to_be_bytes()
+    };
+    let u32m = Umac32::new(&key);
+    let u64m = Umac64::new(&key);
+    let u96m = Umac96::new(&key);
+    let u128m = Umac128::new(&key);
+    let v64 = Vmac64::new(&key).unwrap();
+    let v128 = Vmac128::new(&key).unwrap();
+    for len in sizes {
+        let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
+        let m = &msg[..];
+        let rows: Vec<(&str, f64)> = vec![
+            ("umac32", if want("umac32") { cpb(len, || drop(black_box(u32m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac64", if want("umac64") { cpb(len, || drop(black_box(u64m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac96", if want("umac96") { cpb(len, || drop(black_box(u96m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("umac128", if want("umac128") { cpb(len, || drop(black_box(u128m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("vmac64", if want("vmac64") { cpb(len, || drop(black_box(v64.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("vmac128", if want("vmac128") { cpb(len, || drop(black_box(v128.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+        ];
+        for (n, c) in rows {
+            if !c.is_nan() {
+                println!("unimac {n} {len} {c:.3}");
+            }
+        }
+    }
+}

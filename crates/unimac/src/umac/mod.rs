@@ -1,0 +1,550 @@
+//! UMAC, RFC 4418: `Tag = UHASH(K, M) ⊕ PDF(K, Nonce)`, with AES-128.
+//!
+//! UHASH is three layers (RFC 4418 §5), run `iters = taglen/4` times under
+//! independent keys:
+//! - L1 ([`nh`]): NH over 1024-byte chunks — NMH of seed 004 (Definition 10)
+//!   with the pairs four words apart and no prime — plus the chunk's bit
+//!   length; the `iters` L1 keys are one key stream read at offsets of 16
+//!   bytes, MMH's Toeplitz construction (seed 004 §2.4).
+//! - L2 ([`poly`]): POLY over the L1 outputs, mod `2^64 − 59`, switching to
+//!   mod `2^128 − 159` after `2^14` outputs (16 MiB of message); skipped when
+//!   the message is one chunk (at most 1024 bytes).
+//! - L3: an inner product mod `2^36 − 5` of the 128-bit L2 output's eight
+//!   16-bit pieces, truncated to 32 bits and XORed with a key word.
+//!
+//! The names are `umac32`, `umac64`, `umac96`, `umac128` (SPEC §8): key 16
+//! bytes, nonce 1 to 16 bytes, tag 4/8/12/16 bytes. RFC 4418 §6.2 gives the
+//! forgery probability of each (see [`crate::bounds`]).
+//!
+//! ```
+//! use unimac::umac::Umac64;
+//!
+//! let mac = Umac64::new(b"abcdefghijklmnop");
+//! let tag = mac.tag(b"bcdefghi", b"").unwrap();
+//! assert_eq!(tag, [0x6e, 0x15, 0x5f, 0xad, 0x26, 0x90, 0x0b, 0xe1]); // RFC 4418 appendix
+//! assert!(mac.verify(b"bcdefghi", b"", &tag));
+//! ```
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::Error;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+pub(crate) mod nh;
+pub mod poly;
+
+use nh::Backend;
+
+/// L1 chunk: 1024 bytes (RFC 4418 §5.2.1, `L1-HASH`).
+pub const CHUNK: usize = 1024;
+/// L1 outputs hashed with POLY64 before the switch to POLY128 (`2^17` bytes).
+const POLY64_MAX: u64 = 1 << 14;
+
+/// `KDF(K, index, numbytes)` of RFC 4418 §3.2.1: AES in counter mode on the
+/// blocks `index (8 bytes, big-endian) ‖ i (8 bytes, big-endian)`, `i = 1, 2, …`.
+fn kdf(aes: &Aes128, index: u64, numbytes: usize) -> Zeroizing<Vec<u8>> {
+    let mut out = Zeroizing::new(Vec::with_capacity(numbytes + 16));
+    let mut i = 1u64;
+    while out.len() < numbytes {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&index.to_be_bytes());
+        b[8..].copy_from_slice(&i.to_be_bytes());
+        let mut blk = aes::Block::from(b);
+        aes.encrypt_block(&mut blk);
+        out.extend_from_slice(&blk);
+        blk.zeroize();
+        i += 1;
+    }
+    out.truncate(numbytes);
+    out
+}
+
+/// The per-key material of UMAC with `iters` iterations: every sub-key of
+/// RFC 4418 §5.1 `UHASH` and the PDF's AES key (§3.3). Zeroized on drop.
+struct UmacKey {
+    iters: usize,
+    /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
+    l1: nh::NhKey,
+    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3).
+    l2: Zeroizing<Vec<(u64, u128)>>,
+    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word.
+    l3: Zeroizing<Vec<([u64; 8], u32)>>,
+    /// `AES(KDF(K, 0, 16), ·)`, the pad derivation (§3.3).
+    pdf: Aes128,
+    /// The last enciphered nonce block and its output, for UMAC-32 and -64
+    /// whose 4 or 2 consecutive nonces share one AES block (RFC 4418 §3.3);
+    /// taken only when free (`try_lock`), so threads never wait on it.
+    pad_cache: Mutex<PadCache>,
+    backend: Backend,
+}
+
+/// One enciphered nonce block: `(input, output)`, valid if `ok`.
+#[derive(Default, Zeroize)]
+struct PadCache {
+    input: u128,
+    output: u128,
+    ok: bool,
+}
+
+/// The big-endian integer of at most 16 bytes, in registers (no narrow
+/// stores read back wide: the common 8- and 16-byte nonces load directly).
+#[inline]
+pub(crate) fn be_int(b: &[u8]) -> u128 {
+    match b.len() {
+        16 => u128::from_be_bytes(b.try_into().unwrap()),
+        8 => u64::from_be_bytes(b.try_into().unwrap()) as u128,
+        _ => b.iter().fold(0u128, |x, &c| (x << 8) | c as u128),
+    }
+}
+
+impl Drop for PadCache {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl UmacKey {
+    fn new(key: &[u8; 16], iters: usize) -> UmacKey {
+        assert!((1..=4).contains(&iters));
+        let aes = Aes128::new(key.into());
+        let pdf_key = kdf(&aes, 0, 16);
+        let pdf = Aes128::new(pdf_key[..16].into());
+        let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
+        let l1 = nh::NhKey::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
+        let l2b = kdf(&aes, 2, 24 * iters);
+        let l2 = Zeroizing::new(
+            l2b.chunks_exact(24)
+                .map(|c| {
+                    let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
+                    let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
+                    (k64, k128)
+                })
+                .collect(),
+        );
+        let l3a = kdf(&aes, 3, 64 * iters);
+        let l3b = kdf(&aes, 4, 4 * iters);
+        let l3 = Zeroizing::new(
+            (0..iters)
+                .map(|t| {
+                    let k1: [u64; 8] = core::array::from_fn(|j| {
+                        let o = 64 * t + 8 * j;
+                        u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
+                    });
+                    let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
+                    (k1, k2)
+                })
+                .collect(),
+        );
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::detect() }
+    }
+
+    /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
+    /// `AES(K', Nonce')` that the nonce's low bits select (for 4- and 8-byte
+    /// tags, 4 or 2 nonces share one AES call), as the top `taglen` bytes of
+    /// a big-endian 128-bit integer.
+    fn pad(&self, nonce: &[u8]) -> Zeroizing<u128> {
+        let taglen = 4 * self.iters;
+        // Nonce ‖ zeros, big-endian; the last nonce byte is at bit `shift`.
+        let shift = 8 * (16 - nonce.len()) as u32;
+        let n = be_int(nonce) << shift;
+        let index = match taglen {
+            4 => (n >> shift) & 3,
+            8 => (n >> shift) & 1,
+            _ => 0,
+        } as u32;
+        let input = n ^ ((index as u128) << shift);
+        let top = if taglen == 16 { u128::MAX } else { !(u128::MAX >> (8 * taglen as u32)) };
+        let select = |t: u128| (t << (8 * taglen as u32 * index)) & top;
+        // Only UMAC-32 and -64 share blocks between (distinct) nonces.
+        let mut cache = if taglen <= 8 { self.pad_cache.try_lock().ok() } else { None };
+        match cache.as_deref_mut() {
+            Some(c) if c.ok && c.input == input => return Zeroizing::new(select(c.output)),
+            _ => {}
+        }
+        let mut blk = aes::Block::from(input.to_be_bytes());
+        self.pdf.encrypt_block(&mut blk);
+        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
+        if let Some(c) = cache.as_deref_mut() {
+            *c = PadCache { input, output: *t, ok: true };
+        }
+        // The enciphered block is the pad (of this and up to 3 other nonces).
+        blk.zeroize();
+        Zeroizing::new(select(*t))
+    }
+}
+
+/// `2^36 − 5`, the prime of L3 (RFC 4418 §5.4).
+const P36: u64 = (1 << 36) - 5;
+
+/// `L3-HASH(K1, K2, M)` of RFC 4418 §5.4: `M` (16 bytes, as the 128-bit
+/// integer `b`) is eight 16-bit pieces, most significant first. Each product
+/// is below `2^16 · 2^36`, so the sum of eight is below `2^55`; with
+/// `2^36 ≡ 5`, one fold leaves `y < 2^36 + 5 · 2^19 < 2 p36`, and one
+/// conditional subtraction (a mask) ends it.
+fn l3(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
+    let (hi, lo) = ((b >> 64) as u64, b as u64);
+    let mut y = 0u64;
+    for j in 0..4 {
+        y += ((hi >> (48 - 16 * j)) & 0xffff) * k1[j];
+        y += ((lo >> (48 - 16 * j)) & 0xffff) * k1[4 + j];
+    }
+    let y = (y & ((1 << 36) - 1)) + 5 * (y >> 36);
+    let (d, borrow) = y.overflowing_sub(P36);
+    let keep = 0u64.wrapping_sub(borrow as u64);
+    (((y & keep) | (d & !keep)) as u32) ^ k2
+}
+
+/// L2 state of one iteration (RFC 4418 §5.3), fed one L1 output at a time.
+#[derive(Clone, Copy)]
+struct L2 {
+    /// L1 outputs so far.
+    count: u64,
+    /// The first L1 output (the hash of a one-chunk message is that alone).
+    first: u64,
+    /// POLY64 accumulator, then POLY128's.
+    y64: u64,
+    y128: u128,
+    /// In the POLY128 phase, after an odd number of its words: the high half
+    /// of the next 128-bit word.
+    half: u64,
+}
+
+impl L2 {
+    const EMPTY: L2 = L2 { count: 0, first: 0, y64: 0, y128: 0, half: 0 };
+
+    fn absorb(&mut self, k: &(u64, u128), a: u64) {
+        self.count += 1;
+        match self.count {
+            1 => self.first = a,
+            2 => {
+                self.y64 = poly::poly64_step(k.0, poly::poly64_step(k.0, 1, self.first), a);
+            }
+            c if c <= POLY64_MAX => self.y64 = poly::poly64_step(k.0, self.y64, a),
+            c => {
+                if c == POLY64_MAX + 1 {
+                    // POLY(128, …, uint2str(y, 16) ‖ M_2): y < 2^64 is below the marker range.
+                    self.y128 = poly::poly128_step(k.1, 1, self.y64 as u128);
+                }
+                if (c - POLY64_MAX) % 2 == 1 {
+                    self.half = a;
+                } else {
+                    self.y128 = poly::poly128_step(k.1, self.y128, ((self.half as u128) << 64) | a as u128);
+                }
+            }
+        }
+    }
+
+    /// The 16-byte L2 output as an integer (`zeroes(8) ‖ A` for one chunk).
+    fn finish(&self, k: &(u64, u128)) -> u128 {
+        match self.count {
+            0 | 1 => self.first as u128,
+            c if c <= POLY64_MAX => self.y64 as u128,
+            _ => {
+                // M_2 ‖ 0x80, zero-padded to 16 bytes.
+                let last = if (self.count - POLY64_MAX) % 2 == 1 {
+                    ((self.half as u128) << 64) | (0x80u128 << 56)
+                } else {
+                    0x80u128 << 120
+                };
+                poly::poly128_step(k.1, self.y128, last)
+            }
+        }
+    }
+}
+
+/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration, into L2.
+/// `chunk` is at most 1024 bytes, any length: NH is a sum over 32-byte groups,
+/// so the whole groups are hashed in place and only the last partial group
+/// (or, for the empty message, one group) is zero-padded in a copy.
+fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+    debug_assert!(chunk.len() <= CHUNK);
+    let whole = chunk.len() / nh::GROUP * nh::GROUP;
+    let rest = &chunk[whole..];
+    let tail = (!rest.is_empty() || chunk.is_empty()).then(|| {
+        let mut g = [0u8; nh::GROUP];
+        g[..rest.len()].copy_from_slice(rest);
+        g
+    });
+    macro_rules! go {
+        ($n:literal) => {{
+            let mut y = nh::nh::<$n>(k.backend, &k.l1, &chunk[..whole]);
+            if let Some(g) = &tail {
+                let z = nh::nh_portable::<$n>(&k.l1.words()[whole / 4..], g);
+                for t in 0..$n {
+                    y[t] = y[t].wrapping_add(z[t]);
+                }
+            }
+            for t in 0..$n {
+                l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
+            }
+        }};
+    }
+    match k.iters {
+        1 => go!(1),
+        2 => go!(2),
+        3 => go!(3),
+        _ => go!(4),
+    }
+}
+
+/// The tag from the L2 states and the pad (top-aligned, see
+/// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
+fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
+    let mut h = 0u128;
+    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(k.iters) {
+        h |= (l3(&k3.0, k3.1, s.finish(k2)) as u128) << (96 - 32 * t);
+    }
+    let all = (h ^ pad).to_be_bytes();
+    let mut tag = [0u8; T];
+    tag.copy_from_slice(&all[..T]);
+    tag
+}
+
+/// UHASH of a whole message into fresh L2 states: every full chunk (a full
+/// last chunk included: same bit length, no padding), then the partial last
+/// chunk, or the empty one of the empty message.
+#[inline]
+fn uhash(k: &UmacKey, msg: &[u8], l2: &mut [L2; 4]) {
+    let whole = msg.len() / CHUNK * CHUNK;
+    for c in msg[..whole].chunks_exact(CHUNK) {
+        l1(k, l2, c, (CHUNK * 8) as u64);
+    }
+    let rest = &msg[whole..];
+    if !rest.is_empty() || whole == 0 {
+        l1(k, l2, rest, 8 * rest.len() as u64);
+    }
+}
+
+/// A UMAC tag under way: feed the message in any chunking, then
+/// [`finalize`](UmacStream::finalize). `T` is the tag length in bytes.
+pub struct UmacStream<const T: usize> {
+    key: Arc<UmacKey>,
+    /// `None` only inside [`UmacPending`] (the nonce comes at the end).
+    pad: Option<Zeroizing<u128>>,
+    /// The partial chunk (message bytes, not key material: not wiped).
+    buf: [u8; CHUNK],
+    fill: usize,
+    l2: [L2; 4],
+}
+
+impl<const T: usize> UmacStream<T> {
+    /// Absorb more of the message. Full chunks are hashed at once: a full last
+    /// chunk gets the same L1 value as any other (its bit length is 8192 and
+    /// it needs no padding), so only a partial chunk waits for the end.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.fill > 0 {
+            let n = (CHUNK - self.fill).min(data.len());
+            self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
+            self.fill += n;
+            data = &data[n..];
+            if self.fill < CHUNK {
+                return;
+            }
+            l1(&self.key, &mut self.l2, &self.buf[..], (CHUNK * 8) as u64);
+            self.fill = 0;
+        }
+        let whole = data.len() / CHUNK * CHUNK;
+        for c in data[..whole].chunks_exact(CHUNK) {
+            l1(&self.key, &mut self.l2, c, (CHUNK * 8) as u64);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.fill = rest.len();
+    }
+
+    /// The tag.
+    pub fn finalize(self) -> [u8; T] {
+        let pad = self.pad.clone().expect("a UmacStream is started with its nonce");
+        self.finish(*pad)
+    }
+
+    fn finish(mut self, pad: u128) -> [u8; T] {
+        // The last chunk, zero-padded to a positive multiple of 32 bytes by
+        // `l1`. (A message of whole chunks has had them all hashed already.)
+        let n = self.fill;
+        if n > 0 || self.l2[0].count == 0 {
+            l1(&self.key, &mut self.l2, &self.buf[..n], 8 * n as u64);
+        }
+        tag_of(&self.key, &self.l2, pad)
+    }
+}
+
+/// A UMAC message being hashed whose nonce is given at the end
+/// ([`Umac::start_deferred`]): UHASH does not depend on the nonce.
+pub struct UmacPending<const T: usize>(UmacStream<T>);
+
+impl<const T: usize> UmacPending<T> {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    /// The tag under `nonce` (1 to 16 bytes).
+    pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
+        check_nonce(Umac::<T>::name(), nonce)?;
+        let pad = self.0.key.pad(nonce);
+        Ok(self.0.finish(*pad))
+    }
+}
+
+impl<const T: usize> crate::mac::DeferredNonce for UmacPending<T> {
+    fn update(&mut self, data: &[u8]) {
+        UmacPending::update(self, data)
+    }
+    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(UmacPending::finalize(*self, nonce)?.to_vec())
+    }
+}
+
+impl<const T: usize> Stream for UmacStream<T> {
+    fn update(&mut self, data: &[u8]) {
+        UmacStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(UmacStream::finalize(*self).to_vec())
+    }
+}
+
+/// UMAC with a `T`-byte tag (`T` = 4, 8, 12 or 16) under one 16-byte key:
+/// the key set-up of RFC 4418 (every KDF call) is done once here.
+#[derive(Clone)]
+pub struct Umac<const T: usize> {
+    key: Arc<UmacKey>,
+}
+
+/// UMAC-32 (RFC 4418): 4-byte tags.
+pub type Umac32 = Umac<4>;
+/// UMAC-64 (RFC 4418): 8-byte tags.
+pub type Umac64 = Umac<8>;
+/// UMAC-96 (RFC 4418): 12-byte tags.
+pub type Umac96 = Umac<12>;
+/// UMAC-128 (RFC 4418): 16-byte tags.
+pub type Umac128 = Umac<16>;
+
+impl<const T: usize> fmt::Debug for Umac<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Umac{} {{ .. }}", 8 * T)
+    }
+}
+
+/// A nonce of 1 to 16 bytes (RFC 4418 §3.3), or the error for `name`.
+pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
+    if (1..=16).contains(&nonce.len()) {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len())))
+    }
+}
+
+impl<const T: usize> Umac<T> {
+    const VALID: () = assert!(T == 4 || T == 8 || T == 12 || T == 16, "UMAC tags are 4, 8, 12 or 16 bytes");
+
+    /// UMAC under the 16-byte key `key` (the AES-128 key of RFC 4418 §3).
+    pub fn new(key: &[u8; 16]) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        Umac { key: Arc::new(UmacKey::new(key, T / 4)) }
+    }
+
+    fn name() -> &'static str {
+        match T {
+            4 => "umac32",
+            8 => "umac64",
+            12 => "umac96",
+            _ => "umac128",
+        }
+    }
+
+    /// Start a message under `nonce` (1 to 16 bytes, never repeated under one key).
+    pub fn start(&self, nonce: &[u8]) -> Result<UmacStream<T>, Error> {
+        check_nonce(Self::name(), nonce)?;
+        let mut s = self.stream();
+        s.pad = Some(self.key.pad(nonce));
+        Ok(s)
+    }
+
+    /// Start a message whose nonce is given at the end, to
+    /// [`UmacPending::finalize`].
+    pub fn start_deferred(&self) -> UmacPending<T> {
+        UmacPending(self.stream())
+    }
+
+    fn stream(&self) -> UmacStream<T> {
+        UmacStream {
+            key: Arc::clone(&self.key),
+            pad: None,
+            buf: [0u8; CHUNK],
+            fill: 0,
+            l2: [L2::EMPTY; 4],
+        }
+    }
+
+    /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
+    /// place, no stream buffer).
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
+        check_nonce(Self::name(), nonce)?;
+        let mut l2 = [L2::EMPTY; 4];
+        uhash(&self.key, msg, &mut l2);
+        let pad = self.key.pad(nonce);
+        Ok(tag_of(&self.key, &l2, *pad))
+    }
+
+    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+    /// comparison; a nonce of the wrong size verifies nothing).
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> bool {
+        match self.tag(nonce, msg) {
+            Ok(t) => crate::mac::tags_equal(&t, tag),
+            Err(_) => false,
+        }
+    }
+}
+
+impl<const T: usize> Keyed for Umac<T> {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(Box::new(self.start(n)?))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(self.tag(n, msg)?.to_vec())
+    }
+}
+
+fn key16(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 16]>, Error> {
+    let k: [u8; 16] = key
+        .try_into()
+        .map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })?;
+    Ok(Zeroizing::new(k))
+}
+
+/// The `mac-umac*` names of SPEC §8.
+pub(crate) fn catalog() -> Vec<Entry> {
+    fn entry<const T: usize>() -> Entry {
+        let name = format!("mac-umac{}", 8 * T);
+        let info = Info {
+            name: name.clone(),
+            key: KeySpec::Fixed(16),
+            nonce: 16,
+            out: T,
+            takes_len: false,
+            summary: format!("UMAC-{} (RFC 4418): UHASH(K, M) xor PDF(K, nonce), nonce 1..16 bytes", 8 * T),
+        };
+        Entry::keyed(info, move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+            Ok(Box::new(Umac::<T>::new(&*key16(p.key, &name)?)))
+        })
+        .nonce_from(1)
+    }
+    vec![entry::<4>(), entry::<8>(), entry::<12>(), entry::<16>()]
+}
+
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,549 @@
+//! VMAC-AES, draft-krovetz-vmac-01: `Tag = VHASH(K, M) + PDF(K, Nonce)`
+//! (mod `2^64` per 64-bit half), with AES-128, AES-192 or AES-256.
+//!
+//! VHASH (draft §5) is three layers, once per 64 bits of tag:
+//! - L1 ([`nh`]): NH on 64-bit words over 128-byte blocks, products mod
+//!   `2^128` — NMH (seed 004 Definition 10) with 64-bit words and no prime;
+//!   the second iteration of VMAC-128 reads the key two words further on
+//!   (Toeplitz, seed 004 §2.4).
+//! - L2: a polynomial mod `p127 = 2^127 − 1` — hash127's field (seed 000) —
+//!   evaluated with hash127's exact integer arithmetic
+//!   ([`crate::hash127::portable::mul_mod`], [`add_mod`](crate::hash127::portable::add_mod))
+//!   on the L1 outputs masked to 126 bits, the key masked by
+//!   `0x1fffffff1fffffff1fffffff1fffffff`.
+//! - L3: the 127-bit result plus the bit length of the last block (times
+//!   `2^64`), split by division by `2^64 − 2^32` into `q` and `r`, gives
+//!   `(q + k1)(r + k2) mod (2^64 − 257)`.
+//!
+//! The names are `vmac64` and `vmac128` (SPEC §8): key 16, 24 or 32 bytes,
+//! nonce 1 to 16 bytes, a 16-byte nonce with its top bit clear (blocks with
+//! that bit set are the key derivation's).
+//!
+//! ```
+//! use unimac::vmac::Vmac64;
+//!
+//! let mac = Vmac64::new(b"abcdefghijklmnop").unwrap();
+//! let tag = mac.tag(b"bcdefghi", b"abc").unwrap();
+//! assert_eq!(tag, [0x2d, 0x37, 0x6c, 0xf5, 0xb1, 0x81, 0x3c, 0xe5]); // draft-krovetz-vmac-01 appendix
+//! assert!(mac.verify(b"bcdefghi", b"abc", &tag));
+//! ```
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::{Aes128, Aes192, Aes256};
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::hash127::portable::add_mod;
+use crate::hash127::P as P127;
+use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::Error;
+
+pub(crate) mod nh;
+
+use nh::Backend;
+
+/// L1 block: 128 bytes, 16 words (the draft's default `L1KeyLen`).
+pub const BLOCK: usize = 128;
+/// `p64 = 2^64 − 257`, L3's prime.
+pub const P64: u64 = 0u64.wrapping_sub(257);
+/// The poly key mask (draft §5.4).
+const MPOLY: u128 = 0x1fff_ffff_1fff_ffff_1fff_ffff_1fff_ffff;
+/// The L1 output mask: 126 bits.
+const M126: u128 = (1 << 126) - 1;
+
+/// The block cipher of the draft's `ENCIPHER` (§3.1): AES with the user's key.
+enum Cipher {
+    A128(Aes128),
+    A192(Aes192),
+    A256(Aes256),
+}
+
+impl Cipher {
+    fn new(key: &[u8]) -> Option<Cipher> {
+        Some(match key.len() {
+            16 => Cipher::A128(Aes128::new(key.into())),
+            24 => Cipher::A192(Aes192::new(key.into())),
+            32 => Cipher::A256(Aes256::new(key.into())),
+            _ => return None,
+        })
+    }
+
+    fn encrypt(&self, x: u128) -> Zeroizing<[u8; 16]> {
+        let mut b = aes::Block::from(x.to_be_bytes());
+        match self {
+            Cipher::A128(c) => c.encrypt_block(&mut b),
+            Cipher::A192(c) => c.encrypt_block(&mut b),
+            Cipher::A256(c) => c.encrypt_block(&mut b),
+        }
+        let out = Zeroizing::new(<[u8; 16]>::from(b));
+        b.zeroize();
+        out
+    }
+}
+
+fn be64(b: &[u8]) -> u64 {
+    u64::from_be_bytes(b[..8].try_into().unwrap())
+}
+
+/// Every sub-key of VHASH (draft §3.2 KDF, §5) and the PDF's cipher.
+struct VmacKey {
+    iters: usize,
+    cipher: Cipher,
+    /// NH key: `16 + 2(iters − 1)` big-endian words of the key stream at
+    /// `0x80 ‖ 0^…`.
+    nh: Zeroizing<Vec<u64>>,
+    /// The same, zero-padded to 18 words, for the unrolled block loop.
+    nh_fixed: Zeroizing<[u64; 18]>,
+    /// Poly keys, masked.
+    poly: Zeroizing<[u128; 2]>,
+    /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
+    l3: Zeroizing<[(u64, u64); 2]>,
+    /// VMAC-64: the last enciphered nonce block `(input, output)`; two
+    /// nonces that differ in the last bit share it (draft §3.3). Taken only
+    /// when free (`try_lock`).
+    pad_cache: Mutex<Option<(u128, Zeroizing<u128>)>>,
+    backend: Backend,
+}
+
+impl VmacKey {
+    fn new(key: &[u8], iters: usize) -> Option<VmacKey> {
+        assert!(iters == 1 || iters == 2);
+        let cipher = Cipher::new(key)?;
+        let words = 16 + 2 * (iters - 1);
+        let mut nhk = Zeroizing::new(Vec::with_capacity(words));
+        for i in 0..words.div_ceil(2) {
+            let b = cipher.encrypt((0x80u128 << 120) + i as u128);
+            nhk.push(be64(&b[..8]));
+            nhk.push(be64(&b[8..]));
+        }
+        nhk.truncate(words);
+        let mut poly = Zeroizing::new([0u128; 2]);
+        for (i, p) in poly.iter_mut().enumerate().take(iters) {
+            *p = u128::from_be_bytes(*cipher.encrypt((0xC0u128 << 120) + i as u128)) & MPOLY;
+        }
+        let mut l3 = Zeroizing::new([(0u64, 0u64); 2]);
+        let mut ctr = 0u128;
+        for l in l3.iter_mut().take(iters) {
+            loop {
+                let b = cipher.encrypt((0xE0u128 << 120) + ctr);
+                ctr += 1;
+                let (k1, k2) = (be64(&b[..8]), be64(&b[8..]));
+                if k1 < P64 && k2 < P64 {
+                    *l = (k1, k2);
+                    break;
+                }
+            }
+        }
+        let mut nh_fixed = Zeroizing::new([0u64; 18]);
+        nh_fixed[..nhk.len()].copy_from_slice(&nhk);
+        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::detect() })
+    }
+
+    /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
+    /// bytes, enciphered; VMAC-64 clears the last bit first and takes the
+    /// half that bit selects (two tags share one AES call).
+    fn pad(&self, nonce: &[u8]) -> [u64; 2] {
+        let n = crate::umac::be_int(nonce);
+        let halves = |t: u128| [(t >> 64) as u64, t as u64];
+        if self.iters == 1 {
+            let idx = (n & 1) as u32;
+            let input = n & !1;
+            let mut cache = self.pad_cache.try_lock().ok();
+            if let Some(Some((i, t))) = cache.as_deref() {
+                if *i == input {
+                    return [halves(**t)[idx as usize], 0];
+                }
+            }
+            let t = Zeroizing::new(u128::from_be_bytes(*self.cipher.encrypt(input)));
+            let pad = [halves(*t)[idx as usize], 0];
+            if let Some(c) = cache.as_deref_mut() {
+                *c = Some((input, t));
+            }
+            pad
+        } else {
+            halves(u128::from_be_bytes(*self.cipher.encrypt(n)))
+        }
+    }
+}
+
+/// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
+pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
+    if !(1..=16).contains(&nonce.len()) {
+        return Err(Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len())));
+    }
+    if nonce.len() == 16 && nonce[0] & 0x80 != 0 {
+        return Err(Error::Invalid(format!(
+            "{name}: a 16-byte nonce must have its top bit clear (blocks with it set derive the keys)"
+        )));
+    }
+    Ok(())
+}
+
+/// `v div (2^64 − 2^32)` and `v mod (2^64 − 2^32)` for `v < 2^127`, without
+/// a division or a data-dependent branch: with `d = 2^64 − 2^32`,
+/// `2^64 = d + 2^32`, so `w = hi·2^64 + lo = hi·d + (hi·2^32 + lo)`. Three
+/// such steps bring `w` below `2^64 + 2^32 < 2d` (from `< 2^96`, then
+/// `< 2^65`), and one conditional subtraction ends it.
+fn divmod_d(v: u128) -> (u64, u64) {
+    const D: u128 = (1 << 64) - (1 << 32);
+    let (mut q, mut w) = (0u128, v);
+    for _ in 0..3 {
+        let hi = w >> 64;
+        q += hi;
+        w = (hi << 32) + (w as u64 as u128);
+    }
+    let ge = (w >= D) as u128;
+    (q as u64 + ge as u64, (w - ge * D) as u64)
+}
+
+/// `x mod p64` for `x < 2^128`: `2^64 ≡ 257`, two folds leave `< 2^64 + 2^18 < 2 p64`.
+fn mod_p64(x: u128) -> u64 {
+    let t = (x >> 64) * 257 + (x as u64 as u128);
+    let t = (t >> 64) * 257 + (t as u64 as u128);
+    let (d, borrow) = t.overflowing_sub(P64 as u128);
+    let keep = 0u128.wrapping_sub(borrow as u128);
+    ((t & keep) | (d & !keep)) as u64
+}
+
+/// `L3-HASH` (draft §5.5) of the L2 output `a < p127` and the bit length
+/// `len < 1024` of the last block.
+fn l3(a: u128, len: u64, k: (u64, u64)) -> u64 {
+    let v = add_mod(a, (len as u128) << 64);
+    let (q, r) = divmod_d(v);
+    let x = mod_p64(q as u128 + k.0 as u128);
+    let y = mod_p64(r as u128 + k.1 as u128);
+    mod_p64(x as u128 * y as u128)
+}
+
+/// L2 state of both iterations (draft §5.4): `a = k^n + m_1 k^(n−1) + … + m_n
+/// mod p127` over the masked L1 outputs `m_i`, kept fully reduced.
+#[derive(Default)]
+struct Poly {
+    blocks: u64,
+    a: [u128; 2],
+}
+
+/// NH of one block (at most 128 bytes, zero-padded to whole 16-byte word
+/// pairs: NH is a sum over pairs, so the whole pairs are hashed in place and
+/// only a partial last pair is padded in a copy) for every iteration, into L2.
+fn l1(k: &VmacKey, p: &mut Poly, block: &[u8]) {
+    debug_assert!(!block.is_empty() && block.len() <= BLOCK);
+    let whole = block.len() / 16 * 16;
+    let rest = &block[whole..];
+    let mut y = nh::nh::<2>(k.backend, &k.nh, &block[..whole], k.iters);
+    if !rest.is_empty() {
+        let mut pair = [0u8; 16];
+        pair[..rest.len()].copy_from_slice(rest);
+        let z = nh::nh::<2>(k.backend, &k.nh[whole / 8..], &pair, k.iters);
+        y[0] = y[0].wrapping_add(z[0]);
+        y[1] = y[1].wrapping_add(z[1]);
+    }
+    poly(k, p, y);
+}
+
+/// One L2 step of each iteration on the L1 outputs `y`.
+fn poly(k: &VmacKey, p: &mut Poly, y: [u128; 2]) {
+    let first = p.blocks == 0;
+    p.blocks += 1;
+    for (t, y) in y.iter().enumerate().take(k.iters) {
+        let m = y & M126;
+        // The first step: k + m < 2^125 + 2^126 < p127.
+        p.a[t] = if first { k.poly[t] + m } else { poly_step(p.a[t], k.poly[t], m) };
+    }
+}
+
+/// `a·k + m mod p127`, lazily reduced: for any `a < 2^128`, a key `k` with
+/// both 64-bit halves below `2^61` (the mask) and `m < 2^126`, the result is
+/// below `2^127 + 5` and congruent to `a·k + m` (the accumulator stays below
+/// `2^128`; [`reduce127`] finishes it).
+///
+/// With `a = ah·2^64 + al`, `k = kh·2^64 + kl` and `2^128 ≡ 2`:
+/// `a·k ≡ 2·ah·kh + (ah·kl + al·kh)·2^64 + al·kl`. The middle sum
+/// `mid < 2^126` is `mh·2^64 + ml` with `mh < 2^62`, and `mh·2^128 ≡ 2·mh`.
+/// `X = al·kl + ml·2^64 < 2^128 + 2^125` (carry `c1`), `Y = 2·ah·kh + 2·mh +
+/// m < 2^126 + 2^63 + 2^126`; `X + Y` wraps with carry `c2`, and
+/// `(c1 + c2)·2^128 ≡ 2(c1 + c2) <= 4`. The fold `(T mod 2^127) + (T >> 127)`
+/// of the wrapped sum `T` is at most `2^127`, plus that at most `2^127 + 4`.
+#[inline(always)]
+fn poly_step(a: u128, k: u128, m: u128) -> u128 {
+    let (ah, al) = ((a >> 64) as u64, a as u64);
+    let (kh, kl) = ((k >> 64) as u64, k as u64);
+    let mul = |x: u64, y: u64| x as u128 * y as u128;
+    let mid = mul(ah, kl) + mul(al, kh);
+    let (mh, ml) = (mid >> 64, mid as u64 as u128);
+    let (x, c1) = mul(al, kl).overflowing_add(ml << 64);
+    let y = 2 * mul(ah, kh) + 2 * mh + m;
+    let (t, c2) = x.overflowing_add(y);
+    (t & P127) + (t >> 127) + 2 * (c1 as u128 + c2 as u128)
+}
+
+/// `a mod p127` into `[0, p127)` for `a < 2^128` (hash127's exact addition
+/// does the last conditional subtraction).
+fn reduce127(a: u128) -> u128 {
+    add_mod(a & P127, a >> 127)
+}
+
+/// L1 and L2 of whole 128-byte blocks, fused: NH with the scalar 64×64→128
+/// multiply (x86-64 has no vector form of it), then the lazy polynomial step.
+fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
+    debug_assert!(data.len().is_multiple_of(BLOCK));
+    let mut it = data.chunks_exact(BLOCK);
+    if p.blocks == 0 {
+        match it.next() {
+            Some(b) => l1(k, p, b),
+            None => return,
+        }
+    }
+    let nhk: &[u64; 18] = &k.nh_fixed;
+    if k.iters == 1 {
+        let (kp, mut a) = (k.poly[0], p.a[0]);
+        for b in it {
+            let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
+            a = poly_step(a, kp, y & M126);
+            p.blocks += 1;
+        }
+        p.a[0] = a;
+    } else {
+        let (kp, mut a) = (*k.poly, p.a);
+        for b in it {
+            let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
+            a[0] = poly_step(a[0], kp[0], y[0] & M126);
+            a[1] = poly_step(a[1], kp[1], y[1] & M126);
+            p.blocks += 1;
+        }
+        p.a = a;
+    }
+}
+
+/// The tag from the L2 states of a message of `len` bytes and the pad.
+fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> [u8; T] {
+    // The empty message: the polynomial is the key alone.
+    let a = if p.blocks == 0 { *k.poly } else { p.a.map(reduce127) };
+    let bits = 8 * (len % BLOCK) as u64;
+    let mut tag = [0u8; T];
+    for t in 0..k.iters {
+        let h = l3(a[t], bits, k.l3[t]).wrapping_add(pad[t]);
+        tag[8 * t..8 * t + 8].copy_from_slice(&h.to_be_bytes());
+    }
+    tag
+}
+
+/// VHASH's L1 and L2 over a whole message.
+fn vhash(k: &VmacKey, msg: &[u8]) -> Poly {
+    let mut p = Poly::default();
+    let whole = msg.len() / BLOCK * BLOCK;
+    blocks(k, &mut p, &msg[..whole]);
+    if whole < msg.len() {
+        l1(k, &mut p, &msg[whole..]);
+    }
+    p
+}
+
+/// A VMAC tag under way: feed the message in any chunking, then
+/// [`finalize`](VmacStream::finalize). `T` is the tag length (8 or 16).
+pub struct VmacStream<const T: usize> {
+    key: Arc<VmacKey>,
+    /// `None` only inside [`VmacPending`] (the nonce comes at the end).
+    pad: Option<Zeroizing<[u64; 2]>>,
+    /// The partial block (message bytes, not key material: not wiped).
+    buf: [u8; BLOCK],
+    fill: usize,
+    poly: Poly,
+}
+
+impl<const T: usize> VmacStream<T> {
+    /// Absorb more of the message. A full block is hashed at once: a message
+    /// whose length is a positive multiple of 128 has no partial last block,
+    /// so its last block is hashed like any other.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.fill > 0 {
+            let n = (BLOCK - self.fill).min(data.len());
+            self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
+            self.fill += n;
+            data = &data[n..];
+            if self.fill < BLOCK {
+                return;
+            }
+            l1(&self.key, &mut self.poly, &self.buf[..]);
+            self.fill = 0;
+        }
+        let whole = data.len() / BLOCK * BLOCK;
+        blocks(&self.key, &mut self.poly, &data[..whole]);
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.fill = rest.len();
+    }
+
+    /// The tag.
+    pub fn finalize(self) -> [u8; T] {
+        let pad = self.pad.clone().expect("a VmacStream is started with its nonce");
+        self.finish(&pad)
+    }
+
+    fn finish(mut self, pad: &[u64; 2]) -> [u8; T] {
+        // The last block, zero-padded to a multiple of 16 bytes by `l1`.
+        let n = self.fill;
+        if n > 0 {
+            l1(&self.key, &mut self.poly, &self.buf[..n]);
+        }
+        tag_of(&self.key, &self.poly, n, pad)
+    }
+}
+
+/// A VMAC message being hashed whose nonce is given at the end
+/// ([`Vmac::start_deferred`]): VHASH does not depend on the nonce.
+pub struct VmacPending<const T: usize>(VmacStream<T>);
+
+impl<const T: usize> VmacPending<T> {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    /// The tag under `nonce` (1 to 16 bytes, a 16-byte one with its top bit clear).
+    pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
+        check_nonce(Vmac::<T>::name(), nonce)?;
+        let pad = Zeroizing::new(self.0.key.pad(nonce));
+        Ok(self.0.finish(&pad))
+    }
+}
+
+impl<const T: usize> crate::mac::DeferredNonce for VmacPending<T> {
+    fn update(&mut self, data: &[u8]) {
+        VmacPending::update(self, data)
+    }
+    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(VmacPending::finalize(*self, nonce)?.to_vec())
+    }
+}
+
+impl<const T: usize> Stream for VmacStream<T> {
+    fn update(&mut self, data: &[u8]) {
+        VmacStream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(VmacStream::finalize(*self).to_vec())
+    }
+}
+
+/// VMAC-AES with a `T`-byte tag (8 or 16) under one key: the key set-up of
+/// the draft (§3.2 and §5) is done once here.
+#[derive(Clone)]
+pub struct Vmac<const T: usize> {
+    key: Arc<VmacKey>,
+}
+
+/// VMAC-64 (draft-krovetz-vmac-01), AES-128/192/256.
+pub type Vmac64 = Vmac<8>;
+/// VMAC-128 (draft-krovetz-vmac-01), AES-128/192/256.
+pub type Vmac128 = Vmac<16>;
+
+impl<const T: usize> fmt::Debug for Vmac<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Vmac{} {{ .. }}", 8 * T)
+    }
+}
+
+impl<const T: usize> Vmac<T> {
+    const VALID: () = assert!(T == 8 || T == 16, "VMAC tags are 8 or 16 bytes");
+
+    fn name() -> &'static str {
+        if T == 8 {
+            "vmac64"
+        } else {
+            "vmac128"
+        }
+    }
+
+    /// VMAC under `key`: 16, 24 or 32 bytes (AES-128, -192, -256).
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        let k = VmacKey::new(key, T / 8).ok_or_else(|| Error::KeyLength {
+            name: Self::name().into(),
+            expected: "16, 24 or 32".into(),
+            got: key.len(),
+        })?;
+        Ok(Vmac { key: Arc::new(k) })
+    }
+
+    /// Start a message under `nonce` (1 to 16 bytes, a 16-byte one with its
+    /// top bit clear; never repeated under one key).
+    pub fn start(&self, nonce: &[u8]) -> Result<VmacStream<T>, Error> {
+        check_nonce(Self::name(), nonce)?;
+        let mut s = self.stream();
+        s.pad = Some(Zeroizing::new(self.key.pad(nonce)));
+        Ok(s)
+    }
+
+    /// Start a message whose nonce is given at the end, to
+    /// [`VmacPending::finalize`].
+    pub fn start_deferred(&self) -> VmacPending<T> {
+        VmacPending(self.stream())
+    }
+
+    fn stream(&self) -> VmacStream<T> {
+        VmacStream {
+            key: Arc::clone(&self.key),
+            pad: None,
+            buf: [0u8; BLOCK],
+            fill: 0,
+            poly: Poly::default(),
+        }
+    }
+
+    /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
+    /// place, no stream buffer).
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
+        check_nonce(Self::name(), nonce)?;
+        let p = vhash(&self.key, msg);
+        let pad = Zeroizing::new(self.key.pad(nonce));
+        Ok(tag_of(&self.key, &p, msg.len(), &pad))
+    }
+
+    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+    /// comparison; an invalid nonce verifies nothing).
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> bool {
+        match self.tag(nonce, msg) {
+            Ok(t) => crate::mac::tags_equal(&t, tag),
+            Err(_) => false,
+        }
+    }
+}
+
+impl<const T: usize> Keyed for Vmac<T> {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(Box::new(self.start(n)?))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        Ok(self.tag(n, msg)?.to_vec())
+    }
+}
+
+/// The `mac-vmac*` names of SPEC §8.
+pub(crate) fn catalog() -> Vec<Entry> {
+    fn entry<const T: usize>() -> Entry {
+        let info = Info {
+            name: format!("mac-vmac{}", 8 * T),
+            key: KeySpec::OneOf(&[16, 24, 32]),
+            nonce: 16,
+            out: T,
+            takes_len: false,
+            summary: format!(
+                "VMAC-{}-AES (draft-krovetz-vmac-01): VHASH(K, M) + PDF(K, nonce), nonce 1..16 bytes (top bit clear)",
+                8 * T
+            ),
+        };
+        Entry::keyed(info, |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> { Ok(Box::new(Vmac::<T>::new(p.key)?)) })
+            .nonce_from(1)
+            .nonce_rule(|n| check_nonce(Vmac::<T>::name(), n))
+    }
+    vec![entry::<8>(), entry::<16>()]
+}
+
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,72 @@
+//! NH of draft-krovetz-vmac-01 §5.3 on 64-bit words:
+//! `Σ_j ((m_{2j} + k_{2j}) mod 2^64) · ((m_{2j+1} + k_{2j+1}) mod 2^64) mod 2^128`
+//! over one block of at most 16 little-endian words — NMH (seed 004
+//! Definition 10) with 64-bit words and no prime. VMAC-128's second
+//! iteration reads the key two words further on (Toeplitz, seed 004 §2.4),
+//! so one pass over the block computes both.
+
+use crate::Platform;
+
+/// Which implementation computes NH.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Portable,
+}
+
+impl Backend {
+    pub(crate) fn detect() -> Backend {
+        let _ = Platform::detect();
+        Backend::Portable
+    }
+}
+
+/// `out[t] = NH(key[2t..], block)` for `t < iters` (1 or 2; the other
+/// entry is 0): `block` is a multiple of 16 bytes and at most 128, `key` at
+/// least `block.len()/8 + 2(iters−1)` words.
+pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8], iters: usize) -> [u128; N] {
+    assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
+    assert!((1..=N).contains(&iters), "VHASH runs 1 or 2 iterations");
+    assert!(key.len() >= block.len() / 8 + 2 * (iters - 1), "VHASH NH key shorter than the block");
+    match (backend, iters) {
+        (Backend::Portable, 1) => {
+            let [y] = nh_portable::<1>(key, block);
+            let mut out = [0u128; N];
+            out[0] = y;
+            out
+        }
+        (Backend::Portable, _) => nh_portable::<N>(key, block),
+    }
+}
+
+/// The portable NH of [`nh`]: each product is exact in `u128`, the sum wraps.
+pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N] {
+    let mut y = [0u128; N];
+    for (j, pair) in block.chunks_exact(16).enumerate() {
+        let m0 = u64::from_le_bytes(pair[..8].try_into().unwrap());
+        let m1 = u64::from_le_bytes(pair[8..].try_into().unwrap());
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[2 * j + 2 * t]) as u128;
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]) as u128;
+            *acc = acc.wrapping_add(a * b);
+        }
+    }
+    y
+}
+
+/// NH of one whole 128-byte block for `N` iterations (1 or 2), unrolled:
+/// eight (sixteen) 64×64→128 products. `key` is the NH key zero-padded to 18
+/// words (the second iteration reads words 2..18).
+#[inline(always)]
+pub(crate) fn nh_block<const N: usize>(key: &[u64; 18], block: &[u8; 128]) -> [u128; N] {
+    let w = |i: usize| u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap());
+    let mut y = [0u128; N];
+    for j in 0..8 {
+        let (m0, m1) = (w(2 * j), w(2 * j + 1));
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[2 * j + 2 * t]);
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]);
+            *acc = acc.wrapping_add(a as u128 * b as u128);
+        }
+    }
+    y
+}
