@@ -25,6 +25,8 @@ pub enum Error {
     /// The message does not fit the name (e.g. `hash127-raw` on a length that is
     /// not a multiple of 4, or a block function fed a message of the wrong size).
     Message { name: String, reason: String },
+    /// A tag did not verify.
+    TagMismatch,
     /// A one-message key (`hash127`) was already used for a tag.
     KeySpent(String),
     /// Any other invalid argument.
@@ -46,6 +48,7 @@ impl fmt::Display for Error {
             Error::UnexpectedNonce(n) => write!(f, "{n}: takes no nonce"),
             Error::Length(s) => write!(f, "{s}"),
             Error::Message { name, reason } => write!(f, "{name}: {reason}"),
+            Error::TagMismatch => write!(f, "tag mismatch"),
             Error::KeySpent(n) => write!(
                 f,
                 "{n}: this one-time key has already tagged a message (one message per key); make a new key"
@@ -56,3 +59,9 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<crate::tag::MacError> for Error {
+    fn from(_: crate::tag::MacError) -> Error {
+        Error::TagMismatch
+    }
+}

@@ -20,11 +20,13 @@ pub mod platform;
 pub mod registry;
 pub mod shoup;
 pub mod square;
+pub mod tag;
 pub mod tree;
 pub mod umac;
 pub mod vectors;
 pub mod vmac;
 
 pub use error::Error;
+pub use tag::{MacError, Tag};
 pub use platform::Platform;
 pub use registry::{compute, open, Params, Stream};

@@ -19,12 +19,11 @@
 //! let tag = Hash127OneTime96::new(&key).tag(b"attack at dawn");
 //! assert_eq!(tag.len(), 12);
 //! // The receiver holds its own copy of the key, also for one message.
-//! assert!(Hash127OneTime96::new(&key).verify(b"attack at dawn", &tag));
+//! assert!(Hash127OneTime96::new(&key).verify(b"attack at dawn", &tag).is_ok());
 //! ```
 
 use zeroize::Zeroizing;
 
-use super::tags_equal;
 use crate::hash127::{self, portable, Hash127};
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
@@ -79,13 +78,13 @@ impl Hash127OneTime96 {
     }
 
     /// The tag of `msg`.
-    pub fn tag(self, msg: &[u8]) -> [u8; TAG_BYTES] {
-        finish(&hash127::hash127(&self.r, msg), *self.k, *self.u)
+    pub fn tag(self, msg: &[u8]) -> crate::Tag<TAG_BYTES> {
+        crate::Tag::new(finish(&hash127::hash127(&self.r, msg), *self.k, *self.u))
     }
 
-    /// Whether `tag` is the tag of `msg` (constant-time comparison).
-    pub fn verify(self, msg: &[u8], tag: &[u8]) -> bool {
-        tags_equal(&self.tag(msg), tag)
+    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison).
+    pub fn verify(self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
+        self.tag(msg).verify_slice(tag.as_ref())
     }
 }
 

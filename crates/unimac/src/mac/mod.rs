@@ -24,8 +24,8 @@
 //! // Stateless: one 32-byte key r ‖ K, no nonce.
 //! let mac = Hash127Aes::new(&[7u8; 32]);
 //! let tag = mac.tag(b"attack at dawn");
-//! assert!(mac.verify(b"attack at dawn", &tag));
-//! assert!(!mac.verify(b"attack at dusk", &tag));
+//! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
+//! assert!(mac.verify(b"attack at dusk", &tag).is_err());
 //!
 //! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
 //! let mmh = unimac::tree::family("mmh32x2").expect("MMH is built in");
@@ -51,6 +51,7 @@ use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
+use crate::tag::{verify_tag, MacError, Tag};
 use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::tree::{BlockFamily, Tree, TreeKey};
 use crate::Error;
@@ -128,9 +129,9 @@ fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
 /// ```
 /// use unimac::mac::Hash127OneTime;
 /// let k = Hash127OneTime::new(&[5u8; 32]);
-/// assert!(!k.verify(b"msg", &[0u8; 16]));
+/// assert!(k.verify(b"msg", &[0u8; 16]).is_err());
 /// let tag = k.tag(b"msg"); // `k` is gone: no second tag under this key
-/// assert!(Hash127OneTime::new(&[5u8; 32]).verify(b"msg", &tag));
+/// assert!(Hash127OneTime::new(&[5u8; 32]).verify(b"msg", tag.as_bytes()).is_ok());
 /// ```
 pub struct Hash127OneTime {
     key: hash127::Key,
@@ -154,13 +155,13 @@ impl Hash127OneTime {
         s.finalize()
     }
     /// The tag of `msg`, the one message of this key.
-    pub fn tag(self, msg: &[u8]) -> [u8; 16] {
-        self.compute(msg)
+    pub fn tag(self, msg: &[u8]) -> Tag<16> {
+        Tag::new(self.compute(msg))
     }
-    /// Whether `tag` is the tag of `msg` (constant-time comparison); does not
-    /// spend the key.
-    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
-        tags_equal(&self.compute(msg), tag)
+    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison); does
+    /// not spend the key.
+    pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+        verify_tag(&self.compute(msg), tag.as_ref())
     }
 }
 
@@ -256,13 +257,13 @@ impl Hash127Aes {
     pub fn start(&self) -> Hash127Stream {
         Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(Arc::clone(&self.aes)) }
     }
-    /// The tag of `msg` (one-shot: no stream buffer).
-    pub fn tag(&self, msg: &[u8]) -> [u8; 16] {
-        Finish::Scramble(Arc::clone(&self.aes)).apply(hash127::hash127(&self.r, msg))
+    /// The tag of `msg` (one-shot: no stream buffer, no allocation).
+    pub fn tag(&self, msg: &[u8]) -> Tag<16> {
+        Tag::new(Finish::Scramble(Arc::clone(&self.aes)).apply(hash127::hash127(&self.r, msg)))
     }
-    /// Whether `tag` is the tag of `msg` (constant-time comparison).
-    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
-        tags_equal(&self.tag(msg), tag)
+    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison).
+    pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+        self.tag(msg).verify_slice(tag.as_ref())
     }
 }
 
@@ -280,13 +281,13 @@ macro_rules! nonce_api {
                 ($finish)(self, pad)
             }
             /// The tag of `msg` under the nonce `n` (one-shot: no stream buffer).
-            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
-                self.finish(nonce).apply(hash127::hash127(&self.r, msg))
+            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<16> {
+                Tag::new(self.finish(nonce).apply(hash127::hash127(&self.r, msg)))
             }
-            /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
-            /// comparison).
-            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> bool {
-                tags_equal(&self.tag(nonce, msg), tag)
+            /// `Ok(())` if `tag` is the tag of `msg` under `nonce`
+            /// (constant-time comparison).
+            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+                self.tag(nonce, msg).verify_slice(tag.as_ref())
             }
         }
     };
@@ -545,9 +546,10 @@ impl<H: KeyedHash> WegmanCarter<H> {
         s.finalize()
     }
 
-    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time comparison).
-    pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
-        Ok(tags_equal(&self.tag(nonce, msg)?, tag))
+    /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
+    /// comparison); `Err(Error::TagMismatch)` if not.
+    pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
+        Ok(verify_tag(&self.tag(nonce, msg)?, tag.as_ref())?)
     }
 }
 
@@ -667,11 +669,12 @@ impl Mac {
         s.update(msg);
         s.finalize()
     }
-    /// Whether `tag` is the tag of `msg` (constant-time comparison).
-    pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: &[u8]) -> Result<bool, Error> {
+    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
+    /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
+    pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
         let mut s = self.start_check(nonce)?;
         s.update(msg);
-        Ok(tags_equal(&s.finalize()?, tag))
+        Ok(verify_tag(&s.finalize()?, tag.as_ref())?)
     }
 }
 

@@ -21,17 +21,18 @@
 //!
 //! let mac = Shoup4::new(Shoup4Hash::Eval64, &[3u8; 48]);
 //! let sent = mac.tag(b"attack at dawn").unwrap(); // fresh r ‖ s inside
-//! assert!(mac.verify(b"attack at dawn", &sent.to_bytes()));
-//! assert!(!mac.verify(b"attack at dusk", &sent.to_bytes()));
+//! assert!(mac.verify(b"attack at dawn", &sent.to_bytes()).is_ok());
+//! assert!(mac.verify(b"attack at dusk", &sent.to_bytes()).is_err());
 //! ```
 
 use aes::Aes128;
 use zeroize::Zeroizing;
 
-use super::{aes_block, aes_of, mac_info, nonce16, tags_equal};
+use super::{aes_block, aes_of, mac_info, nonce16};
 use crate::registry::{Entry, Keyed, Params, Stream};
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, gf2, Hasher, Kind};
+use crate::tag::{verify_tag, MacError, Tag};
 use crate::Error;
 
 fn key48(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 48]>, Error> {
@@ -102,13 +103,13 @@ macro_rules! nonce_xor_api {
                 Eval128MacStream { hash: self.hash.clone(), pad: self.pad(nonce) }
             }
             /// The tag of `msg` under `nonce` (one-shot: no stream buffer).
-            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> [u8; 16] {
-                xor_into(self.hash.oneshot(msg), &*self.pad(nonce))
+            pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<16> {
+                Tag::new(xor_into(self.hash.oneshot(msg), &*self.pad(nonce)))
             }
-            /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
-            /// comparison).
-            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: &[u8]) -> bool {
-                tags_equal(&self.tag(nonce, msg), tag)
+            /// `Ok(())` if `tag` is the tag of `msg` under `nonce`
+            /// (constant-time comparison).
+            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+                self.tag(nonce, msg).verify_slice(tag.as_ref())
             }
         }
 
@@ -287,13 +288,11 @@ impl Shoup4 {
         s.finalize().tag
     }
 
-    /// Whether `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`
-    /// (constant-time comparison of the tag).
-    pub fn verify(&self, msg: &[u8], sent: &[u8]) -> bool {
-        match Shoup4Tag::from_bytes(sent) {
-            Some(t) => tags_equal(&self.tag_with_rs_for_known_answers(&t.rs, msg), &t.tag),
-            None => false,
-        }
+    /// `Ok(())` if `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`
+    /// (constant-time comparison of the tag; any other length is a mismatch).
+    pub fn verify(&self, msg: &[u8], sent: impl AsRef<[u8]>) -> Result<(), MacError> {
+        let t = Shoup4Tag::from_bytes(sent.as_ref()).ok_or(MacError)?;
+        verify_tag(&self.tag_with_rs_for_known_answers(&t.rs, msg), &t.tag)
     }
 }
 

@@ -22,7 +22,7 @@
 //! let mac = Umac64::new(b"abcdefghijklmnop");
 //! let tag = mac.tag(b"bcdefghi", b"").unwrap();
 //! assert_eq!(tag, [0x6e, 0x15, 0x5f, 0xad, 0x26, 0x90, 0x0b, 0xe1]); // RFC 4418 appendix
-//! assert!(mac.verify(b"bcdefghi", b"", &tag));
+//! assert!(mac.verify(b"bcdefghi", b"", &tag).is_ok());
 //! ```
 
 use std::fmt;
@@ -489,21 +489,18 @@ impl<const T: usize> Umac<T> {
 
     /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
     /// place, no stream buffer).
-    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let mut l2 = [L2::EMPTY; 4];
         uhash(&self.key, msg, &mut l2);
         let pad = self.key.pad(nonce);
-        Ok(tag_of(&self.key, &l2, *pad))
+        Ok(crate::Tag::new(tag_of(&self.key, &l2, *pad)))
     }
 
-    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+    /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison; a nonce of the wrong size verifies nothing).
-    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> bool {
-        match self.tag(nonce, msg) {
-            Ok(t) => crate::mac::tags_equal(&t, tag),
-            Err(_) => false,
-        }
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
+        self.tag(nonce, msg).map_err(|_| crate::MacError)?.verify_slice(tag.as_ref())
     }
 }
 

@@ -25,7 +25,7 @@
 //! let mac = Vmac64::new(b"abcdefghijklmnop").unwrap();
 //! let tag = mac.tag(b"bcdefghi", b"abc").unwrap();
 //! assert_eq!(tag, [0x2d, 0x37, 0x6c, 0xf5, 0xb1, 0x81, 0x3c, 0xe5]); // draft-krovetz-vmac-01 appendix
-//! assert!(mac.verify(b"bcdefghi", b"abc", &tag));
+//! assert!(mac.verify(b"bcdefghi", b"abc", &tag).is_ok());
 //! ```
 
 use std::fmt;
@@ -495,20 +495,17 @@ impl<const T: usize> Vmac<T> {
 
     /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
     /// place, no stream buffer).
-    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; T], Error> {
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let p = vhash(&self.key, msg);
         let pad = Zeroizing::new(self.key.pad(nonce));
-        Ok(tag_of(&self.key, &p, msg.len(), &pad))
+        Ok(crate::Tag::new(tag_of(&self.key, &p, msg.len(), &pad)))
     }
 
-    /// Whether `tag` is the tag of `msg` under `nonce` (constant-time
+    /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison; an invalid nonce verifies nothing).
-    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> bool {
-        match self.tag(nonce, msg) {
-            Ok(t) => crate::mac::tags_equal(&t, tag),
-            Err(_) => false,
-        }
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
+        self.tag(nonce, msg).map_err(|_| crate::MacError)?.verify_slice(tag.as_ref())
     }
 }
 

@@ -1,0 +1,142 @@
+//! Tags as values: a fixed-size [`Tag`] whose `==` is constant time, and the
+//! one error a failed verification gives, [`MacError`] (deliberately without
+//! detail: which byte differed is not the caller's business, nor an
+//! attacker's).
+
+use subtle::ConstantTimeEq;
+
+/// A tag did not verify: wrong value, or wrong length. Carries no detail.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacError;
+
+impl std::fmt::Display for MacError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("tag mismatch")
+    }
+}
+
+impl std::error::Error for MacError {}
+
+/// `Ok(())` exactly when `received` equals `computed` (same length, same
+/// bytes), compared in constant time.
+pub fn verify_tag(computed: &[u8], received: &[u8]) -> Result<(), MacError> {
+    if computed.len() == received.len() && bool::from(computed.ct_eq(received)) {
+        Ok(())
+    } else {
+        Err(MacError)
+    }
+}
+
+/// A tag of `N` bytes. Equality is constant time (`subtle`), so comparing a
+/// computed tag with a received one leaks nothing through timing. Tags are
+/// public values: `Debug` shows them in hex.
+#[derive(Clone, Copy)]
+pub struct Tag<const N: usize>([u8; N]);
+
+impl<const N: usize> Tag<N> {
+    /// The tag with these bytes.
+    pub const fn new(bytes: [u8; N]) -> Self {
+        Tag(bytes)
+    }
+    /// Its bytes.
+    pub fn as_bytes(&self) -> &[u8; N] {
+        &self.0
+    }
+    /// Its bytes, by value.
+    pub fn into_bytes(self) -> [u8; N] {
+        self.0
+    }
+    /// `N`.
+    #[allow(clippy::len_without_is_empty)]
+    pub const fn len(&self) -> usize {
+        N
+    }
+    /// Its bytes in a new vector (for by-name interfaces of variable length).
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.0.to_vec()
+    }
+    /// `Ok(())` if `received` is this tag (constant time; any other length
+    /// is a mismatch).
+    pub fn verify_slice(&self, received: &[u8]) -> Result<(), MacError> {
+        verify_tag(&self.0, received)
+    }
+}
+
+impl<const N: usize> PartialEq for Tag<N> {
+    fn eq(&self, other: &Self) -> bool {
+        bool::from(self.0.ct_eq(&other.0))
+    }
+}
+
+impl<const N: usize> Eq for Tag<N> {}
+
+impl<const N: usize> PartialEq<[u8; N]> for Tag<N> {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        bool::from(self.0.ct_eq(other))
+    }
+}
+
+impl<const N: usize> PartialEq<Tag<N>> for [u8; N] {
+    fn eq(&self, other: &Tag<N>) -> bool {
+        bool::from(self.ct_eq(&other.0))
+    }
+}
+
+impl<const N: usize> PartialEq<[u8]> for Tag<N> {
+    fn eq(&self, other: &[u8]) -> bool {
+        verify_tag(&self.0, other).is_ok()
+    }
+}
+
+impl<const N: usize> PartialEq<Vec<u8>> for Tag<N> {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        verify_tag(&self.0, other).is_ok()
+    }
+}
+
+impl<const N: usize> PartialEq<Tag<N>> for Vec<u8> {
+    fn eq(&self, other: &Tag<N>) -> bool {
+        verify_tag(self, &other.0).is_ok()
+    }
+}
+
+impl<const N: usize> AsRef<[u8]> for Tag<N> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<const N: usize> From<[u8; N]> for Tag<N> {
+    fn from(b: [u8; N]) -> Self {
+        Tag(b)
+    }
+}
+
+impl<const N: usize> std::fmt::Debug for Tag<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tag(")?;
+        for b in &self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_is_a_result_and_length_matters() {
+        let t = Tag::new([1u8, 2, 3, 4]);
+        assert_eq!(t.verify_slice(&[1, 2, 3, 4]), Ok(()));
+        assert_eq!(t.verify_slice(&[1, 2, 3, 5]), Err(MacError));
+        assert_eq!(t.verify_slice(&[1, 2, 3]), Err(MacError));
+        assert_eq!(t.verify_slice(&[1, 2, 3, 4, 0]), Err(MacError));
+        assert!(t.verify_slice(&[9, 2, 3, 4]).is_err(), "a wrong tag is never Ok");
+        assert_eq!(t, Tag::new([1, 2, 3, 4]));
+        assert_ne!(t, Tag::new([1, 2, 3, 0]));
+        assert_eq!(format!("{t:?}"), "Tag(01020304)");
+        assert_eq!(MacError.to_string(), "tag mismatch");
+    }
+}
