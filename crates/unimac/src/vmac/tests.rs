@@ -107,7 +107,7 @@ fn keys_nonces_and_debug() {
     assert!(mac.tag(&n, b"x").is_ok());
     n[0] = 0x80;
     assert!(mac.tag(&n, b"x").is_err(), "top bit of a 16-byte nonce");
-    assert!(mac.verify(&n, b"x", &[0; 8]).is_err());
+    assert!(mac.verify(&n, b"x", [0; 8]).is_err());
     // A shorter nonce is left-padded: 0x80 in a 15-byte nonce is fine.
     assert!(mac.tag(&n[..15], b"x").is_ok());
     // Left padding: "\x00\x01" and "\x01" are the same nonce.
