@@ -18,6 +18,7 @@ pub mod mmh;
 pub mod modp;
 pub mod platform;
 pub mod registry;
+pub mod rustcrypto;
 pub mod shoup;
 pub mod square;
 pub mod tag;

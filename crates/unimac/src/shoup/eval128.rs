@@ -181,6 +181,19 @@ impl Eval128 {
         self.finalize_reset()
     }
 
+    /// The hash of the whole 16-byte blocks absorbed, without `pad(M, 16)`
+    /// (`α^(n+1) + b_0 α^n + … + b_{n-1} α` of the blocks as given: the
+    /// `universal_hash` interface, whose caller pads); `None` if a partial
+    /// block is left.
+    pub fn finalize_unpadded(mut self) -> Option<[u8; 16]> {
+        if !self.n.is_multiple_of(16) {
+            return None;
+        }
+        let h = if self.n == 0 { self.acc } else { blocks(self.backend, &self.key, self.acc, &self.buf[..self.n]) };
+        self.buf.zeroize();
+        Some(h.to_le_bytes())
+    }
+
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 16] {
         // pad(M, 16): 0x01, then zeros to a multiple of 16 (n < BUF, so the

@@ -359,6 +359,18 @@ impl Hasher {
         self.finalize_reset()
     }
 
+    /// The hash of the whole 8-byte blocks absorbed, without `pad(M, 8)` (the
+    /// blocks as given, with the implicit leading 1: the `universal_hash`
+    /// interface, whose caller pads); `None` if a partial block is left.
+    pub fn finalize_unpadded(mut self) -> Option<[u8; 8]> {
+        if !self.n.is_multiple_of(8) {
+            return None;
+        }
+        let acc = if self.n == 0 { self.acc } else { self.engine.blocks(self.acc, &self.buf[..self.n]) };
+        self.buf.zeroize();
+        Some(self.engine.finish(acc).to_le_bytes())
+    }
+
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 8] {
         let mut last = [0u8; 64];

@@ -1,0 +1,293 @@
+//! The RustCrypto traits, so unimac plugs in wherever the ecosystem expects a
+//! universal hash or a MAC.
+//!
+//! - [`universal_hash::UniversalHash`] + [`universal_hash::KeyInit`] for the
+//!   families that are universal hashes over fixed blocks: [`Hash127Uhf`]
+//!   (hash127 as the raw polynomial over 16-byte blocks, SPEC §1
+//!   `hash127-raw`), [`Eval64Uhf`], [`Division64Uhf`] (8-byte blocks) and
+//!   [`Eval128Uhf`] (16-byte blocks), SPEC §§4 and 7. As with POLYVAL and
+//!   Poly1305, the caller pads: `update_padded` appends zeros, not SPEC's
+//!   `pad(M, B)`, so these are the raw block functions; the by-name API and
+//!   the MACs apply SPEC's padding.
+//! - [`digest::Mac`] (with [`digest::KeyInit`]) for the stateless MAC
+//!   `hash127-aes`: [`Hash127AesMac`], with `verify_slice` in constant time.
+//!
+//! ```
+//! use digest::Mac as _;
+//! use universal_hash::{KeyInit, UniversalHash};
+//! use unimac::rustcrypto::{Eval128Uhf, Hash127AesMac};
+//!
+//! // A universal hash over 16-byte blocks (the caller pads).
+//! let mut h = Eval128Uhf::new(&[3u8; 16].into());
+//! h.update_padded(b"sixteen byte blk and more");
+//! let out = h.finalize();
+//! assert_eq!(out.len(), 16);
+//!
+//! // A MAC in the `digest` sense: the same tags as `unimac::mac::Hash127Aes`.
+//! let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&[7u8; 32]).unwrap();
+//! m.update(b"attack at dawn");
+//! let tag = m.finalize().into_bytes();
+//! let typed = unimac::mac::Hash127Aes::new(&[7u8; 32]).tag(b"attack at dawn");
+//! assert_eq!(tag.as_slice(), typed.as_bytes());
+//! let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&[7u8; 32]).unwrap();
+//! m.update(b"attack at dusk");
+//! assert!(m.verify_slice(&tag).is_err());
+//! ```
+
+use std::sync::Arc;
+
+use aes::cipher::BlockEncrypt;
+use aes::Aes128;
+use digest::consts::{U1, U16, U32, U8};
+use digest::{FixedOutput, MacMarker, Output, OutputSizeUser, Update};
+use digest::crypto_common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser};
+use universal_hash::{Block, Key, KeyInit, UhfBackend, UniversalHash};
+use zeroize::Zeroizing;
+
+use crate::hash127::{self, Hash127};
+use crate::shoup::eval128::Eval128;
+use crate::shoup::{Hasher, Kind};
+
+/// hash127 (SPEC §1 `hash127-raw`) as a universal hash over 16-byte blocks:
+/// key `r ‖ k` (32 bytes), each block four signed 32-bit words.
+pub struct Hash127Uhf {
+    h: Hash127,
+}
+
+impl KeySizeUser for Hash127Uhf {
+    type KeySize = U32;
+}
+
+impl KeyInit for Hash127Uhf {
+    fn new(key: &Key<Self>) -> Self {
+        let k = Zeroizing::new(<[u8; 32]>::from(*key));
+        Hash127Uhf { h: Hash127::new(&hash127::Key::new(&k)) }
+    }
+}
+
+impl BlockSizeUser for Hash127Uhf {
+    type BlockSize = U16;
+}
+
+impl ParBlocksSizeUser for Hash127Uhf {
+    type ParBlocksSize = U1;
+}
+
+impl UhfBackend for Hash127Uhf {
+    fn proc_block(&mut self, block: &Block<Self>) {
+        self.h.update(block);
+    }
+}
+
+impl UniversalHash for Hash127Uhf {
+    fn update_with_backend(&mut self, f: impl universal_hash::UhfClosure<BlockSize = Self::BlockSize>) {
+        f.call(self);
+    }
+    fn finalize(self) -> Block<Self> {
+        // Only whole 16-byte blocks were absorbed: a multiple of 4 bytes.
+        let h = self.h.finalize_raw().expect("whole blocks are whole words");
+        h.into()
+    }
+}
+
+macro_rules! shoup_uhf {
+    ($t:ident, $kind:expr, $what:literal) => {
+        #[doc = concat!("Shoup's ", $what, " (SPEC §4) as a universal hash over 8-byte blocks: key 8 bytes; the blocks as given, with the implicit leading 1.")]
+        pub struct $t {
+            h: Hasher,
+        }
+
+        impl KeySizeUser for $t {
+            type KeySize = U8;
+        }
+
+        impl KeyInit for $t {
+            fn new(key: &Key<Self>) -> Self {
+                let k = Zeroizing::new(<[u8; 8]>::from(*key));
+                $t { h: Hasher::new($kind, &k) }
+            }
+        }
+
+        impl BlockSizeUser for $t {
+            type BlockSize = U8;
+        }
+
+        impl ParBlocksSizeUser for $t {
+            type ParBlocksSize = U1;
+        }
+
+        impl UhfBackend for $t {
+            fn proc_block(&mut self, block: &Block<Self>) {
+                self.h.update(block);
+            }
+        }
+
+        impl UniversalHash for $t {
+            fn update_with_backend(&mut self, f: impl universal_hash::UhfClosure<BlockSize = Self::BlockSize>) {
+                f.call(self);
+            }
+            fn finalize(self) -> Block<Self> {
+                self.h.finalize_unpadded().expect("only whole blocks are absorbed").into()
+            }
+        }
+    };
+}
+
+shoup_uhf!(Eval64Uhf, Kind::Eval64, "evaluation hash eval64");
+shoup_uhf!(Division64Uhf, Kind::Division64, "division hash division64");
+
+/// Shoup's evaluation hash over GF(2^128) (SPEC §7 `eval128`) as a universal
+/// hash over 16-byte blocks: key `α` (16 bytes); the blocks as given, with the
+/// implicit leading 1.
+pub struct Eval128Uhf {
+    h: Eval128,
+}
+
+impl KeySizeUser for Eval128Uhf {
+    type KeySize = U16;
+}
+
+impl KeyInit for Eval128Uhf {
+    fn new(key: &Key<Self>) -> Self {
+        let k = Zeroizing::new(<[u8; 16]>::from(*key));
+        Eval128Uhf { h: Eval128::new(&k) }
+    }
+}
+
+impl BlockSizeUser for Eval128Uhf {
+    type BlockSize = U16;
+}
+
+impl ParBlocksSizeUser for Eval128Uhf {
+    type ParBlocksSize = U1;
+}
+
+impl UhfBackend for Eval128Uhf {
+    fn proc_block(&mut self, block: &Block<Self>) {
+        self.h.update(block);
+    }
+}
+
+impl UniversalHash for Eval128Uhf {
+    fn update_with_backend(&mut self, f: impl universal_hash::UhfClosure<BlockSize = Self::BlockSize>) {
+        f.call(self);
+    }
+    fn finalize(self) -> Block<Self> {
+        self.h.finalize_unpadded().expect("only whole blocks are absorbed").into()
+    }
+}
+
+/// `hash127-aes` (SPEC §6, Bernstein's protocol 2) as a [`digest::Mac`]:
+/// key `r ‖ K` (32 bytes), tag `AES_K(hash127_r(M))`, 16 bytes. Streaming;
+/// `verify_slice` compares in constant time.
+pub struct Hash127AesMac {
+    h: Hash127,
+    aes: Arc<Aes128>,
+}
+
+impl KeySizeUser for Hash127AesMac {
+    type KeySize = U32;
+}
+
+impl digest::KeyInit for Hash127AesMac {
+    fn new(key: &digest::Key<Self>) -> Self {
+        let mut r = Zeroizing::new([0u8; 32]);
+        r[..16].copy_from_slice(&key[..16]);
+        Hash127AesMac { h: Hash127::new(&hash127::Key::new(&r)), aes: Arc::new(Aes128::new((&key[16..]).into())) }
+    }
+}
+
+impl Update for Hash127AesMac {
+    fn update(&mut self, data: &[u8]) {
+        self.h.update(data);
+    }
+}
+
+impl OutputSizeUser for Hash127AesMac {
+    type OutputSize = U16;
+}
+
+impl FixedOutput for Hash127AesMac {
+    fn finalize_into(self, out: &mut Output<Self>) {
+        let h = Zeroizing::new(self.h.finalize());
+        let mut b = aes::Block::from(*h);
+        self.aes.encrypt_block(&mut b);
+        out.copy_from_slice(&b);
+    }
+}
+
+impl MacMarker for Hash127AesMac {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{compute, Params};
+
+    fn reference(name: &str, key: &[u8], msg: &[u8]) -> Vec<u8> {
+        compute(name, &Params { key, nonce: None, len: None }, msg).unwrap()
+    }
+
+    /// Each universal hash over whole blocks equals the SPEC function of the
+    /// same bytes without SPEC's padding: hash127-raw directly; for Shoup's
+    /// hashes, `pad(M, B)` of `M` = the blocks minus their last byte when the
+    /// last block ends in 0x01 (the pad byte) — so a message whose blocks end
+    /// in `01 00..` hashes to the padded function of its prefix.
+    #[test]
+    fn universal_hashes_are_the_spec_functions() {
+        let key32: [u8; 32] = core::array::from_fn(|i| (i * 7 + 1) as u8);
+        for blocks in 0..40usize {
+            let msg: Vec<u8> = (0..16 * blocks).map(|i| (i * 31 + 5) as u8).collect();
+            let mut h = Hash127Uhf::new(&key32.into());
+            h.update_padded(&msg);
+            assert_eq!(h.finalize().as_slice(), reference("hash127-raw", &key32, &msg), "{blocks} blocks");
+            // eval128 / eval64 / division64 of M' = msg[..len-1] padded is msg
+            // with its last byte replaced by 0x01: give that to the UHF.
+            if blocks > 0 {
+                let mut m = msg.clone();
+                *m.last_mut().unwrap() = 1;
+                let prefix = &m[..m.len() - 1];
+                let mut e = Eval128Uhf::new(&key32[..16].try_into().map(|a: [u8; 16]| a.into()).unwrap());
+                e.update_padded(&m);
+                assert_eq!(e.finalize().as_slice(), reference("eval128", &key32[..16], prefix));
+                for (name, kind) in [("eval64", 0), ("division64", 1)] {
+                    let k8: [u8; 8] = key32[..8].try_into().unwrap();
+                    let got = if kind == 0 {
+                        let mut u = Eval64Uhf::new(&k8.into());
+                        u.update_padded(&m);
+                        u.finalize()
+                    } else {
+                        let mut u = Division64Uhf::new(&k8.into());
+                        u.update_padded(&m);
+                        u.finalize()
+                    };
+                    assert_eq!(got.as_slice(), reference(name, &k8, prefix), "{name} {blocks}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn digest_mac_is_hash127_aes() {
+        use digest::Mac as _;
+        let key: [u8; 32] = core::array::from_fn(|i| (200 - i) as u8);
+        for len in [0usize, 1, 15, 16, 17, 1000, 70_000] {
+            let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let want = reference("mac-hash127-aes", &key, &msg);
+            let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&key).unwrap();
+            for c in msg.chunks(333) {
+                digest::Mac::update(&mut m, c);
+            }
+            let tag = m.finalize().into_bytes();
+            assert_eq!(tag.as_slice(), want);
+            let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&key).unwrap();
+            digest::Mac::update(&mut m, &msg);
+            assert!(m.verify_slice(&want).is_ok());
+            let mut bad = want.clone();
+            bad[0] ^= 1;
+            let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&key).unwrap();
+            digest::Mac::update(&mut m, &msg);
+            assert!(m.verify_slice(&bad).is_err());
+        }
+        assert!(<Hash127AesMac as digest::Mac>::new_from_slice(&key[..31]).is_err());
+    }
+}
