@@ -374,6 +374,9 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
+    // The command-line tool opts in to threads for long inputs; the
+    // library uses none unless asked.
+    unimac::threads::set_max_threads(0);
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),

@@ -22,6 +22,7 @@ pub mod rustcrypto;
 pub mod shoup;
 pub mod square;
 pub mod tag;
+pub mod threads;
 pub mod tree;
 pub mod umac;
 pub mod vectors;

@@ -220,13 +220,14 @@ impl Tree {
         self.levels.push(Level { hash, buf: Vec::with_capacity(self.key.family.block), emitted: false, scratch: Vec::new() });
     }
 
-    /// Absorb more of the message. Slices of 4 MiB or more (e.g. a whole
-    /// memory-mapped file) are hashed at level 0 by two threads, each claiming
+    /// Absorb more of the message. Where threads are allowed
+    /// ([`crate::threads::set_max_threads`]), slices of 4 MiB or more are
+    /// hashed at level 0 by two threads, each claiming
     /// the next 512 KiB run of blocks in turn; the outputs are passed on in
     /// message order, so the result is the same as with any other chunking.
     /// Shorter slices never start a thread.
     pub fn update(&mut self, data: &[u8]) {
-        if data.len() >= PARALLEL_MIN && parallelism() >= 2 {
+        if data.len() >= PARALLEL_MIN && crate::threads::allowed() >= 2 {
             self.update_parallel(data);
         } else {
             self.feed(0, data);
@@ -394,11 +395,6 @@ fn hash_chunk(hash: &Arc<dyn BlockHash>, blocks: &[u8], b: usize, o: usize) -> V
     out
 }
 
-/// Cores available to this process (cached).
-fn parallelism() -> usize {
-    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
 
 /// One-shot `tree-F(s, M)`.
 pub fn tree_hash(family: &BlockFamily, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {

@@ -223,6 +223,8 @@ fn streaming_random_pieces() {
 
 #[test]
 fn threads_equal_one_thread() {
+    // Threads only when the application allows them.
+    unimac::threads::set_max_threads(0);
     let mut rng = rand::rngs::StdRng::seed_from_u64(2);
     let key: [u8; 32] = rng.gen();
     let kk = Key::new(&key);
@@ -349,4 +351,39 @@ fn backends_cover_the_cpu() {
             assert_eq!(hash127_with(b, &key, &m, true, NO_THREADS), Some(want), "{b:?} len {len}");
         }
     }
+}
+
+/// The library starts no thread unless the application allows it: with the
+/// default setting a large slice is hashed on the caller's thread only.
+#[test]
+fn no_threads_unless_asked() {
+    // Each integration test file is its own process: the default holds here
+    // until a test of this file changes it, so check in a child process.
+    if std::env::var_os("UNIMAC_NO_THREADS_CHILD").is_none() {
+        let exe = std::env::current_exe().unwrap();
+        let out = std::process::Command::new(exe)
+            .args(["--exact", "no_threads_unless_asked", "--nocapture", "--test-threads=1"])
+            .env("UNIMAC_NO_THREADS_CHILD", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        return;
+    }
+    assert_eq!(unimac::threads::max_threads(), 1, "the default is the caller's thread only");
+    let threads = || std::fs::read_dir("/proc/self/task").map(|d| d.count()).unwrap_or(1);
+    let before = threads();
+    let key = Key::new(&[9u8; 32]);
+    let msg = vec![0x5au8; 16 << 20];
+    let mut h = Hash127::new(&key);
+    let t = std::thread::spawn(move || {
+        h.update(&msg);
+        h.finalize()
+    });
+    // While the hash runs, no thread besides it and this one appears.
+    let mut most = 0;
+    while !t.is_finished() {
+        most = most.max(threads());
+    }
+    t.join().unwrap();
+    assert!(most <= before + 1, "threads: {before} before, {most} during");
 }

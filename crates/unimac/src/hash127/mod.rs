@@ -15,7 +15,8 @@
 //!   exactness bound is derived at `fp::GROUPS`.
 //! - `portable.rs` is exact `u128` arithmetic, four words per reduction.
 //!
-//! Slices of at least [`PARALLEL_MIN`] bytes are hashed on several cores and
+//! Where the application allows threads ([`crate::threads::set_max_threads`];
+//! none by default), slices of at least [`PARALLEL_MIN`] bytes are hashed on several cores and
 //! joined with `S(a‖b) = S(a)·r^|b| + S(b)`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -242,7 +243,8 @@ pub const LAZY_BYTES: usize = 16 << 10;
 pub const AVX512_MIN: usize = 1024;
 
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
-/// `update` at once are split across the available cores.
+/// `update` at once are split across the cores the application allows
+/// ([`crate::threads::set_max_threads`]).
 pub const PARALLEL_MIN: usize = 4 << 20;
 
 /// The hash state of one backend: the value `v` of the words so far, where
@@ -347,15 +349,11 @@ impl Acc {
 }
 
 /// Absorb `m` (a multiple of `CHUNK_BYTES`), split across up to
-/// `available_parallelism()` threads when it is at least `par_min` bytes:
+/// up to [`crate::threads::allowed`] threads when it is at least `par_min` bytes:
 /// each piece is hashed from zero on its own core and the pieces are joined
 /// with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in words).
 fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
-    let threads = if m.len() >= par_min {
-        std::thread::available_parallelism().map_or(1, |n| n.get()).min(m.len() / CHUNK_BYTES)
-    } else {
-        1
-    };
+    let threads = if m.len() >= par_min { crate::threads::allowed().min(m.len() / CHUNK_BYTES) } else { 1 };
     if threads < 2 {
         acc.chunks(key, m);
         return;
@@ -370,25 +368,27 @@ fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
         pieces.push(a);
         rest = bb;
     }
+    // `S` of one piece hashed from zero.
+    let piece_value = |piece: &[u8]| {
+        let mut a = Acc::from_value(b, 0);
+        a.chunks(key, piece);
+        let v = a.finish(key, [0; 4]);
+        a.wipe();
+        v
+    };
     std::thread::scope(|s| {
+        // A piece whose thread cannot be started is hashed here instead.
         let handles: Vec<_> = pieces[1..]
             .iter()
-            .map(|&piece| {
-                s.spawn(move || {
-                    let mut a = Acc::from_value(b, 0);
-                    a.chunks(key, piece);
-                    let v = a.finish(key, [0; 4]);
-                    a.wipe();
-                    v
-                })
-            })
+            .map(|&piece| std::thread::Builder::new().spawn_scoped(s, move || piece_value(piece)).ok())
             .collect();
         acc.chunks(key, pieces[0]);
         let mut v = acc.finish(key, [0; 4]);
         for (h, piece) in handles.into_iter().zip(&pieces[1..]) {
-            let sv = match h.join() {
-                Ok(sv) => sv,
-                Err(e) => std::panic::resume_unwind(e),
+            let sv = match h.map(|h| h.join()) {
+                Some(Ok(sv)) => sv,
+                Some(Err(e)) => std::panic::resume_unwind(e),
+                None => piece_value(piece),
             };
             let shift = portable::pow_mod(key.r(), (piece.len() / 4) as u64);
             v = portable::add_mod(portable::mul_mod(v, shift), sv);
