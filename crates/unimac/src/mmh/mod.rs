@@ -34,6 +34,7 @@ use crate::{Error, Platform};
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(any(test, feature = "reference"))]
 pub mod generic;
 pub mod portable;
 

@@ -19,7 +19,8 @@
 //! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
 //! chosen at run time ([`Backend::Clmul`], [`Backend::Vpclmul`], and for
 //! gdivision64 [`Backend::Gfni`]); the paper's table methods are there as
-//! non-constant-time benchmark variants ([`Backend::Table1`], [`Backend::Table2`]).
+//! non-constant-time benchmark variants (`Backend::Table1`, `Backend::Table2`,
+//! with the `reference` feature only).
 //!
 //! Forgery bounds (§4): for messages of at most `n` blocks (the implicit leading
 //! block counted), eval64 is `ε`-AXU with `ε ≤ n/2^64`, division64 with
@@ -48,6 +49,7 @@ pub mod gf128;
 pub mod gf2;
 pub mod minpoly;
 pub mod portable;
+#[cfg(feature = "reference")]
 pub mod tables;
 
 use gdiv::GKey;
@@ -84,9 +86,11 @@ pub enum Backend {
     /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
     /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
     /// method 1 (one 2 KB table).
+    #[cfg(feature = "reference")]
     Table1,
     /// **Non-constant-time, benchmark only.** eval64: §5 method 2 (a 2 KB table
     /// of `v α`); division64 / gdivision64: §6.1 method 2 (four tables, 8 KB).
+    #[cfg(feature = "reference")]
     Table2,
 }
 
@@ -183,9 +187,13 @@ enum Engine {
     GClmul(Box<GKey>),
     GVpclmul(Box<GKey>),
     GGfni(Box<GKey>),
+    #[cfg(feature = "reference")]
     EvalMethod1(Box<tables::EvalMethod1>),
+    #[cfg(feature = "reference")]
     EvalMethod2(Box<tables::EvalMethod2>),
+    #[cfg(feature = "reference")]
     OneTable(Box<tables::OneTable>),
+    #[cfg(feature = "reference")]
     FourTable(Box<tables::FourTable>),
 }
 
@@ -217,8 +225,11 @@ impl Engine {
             (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
             (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
             (_, Backend::Gfni | Backend::Vpclmul512) => unreachable!("checked by supports()"),
+            #[cfg(feature = "reference")]
             (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
+            #[cfg(feature = "reference")]
             (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
+            #[cfg(feature = "reference")]
             (Kind::Division64, Backend::Table1 | Backend::Table2) => {
                 let m = Modulus::new(minpoly::key(g));
                 let f = move |v: u64| m.reduce((v as u128) << 64);
@@ -228,6 +239,7 @@ impl Engine {
                     Engine::FourTable(Box::new(tables::FourTable::new(f, false)))
                 }
             }
+            #[cfg(feature = "reference")]
             (Kind::GDivision64, Backend::Table1 | Backend::Table2) => {
                 let k = gkey();
                 let f = |v: u64| k.times_z8(v);
@@ -280,9 +292,13 @@ impl Engine {
                 unreachable!("no carry-less engine off x86-64")
             }
             Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
+            #[cfg(feature = "reference")]
             Engine::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            #[cfg(feature = "reference")]
             Engine::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            #[cfg(feature = "reference")]
             Engine::OneTable(t) => t.blocks(acc as u64, data) as u128,
+            #[cfg(feature = "reference")]
             Engine::FourTable(t) => t.blocks(acc as u64, data) as u128,
         }
     }
@@ -299,9 +315,13 @@ impl Engine {
             Engine::GClmul(k) | Engine::GVpclmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
             Engine::GGfni(_) => acc as u64, // already reduced
             Engine::GPortable(k) => k.times_z8(acc as u64),
+            #[cfg(feature = "reference")]
             Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
+            #[cfg(feature = "reference")]
             Engine::EvalMethod2(t) => t.mul(acc as u64),
+            #[cfg(feature = "reference")]
             Engine::OneTable(t) => t.finish(acc as u64),
+            #[cfg(feature = "reference")]
             Engine::FourTable(t) => t.finish(acc as u64),
         }
     }

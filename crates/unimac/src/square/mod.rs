@@ -41,6 +41,7 @@ pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 pub(crate) mod portable;
+#[cfg(feature = "reference")]
 pub mod reference;
 
 /// The six Square Hash variants of SPEC §3.
