@@ -1,15 +1,15 @@
-//! The shared known answers (bundled under tests/vectors/) must all pass.
+//! The shared known answers (bundled under crates/unimac-cli/vectors/) must all pass.
 
 use unimac::vectors::{check_file_text, Report};
 
 fn run(file: &str) -> Report {
-    let path = format!("{}/../../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../unimac-cli/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     check_file_text(file, &text)
 }
 
 fn assert_all_pass(file: &str, filter: impl Fn(&str) -> bool) {
-    let path = format!("{}/../../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../unimac-cli/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let selected: String = text
         .lines()

@@ -4,7 +4,7 @@
 use unimac::vectors;
 
 fn run(file: &str, total: usize) {
-    let path = format!("{}/../../tests/vectors/wycheproof/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../unimac-cli/vectors/wycheproof/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(vectors::is_wycheproof(&text));
     let r = vectors::check_file_text(file, &text);
