@@ -54,6 +54,7 @@ impl std::fmt::Debug for Platform {
 
 const UNKNOWN: u8 = 0x80;
 static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
+static HARDWARE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 impl Platform {
     /// The portable platform: no fast path at all.
@@ -70,6 +71,19 @@ impl Platform {
         }
         let p = Self::probe();
         CACHE.store(p.bits, Ordering::Relaxed);
+        p
+    }
+
+    /// What this CPU has, ignoring `UNIMAC_FORCE_PORTABLE`: for tests and
+    /// benchmarks that compare every backend the hardware can run. Default
+    /// paths use [`Platform::detect`].
+    pub fn hardware() -> Platform {
+        let v = HARDWARE.load(Ordering::Relaxed);
+        if v != UNKNOWN {
+            return Platform { bits: v };
+        }
+        let p = Self::probe_cpu();
+        HARDWARE.store(p.bits, Ordering::Relaxed);
         p
     }
 
@@ -125,6 +139,10 @@ impl Platform {
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty()) {
             return Platform::portable();
         }
+        Self::hardware()
+    }
+
+    fn probe_cpu() -> Platform {
         // Only x86-64 has fast paths compiled in; everywhere else (32-bit x86
         // included) the evidence stays empty.
         #[cfg(target_arch = "x86_64")]

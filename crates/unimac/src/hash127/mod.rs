@@ -204,20 +204,11 @@ impl Backend {
     /// Whether this CPU can run the backend (ignores `UNIMAC_FORCE_PORTABLE`,
     /// so tests can compare every backend the hardware has).
     pub fn supported(self) -> bool {
+        let p = Platform::hardware();
         match self {
             Backend::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2Fma => {
-                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => {
-                std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx2")
-                    && std::is_x86_feature_detected!("fma")
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2Fma | Backend::Avx512 => false,
+            Backend::Avx2Fma => p.avx2_fma(),
+            Backend::Avx512 => p.avx512() && p.avx2_fma(),
         }
     }
 

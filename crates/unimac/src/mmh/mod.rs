@@ -74,13 +74,12 @@ impl Backend {
 
     /// Every backend this CPU can run (for tests and benchmarks).
     pub fn available() -> Vec<Backend> {
+        let p = Platform::hardware();
         let mut v = vec![Backend::Portable];
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
+        if p.avx2_fma() {
             v.push(Backend::Avx2);
         }
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2") {
+        if p.avx512() && p.avx2_fma() {
             v.push(Backend::Avx512);
         }
         v
