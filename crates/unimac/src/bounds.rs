@@ -142,7 +142,8 @@ impl Bound {
         self.terms.iter().filter(|t| t.theorem).fold(Log2::ZERO, |acc, t| acc.plus(t.log2))
     }
 
-    /// One JSON object (`bound_log2`, `theorem`, …).
+    /// One JSON object (feature `json`) (`bound_log2`, `theorem`, …).
+    #[cfg(feature = "json")]
     pub fn to_json(&self) -> serde_json::Value {
         let num = |l: Log2| if l.0 == f64::NEG_INFINITY { serde_json::Value::Null } else { serde_json::json!(l.0) };
         serde_json::json!({

@@ -25,6 +25,7 @@ pub mod tag;
 pub mod threads;
 pub mod tree;
 pub mod umac;
+#[cfg(feature = "vectors")]
 pub mod vectors;
 pub mod vmac;
 
