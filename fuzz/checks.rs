@@ -15,8 +15,11 @@ use unimac::platform::{Feature, Platform};
 use unimac::registry::{self, KeySpec, Params};
 use unimac::square::{self, Variant};
 
+/// A target's check.
+pub type Check = fn(&[u8]);
+
 /// The target names, with their check functions (for the corpus replay).
-pub const TARGETS: [(&str, fn(&[u8])); 3] = [("differential", differential), ("backend", backend), ("vectors", vectors)];
+pub const TARGETS: [(&str, Check); 3] = [("differential", differential), ("backend", backend), ("vectors", vectors)];
 
 /// Largest `--len` tried (keeps one input cheap).
 const MAX_LEN: usize = 4096;
