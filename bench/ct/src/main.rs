@@ -88,6 +88,12 @@ fn hash127_msg_r_low_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
     keyed_pool(runner, rng, "hash127", &r_low, &|rng| random(rng, 32))
 }
 
+/// hash127 per message, two pools of uniformly random keys (a control: the
+/// two pools differ only in where their keys sit in memory).
+fn hash127_msg_control(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keyed_pool(runner, rng, "hash127", &|rng| random(rng, 32), &|rng| random(rng, 32))
+}
+
 /// modp per message (the key's primality check done beforehand): `2^127 - 1`
 /// vs another prime.
 fn modp_msg_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
@@ -267,6 +273,7 @@ ctbench_main!(
     hash127_r_high_vs_random,
     hash127_control,
     hash127_msg_r_weight,
+    hash127_msg_control,
     hash127_msg_r_low_vs_random,
     modp_msg_prime,
     division64_minpoly_degree,
