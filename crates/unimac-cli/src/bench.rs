@@ -71,7 +71,11 @@ fn rate(len: usize, budget: Duration, mut f: impl FnMut()) -> f64 {
         if el >= budget {
             return (len as f64) * iters as f64 / el.as_secs_f64();
         }
-        iters = if el.as_nanos() == 0 { iters * 16 } else { (iters * 2).max((iters as f64 * budget.as_secs_f64() / el.as_secs_f64() * 1.1) as u64) };
+        iters = if el.as_nanos() == 0 {
+            iters * 16
+        } else {
+            (iters * 2).max((iters as f64 * budget.as_secs_f64() / el.as_secs_f64() * 1.1) as u64)
+        };
     }
 }
 
@@ -96,7 +100,9 @@ fn per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
 fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     let e = registry::lookup(name)?;
     let key_len = match e.info.key {
-        KeySpec::PerElement(_) => return Err(Fail(format!("{name}: bench needs a fixed-size key"))),
+        KeySpec::PerElement(_) => {
+            return Err(Fail(format!("{name}: bench needs a fixed-size key")))
+        }
         k => k.default_len().expect("fixed sizes have a default"),
     };
     if e.info.takes_len {
@@ -109,23 +115,41 @@ fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
         key = unimac::modp::SecretPrime::generate()?.to_bytes().to_vec();
     }
     let nonce = (e.info.nonce > 0).then(|| vec![7u8; e.info.nonce]);
-    let keyed = registry::key(name, &Params { key: &key, nonce: None, len: None })?;
-    let one_time = name.strip_prefix("mac-").is_some_and(unimac::mac::is_one_time);
+    let keyed = registry::key(
+        name,
+        &Params {
+            key: &key,
+            nonce: None,
+            len: None,
+        },
+    )?;
+    let one_time = name
+        .strip_prefix("mac-")
+        .is_some_and(unimac::mac::is_one_time);
     let name = name.to_string();
     let setup = Box::new(move || {
-        let k = registry::key(&name, &Params { key: &key, nonce: None, len: None });
+        let k = registry::key(
+            &name,
+            &Params {
+                key: &key,
+                nonce: None,
+                len: None,
+            },
+        );
         let _ = black_box(k);
     });
     // A one-message key tags once; its speed is measured on the checking
     // path, the same computation without spending the key.
     let run = Box::new(move |msg: &[u8]| {
         if one_time {
-            keyed.start_check(nonce.as_deref()).and_then(|mut s| {
-                s.update(msg);
-                s.finalize()
-            })
-            .map(black_box)
-            .is_ok()
+            keyed
+                .start_check(nonce.as_deref())
+                .and_then(|mut s| {
+                    s.update(msg);
+                    s.finalize()
+                })
+                .map(black_box)
+                .is_ok()
         } else {
             black_box(keyed.compute(nonce.as_deref(), msg)).is_ok()
         }
@@ -151,18 +175,16 @@ fn peers() -> Vec<(&'static str, Runner)> {
                 true
             }),
         ),
-        (
-            "hmac-sha256",
-            {
-                let keyed = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
-                Box::new(move |msg: &[u8]| {
-                    let mut m = keyed.clone();
-                    m.update(msg);
-                    black_box(m.finalize().into_bytes());
-                    true
-                })
-            },
-        ),
+        ("hmac-sha256", {
+            let keyed =
+                <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
+            Box::new(move |msg: &[u8]| {
+                let mut m = keyed.clone();
+                m.update(msg);
+                black_box(m.finalize().into_bytes());
+                true
+            })
+        }),
     ]
 }
 
@@ -172,7 +194,11 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
     let chosen: Vec<String> = if all {
         registry::entries()
             .iter()
-            .filter(|e| !matches!(e.info.key, KeySpec::PerElement(_)) && !e.info.takes_len && !e.info.name.ends_with("-key"))
+            .filter(|e| {
+                !matches!(e.info.key, KeySpec::PerElement(_))
+                    && !e.info.takes_len
+                    && !e.info.name.ends_with("-key")
+            })
             .map(|e| e.info.name.clone())
             .collect()
     } else if names.is_empty() {
@@ -182,7 +208,10 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
             .map(|n| n.to_string())
             .collect()
     } else {
-        names.iter().map(|n| crate::names::resolve_spec(n)).collect::<Result<_, _>>()?
+        names
+            .iter()
+            .map(|n| crate::names::resolve_spec(n))
+            .collect::<Result<_, _>>()?
     };
     for n in &chosen {
         let (run, setup) = unimac_runner(n)?;
@@ -242,13 +271,18 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
          >= 0: no guarantee at all; * = not a proven bound, see docs/BOUNDS.md)"
     )?;
     let (passed, failed) = crate::bundled::check_all();
-    writeln!(out, "# known answers of the wire specification (bundled): {passed} passed, {failed} failed")?;
+    writeln!(
+        out,
+        "# known answers of the wire specification (bundled): {passed} passed, {failed} failed"
+    )?;
     Ok(())
 }
 
 /// The forgery bound of a MAC row (see the footnote the table prints).
 fn bound_cell(name: &str) -> String {
-    let Some(mac) = name.strip_prefix("mac-") else { return "-".into() };
+    let Some(mac) = name.strip_prefix("mac-") else {
+        return "-".into();
+    };
     let attack = unimac::bounds::Attack::new(1 << 20, 1 << 32, 1 << 32);
     match unimac::bounds::bound(mac, &attack) {
         Ok(b) => format!("{:.1}{}", b.log2.0, if b.proven { "" } else { "*" }),

@@ -22,9 +22,16 @@ fn log2_text(l: f64) -> String {
 /// `a² ≡ bc + de (mod p)`.
 pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<bool, Fail> {
     let [a, b, c, d, e] = operands else {
-        return Err(Fail(format!("check-identity needs five operands A B C D E, got {}", operands.len())));
+        return Err(Fail(format!(
+            "check-identity needs five operands A B C D E, got {}",
+            operands.len()
+        )));
     };
-    let key = keyfile::read_key(key_file, "modp", unimac::registry::KeySpec::Fixed(modp::KEY_BYTES))?;
+    let key = keyfile::read_key(
+        key_file,
+        "modp",
+        unimac::registry::KeySpec::Fixed(modp::KEY_BYTES),
+    )?;
     let p = SecretPrime::from_bytes(&key)?;
     let mut vals: Vec<Vec<u8>> = Vec::with_capacity(5);
     for (name, x) in ["A", "B", "C", "D", "E"].iter().zip([a, b, c, d, e]) {
@@ -59,16 +66,25 @@ pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<boo
 /// for `Q` checks of operands of at most `L` bytes each.
 pub fn bound(max_bytes: u64, checks: u64, json: bool) -> Result<(), Fail> {
     if checks == 0 {
-        return Err(Fail("--forgeries (the number of checks) must be at least 1".into()));
+        return Err(Fail(
+            "--forgeries (the number of checks) must be at least 1".into(),
+        ));
     }
     let n = max_bytes
         .checked_mul(16)
         .and_then(|x| x.checked_add(1))
         .ok_or_else(|| Fail("--max-bytes too large".into()))?;
     let one = modp::false_accept_log2(n);
-    let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
+    let all = if one == f64::NEG_INFINITY {
+        one
+    } else {
+        one + (checks as f64).log2()
+    };
     if all >= 0.0 {
-        return Err(Fail(format!("modp: the bound is {} >= 1 for L = {max_bytes} bytes and {checks} checks", log2_text(all))));
+        return Err(Fail(format!(
+            "modp: the bound is {} >= 1 for L = {max_bytes} bytes and {checks} checks",
+            log2_text(all)
+        )));
     }
     let text = if json {
         let v = serde_json::json!({

@@ -49,14 +49,20 @@ pub fn read_message(path: Option<&Path>, f: impl FnMut(&[u8])) -> Result<(), Fai
 
 /// As [`read_message`], but stops once more than `limit` bytes were fed;
 /// returns whether the input went past `limit` (then it was not all read).
-pub fn read_message_limited(path: Option<&Path>, limit: u64, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
+pub fn read_message_limited(
+    path: Option<&Path>,
+    limit: u64,
+    mut f: impl FnMut(&[u8]),
+) -> Result<bool, Fail> {
     let name = shown(path);
     if is_stdin(path) {
         return read_stream(io::stdin().lock(), &name, limit, f);
     }
     let p = path.expect("not stdin");
     let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
-    let meta = file.metadata().map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
     if meta.is_dir() {
         return Err(Fail(format!("cannot read {name}: is a directory")));
     }
@@ -74,7 +80,9 @@ pub fn read_message_limited(path: Option<&Path>, limit: u64, mut f: impl FnMut(&
         })?;
         (total, over)
     };
-    let after = file.metadata().map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    let after = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
     // A size of 0 may be a file whose size is not known in advance (/proc);
     // then only the stamps compare.
     if stamp(&after) != before || (!over && before.0 > 0 && total != before.0) {
@@ -127,12 +135,16 @@ fn read_pipelined(file: &File, name: &str, f: &mut dyn FnMut(&[u8])) -> Result<u
                 }
             }
         };
-        if std::thread::Builder::new().spawn_scoped(scope, reader).is_err() {
+        if std::thread::Builder::new()
+            .spawn_scoped(scope, reader)
+            .is_err()
+        {
             // No thread: read in turn instead.
             let mut buf = vec![0u8; BUF];
             let mut total = 0u64;
             loop {
-                let n = fill(file, &mut buf).map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+                let n = fill(file, &mut buf)
+                    .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
                 f(&buf[..n]);
                 total += n as u64;
                 if n < buf.len() {
@@ -160,7 +172,12 @@ fn read_pipelined(file: &File, name: &str, f: &mut dyn FnMut(&[u8])) -> Result<u
 
 /// Read `input` to its end (or until more than `limit` bytes) in 1 MiB
 /// buffers; whether it went past `limit`.
-fn read_stream(mut input: impl Read, name: &str, limit: u64, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
+fn read_stream(
+    mut input: impl Read,
+    name: &str,
+    limit: u64,
+    mut f: impl FnMut(&[u8]),
+) -> Result<bool, Fail> {
     let mut buf = vec![0u8; 1 << 20];
     let mut total = 0u64;
     loop {
@@ -190,15 +207,25 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("unimac-input-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         for len in [0usize, 1, BUF - 1, BUF, BUF + 4097, 3 * BUF + 5] {
-            let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) as u8).collect();
+            let data: Vec<u8> = (0..len)
+                .map(|i| {
+                    (i as u64)
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                        .rotate_left(29) as u8
+                })
+                .collect();
             let p = dir.join(format!("f{len}"));
             std::fs::write(&p, &data).expect("write");
             let mut got = Vec::with_capacity(len);
-            read_message(Some(&p), |d| got.extend_from_slice(d)).map_err(|e| e.0).expect("read");
+            read_message(Some(&p), |d| got.extend_from_slice(d))
+                .map_err(|e| e.0)
+                .expect("read");
             assert!(got == data, "len {len}: fed bytes differ");
             // With a limit: stops just past it.
             let mut got = Vec::new();
-            let over = read_message_limited(Some(&p), 10, |d| got.extend_from_slice(d)).map_err(|e| e.0).expect("read");
+            let over = read_message_limited(Some(&p), 10, |d| got.extend_from_slice(d))
+                .map_err(|e| e.0)
+                .expect("read");
             assert_eq!(over, len > 10, "len {len}");
             assert!(got.len() <= len && (len <= 10 || got.len() > 10));
             std::fs::remove_file(&p).expect("remove");

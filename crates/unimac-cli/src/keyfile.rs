@@ -83,7 +83,10 @@ pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Fai
             Fail(format!("cannot create {what} {shown}: {e}"))
         }
     })?;
-    let r = f.write_all(text).and_then(|_| f.sync_all()).and_then(|_| sync_dir(&parent_dir(path)));
+    let r = f
+        .write_all(text)
+        .and_then(|_| f.sync_all())
+        .and_then(|_| sync_dir(&parent_dir(path)));
     if let Err(e) = r {
         drop(f);
         let _ = fs::remove_file(path);
@@ -95,7 +98,11 @@ pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Fai
 /// A fresh key of `len` bytes from the operating system's generator.
 pub fn random_key(len: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
     let mut k = Zeroizing::new(vec![0u8; len]);
-    getrandom::fill(&mut k).map_err(|e| Fail(format!("the operating system's random generator failed: {e}")))?;
+    getrandom::fill(&mut k).map_err(|e| {
+        Fail(format!(
+            "the operating system's random generator failed: {e}"
+        ))
+    })?;
     Ok(k)
 }
 
@@ -103,7 +110,11 @@ pub fn random_key(len: usize) -> Result<Zeroizing<Vec<u8>>, Fail> {
 fn names_with_key_len(len: usize) -> Vec<String> {
     unimac::registry::entries()
         .iter()
-        .filter(|e| e.info.name.starts_with("mac-") && !matches!(e.info.key, KeySpec::PerElement(_)) && e.info.key.accepts(len))
+        .filter(|e| {
+            e.info.name.starts_with("mac-")
+                && !matches!(e.info.key, KeySpec::PerElement(_))
+                && e.info.key.accepts(len)
+        })
         .map(|e| e.info.name["mac-".len()..].to_string())
         .collect()
 }
@@ -117,7 +128,8 @@ pub fn key_file_text(name: &str, key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Fail>
     let head = format!("{MAGIC} {name}\n");
     let mut text = Zeroizing::new(vec![0u8; head.len() + 2 * key.len() + 1]);
     text[..head.len()].copy_from_slice(head.as_bytes());
-    hex::encode_to_slice(key, &mut text[head.len()..head.len() + 2 * key.len()]).map_err(|e| Fail(e.to_string()))?;
+    hex::encode_to_slice(key, &mut text[head.len()..head.len() + 2 * key.len()])
+        .map_err(|e| Fail(e.to_string()))?;
     let n = text.len();
     text[n - 1] = b'\n';
     Ok(text)
@@ -146,7 +158,12 @@ pub fn read_key(path: &Path, name: &str, want: KeySpec) -> Result<Zeroizing<Vec<
         return Ok(parse_key_file(std::io::stdin().lock(), "-", Some(name), want)?.0);
     }
     let shown = path.display().to_string();
-    let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {}", crate::input::io_msg(&e))))?;
+    let f = File::open(path).map_err(|e| {
+        Fail(format!(
+            "cannot open key file {shown}: {}",
+            crate::input::io_msg(&e)
+        ))
+    })?;
     warn_if_open(&f, &shown);
     Ok(parse_key_file(f, &shown, Some(name), want)?.0)
 }
@@ -157,7 +174,12 @@ pub fn read_named_key(path: &Path) -> Result<(String, Zeroizing<Vec<u8>>), Fail>
     let (key, _, name) = if path.as_os_str() == "-" {
         parse_key_file(std::io::stdin().lock(), "-", None, KeySpec::Fixed(0))?
     } else {
-        let f = File::open(path).map_err(|e| Fail(format!("cannot open key file {shown}: {}", crate::input::io_msg(&e))))?;
+        let f = File::open(path).map_err(|e| {
+            Fail(format!(
+                "cannot open key file {shown}: {}",
+                crate::input::io_msg(&e)
+            ))
+        })?;
         warn_if_open(&f, &shown);
         parse_key_file(f, &shown, None, KeySpec::Fixed(0))?
     };
@@ -179,7 +201,11 @@ impl OneTimeKey {
         self.file
             .write_all(b"spent\n")
             .and_then(|_| self.file.sync_all())
-            .map_err(|e| Fail(format!("cannot mark the one-time key file {shown} as spent: {e}; no tag is shown")))
+            .map_err(|e| {
+                Fail(format!(
+                    "cannot mark the one-time key file {shown} as spent: {e}; no tag is shown"
+                ))
+            })
         // Dropping the file releases the lock.
     }
 }
@@ -194,7 +220,8 @@ pub fn one_time_key(path: &Path, name: &str, want: KeySpec) -> Result<OneTimeKey
     let f = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
         Fail(format!("cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {e}"))
     })?;
-    f.lock().map_err(|e| Fail(format!("cannot lock key file {shown}: {e}")))?;
+    f.lock()
+        .map_err(|e| Fail(format!("cannot lock key file {shown}: {e}")))?;
     warn_if_open(&f, &shown);
     let (key, spent, _) = parse_key_file(&f, &shown, Some(name), want)?;
     if spent {
@@ -202,13 +229,22 @@ pub fn one_time_key(path: &Path, name: &str, want: KeySpec) -> Result<OneTimeKey
             "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
         )));
     }
-    Ok(OneTimeKey { file: f, shown, key })
+    Ok(OneTimeKey {
+        file: f,
+        shown,
+        key,
+    })
 }
 
 /// The key in a key file's text, whether the file is marked spent, and the
 /// MAC it names. With `name`, the file must name that MAC and hold a key of
 /// `want` bytes; without, any MAC of this build with its key length.
-fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) -> Result<(Zeroizing<Vec<u8>>, bool, String), Fail> {
+fn parse_key_file(
+    f: impl Read,
+    shown: &str,
+    name: Option<&str>,
+    want: KeySpec,
+) -> Result<(Zeroizing<Vec<u8>>, bool, String), Fail> {
     // Room for the whole (bounded) file up front: growing the buffer would
     // leave copies of the key in freed memory.
     let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
@@ -218,12 +254,17 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) 
     if text.len() as u64 > MAX_KEY_FILE {
         return Err(Fail(format!("key file {shown}: too long to be a key file")));
     }
-    let not_key = || Fail(format!("key file {shown}: not a key file (expected '{MAGIC} NAME', the key in hex, each on a line)"));
+    let not_key = || {
+        Fail(format!("key file {shown}: not a key file (expected '{MAGIC} NAME', the key in hex, each on a line)"))
+    };
     let (body, spent): (&[u8], bool) = match text.strip_suffix(b"\nspent\n") {
         Some(b) => (b, true),
         None => (text.strip_suffix(b"\n").unwrap_or(&text), false),
     };
-    let Some(rest) = body.strip_prefix(MAGIC.as_bytes()).and_then(|r| r.strip_prefix(b" ")) else {
+    let Some(rest) = body
+        .strip_prefix(MAGIC.as_bytes())
+        .and_then(|r| r.strip_prefix(b" "))
+    else {
         if !body.is_empty() && body.iter().all(|c| c.is_ascii_hexdigit()) {
             // The old format: bare hex. Which MAC it was made for is unknown.
             let n = name.unwrap_or("NAME");
@@ -237,9 +278,15 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) 
     let (file_name, hexpart) = (&rest[..nl], &rest[nl + 1..]);
     let file_name = std::str::from_utf8(file_name).map_err(|_| not_key())?;
     // A key file names a MAC, or modp (a secret prime, not a MAC key).
-    let known = if file_name == "modp" { Some(file_name.to_string()) } else { crate::names::mac_name(file_name) };
+    let known = if file_name == "modp" {
+        Some(file_name.to_string())
+    } else {
+        crate::names::mac_name(file_name)
+    };
     let Some(file_name) = known else {
-        return Err(Fail(format!("key file {shown}: made for '{file_name}', not a MAC of this build")));
+        return Err(Fail(format!(
+            "key file {shown}: made for '{file_name}', not a MAC of this build"
+        )));
     };
     let want = match name {
         Some(n) if n != file_name => {
@@ -258,8 +305,15 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) 
     let got = hexpart.len() / 2;
     if !want.accepts(got) {
         let others = names_with_key_len(got);
-        let hint = if others.is_empty() { String::new() } else { format!(" (the key length of {})", others.join(", ")) };
-        return Err(Fail(format!("key file {shown}: holds a {got}-byte key{hint}, but {file_name} needs {} bytes", want.describe())));
+        let hint = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (the key length of {})", others.join(", "))
+        };
+        return Err(Fail(format!(
+            "key file {shown}: holds a {got}-byte key{hint}, but {file_name} needs {} bytes",
+            want.describe()
+        )));
     }
     let mut key = Zeroizing::new(vec![0u8; got]);
     hex::decode_to_slice(hexpart, &mut key).map_err(|e| Fail(format!("key file {shown}: {e}")))?;
@@ -268,12 +322,17 @@ fn parse_key_file(f: impl Read, shown: &str, name: Option<&str>, want: KeySpec) 
 
 /// Parse a counter file's text strictly: decimal digits, one newline.
 fn parse_counter(text: &[u8], shown: &str) -> Result<u128, Fail> {
-    let bad = || Fail(format!("counter file {shown} is corrupt (expected a decimal number and a newline); refusing to guess a nonce"));
+    let bad = || {
+        Fail(format!("counter file {shown} is corrupt (expected a decimal number and a newline); refusing to guess a nonce"))
+    };
     let body = text.strip_suffix(b"\n").ok_or_else(bad)?;
     if body.is_empty() || body.len() > 39 || !body.iter().all(|c| c.is_ascii_digit()) {
         return Err(bad());
     }
-    std::str::from_utf8(body).ok().and_then(|s| s.parse::<u128>().ok()).ok_or_else(bad)
+    std::str::from_utf8(body)
+        .ok()
+        .and_then(|s| s.parse::<u128>().ok())
+        .ok_or_else(bad)
 }
 
 /// Create a new counter file starting at 0.
@@ -311,28 +370,46 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
                 "cannot open counter file {shown}: {e} (create it with 'unimac keygen NAME -o KEYFILE --counter {shown}', or write 0 and a newline to it for a key never used with a nonce)"
             ))
         })?;
-        f.lock().map_err(|e| Fail(format!("cannot lock counter file {shown}: {e}")))?;
-        let now = fs::metadata(path).map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
-        let held = f.metadata().map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
+        f.lock()
+            .map_err(|e| Fail(format!("cannot lock counter file {shown}: {e}")))?;
+        let now = fs::metadata(path)
+            .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
+        let held = f
+            .metadata()
+            .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
         if same_file(&now, &held) {
             break f;
         }
     };
-    let meta = f.metadata().map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
+    let meta = f
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
     check_writable(path, &meta, &shown)?;
     let mut text = Vec::new();
-    (&mut f).take(64).read_to_end(&mut text).map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
+    (&mut f)
+        .take(64)
+        .read_to_end(&mut text)
+        .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
     let first = parse_counter(&text, &shown)?;
-    let next = first
-        .checked_add(count)
-        .ok_or_else(|| Fail(format!("counter file {shown}: the 128-bit nonce counter is exhausted; use a new key")))?;
+    let next = first.checked_add(count).ok_or_else(|| {
+        Fail(format!(
+            "counter file {shown}: the 128-bit nonce counter is exhausted; use a new key"
+        ))
+    })?;
     let dir = parent_dir(path);
-    let base = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "counter".into());
+    let base = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "counter".into());
     remove_stale_temporaries(&dir, &base);
     let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
     let _ = fs::remove_file(&tmp);
-    let r = write_new_private(&tmp, format!("{next}\n").as_bytes(), "temporary counter file")
-        .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
+    let r = write_new_private(
+        &tmp,
+        format!("{next}\n").as_bytes(),
+        "temporary counter file",
+    )
+    .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
     if let Err(e) = r {
         let _ = fs::remove_file(&tmp);
         return Err(e);
@@ -341,7 +418,11 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
         let _ = fs::remove_file(&tmp);
         return Err(Fail(format!("cannot update counter file {shown}: {e}")));
     }
-    sync_dir(&dir).map_err(|e| Fail(format!("cannot sync the directory of counter file {shown}: {e}")))?;
+    sync_dir(&dir).map_err(|e| {
+        Fail(format!(
+            "cannot sync the directory of counter file {shown}: {e}"
+        ))
+    })?;
     drop(f); // releases the lock
     Ok(first)
 }
@@ -350,20 +431,36 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
 /// root, who could write it anyway: the mode says it is not to change), or
 /// not openable for writing.
 fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), Fail> {
-    let refuse = |why: String| Fail(format!("counter file {shown} is {why}; it is not replaced (make it writable to tag with it)"));
+    let refuse = |why: String| {
+        Fail(format!(
+            "counter file {shown} is {why}; it is not replaced (make it writable to tag with it)"
+        ))
+    };
     if meta.permissions().readonly() {
         return Err(refuse("read-only".into()));
     }
-    OpenOptions::new().write(true).open(path).map(drop).map_err(|e| refuse(format!("not writable by us ({})", crate::input::io_msg(&e))))
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| refuse(format!("not writable by us ({})", crate::input::io_msg(&e))))
 }
 
 /// Give the new version of a counter file the mode and owner of the old one.
 #[cfg(unix)]
 fn same_mode_and_owner(tmp: &Path, old: &fs::Metadata, shown: &str) -> Result<(), Fail> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    fs::set_permissions(tmp, fs::Permissions::from_mode(old.permissions().mode() & 0o7777))
-        .map_err(|e| Fail(format!("cannot give the new counter file {shown} its mode: {e}")))?;
-    let new = fs::metadata(tmp).map_err(|e| Fail(format!("cannot read the new counter file {shown}: {e}")))?;
+    fs::set_permissions(
+        tmp,
+        fs::Permissions::from_mode(old.permissions().mode() & 0o7777),
+    )
+    .map_err(|e| {
+        Fail(format!(
+            "cannot give the new counter file {shown} its mode: {e}"
+        ))
+    })?;
+    let new = fs::metadata(tmp)
+        .map_err(|e| Fail(format!("cannot read the new counter file {shown}: {e}")))?;
     if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
         std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid())).map_err(|e| {
             Fail(format!(
@@ -384,12 +481,18 @@ fn same_mode_and_owner(_: &Path, _: &fs::Metadata, _: &str) -> Result<(), Fail> 
 /// Remove `.BASE.PID.tmp` files in `dir` left by killed runs (PID no longer
 /// running); called under the counter's lock.
 fn remove_stale_temporaries(dir: &Path, base: &str) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     let prefix = format!(".{base}.");
     for e in entries.flatten() {
         let n = e.file_name();
         let Some(n) = n.to_str() else { continue };
-        let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok()) else {
+        let Some(pid) = n
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".tmp"))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
             continue;
         };
         if pid != std::process::id() && !process_alive(pid) {
@@ -400,7 +503,9 @@ fn remove_stale_temporaries(dir: &Path, base: &str) {
 
 #[cfg(unix)]
 fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
     // SAFETY: kill with signal 0 only checks that the process exists.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
@@ -412,14 +517,30 @@ fn process_alive(_: u32) -> bool {
 }
 
 #[cfg(test)]
+mod props;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn counter_text_is_strict() {
         assert_eq!(parse_counter(b"0\n", "c").ok(), Some(0));
-        assert_eq!(parse_counter(b"340282366920938463463374607431768211455\n", "c").ok(), Some(u128::MAX));
-        for bad in [&b""[..], b"\n", b"1", b"+1\n", b"-1\n", b"1 \n", b"0x10\n", b"340282366920938463463374607431768211456\n", b"1\n\n"] {
+        assert_eq!(
+            parse_counter(b"340282366920938463463374607431768211455\n", "c").ok(),
+            Some(u128::MAX)
+        );
+        for bad in [
+            &b""[..],
+            b"\n",
+            b"1",
+            b"+1\n",
+            b"-1\n",
+            b"1 \n",
+            b"0x10\n",
+            b"340282366920938463463374607431768211456\n",
+            b"1\n\n",
+        ] {
             assert!(parse_counter(bad, "c").is_err(), "{bad:?}");
         }
     }
@@ -449,7 +570,10 @@ mod tests {
             let link = d.join("link");
             std::os::unix::fs::symlink(&p, &link).unwrap();
             assert_eq!(ok(reserve(&link, 1)), 5);
-            assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+            assert!(fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink());
             assert_eq!(fs::read_to_string(&p).unwrap(), "6\n");
             assert_eq!(ok(reserve(&p, 1)), 6);
             fs::write(&p, "5\n").unwrap();

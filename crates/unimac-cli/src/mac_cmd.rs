@@ -34,16 +34,26 @@ fn counter_nonce(name: &str, c: u128) -> Result<Vec<u8>, Fail> {
 
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
-    let name = if name == "modp" { name.to_string() } else { resolve_mac(name)? };
+    let name = if name == "modp" {
+        name.to_string()
+    } else {
+        resolve_mac(name)?
+    };
     let name = name.as_str();
     let len = if name == "modp" {
         unimac::modp::KEY_BYTES
     } else {
-        mac_key_spec(name)?.default_len().ok_or_else(|| Fail(format!("{name}: not a MAC")))?
+        mac_key_spec(name)?
+            .default_len()
+            .ok_or_else(|| Fail(format!("{name}: not a MAC")))?
     };
-    let nonce = registry::lookup(&format!("mac-{name}")).map(|e| e.info.nonce).unwrap_or(0);
+    let nonce = registry::lookup(&format!("mac-{name}"))
+        .map(|e| e.info.nonce)
+        .unwrap_or(0);
     if counter.is_some() && nonce == 0 {
-        return Err(Fail(format!("{name} takes no nonce; --counter is for nonce MACs")));
+        return Err(Fail(format!(
+            "{name} takes no nonce; --counter is for nonce MACs"
+        )));
     }
     if let (Some(o), Some(c)) = (out, counter) {
         if o == c {
@@ -53,7 +63,10 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
     // Refuse before anything is created if a target exists.
     for p in out.iter().chain(counter.iter()) {
         if p.exists() {
-            return Err(Fail(format!("{} already exists; not overwriting it", p.display())));
+            return Err(Fail(format!(
+                "{} already exists; not overwriting it",
+                p.display()
+            )));
         }
     }
     // modp's key is a random prime of [2^120, 2^128), not random bytes.
@@ -157,8 +170,10 @@ fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
     if size >= SLICE as u64 && io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(size);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar.set_message(shown(Some(path)));
         let r = read_message(Some(path), |d| {
@@ -181,7 +196,9 @@ fn check_readable(path: &Path) -> Result<(), String> {
     }
     let name = path.display();
     let f = std::fs::File::open(path).map_err(|e| format!("{name}: {}", io_msg(&e)))?;
-    let m = f.metadata().map_err(|e| format!("{name}: {}", io_msg(&e)))?;
+    let m = f
+        .metadata()
+        .map_err(|e| format!("{name}: {}", io_msg(&e)))?;
     if m.is_dir() {
         return Err(format!("{name}: is a directory"));
     }
@@ -248,7 +265,8 @@ fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fai
         named.push(PathBuf::from("-"));
     }
     for p in named {
-        if list.recursive && p.as_os_str() != "-" && std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
+        if list.recursive && p.as_os_str() != "-" && std::fs::metadata(&p).is_ok_and(|m| m.is_dir())
+        {
             walk(&p, &mut out);
         } else {
             out.push((p, None));
@@ -257,8 +275,12 @@ fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fai
     if out.iter().filter(|(f, _)| f.as_os_str() == "-").count() > 1 {
         return Err(Fail("stdin ('-') can be read only once".into()));
     }
-    if list.files_from.is_some_and(|f| f.as_os_str() == "-") && out.iter().any(|(f, _)| f.as_os_str() == "-") {
-        return Err(Fail("stdin ('-') is the list of files (--files-from -); it cannot also be tagged".into()));
+    if list.files_from.is_some_and(|f| f.as_os_str() == "-")
+        && out.iter().any(|(f, _)| f.as_os_str() == "-")
+    {
+        return Err(Fail(
+            "stdin ('-') is the list of files (--files-from -); it cannot also be tagged".into(),
+        ));
     }
     Ok(out)
 }
@@ -268,7 +290,10 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
-            out.push((dir.to_path_buf(), Some(format!("{}: {}", dir.display(), io_msg(&e)))));
+            out.push((
+                dir.to_path_buf(),
+                Some(format!("{}: {}", dir.display(), io_msg(&e))),
+            ));
             return;
         }
     };
@@ -279,7 +304,10 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
                 let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
                 entries.push((e.file_name(), e.path(), is_dir));
             }
-            Err(e) => out.push((dir.to_path_buf(), Some(format!("{}: {}", dir.display(), io_msg(&e))))),
+            Err(e) => out.push((
+                dir.to_path_buf(),
+                Some(format!("{}: {}", dir.display(), io_msg(&e))),
+            )),
         }
     }
     entries.sort();
@@ -314,7 +342,17 @@ pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
 /// `max_bytes`: `Some(log2)`, or `None` if the theorem gives nothing.
 pub fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
     let tags = use_tags(name, max_bytes);
-    bounds::bound(name, &Attack { max_bytes, tags, forgeries: USE_FORGERIES, random_nonces: random }).ok().map(|b| b.log2.0)
+    bounds::bound(
+        name,
+        &Attack {
+            max_bytes,
+            tags,
+            forgeries: USE_FORGERIES,
+            random_nonces: random,
+        },
+    )
+    .ok()
+    .map(|b| b.log2.0)
 }
 
 /// Refuse a weak MAC for this use unless `--allow-weak`.
@@ -342,16 +380,25 @@ fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> 
 /// `unimac tag NAME --key-file K [--counter F | --nonce HEX | --random-nonce] [--tag] FILE...`:
 /// `Ok(false)` if some file could not be read (its error on stderr, the
 /// other files' lines printed).
-pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) -> Result<bool, Fail> {
+pub fn tag(
+    name: &str,
+    key_file: &Path,
+    opts: TagOpts<'_>,
+    files: &[PathBuf],
+) -> Result<bool, Fail> {
     let name = resolve_mac(name)?;
     let name = name.as_str();
     let klen = mac_key_spec(name)?;
     let items = collect_files(files, opts.list)?;
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
-        return Err(Fail("stdin ('-') cannot be both the key file and a file to tag".into()));
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and a file to tag".into(),
+        ));
     }
     if opts.list.files_from.is_some_and(|f| f.as_os_str() == "-") && key_file.as_os_str() == "-" {
-        return Err(Fail("stdin ('-') cannot be both the key file and the list of files".into()));
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and the list of files".into(),
+        ));
     }
     let (counter, nonce, random) = match opts.nonces {
         NonceSource::None => (None, None, false),
@@ -360,7 +407,9 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
         NonceSource::Random => (None, None, true),
     };
     if mac::is_one_time(name) && items.len() > 1 {
-        return Err(Fail(format!("{name} is a one-time MAC: one message per key")));
+        return Err(Fail(format!(
+            "{name} is a one-time MAC: one message per key"
+        )));
     }
     // A one-message key is locked now and marked spent before its tag is shown.
     let (key, one_time) = if mac::is_one_time(name) {
@@ -373,37 +422,53 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
     let nl = m.nonce_len();
     // shoup4-*: stateless, a random r || s (the "nonce" of the tag line) per message.
     let stateless = name.starts_with("shoup4-");
-    let fixed_nonce = match (nl, counter, nonce) {
-        (0, None, None) if !random => None,
-        (0, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)"))),
-        (_, Some(_), _) if stateless => {
-            return Err(Fail(format!("{name} is stateless: r || s is drawn at random for every message (no --counter)")))
-        }
-        (_, None, None) if stateless || random => None,
-        (_, None, None) => {
-            return Err(Fail(format!(
-                "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
-            )))
-        }
-        (_, Some(_), Some(_)) => return Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
-        (_, None, Some(h)) => {
-            let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
-            let sizes = m.nonce_sizes();
-            if !sizes.contains(&n.len()) {
-                let want = if sizes.start() == sizes.end() {
-                    format!("{nl} bytes ({} hex digits)", 2 * nl)
-                } else {
-                    format!("{} to {} bytes", sizes.start(), sizes.end())
-                };
-                return Err(Fail(format!("{name}: nonce must be {want}, got {}", n.len())));
+    let fixed_nonce =
+        match (nl, counter, nonce) {
+            (0, None, None) if !random => None,
+            (0, _, _) => {
+                return Err(Fail(format!(
+                    "{name} takes no nonce (no --counter, --nonce or --random-nonce)"
+                )))
             }
-            if items.len() > 1 {
-                return Err(Fail("--nonce with more than one file would use the nonce twice; use --counter".into()));
+            (_, Some(_), _) if stateless => return Err(Fail(format!(
+                "{name} is stateless: r || s is drawn at random for every message (no --counter)"
+            ))),
+            (_, None, None) if stateless || random => None,
+            (_, None, None) => {
+                return Err(Fail(format!(
+                    "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
+                )))
             }
-            Some(n)
-        }
-        (_, Some(_), None) => None,
-    };
+            (_, Some(_), Some(_)) => {
+                return Err(Fail(
+                    "give one of --counter, --nonce and --random-nonce, not both".into(),
+                ))
+            }
+            (_, None, Some(h)) => {
+                let n = hex::decode(h.trim())
+                    .map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
+                let sizes = m.nonce_sizes();
+                if !sizes.contains(&n.len()) {
+                    let want = if sizes.start() == sizes.end() {
+                        format!("{nl} bytes ({} hex digits)", 2 * nl)
+                    } else {
+                        format!("{} to {} bytes", sizes.start(), sizes.end())
+                    };
+                    return Err(Fail(format!(
+                        "{name}: nonce must be {want}, got {}",
+                        n.len()
+                    )));
+                }
+                if items.len() > 1 {
+                    return Err(Fail(
+                        "--nonce with more than one file would use the nonce twice; use --counter"
+                            .into(),
+                    ));
+                }
+                Some(n)
+            }
+            (_, Some(_), None) => None,
+        };
     if !opts.allow_weak {
         check_strength(name, &items, random)?;
     }
@@ -432,12 +497,19 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
                 return Err(e.clone());
             }
             let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
-            feed(f, &mut |d| p.update(d)).map_err(|Fail(e)| e.strip_prefix("cannot read ").map(str::to_string).unwrap_or(e))?;
+            feed(f, &mut |d| p.update(d)).map_err(|Fail(e)| {
+                e.strip_prefix("cannot read ")
+                    .map(str::to_string)
+                    .unwrap_or(e)
+            })?;
             Ok(p)
         })
         .collect();
     let first = match reservation {
-        Some(h) => Some(h.join().map_err(|_| Fail("the counter reservation failed".into()))??),
+        Some(h) => Some(
+            h.join()
+                .map_err(|_| Fail("the counter reservation failed".into()))??,
+        ),
         None => None,
     };
     let mut next = first;
@@ -457,16 +529,32 @@ pub fn tag(name: &str, key_file: &Path, opts: TagOpts<'_>, files: &[PathBuf]) ->
         } else if let Some(n) = &fixed_nonce {
             Some(n.clone())
         } else if stateless {
-            Some(unimac::mac::shoup::random_rs().map_err(|e| Fail(e.to_string()))?.to_vec())
+            Some(
+                unimac::mac::shoup::random_rs()
+                    .map_err(|e| Fail(e.to_string()))?
+                    .to_vec(),
+            )
         } else if random {
             let mut n = vec![0u8; nl];
-            getrandom::fill(&mut n).map_err(|e| Fail(format!("the operating system's random generator failed: {e}")))?;
+            getrandom::fill(&mut n).map_err(|e| {
+                Fail(format!(
+                    "the operating system's random generator failed: {e}"
+                ))
+            })?;
             Some(n)
         } else {
             None
         };
-        let t = p.finalize(n.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
-        lines.push(Ok(tag_line(name, &path_bytes(f), n.as_deref(), &t, opts.bsd)));
+        let t = p
+            .finalize(n.as_deref())
+            .map_err(|e| Fail(cite(&e.to_string())))?;
+        lines.push(Ok(tag_line(
+            name,
+            &path_bytes(f),
+            n.as_deref(),
+            &t,
+            opts.bsd,
+        )));
     }
     let all_good = lines.iter().all(|l| l.is_ok());
     if let Some(k) = one_time {
@@ -538,7 +626,13 @@ fn split_check_line(line: &[u8]) -> Option<CheckLine> {
         Some(rest) => (true, rest),
         None => (false, line),
     };
-    let unesc = |f: &[u8]| if escaped { unescape_name(f) } else { Some(f.to_vec()) };
+    let unesc = |f: &[u8]| {
+        if escaped {
+            unescape_name(f)
+        } else {
+            Some(f.to_vec())
+        }
+    };
     // BSD style: NAME (FILE) = VALUE, the value being hex and ':' only.
     if let Some(open) = line.windows(2).position(|w| w == b" (") {
         let close = line.windows(4).rposition(|w| w == b") = ");
@@ -546,12 +640,18 @@ fn split_check_line(line: &[u8]) -> Option<CheckLine> {
             let name = std::str::from_utf8(&line[..open]).ok()?;
             let value = std::str::from_utf8(&line[close + 4..]).ok();
             if !name.is_empty() && !name.contains(' ') {
-                if let Some(value) = value.filter(|v| !v.is_empty() && v.bytes().all(|c| c.is_ascii_hexdigit() || c == b':')) {
+                if let Some(value) = value.filter(|v| {
+                    !v.is_empty() && v.bytes().all(|c| c.is_ascii_hexdigit() || c == b':')
+                }) {
                     let file = unesc(&line[open + 2..close])?;
                     if file.is_empty() {
                         return None;
                     }
-                    return Some(CheckLine { mac: Some(name.to_string()), value: value.to_string(), file });
+                    return Some(CheckLine {
+                        mac: Some(name.to_string()),
+                        value: value.to_string(),
+                        file,
+                    });
                 }
             }
         }
@@ -559,16 +659,26 @@ fn split_check_line(line: &[u8]) -> Option<CheckLine> {
     // GNU style: VALUE  FILE (or VALUE *FILE).
     let sp = line.iter().position(|&c| c == b' ')?;
     let (value, rest) = line.split_at(sp);
-    let file = rest.strip_prefix(b"  ").or_else(|| rest.strip_prefix(b" *"))?;
+    let file = rest
+        .strip_prefix(b"  ")
+        .or_else(|| rest.strip_prefix(b" *"))?;
     if file.is_empty() {
         return None;
     }
     let value = std::str::from_utf8(value).ok()?.to_string();
-    Some(CheckLine { mac: None, value, file: unesc(file)? })
+    Some(CheckLine {
+        mac: None,
+        value,
+        file: unesc(file)?,
+    })
 }
 
 /// `[NONCE:]TAG` decoded for a MAC with these sizes, or None if malformed.
-fn decode_value(value: &str, nonce_sizes: std::ops::RangeInclusive<usize>, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
+fn decode_value(
+    value: &str,
+    nonce_sizes: std::ops::RangeInclusive<usize>,
+    tag_len: usize,
+) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
     let (n, t) = if *nonce_sizes.end() > 0 {
         let (n, t) = value.split_once(':')?;
         (Some(n), t)
@@ -582,7 +692,9 @@ fn decode_value(value: &str, nonce_sizes: std::ops::RangeInclusive<usize>, tag_l
         hex::decode(s).ok()
     };
     let nonce = match n {
-        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => Some(strict_hex(n, n.len() / 2)?),
+        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => {
+            Some(strict_hex(n, n.len() / 2)?)
+        }
         Some(_) => return None,
         None => None,
     };
@@ -592,7 +704,11 @@ fn decode_value(value: &str, nonce_sizes: std::ops::RangeInclusive<usize>, tag_l
 /// One line of a `--check` file for a MAC with these sizes: (nonce, tag,
 /// file), or None if malformed (a GNU-style line).
 #[cfg(test)]
-fn parse_check_line(line: &str, nonce_len: usize, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>, String)> {
+fn parse_check_line(
+    line: &str,
+    nonce_len: usize,
+    tag_len: usize,
+) -> Option<(Option<Vec<u8>>, Vec<u8>, String)> {
     let l = split_check_line(line.as_bytes())?;
     let (n, t) = decode_value(&l.value, nonce_len..=nonce_len, tag_len)?;
     Some((n, t, String::from_utf8(l.file).ok()?))
@@ -614,7 +730,9 @@ pub struct VerifyOpts {
 /// The arguments of `verify` split into the MAC name (if the first one is a
 /// MAC's name) and check files.
 pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBuf>), Fail> {
-    let Some(first) = args.first() else { return Ok((None, Vec::new())) };
+    let Some(first) = args.first() else {
+        return Ok((None, Vec::new()));
+    };
     if let Some(n) = first.to_str().and_then(crate::names::mac_name) {
         if !first.exists() || args.len() > 1 {
             return Ok((Some(n), args[1..].to_vec()));
@@ -622,8 +740,13 @@ pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBu
     }
     if let Some(s) = first.to_str() {
         if !first.exists() && !s.contains('/') {
-            if let Some(m) = crate::names::suggest(s.strip_prefix("mac-").unwrap_or(s), mac::names().iter().map(String::as_str)) {
-                return Err(Fail(format!("no MAC or check file '{s}'; did you mean '{m}'?")));
+            if let Some(m) = crate::names::suggest(
+                s.strip_prefix("mac-").unwrap_or(s),
+                mac::names().iter().map(String::as_str),
+            ) {
+                return Err(Fail(format!(
+                    "no MAC or check file '{s}'; did you mean '{m}'?"
+                )));
             }
         }
     }
@@ -633,7 +756,12 @@ pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBu
 /// `unimac verify [NAME] --key-file K [-c SUMS]... [SUMS...]`: `Ok(true)`
 /// if every tag matches (and, with `strict`, every line is well formed).
 /// NAME defaults to the key file's MAC; it must match it.
-pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: VerifyOpts) -> Result<bool, Fail> {
+pub fn verify(
+    name: Option<&str>,
+    key_file: &Path,
+    checks: &[PathBuf],
+    opts: VerifyOpts,
+) -> Result<bool, Fail> {
     let stdin = [PathBuf::from("-")];
     let checks: &[PathBuf] = if checks.is_empty() { &stdin } else { checks };
     let stdin_lists = checks.iter().filter(|c| c.as_os_str() == "-").count();
@@ -641,7 +769,9 @@ pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: Ver
         return Err(Fail("stdin ('-') can be read only once".into()));
     }
     if stdin_lists == 1 && key_file.as_os_str() == "-" {
-        return Err(Fail("stdin ('-') cannot be both the key file and a check file".into()));
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and a check file".into(),
+        ));
     }
     let (name, key) = match name {
         Some(n) => {
@@ -664,7 +794,11 @@ pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: Ver
         for (i, line) in sums.split(|&b| b == b'\n').enumerate() {
             if split_check_line(line).is_some_and(|l| l.file == b"-") {
                 if stdin_lists == 1 || key_file.as_os_str() == "-" {
-                    let taken = if stdin_lists == 1 { "the check list" } else { "the key file" };
+                    let taken = if stdin_lists == 1 {
+                        "the check list"
+                    } else {
+                        "the key file"
+                    };
                     return Err(Fail(format!(
                         "{shown_c}: line {}: checks '-' (stdin), but stdin is {taken}; give the check file by name",
                         i + 1
@@ -676,7 +810,9 @@ pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: Ver
         lists.push((shown_c, sums));
     }
     if stdin_lines > 1 {
-        return Err(Fail("stdin ('-') is listed more than once; it can be read only once".into()));
+        return Err(Fail(
+            "stdin ('-') is listed more than once; it can be read only once".into(),
+        ));
     }
     let mut all_ok = true;
     for (shown_c, sums) in &lists {
@@ -686,8 +822,15 @@ pub fn verify(name: Option<&str>, key_file: &Path, checks: &[PathBuf], opts: Ver
 }
 
 /// Check the lines of one check file.
-fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOpts) -> Result<bool, Fail> {
-    let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) = (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
+fn verify_list(
+    name: &str,
+    m: &Mac,
+    sums_name: &str,
+    sums: &[u8],
+    opts: VerifyOpts,
+) -> Result<bool, Fail> {
+    let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) =
+        (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut lines: Vec<&[u8]> = sums.split(|&b| b == b'\n').collect();
@@ -697,7 +840,9 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
     for (i, line) in lines.into_iter().enumerate() {
         let parsed = split_check_line(line);
         let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
-        let decoded = parsed.and_then(|l| decode_value(&l.value, m.nonce_sizes(), m.tag_len()).map(|v| (v, l.file)));
+        let decoded = parsed.and_then(|l| {
+            decode_value(&l.value, m.nonce_sizes(), m.tag_len()).map(|v| (v, l.file))
+        });
         // A BSD-style line names its MAC: another MAC's line is not checked.
         if let Some(by) = &made_by {
             let by_name = crate::names::mac_name(by).unwrap_or_else(|| by.clone());
@@ -714,7 +859,10 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
             malformed += 1;
             if !opts.status {
                 out.flush()?;
-                eprintln!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1);
+                eprintln!(
+                    "unimac: {sums_name}: {}: improperly formatted {name} line",
+                    i + 1
+                );
             }
             continue;
         };
@@ -729,8 +877,12 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
             ignored += 1;
             continue;
         }
-        let mut s = m.start_check(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
-        let read = check_readable(&path).map_err(Fail).and_then(|_| feed(&path, &mut |d| s.update(d)));
+        let mut s = m
+            .start_check(nonce.as_deref())
+            .map_err(|e| Fail(cite(&e.to_string())))?;
+        let read = check_readable(&path)
+            .map_err(Fail)
+            .and_then(|_| feed(&path, &mut |d| s.update(d)));
         if let Err(Fail(e)) = read {
             unreadable += 1;
             if !opts.status {
@@ -757,7 +909,13 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
         }
     }
     out.flush()?;
-    let plural = |n: usize, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
     if ok + bad + unreadable + ignored + other_mac == 0 {
         eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
         return Ok(false);
@@ -771,34 +929,72 @@ fn verify_list(name: &str, m: &Mac, sums_name: &str, sums: &[u8], opts: VerifyOp
         return Ok(good);
     }
     if malformed > 0 {
-        eprintln!("unimac: WARNING: {malformed} {} improperly formatted", plural(malformed, "line is", "lines are"));
+        eprintln!(
+            "unimac: WARNING: {malformed} {} improperly formatted",
+            plural(malformed, "line is", "lines are")
+        );
     }
     if other_mac > 0 {
-        eprintln!("unimac: WARNING: {other_mac} {} made by another MAC, not {name}", plural(other_mac, "line was", "lines were"));
+        eprintln!(
+            "unimac: WARNING: {other_mac} {} made by another MAC, not {name}",
+            plural(other_mac, "line was", "lines were")
+        );
     }
     if unreadable > 0 {
-        eprintln!("unimac: WARNING: {unreadable} listed {} could not be read", plural(unreadable, "file", "files"));
+        eprintln!(
+            "unimac: WARNING: {unreadable} listed {} could not be read",
+            plural(unreadable, "file", "files")
+        );
     }
     if bad > 0 {
-        eprintln!("unimac: WARNING: {bad} computed {} did NOT match", plural(bad, "tag", "tags"));
+        eprintln!(
+            "unimac: WARNING: {bad} computed {} did NOT match",
+            plural(bad, "tag", "tags")
+        );
     }
     Ok(good)
 }
 
 /// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.
-pub fn bound(name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool, json: bool) -> Result<(), Fail> {
+pub fn bound(
+    name: &str,
+    max_bytes: u64,
+    tags: u64,
+    forgeries: u64,
+    random_nonces: bool,
+    json: bool,
+) -> Result<(), Fail> {
     if name == "modp" {
         return crate::identity::bound(max_bytes, forgeries, json);
     }
     let name = resolve_mac(name)?;
-    let b = bounds::bound(&name, &Attack { max_bytes, tags, forgeries, random_nonces }).map_err(|e| match e {
-        unimac::Error::UnknownName(_) => Fail(format!("no bound for '{name}' (one of: {})", bounds::names().join(", "))),
+    let b = bounds::bound(
+        &name,
+        &Attack {
+            max_bytes,
+            tags,
+            forgeries,
+            random_nonces,
+        },
+    )
+    .map_err(|e| match e {
+        unimac::Error::UnknownName(_) => Fail(format!(
+            "no bound for '{name}' (one of: {})",
+            bounds::names().join(", ")
+        )),
         e => Fail(cite(&e.to_string())),
     })?;
-    let text = if json { format!("{}\n", b.to_json()) } else { b.to_text() };
+    let text = if json {
+        format!("{}\n", b.to_json())
+    } else {
+        b.to_text()
+    };
     io::stdout().write_all(cite(&text).as_bytes())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod props;
 
 #[cfg(test)]
 mod tests {
@@ -808,13 +1004,22 @@ mod tests {
     fn check_lines() {
         let t = "00".repeat(16);
         let n = "11".repeat(16);
-        assert_eq!(parse_check_line(&format!("{t}  a b"), 0, 16), Some((None, vec![0; 16], "a b".into())));
-        assert_eq!(parse_check_line(&format!("{t} *f"), 0, 16).map(|x| x.2), Some("f".into()));
+        assert_eq!(
+            parse_check_line(&format!("{t}  a b"), 0, 16),
+            Some((None, vec![0; 16], "a b".into()))
+        );
+        assert_eq!(
+            parse_check_line(&format!("{t} *f"), 0, 16).map(|x| x.2),
+            Some("f".into())
+        );
         assert_eq!(
             parse_check_line(&format!("{n}:{t}  f"), 16, 16),
             Some((Some(vec![0x11; 16]), vec![0; 16], "f".into()))
         );
-        assert_eq!(parse_check_line(&format!("\\{t}  a\\nb\\\\c"), 0, 16).map(|x| x.2), Some("a\nb\\c".into()));
+        assert_eq!(
+            parse_check_line(&format!("\\{t}  a\\nb\\\\c"), 0, 16).map(|x| x.2),
+            Some("a\nb\\c".into())
+        );
         for bad in [
             String::new(),
             format!("{t} f"),
@@ -826,7 +1031,10 @@ mod tests {
         ] {
             assert_eq!(parse_check_line(&bad, 0, 16).map(|_| ()), None, "{bad:?}");
         }
-        assert!(parse_check_line(&format!("{t}  f"), 16, 16).is_none(), "nonce MAC line without nonce");
+        assert!(
+            parse_check_line(&format!("{t}  f"), 16, 16).is_none(),
+            "nonce MAC line without nonce"
+        );
         assert!(parse_check_line(&format!("{n}:{t}  f"), 0, 16).is_none());
     }
 

@@ -19,7 +19,11 @@ mod names;
 use names::cite;
 
 #[derive(Parser)]
-#[command(name = "unimac", version, about = "Fast, provably secure message authentication from universal hashing")]
+#[command(
+    name = "unimac",
+    version,
+    about = "Fast, provably secure message authentication from universal hashing"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -224,14 +228,23 @@ fn list() -> Result<(), Fail> {
     let mut out = String::new();
     out.push_str(ADVICE);
     out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
-    out.push_str(&format!("{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n", "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"));
+    out.push_str(&format!(
+        "{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n",
+        "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"
+    ));
     for name in unimac::mac::names() {
-        let Ok(e) = registry::lookup(&format!("mac-{name}")) else { continue };
+        let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
+            continue;
+        };
         let i = &e.info;
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
+            registry::KeySpec::OneOf(v) => v
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
         };
         let sizes = registry::nonce_sizes(i);
         let nonce = match i.nonce {
@@ -239,9 +252,16 @@ fn list() -> Result<(), Fail> {
             n if *sizes.start() == n => n.to_string(),
             n => format!("{}..{n}", sizes.start()),
         };
-        let attack = unimac::bounds::Attack::new(1 << 20, mac_cmd::use_tags(&name, 1 << 20), mac_cmd::USE_FORGERIES);
+        let attack = unimac::bounds::Attack::new(
+            1 << 20,
+            mac_cmd::use_tags(&name, 1 << 20),
+            mac_cmd::USE_FORGERIES,
+        );
         let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
-            Ok(b) => (format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > mac_cmd::WEAK_LOG2),
+            Ok(b) => (
+                format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
+                b.log2.0 > mac_cmd::WEAK_LOG2,
+            ),
             Err(_) => ("none".to_string(), true),
         };
         let mut what = cite(&i.summary);
@@ -251,27 +271,53 @@ fn list() -> Result<(), Fail> {
         if weak {
             what = format!("weak; {what}");
         }
-        out.push_str(&format!("{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n", name, key, nonce, i.out * 8, bound, what));
+        out.push_str(&format!(
+            "{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n",
+            name,
+            key,
+            nonce,
+            i.out * 8,
+            bound,
+            what
+        ));
     }
     out.push_str("# TAG in bits; BOUND: forgery bound for 2^32 tags (1 for a one-message MAC) and 2^32 forgery attempts\n");
     out.push_str("# on 1 MiB messages, AES advantage not included; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
     out.push_str("\nEvery name ('unimac compute'):\n");
-    out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"));
+    out.push_str(&format!(
+        "{:<22} {:>12} {:>6} {:>7}  {}\n",
+        "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"
+    ));
     for e in registry::entries() {
         let i = &e.info;
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
             registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
+            registry::KeySpec::OneOf(v) => v
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
         };
-        let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
+        let out_len = if i.takes_len {
+            "--len".to_string()
+        } else {
+            i.out.to_string()
+        };
         let sizes = registry::nonce_sizes(i);
         let nonce = match i.nonce {
             0 => "-".to_string(),
             n if *sizes.start() == n => n.to_string(),
             n => format!("{}..{n}", sizes.start()),
         };
-        out.push_str(&format!("{:<22} {:>12} {:>6} {:>7}  {}\n", i.name, key, nonce, out_len, cite(&i.summary)));
+        out.push_str(&format!(
+            "{:<22} {:>12} {:>6} {:>7}  {}\n",
+            i.name,
+            key,
+            nonce,
+            out_len,
+            cite(&i.summary)
+        ));
     }
     io::stdout().write_all(out.as_bytes())?;
     Ok(())
@@ -286,10 +332,19 @@ fn length_limit(name: &str, key: &[u8], nonce: Option<&[u8]>, len: Option<usize>
     }
     let probe = (4 * key.len()).max(4096).div_ceil(4096) * 4096;
     let zeros = vec![0u8; probe];
-    registry::compute(name, &Params { key, nonce, len }, &zeros).is_err().then_some(probe as u64)
+    registry::compute(name, &Params { key, nonce, len }, &zeros)
+        .is_err()
+        .then_some(probe as u64)
 }
 
-fn compute(name: &str, key: Option<&str>, key_file: Option<&Path>, nonce: Option<&str>, len: Option<usize>, file: Option<&Path>) -> Result<(), Fail> {
+fn compute(
+    name: &str,
+    key: Option<&str>,
+    key_file: Option<&Path>,
+    nonce: Option<&str>,
+    len: Option<usize>,
+    file: Option<&Path>,
+) -> Result<(), Fail> {
     let name = names::resolve_spec(name)?;
     let key = match (key, key_file) {
         (Some(k), None) => zeroize::Zeroizing::new(unhex(k, "--key")?),
@@ -299,7 +354,10 @@ fn compute(name: &str, key: Option<&str>, key_file: Option<&Path>, nonce: Option
             }
             let (mac, key) = keyfile::read_named_key(p)?;
             if name != format!("mac-{mac}") && !(mac == "modp" && name == "modp") {
-                return Err(Fail(format!("key file {} is a {mac} key, not a key for {name}", p.display())));
+                return Err(Fail(format!(
+                    "key file {} is a {mac} key, not a key for {name}",
+                    p.display()
+                )));
             }
             if unimac::mac::is_one_time(&mac) {
                 return Err(Fail(format!(
@@ -312,7 +370,11 @@ fn compute(name: &str, key: Option<&str>, key_file: Option<&Path>, nonce: Option
         (Some(_), Some(_)) => return Err(Fail("give --key or --key-file, not both".into())),
     };
     let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
-    let p = Params { key: &key, nonce: nonce.as_deref(), len };
+    let p = Params {
+        key: &key,
+        nonce: nonce.as_deref(),
+        len,
+    };
     let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
     let limit = length_limit(&name, &key, nonce.as_deref(), len);
     let over = input::read_message_limited(file, limit.unwrap_or(u64::MAX), |d| s.update(d))?;
@@ -338,7 +400,8 @@ fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
         }
     } else {
         for f in files {
-            let text = std::fs::read_to_string(f).map_err(|e| Fail(format!("cannot read {}: {e}", f.display())))?;
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| Fail(format!("cannot read {}: {e}", f.display())))?;
             inputs.push((f.display().to_string(), text));
         }
     }
@@ -380,38 +443,103 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),
-        Cmd::Keygen { name, output, counter } => {
-            mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true)
-        }
-        Cmd::Tag { name, key_file, counter, nonce, random_nonce, bsd, allow_weak, recursive, files_from, zero, files } => {
+        Cmd::Keygen {
+            name,
+            output,
+            counter,
+        } => mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
+        Cmd::Tag {
+            name,
+            key_file,
+            counter,
+            nonce,
+            random_nonce,
+            bsd,
+            allow_weak,
+            recursive,
+            files_from,
+            zero,
+            files,
+        } => {
             let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
             let src = match (counter, nonce, random_nonce) {
-                _ if given > 1 => Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
+                _ if given > 1 => Err(Fail(
+                    "give one of --counter, --nonce and --random-nonce, not both".into(),
+                )),
                 (Some(c), _, _) => Ok(mac_cmd::NonceSource::Counter(c)),
                 (None, Some(n), _) => Ok(mac_cmd::NonceSource::Fixed(n)),
                 (None, None, true) => Ok(mac_cmd::NonceSource::Random),
                 (None, None, false) => Ok(mac_cmd::NonceSource::None),
             };
-            let list = mac_cmd::FileList { recursive: *recursive, files_from: files_from.as_deref(), zero: *zero };
+            let list = mac_cmd::FileList {
+                recursive: *recursive,
+                files_from: files_from.as_deref(),
+                zero: *zero,
+            };
             src.and_then(|nonces| {
-                mac_cmd::tag(name, key_file, mac_cmd::TagOpts { nonces, list, bsd: *bsd, allow_weak: *allow_weak }, files)
+                mac_cmd::tag(
+                    name,
+                    key_file,
+                    mac_cmd::TagOpts {
+                        nonces,
+                        list,
+                        bsd: *bsd,
+                        allow_weak: *allow_weak,
+                    },
+                    files,
+                )
             })
         }
-        Cmd::Verify { key_file, check, quiet, status, strict, ignore_missing, args } => {
-            mac_cmd::split_verify_args(args).and_then(|(name, more)| {
-                let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
-                let opts = mac_cmd::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing, strict: *strict };
-                mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
-            })
-        }
-        Cmd::Bound { name, max_bytes, tags, forgeries, random_nonces, json } => {
+        Cmd::Verify {
+            key_file,
+            check,
+            quiet,
+            status,
+            strict,
+            ignore_missing,
+            args,
+        } => mac_cmd::split_verify_args(args).and_then(|(name, more)| {
+            let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
+            let opts = mac_cmd::VerifyOpts {
+                quiet: *quiet,
+                status: *status,
+                ignore_missing: *ignore_missing,
+                strict: *strict,
+            };
+            mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
+        }),
+        Cmd::Bound {
+            name,
+            max_bytes,
+            tags,
+            forgeries,
+            random_nonces,
+            json,
+        } => {
             mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
         }
-        Cmd::Compute { name, key, key_file, nonce, len, file } => {
-            compute(name, key.as_deref(), key_file.as_deref(), nonce.as_deref(), *len, file.as_deref()).map(|_| true)
-        }
+        Cmd::Compute {
+            name,
+            key,
+            key_file,
+            nonce,
+            len,
+            file,
+        } => compute(
+            name,
+            key.as_deref(),
+            key_file.as_deref(),
+            nonce.as_deref(),
+            *len,
+            file.as_deref(),
+        )
+        .map(|_| true),
         Cmd::CheckVectors { files } => check_vectors(files),
-        Cmd::CheckIdentity { key_file, hex, operands } => identity::check(key_file, operands, *hex),
+        Cmd::CheckIdentity {
+            key_file,
+            hex,
+            operands,
+        } => identity::check(key_file, operands, *hex),
         Cmd::Bench { names, all, millis } => bench::run(names, *all, *millis).map(|_| true),
     };
     match r {

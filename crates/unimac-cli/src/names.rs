@@ -9,11 +9,31 @@ use crate::Fail;
 
 /// The papers behind the library, by the numbers its catalogue uses.
 const PAPERS: &[(&str, &str, &str)] = &[
-    ("000", "Bernstein", "“Floating-point arithmetic and message authentication”"),
-    ("001", "Shoup", "“On fast and provably secure message authentication based on universal hashing”"),
-    ("002", "Bernstein", "“Guaranteed message authentication faster than MD5”"),
-    ("003", "Etzel–Patel–Ramzan", "“Square Hash: fast message authentication via optimized universal hash functions”"),
-    ("004", "Halevi–Krawczyk", "“MMH: software message authentication in the Gbit/second rates”"),
+    (
+        "000",
+        "Bernstein",
+        "“Floating-point arithmetic and message authentication”",
+    ),
+    (
+        "001",
+        "Shoup",
+        "“On fast and provably secure message authentication based on universal hashing”",
+    ),
+    (
+        "002",
+        "Bernstein",
+        "“Guaranteed message authentication faster than MD5”",
+    ),
+    (
+        "003",
+        "Etzel–Patel–Ramzan",
+        "“Square Hash: fast message authentication via optimized universal hash functions”",
+    ),
+    (
+        "004",
+        "Halevi–Krawczyk",
+        "“MMH: software message authentication in the Gbit/second rates”",
+    ),
 ];
 
 /// `text` with every "seed NNN" reference replaced by the paper's author
@@ -22,8 +42,14 @@ const PAPERS: &[(&str, &str, &str)] = &[
 pub fn cite(text: &str) -> String {
     let mut s = text.to_string();
     for (n, author, title) in PAPERS {
-        s = s.replace(&format!("{author} (seed {n})"), &format!("{author}, {title}"));
-        s = s.replace(&format!("{author}, seed {n}"), &format!("{author}, {title}"));
+        s = s.replace(
+            &format!("{author} (seed {n})"),
+            &format!("{author}, {title}"),
+        );
+        s = s.replace(
+            &format!("{author}, seed {n}"),
+            &format!("{author}, {title}"),
+        );
         s = s.replace(&format!("{author} seed {n}"), &format!("{author}, {title}"));
         s = s.replace(&format!("seed {n}"), &format!("{author}, {title}"));
     }
@@ -49,7 +75,12 @@ fn distance(a: &str, b: &str) -> usize {
 /// The closest of `candidates` to `name`, if close enough to be a typo.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).clamp(1, 3);
-    candidates.into_iter().map(|c| (distance(name, c), c)).filter(|&(d, _)| d <= limit).min_by_key(|&(d, _)| d).map(|(_, c)| c)
+    candidates
+        .into_iter()
+        .map(|c| (distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
 }
 
 /// `name` (`X` or `mac-X`) as a MAC name without the prefix, if it is one of
@@ -71,9 +102,13 @@ pub fn resolve_mac(name: &str) -> Result<String, Fail> {
         None => String::new(),
     };
     if registry::lookup(&format!("mac-{bare}")).is_err() && registry::lookup(bare).is_ok() {
-        return Err(Fail(format!("'{name}' is a hash, not a MAC; {hint}'unimac list' shows the MACs")));
+        return Err(Fail(format!(
+            "'{name}' is a hash, not a MAC; {hint}'unimac list' shows the MACs"
+        )));
     }
-    Err(Fail(format!("unknown MAC '{name}'; {hint}'unimac list' shows the MACs")))
+    Err(Fail(format!(
+        "unknown MAC '{name}'; {hint}'unimac list' shows the MACs"
+    )))
 }
 
 /// The key length of the MAC `name` (already resolved).
@@ -101,8 +136,12 @@ pub fn resolve_spec(name: &str) -> Result<String, Fail> {
         None => String::new(),
     };
     match registry::lookup(name) {
-        Err(unimac::Error::NotImplemented(_)) => Err(Fail(format!("{name}: not implemented in this build"))),
-        _ => Err(Fail(format!("unknown name '{name}'; {hint}'unimac list' shows every name"))),
+        Err(unimac::Error::NotImplemented(_)) => {
+            Err(Fail(format!("{name}: not implemented in this build")))
+        }
+        _ => Err(Fail(format!(
+            "unknown name '{name}'; {hint}'unimac list' shows every name"
+        ))),
     }
 }
 
@@ -114,7 +153,10 @@ mod tests {
     fn distances_and_suggestions() {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("", "ab"), 2);
-        assert_eq!(suggest("hash127-ase", ["hash127-aes", "wc-mmh32x2"]), Some("hash127-aes"));
+        assert_eq!(
+            suggest("hash127-ase", ["hash127-aes", "wc-mmh32x2"]),
+            Some("hash127-aes")
+        );
         assert_eq!(suggest("zzzz", ["hash127-aes"]), None);
     }
 
@@ -122,7 +164,12 @@ mod tests {
     fn citations_name_the_papers() {
         let s = cite("Bernstein (seed 000), Theorem 9.2; (seed 004 §2.3)");
         assert!(!s.contains("seed"), "{s}");
-        assert!(s.contains("Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2"), "{s}");
+        assert!(
+            s.contains(
+                "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2"
+            ),
+            "{s}"
+        );
         assert!(s.contains("Halevi–Krawczyk"), "{s}");
     }
 }

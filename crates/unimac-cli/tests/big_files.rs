@@ -12,7 +12,11 @@ use unimac::registry::{self, Params};
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
         .args(args)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -30,9 +34,20 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 
 fn ok_line(o: &Output) -> String {
-    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).expect("utf-8").trim_end().to_string()
+    assert!(
+        o.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone())
+        .expect("utf-8")
+        .trim_end()
+        .to_string()
 }
 
 struct TempDir(PathBuf);
@@ -67,7 +82,11 @@ fn big_files_equal_stdin_and_one_shot() {
     let (k32, k16, n16) = (hex::encode(&key32), hex::encode(key16), hex::encode(&nonce));
     // Below the windowed size, just at it, and past the ramp of windows
     // (4, 8, 16, 32 MiB ...) with tails that are not whole words or blocks.
-    for (len, seed) in [((1 << 20) + 5, 1u64), ((16 << 20) + 4097, 2), ((45 << 20) + 3, 3)] {
+    for (len, seed) in [
+        ((1 << 20) + 5, 1u64),
+        ((16 << 20) + 4097, 2),
+        ((45 << 20) + 3, 3),
+    ] {
         let data = bytes(len, seed);
         let path = dir.0.join(format!("m{len}"));
         fs::write(&path, &data).expect("write file");
@@ -83,14 +102,26 @@ fn big_files_equal_stdin_and_one_shot() {
             if let Some(n) = nhex {
                 args.extend(["--nonce", n]);
             }
-            let p = Params { key, nonce: nhex.map(|_| nonce.as_slice()), len: None };
+            let p = Params {
+                key,
+                nonce: nhex.map(|_| nonce.as_slice()),
+                len: None,
+            };
             let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
             let mut with_file = args.clone();
             with_file.push(file);
-            assert_eq!(ok_line(&run(&with_file, None)), want, "{name}, {len} bytes, file");
+            assert_eq!(
+                ok_line(&run(&with_file, None)),
+                want,
+                "{name}, {len} bytes, file"
+            );
             let mut with_dash = args.clone();
             with_dash.push("-");
-            assert_eq!(ok_line(&run(&with_dash, Some(&data))), want, "{name}, {len} bytes, stdin");
+            assert_eq!(
+                ok_line(&run(&with_dash, Some(&data))),
+                want,
+                "{name}, {len} bytes, stdin"
+            );
         }
     }
 }

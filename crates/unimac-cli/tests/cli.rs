@@ -16,7 +16,13 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut c = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     c.stdin.take().unwrap().write_all(input).unwrap();
     c.wait_with_output().unwrap()
 }
@@ -34,12 +40,22 @@ fn stderr(o: &Output) -> String {
 #[track_caller]
 fn assert_error(o: &Output, needle: &str) {
     let e = stderr(o);
-    assert!(!o.status.success(), "expected failure, got success; stderr: {e}");
+    assert!(
+        !o.status.success(),
+        "expected failure, got success; stderr: {e}"
+    );
     assert_ne!(o.status.code(), Some(101), "panicked: {e}");
     assert!(!e.contains("panicked"), "panicked: {e}");
     assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(e.to_lowercase().contains(&needle.to_lowercase()), "stderr {e:?} should mention {needle:?}");
-    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+    assert!(
+        e.to_lowercase().contains(&needle.to_lowercase()),
+        "stderr {e:?} should mention {needle:?}"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "nothing on stdout, got: {:?}",
+        stdout(o)
+    );
 }
 
 /// A fresh directory, removed on drop.
@@ -63,7 +79,10 @@ impl Dir {
     fn new() -> Dir {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
         let p = std::env::temp_dir().join(format!(
             "unimac-cli-test-{}-{}-{nanos}",
             std::process::id(),
@@ -103,7 +122,12 @@ fn keygen(d: &Dir, name: &str, file: &str) -> String {
 
 /// The hex line of a key file.
 fn key_hex(path: &str) -> String {
-    fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
 }
 
 // ---------------------------------------------------------------- list, compute, check-vectors
@@ -114,10 +138,24 @@ fn list_shows_every_name() {
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.lines().any(|l| l.starts_with("NAME")));
-    for n in ["hash127-raw", "hash127", "keystream", "mac-hash127", "mac-hash127-aes", "mac-hash127-aes-nonce", "mac-hash127-aes-add"] {
-        assert!(out.lines().any(|l| l.split_whitespace().next() == Some(n)), "{n} missing from list");
+    for n in [
+        "hash127-raw",
+        "hash127",
+        "keystream",
+        "mac-hash127",
+        "mac-hash127-aes",
+        "mac-hash127-aes-nonce",
+        "mac-hash127-aes-add",
+    ] {
+        assert!(
+            out.lines().any(|l| l.split_whitespace().next() == Some(n)),
+            "{n} missing from list"
+        );
     }
-    let row = out.lines().find(|l| l.starts_with("mac-hash127-aes-nonce ")).unwrap();
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("mac-hash127-aes-nonce "))
+        .unwrap();
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(&cols[1..4], &["32", "16", "16"]);
 }
@@ -148,13 +186,48 @@ fn compute_errors() {
     let d = Dir::new();
     let f = d.write("m", b"x");
     assert_error(&run(&["compute", "hash127", "--key", "zz", &f]), "hex");
-    assert_error(&run(&["compute", "no-such-name", "--key", H127_KEY, &f]), "unknown name");
-    assert_error(&run(&["compute", "hash127", "--key", H127_KEY, &d.s("missing")]), "cannot open");
-    assert_error(&run(&["compute", "hash127", "--key", "00", &f]), "key must be 32 bytes");
-    assert_error(&run(&["compute", "mac-hash127-aes-nonce", "--key", H127_KEY, &f]), "needs a nonce");
-    assert_error(&run(&["compute", "mac-hash127-aes-nonce", "--key", H127_KEY, "--nonce", "00", &f]), "nonce must be 16 bytes");
-    assert_error(&run(&["compute", "hash127-raw", "--key", H127_KEY, &f]), "multiple of 4");
-    assert_error(&run(&["compute", "hash127", "--key", H127_KEY, d.0.path().to_str().unwrap()]), "directory");
+    assert_error(
+        &run(&["compute", "no-such-name", "--key", H127_KEY, &f]),
+        "unknown name",
+    );
+    assert_error(
+        &run(&["compute", "hash127", "--key", H127_KEY, &d.s("missing")]),
+        "cannot open",
+    );
+    assert_error(
+        &run(&["compute", "hash127", "--key", "00", &f]),
+        "key must be 32 bytes",
+    );
+    assert_error(
+        &run(&["compute", "mac-hash127-aes-nonce", "--key", H127_KEY, &f]),
+        "needs a nonce",
+    );
+    assert_error(
+        &run(&[
+            "compute",
+            "mac-hash127-aes-nonce",
+            "--key",
+            H127_KEY,
+            "--nonce",
+            "00",
+            &f,
+        ]),
+        "nonce must be 16 bytes",
+    );
+    assert_error(
+        &run(&["compute", "hash127-raw", "--key", H127_KEY, &f]),
+        "multiple of 4",
+    );
+    assert_error(
+        &run(&[
+            "compute",
+            "hash127",
+            "--key",
+            H127_KEY,
+            d.0.path().to_str().unwrap(),
+        ]),
+        "directory",
+    );
 }
 
 #[test]
@@ -176,12 +249,26 @@ fn check_vectors_exit_codes_and_summary() {
     let out = stdout(&o);
     assert_eq!(out.lines().last(), Some("1 passed, 2 failed"));
     assert!(out.contains("bad.jsonl:1: mac-hash127 FAILED"));
-    assert_error(&run(&["check-vectors", &d.s("missing.jsonl")]), "cannot read");
+    assert_error(
+        &run(&["check-vectors", &d.s("missing.jsonl")]),
+        "cannot read",
+    );
     // The bundled vectors: the summary line is always there.
     let o = run(&["check-vectors"]);
     let last = stdout(&o).lines().last().unwrap().to_string();
-    assert!(last.ends_with(" failed") && last.contains(" passed, "), "{last}");
-    let failed: usize = last.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        last.ends_with(" failed") && last.contains(" passed, "),
+        "{last}"
+    );
+    let failed: usize = last
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert_eq!(o.status.success(), failed == 0);
 }
 
@@ -196,11 +283,16 @@ fn keygen_writes_a_private_hex_key_once() {
     assert_eq!(head, "unimac-key hash127-aes");
     assert_eq!(hex.len(), 65);
     assert!(hex.ends_with('\n'));
-    assert!(hex[..64].bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)));
+    assert!(hex[..64]
+        .bytes()
+        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&k).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&k).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     // Two keys differ.
     let k2 = keygen(&d, "hash127-aes", "k2");
@@ -220,16 +312,41 @@ fn keygen_never_overwrites() {
     assert_eq!(fs::read(&k).unwrap(), b"precious\n");
     // An existing counter file stops keygen before the key is written.
     let c = d.write("c", b"7\n");
-    assert_error(&run(&["keygen", "hash127-aes-nonce", "-o", &d.s("new"), "--counter", &c]), "already exists");
+    assert_error(
+        &run(&[
+            "keygen",
+            "hash127-aes-nonce",
+            "-o",
+            &d.s("new"),
+            "--counter",
+            &c,
+        ]),
+        "already exists",
+    );
     assert!(!d.p("new").exists(), "nothing half-written");
     assert_eq!(fs::read(&c).unwrap(), b"7\n");
-    assert_error(&run(&["keygen", "no-such-mac", "-o", &d.s("x")]), "unknown MAC");
+    assert_error(
+        &run(&["keygen", "no-such-mac", "-o", &d.s("x")]),
+        "unknown MAC",
+    );
     assert!(!d.p("x").exists());
     // mac-X is X.
     let o = run(&["keygen", "mac-hash127-aes", "-o", &d.s("z")]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(fs::read_to_string(d.p("z")).unwrap().starts_with("unimac-key hash127-aes\n"));
-    assert_error(&run(&["keygen", "hash127-aes", "-o", &d.s("x"), "--counter", &d.s("y")]), "takes no nonce");
+    assert!(fs::read_to_string(d.p("z"))
+        .unwrap()
+        .starts_with("unimac-key hash127-aes\n"));
+    assert_error(
+        &run(&[
+            "keygen",
+            "hash127-aes",
+            "-o",
+            &d.s("x"),
+            "--counter",
+            &d.s("y"),
+        ]),
+        "takes no nonce",
+    );
     assert!(!d.p("x").exists() && !d.p("y").exists());
 }
 
@@ -264,8 +381,14 @@ fn tag_output_matches_compute_and_verifies() {
     assert!(o.stderr.is_empty());
     // From stdin, both ways.
     let o = run_stdin(&["tag", "hash127-aes", "--key-file", &k], b"hello\n");
-    assert_eq!(stdout(&o), format!("{}  -\n", lines[0].split_once("  ").unwrap().0));
-    let o = run_stdin(&["verify", "hash127-aes", "--key-file", &k, "--check", "-"], out.as_bytes());
+    assert_eq!(
+        stdout(&o),
+        format!("{}  -\n", lines[0].split_once("  ").unwrap().0)
+    );
+    let o = run_stdin(
+        &["verify", "hash127-aes", "--key-file", &k, "--check", "-"],
+        out.as_bytes(),
+    );
     assert!(o.status.success());
 }
 
@@ -283,7 +406,15 @@ fn verify_reports_failures_like_sha256sum() {
     assert_eq!(stdout(&o), format!("{f1}: OK\n{f2}: FAILED\n"));
     assert!(stderr(&o).contains("WARNING: 1 computed tag did NOT match"));
     // --quiet drops the OK lines.
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--quiet"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--quiet",
+    ]);
     assert_eq!(stdout(&o), format!("{f2}: FAILED\n"));
     // A wrong key fails everything.
     let k2 = keygen(&d, "hash127-aes", "k2");
@@ -293,11 +424,27 @@ fn verify_reports_failures_like_sha256sum() {
     assert_eq!(stdout(&o).matches(": FAILED").count(), 2);
     // --status: nothing printed, the exit code tells.
     fs::write(&f2, b"tampered").unwrap();
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--status",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
     fs::write(&f2, b"2").unwrap();
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--status"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--status",
+    ]);
     assert!(o.status.success() && o.stdout.is_empty() && o.stderr.is_empty());
     // A listed file that cannot be read.
     fs::remove_file(&f1).unwrap();
@@ -306,11 +453,27 @@ fn verify_reports_failures_like_sha256sum() {
     assert_eq!(stdout(&o), format!("{f1}: FAILED open or read\n{f2}: OK\n"));
     assert!(stderr(&o).contains("1 listed file could not be read"));
     // ... unless missing files are to be ignored.
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--ignore-missing",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{f2}: OK\n"));
     fs::remove_file(&f2).unwrap();
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--ignore-missing"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--ignore-missing",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no file was verified"));
 }
@@ -323,14 +486,22 @@ fn malformed_check_lines() {
     let good = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
     let tag = good.split_once("  ").unwrap().0.to_string();
     for bad in [
-        format!("{tag} {f}\n"),                   // one space
-        format!("{}  {f}\n", &tag[2..]),          // short tag
-        format!("{}zz  {f}\n", &tag[2..]),        // not hex
+        format!("{tag} {f}\n"),                                   // one space
+        format!("{}  {f}\n", &tag[2..]),                          // short tag
+        format!("{}zz  {f}\n", &tag[2..]),                        // not hex
         format!("00000000000000000000000000000000:{tag}  {f}\n"), // nonce on a stateless MAC
         "garbage\n".to_string(),
     ] {
         let sums = d.write("SUMS", bad.as_bytes());
-        let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--strict"]);
+        let o = run(&[
+            "verify",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "--check",
+            &sums,
+            "--strict",
+        ]);
         assert_eq!(o.status.code(), Some(1), "{bad:?}");
         assert!(o.stdout.is_empty(), "{bad:?}");
         let e = stderr(&o);
@@ -344,44 +515,145 @@ fn malformed_check_lines() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), format!("{f}: OK\n"));
     assert!(stderr(&o).contains("WARNING: 1 line is improperly formatted"));
-    let o = run(&["verify", "hash127-aes", "--key-file", &k, "--check", &sums, "--strict"]);
+    let o = run(&[
+        "verify",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+        "--strict",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), format!("{f}: OK\n"));
-    assert_error(&run(&["verify", "hash127-aes", "--key-file", &k, "--check", &d.s("none")]), "cannot open");
+    assert_error(
+        &run(&[
+            "verify",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "--check",
+            &d.s("none"),
+        ]),
+        "cannot open",
+    );
 }
 
 #[test]
 fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
     let d = Dir::new();
     let c = d.s("ctr");
-    let o = run(&["keygen", "hash127-aes-nonce", "-o", &d.s("k"), "--counter", &c]);
+    let o = run(&[
+        "keygen",
+        "hash127-aes-nonce",
+        "-o",
+        &d.s("k"),
+        "--counter",
+        &c,
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let k = d.s("k");
     assert_eq!(fs::read_to_string(&c).unwrap(), "0\n");
     let f = d.write("f", b"same message");
-    let a = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f, &f]);
-    let b = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]);
+    let a = tag_ok(&[
+        "tag",
+        "hash127-aes-nonce",
+        "--key-file",
+        &k,
+        "--counter",
+        &c,
+        &f,
+        &f,
+    ]);
+    let b = tag_ok(&[
+        "tag",
+        "hash127-aes-nonce",
+        "--key-file",
+        &k,
+        "--counter",
+        &c,
+        &f,
+    ]);
     assert_eq!(fs::read_to_string(&c).unwrap(), "3\n");
     let all: Vec<&str> = a.lines().chain(b.lines()).collect();
     let nonces: Vec<&str> = all.iter().map(|l| l.split_once(':').unwrap().0).collect();
-    assert_eq!(nonces, ["00000000000000000000000000000000", "01000000000000000000000000000000", "02000000000000000000000000000000"]);
-    let tags: std::collections::BTreeSet<&str> = all.iter().map(|l| l.split_once(':').unwrap().1).collect();
-    assert_eq!(tags.len(), 3, "same message, different nonces, different tags");
+    assert_eq!(
+        nonces,
+        [
+            "00000000000000000000000000000000",
+            "01000000000000000000000000000000",
+            "02000000000000000000000000000000"
+        ]
+    );
+    let tags: std::collections::BTreeSet<&str> =
+        all.iter().map(|l| l.split_once(':').unwrap().1).collect();
+    assert_eq!(
+        tags.len(),
+        3,
+        "same message, different nonces, different tags"
+    );
     // --nonce for interoperation equals the library.
     let n = "000102030405060708090a0b0c0d0e0f";
-    let o = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", n, &f]);
-    let c2 = run(&["compute", "mac-hash127-aes-nonce", "--key", &key_hex(&k), "--nonce", n, &f]);
+    let o = tag_ok(&[
+        "tag",
+        "hash127-aes-nonce",
+        "--key-file",
+        &k,
+        "--nonce",
+        n,
+        &f,
+    ]);
+    let c2 = run(&[
+        "compute",
+        "mac-hash127-aes-nonce",
+        "--key",
+        &key_hex(&k),
+        "--nonce",
+        n,
+        &f,
+    ]);
     assert_eq!(o, format!("{n}:{}  {f}\n", stdout(&c2).trim_end()));
     let sums = d.write("SUMS", format!("{a}{b}{o}").as_bytes());
-    let v = run(&["verify", "hash127-aes-nonce", "--key-file", &k, "--check", &sums]);
+    let v = run(&[
+        "verify",
+        "hash127-aes-nonce",
+        "--key-file",
+        &k,
+        "--check",
+        &sums,
+    ]);
     assert!(v.status.success(), "{}", stderr(&v));
     assert_eq!(stdout(&v).matches(": OK").count(), 4);
     // hash127-aes-add too.
-    let o = run(&["keygen", "hash127-aes-add", "-o", &d.s("ka"), "--counter", &d.s("ca")]);
+    let o = run(&[
+        "keygen",
+        "hash127-aes-add",
+        "-o",
+        &d.s("ka"),
+        "--counter",
+        &d.s("ca"),
+    ]);
     assert!(o.status.success());
-    let t = tag_ok(&["tag", "hash127-aes-add", "--key-file", &d.s("ka"), "--counter", &d.s("ca"), &f]);
+    let t = tag_ok(&[
+        "tag",
+        "hash127-aes-add",
+        "--key-file",
+        &d.s("ka"),
+        "--counter",
+        &d.s("ca"),
+        &f,
+    ]);
     let sums = d.write("SUMS2", t.as_bytes());
-    assert!(run(&["verify", "hash127-aes-add", "--key-file", &d.s("ka"), "--check", &sums]).status.success());
+    assert!(run(&[
+        "verify",
+        "hash127-aes-add",
+        "--key-file",
+        &d.s("ka"),
+        "--check",
+        &sums
+    ])
+    .status
+    .success());
 }
 
 #[test]
@@ -391,46 +663,180 @@ fn tag_errors_write_nothing() {
     let k = keygen(&d, "hash127-aes-nonce", "k");
     let ctr = d.write("ctr", b"5\n");
     // missing key file
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("nokey"), &f]), "cannot open key file");
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &d.s("nokey"), &f]),
+        "cannot open key file",
+    );
     // non-hex key
     let bad = d.key("bad", b"not a key at all\n");
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
-    let bad = d.key("bad2", format!("unimac-key hash127-aes\n{}\n\n", "ab".repeat(32)).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
-    let bad = d.key("bad3", format!("unimac-key hash127-aes\n {}\n", "ab".repeat(32)).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "not a key file");
-    let bad = d.key("bad4", format!("unimac-key  hash127-aes\n{}\n", "ab".repeat(32)).as_bytes());
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
+        "not a key file",
+    );
+    let bad = d.key(
+        "bad2",
+        format!("unimac-key hash127-aes\n{}\n\n", "ab".repeat(32)).as_bytes(),
+    );
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
+        "not a key file",
+    );
+    let bad = d.key(
+        "bad3",
+        format!("unimac-key hash127-aes\n {}\n", "ab".repeat(32)).as_bytes(),
+    );
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
+        "not a key file",
+    );
+    let bad = d.key(
+        "bad4",
+        format!("unimac-key  hash127-aes\n{}\n", "ab".repeat(32)).as_bytes(),
+    );
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "");
     // wrong key length
-    let short = d.key("short", format!("unimac-key hash127-aes\n{}\n", "ab".repeat(31)).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &short, &f]), "needs 32 bytes");
-    let odd = d.key("odd", format!("unimac-key hash127-aes\n{}a\n", "ab".repeat(32)).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &odd, &f]), "odd number");
+    let short = d.key(
+        "short",
+        format!("unimac-key hash127-aes\n{}\n", "ab".repeat(31)).as_bytes(),
+    );
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &short, &f]),
+        "needs 32 bytes",
+    );
+    let odd = d.key(
+        "odd",
+        format!("unimac-key hash127-aes\n{}a\n", "ab".repeat(32)).as_bytes(),
+    );
+    assert_error(
+        &run(&["tag", "hash127-aes", "--key-file", &odd, &f]),
+        "odd number",
+    );
     // a key file of another MAC, even of the same key length
     let o = run(&["keygen", "wc-eval64", "-o", &d.s("keval")]);
     if o.status.success() {
-        assert_error(&run(&["tag", "hash127-aes", "--key-file", &d.s("keval"), &f]), "wc-eval64");
-        assert_error(&run(&["tag", "wc-eval64", "--key-file", &k, "--nonce", &"00".repeat(16), &f]), "not a wc-eval64 key");
+        assert_error(
+            &run(&["tag", "hash127-aes", "--key-file", &d.s("keval"), &f]),
+            "wc-eval64",
+        );
+        assert_error(
+            &run(&[
+                "tag",
+                "wc-eval64",
+                "--key-file",
+                &k,
+                "--nonce",
+                &"00".repeat(16),
+                &f,
+            ]),
+            "not a wc-eval64 key",
+        );
     }
     // missing nonce
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, &f]), "needs a nonce");
+    assert_error(
+        &run(&["tag", "hash127-aes-nonce", "--key-file", &k, &f]),
+        "needs a nonce",
+    );
     // nonce of the wrong length, bad hex
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", "0011", &f]), "nonce must be 16 bytes");
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", "xyz", &f]), "not valid hex");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--nonce",
+            "0011",
+            &f,
+        ]),
+        "nonce must be 16 bytes",
+    );
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--nonce",
+            "xyz",
+            &f,
+        ]),
+        "not valid hex",
+    );
     // a nonce to a stateless MAC, both --nonce and --counter, one nonce for two files
     let k2 = keygen(&d, "hash127-aes", "k2");
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k2, "--counter", &ctr, &f]), "takes no nonce");
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, "--nonce", &"00".repeat(16), &f]), "not both");
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", &"00".repeat(16), &f, &f]), "twice");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes",
+            "--key-file",
+            &k2,
+            "--counter",
+            &ctr,
+            &f,
+        ]),
+        "takes no nonce",
+    );
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--counter",
+            &ctr,
+            "--nonce",
+            &"00".repeat(16),
+            &f,
+        ]),
+        "not both",
+    );
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--nonce",
+            &"00".repeat(16),
+            &f,
+            &f,
+        ]),
+        "twice",
+    );
     // unknown NAME
-    assert_error(&run(&["tag", "no-such-mac", "--key-file", &k, &f]), "unknown MAC");
+    assert_error(
+        &run(&["tag", "no-such-mac", "--key-file", &k, &f]),
+        "unknown MAC",
+    );
     // unreadable FILE alone: nothing printed, and no nonce spent
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &ctr, &d.s("missing")]), "no such file");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--counter",
+            &ctr,
+            &d.s("missing"),
+        ]),
+        "no such file",
+    );
     assert_eq!(fs::read(&ctr).unwrap(), b"5\n");
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k2, d.0.path().to_str().unwrap()]), "directory");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes",
+            "--key-file",
+            &k2,
+            d.0.path().to_str().unwrap(),
+        ]),
+        "directory",
+    );
     // the one-time MAC refuses a second message under its key
     let k1 = keygen(&d, "hash127", "k1");
-    assert_error(&run(&["tag", "hash127", "--key-file", &k1, &f, &f]), "one-time");
+    assert_error(
+        &run(&["tag", "hash127", "--key-file", &k1, &f, &f]),
+        "one-time",
+    );
 }
 
 #[test]
@@ -438,18 +844,68 @@ fn corrupt_or_missing_counter_file() {
     let d = Dir::new();
     let f = d.write("f", b"msg");
     let k = keygen(&d, "hash127-aes-nonce", "k");
-    for bad in [&b""[..], b"12", b"abc\n", b"-1\n", b"1 2\n", b"340282366920938463463374607431768211456\n", b"\x00\x01"] {
+    for bad in [
+        &b""[..],
+        b"12",
+        b"abc\n",
+        b"-1\n",
+        b"1 2\n",
+        b"340282366920938463463374607431768211456\n",
+        b"\x00\x01",
+    ] {
         let c = d.write("ctr", bad);
-        assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]), "counter file");
+        assert_error(
+            &run(&[
+                "tag",
+                "hash127-aes-nonce",
+                "--key-file",
+                &k,
+                "--counter",
+                &c,
+                &f,
+            ]),
+            "counter file",
+        );
         assert_eq!(fs::read(&c).unwrap(), bad, "counter file left alone");
     }
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &d.s("none"), &f]), "cannot open counter file");
-    assert!(!d.p("none").exists(), "a missing counter is never silently restarted at 0");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--counter",
+            &d.s("none"),
+            &f,
+        ]),
+        "cannot open counter file",
+    );
+    assert!(
+        !d.p("none").exists(),
+        "a missing counter is never silently restarted at 0"
+    );
     let c = d.write("ctr", format!("{}\n", u128::MAX).as_bytes());
-    assert_error(&run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]), "exhausted");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes-nonce",
+            "--key-file",
+            &k,
+            "--counter",
+            &c,
+            &f,
+        ]),
+        "exhausted",
+    );
     // No temporary files are left behind.
-    let left: Vec<_> = fs::read_dir(d.0.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(left.iter().all(|n| !n.to_string_lossy().contains(".tmp")), "{left:?}");
+    let left: Vec<_> = fs::read_dir(d.0.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        left.iter().all(|n| !n.to_string_lossy().contains(".tmp")),
+        "{left:?}"
+    );
 }
 
 #[test]
@@ -470,29 +926,60 @@ fn file_names_with_newlines_are_escaped() {
 
 #[test]
 fn bound_text_and_json() {
-    let o = run(&["bound", "hash127-aes", "--max-bytes", "1048576", "--tags", "1000000", "--forgeries", "1000", "--json"]);
+    let o = run(&[
+        "bound",
+        "hash127-aes",
+        "--max-bytes",
+        "1048576",
+        "--tags",
+        "1000000",
+        "--forgeries",
+        "1000",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(stdout(&o).lines().count(), 1);
     assert!(v["theorem"].as_str().unwrap().contains("Theorem 9.2"));
     // (C(C-1)/2 + CD)(L_w + 2)/2^127 + D/2^128 + q(q-1)/2^129, L_w = 2^18 + 1.
     let (c, dd, q) = (1e6f64, 1000f64, 1e6f64 + 1000.0);
-    let want = ((c * (c - 1.0) / 2.0 + c * dd) * (262145.0 + 2.0) * 4.0 + dd * 2.0 + q * (q - 1.0)).log2() - 129.0;
+    let want = ((c * (c - 1.0) / 2.0 + c * dd) * (262145.0 + 2.0) * 4.0 + dd * 2.0 + q * (q - 1.0))
+        .log2()
+        - 129.0;
     let got = v["bound_log2"].as_f64().unwrap();
     assert!((got - want).abs() < 1e-6, "{got} vs {want}");
-    assert!(v["not_included"][0].as_str().unwrap().contains("Adv_AES^prp"));
+    assert!(v["not_included"][0]
+        .as_str()
+        .unwrap()
+        .contains("Adv_AES^prp"));
 
     let o = run(&["bound", "hash127", "--max-bytes", "4294967296"]);
     assert!(o.status.success());
     let t = stdout(&o);
     assert!(t.contains("Theorem 8.2") && t.contains("2^-96.4"), "{t}");
 
-    for name in ["hash127-aes-nonce", "hash127-aes-add", "wc-eval64", "wc-division64", "wc-gdivision64", "wc-mmh32x2", "wc-nmh32", "wc-sqh64-e"] {
+    for name in [
+        "hash127-aes-nonce",
+        "hash127-aes-add",
+        "wc-eval64",
+        "wc-division64",
+        "wc-gdivision64",
+        "wc-mmh32x2",
+        "wc-nmh32",
+        "wc-sqh64-e",
+    ] {
         let o = run(&["bound", name, "--max-bytes", "1000000", "--json"]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
         assert!(v["bound_log2"].as_f64().unwrap() < -20.0, "{name}");
-        assert!(v["theorem"].as_str().unwrap().to_lowercase().contains("theorem"), "{name}");
+        assert!(
+            v["theorem"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("theorem"),
+            "{name}"
+        );
     }
     // Tiny bounds are printed as numbers, not as 0.
     let o = run(&["bound", "wc-sqh128-e", "--max-bytes", "100"]);
@@ -501,19 +988,64 @@ fn bound_text_and_json() {
 
 #[test]
 fn bound_errors() {
-    assert_error(&run(&["bound", "no-such", "--max-bytes", "10"]), "unknown MAC");
-    assert_error(&run(&["bound", "hash127", "--max-bytes", "10", "--tags", "2"]), "one message");
-    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "18446744073709551615", "--tags", "1099511627776"]), "too long");
+    assert_error(
+        &run(&["bound", "no-such", "--max-bytes", "10"]),
+        "unknown MAC",
+    );
+    assert_error(
+        &run(&["bound", "hash127", "--max-bytes", "10", "--tags", "2"]),
+        "one message",
+    );
+    assert_error(
+        &run(&[
+            "bound",
+            "hash127-aes",
+            "--max-bytes",
+            "18446744073709551615",
+            "--tags",
+            "1099511627776",
+        ]),
+        "too long",
+    );
     // Too many tags or forgery attempts is not a message length problem.
-    let o = run(&["bound", "wc-mmh32x1", "--max-bytes", "18446744073709551615", "--forgeries", "18446744073709551615"]);
-    assert_error(&o, "no guarantee for D = 18446744073709551615 forgery attempts");
+    let o = run(&[
+        "bound",
+        "wc-mmh32x1",
+        "--max-bytes",
+        "18446744073709551615",
+        "--forgeries",
+        "18446744073709551615",
+    ]);
+    assert_error(
+        &o,
+        "no guarantee for D = 18446744073709551615 forgery attempts",
+    );
     assert!(!stderr(&o).contains("too long"));
-    assert_error(&run(&["bound", "wc-eval64", "--max-bytes", "100", "--forgeries", "18446744073709551615"]), "no guarantee");
-    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "10", "--forgeries", "0"]), "at least 1");
+    assert_error(
+        &run(&[
+            "bound",
+            "wc-eval64",
+            "--max-bytes",
+            "100",
+            "--forgeries",
+            "18446744073709551615",
+        ]),
+        "no guarantee",
+    );
+    assert_error(
+        &run(&[
+            "bound",
+            "hash127-aes",
+            "--max-bytes",
+            "10",
+            "--forgeries",
+            "0",
+        ]),
+        "at least 1",
+    );
     let o = run(&["bound", "hash127-aes", "--max-bytes", "ten"]);
     assert!(!o.status.success() && o.stdout.is_empty());
 }
-
 
 #[test]
 fn a_killed_tag_never_gives_its_nonce_again() {
@@ -523,13 +1055,29 @@ fn a_killed_tag_never_gives_its_nonce_again() {
     let (name, k) = if o.status.success() {
         ("wc-eval64", d.s("k"))
     } else {
-        let o = run(&["keygen", "hash127-aes-nonce", "-o", &d.s("k2"), "--counter", &c]);
+        let o = run(&[
+            "keygen",
+            "hash127-aes-nonce",
+            "-o",
+            &d.s("k2"),
+            "--counter",
+            &c,
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         ("hash127-aes-nonce", d.s("k2"))
     };
     // stdin stays open: the process reserves its nonce, then waits for the message.
     let mut child = bin()
-        .args(["tag", name, "--key-file", &k, "--counter", &c, "--allow-weak", "-"])
+        .args([
+            "tag",
+            name,
+            "--key-file",
+            &k,
+            "--counter",
+            &c,
+            "--allow-weak",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -545,7 +1093,16 @@ fn a_killed_tag_never_gives_its_nonce_again() {
     assert!(out.stdout.is_empty(), "no tag from a killed process");
     // The next tag takes nonce 1, never 0 again.
     let f = d.write("f", b"m");
-    let t = tag_ok(&["tag", name, "--key-file", &k, "--counter", &c, "--allow-weak", &f]);
+    let t = tag_ok(&[
+        "tag",
+        name,
+        "--key-file",
+        &k,
+        "--counter",
+        &c,
+        "--allow-weak",
+        &f,
+    ]);
     assert!(t.starts_with("01000000000000000000000000000000:"), "{t}");
     assert_eq!(fs::read_to_string(&c).unwrap(), "2\n");
 }
@@ -555,12 +1112,19 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
     // A memory-mapped file goes to the MAC in one slice (two-thread paths);
     // stdin comes in 1 MiB reads. Both must give the same tag, for every MAC.
     let d = Dir::new();
-    let data: Vec<u8> = (0..(5u32 << 20) + 123).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let data: Vec<u8> = (0..(5u32 << 20) + 123)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     let f = d.write("big", &data);
     let list = stdout(&run(&["list"]));
     let names: Vec<String> = list
         .lines()
-        .filter_map(|l| l.split_whitespace().next()?.strip_prefix("mac-").map(str::to_string))
+        .filter_map(|l| {
+            l.split_whitespace()
+                .next()?
+                .strip_prefix("mac-")
+                .map(str::to_string)
+        })
         .collect();
     assert!(names.len() >= 4);
     for name in names {
@@ -570,7 +1134,13 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
             let c: Vec<&str> = l.split_whitespace().collect();
             c.first() == Some(&format!("mac-{name}").as_str()) && c.get(2) != Some(&"-")
         });
-        let mut args = vec!["tag", name.as_str(), "--key-file", k.as_str(), "--allow-weak"];
+        let mut args = vec![
+            "tag",
+            name.as_str(),
+            "--key-file",
+            k.as_str(),
+            "--allow-weak",
+        ];
         if takes_nonce {
             args.extend(["--nonce", nonce.as_str()]);
         }
@@ -580,7 +1150,11 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
         let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
         args[3] = k2.as_str();
         let from_stdin = run_stdin(&args, &data);
-        assert!(from_stdin.status.success(), "{name}: {}", stderr(&from_stdin));
+        assert!(
+            from_stdin.status.success(),
+            "{name}: {}",
+            stderr(&from_stdin)
+        );
         assert_eq!(
             from_file.split_once("  ").unwrap().0,
             stdout(&from_stdin).split_once("  ").unwrap().0,
@@ -598,14 +1172,23 @@ fn one_time_key_tags_once_then_only_verifies() {
     let key = key_hex(&k);
     // A file that cannot be read spends nothing.
     let before = fs::read_to_string(&k).unwrap();
-    assert_error(&run(&["tag", "hash127", "--key-file", &k, &d.s("missing")]), "no such file");
+    assert_error(
+        &run(&["tag", "hash127", "--key-file", &k, &d.s("missing")]),
+        "no such file",
+    );
     assert_eq!(fs::read_to_string(&k).unwrap(), before);
     let sums = tag_ok(&["tag", "hash127", "--key-file", &k, &f]);
     // Marked spent (durably, before the tag was printed); the key is intact.
     assert_eq!(fs::read_to_string(&k).unwrap(), format!("{before}spent\n"));
     // A second tag under the key is refused, whatever the message.
-    assert_error(&run(&["tag", "hash127", "--key-file", &k, &g]), "already tagged");
-    assert_error(&run(&["tag", "hash127", "--key-file", &k, &f]), "already tagged");
+    assert_error(
+        &run(&["tag", "hash127", "--key-file", &k, &g]),
+        "already tagged",
+    );
+    assert_error(
+        &run(&["tag", "hash127", "--key-file", &k, &f]),
+        "already tagged",
+    );
     // Verification still works with the spent key.
     let s = d.write("sums", sums.as_bytes());
     let o = run(&["verify", "hash127", "--key-file", &k, "--check", &s]);
@@ -616,42 +1199,102 @@ fn one_time_key_tags_once_then_only_verifies() {
     assert!(sums.starts_with(want.trim()), "{sums} vs {want}");
     // A key file marked spent is still strict.
     let bad = d.key("bad", format!("{before}spent\nspent\n").as_bytes());
-    assert_error(&run(&["verify", "hash127", "--key-file", &bad, "--check", &s]), "not a key file");
+    assert_error(
+        &run(&["verify", "hash127", "--key-file", &bad, "--check", &s]),
+        "not a key file",
+    );
 }
 
 #[test]
 fn random_nonces_are_fresh_and_verify() {
     let d = Dir::new();
-    let files: Vec<String> = (0..4).map(|i| d.write(&format!("f{i}"), format!("same text {}", i / 2).as_bytes())).collect();
+    let files: Vec<String> = (0..4)
+        .map(|i| d.write(&format!("f{i}"), format!("same text {}", i / 2).as_bytes()))
+        .collect();
     for name in ["wc-mmh32x2", "hash127-aes-nonce", "wc-eval64", "wc-sqh96-e"] {
         let k = keygen(&d, name, &format!("k-{name}"));
-        let mut args = vec!["tag", name, "--key-file", &k, "--random-nonce", "--allow-weak"];
+        let mut args = vec![
+            "tag",
+            name,
+            "--key-file",
+            &k,
+            "--random-nonce",
+            "--allow-weak",
+        ];
         args.extend(files.iter().map(|s| s.as_str()));
         let sums = tag_ok(&args);
-        let nonces: std::collections::HashSet<&str> = sums.lines().map(|l| l.split(':').next().unwrap()).collect();
-        assert_eq!(nonces.len(), 4, "{name}: four distinct random nonces: {sums}");
+        let nonces: std::collections::HashSet<&str> =
+            sums.lines().map(|l| l.split(':').next().unwrap()).collect();
+        assert_eq!(
+            nonces.len(),
+            4,
+            "{name}: four distinct random nonces: {sums}"
+        );
         assert!(nonces.iter().all(|n| n.len() == 32));
         let s = d.write(&format!("sums-{name}"), sums.as_bytes());
         let o = run(&["verify", name, "--key-file", &k, "--check", &s]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
-        assert_error(&run(&["tag", name, "--key-file", &k, "--random-nonce", "--nonce", &"00".repeat(16), &files[0]]), "not both");
+        assert_error(
+            &run(&[
+                "tag",
+                name,
+                "--key-file",
+                &k,
+                "--random-nonce",
+                "--nonce",
+                &"00".repeat(16),
+                &files[0],
+            ]),
+            "not both",
+        );
     }
     let k = keygen(&d, "hash127-aes", "stateless");
-    assert_error(&run(&["tag", "hash127-aes", "--key-file", &k, "--random-nonce", &files[0]]), "takes no nonce");
+    assert_error(
+        &run(&[
+            "tag",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "--random-nonce",
+            &files[0],
+        ]),
+        "takes no nonce",
+    );
     // The bound adds the birthday term of C random 128-bit nonces.
     let j = |args: &[&str]| -> serde_json::Value {
         let o = run(args);
         assert!(o.status.success(), "{}", stderr(&o));
         serde_json::from_str(stdout(&o).trim()).unwrap()
     };
-    let base = ["bound", "wc-mmh32x4", "--max-bytes", "1024", "--tags", "4294967296", "--json"];
+    let base = [
+        "bound",
+        "wc-mmh32x4",
+        "--max-bytes",
+        "1024",
+        "--tags",
+        "4294967296",
+        "--json",
+    ];
     let plain = j(&base);
     let mut with: Vec<&str> = base.to_vec();
     with.push("--random-nonces");
     let random = j(&with);
     assert!(random["bound_log2"].as_f64().unwrap() > plain["bound_log2"].as_f64().unwrap());
-    assert!(random["terms"].as_array().unwrap().iter().any(|t| t["formula"] == "C(C-1)/2^129"));
-    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "10", "--random-nonces"]), "takes no nonce");
+    assert!(random["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["formula"] == "C(C-1)/2^129"));
+    assert_error(
+        &run(&[
+            "bound",
+            "hash127-aes",
+            "--max-bytes",
+            "10",
+            "--random-nonces",
+        ]),
+        "takes no nonce",
+    );
 }
 
 #[test]
@@ -670,14 +1313,44 @@ fn shoup_macs_of_spec_7_tag_verify_and_bound() {
         let t = stdout(&o);
         let pairs: Vec<&str> = t.lines().map(|l| l.split(':').next().unwrap()).collect();
         assert_eq!(pairs.len(), 2);
-        assert!(pairs.iter().all(|p| p.len() == 32) && pairs[0] != pairs[1], "{t}");
-        assert!(t.lines().all(|l| l.split(':').nth(1).unwrap().split(' ').next().unwrap().len() == 16), "{t}");
+        assert!(
+            pairs.iter().all(|p| p.len() == 32) && pairs[0] != pairs[1],
+            "{t}"
+        );
+        assert!(
+            t.lines().all(|l| l
+                .split(':')
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .len()
+                == 16),
+            "{t}"
+        );
         let check = d.write(&format!("check-{name}"), t.as_bytes());
         let o = run(&["verify", name, "--key-file", &k, "--check", &check]);
         assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-        assert_error(&run(&["tag", name, "--allow-weak", "--key-file", &k, "--counter", &d.s("c"), &a]), "stateless");
+        assert_error(
+            &run(&[
+                "tag",
+                name,
+                "--allow-weak",
+                "--key-file",
+                &k,
+                "--counter",
+                &d.s("c"),
+                &a,
+            ]),
+            "stateless",
+        );
         let o = run(&["bound", name, "--max-bytes", "1000000", "--tags", "1000000"]);
-        assert!(o.status.success() && stdout(&o).contains("Theorem 4") && stdout(&o).contains("condition"));
+        assert!(
+            o.status.success()
+                && stdout(&o).contains("Theorem 4")
+                && stdout(&o).contains("condition")
+        );
     }
     // wc-eval128 and shoup3-eval128: nonce MACs with a counter.
     for name in ["wc-eval128", "shoup3-eval128"] {
@@ -696,7 +1369,16 @@ fn shoup_macs_of_spec_7_tag_verify_and_bound() {
         assert!(v["bound_log2"].as_f64().unwrap() < -100.0, "{name}");
     }
     let o = run(&["list"]);
-    for n in ["eval128", "mac-wc-eval128", "mac-shoup3-eval128", "mac-shoup4-eval64", "mac-shoup4-division64"] {
-        assert!(stdout(&o).lines().any(|l| l.starts_with(&format!("{n} "))), "{n}");
+    for n in [
+        "eval128",
+        "mac-wc-eval128",
+        "mac-shoup3-eval128",
+        "mac-shoup4-eval64",
+        "mac-shoup4-division64",
+    ] {
+        assert!(
+            stdout(&o).lines().any(|l| l.starts_with(&format!("{n} "))),
+            "{n}"
+        );
     }
 }

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac")).args(args).stdin(Stdio::null()).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_unimac"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 fn stdout(o: &Output) -> String {
@@ -24,16 +28,29 @@ fn assert_error(o: &Output, needle: &str) {
     assert_ne!(o.status.code(), Some(101), "panicked: {e}");
     assert!(!e.contains("panicked"), "panicked: {e}");
     assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(e.to_lowercase().contains(&needle.to_lowercase()), "stderr {e:?} should mention {needle:?}");
-    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+    assert!(
+        e.to_lowercase().contains(&needle.to_lowercase()),
+        "stderr {e:?} should mention {needle:?}"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "nothing on stdout, got: {:?}",
+        stdout(o)
+    );
 }
 
 struct Dir(PathBuf);
 
 impl Dir {
     fn new(tag: &str) -> Dir {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let p = std::env::temp_dir().join(format!("unimac-modp-cli-{tag}-{}-{nanos}", std::process::id()));
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let p = std::env::temp_dir().join(format!(
+            "unimac-modp-cli-{tag}-{}-{nanos}",
+            std::process::id()
+        ));
         fs::create_dir(&p).unwrap();
         Dir(p)
     }
@@ -78,14 +95,24 @@ fn keygen_modp_writes_a_prime_of_the_range() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&k).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&k).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     assert_error(&run(&["keygen", "modp", "-o", &k]), "already exists");
-    assert_error(&run(&["keygen", "modp", "--counter", &d.s("c")]), "no nonce");
+    assert_error(
+        &run(&["keygen", "modp", "--counter", &d.s("c")]),
+        "no nonce",
+    );
     // To stdout.
     let o = run(&["keygen", "modp"]);
     assert!(o.status.success());
-    assert!(stdout(&o).starts_with("unimac-key modp\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("unimac-key modp\n"),
+        "{}",
+        stdout(&o)
+    );
     assert_eq!(stdout(&o).len(), 16 + 33);
 }
 
@@ -96,9 +123,17 @@ fn compute_modp_and_its_errors() {
     let k = d.write("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
     let one = d.write("one", &[1]);
     let o = run(&["compute", "modp", "--key-file", &k, &one]);
-    assert_eq!(stdout(&o).trim(), format!("01{}", "00".repeat(15)), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("01{}", "00".repeat(15)),
+        "{}",
+        stderr(&o)
+    );
     // modp.jsonl: 0x56ad…e8 = p − 1 mod p, and p + 1 ≡ 1.
-    let m = d.write("m", &hex::decode("58ad381a88b75b7480475d1496e591e8").unwrap());
+    let m = d.write(
+        "m",
+        &hex::decode("58ad381a88b75b7480475d1496e591e8").unwrap(),
+    );
     let o = run(&["compute", "modp", "--key", P_HEX, &m]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "01000000000000000000000000000000\n");
@@ -106,9 +141,36 @@ fn compute_modp_and_its_errors() {
     let o = run(&["compute", "modp", "--key", P_HEX, &empty]);
     assert_eq!(stdout(&o), "00000000000000000000000000000000\n");
     // Not a prime, below the range, even, wrong length.
-    assert_error(&run(&["compute", "modp", "--key", "59ad381a88b75b7480475d1496e591e8", &m]), "prime");
-    assert_error(&run(&["compute", "modp", "--key", "57ad381a88b75b7480475d1496e59100", &m]), "2^120");
-    assert_error(&run(&["compute", "modp", "--key", "56ad381a88b75b7480475d1496e591e8", &m]), "prime");
+    assert_error(
+        &run(&[
+            "compute",
+            "modp",
+            "--key",
+            "59ad381a88b75b7480475d1496e591e8",
+            &m,
+        ]),
+        "prime",
+    );
+    assert_error(
+        &run(&[
+            "compute",
+            "modp",
+            "--key",
+            "57ad381a88b75b7480475d1496e59100",
+            &m,
+        ]),
+        "2^120",
+    );
+    assert_error(
+        &run(&[
+            "compute",
+            "modp",
+            "--key",
+            "56ad381a88b75b7480475d1496e591e8",
+            &m,
+        ]),
+        "prime",
+    );
     assert_error(&run(&["compute", "modp", "--key", "57ad", &m]), "16 bytes");
 }
 
@@ -139,31 +201,113 @@ fn check_identity_exit_codes_and_probability() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).starts_with("FAILED:"));
     // Hex operands.
-    let o = run(&["check-identity", "--key-file", &k, "--hex", "03", "02", "04", "01", "01"]);
+    let o = run(&[
+        "check-identity",
+        "--key-file",
+        &k,
+        "--hex",
+        "03",
+        "02",
+        "04",
+        "01",
+        "01",
+    ]);
     assert_eq!(o.status.code(), Some(0));
-    let o = run(&["check-identity", "--key-file", &k, "--hex", "03", "02", "04", "01", "02"]);
+    let o = run(&[
+        "check-identity",
+        "--key-file",
+        &k,
+        "--hex",
+        "03",
+        "02",
+        "04",
+        "01",
+        "02",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     // Errors: one line, exit 2, nothing on stdout.
-    assert_error(&run(&["check-identity", "--key-file", &k, "--hex", "0x3", "02", "04", "01", "01"]), "not valid hex");
-    assert_error(&run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &d.s("missing")]), "missing");
+    assert_error(
+        &run(&[
+            "check-identity",
+            "--key-file",
+            &k,
+            "--hex",
+            "0x3",
+            "02",
+            "04",
+            "01",
+            "01",
+        ]),
+        "not valid hex",
+    );
+    assert_error(
+        &run(&[
+            "check-identity",
+            "--key-file",
+            &k,
+            &a,
+            &b,
+            &c,
+            &five,
+            &d.s("missing"),
+        ]),
+        "missing",
+    );
     let bad_key = d.write("bk", b"unimac-key modp\n59ad381a88b75b7480475d1496e591e8\n");
-    assert_error(&run(&["check-identity", "--key-file", &bad_key, &a, &b, &c, &five, &five]), "prime");
+    assert_error(
+        &run(&[
+            "check-identity",
+            "--key-file",
+            &bad_key,
+            &a,
+            &b,
+            &c,
+            &five,
+            &five,
+        ]),
+        "prime",
+    );
     let short_key = d.write("sk", b"unimac-key modp\n57ad\n");
-    assert_error(&run(&["check-identity", "--key-file", &short_key, &a, &b, &c, &five, &five]), "16 bytes");
+    assert_error(
+        &run(&[
+            "check-identity",
+            "--key-file",
+            &short_key,
+            &a,
+            &b,
+            &c,
+            &five,
+            &five,
+        ]),
+        "16 bytes",
+    );
 }
 
 #[test]
 fn bound_knows_both_new_names() {
     let o = run(&["bound", "modp", "--max-bytes", "1048576"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("modp: a false identity a^2 = bc + de passes with probability <= 2^-104.43"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "modp: a false identity a^2 = bc + de passes with probability <= 2^-104.43"
+        ),
+        "{}",
+        stdout(&o)
+    );
     let o = run(&["bound", "modp", "--max-bytes", "7", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["bound"], 0.0);
     let o = run(&["bound", "hash127-96", "--max-bytes", "4294967296"]);
     assert!(o.status.success());
-    assert!(stdout(&o).starts_with("hash127-96: forgery probability <= 2^-95.42"), "{}", stdout(&o));
-    assert_error(&run(&["bound", "hash127-96", "--max-bytes", "10", "--tags", "2"]), "ONE message");
+    assert!(
+        stdout(&o).starts_with("hash127-96: forgery probability <= 2^-95.42"),
+        "{}",
+        stdout(&o)
+    );
+    assert_error(
+        &run(&["bound", "hash127-96", "--max-bytes", "10", "--tags", "2"]),
+        "ONE message",
+    );
 }
 
 #[test]
@@ -176,15 +320,26 @@ fn hash127_96_tag_and_verify() {
     let m = d.write("m", b"attack at dawn");
     let m2 = d.write("m2", b"x");
     // One message per key: two files are refused before anything is spent.
-    assert_error(&run(&["tag", "hash127-96", "--key-file", &k, &m, &m2]), "one-time");
-    let key = fs::read_to_string(&k).unwrap().lines().nth(1).unwrap().to_string();
+    assert_error(
+        &run(&["tag", "hash127-96", "--key-file", &k, &m, &m2]),
+        "one-time",
+    );
+    let key = fs::read_to_string(&k)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
     let o = run(&["tag", "hash127-96", "--key-file", &k, &m]);
     assert!(o.status.success(), "{}", stderr(&o));
     let line = stdout(&o);
     let tag = line.split_whitespace().next().unwrap();
     assert_eq!(tag.len(), 24);
     // The key file is now marked spent: a second tag is refused.
-    assert_error(&run(&["tag", "hash127-96", "--key-file", &k, &m2]), "already tagged");
+    assert_error(
+        &run(&["tag", "hash127-96", "--key-file", &k, &m2]),
+        "already tagged",
+    );
     let o = run(&["compute", "mac-hash127-96", "--key", key.trim(), &m]);
     assert_eq!(stdout(&o).trim(), tag);
     let sums = d.write("sums", line.as_bytes());

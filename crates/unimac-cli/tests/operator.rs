@@ -19,7 +19,13 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 }
 
 fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> Output {
-    let mut c = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut pipe = c.stdin.take().unwrap();
     let data = input.to_vec();
     let w = std::thread::spawn(move || {
@@ -52,8 +58,15 @@ fn assert_error(o: &Output, needle: &str) {
     let e = stderr(o);
     assert!(!o.status.success(), "expected failure; stderr: {e}");
     assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(e.to_lowercase().contains(&needle.to_lowercase()), "stderr {e:?} should mention {needle:?}");
-    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+    assert!(
+        e.to_lowercase().contains(&needle.to_lowercase()),
+        "stderr {e:?} should mention {needle:?}"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "nothing on stdout, got: {:?}",
+        stdout(o)
+    );
 }
 
 #[track_caller]
@@ -82,7 +95,11 @@ impl Dir {
     fn new() -> Dir {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!("unimac-op-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let p = std::env::temp_dir().join(format!(
+            "unimac-op-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         let _ = fs::remove_dir_all(&p);
         fs::create_dir(&p).unwrap();
         Dir(p)
@@ -120,8 +137,11 @@ fn set_mode(p: &Path, m: u32) {
 /// Whether process `pid` has `path` open (its /proc fd links).
 #[cfg(target_os = "linux")]
 fn has_open(pid: u32, path: &Path) -> bool {
-    let Ok(rd) = fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
-    rd.flatten().any(|e| fs::read_link(e.path()).is_ok_and(|l| l == path))
+    let Ok(rd) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    rd.flatten()
+        .any(|e| fs::read_link(e.path()).is_ok_and(|l| l == path))
 }
 
 /// A file truncated by another process while `tag` reads it: an error line
@@ -148,23 +168,42 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
         .unwrap();
     let t0 = Instant::now();
     while !has_open(child.id(), &big) {
-        assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the big file was never opened"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(20));
-    fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(4096).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     no_panic(&o);
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(e.contains(&big_s) && e.contains("changed while reading"), "{e}");
+    assert!(
+        e.contains(&big_s) && e.contains("changed while reading"),
+        "{e}"
+    );
     let out = stdout(&o);
     let names: Vec<&str> = out.lines().map(|l| l.split_once("  ").unwrap().1).collect();
     assert_eq!(names, [a.as_str(), z.as_str()]);
     // The same for verify: the other lines are still checked.
     fs::File::create(&big).unwrap().set_len(0).unwrap();
-    let sums = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &big_s, &z]));
+    let sums = ok(&run(&[
+        "tag",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        &a,
+        &big_s,
+        &z,
+    ]));
     let sums = d.write("SUMS", sums.as_bytes());
     fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
     let child = bin()
@@ -176,16 +215,31 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
         .unwrap();
     let t0 = Instant::now();
     while !has_open(child.id(), &big) {
-        assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the big file was never opened"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(20));
-    fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(0).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     no_panic(&o);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("changed while reading"), "{}", stderr(&o));
-    assert_eq!(stdout(&o), format!("{a}: OK\n{big_s}: FAILED open or read\n{z}: OK\n"));
+    assert!(
+        stderr(&o).contains("changed while reading"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        stdout(&o),
+        format!("{a}: OK\n{big_s}: FAILED open or read\n{z}: OK\n")
+    );
 }
 
 // ---------------------------------------------------------------- memory
@@ -211,12 +265,24 @@ fn one_block_names_stop_reading_past_their_block() {
     {
         // SAFETY: getrusage fills the zeroed struct it is given.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) }, 0);
-        assert!(ru.ru_maxrss < 256 * 1024, "a child used {} KiB", ru.ru_maxrss);
+        assert_eq!(
+            unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) },
+            0
+        );
+        assert!(
+            ru.ru_maxrss < 256 * 1024,
+            "a child used {} KiB",
+            ru.ru_maxrss
+        );
     }
     let big = d.p("big");
     fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
-    for (name, key) in [("mmh32x1", "ab".repeat(128)), ("nmh32", "ab".repeat(128)), ("mmh64", "ab".repeat(256)), ("sqh32-asm", "ab".repeat(64))] {
+    for (name, key) in [
+        ("mmh32x1", "ab".repeat(128)),
+        ("nmh32", "ab".repeat(128)),
+        ("mmh64", "ab".repeat(256)),
+        ("sqh32-asm", "ab".repeat(64)),
+    ] {
         let t0 = Instant::now();
         let o = run(&["compute", name, "--key", &key, &big.display().to_string()]);
         assert!(t0.elapsed() < Duration::from_secs(30), "{name}");
@@ -235,24 +301,62 @@ fn tag_prints_good_lines_and_reports_unreadable_files() {
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"1");
     let b = d.write("b", b"2");
-    let o = run(&["tag", "hash127-aes", "--key-file", &k, &a, &d.s("missing"), &d.s(""), &b]);
+    let o = run(&[
+        "tag",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        &a,
+        &d.s("missing"),
+        &d.s(""),
+        &b,
+    ]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(1));
-    let names: Vec<String> = stdout(&o).lines().map(|l| l.split_once("  ").unwrap().1.to_string()).collect();
+    let names: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| l.split_once("  ").unwrap().1.to_string())
+        .collect();
     assert_eq!(names, [a.clone(), b.clone()]);
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 2, "{e}");
-    assert!(e.contains("missing: No such file") && e.contains("is a directory"), "{e}");
+    assert!(
+        e.contains("missing: No such file") && e.contains("is a directory"),
+        "{e}"
+    );
     // A file whose size is not known in advance (size 0 in its metadata)
     // is read to its end, not taken for a changed file.
     #[cfg(target_os = "linux")]
     {
-        let o = ok(&run(&["tag", "hash127-aes", "--key-file", &k, "/proc/cpuinfo"]));
+        let o = ok(&run(&[
+            "tag",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "/proc/cpuinfo",
+        ]));
         assert!(o.ends_with("  /proc/cpuinfo\n"));
     }
     // With a counter: the good files get consecutive nonces, the bad none.
-    ok(&run(&["keygen", "wc-mmh32x4", "-o", &d.s("kc"), "--counter", &d.s("c")]));
-    let o = run(&["tag", "wc-mmh32x4", "--key-file", &d.s("kc"), "--counter", &d.s("c"), &a, &d.s("missing"), &b]);
+    ok(&run(&[
+        "keygen",
+        "wc-mmh32x4",
+        "-o",
+        &d.s("kc"),
+        "--counter",
+        &d.s("c"),
+    ]));
+    let o = run(&[
+        "tag",
+        "wc-mmh32x4",
+        "--key-file",
+        &d.s("kc"),
+        "--counter",
+        &d.s("c"),
+        &a,
+        &d.s("missing"),
+        &b,
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().count(), 2);
     assert_eq!(fs::read_to_string(d.p("c")).unwrap(), "2\n");
@@ -264,7 +368,12 @@ fn file_names_are_bytes_and_round_trip() {
     use std::os::unix::ffi::OsStrExt;
     let d = Dir::new();
     let k = d.keygen("hash127-aes", "k");
-    let names: [&[u8]; 4] = [b"caf\xe9", b"\xff\xfe back\\slash", b"new\nline \xe9", b"plain"];
+    let names: [&[u8]; 4] = [
+        b"caf\xe9",
+        b"\xff\xfe back\\slash",
+        b"new\nline \xe9",
+        b"plain",
+    ];
     let mut paths = Vec::new();
     for n in names {
         let p = d.0.join(std::ffi::OsStr::from_bytes(n));
@@ -272,7 +381,10 @@ fn file_names_are_bytes_and_round_trip() {
         paths.push(p);
     }
     for bsd in [false, true] {
-        let mut args: Vec<std::ffi::OsString> = ["tag", "hash127-aes", "--key-file", &k].iter().map(Into::into).collect();
+        let mut args: Vec<std::ffi::OsString> = ["tag", "hash127-aes", "--key-file", &k]
+            .iter()
+            .map(Into::into)
+            .collect();
         if bsd {
             args.push("--tag".into());
         }
@@ -281,11 +393,23 @@ fn file_names_are_bytes_and_round_trip() {
         assert!(o.status.success(), "{}", stderr(&o));
         // The Latin-1 name is printed byte for byte.
         let raw = d.0.join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
-        assert!(o.stdout.windows(raw.as_os_str().len()).any(|w| w == raw.as_os_str().as_bytes()));
+        assert!(o
+            .stdout
+            .windows(raw.as_os_str().len())
+            .any(|w| w == raw.as_os_str().as_bytes()));
         // A check file with a Latin-1 name and Latin-1 lines.
         let sums = d.0.join(std::ffi::OsStr::from_bytes(b"SUMS-\xe9"));
         fs::write(&sums, &o.stdout).unwrap();
-        let v = bin().args(["verify".as_ref(), "--key-file".as_ref(), k.as_ref(), "-c".as_ref(), sums.as_os_str()]).output().unwrap();
+        let v = bin()
+            .args([
+                "verify".as_ref(),
+                "--key-file".as_ref(),
+                k.as_ref(),
+                "-c".as_ref(),
+                sums.as_os_str(),
+            ])
+            .output()
+            .unwrap();
         assert!(v.status.success(), "{}", stderr(&v));
         assert_eq!(v.stdout.windows(4).filter(|w| w == b": OK").count(), 4);
         assert!(v.stderr.is_empty());
@@ -300,7 +424,10 @@ fn verify_refuses_stdin_twice() {
     let line_dash = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", &k], b"x"));
     let line_a = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a]));
     // The check list on stdin names '-': refused, nothing checked, no FAILED.
-    let o = run_stdin(&["verify", "hash127-aes", "--key-file", &k, "-c", "-"], format!("{line_a}{line_dash}").as_bytes());
+    let o = run_stdin(
+        &["verify", "hash127-aes", "--key-file", &k, "-c", "-"],
+        format!("{line_a}{line_dash}").as_bytes(),
+    );
     assert_error(&o, "stdin");
     assert!(!stdout(&o).contains("FAILED"));
     // The key on stdin and a line '-': refused too; the key on stdin with a
@@ -310,8 +437,14 @@ fn verify_refuses_stdin_twice() {
     let o = run_stdin(&["verify", "--key-file", "-", "-c", &sums], &key);
     assert_eq!(ok(&o), format!("{a}: OK\n"));
     let sums2 = d.write("SUMS2", line_dash.as_bytes());
-    assert_error(&run_stdin(&["verify", "--key-file", "-", "-c", &sums2], &key), "stdin");
-    assert_error(&run_stdin(&["verify", "--key-file", "-", "-c", "-"], &key), "stdin");
+    assert_error(
+        &run_stdin(&["verify", "--key-file", "-", "-c", &sums2], &key),
+        "stdin",
+    );
+    assert_error(
+        &run_stdin(&["verify", "--key-file", "-", "-c", "-"], &key),
+        "stdin",
+    );
 }
 
 #[test]
@@ -320,26 +453,58 @@ fn verify_quiet_status_strict_and_several_check_files() {
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"1");
     let b = d.write("b", b"2");
-    let sa = d.write("SA", ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a])).as_bytes());
-    let sb = d.write("SB", ok(&run(&["tag", "hash127-aes", "--key-file", &k, &b])).as_bytes());
+    let sa = d.write(
+        "SA",
+        ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a])).as_bytes(),
+    );
+    let sb = d.write(
+        "SB",
+        ok(&run(&["tag", "hash127-aes", "--key-file", &k, &b])).as_bytes(),
+    );
     // -c twice, positional, and mixed, with or without the MAC's name.
     for args in [
-        vec!["verify", "hash127-aes", "--key-file", &k, "-c", &sa, "-c", &sb],
+        vec![
+            "verify",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "-c",
+            &sa,
+            "-c",
+            &sb,
+        ],
         vec!["verify", "--key-file", &k, &sa, &sb],
-        vec!["verify", "mac-hash127-aes", "--key-file", &k, "-c", &sa, &sb],
+        vec![
+            "verify",
+            "mac-hash127-aes",
+            "--key-file",
+            &k,
+            "-c",
+            &sa,
+            &sb,
+        ],
     ] {
         assert_eq!(ok(&run(&args)), format!("{a}: OK\n{b}: OK\n"), "{args:?}");
     }
     // --quiet: only failures; --status: nothing at all.
-    assert_eq!(ok(&run(&["verify", "--key-file", &k, "--quiet", &sa, &sb])), "");
+    assert_eq!(
+        ok(&run(&["verify", "--key-file", &k, "--quiet", &sa, &sb])),
+        ""
+    );
     fs::write(&b, b"changed").unwrap();
     let o = run(&["verify", "--key-file", &k, "--quiet", &sa, &sb]);
-    assert_eq!((o.status.code(), stdout(&o)), (Some(1), format!("{b}: FAILED\n")));
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(1), format!("{b}: FAILED\n"))
+    );
     let o = run(&["verify", "--key-file", &k, "--status", &sa, &sb]);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
     // --strict: an improperly formatted line fails the run.
-    let mixed = d.write("MIXED", format!("{}not a line\n", fs::read_to_string(&sa).unwrap()).as_bytes());
+    let mixed = d.write(
+        "MIXED",
+        format!("{}not a line\n", fs::read_to_string(&sa).unwrap()).as_bytes(),
+    );
     let o = run(&["verify", "--key-file", &k, &mixed]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("1 line is improperly formatted"));
@@ -347,7 +512,10 @@ fn verify_quiet_status_strict_and_several_check_files() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), format!("{a}: OK\n"));
     // A typo in the MAC's name is not taken for a check file.
-    assert_error(&run(&["verify", "hash127-ase", "--key-file", &k, &sa]), "did you mean 'hash127-aes'");
+    assert_error(
+        &run(&["verify", "hash127-ase", "--key-file", &k, &sa]),
+        "did you mean 'hash127-aes'",
+    );
 }
 
 #[test]
@@ -359,26 +527,69 @@ fn tag_a_tree_and_a_list_of_files() {
     for f in files {
         d.write(f, f.as_bytes());
     }
-    let tree = ok(&run(&["tag", "hash127-aes", "--key-file", &k, "-r", &d.s("t")]));
-    let got: Vec<String> = tree.lines().map(|l| l.split_once("  ").unwrap().1.to_string()).collect();
-    let want: Vec<String> = ["t/a", "t/b", "t/sub/c", "t/sub/deeper/d"].iter().map(|f| d.s(f)).collect();
+    let tree = ok(&run(&[
+        "tag",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "-r",
+        &d.s("t"),
+    ]));
+    let got: Vec<String> = tree
+        .lines()
+        .map(|l| l.split_once("  ").unwrap().1.to_string())
+        .collect();
+    let want: Vec<String> = ["t/a", "t/b", "t/sub/c", "t/sub/deeper/d"]
+        .iter()
+        .map(|f| d.s(f))
+        .collect();
     assert_eq!(got, want, "sorted, recursive");
     // Without -r a directory is a per-file error.
-    let o = run(&["tag", "hash127-aes", "--key-file", &k, &d.s("t"), &d.s("t/a")]);
+    let o = run(&[
+        "tag",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        &d.s("t"),
+        &d.s("t/a"),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("is a directory"));
     assert_eq!(stdout(&o).lines().count(), 1);
     // --files-from, newline- and NUL-separated, from a file and from stdin.
     let list_nl = d.write("list", format!("{}\n{}\n", want[3], want[0]).as_bytes());
-    let by_list = ok(&run(&["tag", "hash127-aes", "--key-file", &k, "--files-from", &list_nl]));
+    let by_list = ok(&run(&[
+        "tag",
+        "hash127-aes",
+        "--key-file",
+        &k,
+        "--files-from",
+        &list_nl,
+    ]));
     let list0 = format!("{}\0{}\0", want[3], want[0]);
-    let by_stdin = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", &k, "--files-from", "-", "-0"], list0.as_bytes()));
+    let by_stdin = ok(&run_stdin(
+        &[
+            "tag",
+            "hash127-aes",
+            "--key-file",
+            &k,
+            "--files-from",
+            "-",
+            "-0",
+        ],
+        list0.as_bytes(),
+    ));
     assert_eq!(by_list, by_stdin);
     assert_eq!(by_list.lines().count(), 2);
     assert!(by_list.lines().next().unwrap().ends_with("/t/sub/deeper/d"));
     // And the whole tree verifies.
     let sums = d.write("SUMS", tree.as_bytes());
-    assert_eq!(ok(&run(&["verify", "--key-file", &k, &sums])).lines().count(), 4);
+    assert_eq!(
+        ok(&run(&["verify", "--key-file", &k, &sums]))
+            .lines()
+            .count(),
+        4
+    );
 }
 
 #[cfg(unix)]
@@ -412,33 +623,81 @@ fn key_files_are_bound_to_their_mac() {
     let d = Dir::new();
     let f = d.write("f", b"m");
     let k = d.keygen("hash127-aes", "k");
-    assert!(fs::read_to_string(&k).unwrap().starts_with("unimac-key hash127-aes\n"));
+    assert!(fs::read_to_string(&k)
+        .unwrap()
+        .starts_with("unimac-key hash127-aes\n"));
     // Another MAC with the same key length refuses it, naming both.
-    let o = run(&["tag", "wc-mmh32x2", "--key-file", &k, "--random-nonce", "--allow-weak", &f]);
+    let o = run(&[
+        "tag",
+        "wc-mmh32x2",
+        "--key-file",
+        &k,
+        "--random-nonce",
+        "--allow-weak",
+        &f,
+    ]);
     assert_error(&o, "hash127-aes key, not a wc-mmh32x2 key");
-    assert_error(&run(&["verify", "wc-mmh32x4", "--key-file", &k, "-c", &f]), "not a wc-mmh32x4 key");
+    assert_error(
+        &run(&["verify", "wc-mmh32x4", "--key-file", &k, "-c", &f]),
+        "not a wc-mmh32x4 key",
+    );
     // An old bare-hex key file is refused with the conversion command.
-    let hexline = fs::read_to_string(&k).unwrap().lines().nth(1).unwrap().to_string();
+    let hexline = fs::read_to_string(&k)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
     let old = d.write("old", format!("{hexline}\n").as_bytes());
     #[cfg(unix)]
     set_mode(Path::new(&old), 0o600);
     let o = run(&["tag", "hash127-aes", "--key-file", &old, &f]);
     assert_error(&o, "sed -i '1i unimac-key hash127-aes'");
-    let o = Command::new("sed").args(["-i", "1i unimac-key hash127-aes", &old]).output().unwrap();
+    let o = Command::new("sed")
+        .args(["-i", "1i unimac-key hash127-aes", &old])
+        .output()
+        .unwrap();
     assert!(o.status.success());
-    assert_eq!(ok(&run(&["tag", "hash127-aes", "--key-file", &old, &f])), ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f])));
+    assert_eq!(
+        ok(&run(&["tag", "hash127-aes", "--key-file", &old, &f])),
+        ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f]))
+    );
     // compute takes --key-file (of the same MAC, by either name), and '-'.
     let want = ok(&run(&["compute", "mac-hash127-aes", "--key", &hexline, &f]));
-    assert_eq!(ok(&run(&["compute", "mac-hash127-aes", "--key-file", &k, &f])), want);
-    assert_eq!(ok(&run(&["compute", "hash127-aes", "--key-file", &k, &f])), want);
-    assert_eq!(ok(&run_stdin(&["compute", "hash127-aes", "--key-file", "-", &f], &fs::read(&k).unwrap())), want);
-    assert_error(&run(&["compute", "hash127", "--key-file", &k, &f]), "not a key for hash127");
-    assert_error(&run_stdin(&["compute", "hash127-aes", "--key-file", "-"], b""), "stdin");
+    assert_eq!(
+        ok(&run(&["compute", "mac-hash127-aes", "--key-file", &k, &f])),
+        want
+    );
+    assert_eq!(
+        ok(&run(&["compute", "hash127-aes", "--key-file", &k, &f])),
+        want
+    );
+    assert_eq!(
+        ok(&run_stdin(
+            &["compute", "hash127-aes", "--key-file", "-", &f],
+            &fs::read(&k).unwrap()
+        )),
+        want
+    );
+    assert_error(
+        &run(&["compute", "hash127", "--key-file", &k, &f]),
+        "not a key for hash127",
+    );
+    assert_error(
+        &run_stdin(&["compute", "hash127-aes", "--key-file", "-"], b""),
+        "stdin",
+    );
     // A one-time key file is not a way around being spent.
     let k1 = d.keygen("hash127", "k1");
-    assert_error(&run(&["compute", "mac-hash127", "--key-file", &k1, &f]), "one-time");
+    assert_error(
+        &run(&["compute", "mac-hash127", "--key-file", &k1, &f]),
+        "one-time",
+    );
     // tag --key-file - reads the key from stdin.
-    let t = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", "-", &f], &fs::read(&k).unwrap()));
+    let t = ok(&run_stdin(
+        &["tag", "hash127-aes", "--key-file", "-", &f],
+        &fs::read(&k).unwrap(),
+    ));
     assert_eq!(t, format!("{}  {f}\n", want.trim_end()));
     // A key file open to others works, with a one-line warning.
     #[cfg(unix)]
@@ -449,7 +708,10 @@ fn key_files_are_bound_to_their_mac() {
         assert_eq!(stdout(&o), t);
         let e = stderr(&o);
         assert_eq!(e.lines().count(), 1);
-        assert!(e.contains("warning") && e.contains("group or others") && e.contains("chmod 600"), "{e}");
+        assert!(
+            e.contains("warning") && e.contains("group or others") && e.contains("chmod 600"),
+            "{e}"
+        );
     }
 }
 
@@ -460,12 +722,27 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
     let d = Dir::new();
     let f = d.write("f", b"m");
     let c = d.s("c");
-    ok(&run(&["keygen", "wc-mmh32x4", "-o", &d.s("k"), "--counter", &c]));
+    ok(&run(&[
+        "keygen",
+        "wc-mmh32x4",
+        "-o",
+        &d.s("k"),
+        "--counter",
+        &c,
+    ]));
     let k = d.s("k");
     // Mode and owner survive a reservation.
     set_mode(Path::new(&c), 0o640);
     let before = fs::metadata(&c).unwrap();
-    ok(&run(&["tag", "wc-mmh32x4", "--key-file", &k, "--counter", &c, &f]));
+    ok(&run(&[
+        "tag",
+        "wc-mmh32x4",
+        "--key-file",
+        &k,
+        "--counter",
+        &c,
+        &f,
+    ]));
     let after = fs::metadata(&c).unwrap();
     assert_eq!(mode(Path::new(&c)), 0o640);
     assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
@@ -473,9 +750,15 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
     // A read-only counter file is refused and left alone.
     set_mode(Path::new(&c), 0o444);
     let ino = fs::metadata(&c).unwrap().ino();
-    assert_error(&run(&["tag", "wc-mmh32x4", "--key-file", &k, "--counter", &c, &f]), "read-only");
+    assert_error(
+        &run(&["tag", "wc-mmh32x4", "--key-file", &k, "--counter", &c, &f]),
+        "read-only",
+    );
     assert_eq!(fs::read_to_string(&c).unwrap(), "1\n");
-    assert_eq!((mode(Path::new(&c)), fs::metadata(&c).unwrap().ino()), (0o444, ino));
+    assert_eq!(
+        (mode(Path::new(&c)), fs::metadata(&c).unwrap().ino()),
+        (0o444, ino)
+    );
     set_mode(Path::new(&c), 0o600);
     // Temporary files of killed runs (dead PIDs) are removed; nothing is left.
     let dead = {
@@ -486,10 +769,25 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
     };
     let stale = d.write(&format!(".c.{dead}.tmp"), b"7\n");
     let other = d.write(".c.notapid.tmp", b"x");
-    ok(&run(&["tag", "wc-mmh32x4", "--key-file", &k, "--counter", &c, &f]));
+    ok(&run(&[
+        "tag",
+        "wc-mmh32x4",
+        "--key-file",
+        &k,
+        "--counter",
+        &c,
+        &f,
+    ]));
     assert!(!Path::new(&stale).exists(), "stale temporary removed");
-    assert!(Path::new(&other).exists(), "only NAME.PID.tmp files are touched");
-    let tmps = fs::read_dir(&d.0).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).count();
+    assert!(
+        Path::new(&other).exists(),
+        "only NAME.PID.tmp files are touched"
+    );
+    let tmps = fs::read_dir(&d.0)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
     assert_eq!(tmps, 1);
 }
 
@@ -500,18 +798,61 @@ fn bsd_lines_name_the_mac_and_verify_by_it() {
     let d = Dir::new();
     let f = d.write("f", b"m");
     let k = d.keygen("hash127-aes", "k");
-    ok(&run(&["keygen", "wc-mmh32x4", "-o", &d.s("k4"), "--counter", &d.s("c4")]));
+    ok(&run(&[
+        "keygen",
+        "wc-mmh32x4",
+        "-o",
+        &d.s("k4"),
+        "--counter",
+        &d.s("c4"),
+    ]));
     let plain = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f]));
-    let bsd = ok(&run(&["tag", "mac-hash127-aes", "--key-file", &k, "--tag", &f]));
-    assert_eq!(bsd, format!("hash127-aes ({f}) = {}\n", plain.split_once("  ").unwrap().0));
-    let nbsd = ok(&run(&["tag", "wc-mmh32x4", "--key-file", &d.s("k4"), "--counter", &d.s("c4"), "--tag", &f]));
-    assert!(nbsd.starts_with(&format!("wc-mmh32x4 ({f}) = 00000000000000000000000000000000:")), "{nbsd}");
+    let bsd = ok(&run(&[
+        "tag",
+        "mac-hash127-aes",
+        "--key-file",
+        &k,
+        "--tag",
+        &f,
+    ]));
+    assert_eq!(
+        bsd,
+        format!(
+            "hash127-aes ({f}) = {}\n",
+            plain.split_once("  ").unwrap().0
+        )
+    );
+    let nbsd = ok(&run(&[
+        "tag",
+        "wc-mmh32x4",
+        "--key-file",
+        &d.s("k4"),
+        "--counter",
+        &d.s("c4"),
+        "--tag",
+        &f,
+    ]));
+    assert!(
+        nbsd.starts_with(&format!(
+            "wc-mmh32x4 ({f}) = 00000000000000000000000000000000:"
+        )),
+        "{nbsd}"
+    );
     // Verify takes the MAC from the key file and the lines; NAME optional.
     let s = d.write("S", bsd.as_bytes());
-    assert_eq!(ok(&run(&["verify", "--key-file", &k, &s])), format!("{f}: OK\n"));
-    assert_eq!(ok(&run(&["verify", "hash127-aes", "--key-file", &k, "-c", &s])), format!("{f}: OK\n"));
+    assert_eq!(
+        ok(&run(&["verify", "--key-file", &k, &s])),
+        format!("{f}: OK\n")
+    );
+    assert_eq!(
+        ok(&run(&["verify", "hash127-aes", "--key-file", &k, "-c", &s])),
+        format!("{f}: OK\n")
+    );
     let s4 = d.write("S4", nbsd.as_bytes());
-    assert_eq!(ok(&run(&["verify", "--key-file", &d.s("k4"), &s4])), format!("{f}: OK\n"));
+    assert_eq!(
+        ok(&run(&["verify", "--key-file", &d.s("k4"), &s4])),
+        format!("{f}: OK\n")
+    );
     // A line made by another MAC: "made by", not FAILED.
     let o = run(&["verify", "--key-file", &k, &s4]);
     assert_eq!(o.status.code(), Some(1));
@@ -519,7 +860,10 @@ fn bsd_lines_name_the_mac_and_verify_by_it() {
     assert!(stderr(&o).contains("made by wc-mmh32x4"), "{}", stderr(&o));
     // A mix of both styles in one check file.
     let mixed = d.write("M", format!("{plain}{bsd}").as_bytes());
-    assert_eq!(ok(&run(&["verify", "--key-file", &k, &mixed])), format!("{f}: OK\n{f}: OK\n"));
+    assert_eq!(
+        ok(&run(&["verify", "--key-file", &k, &mixed])),
+        format!("{f}: OK\n{f}: OK\n")
+    );
 }
 
 // ---------------------------------------------------------------- names, advice
@@ -532,10 +876,19 @@ fn one_naming_scheme_and_papers_by_title() {
     let a = ok(&run(&["tag", "mac-hash127-aes", "--key-file", &k, &f]));
     assert_eq!(a, ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f])));
     ok(&run(&["bound", "mac-hash127-aes", "--max-bytes", "10"]));
-    assert_error(&run(&["tag", "hash127-ase", "--key-file", &k, &f]), "did you mean 'hash127-aes'");
+    assert_error(
+        &run(&["tag", "hash127-ase", "--key-file", &k, &f]),
+        "did you mean 'hash127-aes'",
+    );
     assert_error(&run(&["keygen", "wc-mmh32x5"]), "did you mean");
-    assert_error(&run(&["bound", "hash127aes", "--max-bytes", "10"]), "did you mean 'hash127-aes'");
-    assert_error(&run(&["compute", "tree-mmh32x9", "--key", "00", &f]), "did you mean");
+    assert_error(
+        &run(&["bound", "hash127aes", "--max-bytes", "10"]),
+        "did you mean 'hash127-aes'",
+    );
+    assert_error(
+        &run(&["compute", "tree-mmh32x9", "--key", "00", &f]),
+        "did you mean",
+    );
     // list: the MACs tag accepts, papers by author and title, never "seed".
     let list = ok(&run(&["list"]));
     for n in ["hash127-aes ", "wc-mmh32x4 ", "hash127 "] {
@@ -546,7 +899,14 @@ fn one_naming_scheme_and_papers_by_title() {
     assert!(list.contains("Halevi–Krawczyk") && list.contains("Shoup"));
     let b = ok(&run(&["bound", "hash127-aes", "--max-bytes", "10"]));
     assert!(!b.contains("seed") && b.contains("Bernstein"), "{b}");
-    let e = stderr(&run(&["bound", "hash127", "--max-bytes", "10", "--tags", "2"]));
+    let e = stderr(&run(&[
+        "bound",
+        "hash127",
+        "--max-bytes",
+        "10",
+        "--tags",
+        "2",
+    ]));
     assert!(!e.contains("seed") && e.contains("Bernstein"), "{e}");
 }
 
@@ -555,7 +915,12 @@ fn advice_and_weak_macs_need_allow_weak() {
     let d = Dir::new();
     let f = d.write("f", b"m");
     let list = ok(&run(&["list"]));
-    let row = |n: &str| list.lines().find(|l| l.starts_with(&format!("{n} "))).unwrap().to_string();
+    let row = |n: &str| {
+        list.lines()
+            .find(|l| l.starts_with(&format!("{n} ")))
+            .unwrap()
+            .to_string()
+    };
     assert!(row("hash127-aes").contains("RECOMMENDED"));
     assert!(list.contains("hash127-aes by default"));
     for weak in ["wc-mmh32x1", "wc-nmh32", "wc-mmh32x2", "wc-eval64"] {
@@ -565,10 +930,29 @@ fn advice_and_weak_macs_need_allow_weak() {
         assert!(!row(strong).contains("weak"), "{strong}");
     }
     // Tagging with a weak MAC needs --allow-weak.
-    ok(&run(&["keygen", "wc-mmh32x1", "-o", &d.s("k"), "--counter", &d.s("c")]));
-    let args = ["tag", "wc-mmh32x1", "--key-file", &d.s("k"), "--counter", &d.s("c"), &f];
+    ok(&run(&[
+        "keygen",
+        "wc-mmh32x1",
+        "-o",
+        &d.s("k"),
+        "--counter",
+        &d.s("c"),
+    ]));
+    let args = [
+        "tag",
+        "wc-mmh32x1",
+        "--key-file",
+        &d.s("k"),
+        "--counter",
+        &d.s("c"),
+        &f,
+    ];
     assert_error(&run(&args), "--allow-weak");
-    assert_eq!(fs::read_to_string(d.p("c")).unwrap(), "0\n", "no nonce spent");
+    assert_eq!(
+        fs::read_to_string(d.p("c")).unwrap(),
+        "0\n",
+        "no nonce spent"
+    );
     let mut with = args.to_vec();
     with.push("--allow-weak");
     assert_eq!(ok(&run(&with)).lines().count(), 1);
@@ -576,7 +960,15 @@ fn advice_and_weak_macs_need_allow_weak() {
     let k = d.keygen("hash127-aes", "ka");
     ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f]));
     // The recommendation's figure: about 2^-70 at 1 MiB and 2^20 tags.
-    let b = ok(&run(&["bound", "hash127-aes", "--max-bytes", "1048576", "--tags", "1048576", "--json"]));
+    let b = ok(&run(&[
+        "bound",
+        "hash127-aes",
+        "--max-bytes",
+        "1048576",
+        "--tags",
+        "1048576",
+        "--json",
+    ]));
     let v: serde_json::Value = serde_json::from_str(b.trim()).unwrap();
     assert!((v["bound_log2"].as_f64().unwrap() + 70.0).abs() < 0.5);
 }
@@ -593,7 +985,11 @@ fn bench_never_panics() {
     ] {
         let o = run(&args);
         no_panic(&o);
-        assert!(o.status.success() || stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
+        assert!(
+            o.status.success() || stderr(&o).lines().count() == 1,
+            "{args:?}: {}",
+            stderr(&o)
+        );
     }
     let o = run(&["bench", "mmh32x1", "--millis", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -7,11 +7,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac")).args(args).output().expect("run unimac")
+    Command::new(env!("CARGO_BIN_EXE_unimac"))
+        .args(args)
+        .output()
+        .expect("run unimac")
 }
 
 fn stdout_ok(o: &Output) -> String {
-    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
@@ -51,7 +58,12 @@ fn key_file(path: &str, mac: &str, hex: &str) {
 
 /// The key of a key file, hex.
 fn key_hex(path: &str) -> String {
-    fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
 }
 
 fn s(p: &Path) -> &str {
@@ -61,8 +73,18 @@ fn s(p: &Path) -> &str {
 #[test]
 fn list_shows_the_names_with_their_sizes() {
     let out = stdout_ok(&run(&["list"]));
-    for n in ["mac-umac32", "mac-umac64", "mac-umac96", "mac-umac128", "mac-vmac64", "mac-vmac128"] {
-        let line = out.lines().find(|l| l.split_whitespace().next() == Some(n)).unwrap_or_else(|| panic!("{n} listed"));
+    for n in [
+        "mac-umac32",
+        "mac-umac64",
+        "mac-umac96",
+        "mac-umac128",
+        "mac-vmac64",
+        "mac-vmac128",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(n))
+            .unwrap_or_else(|| panic!("{n} listed"));
         assert!(line.contains("1..16"), "{line}");
         if n.contains("vmac") {
             assert!(line.contains("16/24/32"), "{line}");
@@ -77,10 +99,24 @@ fn tag_and_verify_with_a_counter_for_every_name() {
     fs::write(&a, b"first file\n").unwrap();
     fs::write(&b, vec![7u8; 5000]).unwrap();
     for name in ["umac32", "umac64", "umac96", "umac128", "vmac64", "vmac128"] {
-        let (key, ctr, sums) = (d.path(&format!("{name}.key")), d.path(&format!("{name}.ctr")), d.path(&format!("{name}.sums")));
+        let (key, ctr, sums) = (
+            d.path(&format!("{name}.key")),
+            d.path(&format!("{name}.ctr")),
+            d.path(&format!("{name}.sums")),
+        );
         stdout_ok(&run(&["keygen", name, "-o", &key, "--counter", &ctr]));
         assert_eq!(key_hex(&key).len(), 32, "{name}: a 16-byte key by default");
-        let tags = stdout_ok(&run(&["tag", "--allow-weak", name, "--key-file", &key, "--counter", &ctr, &a, &b]));
+        let tags = stdout_ok(&run(&[
+            "tag",
+            "--allow-weak",
+            name,
+            "--key-file",
+            &key,
+            "--counter",
+            &ctr,
+            &a,
+            &b,
+        ]));
         let lines: Vec<&str> = tags.lines().collect();
         assert_eq!(lines.len(), 2);
         let nonces: Vec<&str> = lines.iter().map(|l| l.split(':').next().unwrap()).collect();
@@ -98,7 +134,15 @@ fn tag_and_verify_with_a_counter_for_every_name() {
             let (nonce, rest) = l.split_once(':').unwrap();
             let tag = rest.split_whitespace().next().unwrap();
             let keyhex = key_hex(&key);
-            let out = stdout_ok(&run(&["compute", &format!("mac-{name}"), "--key", &keyhex, "--nonce", nonce, file]));
+            let out = stdout_ok(&run(&[
+                "compute",
+                &format!("mac-{name}"),
+                "--key",
+                &keyhex,
+                "--nonce",
+                nonce,
+                file,
+            ]));
             assert_eq!(out.trim(), tag, "{name}");
         }
         fs::write(&b, vec![8u8; 5000]).unwrap();
@@ -120,35 +164,112 @@ fn short_nonces_and_vmac_key_sizes() {
     // A key file is bound to its MAC: the same key for UMAC needs its own file.
     let ukey = d.path("u16");
     key_file(&ukey, "umac64", "6162636465666768696a6b6c6d6e6f70");
-    let t = stdout_ok(&run(&["tag", "--allow-weak", "vmac64", "--key-file", &key, "--nonce", "6263646566676869", &f]));
+    let t = stdout_ok(&run(&[
+        "tag",
+        "--allow-weak",
+        "vmac64",
+        "--key-file",
+        &key,
+        "--nonce",
+        "6263646566676869",
+        &f,
+    ]));
     assert!(t.starts_with("6263646566676869:2d376cf5b1813ce5  "), "{t}");
     let sums = d.path("sums");
     fs::write(&sums, &t).unwrap();
-    assert!(stdout_ok(&run(&["verify", "vmac64", "--key-file", &key, "-c", &sums])).contains(": OK"));
+    assert!(
+        stdout_ok(&run(&["verify", "vmac64", "--key-file", &key, "-c", &sums])).contains(": OK")
+    );
     // RFC 4418: UMAC-64 of "abc", nonce "bcdefghi".
-    assert!(!run(&["tag", "--allow-weak", "umac64", "--key-file", &key, "--nonce", "6263646566676869", &f]).status.success());
-    let t = stdout_ok(&run(&["tag", "--allow-weak", "umac64", "--key-file", &ukey, "--nonce", "6263646566676869", &f]));
+    assert!(!run(&[
+        "tag",
+        "--allow-weak",
+        "umac64",
+        "--key-file",
+        &key,
+        "--nonce",
+        "6263646566676869",
+        &f
+    ])
+    .status
+    .success());
+    let t = stdout_ok(&run(&[
+        "tag",
+        "--allow-weak",
+        "umac64",
+        "--key-file",
+        &ukey,
+        "--nonce",
+        "6263646566676869",
+        &f,
+    ]));
     assert!(t.starts_with("6263646566676869:d4d7b9f6bd4fbfcf  "), "{t}");
     // 24- and 32-byte keys for VMAC; not for UMAC.
     for (len, ok) in [(24, true), (32, true), (20, false)] {
         let k = d.path(&format!("k{len}"));
         key_file(&k, "vmac128", &"ab".repeat(len));
-        let o = run(&["tag", "--allow-weak", "vmac128", "--key-file", &k, "--nonce", "01", &f]);
-        assert_eq!(o.status.success(), ok, "vmac128 with a {len}-byte key: {}", stderr(&o));
+        let o = run(&[
+            "tag",
+            "--allow-weak",
+            "vmac128",
+            "--key-file",
+            &k,
+            "--nonce",
+            "01",
+            &f,
+        ]);
+        assert_eq!(
+            o.status.success(),
+            ok,
+            "vmac128 with a {len}-byte key: {}",
+            stderr(&o)
+        );
         let ku = d.path(&format!("u{len}"));
         key_file(&ku, "umac32", &"ab".repeat(len));
-        let o = run(&["tag", "--allow-weak", "umac32", "--key-file", &ku, "--nonce", "01", &f]);
+        let o = run(&[
+            "tag",
+            "--allow-weak",
+            "umac32",
+            "--key-file",
+            &ku,
+            "--nonce",
+            "01",
+            &f,
+        ]);
         assert!(!o.status.success());
     }
     // Nonce sizes: 1..16 bytes; 0 and 17 refused.
-    for (n, ok) in [("01", true), (&"00".repeat(16)[..], true), ("", false), (&"00".repeat(17)[..], false)] {
+    for (n, ok) in [
+        ("01", true),
+        (&"00".repeat(16)[..], true),
+        ("", false),
+        (&"00".repeat(17)[..], false),
+    ] {
         let k96 = d.path("u96");
         key_file(&k96, "umac96", "6162636465666768696a6b6c6d6e6f70");
-        let o = run(&["tag", "--allow-weak", "umac96", "--key-file", &k96, "--nonce", n, &f]);
+        let o = run(&[
+            "tag",
+            "--allow-weak",
+            "umac96",
+            "--key-file",
+            &k96,
+            "--nonce",
+            n,
+            &f,
+        ]);
         assert_eq!(o.status.success(), ok, "nonce {n:?}: {}", stderr(&o));
     }
     // VMAC: a 16-byte nonce with its top bit set is refused, with the reason.
-    let o = run(&["tag", "--allow-weak", "vmac64", "--key-file", &key, "--nonce", &format!("80{}", "00".repeat(15)), &f]);
+    let o = run(&[
+        "tag",
+        "--allow-weak",
+        "vmac64",
+        "--key-file",
+        &key,
+        "--nonce",
+        &format!("80{}", "00".repeat(15)),
+        &f,
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("top bit"), "{}", stderr(&o));
 }
@@ -160,9 +281,27 @@ fn vmac_counter_at_the_top_bit_is_refused() {
     stdout_ok(&run(&["keygen", "vmac64", "-o", &key, "--counter", &ctr]));
     fs::write(&f, b"x").unwrap();
     fs::write(&ctr, format!("{}\n", (1u128 << 127) - 1)).unwrap();
-    let ok = stdout_ok(&run(&["tag", "--allow-weak", "vmac64", "--key-file", &key, "--counter", &ctr, &f]));
+    let ok = stdout_ok(&run(&[
+        "tag",
+        "--allow-weak",
+        "vmac64",
+        "--key-file",
+        &key,
+        "--counter",
+        &ctr,
+        &f,
+    ]));
     assert!(ok.starts_with(&format!("7f{}:", "ff".repeat(15))), "{ok}");
-    let o = run(&["tag", "--allow-weak", "vmac64", "--key-file", &key, "--counter", &ctr, &f]);
+    let o = run(&[
+        "tag",
+        "--allow-weak",
+        "vmac64",
+        "--key-file",
+        &key,
+        "--counter",
+        &ctr,
+        &f,
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("top bit"), "{}", stderr(&o));
 }
@@ -172,12 +311,24 @@ fn check_vectors_reads_wycheproof_and_jsonl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
     for (f, n) in [("wycheproof/vmac_64_test.json", 764), ("wycheproof/vmac_128_test.json", 764), ("umac.jsonl", 92)] {
         let out = stdout_ok(&run(&["check-vectors", s(&root.join(f))]));
-        assert_eq!(out.lines().last().unwrap(), format!("{n} passed, 0 failed"), "{f}");
+        assert_eq!(
+            out.lines().last().unwrap(),
+            format!("{n} passed, 0 failed"),
+            "{f}"
+        );
     }
     // A wrong tag in a valid Wycheproof test is reported against its tcId.
     let text = fs::read_to_string(root.join("wycheproof/vmac_64_test.json")).unwrap();
-    let broken = text.replacen("\"tag\" : \"2576be1c56d8b81b\"", "\"tag\" : \"2576be1c56d8b81c\"", 1);
-    let broken = if broken == text { text.replacen("2576be1c56d8b81b", "2576be1c56d8b81c", 1) } else { broken };
+    let broken = text.replacen(
+        "\"tag\" : \"2576be1c56d8b81b\"",
+        "\"tag\" : \"2576be1c56d8b81c\"",
+        1,
+    );
+    let broken = if broken == text {
+        text.replacen("2576be1c56d8b81b", "2576be1c56d8b81c", 1)
+    } else {
+        broken
+    };
     let d = TempDir::new("uv-wp");
     let p = d.path("broken.json");
     fs::write(&p, broken).unwrap();
@@ -194,12 +345,27 @@ fn check_vectors_reads_wycheproof_and_jsonl() {
 
 #[test]
 fn bounds_of_the_specifications() {
-    for (name, want) in [("umac32", "2^-30.00"), ("umac64", "2^-60.00"), ("umac96", "2^-90.00"), ("umac128", "2^-120.00"), ("vmac64", "2^-60.00"), ("vmac128", "2^-120.00")] {
+    for (name, want) in [
+        ("umac32", "2^-30.00"),
+        ("umac64", "2^-60.00"),
+        ("umac96", "2^-90.00"),
+        ("umac128", "2^-120.00"),
+        ("vmac64", "2^-60.00"),
+        ("vmac128", "2^-120.00"),
+    ] {
         let out = stdout_ok(&run(&["bound", name, "--max-bytes", "1000000"]));
         let alone = out.lines().find(|l| l.contains("formula alone")).unwrap();
         assert!(alone.contains(want), "{name}: {out}");
     }
-    let j = stdout_ok(&run(&["bound", "umac64", "--max-bytes", "1024", "--forgeries", "1024", "--json"]));
+    let j = stdout_ok(&run(&[
+        "bound",
+        "umac64",
+        "--max-bytes",
+        "1024",
+        "--forgeries",
+        "1024",
+        "--json",
+    ]));
     let v: serde_json::Value = serde_json::from_str(&j).unwrap();
     assert!((v["theorem_log2"].as_f64().unwrap() + 50.0).abs() < 1e-9);
 }

@@ -1,0 +1,286 @@
+//! dudect-style constant-time tests (Reparaz, Balasch, Verbauwhede, "Dude,
+//! is my code constant time?"): each test times one operation on inputs of
+//! two classes that differ only in a secret, the message and every public
+//! length being the same, and reports Welch's t between the two timing
+//! distributions. |t| > 4.5 is suspicious, |t| > 10 a leak to investigate.
+//!
+//! Run: `cargo run --release --manifest-path bench/ct/Cargo.toml`
+//! (add `-- --continuous NAME` to keep sampling one test).
+
+use dudect_bencher::rand::{Rng, RngCore};
+use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
+use unimac::mac::{self, Mac};
+use unimac::registry::{self, Params};
+
+/// Samples per test and run.
+const N: usize = 100_000;
+/// One message for every test (64 bytes: a multiple of every element size).
+const MSG: [u8; 64] = [0x5a; 64];
+
+fn random(rng: &mut BenchRng, n: usize) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    rng.fill_bytes(&mut v);
+    v
+}
+
+/// Time `registry::compute(name)` on MSG, the key drawn by `left` or by
+/// `right` (with a random class order).
+fn keys(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    keys_msg(runner, rng, name, &MSG, left, right)
+}
+
+/// [`keys`] on the message `msg`.
+fn keys_msg(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, msg: &[u8], left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    let info = &registry::lookup(name).expect("a SPEC name").info;
+    let nonce = vec![7u8; info.nonce];
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let (c, k) = if rng.gen::<bool>() { (Class::Left, left(rng)) } else { (Class::Right, right(rng)) };
+        inputs.push((c, k));
+    }
+    for (c, k) in inputs {
+        let p = Params { key: &k, nonce: (info.nonce > 0).then_some(&nonce[..]), len: None };
+        runner.run_one(c, || registry::compute(name, &p, msg).expect("computes"));
+    }
+}
+
+/// As [`keys`], but the key set-up is done before timing: 64 keys of each
+/// class are set up with [`registry::key`], and only the per-message work
+/// (`Keyed::compute` on MSG under a key drawn from the class's pool) is timed.
+fn keyed_pool(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    let setup = |rng: &mut BenchRng, f: &dyn Fn(&mut BenchRng) -> Vec<u8>| -> Vec<Box<dyn registry::Keyed>> {
+        (0..64).map(|_| registry::key(name, &Params { key: &f(rng), nonce: None, len: None }).expect("keys")).collect()
+    };
+    let pools = [setup(rng, left), setup(rng, right)];
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let side = usize::from(rng.gen::<bool>());
+        inputs.push((side, rng.gen_range(0..64)));
+    }
+    for (side, i) in inputs {
+        let c = if side == 0 { Class::Left } else { Class::Right };
+        let k = &pools[side][i];
+        runner.run_one(c, || k.compute(None, &MSG).expect("computes"));
+    }
+}
+
+fn r_low(rng: &mut BenchRng) -> Vec<u8> {
+    let mut k = random(rng, 32);
+    k[..16].fill(0);
+    k[0] = 1 << rng.gen_range(0..8);
+    k
+}
+
+fn r_high(rng: &mut BenchRng) -> Vec<u8> {
+    let mut k = random(rng, 32);
+    k[..16].fill(0xff);
+    k[15] = 0x7f;
+    k
+}
+
+/// hash127 per message (key set up beforehand): `r` of weight 1 vs high weight.
+fn hash127_msg_r_weight(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keyed_pool(runner, rng, "hash127", &r_low, &r_high)
+}
+
+/// hash127 per message: weight-1 `r` vs uniform `r`.
+fn hash127_msg_r_low_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keyed_pool(runner, rng, "hash127", &r_low, &|rng| random(rng, 32))
+}
+
+/// hash127 per message, two pools of uniformly random keys (a control: the
+/// two pools differ only in where their keys sit in memory).
+fn hash127_msg_control(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keyed_pool(runner, rng, "hash127", &|rng| random(rng, 32), &|rng| random(rng, 32))
+}
+
+/// modp per message (the key's primality check done beforehand): `2^127 - 1`
+/// vs another prime.
+fn modp_msg_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let mersenne = |_: &mut BenchRng| {
+        let mut k = vec![0xff; 16];
+        k[15] = 0x7f;
+        k
+    };
+    keyed_pool(runner, rng, "modp", &mersenne, &|_| unimac_hex("57ad381a88b75b7480475d1496e591e8"))
+}
+
+/// `Mac::verify` with the right tag vs a tag wrong at byte `at`.
+fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
+    let m = Mac::new("hash127-aes", &[3u8; 32]).expect("key");
+    let tag = m.tag(None, &MSG).expect("tag");
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let mut t = tag.clone();
+        let c = if rng.gen::<bool>() {
+            Class::Left
+        } else {
+            let i = at.unwrap_or(t.len() - 1);
+            t[i] ^= 1;
+            Class::Right
+        };
+        inputs.push((c, t));
+    }
+    for (c, t) in inputs {
+        runner.run_one(c, || m.verify(None, &MSG, &t).expect("verifies"));
+    }
+}
+
+/// `tags_equal` alone: equal vs differing in the first byte.
+fn tags_equal_first(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let a = random(rng, 16);
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let mut b = a.clone();
+        let c = if rng.gen::<bool>() { Class::Left } else { b[0] ^= 0x80; Class::Right };
+        inputs.push((c, b));
+    }
+    for (c, b) in inputs {
+        runner.run_one(c, || mac::tags_equal(&a, &b));
+    }
+}
+
+fn verify_first_byte(runner: &mut CtRunner, rng: &mut BenchRng) {
+    verify_at(runner, rng, Some(0))
+}
+
+fn verify_last_byte(runner: &mut CtRunner, rng: &mut BenchRng) {
+    verify_at(runner, rng, None)
+}
+
+/// hash127: `r` of Hamming weight 1 vs about 128 ones (k random).
+fn hash127_r_weight(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let low = |rng: &mut BenchRng| {
+        let mut k = random(rng, 32);
+        k[..16].fill(0);
+        k[0] = 1 << rng.gen_range(0..8);
+        k
+    };
+    let high = |rng: &mut BenchRng| {
+        let mut k = random(rng, 32);
+        k[..16].fill(0xff);
+        k[15] = 0x7f;
+        k
+    };
+    keys(runner, rng, "hash127", &low, &high)
+}
+
+/// hash127: `r` of Hamming weight 1 vs a uniformly random `r`.
+fn hash127_r_low_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let low = |rng: &mut BenchRng| {
+        let mut k = random(rng, 32);
+        k[..16].fill(0);
+        k[0] = 1 << rng.gen_range(0..8);
+        k
+    };
+    keys(runner, rng, "hash127", &low, &|rng| random(rng, 32))
+}
+
+/// hash127: `r` with every bit set but the top one vs a uniformly random `r`.
+fn hash127_r_high_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let high = |rng: &mut BenchRng| {
+        let mut k = random(rng, 32);
+        k[..16].fill(0xff);
+        k[15] = 0x7f;
+        k
+    };
+    keys(runner, rng, "hash127", &high, &|rng| random(rng, 32))
+}
+
+/// hash127: two uniformly random classes (a control: |t| must stay small).
+fn hash127_control(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keys(runner, rng, "hash127", &|rng| random(rng, 32), &|rng| random(rng, 32))
+}
+
+/// division64: a key `g` whose minimal polynomial has degree 1 (`g = 1`,
+/// in the prime subfield) vs a random `g` (degree 64 but for a 2^-32 chance).
+fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
+    assert_eq!(unimac::shoup::minpoly::berlekamp_massey(1).degree, 1);
+    let len = registry::lookup("division64").expect("name").info.key.default_len().expect("fixed");
+    let low = move |rng: &mut BenchRng| {
+        let mut k = random(rng, len);
+        k[..8].copy_from_slice(&1u64.to_le_bytes());
+        k
+    };
+    let full = move |rng: &mut BenchRng| loop {
+        let k = random(rng, len);
+        let g = u64::from_le_bytes(k[..8].try_into().expect("8 bytes"));
+        if unimac::shoup::minpoly::berlekamp_massey(g).degree == 64 {
+            return k;
+        }
+    };
+    keys(runner, rng, "division64", &low, &full)
+}
+
+/// Square Hash sqh64-e: every key element all ones (next to `p`) vs random.
+fn sqh64_e_key_near_p(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keys(runner, rng, "sqh64-e", &|_| vec![0xff; 64], &|rng| random(rng, 64))
+}
+
+/// MMH (mmh32x2): all-ones key vs random key.
+fn mmh_key(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let len = registry::lookup("mmh32x2").expect("name").info.key.default_len().expect("fixed");
+    // One block of mmh32x2 is 128 bytes.
+    keys_msg(runner, rng, "mmh32x2", &[0x5a; 128], &move |_| vec![0xff; len], &move |rng| random(rng, len))
+}
+
+/// eval64 / eval128: key `1` vs random.
+fn eval64_key(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let len = registry::lookup("eval64").expect("name").info.key.default_len().expect("fixed");
+    let one = move |_: &mut BenchRng| {
+        let mut k = vec![0u8; len];
+        k[0] = 1;
+        k
+    };
+    keys(runner, rng, "eval64", &one, &|rng| random(rng, len))
+}
+
+fn eval128_key(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let one = |_: &mut BenchRng| {
+        let mut k = vec![0u8; 16];
+        k[0] = 1;
+        k
+    };
+    keys(runner, rng, "eval128", &one, &|rng| random(rng, 16))
+}
+
+/// modp: the prime `2^127 - 1` (all ones) vs another 128-bit prime.
+fn modp_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
+    let mersenne = |_: &mut BenchRng| {
+        let mut k = vec![0xff; 16];
+        k[15] = 0x7f;
+        k
+    };
+    let other = |_: &mut BenchRng| unimac_hex("57ad381a88b75b7480475d1496e591e8");
+    keys(runner, rng, "modp", &mersenne, &other)
+}
+
+/// An AES-based MAC: hash127-aes with an all-zero key vs a random key.
+fn aes_mac_key(runner: &mut CtRunner, rng: &mut BenchRng) {
+    keys(runner, rng, "mac-hash127-aes", &|_| vec![0u8; 32], &|rng| random(rng, 32))
+}
+
+fn unimac_hex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+}
+
+ctbench_main!(
+    tags_equal_first,
+    verify_first_byte,
+    verify_last_byte,
+    hash127_r_weight,
+    hash127_r_low_vs_random,
+    hash127_r_high_vs_random,
+    hash127_control,
+    hash127_msg_r_weight,
+    hash127_msg_control,
+    hash127_msg_r_low_vs_random,
+    modp_msg_prime,
+    division64_minpoly_degree,
+    sqh64_e_key_near_p,
+    mmh_key,
+    eval64_key,
+    eval128_key,
+    modp_prime,
+    aes_mac_key
+);

@@ -1,0 +1,300 @@
+//! The properties the fuzz targets check, one function per target. The same
+//! file is compiled into the fuzz targets (`fuzz/fuzz_targets/*.rs`) and into
+//! the library's corpus replay test (`crates/unimac/tests/fuzz_corpus.rs`), so
+//! `cargo test` re-checks every committed corpus input with exactly this code.
+//!
+//! Each function takes arbitrary bytes, reads its choices from them with
+//! [`Input`] (missing bytes read as zero), and panics only when a property
+//! fails: errors returned by the library are fine, panics inside it are not.
+
+#![allow(dead_code)]
+
+use num_bigint::{BigInt, BigUint};
+use unimac::mac::{self, Mac};
+use unimac::platform::{Feature, Platform};
+use unimac::registry::{self, KeySpec, Params};
+use unimac::square::{self, Variant};
+
+/// A target's check.
+pub type Check = fn(&[u8]);
+
+/// The target names, with their check functions (for the corpus replay).
+pub const TARGETS: [(&str, Check); 3] = [("differential", differential), ("backend", backend), ("vectors", vectors)];
+
+/// Largest `--len` tried (keeps one input cheap).
+const MAX_LEN: usize = 4096;
+
+/// The fuzzer's bytes, read front to back.
+struct Input<'a>(&'a [u8]);
+
+impl<'a> Input<'a> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((b, rest)) => {
+                self.0 = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+    fn u16(&mut self) -> usize {
+        usize::from(self.byte()) | usize::from(self.byte()) << 8
+    }
+    /// Up to `n` bytes (fewer if the input ends).
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        let (a, b) = self.0.split_at(n.min(self.0.len()));
+        self.0 = b;
+        a
+    }
+    fn rest(&mut self) -> &'a [u8] {
+        self.take(self.0.len())
+    }
+}
+
+/// A key of `n` bytes: the fuzzer's, then zeros.
+fn key_of(r: &mut Input<'_>, n: usize) -> Vec<u8> {
+    let mut k = r.take(n).to_vec();
+    k.resize(n, 0);
+    k
+}
+
+/// `msg` cut at the fuzzer's split points (the last piece is the rest).
+fn chunks<'m>(msg: &'m [u8], splits: &[u8]) -> Vec<&'m [u8]> {
+    let mut v = Vec::new();
+    let mut m = msg;
+    for &s in splits {
+        let (a, b) = m.split_at(usize::from(s).min(m.len()));
+        v.push(a);
+        m = b;
+    }
+    v.push(m);
+    v
+}
+
+/// Differential test of every SPEC name through the public API: streaming
+/// in the fuzzer's chunking, one-shot `compute` and the keyed object agree;
+/// the output has the name's length; a `Mac`'s tag verifies and a changed
+/// tag does not; hash127 and modp agree with big-integer models.
+pub fn differential(data: &[u8]) {
+    let mut r = Input(data);
+    let entries = registry::entries();
+    let e = &entries[usize::from(r.byte()) % entries.len()];
+    let info = &e.info;
+    let name = info.name.as_str();
+    let mode = r.byte();
+    // Mostly valid arguments (to reach the computation), sometimes not.
+    let wrong = mode & 0x0f == 0x0f;
+    let per_element = match info.key {
+        KeySpec::PerElement(n) => Some(n),
+        _ => None,
+    };
+    let key_len = if wrong {
+        usize::from(r.byte())
+    } else {
+        match info.key {
+            KeySpec::Fixed(n) => n,
+            KeySpec::OneOf(v) => v[usize::from(r.byte()) % v.len()],
+            KeySpec::PerElement(n) => n * (1 + usize::from(r.byte() % 16)),
+        }
+    };
+    let key = key_of(&mut r, key_len);
+    let sizes = registry::nonce_sizes(info);
+    let nonce_bytes;
+    let nonce = if wrong && mode & 0x10 != 0 {
+        let n = usize::from(r.byte() % 20);
+        nonce_bytes = key_of(&mut r, n);
+        Some(nonce_bytes.as_slice())
+    } else if info.nonce == 0 {
+        None
+    } else {
+        let span = sizes.end() - sizes.start() + 1;
+        let n = sizes.start() + usize::from(r.byte()) % span;
+        nonce_bytes = key_of(&mut r, n);
+        Some(nonce_bytes.as_slice())
+    };
+    let len = match (info.takes_len, wrong && mode & 0x20 != 0) {
+        (true, false) | (false, true) => Some(r.u16() % (MAX_LEN + 1)),
+        _ => None,
+    };
+    let nsplits = usize::from(r.byte() % 8);
+    let splits = r.take(nsplits).to_vec();
+    let mut msg = r.rest();
+    if let (Some(_), false) = (per_element, wrong) {
+        // Square Hash: as many message bytes as key bytes.
+        if msg.len() > key.len() {
+            msg = &msg[..key.len()];
+        }
+    }
+    let p = Params { key: &key, nonce, len };
+
+    let one = registry::compute(name, &p, msg);
+    let streamed = registry::open(name, &p).and_then(|mut s| {
+        for c in chunks(msg, &splits) {
+            s.update(c);
+        }
+        s.finalize()
+    });
+    let keyed = registry::key(name, &p).and_then(|k| k.compute(nonce, msg));
+    let one = one.ok();
+    assert_eq!(one, streamed.ok(), "{name}: streaming differs from compute");
+    assert_eq!(one, keyed.ok(), "{name}: keyed object differs from compute");
+    let Some(out) = one else { return };
+    let want_len = if info.takes_len { len.expect("checked") } else { info.out };
+    assert_eq!(out.len(), want_len, "{name}: output length");
+
+    match name {
+        "hash127-raw" => assert_eq!(out, hash127_model(&key, msg), "hash127-raw: big-integer model"),
+        "hash127" | "mac-hash127" => {
+            assert_eq!(out, hash127_model(&key, &registry::pad(msg, 4)), "{name}: big-integer model")
+        }
+        "modp" => assert_eq!(out, modp_model(&key, msg), "modp: big-integer model"),
+        _ => {}
+    }
+    if let Some(short) = name.strip_prefix("mac-") {
+        check_mac(short, &key, nonce, msg, &splits, &out);
+    }
+}
+
+/// `Mac` agrees with the registry; tag then verify accepts; a changed or
+/// truncated tag is rejected; a one-message key refuses a second tag.
+fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &[u8], out: &[u8]) {
+    let m = Mac::new(name, key).expect("the registry accepted this key");
+    assert_eq!(m.tag_len(), out.len(), "{name}: tag_len");
+    // Verification first: it must not spend a one-message key.
+    assert_eq!(m.verify(nonce, msg, out), Ok(()), "{name}: verify of the right tag");
+    let tag = m.tag(nonce, msg).expect("the registry computed this tag");
+    assert_eq!(tag, out, "{name}: Mac::tag differs from compute");
+    assert_eq!(m.verify(nonce, msg, &tag), Ok(()), "{name}: verify after tag");
+    for i in [0, tag.len() / 2, tag.len() - 1] {
+        let mut bad = tag.clone();
+        bad[i] ^= 1 << (msg.len() % 8);
+        assert_eq!(m.verify(nonce, msg, &bad), Err(unimac::Error::TagMismatch), "{name}: flipped tag byte {i} accepted");
+    }
+    assert_eq!(m.verify(nonce, msg, &tag[..tag.len() - 1]), Err(unimac::Error::TagMismatch), "{name}: short tag accepted");
+    let mut long = tag.clone();
+    long.push(0);
+    assert_eq!(m.verify(nonce, msg, &long), Err(unimac::Error::TagMismatch), "{name}: long tag accepted");
+    if mac::is_one_time(name) {
+        assert!(m.tag(nonce, msg).is_err(), "{name}: one-message key tagged twice");
+    } else {
+        let d = Mac::new(name, key).expect("accepted above");
+        let mut pending = d.start_deferred().expect("start_deferred");
+        for c in chunks(msg, splits) {
+            pending.update(c);
+        }
+        assert_eq!(pending.finalize(nonce).ok().as_deref(), Some(out), "{name}: deferred nonce differs");
+    }
+}
+
+/// Four signed little-endian words as one integer (SPEC §1).
+fn signed_words(v: &[u8]) -> BigInt {
+    let mut x = BigInt::from(0);
+    for (i, w) in v.chunks_exact(4).enumerate() {
+        let w = i32::from_le_bytes(w.try_into().expect("four bytes"));
+        x += BigInt::from(w) << (32 * i);
+    }
+    x
+}
+
+/// 16 little-endian bytes of `x`, `0 <= x < 2^128`.
+fn le16(x: &BigUint) -> Vec<u8> {
+    let mut b = x.to_bytes_le();
+    b.resize(16, 0);
+    b
+}
+
+/// `hash127-raw` of SPEC §1 by Horner's rule on big integers.
+fn hash127_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
+    let p = (BigInt::from(1) << 127) - 1;
+    let r = signed_words(&key[..16]);
+    let k = signed_words(&key[16..32]);
+    let mut acc = BigInt::from(1);
+    for w in msg.chunks_exact(4) {
+        acc = (acc * &r + i32::from_le_bytes(w.try_into().expect("four bytes"))) % &p;
+    }
+    acc = ((acc * &r + k) % &p + &p) % &p;
+    le16(&acc.to_biguint().expect("reduced"))
+}
+
+/// `modp` of SPEC §7: the message as a little-endian integer, mod the key.
+fn modp_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
+    le16(&(BigUint::from_bytes_le(msg) % BigUint::from_bytes_le(key)))
+}
+
+/// The detected platform without the features in `mask` (bit `i` removes
+/// `Feature::ALL[i]`).
+fn platform_without(mask: u8) -> Platform {
+    let mut p = Platform::detect();
+    for (i, f) in Feature::ALL.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            p = p.without(*f);
+        }
+    }
+    p
+}
+
+/// Every backend against the portable one, where the platform can be chosen
+/// per call (Square Hash's `hash_on` and `BlockKey::new_on`): the fuzzer picks
+/// the width, variant, feature subset, key and message.
+pub fn backend(data: &[u8]) {
+    let mut r = Input(data);
+    let l = square::WIDTHS[usize::from(r.byte() % 4)];
+    let variant = Variant::ALL[usize::from(r.byte()) % Variant::ALL.len()];
+    let platform = platform_without(r.byte());
+    let portable = Platform::portable();
+    let e = l / 8;
+    // Up to 64 elements per block: past the kernels' chunk sizes.
+    let k = 1 + usize::from(r.byte() % 64);
+    let nblocks = usize::from(r.byte() % 10);
+    let key = key_of(&mut r, k * e);
+    // Extreme elements are where carries go wrong: a mode byte may set every
+    // key or message element to all ones.
+    let mode = r.byte();
+    let mut blocks = key_of(&mut r, nblocks * k * e);
+    let mut key = key;
+    if mode & 1 != 0 {
+        key.iter_mut().for_each(|b| *b = 0xff);
+    }
+    if mode & 2 != 0 {
+        blocks.iter_mut().for_each(|b| *b = 0xff);
+    }
+
+    let msg = blocks.get(..k * e).unwrap_or(&key);
+    let want = square::hash_on(portable, l, variant, &key, msg);
+    let got = square::hash_on(platform, l, variant, &key, msg);
+    assert_eq!(got.as_ref().ok(), want.as_ref().ok(), "sqh{l}-{} hash_on {platform:?}", variant.suffix());
+    let detected = square::hash_on(Platform::detect(), l, variant, &key, msg);
+    assert_eq!(detected.ok(), want.ok(), "sqh{l}-{} hash_on detected", variant.suffix());
+    // A wrong-length message is an error on every backend, never a panic.
+    let short = &msg[..msg.len() - 1];
+    assert!(square::hash_on(platform, l, variant, &key, short).is_err());
+
+    let o = variant.out_bytes(l);
+    let mut out_p = vec![0u8; nblocks * o];
+    let mut out_b = vec![0u8; nblocks * o];
+    square::BlockKey::new_on(portable, l, variant, &key)
+        .and_then(|bk| bk.hash_blocks(&blocks, &mut out_p))
+        .expect("portable hash_blocks");
+    square::BlockKey::new_on(platform, l, variant, &key)
+        .and_then(|bk| bk.hash_blocks(&blocks, &mut out_b))
+        .expect("hash_blocks");
+    assert_eq!(out_b, out_p, "sqh{l}-{} hash_blocks {platform:?}", variant.suffix());
+    for (b, o) in blocks.chunks_exact(k * e).zip(out_p.chunks_exact(o)) {
+        let one = square::hash_on(portable, l, variant, &key, b).expect("one block");
+        assert_eq!(one, o, "sqh{l}-{}: hash_blocks differs from hash", variant.suffix());
+    }
+}
+
+/// The known-answer file parser: any text, under any of its file kinds,
+/// gives a report and never panics.
+pub fn vectors(data: &[u8]) {
+    let mut r = Input(data);
+    let file_name = match r.byte() % 3 {
+        0 => "x.exp",
+        1 => "x.jsonl",
+        _ => "x.json",
+    };
+    let text = String::from_utf8_lossy(r.rest());
+    let report = unimac::vectors::check_file_text(file_name, &text);
+    let _ = format!("{report:?}");
+}
