@@ -40,6 +40,8 @@ use crate::hash127::P as P127;
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub(crate) mod nh;
 
 use nh::Backend;
@@ -95,7 +97,7 @@ struct VmacKey {
     /// `0x80 ‖ 0^…`.
     nh: Zeroizing<Vec<u64>>,
     /// The same, zero-padded to 18 words, for the unrolled block loop.
-    nh_fixed: Zeroizing<[u64; 18]>,
+    nh_fixed: Zeroizing<[u64; nh::KEY_WORDS]>,
     /// Poly keys, masked.
     poly: Zeroizing<[u128; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
@@ -136,7 +138,7 @@ impl VmacKey {
                 }
             }
         }
-        let mut nh_fixed = Zeroizing::new([0u64; 18]);
+        let mut nh_fixed = Zeroizing::new([0u64; nh::KEY_WORDS]);
         nh_fixed[..nhk.len()].copy_from_slice(&nhk);
         Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::detect() })
     }
@@ -285,34 +287,31 @@ fn reduce127(a: u128) -> u128 {
     add_mod(a & P127, a >> 127)
 }
 
-/// L1 and L2 of whole 128-byte blocks, fused: NH with the scalar 64×64→128
-/// multiply (x86-64 has no vector form of it), then the lazy polynomial step.
+/// L1 and L2 of whole 128-byte blocks, fused: NH of each block
+/// ([`nh::nh_blocks`]: the unrolled scalar 64×64→128 loop, or the AVX-512
+/// kernel over eight blocks), then the lazy polynomial step.
 fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
-    let mut it = data.chunks_exact(BLOCK);
+    let mut data = data;
     if p.blocks == 0 {
-        match it.next() {
-            Some(b) => l1(k, p, b),
-            None => return,
+        if data.is_empty() {
+            return;
         }
+        l1(k, p, &data[..BLOCK]);
+        data = &data[BLOCK..];
     }
-    let nhk: &[u64; 18] = &k.nh_fixed;
+    let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
+    p.blocks += (data.len() / BLOCK) as u64;
     if k.iters == 1 {
         let (kp, mut a) = (k.poly[0], p.a[0]);
-        for b in it {
-            let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
-            a = poly_step(a, kp, y & M126);
-            p.blocks += 1;
-        }
+        nh::nh_blocks::<1>(k.backend, nhk, data, |[y]| a = poly_step(a, kp, y & M126));
         p.a[0] = a;
     } else {
         let (kp, mut a) = (*k.poly, p.a);
-        for b in it {
-            let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
+        nh::nh_blocks::<2>(k.backend, nhk, data, |y| {
             a[0] = poly_step(a[0], kp[0], y[0] & M126);
             a[1] = poly_step(a[1], kp[1], y[1] & M126);
-            p.blocks += 1;
-        }
+        });
         p.a = a;
     }
 }
