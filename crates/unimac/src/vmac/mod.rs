@@ -209,13 +209,23 @@ fn mod_p64(x: u128) -> u64 {
     ((t & keep) | (d & !keep)) as u64
 }
 
+/// `(q + k) mod p64` for `q < 2^64` and `k < p64` whose sum is below
+/// `2 p64`: one conditional subtraction, `s − p64 ≡ s + 257 (mod 2^64)`.
+fn add_p64(q: u64, k: u64) -> u64 {
+    let (s, carry) = q.overflowing_add(k);
+    let ge = carry | (s >= P64);
+    s.wrapping_add(257 * ge as u64)
+}
+
 /// `L3-HASH` (draft §5.5) of the L2 output `a < p127` and the bit length
-/// `len < 1024` of the last block.
+/// `len < 1024` of the last block. With `v < 2^127`, `q = v div (2^64 − 2^32)
+/// < 2^63 + 2^32` and `r < 2^64 − 2^32 < p64`, so `q + k1` and `r + k2` are
+/// below `2 p64` and one conditional subtraction reduces each.
 fn l3(a: u128, len: u64, k: (u64, u64)) -> u64 {
     let v = add_mod(a, (len as u128) << 64);
     let (q, r) = divmod_d(v);
-    let x = mod_p64(q as u128 + k.0 as u128);
-    let y = mod_p64(r as u128 + k.1 as u128);
+    let x = add_p64(q, k.0);
+    let y = add_p64(r, k.1);
     mod_p64(x as u128 * y as u128)
 }
 
@@ -319,11 +329,11 @@ fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
 /// The tag from the L2 states of a message of `len` bytes and the pad.
 fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> [u8; T] {
     // The empty message: the polynomial is the key alone.
-    let a = if p.blocks == 0 { *k.poly } else { p.a.map(reduce127) };
     let bits = 8 * (len % BLOCK) as u64;
     let mut tag = [0u8; T];
-    for t in 0..k.iters {
-        let h = l3(a[t], bits, k.l3[t]).wrapping_add(pad[t]);
+    for t in 0..T / 8 {
+        let a = if p.blocks == 0 { k.poly[t] } else { reduce127(p.a[t]) };
+        let h = l3(a, bits, k.l3[t]).wrapping_add(pad[t]);
         tag[8 * t..8 * t + 8].copy_from_slice(&h.to_be_bytes());
     }
     tag

@@ -52,6 +52,19 @@ fn l3_arithmetic_is_exact() {
         assert_eq!(big(rem as u128), big(v) % &d, "{v:x}");
         let x: u128 = if i < 4 { u128::MAX - i as u128 } else { r.gen() };
         assert_eq!(big(mod_p64(x) as u128), big(x) % &p64);
+        // L3's key additions, at their extremes too (q up to 2^64 − 1 here,
+        // beyond L3's 2^63 + 2^32; the sum stays below 2 p64 only for q < p64 + 257).
+        let q = match i % 5 {
+            0 => u64::MAX,
+            1 => P64,
+            2 => P64 - 1,
+            3 => 0,
+            _ => r.gen(),
+        };
+        let kk = if i % 7 == 0 { P64 - 1 } else { r.gen_range(0..P64) };
+        if (q as u128 + kk as u128) < 2 * P64 as u128 {
+            assert_eq!(big(add_p64(q, kk) as u128), (big(q as u128) + big(kk as u128)) % &p64, "{q:x} {kk:x}");
+        }
     }
 }
 
