@@ -312,7 +312,27 @@ fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     }
     let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     p.blocks += (data.len() / BLOCK) as u64;
-    if k.iters == 1 {
+    if k.backend == Backend::Portable {
+        // The unrolled scalar loop, written out: the closures of
+        // `nh_blocks` cost VMAC-128 about a tenth of its speed.
+        let it = data.chunks_exact(BLOCK);
+        if k.iters == 1 {
+            let (kp, mut a) = (k.poly[0], p.a[0]);
+            for b in it {
+                let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
+                a = poly_step(a, kp, y & M126);
+            }
+            p.a[0] = a;
+        } else {
+            let (kp, mut a) = (*k.poly, p.a);
+            for b in it {
+                let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
+                a[0] = poly_step(a[0], kp[0], y[0] & M126);
+                a[1] = poly_step(a[1], kp[1], y[1] & M126);
+            }
+            p.a = a;
+        }
+    } else if k.iters == 1 {
         let (kp, mut a) = (k.poly[0], p.a[0]);
         nh::nh_blocks::<1>(k.backend, nhk, data, |[y]| a = poly_step(a, kp, y & M126));
         p.a[0] = a;
