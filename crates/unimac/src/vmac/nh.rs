@@ -7,16 +7,69 @@
 
 use crate::Platform;
 
+use super::BLOCK;
+
+/// Words of the zero-padded NH key of the whole-block loops: 16 for one
+/// block, 2 more for VMAC-128's second iteration.
+pub(crate) const KEY_WORDS: usize = 18;
+
 /// Which implementation computes NH.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
     Portable,
+    /// Eight whole blocks per pass ([`super::avx512`]). Exact and tested
+    /// against the portable NH, but measured slower than the unrolled scalar
+    /// loop (docs/perf/umac.md), so [`Backend::detect`] does not pick it yet.
+    #[cfg(target_arch = "x86_64")]
+    #[cfg_attr(not(test), allow(dead_code))]
+    Avx512,
 }
 
 impl Backend {
     pub(crate) fn detect() -> Backend {
         let _ = Platform::detect();
         Backend::Portable
+    }
+
+    /// Every backend this CPU can run (for tests).
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Backend> {
+        let mut v = vec![Backend::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if Platform::detect().avx512() {
+            v.push(Backend::Avx512);
+        }
+        v
+    }
+}
+
+/// NH of every whole 128-byte block of `data` (a multiple of 128 bytes), in
+/// order, for `N` iterations (1 or 2): `each` receives block `i`'s
+/// `[NH(key[2t..2t+16], block i); N]`. The vector kernel takes groups of
+/// eight blocks, the unrolled scalar loop the rest.
+#[inline(always)]
+pub(crate) fn nh_blocks<const N: usize>(
+    backend: Backend,
+    key: &[u64; KEY_WORDS],
+    data: &[u8],
+    mut each: impl FnMut([u128; N]),
+) {
+    assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
+    let mut rest = data;
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::Avx512 {
+        let step = super::avx512::STEP;
+        let whole = data.len() / step * step;
+        for group in data[..whole].chunks_exact(step) {
+            for y in super::avx512::nh8::<N>(key, group) {
+                each(y);
+            }
+        }
+        rest = &data[whole..];
+    }
+    let _ = backend;
+    for b in rest.chunks_exact(BLOCK) {
+        each(nh_block::<N>(key, b.try_into().unwrap()));
     }
 }
 
@@ -27,14 +80,16 @@ pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8], it
     assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
     assert!((1..=N).contains(&iters), "VHASH runs 1 or 2 iterations");
     assert!(key.len() >= block.len() / 8 + 2 * (iters - 1), "VHASH NH key shorter than the block");
-    match (backend, iters) {
-        (Backend::Portable, 1) => {
+    // A partial block: the scalar code whatever the backend.
+    let _ = backend;
+    match iters {
+        1 => {
             let [y] = nh_portable::<1>(key, block);
             let mut out = [0u128; N];
             out[0] = y;
             out
         }
-        (Backend::Portable, _) => nh_portable::<N>(key, block),
+        _ => nh_portable::<N>(key, block),
     }
 }
 
@@ -57,7 +112,7 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
 /// eight (sixteen) 64×64→128 products. `key` is the NH key zero-padded to 18
 /// words (the second iteration reads words 2..18).
 #[inline(always)]
-pub(crate) fn nh_block<const N: usize>(key: &[u64; 18], block: &[u8; 128]) -> [u128; N] {
+pub(crate) fn nh_block<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8; 128]) -> [u128; N] {
     let w = |i: usize| u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap());
     let mut y = [0u128; N];
     for j in 0..8 {

@@ -52,6 +52,19 @@ fn l3_arithmetic_is_exact() {
         assert_eq!(big(rem as u128), big(v) % &d, "{v:x}");
         let x: u128 = if i < 4 { u128::MAX - i as u128 } else { r.gen() };
         assert_eq!(big(mod_p64(x) as u128), big(x) % &p64);
+        // L3's key additions, at their extremes too (q up to 2^64 − 1 here,
+        // beyond L3's 2^63 + 2^32; the sum stays below 2 p64 only for q < p64 + 257).
+        let q = match i % 5 {
+            0 => u64::MAX,
+            1 => P64,
+            2 => P64 - 1,
+            3 => 0,
+            _ => r.gen(),
+        };
+        let kk = if i % 7 == 0 { P64 - 1 } else { r.gen_range(0..P64) };
+        if (q as u128 + kk as u128) < 2 * P64 as u128 {
+            assert_eq!(big(add_p64(q, kk) as u128), (big(q as u128) + big(kk as u128)) % &p64, "{q:x} {kk:x}");
+        }
     }
 }
 
@@ -131,3 +144,72 @@ fn pad_cache_is_transparent() {
         }
     }
 }
+
+/// The block NH of every backend against the portable NH, block by block:
+/// random words, all-ones words with an all-ones key (every partial product
+/// and digit at its maximum, so every carry of the vector kernel's digit
+/// sums), zeros, and every block count 1..=20 plus longer runs.
+#[test]
+fn nh_backends_agree_with_portable() {
+    let mut r = rng();
+    let mut key = [0u64; nh::KEY_WORDS];
+    for kind in 0..4 {
+        for blocks in (1..=20).chain([31, 32, 33, 64]) {
+            let mut data = vec![0u8; blocks * BLOCK];
+            match kind {
+                0 | 1 => {
+                    r.fill_bytes(&mut data);
+                    key.iter_mut().for_each(|w| *w = r.gen());
+                }
+                2 => {
+                    data.fill(0xff);
+                    key.fill(0);
+                }
+                _ => {
+                    data.fill(0);
+                    key.fill(u64::MAX);
+                }
+            }
+            if kind == 1 {
+                // Sums near 2^64 in every word: m + k = 2^64 − 1 or wraps.
+                for (i, w) in data.chunks_exact_mut(8).enumerate() {
+                    let k = key[i % 16];
+                    let v = if i % 3 == 0 { u64::MAX.wrapping_sub(k) } else { 0u64.wrapping_sub(k) };
+                    w.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            let want1: Vec<[u128; 1]> = data.chunks_exact(BLOCK).map(|b| nh::nh_portable::<1>(&key, b)).collect();
+            let want2: Vec<[u128; 2]> = data.chunks_exact(BLOCK).map(|b| nh::nh_portable::<2>(&key, b)).collect();
+            for backend in nh::Backend::available() {
+                let (mut got1, mut got2) = (Vec::new(), Vec::new());
+                nh::nh_blocks::<1>(backend, &key, &data, |y| got1.push(y));
+                nh::nh_blocks::<2>(backend, &key, &data, |y| got2.push(y));
+                assert_eq!(got1, want1, "{backend:?} kind {kind} blocks {blocks}");
+                assert_eq!(got2, want2, "{backend:?} kind {kind} blocks {blocks}");
+            }
+        }
+    }
+}
+
+/// Whole tags with each NH backend forced against the portable one.
+#[test]
+fn tags_agree_across_backends() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 20 * BLOCK + 77];
+    r.fill_bytes(&mut msg);
+    let key = [0x17u8; 16];
+    for backend in nh::Backend::available() {
+        let (mut v64, mut v128) = (Vmac64::new(&key).unwrap(), Vmac128::new(&key).unwrap());
+        let (mut pp64, mut pp128) = (Vmac64::new(&key).unwrap(), Vmac128::new(&key).unwrap());
+        Arc::get_mut(&mut v64.key).unwrap().backend = backend;
+        Arc::get_mut(&mut v128.key).unwrap().backend = backend;
+        Arc::get_mut(&mut pp64.key).unwrap().backend = nh::Backend::Portable;
+        Arc::get_mut(&mut pp128.key).unwrap().backend = nh::Backend::Portable;
+        for len in (0..=20 * BLOCK + 77).step_by(61).chain([BLOCK, 8 * BLOCK, 9 * BLOCK, 16 * BLOCK + 1]) {
+            let m = &msg[..len];
+            assert_eq!(v64.tag(b"nonce", m).unwrap(), pp64.tag(b"nonce", m).unwrap(), "{backend:?} {len}");
+            assert_eq!(v128.tag(b"nonce", m).unwrap(), pp128.tag(b"nonce", m).unwrap(), "{backend:?} {len}");
+        }
+    }
+}
+
