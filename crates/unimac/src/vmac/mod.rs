@@ -40,8 +40,6 @@ use crate::hash127::P as P127;
 use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
-#[cfg(target_arch = "x86_64")]
-mod avx512;
 pub(crate) mod nh;
 
 use nh::Backend;

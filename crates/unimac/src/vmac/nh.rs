@@ -5,7 +5,6 @@
 //! iteration reads the key two words further on (Toeplitz, seed 004 §2.4),
 //! so one pass over the block computes both.
 
-use crate::Platform;
 
 use super::BLOCK;
 
@@ -16,30 +15,21 @@ pub(crate) const KEY_WORDS: usize = 18;
 /// Which implementation computes NH.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
+    /// The unrolled scalar loop with 64×64→128 products. (An AVX-512 NH over
+    /// eight blocks with 32-bit digit products was exact but slower on every
+    /// machine measured, so none is kept: docs/perf/umac.md.)
     Portable,
-    /// Eight whole blocks per pass ([`super::avx512`]). Exact and tested
-    /// against the portable NH, but measured slower than the unrolled scalar
-    /// loop (docs/perf/umac.md), so [`Backend::detect`] does not pick it yet.
-    #[cfg(target_arch = "x86_64")]
-    #[cfg_attr(not(test), allow(dead_code))]
-    Avx512,
 }
 
 impl Backend {
     pub(crate) fn detect() -> Backend {
-        let _ = Platform::detect();
         Backend::Portable
     }
 
-    /// Every backend this CPU can run (for tests).
+    /// Every backend (for tests).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Backend> {
-        let mut v = vec![Backend::Portable];
-        #[cfg(target_arch = "x86_64")]
-        if Platform::detect().avx512() {
-            v.push(Backend::Avx512);
-        }
-        v
+        vec![Backend::Portable]
     }
 }
 
@@ -55,20 +45,8 @@ pub(crate) fn nh_blocks<const N: usize>(
     mut each: impl FnMut([u128; N]),
 ) {
     assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
-    let mut rest = data;
-    #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Avx512 {
-        let step = super::avx512::STEP;
-        let whole = data.len() / step * step;
-        for group in data[..whole].chunks_exact(step) {
-            for y in super::avx512::nh8::<N>(key, group) {
-                each(y);
-            }
-        }
-        rest = &data[whole..];
-    }
     let _ = backend;
-    for b in rest.chunks_exact(BLOCK) {
+    for b in data.chunks_exact(BLOCK) {
         each(nh_block::<N>(key, b.try_into().unwrap()));
     }
 }
