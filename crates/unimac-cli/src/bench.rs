@@ -44,6 +44,8 @@ const DEFAULT: &[&str] = &[
     "mac-shoup3-eval128",
     "mac-shoup4-eval64",
     "mac-shoup4-division64",
+    "mac-umac64",
+    "mac-vmac64",
 ];
 
 const SIZES: &[usize] = &[64, 1024, 16 << 10, 1 << 20];

@@ -124,16 +124,19 @@ impl Stream for Hash127x96Stream {
     }
 }
 
-/// The key bytes, making a fresh one-time object per message; the registry
-/// entry wraps it in [`super::OneTimeKeyed`], which tags one message per key.
-struct Keyed96(Zeroizing<[u8; KEY_BYTES]>);
+/// The key set up once (hash127's `r` with its shared table of powers,
+/// `k`, `u`), computing freely; the registry entry wraps it in
+/// [`super::OneTimeKeyed`], which tags one message per key.
+struct Keyed96(Hash127OneTime96);
 
 impl Keyed for Keyed96 {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(Hash127OneTime96::new(&self.0).start()))
+        let k = &self.0;
+        Ok(Box::new(Hash127x96Stream { h: Hash127::new(&k.r), k: k.k.clone(), u: k.u.clone() }))
     }
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(Hash127OneTime96::new(&self.0).tag(msg).to_vec())
+        let k = &self.0;
+        Ok(finish(&hash127::hash127(&k.r, msg), *k.k, *k.u).to_vec())
     }
 }
 
@@ -154,7 +157,8 @@ pub(crate) fn entry() -> Entry {
                 expected: KEY_BYTES.to_string(),
                 got: p.key.len(),
             })?;
-            Ok(super::OneTimeKeyed::boxed("hash127-96", Box::new(Keyed96(Zeroizing::new(k)))))
+            let k = Zeroizing::new(k);
+            Ok(super::OneTimeKeyed::boxed("hash127-96", Box::new(Keyed96(Hash127OneTime96::new(&k)))))
         },
     )
 }
