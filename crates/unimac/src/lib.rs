@@ -7,7 +7,32 @@
 //! and the Wegman–Carter MACs built on them with their proven forgery bounds.
 //!
 //! Every public name of the wire specification is reachable by name through
-//! [`registry`]; each family also has its own typed API in its module.
+//! [`registry`]; each family also has its own typed API in its module, and
+//! the RustCrypto traits ([`rustcrypto`]).
+//!
+//! ```
+//! use unimac::mac::Hash127Aes;
+//! use unimac::MacError;
+//!
+//! // A typed MAC: fixed-size tags compared in constant time, and a
+//! // verification that is an error, never a `false` to forget to check.
+//! let mac = Hash127Aes::new(&[7u8; 32]);
+//! let tag = mac.tag(b"attack at dawn");
+//! assert_eq!(mac.verify(b"attack at dawn", &tag), Ok(()));
+//! assert_eq!(mac.verify(b"attack at dusk", &tag), Err(MacError));
+//!
+//! // The same MAC through `digest::Mac`, and a universal hash through
+//! // `universal_hash::UniversalHash`.
+//! use digest::Mac as _;
+//! let mut m = <unimac::rustcrypto::Hash127AesMac as digest::Mac>::new_from_slice(&[7u8; 32]).unwrap();
+//! m.update(b"attack at dawn");
+//! assert!(m.verify_slice(tag.as_bytes()).is_ok());
+//!
+//! use universal_hash::{KeyInit, UniversalHash};
+//! let mut h = unimac::rustcrypto::Eval64Uhf::new(&[5u8; 8].into());
+//! h.update_padded(b"eight-byte blocks; the caller pads");
+//! assert_eq!(h.finalize().len(), 8);
+//! ```
 
 pub mod bounds;
 pub mod error;
