@@ -25,7 +25,7 @@ use aes::Aes128;
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte

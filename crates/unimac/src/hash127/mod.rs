@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 
 use zeroize::Zeroize;
 
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]

@@ -25,7 +25,7 @@
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, portable, Hash127};
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 /// Key bytes: `r ‖ k ‖ u`, 16 each.

@@ -29,7 +29,7 @@ use aes::Aes128;
 use zeroize::Zeroizing;
 
 use super::{aes_block, aes_of, mac_info, nonce16};
-use crate::registry::{Entry, Keyed, Params, Stream};
+use crate::spec::{Entry, Keyed, Params, Stream};
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, gf2, Hasher, Kind};
 use crate::tag::{verify_tag, MacError, Tag};

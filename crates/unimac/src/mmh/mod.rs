@@ -1,15 +1,15 @@
 //! MMH and NMH: Halevi and Krawczyk, "MMH: Software Message Authentication in
 //! the Gbit/second Rates" (seed 004), with SPEC §2's byte layout.
 //!
-//! - [`generic`]: the paper's definitions generic in word size and prime —
+//! - `generic`: the paper's definitions generic in word size and prime —
 //!   MMH* and NMH* over any prime (Definitions 2 and 9), MMH_w, H_w, NMH_w and
 //!   the Toeplitz shift for any `2^w < p < 2^w + 2^(w/2)` (Definitions 5, 6,
 //!   10; section 2.4), with the division-less reduction of section 3.1.
 //! - [`Mmh32`], [`Nmh32`], [`Mmh64`]: SPEC §2's block functions `mmh32xN`
 //!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
 //!   each hashing many 32-element blocks per call, with a portable path
-//!   ([`portable`]), an AVX2 `vpmuludq` path ([`avx2`], section 3.2) and
-//!   its AVX-512F form ([`avx512`]), chosen through [`crate::Platform::detect`].
+//!   ([`portable`]), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
+//!   its AVX-512F form (`avx512`), chosen through [`crate::Platform::detect`].
 //! - [`block_families`]: the same as tree block functions (SPEC §5), so
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
@@ -26,7 +26,7 @@
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
-use crate::registry::{Entry, Info, KeySpec, OneShot, Params};
+use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 
@@ -52,9 +52,9 @@ pub const BLOCK64: usize = 8 * K;
 pub enum Backend {
     /// Plain Rust ([`portable`]).
     Portable,
-    /// AVX2 `vpmuludq` inner products over several blocks at once ([`avx2`]).
+    /// AVX2 `vpmuludq` inner products over several blocks at once (`avx2`).
     Avx2,
-    /// The same with 512-bit registers, one block in two ([`avx512`]).
+    /// The same with 512-bit registers, one block in two (`avx512`).
     Avx512,
 }
 

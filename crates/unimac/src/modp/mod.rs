@@ -7,7 +7,7 @@
 //! check `(a mod p)² ≡ (b mod p)(c mod p) + (d mod p)(e mod p)`. The reductions
 //! use the method of hash127: a dot product of the message's words with
 //! precomputed powers `2^(64i) mod p`, accumulated exactly in wide registers
-//! and reduced once per block ([`portable`]).
+//! and reduced once per block (`portable`).
 //!
 //! **False accepts.** If `D = a² − bc − de ≠ 0` and `|D| < 2^N`, at most
 //! `⌊(N − 1)/120⌋` primes `≥ 2^120` divide `D` (their product is at most `|D|`),
@@ -32,7 +32,7 @@
 
 use std::fmt;
 
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]
@@ -61,7 +61,7 @@ const _: () = assert!(STREAM_CHUNK.is_multiple_of(UNIT) && UNIT.is_multiple_of(B
 /// A reduction kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// `u64 × u64 → u128` products ([`portable`]).
+    /// `u64 × u64 → u128` products (`portable`).
     Portable,
     /// AVX-512 IFMA52, eight words per instruction.
     Avx512Ifma,

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{gf128, portable, Backend};
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 /// Blocks per step of the widest kernel; the key holds this many powers.

@@ -1,10 +1,10 @@
 //! The minimal polynomial over GF(2) of `g ∈ GF(2^64)` (seed 001 §6.2), three
 //! ways, as the paper describes them:
 //!
-//! 1. [`linear_algebra`]: powers `g^0, g^1, …` reduced against each other by
+//! 1. `linear_algebra`: powers `g^0, g^1, …` reduced against each other by
 //!    row operations until the first linear relation (Parkinson–Wunderlich).
-//! 2. [`gordon`]: the product of the conjugates `∏ (X − g^(2^i))`, `i < m`.
-//! 3. [`berlekamp_massey`]: Berlekamp–Massey on the projected sequence
+//! 2. `gordon`: the product of the conjugates `∏ (X − g^(2^i))`, `i < m`.
+//! 3. `berlekamp_massey`: Berlekamp–Massey on the projected sequence
 //!    `a_i` = constant term of `g^i`, `i < 128` (Wiedemann's idea).
 //!
 //! Method 3 is the one `division64-key` uses: it is written in constant time

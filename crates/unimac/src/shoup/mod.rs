@@ -15,7 +15,7 @@
 //!
 //! The three 64-bit hashes are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
 //! implicit leading 1, computed with many blocks aggregated per step over
-//! precomputed powers of the multiplier (see [`clmul`]). Each has a portable
+//! precomputed powers of the multiplier (see `clmul`). Each has a portable
 //! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
 //! chosen at run time ([`Backend::Clmul`], [`Backend::Vpclmul`], and for
 //! gdivision64 [`Backend::Gfni`]); the paper's table methods are there as
@@ -32,7 +32,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]

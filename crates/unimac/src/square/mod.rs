@@ -17,7 +17,7 @@
 //! single-element SQH of Def. 4 (Δ-universal, Thm 1) and its strongly
 //! universal form SQHU of Def. 5 / Lemma 1.
 //!
-//! Layout: [`reference`](mod@reference) is the word-by-word definition, generic in the word
+//! Layout: `reference` is the word-by-word definition, generic in the word
 //! size, `l` and `p` (the model the tests and the scaled-down proof checks
 //! use); `portable.rs` is the exact constant-time path at 32-bit words;
 //! `avx2.rs` computes Def. 13 four elements at a time with `vpmuludq`, its
@@ -32,7 +32,7 @@
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
-use crate::registry::{Entry, Info, KeySpec, Keyed, OneShot, Params};
+use crate::spec::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 use crate::tree::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 

@@ -2,7 +2,7 @@
 //!
 //! UHASH is three layers (RFC 4418 §5), run `iters = taglen/4` times under
 //! independent keys:
-//! - L1 ([`nh`]): NH over 1024-byte chunks — NMH of seed 004 (Definition 10)
+//! - L1 (`nh`): NH over 1024-byte chunks — NMH of seed 004 (Definition 10)
 //!   with the pairs four words apart and no prime — plus the chunk's bit
 //!   length; the `iters` L1 keys are one key stream read at offsets of 16
 //!   bytes, MMH's Toeplitz construction (seed 004 §2.4).
@@ -32,7 +32,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 #[cfg(target_arch = "x86_64")]

@@ -2,13 +2,13 @@
 //! (mod `2^64` per 64-bit half), with AES-128, AES-192 or AES-256.
 //!
 //! VHASH (draft §5) is three layers, once per 64 bits of tag:
-//! - L1 ([`nh`]): NH on 64-bit words over 128-byte blocks, products mod
+//! - L1 (`nh`): NH on 64-bit words over 128-byte blocks, products mod
 //!   `2^128` — NMH (seed 004 Definition 10) with 64-bit words and no prime;
 //!   the second iteration of VMAC-128 reads the key two words further on
 //!   (Toeplitz, seed 004 §2.4).
 //! - L2: a polynomial mod `p127 = 2^127 − 1` — hash127's field (seed 000) —
 //!   evaluated with hash127's exact integer arithmetic
-//!   ([`crate::hash127::portable::mul_mod`], [`add_mod`](crate::hash127::portable::add_mod))
+//!   ([`crate::hash127::portable::mul_mod`], `add_mod`)
 //!   on the L1 outputs masked to 126 bits, the key masked by
 //!   `0x1fffffff1fffffff1fffffff1fffffff`.
 //! - L3: the 127-bit result plus the bit length of the last block (times
@@ -37,7 +37,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
-use crate::registry::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
 pub(crate) mod nh;

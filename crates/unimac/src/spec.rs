@@ -1,0 +1,251 @@
+//! The vocabulary every family speaks to the catalogue of names: a name's
+//! sizes ([`Info`], [`KeySpec`]), its arguments ([`Params`]), a computation
+//! under way ([`Stream`]), a name under one key ([`Keyed`]), and how to start
+//! one ([`Entry`]). The families build their entries from these; the
+//! catalogue ([`crate::registry`]) gathers them and looks names up. Neither
+//! this module nor the families import the catalogue.
+
+use crate::Error;
+
+/// How long the key of a name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeySpec {
+    /// Exactly this many bytes.
+    Fixed(usize),
+    /// One element of this many bytes per message element: the key is as long
+    /// as the message (Square Hash's `k` elements of `l/8` bytes).
+    PerElement(usize),
+    /// Any one of these sizes (VMAC's AES-128/192/256 keys), the first the default.
+    OneOf(&'static [usize]),
+}
+
+impl KeySpec {
+    /// A human-readable size, e.g. `32` or `a multiple of 4 (as long as the message)`.
+    pub fn describe(&self) -> String {
+        match self {
+            KeySpec::Fixed(n) => n.to_string(),
+            KeySpec::PerElement(n) => format!("a positive multiple of {n} (as long as the message)"),
+            KeySpec::OneOf(v) => {
+                let s: Vec<String> = v.iter().map(|n| n.to_string()).collect();
+                match s.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => s.concat(),
+                }
+            }
+        }
+    }
+
+    /// The key size a fresh key gets (`None` for [`KeySpec::PerElement`]).
+    pub fn default_len(&self) -> Option<usize> {
+        match self {
+            KeySpec::Fixed(n) => Some(*n),
+            KeySpec::OneOf(v) => v.first().copied(),
+            KeySpec::PerElement(_) => None,
+        }
+    }
+
+    /// Whether a key of `len` bytes fits.
+    pub fn accepts(&self, len: usize) -> bool {
+        match self {
+            KeySpec::Fixed(n) => len == *n,
+            KeySpec::PerElement(n) => len > 0 && len.is_multiple_of(*n),
+            KeySpec::OneOf(v) => v.contains(&len),
+        }
+    }
+}
+
+/// What a name takes and gives.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// The name as `unimac compute` takes it (with `tree-`/`mac-` prefixes).
+    pub name: String,
+    /// Key size.
+    pub key: KeySpec,
+    /// Nonce size in bytes, or 0 for none; for names whose nonce may be
+    /// shorter (`nonce_sizes`), the largest size.
+    pub nonce: usize,
+    /// Output size in bytes (for `keystream`, the `--len` argument decides).
+    pub out: usize,
+    /// Whether the name takes `--len` (only `keystream`).
+    pub takes_len: bool,
+    /// One line on what it is.
+    pub summary: String,
+}
+
+/// Arguments of one computation. `Debug` shows the key's length, never its
+/// bytes.
+#[derive(Clone, Copy, Default)]
+pub struct Params<'a> {
+    pub key: &'a [u8],
+    pub nonce: Option<&'a [u8]>,
+    pub len: Option<usize>,
+}
+
+impl std::fmt::Debug for Params<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Params")
+            .field("key", &format_args!("<{} secret bytes>", self.key.len()))
+            .field("nonce", &self.nonce)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+/// A computation under way: feed the message in any chunking, then finalize.
+pub trait Stream: Send {
+    /// Absorb more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// The output; an error if the message as a whole does not fit the name.
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error>;
+}
+
+pub(crate) type Opener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync>;
+pub(crate) type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync>;
+
+/// A name under one key, with its key set-up done once (hash127's powers of
+/// `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules):
+/// start any number of messages from it. Made by [`key`](crate::registry::key).
+///
+/// The nonce of a nonce MAC is per message: give it to
+/// [`Keyed::start_with_nonce`] (checked against the name's nonce size, with
+/// the same errors as [`open`](crate::registry::open)); names without a nonce take `None`.
+///
+/// `mac-hash127` authenticates one message per key (SPEC §6): its keyed
+/// object starts one message and refuses the next ([`Error::KeySpent`]);
+/// [`Keyed::start_check`] verifies any number.
+pub trait Keyed: Send + Sync {
+    /// Start a message under `nonce` (`Some` exactly for nonce MACs).
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error>;
+
+    /// Start a message of a name without a nonce.
+    fn start(&self) -> Result<Box<dyn Stream>, Error> {
+        self.start_with_nonce(None)
+    }
+
+    /// One-shot: the output for `msg` (under `nonce` for nonce MACs).
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut s = self.start_with_nonce(nonce)?;
+        s.update(msg);
+        s.finalize()
+    }
+
+    /// Start a message whose output is only compared with a tag received
+    /// (verification): the same computation, but it never spends a one-time
+    /// key (`mac-hash127`), which [`start_with_nonce`](Self::start_with_nonce)
+    /// does.
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        self.start_with_nonce(nonce)
+    }
+}
+
+pub(crate) enum Opening {
+    /// Key set-up per message (entries made with [`Entry::new`]).
+    PerMessage(Opener),
+    /// Key set-up once ([`Entry::keyed`]).
+    Keyed(KeyOpener),
+}
+
+/// A name and how to start computing it. Lengths are checked by [`open`](crate::registry::open) /
+/// [`key`](crate::registry::key) before the opener runs.
+pub struct Entry {
+    pub info: Info,
+    pub(crate) opening: Opening,
+    /// The shortest nonce, for names whose nonce is `nonce_min..=info.nonce`
+    /// bytes (UMAC, VMAC); `None`: exactly `info.nonce`.
+    pub(crate) nonce_min: Option<usize>,
+    /// A further rule on the nonce's value (VMAC: the top bit of a 16-byte
+    /// nonce is clear), checked wherever the length is.
+    pub(crate) nonce_rule: Option<NonceRule>,
+}
+
+/// A check of a nonce's value beyond its length ([`Entry::nonce_rule`]).
+pub type NonceRule = fn(&[u8]) -> Result<(), Error>;
+
+impl Entry {
+    /// An entry of a family's catalog whose opener does its key set-up for
+    /// every message.
+    pub fn new(
+        info: Info,
+        opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
+    ) -> Entry {
+        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None, nonce_rule: None }
+    }
+
+    /// An entry whose opener sets the key up once and returns a [`Keyed`]
+    /// object. The opener gets checked key and length arguments (its `nonce`
+    /// is always `None`); the keyed object gets nonces already checked.
+    pub fn keyed(
+        info: Info,
+        opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
+    ) -> Entry {
+        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None, nonce_rule: None }
+    }
+
+    /// The nonce of this name may be any length from `min` to `info.nonce`.
+    pub fn nonce_from(mut self, min: usize) -> Entry {
+        self.nonce_min = Some(min);
+        self
+    }
+
+    /// A rule the nonce's value must follow beyond its length (given the
+    /// nonce, an error or `Ok`).
+    pub fn nonce_rule(mut self, rule: NonceRule) -> Entry {
+        self.nonce_rule = Some(rule);
+        self
+    }
+}
+
+/// A [`Keyed`] object of a one-block function: the message is kept whole and
+/// `f` applied at the end (MMH/NMH, Square Hash: keys cheap to set up).
+pub(crate) struct OneShot<F>(pub(crate) std::sync::Arc<F>);
+
+impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> Keyed for OneShot<F> {
+    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let f = std::sync::Arc::clone(&self.0);
+        Ok(Buffered::boxed(move |m: &[u8]| f(m)))
+    }
+}
+
+impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> OneShot<F> {
+    pub(crate) fn boxed(f: F) -> Box<dyn Keyed> {
+        Box::new(OneShot(std::sync::Arc::new(f)))
+    }
+}
+
+/// A [`Stream`] that keeps the whole message and applies a one-shot function
+/// at the end; for block functions whose input is one bounded block.
+pub(crate) struct Buffered<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> {
+    msg: Vec<u8>,
+    f: Option<F>,
+}
+
+impl<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> Buffered<F> {
+    pub(crate) fn boxed(f: F) -> Box<dyn Stream>
+    where
+        F: 'static,
+    {
+        Box::new(Buffered { msg: Vec::new(), f: Some(f) })
+    }
+}
+
+impl<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> Stream for Buffered<F> {
+    fn update(&mut self, data: &[u8]) {
+        self.msg.extend_from_slice(data);
+    }
+    fn finalize(mut self: Box<Self>) -> Result<Vec<u8>, Error> {
+        let f = self.f.take().expect("finalize runs once");
+        f(&self.msg)
+    }
+}
+
+/// `pad(M, B)` of SPEC §0: append 0x01, then zeros to a multiple of `b`.
+pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(m.len() + b);
+    v.extend_from_slice(m);
+    v.push(1);
+    while v.len() % b != 0 {
+        v.push(0);
+    }
+    v
+}
+
