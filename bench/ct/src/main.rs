@@ -9,8 +9,8 @@
 
 use dudect_bencher::rand::{Rng, RngCore};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
-use unimac::mac::{self, Mac};
-use unimac::registry::{self, Params};
+use unimac::mac;
+use unimac::registry::{self, Mac, Params};
 
 /// Samples per test and run.
 const N: usize = 100_000;

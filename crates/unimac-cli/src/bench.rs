@@ -127,7 +127,7 @@ fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     )?;
     let one_time = name
         .strip_prefix("mac-")
-        .is_some_and(unimac::mac::is_one_time);
+        .is_some_and(unimac::registry::is_one_time);
     let name = name.to_string();
     let setup = Box::new(move || {
         let k = registry::key(

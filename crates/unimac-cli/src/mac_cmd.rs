@@ -7,8 +7,8 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use unimac::bounds::{self, Attack};
-use unimac::mac::{self, Mac};
-use unimac::registry;
+use unimac::mac;
+use unimac::registry::{self, Mac};
 
 use crate::input::{io_msg, read_message, shown};
 use crate::keyfile;
@@ -332,7 +332,7 @@ const USE_TOTAL_BYTES: u64 = 1 << 52;
 
 /// The tags of the use above for messages of `max_bytes`.
 pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
-    if mac::is_one_time(name) {
+    if registry::is_one_time(name) {
         return 1;
     }
     USE_TAGS.min(USE_TOTAL_BYTES / max_bytes.max(1)).max(1)
@@ -406,13 +406,13 @@ pub fn tag(
         NonceSource::Fixed(n) => (None, Some(n), false),
         NonceSource::Random => (None, None, true),
     };
-    if mac::is_one_time(name) && items.len() > 1 {
+    if registry::is_one_time(name) && items.len() > 1 {
         return Err(Fail(format!(
             "{name} is a one-time MAC: one message per key"
         )));
     }
     // A one-message key is locked now and marked spent before its tag is shown.
-    let (key, one_time) = if mac::is_one_time(name) {
+    let (key, one_time) = if registry::is_one_time(name) {
         let k = keyfile::one_time_key(key_file, name, klen)?;
         (k.key.clone(), Some(k))
     } else {
@@ -490,7 +490,7 @@ pub fn tag(
         let c = c.to_path_buf();
         std::thread::spawn(move || keyfile::reserve(&c, good as u128))
     });
-    let hashed: Vec<Result<unimac::mac::Pending, String>> = items
+    let hashed: Vec<Result<unimac::registry::Pending, String>> = items
         .iter()
         .map(|(f, e)| {
             if let Some(e) = e {
@@ -742,7 +742,7 @@ pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBu
         if !first.exists() && !s.contains('/') {
             if let Some(m) = crate::names::suggest(
                 s.strip_prefix("mac-").unwrap_or(s),
-                mac::names().iter().map(String::as_str),
+                registry::names().iter().map(String::as_str),
             ) {
                 return Err(Fail(format!(
                     "no MAC or check file '{s}'; did you mean '{m}'?"

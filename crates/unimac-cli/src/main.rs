@@ -232,7 +232,7 @@ fn list() -> Result<(), Fail> {
         "{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n",
         "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"
     ));
-    for name in unimac::mac::names() {
+    for name in unimac::registry::names() {
         let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
             continue;
         };
@@ -359,7 +359,7 @@ fn compute(
                     p.display()
                 )));
             }
-            if unimac::mac::is_one_time(&mac) {
+            if unimac::registry::is_one_time(&mac) {
                 return Err(Fail(format!(
                     "{mac} is a one-time MAC: tag with 'unimac tag {mac}' (it marks the key file spent) and check with 'unimac verify'"
                 )));

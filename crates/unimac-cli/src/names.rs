@@ -2,7 +2,6 @@
 //! everywhere (tag, verify, keygen, bound, compute), typos get a "did you
 //! mean", and the papers are cited by author and title.
 
-use unimac::mac;
 use unimac::registry::{self, KeySpec};
 
 use crate::Fail;
@@ -87,7 +86,7 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// this build's MACs.
 pub fn mac_name(name: &str) -> Option<String> {
     let bare = name.strip_prefix("mac-").unwrap_or(name);
-    mac::names().into_iter().find(|n| n == bare)
+    registry::names().into_iter().find(|n| n == bare)
 }
 
 /// As [`mac_name`], with the CLI's error for anything else.
@@ -96,7 +95,7 @@ pub fn resolve_mac(name: &str) -> Result<String, Fail> {
         return Ok(n);
     }
     let bare = name.strip_prefix("mac-").unwrap_or(name);
-    let names = mac::names();
+    let names = registry::names();
     let hint = match suggest(bare, names.iter().map(String::as_str)) {
         Some(s) => format!("did you mean '{s}'? "),
         None => String::new(),

@@ -1214,7 +1214,8 @@ mod tests {
 
     fn tree_bound_for(nonlinear: bool, eps_f: f64) {
         use crate::mmh::generic::{self, Prime};
-        use crate::tree::{tree_hash, BlockFamily, BlockHash};
+        use crate::spec::{BlockFamily, BlockHash};
+        use crate::tree::tree_hash;
         struct Toy(Vec<u8>, bool);
         impl BlockHash for Toy {
             fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {

@@ -5,6 +5,9 @@
 //! catalogue ([`crate::registry`]) gathers them and looks names up. Neither
 //! this module nor the families import the catalogue.
 
+use std::sync::Arc;
+
+use crate::group::DeltaGroup;
 use crate::Error;
 
 /// How long the key of a name is.
@@ -193,22 +196,40 @@ impl Entry {
         self.nonce_rule = Some(rule);
         self
     }
+
+    /// The name under `p` set up once, without the registry's checks of
+    /// `p` (the caller has checked them); `None` for a name whose opener
+    /// runs per message.
+    pub(crate) fn key_unchecked(&self, p: &Params<'_>) -> Result<Option<Box<dyn Keyed>>, Error> {
+        match &self.opening {
+            Opening::Keyed(f) => f(p).map(Some),
+            Opening::PerMessage(_) => Ok(None),
+        }
+    }
+
+    /// One message of the name under `p`, without the registry's checks.
+    pub(crate) fn open_unchecked(&self, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
+        match &self.opening {
+            Opening::Keyed(f) => f(p)?.start_with_nonce(p.nonce),
+            Opening::PerMessage(f) => f(p),
+        }
+    }
 }
 
 /// A [`Keyed`] object of a one-block function: the message is kept whole and
 /// `f` applied at the end (MMH/NMH, Square Hash: keys cheap to set up).
-pub(crate) struct OneShot<F>(pub(crate) std::sync::Arc<F>);
+pub(crate) struct OneShot<F>(pub(crate) Arc<F>);
 
 impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> Keyed for OneShot<F> {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        let f = std::sync::Arc::clone(&self.0);
+        let f = Arc::clone(&self.0);
         Ok(Buffered::boxed(move |m: &[u8]| f(m)))
     }
 }
 
 impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> OneShot<F> {
     pub(crate) fn boxed(f: F) -> Box<dyn Keyed> {
-        Box::new(OneShot(std::sync::Arc::new(f)))
+        Box::new(OneShot(Arc::new(f)))
     }
 }
 
@@ -249,3 +270,68 @@ pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
     v
 }
 
+// ---------------------------------------------------------------------------
+// Block functions (SPEC §5): what the tree mode is built from
+// ---------------------------------------------------------------------------
+
+/// A block function under one key: hashes whole blocks, many at a time (so a
+/// fast path can work across blocks).
+pub trait BlockHash: Send + Sync {
+    /// `blocks.len()` is a multiple of the block size `B`; writes `O` bytes per
+    /// block into `out` (`out.len() == blocks.len() / B * O`).
+    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]);
+}
+
+type KeyedFn = Arc<dyn Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync>;
+
+/// A block function of SPEC §5's table: its sizes and how to key it.
+#[derive(Clone)]
+pub struct BlockFamily {
+    /// SPEC name of `F` (e.g. `mmh32x2`).
+    pub name: String,
+    /// Block size `B` in bytes.
+    pub block: usize,
+    /// Output size `O` in bytes.
+    pub out: usize,
+    /// Key size `K` in bytes.
+    pub key: usize,
+    /// The group in which `F` (and so `tree-F`) is proven
+    /// almost-Δ-universal: where a Wegman–Carter MAC adds its pad.
+    pub group: DeltaGroup,
+    keyed: KeyedFn,
+}
+
+impl BlockFamily {
+    /// A block family; `keyed` gets exactly `key` bytes.
+    pub fn new(
+        name: impl Into<String>,
+        block: usize,
+        out: usize,
+        key: usize,
+        group: DeltaGroup,
+        keyed: impl Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync + 'static,
+    ) -> BlockFamily {
+        assert!(out < block, "a tree needs O < B");
+        BlockFamily { name: name.into(), block, out, key, group, keyed: Arc::new(keyed) }
+    }
+
+    /// `F` under `key` (`key.len() == self.key`).
+    pub fn keyed(&self, key: &[u8]) -> Box<dyn BlockHash> {
+        assert_eq!(key.len(), self.key);
+        (self.keyed)(key)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// MACs whose nonce comes last
+// ---------------------------------------------------------------------------
+
+/// A MAC whose message is hashed before its nonce is known (UMAC and VMAC
+/// add their pad last, as every SPEC §6 MAC does): the by-name
+/// `Mac::start_deferred` of [`crate::registry`] hands one out.
+pub(crate) trait DeferredNonce: Send {
+    /// Absorb more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// The tag under `nonce`.
+    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error>;
+}

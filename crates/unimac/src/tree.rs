@@ -24,7 +24,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::Zeroizing;
 
-use crate::group::DeltaGroup;
+pub use crate::spec::{BlockFamily, BlockHash};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::Error;
 
@@ -64,54 +64,6 @@ pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
         zeroize::Zeroize::zeroize(b.as_mut_slice());
     }
     out
-}
-
-/// A block function under one key: hashes whole blocks, many at a time (so a
-/// fast path can work across blocks).
-pub trait BlockHash: Send + Sync {
-    /// `blocks.len()` is a multiple of the block size `B`; writes `O` bytes per
-    /// block into `out` (`out.len() == blocks.len() / B * O`).
-    fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]);
-}
-
-type KeyedFn = Arc<dyn Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync>;
-
-/// A block function of SPEC §5's table: its sizes and how to key it.
-#[derive(Clone)]
-pub struct BlockFamily {
-    /// SPEC name of `F` (e.g. `mmh32x2`).
-    pub name: String,
-    /// Block size `B` in bytes.
-    pub block: usize,
-    /// Output size `O` in bytes.
-    pub out: usize,
-    /// Key size `K` in bytes.
-    pub key: usize,
-    /// The group in which `F` (and so `tree-F`) is proven
-    /// almost-Δ-universal: where a Wegman–Carter MAC adds its pad.
-    pub group: DeltaGroup,
-    keyed: KeyedFn,
-}
-
-impl BlockFamily {
-    /// A block family; `keyed` gets exactly `key` bytes.
-    pub fn new(
-        name: impl Into<String>,
-        block: usize,
-        out: usize,
-        key: usize,
-        group: DeltaGroup,
-        keyed: impl Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync + 'static,
-    ) -> BlockFamily {
-        assert!(out < block, "a tree needs O < B");
-        BlockFamily { name: name.into(), block, out, key, group, keyed: Arc::new(keyed) }
-    }
-
-    /// `F` under `key` (`key.len() == self.key`).
-    pub fn keyed(&self, key: &[u8]) -> Box<dyn BlockHash> {
-        assert_eq!(key.len(), self.key);
-        (self.keyed)(key)
-    }
 }
 
 /// Every block function that has a tree mode, in SPEC §5 order.

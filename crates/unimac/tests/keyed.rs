@@ -3,7 +3,8 @@
 //! `compute` give, and its errors are `open`'s.
 
 use rand::{Rng, RngCore, SeedableRng};
-use unimac::mac::{KeyedHash, NamedHash, TreeHash, WegmanCarter};
+use unimac::mac::{KeyedHash, TreeHash, WegmanCarter};
+use unimac::registry::NamedHash;
 use unimac::registry::{self, Entry, KeySpec, Keyed, Params, Stream};
 use unimac::Error;
 
@@ -70,7 +71,7 @@ fn keyed_equals_open_and_compute_for_every_name() {
         let name = &e.info.name;
         // One-message keyed objects start one message only: see
         // one_message_keys_start_once.
-        if name.strip_prefix("mac-").is_some_and(unimac::mac::is_one_time) {
+        if name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time) {
             continue;
         }
         let ok_before = ok;
@@ -82,7 +83,7 @@ fn keyed_equals_open_and_compute_for_every_name() {
             // A one-message key (mac-hash127) tags one message per keyed
             // object: each tagging path gets its own; `start_check` (the
             // verifying path) never spends it.
-            let one_time = name.strip_prefix("mac-").is_some_and(unimac::mac::is_one_time);
+            let one_time = name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time);
             let tagger = || -> std::sync::Arc<dyn registry::Keyed> {
                 if one_time {
                     registry::key(name, &p).unwrap().into()
@@ -297,7 +298,7 @@ fn one_message_keys_start_once() {
     let mut rng = Rng64::seed_from_u64(5);
     for e in registry::entries() {
         let name = &e.info.name;
-        if !name.strip_prefix("mac-").is_some_and(unimac::mac::is_one_time) {
+        if !name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time) {
             continue;
         }
         let KeySpec::Fixed(k) = e.info.key else { continue };

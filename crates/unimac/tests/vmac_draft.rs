@@ -6,7 +6,7 @@
 //! bytes; these reach 3 MB, through every path: one-shot (whole blocks
 //! fused), streamed in uneven pieces, and by name with the nonce deferred.
 
-use unimac::mac::Mac;
+use unimac::registry::Mac;
 use unimac::vmac::{Vmac128, Vmac64};
 
 const KEY: &[u8; 16] = b"abcdefghijklmnop";

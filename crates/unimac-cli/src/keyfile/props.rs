@@ -15,7 +15,7 @@ fn ok<T>(r: Result<T, Fail>) -> T {
 
 /// The MACs of this build and modp, with their key specs.
 fn key_names() -> Vec<(String, KeySpec)> {
-    let mut v: Vec<(String, KeySpec)> = unimac::mac::names()
+    let mut v: Vec<(String, KeySpec)> = unimac::registry::names()
         .into_iter()
         .map(|n| (n.clone(), ok(crate::names::mac_key_spec(&n))))
         .collect();

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::*;
 
 fn mac_names() -> Vec<String> {
-    unimac::mac::names()
+    unimac::registry::names()
 }
 
 proptest! {

@@ -19,7 +19,8 @@
 //! [`crate::bounds`].
 //!
 //! ```
-//! use unimac::mac::{Hash127Aes, Mac, TreeHash, WegmanCarter};
+//! use unimac::mac::{Hash127Aes, TreeHash, WegmanCarter};
+//! use unimac::registry::Mac;
 //!
 //! // Stateless: one 32-byte key r ‖ K, no nonce.
 //! let mac = Hash127Aes::new(&[7u8; 32]);
@@ -52,8 +53,8 @@ use zeroize::Zeroizing;
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
 use crate::tag::{verify_tag, MacError, Tag};
-use crate::registry::{self, Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::tree::{BlockFamily, Tree, TreeKey};
+use crate::spec::{BlockFamily, DeferredNonce, Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::tree::{Tree, TreeKey};
 use crate::Error;
 
 mod hash127_96;
@@ -166,7 +167,7 @@ impl Hash127OneTime {
 }
 
 /// A one-message key set up by name (`mac-hash127`, `mac-hash127-96`
-/// through [`registry::key`]): the first message started spends it, later
+/// through [`crate::registry::key`]): the first message started spends it, later
 /// ones are refused with [`Error::KeySpent`]; checking tags
 /// ([`Keyed::start_check`]) never spends it. `inner` computes freely.
 pub(crate) struct OneTimeKeyed {
@@ -364,8 +365,8 @@ impl Stream for Hash127Stream {
 
 /// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
 /// construction needs. Implemented for the tree mode of every block function
-/// ([`TreeHash`]) and for any registry name ([`NamedHash`], e.g. Shoup's
-/// `eval64`).
+/// ([`TreeHash`]), for Shoup's hashes ([`ShoupHash`]) and for any registry
+/// name ([`crate::registry::NamedHash`], e.g. `hash127`).
 pub trait KeyedHash: Send + Sync {
     /// The SPEC name of `H` (e.g. `eval64`, `mmh32x2`).
     fn name(&self) -> &str;
@@ -426,35 +427,47 @@ impl KeyedHash for TreeHash {
     }
 }
 
-/// Any registry name without nonce or `--len` as a keyed hash (looked up when
-/// a message is started, so it works for every family present in the build).
-#[derive(Clone, Debug)]
-pub struct NamedHash {
-    name: String,
+/// One of Shoup's hashes (`eval64`, `division64`, `gdivision64` of SPEC §4,
+/// `eval128` of SPEC §7) as the keyed hash of its `wc-` MAC, taken from the
+/// family's own catalogue.
+#[derive(Clone)]
+pub struct ShoupHash {
+    entry: Arc<Entry>,
     key: usize,
     out: usize,
 }
 
-impl NamedHash {
-    /// The registry name `name`, which must take a fixed-length key and no nonce.
-    pub fn new(name: &str) -> Result<NamedHash, Error> {
-        let e = registry::lookup(name)?;
-        Self::from_info(&e.info)
+impl std::fmt::Debug for ShoupHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShoupHash").field("name", &self.entry.info.name).finish()
+    }
+}
+
+impl ShoupHash {
+    /// The Shoup hash `name` (e.g. `eval64`).
+    pub fn new(name: &str) -> Result<ShoupHash, Error> {
+        let entry = crate::shoup::catalog()
+            .into_iter()
+            .find(|e| e.info.name == name)
+            .ok_or_else(|| Error::UnknownName(name.to_string()))?;
+        ShoupHash::from_entry(entry)
     }
 
-    fn from_info(i: &Info) -> Result<NamedHash, Error> {
+    fn from_entry(entry: Entry) -> Result<ShoupHash, Error> {
+        let i = &entry.info;
         match i.key {
-            KeySpec::Fixed(k) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
-                Ok(NamedHash { name: i.name.clone(), key: k, out: i.out })
+            KeySpec::Fixed(key) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
+                let out = i.out;
+                Ok(ShoupHash { entry: Arc::new(entry), key, out })
             }
             _ => Err(Error::Invalid(format!("{}: not a fixed-key hash with at most 16 output bytes", i.name))),
         }
     }
 }
 
-impl KeyedHash for NamedHash {
+impl KeyedHash for ShoupHash {
     fn name(&self) -> &str {
-        &self.name
+        &self.entry.info.name
     }
     fn key_len(&self) -> usize {
         self.key
@@ -463,10 +476,19 @@ impl KeyedHash for NamedHash {
         self.out
     }
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
-        registry::open(&self.name, &Params { key, nonce: None, len: None })
+        self.entry.open_unchecked(&Params { key, nonce: None, len: None })
     }
     fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
-        registry::key(&self.name, &Params { key, nonce: None, len: None }).map(Some)
+        self.entry.key_unchecked(&Params { key, nonce: None, len: None })
+    }
+}
+
+/// The keyed hash of `wc-{h}`: the tree mode of a block family, or one of
+/// Shoup's hashes.
+pub fn wc_hash(h: &str) -> Result<Box<dyn KeyedHash>, Error> {
+    match crate::tree::family(h) {
+        Some(f) => Ok(Box::new(TreeHash(f))),
+        None => Ok(Box::new(ShoupHash::new(h)?)),
     }
 }
 
@@ -588,107 +610,16 @@ impl Stream for WcStream {
 }
 
 // ---------------------------------------------------------------------------
-// By name
+// Nonce last: a message hashed before its nonce is known
 // ---------------------------------------------------------------------------
-
-/// Whether the MAC `name` (without `mac-`) authenticates one message per key
-/// (seed 000 §8): its key must never tag twice.
-pub fn is_one_time(name: &str) -> bool {
-    matches!(name, "hash127" | "hash127-96")
-}
 
 /// The names of Shoup's hashes that have a `wc-` MAC (SPEC §6).
 pub const SHOUP_HASHES: [&str; 3] = ["eval64", "division64", "gdivision64"];
 
-/// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
-/// interface the CLI uses for `tag` and `verify`.
-pub struct Mac {
-    info: &'static Info,
-    key: Zeroizing<Vec<u8>>,
-    /// The MAC under `key`, set up once ([`registry::key`]).
-    keyed: Box<dyn Keyed>,
-}
-
-impl Mac {
-    /// `name` is a SPEC §6 name such as `hash127-aes` or `wc-mmh32x2`; the key
-    /// length is checked.
-    pub fn new(name: &str, key: &[u8]) -> Result<Mac, Error> {
-        let full = format!("mac-{name}");
-        let e = match registry::lookup(&full) {
-            Ok(e) => e,
-            Err(Error::UnknownName(_)) => return Err(Error::UnknownName(name.to_string())),
-            Err(Error::NotImplemented(_)) => return Err(Error::NotImplemented(name.to_string())),
-            Err(e) => return Err(e),
-        };
-        if matches!(e.info.key, KeySpec::PerElement(_)) {
-            return Err(Error::Invalid(format!("{name}: not a MAC")));
-        }
-        if !e.info.key.accepts(key.len()) {
-            return Err(Error::KeyLength { name: name.to_string(), expected: e.info.key.describe(), got: key.len() });
-        }
-        let keyed = registry::key(&e.info.name, &Params { key, nonce: None, len: None })?;
-        Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()), keyed })
-    }
-
-    /// The name without the `mac-` prefix.
-    pub fn name(&self) -> &str {
-        &self.info.name["mac-".len()..]
-    }
-    /// Nonce bytes (0 for the stateless names).
-    pub fn nonce_len(&self) -> usize {
-        self.info.nonce
-    }
-    /// The nonce sizes this MAC accepts (`nonce_len()..=nonce_len()` but for
-    /// UMAC and VMAC, whose nonces are 1 to 16 bytes).
-    pub fn nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
-        registry::nonce_sizes(self.info)
-    }
-    /// Tag bytes.
-    pub fn tag_len(&self) -> usize {
-        self.info.out
-    }
-    /// Start tagging a message. For a one-message key (`hash127`) the first
-    /// message spends the key and a second is refused ([`Error::KeySpent`]).
-    pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.check(nonce)?;
-        self.keyed.start_with_nonce(nonce).map_err(strip_prefix_err)
-    }
-    /// Start computing the tag of a message received, to compare with the
-    /// tag that came with it (never spends a one-message key).
-    pub fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.check(nonce)?;
-        self.keyed.start_check(nonce)
-    }
-    fn check(&self, nonce: Option<&[u8]>) -> Result<(), Error> {
-        let p = Params { key: &self.key, nonce, len: None };
-        registry::check(self.info, &p).map_err(strip_prefix_err)
-    }
-    /// The tag of `msg`.
-    pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut s = self.start(nonce)?;
-        s.update(msg);
-        s.finalize()
-    }
-    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
-    /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
-    pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
-        let mut s = self.start_check(nonce)?;
-        s.update(msg);
-        Ok(verify_tag(&s.finalize()?, tag.as_ref())?)
-    }
-}
-
-impl Mac {
-    /// Start hashing before the nonce is known: in every MAC of SPEC §6 the
-    /// nonce enters only after the message is hashed, so a caller can reserve
-    /// a nonce (e.g. fsync a counter) while the message is being hashed, and
-    /// give it to [`Pending::finalize`].
-    pub fn start_deferred(&self) -> Result<Pending, Error> {
-        let name = self.name();
-        let key: &[u8] = &self.key;
-        if let Some(d) = deferred_spec_mac(name, key)? {
-            return Ok(Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, name: name.to_string(), nonce_len: self.nonce_len() });
-        }
+/// Start hashing a message of the SPEC §6/§7 MAC `name` (without `mac-`)
+/// before its nonce is known; `keyed` is the name's keyed object (it spends
+/// a one-message key here). The by-name [`crate::registry::Mac`] calls this.
+pub(crate) fn start_deferred(name: &str, key: &[u8], keyed: &dyn Keyed, nonce_len: usize) -> Result<Pending, Error> {
         let deferred = shoup::deferred(name, key).transpose()?;
         let (hash, finish): (PendingHash, PendingFinish) = match name {
             _ if deferred.is_some() => {
@@ -696,7 +627,7 @@ impl Mac {
                 (PendingHash::Other(stream), PendingFinish::Pad(pad))
             }
             // The keyed object spends the one-message key here.
-            "hash127" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Direct),
+            "hash127" => (PendingHash::Other(keyed.start()?), PendingFinish::Direct),
             "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
                 let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
                 let aes = aes_of(&key[16..32]);
@@ -707,51 +638,22 @@ impl Mac {
                 };
                 (h, f)
             }
-            "hash127-96" => (PendingHash::Other(self.keyed.start()?), PendingFinish::Direct),
+            "hash127-96" => (PendingHash::Other(keyed.start()?), PendingFinish::Direct),
             _ => {
                 let h = name.strip_prefix("wc-").ok_or_else(|| Error::UnknownName(name.to_string()))?;
-                let hash: Box<dyn KeyedHash> = match crate::tree::family(h) {
-                    Some(f) => Box::new(TreeHash(f)),
-                    None => Box::new(NamedHash::new(h)?),
-                };
+                let hash = wc_hash(h)?;
                 let stream = hash.start(&key[16..])?;
                 (PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len(), hash.group()))
             }
         };
-        Ok(Pending { hash, finish, name: name.to_string(), nonce_len: self.nonce_len() })
+        Ok(Pending { hash, finish, name: name.to_string(), nonce_len })
     }
-}
 
 enum PendingHash {
     H127(Box<Hash127>),
     Other(Box<dyn Stream>),
     /// UMAC, VMAC: the message hashed, the pad made from the nonce at the end.
     Deferred(Box<dyn DeferredNonce>),
-}
-
-/// A MAC of SPEC §8 whose nonce is given after the message (UMAC and VMAC
-/// add their pad last, as every SPEC §6 MAC does).
-pub(crate) trait DeferredNonce: Send {
-    fn update(&mut self, data: &[u8]);
-    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error>;
-}
-
-/// The deferred form of `umac*` / `vmac*` (`None` for the other names).
-fn deferred_spec_mac(name: &str, key: &[u8]) -> Result<Option<Box<dyn DeferredNonce>>, Error> {
-    use crate::umac::Umac;
-    use crate::vmac::Vmac;
-    let k16 = || -> Result<[u8; 16], Error> {
-        key.try_into().map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })
-    };
-    Ok(Some(match name {
-        "umac32" => Box::new(Umac::<4>::new(&k16()?).start_deferred()),
-        "umac64" => Box::new(Umac::<8>::new(&k16()?).start_deferred()),
-        "umac96" => Box::new(Umac::<12>::new(&k16()?).start_deferred()),
-        "umac128" => Box::new(Umac::<16>::new(&k16()?).start_deferred()),
-        "vmac64" => Box::new(Vmac::<8>::new(key)?.start_deferred()),
-        "vmac128" => Box::new(Vmac::<16>::new(key)?.start_deferred()),
-        _ => return Ok(None),
-    }))
 }
 
 enum PendingFinish {
@@ -767,7 +669,7 @@ enum PendingFinish {
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
-/// ([`Mac::start_deferred`]).
+/// ([`crate::registry::Mac::start_deferred`]).
 pub struct Pending {
     hash: PendingHash,
     finish: PendingFinish,
@@ -825,22 +727,13 @@ impl Pending {
     }
 }
 
-fn strip_prefix_err(e: Error) -> Error {
-    let s = |n: String| n.strip_prefix("mac-").map(str::to_string).unwrap_or(n);
-    match e {
-        Error::NonceLength { name, expected, got } => Error::NonceLength { name: s(name), expected, got },
-        Error::MissingNonce(n) => Error::MissingNonce(s(n)),
-        Error::UnexpectedNonce(n) => Error::UnexpectedNonce(s(n)),
-        e => e,
-    }
-}
 
-/// The names (without `mac-`) of every MAC present in this build, SPEC order.
-pub fn names() -> Vec<String> {
-    registry::entries()
-        .iter()
-        .filter_map(|e| e.info.name.strip_prefix("mac-").map(str::to_string))
-        .collect()
+impl Pending {
+    /// A UMAC or VMAC message (SPEC §8) under way: its pad comes from the
+    /// nonce at the end.
+    pub(crate) fn deferred(d: Box<dyn DeferredNonce>, name: &str, nonce_len: usize) -> Pending {
+        Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, name: name.to_string(), nonce_len }
+    }
 }
 
 // The keyed objects of the `mac-` names (key set-up once; the registry has
@@ -935,10 +828,12 @@ pub(crate) fn catalog() -> Vec<Entry> {
         ),
         hash127_96::entry(),
     ];
-    let shoup = crate::shoup::catalog();
-    for h in SHOUP_HASHES {
-        let Some(e) = shoup.iter().find(|e| e.info.name == h) else { continue };
-        let Ok(nh) = NamedHash::from_info(&e.info) else { continue };
+    for e in crate::shoup::catalog() {
+        let h = e.info.name.clone();
+        if !SHOUP_HASHES.contains(&h.as_str()) {
+            continue;
+        }
+        let Ok(nh) = ShoupHash::from_entry(e) else { continue };
         let (k, o) = (nh.key, nh.out);
         v.push(Entry::keyed(
             mac_info(

@@ -12,7 +12,7 @@
 //! the operating system's random generator for every message and returns it
 //! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
 //! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
-//! name ([`Mac`](super::Mac), the registry) the "nonce" of a `shoup4-` name is
+//! name ([`Mac`](crate::registry::Mac), the registry) the "nonce" of a `shoup4-` name is
 //! that pair, as in the vector files: a sender going by name draws it with
 //! [`random_rs`] for every message (the CLI's `tag` does).
 //!
@@ -185,7 +185,7 @@ impl Shoup4Hash {
 
 /// A fresh `r ‖ s` (8 + 8 bytes) from the operating system's random generator:
 /// what [`Shoup4::tag`] uses, for callers that finish a `shoup4-` tag through
-/// [`Mac::start_deferred`](super::Mac::start_deferred) (the CLI).
+/// [`Mac::start_deferred`](crate::registry::Mac::start_deferred) (the CLI).
 pub fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
     getrandom::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
@@ -334,7 +334,7 @@ impl Keyed for Shoup4Known {
 // ---------------------------------------------------------------------------
 
 /// The pad of a name of this module under its key: what
-/// [`Mac::start_deferred`](super::Mac::start_deferred) applies to the hash
+/// [`Mac::start_deferred`](crate::registry::Mac::start_deferred) applies to the hash
 /// once the nonce (or `r ‖ s`) is given.
 pub(crate) struct DeferredPad(Box<PadFn>);
 
@@ -354,7 +354,7 @@ impl DeferredPad {
 }
 
 /// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
-/// of [`Mac::start_deferred`](super::Mac::start_deferred); `None` for any
+/// of [`Mac::start_deferred`](crate::registry::Mac::start_deferred); `None` for any
 /// other name.
 pub(crate) fn deferred(name: &str, key: &[u8]) -> Option<Result<Deferred, Error>> {
     let which = match name {

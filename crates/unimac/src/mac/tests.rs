@@ -2,6 +2,7 @@
 //! the mod-p addition), streaming in every chunking, constant-time compare.
 
 use super::*;
+use crate::registry::{self, names, Mac, NamedHash};
 use num_bigint::BigUint;
 use rand::{Rng, RngCore, SeedableRng};
 

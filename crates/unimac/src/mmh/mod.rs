@@ -27,7 +27,7 @@ use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
 use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
-use crate::tree::{BlockFamily, BlockHash};
+use crate::spec::{BlockFamily, BlockHash};
 use crate::{Error, Platform};
 
 #[cfg(target_arch = "x86_64")]

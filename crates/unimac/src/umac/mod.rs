@@ -395,7 +395,7 @@ impl<const T: usize> UmacPending<T> {
     }
 }
 
-impl<const T: usize> crate::mac::DeferredNonce for UmacPending<T> {
+impl<const T: usize> crate::spec::DeferredNonce for UmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         UmacPending::update(self, data)
     }

@@ -436,7 +436,7 @@ impl<const T: usize> VmacPending<T> {
     }
 }
 
-impl<const T: usize> crate::mac::DeferredNonce for VmacPending<T> {
+impl<const T: usize> crate::spec::DeferredNonce for VmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         VmacPending::update(self, data)
     }

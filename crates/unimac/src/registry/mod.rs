@@ -18,6 +18,10 @@ use crate::Error;
 pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, NonceRule, Params, Stream};
 use crate::spec::Opening;
 
+mod mac;
+pub use mac::{is_one_time, names, Mac, NamedHash};
+pub use crate::mac::Pending;
+
 /// Every implemented name, in SPEC order.
 pub fn entries() -> &'static [Entry] {
     static CATALOG: OnceLock<Vec<Entry>> = OnceLock::new();
