@@ -116,6 +116,36 @@ fn from_bytes_refuses_anything_but_primes_of_the_range() {
     }
 }
 
+/// `from_bytes` agrees with an independent Miller–Rabin model on random odd
+/// numbers of the range, and refuses Carmichael numbers of the range (they
+/// fool the Fermat test for every base prime to them; the strong test
+/// catches them).
+#[test]
+fn from_bytes_agrees_with_a_model_and_refuses_carmichael_numbers() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let (mut primes_seen, mut composites_seen) = (0, 0);
+    for _ in 0..600 {
+        let x = rng.gen::<u128>() | 1 | (1 << 127);
+        let want = probably_prime(x, &mut rng);
+        assert_eq!(SecretPrime::from_bytes(&x.to_le_bytes()).is_ok(), want, "{x:#x}");
+        if want { primes_seen += 1 } else { composites_seen += 1 }
+    }
+    assert!(primes_seen > 0 && composites_seen > 0);
+    // Chernick's (6k+1)(12k+1)(18k+1), all three prime: a Carmichael number.
+    let mut found = 0;
+    let mut k: u128 = 1 << 38; // 1296·k³ in [2^120, 2^128)
+    while found < 3 {
+        k += 1;
+        let (a, b, c) = (6 * k + 1, 12 * k + 1, 18 * k + 1);
+        if probably_prime(a, &mut rng) && probably_prime(b, &mut rng) && probably_prime(c, &mut rng) {
+            let n = a * b * c;
+            assert!(n >> 120 != 0);
+            assert!(SecretPrime::from_bytes(&n.to_le_bytes()).is_err(), "Carmichael {n:#x} accepted");
+            found += 1;
+        }
+    }
+}
+
 #[test]
 fn debug_shows_no_key() {
     let k = SecretPrime::generate().unwrap();

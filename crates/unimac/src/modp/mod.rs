@@ -111,12 +111,59 @@ fn not_a_key(why: &str) -> Error {
     Error::Invalid(format!("modp: the key must be an odd prime in [2^120, 2^128), 16 bytes little-endian: {why}"))
 }
 
-/// Whether `x` is prime: the Baillie–PSW test (Miller–Rabin base 2 and a
-/// strong Lucas test) of RustCrypto's `crypto-primes`; no composite is known
-/// to pass it, and none exists below 2^64.
-fn is_prime(x: u128) -> bool {
-    let u = crypto_bigint::U128::from_u128(x);
-    crypto_primes::is_prime(crypto_primes::Flavor::Any, &u)
+/// Miller–Rabin rounds of [`is_prime_ct`] with bases from the operating
+/// system's random generator: a composite passes one round with probability
+/// at most 1/4 (Rabin), so a composite key is accepted with probability at
+/// most `4^-48 = 2^-96`, whoever chose it.
+pub const PRIME_ROUNDS: usize = 48;
+
+/// Whether the odd `n ≥ 3` is prime (up to the error of [`PRIME_ROUNDS`]
+/// random-base Miller–Rabin rounds), in a time independent of `n`: the
+/// split `n − 1 = 2^s·d` is found with masks over all 127 possible `s`, every
+/// power is a constant-time Montgomery exponentiation of `crypto-bigint`, and
+/// every round squares 127 times whatever `s` is, folding the comparisons
+/// into a `subtle::Choice`. `rounds` random bases are tried.
+pub(crate) fn is_prime_ct(n: u128, rounds: usize) -> Result<bool, Error> {
+    use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
+    use crypto_bigint::{Odd, U128};
+    use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
+
+    let m = zeroize::Zeroizing::new(n.wrapping_sub(1));
+    // s = the number of trailing zeros of n − 1 (n odd, so s ≥ 1).
+    let mut s = 0u32;
+    for k in 1..128u32 {
+        let low = *m & ((1u128 << k) - 1);
+        s += u32::conditional_select(&0, &1, low.ct_eq(&0));
+    }
+    // d = (n − 1) >> s, selected among all shifts.
+    let mut d = zeroize::Zeroizing::new(0u128);
+    for k in 1..128u32 {
+        d.conditional_assign(&(*m >> k), s.ct_eq(&k));
+    }
+    let odd: Option<Odd<U128>> = Odd::new(U128::from_u128(n)).into();
+    let Some(odd) = odd else { return Ok(false) };
+    let params = FixedMontyParams::new(odd);
+    let one = FixedMontyForm::one(&params);
+    let minus_one = FixedMontyForm::new(&U128::from_u128(*m), &params);
+    let d = U128::from_u128(*d);
+    let mut prime = Choice::from(1);
+    let mut base = zeroize::Zeroizing::new([0u8; 16]);
+    for _ in 0..rounds {
+        getrandom::fill(&mut *base)
+            .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
+        let a = FixedMontyForm::new(&U128::from_le_slice(&*base), &params);
+        let mut x = a.pow(&d);
+        // n passes the round if a^d = 1 or a^(2^i·d) = −1 for some i < s;
+        // the bases 0 and ±1 test nothing, and pass (probability 3/n).
+        let zero = FixedMontyForm::zero(&params);
+        let mut pass = x.ct_eq(&one) | a.ct_eq(&zero) | a.ct_eq(&one) | a.ct_eq(&minus_one);
+        for i in 0..127u32 {
+            pass |= i.ct_lt(&s) & x.ct_eq(&minus_one);
+            x = x.square();
+        }
+        prime &= pass;
+    }
+    Ok(bool::from(prime))
 }
 
 impl SecretPrime {
@@ -129,7 +176,10 @@ impl SecretPrime {
             getrandom::fill(&mut *b)
                 .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
             let x = zeroize::Zeroizing::new(u128::from_le_bytes(*b) | 1);
-            if *x >> 120 != 0 && is_prime(*x) {
+            // One round rejects most composites; the candidate kept passes
+            // all. Both run in a time independent of the candidate, and the
+            // candidates rejected before it are independent of it.
+            if *x >> 120 != 0 && is_prime_ct(*x, 1)? && is_prime_ct(*x, PRIME_ROUNDS)? {
                 return Ok(SecretPrime::with_tables(portable::Tables::new(*x)));
             }
         }
@@ -147,7 +197,7 @@ impl SecretPrime {
         if *p >> 120 == 0 {
             return Err(not_a_key("below 2^120"));
         }
-        if *p & 1 == 0 || !is_prime(*p) {
+        if *p & 1 == 0 || !is_prime_ct(*p, PRIME_ROUNDS)? {
             return Err(not_a_key("not prime"));
         }
         Ok(SecretPrime::with_tables(portable::Tables::new(*p)))
