@@ -407,7 +407,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let len = p.len.expect("registry checked --len");
-            if len > (1usize << 32) {
+            if len as u64 > 1u64 << 32 {
                 return Err(Error::Length(format!("keystream: --len {len} is more than 2^32 bytes")));
             }
             Ok(Box::new(KeystreamStream { seed: Zeroizing::new(seed(p.key)), len }))

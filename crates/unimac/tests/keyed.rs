@@ -212,7 +212,7 @@ fn errors_are_opens() {
             }
         }
         // Output lengths (`--len`).
-        for l in [None, Some(5), Some((1usize << 32) + 1)] {
+        for l in [None, Some(5), usize::try_from((1u64 << 32) + 1).ok()] {
             let p = Params { key: &key, nonce: good_nonce.as_deref(), len: l };
             let want = registry::open(name, &p).err();
             assert_eq!(registry::key(name, &p).err(), want, "{name}: len {l:?}");

@@ -310,6 +310,7 @@ impl Acc {
     }
 
     /// `(v + k) mod p`, `k` given as words (`[0; 4]` for the bare value).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn finish(&self, key: &Key, k_words: [i32; 4]) -> u128 {
         match self {
             Acc::Portable(v) => portable::add_mod(*v, words_mod_p(k_words)),

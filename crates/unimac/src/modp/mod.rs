@@ -52,7 +52,15 @@ pub const IFMA_BLOCK_BYTES: usize = 0;
 pub const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
 
 /// Bytes that both kernels absorb whole: a multiple of both block sizes.
-pub const UNIT: usize = if IFMA_BLOCK_BYTES > BLOCK_BYTES { IFMA_BLOCK_BYTES } else { BLOCK_BYTES };
+pub const UNIT: usize = max(IFMA_BLOCK_BYTES, BLOCK_BYTES);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
 
 /// Bytes a [`ModpStream`] gathers before absorbing them.
 const STREAM_CHUNK: usize = 64 << 10;
@@ -253,6 +261,8 @@ impl SecretPrime {
 
     /// [`absorb`](Self::absorb) on the backend that suits `x.len()`.
     fn absorb_auto(&self, w: u128, x: &[u8]) -> u128 {
+        // (IFMA_MIN_BYTES is 0 on targets without the IFMA code.)
+        #[allow(clippy::absurd_extreme_comparisons)]
         let b = if x.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
         self.absorb(b, w, x).expect("detected")
     }

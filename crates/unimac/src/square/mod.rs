@@ -374,6 +374,7 @@ impl BlockKey {
     /// ([`BlockKey::out_bytes`] per block). With AVX2, Def. 7, 9, 10 and 13
     /// hash four blocks per SIMD pass (one block per lane, the key element
     /// broadcast to all four); with AVX-512F, Def. 13 hashes eight.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     pub fn hash_blocks(&self, mut blocks: &[u8], mut out: &mut [u8]) -> Result<(), Error> {
         let (l, variant) = (self.l, self.variant);
         let o = self.out_bytes();
@@ -473,6 +474,7 @@ fn e_eight<const V: usize>(prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]
 /// `(words mod p) mod 2^l` of Def. 13 from its carry-free words, given in
 /// pairs (word `2i` in the low half of `pairs[i]`, `2i + 1` in the high).
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
     let word = |r: usize| (pairs[r / 2] >> (32 * (r % 2))) & 0xffff_ffff;
     let mut out = [0u32; 5];
