@@ -20,11 +20,28 @@ impl std::error::Error for MacError {}
 /// `Ok(())` exactly when `received` equals `computed` (same length, same
 /// bytes), compared in constant time.
 pub fn verify_tag(computed: &[u8], received: &[u8]) -> Result<(), MacError> {
-    if computed.len() == received.len() && bool::from(computed.ct_eq(received)) {
+    if computed.len() == received.len() && bool::from(ct_eq_bytes(computed, received)) {
         Ok(())
     } else {
         Err(MacError)
     }
+}
+
+/// Whether `a == b` (equal lengths), in a time that depends on the length
+/// only: the XORs of 8-byte words are ORed together and the result compared
+/// with zero by `subtle` (no branch on the bytes, and eight bytes a step
+/// instead of `subtle`'s one).
+fn ct_eq_bytes(a: &[u8], b: &[u8]) -> subtle::Choice {
+    debug_assert_eq!(a.len(), b.len());
+    let mut diff = 0u64;
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        diff |= u64::from_le_bytes(x.try_into().expect("8 bytes")) ^ u64::from_le_bytes(y.try_into().expect("8 bytes"));
+    }
+    for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
+        diff |= (x ^ y) as u64;
+    }
+    diff.ct_eq(&0)
 }
 
 /// A tag of `N` bytes. Equality is constant time (`subtle`), so comparing a
@@ -64,7 +81,7 @@ impl<const N: usize> Tag<N> {
 
 impl<const N: usize> PartialEq for Tag<N> {
     fn eq(&self, other: &Self) -> bool {
-        bool::from(self.0.ct_eq(&other.0))
+        bool::from(ct_eq_bytes(&self.0, &other.0))
     }
 }
 
@@ -72,13 +89,13 @@ impl<const N: usize> Eq for Tag<N> {}
 
 impl<const N: usize> PartialEq<[u8; N]> for Tag<N> {
     fn eq(&self, other: &[u8; N]) -> bool {
-        bool::from(self.0.ct_eq(other))
+        bool::from(ct_eq_bytes(&self.0, other))
     }
 }
 
 impl<const N: usize> PartialEq<Tag<N>> for [u8; N] {
     fn eq(&self, other: &Tag<N>) -> bool {
-        bool::from(self.ct_eq(&other.0))
+        bool::from(ct_eq_bytes(self, &other.0))
     }
 }
 

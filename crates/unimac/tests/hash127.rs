@@ -64,6 +64,10 @@ fn check(key: &[u8; 32], msg: &[u8]) {
     let want_raw = msg.len().is_multiple_of(4).then(|| model_words(r, k, &words_of(msg)));
     let kk = Key::new(key);
     assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
+    // Later short messages under the key take the short path (its powers are
+    // built from the second short message on).
+    assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, second message, len {}", msg.len());
+    assert_eq!(unimac::hash127::hash127_raw(&kk, msg).ok(), want_raw, "default hash127-raw, len {}", msg.len());
     for b in Backend::all_supported() {
         assert_eq!(hash127_with(b, &kk, msg, true, NO_THREADS), Some(want_pad), "{b:?} hash127 len {}", msg.len());
         assert_eq!(hash127_with(b, &kk, msg, false, NO_THREADS), want_raw, "{b:?} raw len {}", msg.len());

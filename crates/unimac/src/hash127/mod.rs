@@ -69,6 +69,11 @@ struct KeyInner {
     /// Bytes hashed under this key on the portable path while the table was
     /// not built yet (see [`LAZY_BYTES`]).
     lazy_bytes: AtomicU64,
+    /// The short path's powers of `r`, built when the key hashes its second
+    /// short message (a one-message key never pays for them).
+    short: OnceLock<Box<portable::ShortPowers>>,
+    /// Short messages hashed under this key before `short` was built.
+    short_uses: AtomicU64,
 }
 
 impl Drop for KeyInner {
@@ -78,7 +83,7 @@ impl Drop for KeyInner {
         self.r.zeroize();
         self.powers.zeroize();
         self.k.zeroize();
-        // The table zeroizes itself when dropped.
+        // The table and the short powers zeroize themselves when dropped.
     }
 }
 
@@ -120,6 +125,8 @@ impl Key {
                 k: words_mod_p(k),
                 table: OnceLock::new(),
                 lazy_bytes: AtomicU64::new(0),
+                short: OnceLock::new(),
+                short_uses: AtomicU64::new(0),
             }),
         }
     }
@@ -128,6 +135,7 @@ impl Key {
     /// path (otherwise nothing to do), in the layout of every vector backend
     /// the default dispatch may pick.
     pub fn precompute(&self) {
+        self.inner.short.get_or_init(|| portable::ShortPowers::new(self.inner.r, self.inner.k));
         match Backend::detect() {
             Backend::Portable => {}
             Backend::Avx2Fma => {
@@ -152,6 +160,17 @@ impl Key {
         } else {
             Backend::Portable
         }
+    }
+
+    /// The short path's powers, built from the second short message on.
+    fn short(&self) -> Option<&portable::ShortPowers> {
+        if let Some(s) = self.inner.short.get() {
+            return Some(s);
+        }
+        if self.inner.short_uses.fetch_add(1, Ordering::Relaxed) == 0 {
+            return None;
+        }
+        Some(self.inner.short.get_or_init(|| portable::ShortPowers::new(self.inner.r, self.inner.k)))
     }
 
     /// `r mod p`.
@@ -513,10 +532,9 @@ impl Hash127 {
 /// The last word of `pad(M, 4)`: the 0–3 bytes after `M`'s whole words, then
 /// `0x01`, then zeros.
 fn pad_word(tail: &[u8]) -> i32 {
-    let mut w = [0u8; 4];
-    w[..tail.len()].copy_from_slice(tail);
-    w[tail.len()] = 1;
-    i32::from_le_bytes(w)
+    // The tail's bytes, then 1, little-endian (no copy loop: `tail` has 0–3 bytes).
+    let w = tail.iter().rev().fold(1u32, |w, &b| (w << 8) | b as u32);
+    w as i32
 }
 
 /// One-shot hash of `msg` on one backend: whole chunks straight from `msg`
@@ -541,6 +559,14 @@ fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128
 /// [`oneshot`] on the detected backend, or the portable one while the key's
 /// table is not worth building yet (see [`LAZY_BYTES`]).
 fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
+    // Short messages: independent products with precomputed powers, one
+    // reduction, no vector state to set up and squeeze.
+    if msg.len() / 4 + pad as usize <= portable::SHORT_WORDS {
+        if let Some(sp) = key.short() {
+            let (words, tail) = msg.split_at(msg.len() / 4 * 4);
+            return portable::short(sp, words, pad.then(|| pad_word(tail)));
+        }
+    }
     let wanted = Backend::detect().for_len(msg.len());
     let b = key.pick(wanted, msg.len());
     if b != wanted {

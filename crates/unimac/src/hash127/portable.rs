@@ -162,3 +162,85 @@ pub fn absorb(mut v: u128, pw: &Powers, bytes: &[u8]) -> u128 {
     }
     v
 }
+
+/// Messages of at most this many words (the padding word included) take the
+/// short path ([`short`]) once a key has its [`ShortPowers`].
+pub const SHORT_WORDS: usize = 65;
+
+/// The per-key constants of the short path: the powers `r^SHORT_WORDS …
+/// r^1` in descending order, split into low and high 64-bit halves (word `i`
+/// of an `l`-word message takes entry `SHORT_WORDS − l + i`, so a message
+/// reads them forward from an offset), and for each word count `l`,
+/// `d_l = r^(l+1) − 2^31 (r^l + … + r) + k mod p`: the leading power, the
+/// correction of the offset that makes the words non-negative, and `k`.
+pub struct ShortPowers {
+    lo: [u64; SHORT_WORDS],
+    hi: [u64; SHORT_WORDS],
+    d: [u128; SHORT_WORDS + 1],
+}
+
+impl zeroize::Zeroize for ShortPowers {
+    fn zeroize(&mut self) {
+        self.lo.zeroize();
+        self.hi.zeroize();
+        self.d.zeroize();
+    }
+}
+
+impl Drop for ShortPowers {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self);
+    }
+}
+
+impl ShortPowers {
+    /// Expand `r, k < p` (about `2·SHORT_WORDS` multiplications mod `p`).
+    pub fn new(r: u128, k: u128) -> Box<ShortPowers> {
+        let mut s = Box::new(ShortPowers { lo: [0; SHORT_WORDS], hi: [0; SHORT_WORDS], d: [0; SHORT_WORDS + 1] });
+        let mut x = 1u128; // r^j
+        let mut sum = 0u128; // r + … + r^j
+        for j in 0..=SHORT_WORDS {
+            // Here x = r^j and sum = r + … + r^j.
+            let next = mul_mod(x, r);
+            s.d[j] = add_mod(add_mod(next, sub_p_if_ge(P - mul_mod(sum, 1 << 31))), k);
+            if j > 0 {
+                s.lo[SHORT_WORDS - j] = x as u64;
+                s.hi[SHORT_WORDS - j] = (x >> 64) as u64;
+            }
+            x = next;
+            sum = add_mod(sum, x);
+        }
+        s
+    }
+}
+
+/// `r^(l+1) + m_0 r^l + … + m_{l−1} r + k mod p` for the `l` signed words of
+/// `words` (then `tail`, if given, as the last word), `l ≤ SHORT_WORDS`:
+/// the words' products with the precomputed powers are independent, so they
+/// run in parallel, and the sum is reduced once.
+///
+/// With `u_i = m_i + 2^31 ∈ [0, 2^32)` and `r^j = h_j·2^64 + g_j`, the sum
+/// `Σ u_i r^(l−i)` is `A + B·2^64` with `A = Σ u_i g_{l−i} < 65·2^96` and
+/// `B = Σ u_i h_{l−i} < 65·2^95`, both exact in `u128`.
+#[inline]
+pub fn short(sp: &ShortPowers, words: &[u8], tail: Option<i32>) -> u128 {
+    debug_assert!(words.len().is_multiple_of(4));
+    let l = words.len() / 4 + tail.is_some() as usize;
+    assert!(l <= SHORT_WORDS, "the short path takes at most {SHORT_WORDS} words");
+    let off = SHORT_WORDS - l;
+    let (mut a, mut b) = (0u128, 0u128);
+    for ((c, &g), &h) in words.chunks_exact(4).zip(&sp.lo[off..]).zip(&sp.hi[off..]) {
+        let u = (word(c) as u32 ^ 0x8000_0000) as u64;
+        a += u as u128 * g as u128;
+        b += u as u128 * h as u128;
+    }
+    if let Some(w) = tail {
+        let u = (w as u32 ^ 0x8000_0000) as u64;
+        a += u as u128 * sp.lo[SHORT_WORDS - 1] as u128;
+        b += u as u128 * sp.hi[SHORT_WORDS - 1] as u128;
+    }
+    // A + B·2^64 = A + (B mod 2^64)·2^64 + (B >> 64)·2^128, and 2^128 ≡ 2.
+    let (s, carry) = a.overflowing_add((b as u64 as u128) << 64);
+    let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^41
+    add_mod(sub_p_if_ge((s & P) + (s >> 127)), sp.d[l])
+}

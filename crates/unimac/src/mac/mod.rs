@@ -47,7 +47,6 @@ use std::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
@@ -65,7 +64,7 @@ const P: u128 = hash127::P;
 
 /// Constant-time tag comparison: equal length and equal bytes.
 pub fn tags_equal(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && bool::from(a.ct_eq(b))
+    verify_tag(a, b).is_ok()
 }
 
 /// `AES(K, x)` of SPEC §0.
@@ -260,7 +259,8 @@ impl Hash127Aes {
     }
     /// The tag of `msg` (one-shot: no stream buffer, no allocation).
     pub fn tag(&self, msg: &[u8]) -> Tag<16> {
-        Tag::new(Finish::Scramble(Arc::clone(&self.aes)).apply(hash127::hash127(&self.r, msg)))
+        let h = Zeroizing::new(hash127::hash127(&self.r, msg));
+        Tag::new(*aes_block(&self.aes, &h))
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison).
     pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
@@ -561,11 +561,24 @@ impl<H: KeyedHash> WegmanCarter<H> {
         Ok(WcStream { inner, pad, out: self.hash.out_len(), group: self.hash.group() })
     }
 
-    /// The tag of `msg` under `nonce`.
+    /// The tag of `msg` under `nonce` (one-shot: the hash's own one-shot
+    /// path where it has one).
     pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut s = self.start(nonce)?;
-        s.update(msg);
-        s.finalize()
+        let h = Zeroizing::new(match &self.keyed {
+            Some(k) => k.compute(None, msg)?,
+            None => {
+                let mut s = self.hash.start(&self.hkey)?;
+                s.update(msg);
+                s.finalize()?
+            }
+        });
+        let out = self.hash.out_len();
+        if h.len() != out {
+            return Err(Error::Invalid(format!("hash gave {} bytes, expected {out}", h.len())));
+        }
+        let mut t = vec![0u8; out];
+        self.hash.group().combine(&aes_block(&self.aes, nonce)[..], &h, &mut t);
+        Ok(t)
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
@@ -770,14 +783,22 @@ impl Keyed for Hash127AesAdd {
     }
 }
 
+impl<H: KeyedHash> WegmanCarter<H> {
+    fn nonce_of(&self, nonce: Option<&[u8]>) -> Result<[u8; 16], Error> {
+        // The name is formatted only on the error path (not per message).
+        match nonce.map(<[u8; 16]>::try_from) {
+            Some(Ok(n)) => Ok(n),
+            _ => nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name())),
+        }
+    }
+}
+
 impl<H: KeyedHash> Keyed for WegmanCarter<H> {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        // The name is formatted only on the error path (not per message).
-        let n: [u8; 16] = match nonce.map(<[u8; 16]>::try_from) {
-            Some(Ok(n)) => n,
-            _ => nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name()))?,
-        };
-        Ok(Box::new(self.start(&n)?))
+        Ok(Box::new(self.start(&self.nonce_of(nonce)?)?))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        self.tag(&self.nonce_of(nonce)?, msg)
     }
 }
 

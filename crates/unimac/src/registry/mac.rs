@@ -5,7 +5,7 @@
 
 use zeroize::Zeroizing;
 
-use super::{Info, KeySpec, Keyed, Params, Stream};
+use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::mac::{KeyedHash, Pending};
 use crate::spec::DeferredNonce;
@@ -20,10 +20,12 @@ pub fn is_one_time(name: &str) -> bool {
 /// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
 /// interface the CLI uses for `tag` and `verify`.
 pub struct Mac {
+    entry: &'static Entry,
     info: &'static Info,
     key: Zeroizing<Vec<u8>>,
-    /// The MAC under `key`, set up once ([`super::key`]).
+    /// The MAC under `key`, set up once; `Mac` checks each nonce itself.
     keyed: Box<dyn Keyed>,
+    one_time: bool,
 }
 
 impl Mac {
@@ -43,8 +45,8 @@ impl Mac {
         if !e.info.key.accepts(key.len()) {
             return Err(Error::KeyLength { name: name.to_string(), expected: e.info.key.describe(), got: key.len() });
         }
-        let keyed = super::key(&e.info.name, &Params { key, nonce: None, len: None })?;
-        Ok(Mac { info: &e.info, key: Zeroizing::new(key.to_vec()), keyed })
+        let keyed = super::key_unchecked(e, &Params { key, nonce: None, len: None })?;
+        Ok(Mac { entry: e, info: &e.info, key: Zeroizing::new(key.to_vec()), keyed, one_time: is_one_time(name) })
     }
 
     /// The name without the `mac-` prefix.
@@ -77,21 +79,26 @@ impl Mac {
         self.keyed.start_check(nonce)
     }
     fn check(&self, nonce: Option<&[u8]>) -> Result<(), Error> {
-        let p = Params { key: &self.key, nonce, len: None };
-        super::check(self.info, &p).map_err(strip_prefix_err)
+        super::check_nonce_entry(self.entry, nonce).map_err(strip_prefix_err)
     }
-    /// The tag of `msg`.
+    /// The tag of `msg` (one-shot: the name's fastest path for a whole message).
     pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut s = self.start(nonce)?;
-        s.update(msg);
-        s.finalize()
+        self.check(nonce)?;
+        self.keyed.compute(nonce, msg).map_err(strip_prefix_err)
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
-        let mut s = self.start_check(nonce)?;
-        s.update(msg);
-        Ok(verify_tag(&s.finalize()?, tag.as_ref())?)
+        let want = if self.one_time {
+            // Checking never spends a one-message key.
+            let mut s = self.start_check(nonce)?;
+            s.update(msg);
+            s.finalize()?
+        } else {
+            self.check(nonce)?;
+            self.keyed.compute(nonce, msg).map_err(strip_prefix_err)?
+        };
+        Ok(verify_tag(&want, tag.as_ref())?)
     }
 }
 

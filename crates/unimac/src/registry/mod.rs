@@ -139,7 +139,7 @@ fn check_nonce(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
     }
 }
 
-fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), Error> {
+pub(crate) fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), Error> {
     let info = &e.info;
     check_nonce_len(info, e.nonce_min.unwrap_or(info.nonce)..=info.nonce, nonce)?;
     match (e.nonce_rule, nonce) {
@@ -191,21 +191,27 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
 }
 
 fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
+    let inner = key_unchecked(e, p)?;
+    Ok(Box::new(Checked { entry: e, inner }))
+}
+
+/// [`key`] for an entry, without the per-message nonce check (the caller
+/// checks each nonce with [`check_nonce_entry`]).
+pub(crate) fn key_unchecked(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     check_key(&e.info, p.key)?;
     if p.nonce.is_some() {
         check_nonce_entry(e, p.nonce)?;
     }
     check_len(&e.info, p.len)?;
     let p = Params { key: p.key, nonce: None, len: p.len };
-    let inner: Box<dyn Keyed> = match &e.opening {
+    Ok(match &e.opening {
         Opening::Keyed(f) => f(&p)?,
         Opening::PerMessage(_) => Box::new(PerMessage {
             key: Zeroizing::new(p.key.to_vec()),
             len: p.len,
             entry: e,
         }),
-    };
-    Ok(Box::new(Checked { entry: e, inner }))
+    })
 }
 
 /// Checks each message's nonce against the name, then starts it.

@@ -391,6 +391,24 @@ impl Hasher {
         Some(self.engine.finish(acc).to_le_bytes())
     }
 
+    /// The hash of the whole message `msg` under this `Hasher`'s key (the
+    /// state absorbed so far is neither used nor changed): no copy of the
+    /// expanded key, the message read in place, one padded last block.
+    pub fn hash(&self, msg: &[u8]) -> [u8; 8] {
+        let whole = msg.len() / 64 * 64;
+        let mut acc = self.engine.init();
+        if whole > 0 {
+            acc = self.engine.blocks(acc, &msg[..whole]);
+        }
+        let rest = &msg[whole..];
+        let mut last = [0u8; 64];
+        last[..rest.len()].copy_from_slice(rest);
+        last[rest.len()] = 1; // pad(M, 8)
+        let acc = self.engine.blocks(acc, &last[..(rest.len() + 8) & !7]);
+        last.zeroize();
+        self.engine.finish(acc).to_le_bytes()
+    }
+
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 8] {
         let mut last = [0u8; 64];
@@ -416,9 +434,7 @@ impl Drop for Hasher {
 
 /// One-shot hash with the default backend.
 pub fn hash(kind: Kind, key: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    let mut h = Hasher::new(kind, key);
-    h.update(msg);
-    h.finalize()
+    Hasher::new(kind, key).hash(msg)
 }
 
 /// `eval64(alpha, M)`.
@@ -467,6 +483,9 @@ struct KeyedHasher(Hasher);
 impl Keyed for KeyedHasher {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         Ok(Box::new(HashStream(self.0.clone())))
+    }
+    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(self.0.hash(msg).to_vec())
     }
 }
 

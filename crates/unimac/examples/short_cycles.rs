@@ -1,0 +1,144 @@
+//! Short messages: TSC ticks per message (key set up once, one thread) of
+//! unimac's hashes and MACs beside the peers people use for short messages,
+//! interleaved in one run, the median of batches.
+//! Run: `cargo run --release -p unimac --example short_cycles [-- NAME...]`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use unimac::registry::{self, KeySpec, Mac};
+
+#[cfg(target_arch = "x86_64")]
+fn ticks() -> u64 {
+    // SAFETY: rdtsc has no preconditions on x86-64.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn ticks() -> u64 {
+    Instant::now().elapsed().as_nanos() as u64
+}
+
+type Job = Box<dyn FnMut(&[u8])>;
+
+fn sink<T>(x: T) {
+    black_box(x);
+}
+
+fn median_ticks(f: &mut Job, msg: &[u8]) -> f64 {
+    let batch = 200;
+    let mut v: Vec<u64> = (0..301)
+        .map(|_| {
+            let c = ticks();
+            for _ in 0..batch {
+                f(black_box(msg));
+            }
+            ticks() - c
+        })
+        .collect();
+    v.sort_unstable();
+    v[v.len() / 2] as f64 / batch as f64
+}
+
+fn by_name(name: &str) -> Job {
+    let e = registry::lookup(&format!("mac-{name}")).expect("a MAC");
+    let kl = match e.info.key {
+        KeySpec::Fixed(n) => n,
+        KeySpec::OneOf(v) => v[0],
+        KeySpec::PerElement(_) => unreachable!(),
+    };
+    let key = vec![0x5a; kl];
+    let mac = Mac::new(name, &key).expect("keys");
+    let nonce = vec![0x11; mac.nonce_len()];
+    let one_time = registry::is_one_time(name);
+    Box::new(move |m: &[u8]| {
+        let n = (!nonce.is_empty()).then_some(&nonce[..]);
+        if one_time {
+            black_box(Mac::new(name_static(&mac), &key).unwrap().tag(n, m).unwrap());
+        } else {
+            black_box(mac.tag(n, m).unwrap());
+        }
+    })
+}
+
+fn name_static(m: &Mac) -> &str {
+    m.name()
+}
+
+fn main() {
+    let (t0, c0) = (Instant::now(), ticks());
+    while t0.elapsed().as_millis() < 200 {}
+    let ghz = (ticks() - c0) as f64 / t0.elapsed().as_secs_f64() / 1e9;
+    println!("TSC {ghz:.3} GHz; ticks per message, median of 301 batches of 200");
+    let key32 = [0x5au8; 32];
+    let key16 = [0x5au8; 16];
+    let mut jobs: Vec<(String, Job)> = Vec::new();
+    // Typed APIs.
+    {
+        let k = unimac::hash127::Key::new(&key32);
+        k.precompute();
+        jobs.push(("hash127 (typed)".into(), Box::new(move |m| sink(unimac::hash127::hash127(&k, m)))));
+        let k2 = unimac::hash127::Key::new(&key32);
+        jobs.push(("hash127 (portable)".into(), Box::new(move |m| sink(unimac::hash127::hash127_with(unimac::hash127::Backend::Portable, &k2, m, true, usize::MAX)))));
+        let mac = unimac::mac::Hash127Aes::new(&key32);
+        jobs.push(("hash127-aes tag (typed)".into(), Box::new(move |m| sink(mac.tag(m)))));
+        let mac = unimac::mac::Hash127Aes::new(&key32);
+        let t = mac.tag(&[0u8; 64]);
+        jobs.push(("hash127-aes verify (typed)".into(), Box::new(move |m| sink(mac.verify(m, t)))));
+        let e64 = unimac::shoup::Hasher::new(unimac::shoup::Kind::Eval64, &[0x5a; 8]);
+        jobs.push(("eval64 (typed)".into(), Box::new(move |m| {
+            black_box(e64.hash(m));
+        })));
+        let e128 = unimac::shoup::eval128::Eval128::new(&key16);
+        jobs.push(("eval128 (typed)".into(), Box::new(move |m| {
+            black_box(e128.oneshot(m));
+        })));
+        let u = unimac::umac::Umac::<8>::new(&key16);
+        jobs.push(("umac64 (typed)".into(), Box::new(move |m| sink(u.tag(&[1u8; 8], m).unwrap()))));
+    }
+    for name in ["hash127-aes", "hash127-aes-nonce", "wc-eval64", "wc-eval128", "wc-mmh32x2", "umac64", "vmac64", "umac128", "vmac128"] {
+        jobs.push((format!("{name} tag (by name)"), by_name(name)));
+    }
+    // Peers.
+    {
+        let k = key32;
+        jobs.push(("blake3-keyed".into(), Box::new(move |m| sink(blake3::keyed_hash(&k, m)))));
+        use polyval::universal_hash::{KeyInit, UniversalHash};
+        let pv = polyval::Polyval::new(&key16.into());
+        jobs.push(("polyval".into(), Box::new(move |m| {
+            let mut h = pv.clone();
+            h.update_padded(m);
+            sink(h.finalize());
+        })));
+        use hmac::Mac as _;
+        let hm = <hmac::Hmac<sha2::Sha256> as hmac::Mac>::new_from_slice(&key32).unwrap();
+        jobs.push(("hmac-sha256".into(), Box::new(move |m| {
+            let mut h = hm.clone();
+            h.update(m);
+            sink(h.finalize());
+        })));
+        let cm = <cmac::Cmac<aes::Aes128> as cmac::Mac>::new_from_slice(&key16).unwrap();
+        jobs.push(("aes-cmac".into(), Box::new(move |m| {
+            let mut h = cm.clone();
+            cmac::Mac::update(&mut h, m);
+            sink(cmac::Mac::finalize(h));
+        })));
+    }
+    let filter: Vec<String> = std::env::args().skip(1).collect();
+    let sizes = [0usize, 16, 64, 256, 1024];
+    print!("{:<30}", "");
+    for n in sizes {
+        print!("{:>9}", format!("{n} B"));
+    }
+    println!();
+    for (name, job) in jobs.iter_mut() {
+        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        print!("{name:<30}");
+        for n in sizes {
+            let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
+            print!("{:>9.0}", median_ticks(job, &m));
+        }
+        println!();
+    }
+}
