@@ -310,6 +310,8 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
                     let want = model(kind, key, msg);
                     for b in backends_for(kind) {
                         assert_eq!(run(kind, b, key, msg), want, "{kind:?} {b:?} key {key:02x?} len {len}");
+                        let h = Hasher::with_backend(kind, b, key).unwrap();
+                        assert_eq!(h.hash(msg), want, "one-shot {kind:?} {b:?} key {key:02x?} len {len}");
                         n += 1;
                     }
                     assert_eq!(shoup::hash(kind, key, msg), want);

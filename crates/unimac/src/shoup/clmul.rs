@@ -294,6 +294,41 @@ pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i
     reduce128(acc[0], acc[1], acc[2])
 }
 
+/// A whole short message in one aggregated step: the blocks of `data` (a
+/// multiple of 16 bytes) and then the block `last`, `k = data.len()/16 + 1 ≤ 32`
+/// blocks in all, from the initial state `α`:
+/// `α^(k+1) + b_0 α^k + … + b_(k−2) α^2 + last·α`, reduced once.
+///
+/// Panics if the CPU lacks PCLMULQDQ or SSE4.1 or if `data` is too long.
+pub(crate) fn eval128_short(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
+    assert!(crate::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+    assert!(data.len().is_multiple_of(16) && data.len() / 16 < eval128::STEP, "eval128: a short message is fewer than 32 blocks");
+    // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
+    unsafe { eval128_short_pclmul(key, data, last) }
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+fn eval128_short_pclmul(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
+    let k = data.len() / 16 + 1;
+    let pw = &key.desc[eval128::STEP - k..];
+    let x = from_u128(key.alpha());
+    let mut acc = [_mm_setzero_si128(); 3];
+    let load = |h: &u128| {
+        // SAFETY: `h` is a u128 (16 readable bytes).
+        unsafe { _mm_loadu_si128(h as *const u128 as *const __m128i) }
+    };
+    for (j, (b, h)) in data.chunks_exact(16).zip(pw).enumerate() {
+        // SAFETY: `b` is 16 readable bytes.
+        let b = unsafe { _mm_loadu_si128(b.as_ptr() as *const __m128i) };
+        let b = if j == 0 { x!(b, x) } else { b };
+        mul128_acc(b, load(h), &mut acc);
+    }
+    let b = from_u128(last);
+    let b = if k == 1 { x!(b, x) } else { b };
+    mul128_acc(b, load(&pw[k - 1]), &mut acc);
+    to_u128(reduce128(acc[0], acc[1], acc[2]))
+}
+
 /// eval128 blocks (`data.len()` a multiple of 16): eight blocks per step, three
 /// PCLMULQDQs per block (Karatsuba, the powers' `lo + hi` precomputed; the
 /// middle term formed once per step from the sums), the rest in one shorter

@@ -404,8 +404,10 @@ impl Hasher {
         let mut last = [0u8; 64];
         last[..rest.len()].copy_from_slice(rest);
         last[rest.len()] = 1; // pad(M, 8)
-        let acc = self.engine.blocks(acc, &last[..(rest.len() + 8) & !7]);
-        last.zeroize();
+        let len = (rest.len() + 8) & !7;
+        let acc = self.engine.blocks(acc, &last[..len]);
+        // Only the first `len` bytes ever held message bytes.
+        last[..len].zeroize();
         self.engine.finish(acc).to_le_bytes()
     }
 
