@@ -24,19 +24,13 @@ fn sink<T>(x: T) {
     black_box(x);
 }
 
-fn median_ticks(f: &mut Job, msg: &[u8]) -> f64 {
-    let batch = 200;
-    let mut v: Vec<u64> = (0..301)
-        .map(|_| {
-            let c = ticks();
-            for _ in 0..batch {
-                f(black_box(msg));
-            }
-            ticks() - c
-        })
-        .collect();
-    v.sort_unstable();
-    v[v.len() / 2] as f64 / batch as f64
+fn batch_ticks(f: &mut Job, msg: &[u8]) -> f64 {
+    let batch = 100;
+    let c = ticks();
+    for _ in 0..batch {
+        f(black_box(msg));
+    }
+    (ticks() - c) as f64 / batch as f64
 }
 
 fn by_name(name: &str) -> Job {
@@ -55,7 +49,9 @@ fn by_name(name: &str) -> Job {
         if one_time {
             black_box(Mac::new(name_static(&mac), &key).unwrap().tag(n, m).unwrap());
         } else {
-            black_box(mac.tag(n, m).unwrap());
+            let mut t = [0u8; 32];
+            sink(mac.tag_into(n, m, &mut t).unwrap());
+            sink(t);
         }
     })
 }
@@ -68,7 +64,7 @@ fn main() {
     let (t0, c0) = (Instant::now(), ticks());
     while t0.elapsed().as_millis() < 200 {}
     let ghz = (ticks() - c0) as f64 / t0.elapsed().as_secs_f64() / 1e9;
-    println!("TSC {ghz:.3} GHz; ticks per message, median of 301 batches of 200");
+    println!("TSC {ghz:.3} GHz; ticks per message: median of 201 batches of 100, every row measured in turn");
     let key32 = [0x5au8; 32];
     let key16 = [0x5au8; 16];
     let mut jobs: Vec<(String, Job)> = Vec::new();
@@ -95,8 +91,8 @@ fn main() {
         let u = unimac::umac::Umac::<8>::new(&key16);
         jobs.push(("umac64 (typed)".into(), Box::new(move |m| sink(u.tag(&[1u8; 8], m).unwrap()))));
     }
-    for name in ["hash127-aes", "hash127-aes-nonce", "wc-eval64", "wc-eval128", "wc-mmh32x2", "umac64", "vmac64", "umac128", "vmac128"] {
-        jobs.push((format!("{name} tag (by name)"), by_name(name)));
+    for name in registry::names() {
+        jobs.push((format!("{name} tag (by name)"), by_name(&name)));
     }
     // Peers.
     {
@@ -124,20 +120,33 @@ fn main() {
         })));
     }
     let filter: Vec<String> = std::env::args().skip(1).collect();
+    jobs.retain(|(name, _)| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str())));
     let sizes = [0usize, 16, 64, 256, 1024];
-    print!("{:<30}", "");
+    // Every job measured in turn, batch by batch (interleaved), so a change
+    // in the machine's load hits every row alike; the median batch counts.
+    let mut table = vec![vec![0f64; sizes.len()]; jobs.len()];
+    for (si, &n) in sizes.iter().enumerate() {
+        let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
+        let mut samples = vec![Vec::with_capacity(201); jobs.len()];
+        for _ in 0..201 {
+            for (ji, (_, job)) in jobs.iter_mut().enumerate() {
+                samples[ji].push(batch_ticks(job, &m));
+            }
+        }
+        for (ji, s) in samples.iter_mut().enumerate() {
+            s.sort_by(f64::total_cmp);
+            table[ji][si] = s[s.len() / 2];
+        }
+    }
+    print!("{:<34}", "");
     for n in sizes {
         print!("{:>9}", format!("{n} B"));
     }
     println!();
-    for (name, job) in jobs.iter_mut() {
-        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        print!("{name:<30}");
-        for n in sizes {
-            let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
-            print!("{:>9.0}", median_ticks(job, &m));
+    for ((name, _), row) in jobs.iter().zip(&table) {
+        print!("{name:<34}");
+        for v in row {
+            print!("{v:>9.0}");
         }
         println!();
     }

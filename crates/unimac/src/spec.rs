@@ -132,6 +132,14 @@ pub trait Keyed: Send + Sync {
         s.finalize()
     }
 
+    /// One-shot into `out`, which must hold the output (its length is
+    /// returned): [`compute`](Self::compute) without an allocation where the
+    /// family has such a path (every MAC of SPEC §6–§8 and the hashes under
+    /// them); by default `compute`, copied.
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        put(out, &self.compute(nonce, msg)?)
+    }
+
     /// Start a message whose output is only compared with a tag received
     /// (verification): the same computation, but it never spends a one-time
     /// key (`mac-hash127`), which [`start_with_nonce`](Self::start_with_nonce)
@@ -218,6 +226,17 @@ impl Entry {
 
 /// A [`Keyed`] object of a one-block function: the message is kept whole and
 /// `f` applied at the end (MMH/NMH, Square Hash: keys cheap to set up).
+/// Copy `bytes` to the front of `out` (for [`Keyed::compute_into`]).
+pub(crate) fn put(out: &mut [u8], bytes: &[u8]) -> Result<usize, Error> {
+    match out.get_mut(..bytes.len()) {
+        Some(o) => {
+            o.copy_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        None => Err(Error::Invalid(format!("output buffer of {} bytes, {} needed", out.len(), bytes.len()))),
+    }
+}
+
 pub(crate) struct OneShot<F>(pub(crate) Arc<F>);
 
 impl<F: Fn(&[u8]) -> Result<Vec<u8>, Error> + Send + Sync + 'static> Keyed for OneShot<F> {

@@ -22,7 +22,7 @@ use std::sync::{mpsc, Arc, Mutex};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 pub use crate::spec::{BlockFamily, BlockHash};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -129,6 +129,62 @@ impl TreeKey {
         Arc::clone(&levels[j])
     }
 
+    /// `tree-F(s, msg)` in one go into `out` (at least `O` bytes), for a
+    /// message whose level-0 outputs fit in [`SHORT_LEVEL`] bytes: every
+    /// level on the stack, read in place, nothing allocated (`None` for a
+    /// longer message, which takes the streaming [`Tree`]). The levels'
+    /// outputs depend on the key, so the buffers are wiped.
+    pub fn hash_short(&self, msg: &[u8], out: &mut [u8]) -> Option<usize> {
+        let (b, o) = (self.family.block, self.family.out);
+        if (msg.len() / b + 1) * o > SHORT_LEVEL || out.len() < o || b > MAX_BLOCK {
+            return None;
+        }
+        let mut last = [0u8; MAX_BLOCK];
+        if msg.len() < b {
+            // One block: level 0's output is the tree's. (`last` holds only
+            // message bytes and padding: nothing secret to wipe.)
+            last[..msg.len()].copy_from_slice(msg);
+            last[msg.len()] = 1;
+            self.level(0).hash_blocks(&last[..b], &mut out[..o]);
+            return Some(o);
+        }
+        let mut bufs = [[0u8; SHORT_LEVEL]; 2];
+        // Bytes written into each buffer (wiped at the end, not the whole).
+        let mut used = [0usize; 2];
+        let mut x_len = msg.len();
+        let mut j = 0;
+        let mut cur = 0; // the buffer holding this level's input (j > 0)
+        loop {
+            let (first, second) = bufs.split_at_mut(1);
+            let (src, dst) = if cur == 0 { (&first[0], &mut second[0]) } else { (&second[0], &mut first[0]) };
+            // The level's input: the message at level 0, `src` above it.
+            let x: &[u8] = if j == 0 { msg } else { &src[..x_len] };
+            let whole = x.len() / b * b;
+            let rest = &x[whole..];
+            // pad(X, B): the rest, 0x01, zeros to B.
+            last[..rest.len()].copy_from_slice(rest);
+            last[rest.len()] = 1;
+            last[rest.len() + 1..b].fill(0);
+            let hash = self.level(j);
+            if whole == 0 {
+                // One block: this level's output is the tree's.
+                hash.hash_blocks(&last[..b], &mut out[..o]);
+                break;
+            }
+            let n = whole / b;
+            hash.hash_blocks(&x[..whole], &mut dst[..n * o]);
+            hash.hash_blocks(&last[..b], &mut dst[n * o..(n + 1) * o]);
+            x_len = (n + 1) * o;
+            used[1 - cur] = used[1 - cur].max(x_len);
+            cur = 1 - cur;
+            j += 1;
+        }
+        // The levels' outputs depend on the key: wipe what was written.
+        bufs[0][..used[0]].zeroize();
+        bufs[1][..used[1]].zeroize();
+        Some(o)
+    }
+
     /// A new, empty tree under this key.
     pub fn start(self: &Arc<Self>) -> Tree {
         Tree::with_key(Arc::clone(self))
@@ -143,6 +199,13 @@ pub struct Tree {
     /// Scratch for the padded last block of a level (B bytes).
     pad: Vec<u8>,
 }
+
+/// Bytes of one level's outputs that [`TreeKey::hash_short`] keeps on the
+/// stack (at least `O`·(`len/B` + 1) for the messages it takes).
+pub const SHORT_LEVEL: usize = 256;
+
+/// The largest block of SPEC §5's table.
+const MAX_BLOCK: usize = 264;
 
 /// How many input bytes one call hands to the block function at most: long
 /// runs for the SIMD paths, while the batch and its outputs stay in L1/L2.
@@ -387,6 +450,23 @@ impl Keyed for KeystreamStream {
 impl Keyed for Arc<TreeKey> {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         Ok(Box::new(TreeKey::start(self)))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = Zeroizing::new([0u8; 16]);
+        match self.hash_short(msg, &mut out[..]) {
+            Some(n) => Ok(out[..n].to_vec()),
+            None => {
+                let mut s = self.start_with_nonce(nonce)?;
+                s.update(msg);
+                s.finalize()
+            }
+        }
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        match self.hash_short(msg, out) {
+            Some(n) => Ok(n),
+            None => crate::spec::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
+        }
     }
 }
 

@@ -213,3 +213,47 @@ fn keystream_matches_block_by_block_aes() {
         }
     }
 }
+
+/// The one-shot path of short messages (every level on the stack) equals the
+/// model at every length it takes, for every block family, including the
+/// lengths where a second or third level appears; longer messages are left
+/// to the streaming tree (and equal the model too).
+#[test]
+fn short_one_shot_equals_model_for_every_family() {
+    use std::sync::Arc;
+    use unimac::tree::{families, TreeKey, SHORT_LEVEL};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+    let s: [u8; 16] = rng.gen();
+    let mut taken = 0;
+    for f in families() {
+        let (b, o) = (f.block, f.out);
+        let key = Arc::new(TreeKey::new(f.clone(), &s));
+        let most = (SHORT_LEVEL / o) * b; // beyond the short path's reach
+        let mut lens: Vec<usize> = (0..=2 * b + 2).collect();
+        for k in [b / o, 2 * b / o, most / b - 1, most / b] {
+            for d in [-1i64, 0, 1] {
+                lens.push((k as i64 * b as i64 + d).max(0) as usize);
+            }
+        }
+        for len in lens {
+            let msg = message(&mut rng, len);
+            let mut out = [0u8; 16];
+            let via_key = registry::compute(&format!("tree-{}", f.name), &Params { key: &s, ..Default::default() }, &msg).unwrap();
+            match key.hash_short(&msg, &mut out) {
+                Some(n) => {
+                    assert_eq!(n, o);
+                    assert_eq!(&out[..n], &via_key[..], "{} len {len}", f.name);
+                    taken += 1;
+                }
+                None => assert!((len / b + 1) * o > SHORT_LEVEL, "{} len {len} not taken", f.name),
+            }
+            if NAMES.contains(&f.name.as_str()) {
+                assert_eq!(via_key, tree_model(&f.name, &s, &msg), "{} len {len}", f.name);
+            }
+            let mut t = Tree::new(f.clone(), &s);
+            t.update(&msg);
+            assert_eq!(t.finalize(), via_key, "{} len {len} streaming", f.name);
+        }
+    }
+    assert!(taken > 1000, "{taken}");
+}

@@ -659,6 +659,10 @@ impl Keyed for Keyed127 {
         let out = if self.raw { hash127_raw(&self.key, msg)? } else { hash127(&self.key, msg) };
         Ok(out.to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let h = if self.raw { hash127_raw(&self.key, msg)? } else { hash127(&self.key, msg) };
+        crate::spec::put(out, &h)
+    }
 }
 
 pub(crate) fn catalog() -> Vec<Entry> {

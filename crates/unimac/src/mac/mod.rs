@@ -211,6 +211,9 @@ impl Keyed for Hash127Free {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.compute(msg).to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        crate::spec::put(out, self.0.compute(msg).as_ref())
+    }
 }
 
 /// `mac-hash127-aes`: `AES_K(h_r(M))`, protocol 2 "scrambling" of seed 000 §9
@@ -564,23 +567,33 @@ impl<H: KeyedHash> WegmanCarter<H> {
     /// The tag of `msg` under `nonce` (one-shot: the hash's own one-shot
     /// path where it has one).
     pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let h = Zeroizing::new(match &self.keyed {
-            Some(k) => k.compute(None, msg)?,
+        let mut t = [0u8; 16];
+        let n = self.tag_into(nonce, msg, &mut t)?;
+        Ok(t[..n].to_vec())
+    }
+
+    /// [`tag`](Self::tag) into `out` (at least [`tag_len`](Self::tag_len)
+    /// bytes); the tag's length is returned. No allocation where the hash
+    /// has a one-shot path.
+    pub fn tag_into(&self, nonce: &[u8; 16], msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let o = self.hash.out_len();
+        let mut h = Zeroizing::new([0u8; 16]);
+        let n = match &self.keyed {
+            Some(k) => k.compute_into(None, msg, &mut h[..])?,
             None => {
                 let mut s = self.hash.start(&self.hkey)?;
                 s.update(msg);
-                s.finalize()?
+                crate::spec::put(&mut h[..], &Zeroizing::new(s.finalize()?))?
             }
-        });
-        let out = self.hash.out_len();
-        if h.len() != out {
-            return Err(Error::Invalid(format!("hash gave {} bytes, expected {out}", h.len())));
+        };
+        if n != o {
+            return Err(Error::Invalid(format!("hash gave {n} bytes, expected {o}")));
         }
-        let mut t = vec![0u8; out];
-        self.hash.group().combine(&aes_block(&self.aes, nonce)[..], &h, &mut t);
-        Ok(t)
+        let have = out.len();
+        let out = out.get_mut(..o).ok_or_else(|| Error::Invalid(format!("output buffer of {have} bytes, {o} needed")))?;
+        self.hash.group().combine(&aes_block(&self.aes, nonce)[..o], &h[..o], out);
+        Ok(o)
     }
-
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison); `Err(Error::TagMismatch)` if not.
     pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
@@ -759,6 +772,9 @@ impl Keyed for Hash127Aes {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.tag(msg).to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        crate::spec::put(out, self.tag(msg).as_ref())
+    }
 }
 
 impl Keyed for Hash127AesNonce {
@@ -770,6 +786,10 @@ impl Keyed for Hash127AesNonce {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
         Ok(self.tag(&n, msg).to_vec())
     }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
+        crate::spec::put(out, self.tag(&n, msg).as_ref())
+    }
 }
 
 impl Keyed for Hash127AesAdd {
@@ -780,6 +800,10 @@ impl Keyed for Hash127AesAdd {
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
         Ok(self.tag(&n, msg).to_vec())
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
+        crate::spec::put(out, self.tag(&n, msg).as_ref())
     }
 }
 
@@ -799,6 +823,9 @@ impl<H: KeyedHash> Keyed for WegmanCarter<H> {
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         self.tag(&self.nonce_of(nonce)?, msg)
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        self.tag_into(&self.nonce_of(nonce)?, msg, out)
     }
 }
 

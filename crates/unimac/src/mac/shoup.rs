@@ -122,6 +122,10 @@ macro_rules! nonce_xor_api {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
                 Ok(self.tag(&n, msg).to_vec())
             }
+            fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+                let n = nonce16(nonce.unwrap_or_default(), $name)?;
+                crate::spec::put(out, self.tag(&n, msg).as_ref())
+            }
         }
     };
 }

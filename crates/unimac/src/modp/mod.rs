@@ -393,6 +393,9 @@ impl Keyed for KeyedModp {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.reduce(msg).to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        crate::spec::put(out, self.0.reduce(msg).as_ref())
+    }
 }
 
 pub(crate) fn catalog() -> Vec<Entry> {

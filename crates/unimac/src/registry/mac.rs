@@ -17,6 +17,9 @@ pub fn is_one_time(name: &str) -> bool {
     matches!(name, "hash127" | "hash127-96")
 }
 
+/// The longest output of a `mac-` name: a `shoup4-` tag with its random pair.
+const MAX_TAG: usize = 32;
+
 /// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
 /// interface the CLI uses for `tag` and `verify`.
 pub struct Mac {
@@ -83,22 +86,29 @@ impl Mac {
     }
     /// The tag of `msg` (one-shot: the name's fastest path for a whole message).
     pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut t = [0u8; MAX_TAG];
+        let n = self.tag_into(nonce, msg, &mut t)?;
+        Ok(t[..n].to_vec())
+    }
+    /// [`tag`](Self::tag) into `out`, which must hold [`tag_len`](Self::tag_len)
+    /// bytes; the tag's length is returned. No allocation for any MAC whose
+    /// key is set up once (every name but the one-message `hash127` ones).
+    pub fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         self.check(nonce)?;
-        self.keyed.compute(nonce, msg).map_err(strip_prefix_err)
+        self.keyed.compute_into(nonce, msg, out).map_err(strip_prefix_err)
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
-        let want = if self.one_time {
+        if self.one_time {
             // Checking never spends a one-message key.
             let mut s = self.start_check(nonce)?;
             s.update(msg);
-            s.finalize()?
-        } else {
-            self.check(nonce)?;
-            self.keyed.compute(nonce, msg).map_err(strip_prefix_err)?
-        };
-        Ok(verify_tag(&want, tag.as_ref())?)
+            return Ok(verify_tag(&s.finalize()?, tag.as_ref())?);
+        }
+        let mut want = Zeroizing::new([0u8; MAX_TAG]);
+        let n = self.tag_into(nonce, msg, &mut want[..])?;
+        Ok(verify_tag(&want[..n], tag.as_ref())?)
     }
 }
 

@@ -229,6 +229,10 @@ impl Keyed for Checked {
         check_nonce_entry(self.entry, nonce)?;
         self.inner.compute(nonce, msg)
     }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        check_nonce_entry(self.entry, nonce)?;
+        self.inner.compute_into(nonce, msg, out)
+    }
     fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         check_nonce_entry(self.entry, nonce)?;
         self.inner.start_check(nonce)

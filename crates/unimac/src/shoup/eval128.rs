@@ -256,6 +256,9 @@ impl Keyed for KeyedEval128 {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.oneshot(msg).to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        crate::spec::put(out, self.0.oneshot(msg).as_ref())
+    }
 }
 
 pub(crate) fn entry() -> Entry {

@@ -489,6 +489,9 @@ impl Keyed for KeyedHasher {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.hash(msg).to_vec())
     }
+    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        crate::spec::put(out, self.0.hash(msg).as_ref())
+    }
 }
 
 /// A `-key` name under one key: its output, computed once.

@@ -513,6 +513,10 @@ impl<const T: usize> Keyed for Umac<T> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         Ok(self.tag(n, msg)?.to_vec())
     }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        crate::spec::put(out, self.tag(n, msg)?.as_ref())
+    }
 }
 
 fn key16(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 16]>, Error> {

@@ -545,6 +545,10 @@ impl<const T: usize> Keyed for Vmac<T> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         Ok(self.tag(n, msg)?.to_vec())
     }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
+        crate::spec::put(out, self.tag(n, msg)?.as_ref())
+    }
 }
 
 /// The `mac-vmac*` names of SPEC §8.
