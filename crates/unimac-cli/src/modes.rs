@@ -52,8 +52,8 @@ impl Effort {
             }
         } else {
             Effort {
-                reps: 9,
-                batch_ns: 4e6,
+                reps: 15,
+                batch_ns: 2e6,
             }
         }
     }
@@ -271,7 +271,9 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
     for (n, run) in bench::peers() {
         rows.push((n.to_string(), true, run));
     }
-    let mut series: Vec<(String, bool, Vec<(f64, f64)>)> = Vec::new();
+    // (name, is a peer, (length, bytes per cycle) points)
+    type Series = (String, bool, Vec<(f64, f64)>);
+    let mut series: Vec<Series> = Vec::new();
     let mut err = io::stderr().lock();
     for (name, peer, mut f) in rows {
         let mut pts = Vec::new();
@@ -301,11 +303,14 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
 
     let root = SVGBackend::new(path, (1280, 860)).into_drawing_area();
     root.fill(&WHITE)?;
+    // The chart on the left, its legend in a column on the right (twenty
+    // lines would hide part of the chart).
+    let (left, right) = root.split_horizontally(1030);
     let cpu = cpu_model();
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(&left)
         .caption(
-            format!("unimac bench --plot: one thread, key set up once; {cpu}"),
-            ("sans-serif", 22),
+            format!("unimac bench --plot: throughput, one thread, key set up once; {cpu}"),
+            ("sans-serif", 20),
         )
         .margin(16)
         .x_label_area_size(48)
@@ -330,22 +335,20 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
             filled: true,
             stroke_width: if *peer { 4 } else { 2 },
         };
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), style).point_size(2))?
-            .label(if *peer {
-                format!("{name} (peer)")
-            } else {
-                name.clone()
-            })
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
+        chart.draw_series(LineSeries::new(pts.iter().copied(), style).point_size(2))?;
+        let y = 60 + 30 * i as i32;
+        right.draw(&PathElement::new(vec![(4, y), (40, y)], style))?;
+        let label = if *peer {
+            format!("{name} (peer)")
+        } else {
+            name.clone()
+        };
+        right.draw(&Text::new(
+            label,
+            (48, y - 8),
+            ("sans-serif", 16).into_font().color(&BLACK),
+        ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
     root.present()?;
     println!(
         "wrote {}: {} lines, {} to {}, bytes per cycle",
@@ -367,7 +370,9 @@ fn keyed(name: &str, key: &[u8]) -> Result<Runner, Fail> {
             len: None,
         },
     )?;
-    Ok(Box::new(move |m: &[u8]| black_box(k.compute(None, m)).is_ok()))
+    Ok(Box::new(move |m: &[u8]| {
+        black_box(k.compute(None, m)).is_ok()
+    }))
 }
 
 /// Measured cycles per call of `f` on `msg` (fails if `f` refuses it).
@@ -451,12 +456,48 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     );
     let len = 16 << 10;
     let rates: [(&str, f64, f64, f64, &str); 6] = [
-        ("evaluation hash, method 1 (no table), Sparc-10", 70.0, 11.0, 11.0, "eval64"),
-        ("evaluation hash, method 2 (2 KB table), Sparc-10", 70.0, 34.0, 36.0, "eval64"),
-        ("division hash, method 1 (one 2 KB table), Sparc-10", 70.0, 35.0, 38.0, "division64"),
-        ("division hash, method 2 (four tables, 8 KB), Sparc-10", 70.0, 50.0, 75.0, "division64"),
-        ("generalized division hash (8 KB table), Sparc-10", 70.0, 50.0, 75.0, "gdivision64"),
-        ("generalized division hash, Pentium 90 MHz", 90.0, 85.0, 100.0, "gdivision64"),
+        (
+            "evaluation hash, method 1 (no table), Sparc-10",
+            70.0,
+            11.0,
+            11.0,
+            "eval64",
+        ),
+        (
+            "evaluation hash, method 2 (2 KB table), Sparc-10",
+            70.0,
+            34.0,
+            36.0,
+            "eval64",
+        ),
+        (
+            "division hash, method 1 (one 2 KB table), Sparc-10",
+            70.0,
+            35.0,
+            38.0,
+            "division64",
+        ),
+        (
+            "division hash, method 2 (four tables, 8 KB), Sparc-10",
+            70.0,
+            50.0,
+            75.0,
+            "division64",
+        ),
+        (
+            "generalized division hash (8 KB table), Sparc-10",
+            70.0,
+            50.0,
+            75.0,
+            "gdivision64",
+        ),
+        (
+            "generalized division hash, Pentium 90 MHz",
+            90.0,
+            85.0,
+            100.0,
+            "gdivision64",
+        ),
     ];
     let mut now_cpb = std::collections::HashMap::new();
     for (what, mhz, lo, hi, name) in rates {
@@ -479,7 +520,9 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
                 format!("{}-{}", times(fast / nc), times(slow / nc)),
             )
         };
-        o.push_str(&format!("| {what} | {rate} | {cpb} | `{name}` | {nc:.3} | {x} |\n"));
+        o.push_str(&format!(
+            "| {what} | {rate} | {cpb} | `{name}` | {nc:.3} | {x} |\n"
+        ));
     }
     o.push_str(
         "\nKey set-up (paper: microseconds at 70 MHz, as cycles; now: one `registry::key` call).\n\n\
@@ -488,8 +531,16 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     );
     let setups: [(&str, f64, &str); 3] = [
         ("evaluation hash, 2 KB table (method 2)", 30.0, "eval64"),
-        ("division hash: minimal polynomial by Berlekamp-Massey", 360.0, "division64"),
-        ("generalized division hash: polynomial and 8 KB table", 255.0, "gdivision64"),
+        (
+            "division hash: minimal polynomial by Berlekamp-Massey",
+            360.0,
+            "division64",
+        ),
+        (
+            "generalized division hash: polynomial and 8 KB table",
+            255.0,
+            "gdivision64",
+        ),
     ];
     for (what, us, name) in setups {
         let mut s = bench::unimac_runner(name)?.1;
@@ -564,7 +615,11 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         let mut f = keyed("sqh96-asm2", &key[..bytes])?;
         rows.push(("SQH1", "sqh96-asm2", cycles_of(e, &clock, &mut f, m)?));
         let mut f = keyed("sqh96-e", &key[..bytes])?;
-        rows.push(("SQH2 (some carries dropped)", "sqh96-e", cycles_of(e, &clock, &mut f, m)?));
+        rows.push((
+            "SQH2 (some carries dropped)",
+            "sqh96-e",
+            cycles_of(e, &clock, &mut f, m)?,
+        ));
         let hm = <hmac::Hmac<sha1::Sha1> as Mac>::new_from_slice(&key[..20]).expect("any key");
         let mut f: Runner = Box::new(move |m: &[u8]| {
             let mut h = hm.clone();
@@ -574,7 +629,11 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         });
         rows.push(("HMAC-SHA1", "hmac-sha1", cycles_of(e, &clock, &mut f, m)?));
         for ((what, name, c), p) in rows.into_iter().zip(paper) {
-            let plus = if what == "HMAC-SHA1" && table == 1 { "+" } else { "" };
+            let plus = if what == "HMAC-SHA1" && table == 1 {
+                "+"
+            } else {
+                ""
+            };
             o.push_str(&format!(
                 "| {what} | {p}{plus} | {:.1} | `{name}` | {c:.0} | {:.3} | {} |\n",
                 p as f64 / bytes as f64,

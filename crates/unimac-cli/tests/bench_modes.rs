@@ -18,7 +18,13 @@ fn bench(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
-const PEERS: [&str; 5] = ["blake3-keyed", "aes-cmac", "hmac-sha256", "polyval", "poly1305"];
+const PEERS: [&str; 5] = [
+    "blake3-keyed",
+    "aes-cmac",
+    "hmac-sha256",
+    "polyval",
+    "poly1305",
+];
 const SIZES: [u64; 6] = [16, 64, 256, 1024, 16 << 10, 1 << 20];
 
 #[test]
@@ -42,8 +48,14 @@ fn json_has_every_key_size_and_peer() {
         assert!(SIZES.contains(&r["bytes"].as_u64().expect("bytes")));
         assert!(r["name"].is_string());
     }
-    let names: Vec<&str> = results.iter().map(|r| r["name"].as_str().unwrap()).collect();
-    for want in PEERS.iter().chain(&["hash127", "mac-hash127-aes", "mac-umac64", "mac-wc-eval64"]) {
+    let names: Vec<&str> = results
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    for want in PEERS
+        .iter()
+        .chain(&["hash127", "mac-hash127-aes", "mac-umac64", "mac-wc-eval64"])
+    {
         for s in SIZES {
             assert!(
                 results
@@ -67,7 +79,13 @@ fn plot_writes_an_svg_with_every_series() {
     let start = svg.trim_start();
     assert!(start.starts_with("<svg") || start.starts_with("<?xml"));
     assert!(svg.trim_end().ends_with("</svg>"));
-    for name in PEERS.iter().chain(&["hash127", "tree-mmh32x1", "mac-hash127-aes", "eval64", "modp"]) {
+    for name in PEERS.iter().chain(&[
+        "hash127",
+        "tree-mmh32x1",
+        "mac-hash127-aes",
+        "eval64",
+        "modp",
+    ]) {
         assert!(svg.contains(name), "{name} not in the plot");
     }
 }
