@@ -569,6 +569,9 @@ fn main() -> ExitCode {
             quick,
         } => {
             let quick = *quick || modes::quick_env();
+            // Every figure of the bench is one thread's: hash127 and the
+            // trees would otherwise split inputs of 4 MiB or more.
+            unimac::threads::set_max_threads(1);
             if *json {
                 modes::json(quick)
             } else if let Some(p) = plot {
