@@ -1,8 +1,11 @@
 #!/bin/sh
 # Cycles per byte of unimac's UMAC and VMAC beside the installable peers:
 # Nettle's UMAC (Debian nettle-dev) and Crypto++'s VMAC (Debian
-# libcrypto++-dev), at 64 B, 16 KiB and 1 MiB, all timed with the time-stamp
-# counter in one session. Not part of `cargo test`.
+# libcrypto++-dev), at 64 B, 1 KiB, 16 KiB and 1 MiB, all timed with the
+# time-stamp counter in one session; then cycles per message at 64 B and
+# 1 KiB of Nettle's umac64 and umac128 beside unimac's fastest 64-bit MACs
+# (umac64, wc-eval64) and 128-bit ones (umac128, hash127-aes). Not part of
+# `cargo test`.
 #
 #   bench/peers-c/run.sh [ROUNDS]     (default 5 rounds; the best of each cell)
 #
@@ -29,7 +32,7 @@ speed="$root/target/release/examples/umac_speed"
 i=0
 while [ "$i" -lt "$rounds" ]; do
     "$out/peers" >> "$out/all"
-    "$speed" umac32 umac64 umac128 vmac64 vmac128 >> "$out/all"
+    "$speed" umac32 umac64 umac128 vmac64 vmac128 wc-eval64 hash127-aes >> "$out/all"
     i=$((i + 1))
 done
 
@@ -42,11 +45,27 @@ END {
     printf "%-9s %8s %10s %10s %7s\n", "name", "bytes", "unimac", "peer", "ratio"
     for (i = 1; i <= n; i++) {
         m = order[i]; peer = (m ~ /^umac/) ? "nettle" : "cryptopp"
-        split("64 16384 1048576", sz, " ")
-        for (j = 1; j <= 3; j++) {
+        split("64 1024 16384 1048576", sz, " ")
+        for (j = 1; j <= 4; j++) {
             u = best["unimac " m " " sz[j]]; p = best[peer " " m " " sz[j]]
             if (u == "" || p == "") continue
             printf "%-9s %8d %10.3f %10.3f %6.2fx  (%s)\n", m, sz[j], u, p, p / u, peer
         }
+    }
+}' "$out/all"
+
+echo
+echo "cycles per message (time-stamp counter), best of $rounds rounds"
+awk '
+{ k = $1 " " $2 " " $3; if (!(k in best) || $4 < best[k]) best[k] = $4 }
+END {
+    printf "%-8s %-20s %10s %10s %12s\n", "tag", "MAC", "64 B", "1 KiB", "x nettle 1K"
+    n = split("64:nettle:umac64 64:unimac:umac64 64:unimac:wc-eval64 128:nettle:umac128 128:unimac:umac128 128:unimac:hash127-aes", rows, " ")
+    for (i = 1; i <= n; i++) {
+        split(rows[i], r, ":")
+        a = best[r[2] " " r[3] " 64"]; b = best[r[2] " " r[3] " 1024"]
+        ref = best["nettle umac" r[1] " 1024"]
+        if (a == "" || b == "") continue
+        printf "%-8s %-20s %10.0f %10.0f %11.2fx\n", r[1] "-bit", r[2] " " r[3], a * 64, b * 1024, ref / b
     }
 }' "$out/all"

@@ -1,7 +1,8 @@
 //! `unimac bench`: a quick throughput table of unimac's hashes and MACs beside
-//! the peers people use today (Poly1305, BLAKE3 keyed, HMAC-SHA256), measured
-//! in one run on this machine. The criterion benches (`cargo bench -p unimac`)
-//! are the careful version; this is the one-command overview.
+//! the peers people use today (Poly1305, BLAKE3 keyed, HMAC-SHA256, AES-CMAC,
+//! POLYVAL), measured in one run on this machine. The criterion benches
+//! (`cargo bench -p unimac`) are the careful version; this is the one-command
+//! overview. `--json`, `--plot` and `--paper` are in [`modes`].
 //!
 //! Each name is keyed once ([`registry::key`]) and the table measures hashing
 //! messages under that key; the `setup` column is the time of the key set-up
@@ -48,10 +49,10 @@ const DEFAULT: &[&str] = &[
     "mac-vmac64",
 ];
 
-const SIZES: &[usize] = &[64, 1024, 16 << 10, 1 << 20];
+const SIZES: &[usize] = &[16, 64, 256, 1024, 16 << 10, 1 << 20];
 
 /// Deterministic filler (benchmark keys need not be secret).
-fn fill(buf: &mut [u8], mut seed: u64) {
+pub(crate) fn fill(buf: &mut [u8], mut seed: u64) {
     for b in buf.iter_mut() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -91,15 +92,15 @@ fn cpu_mhz() -> Option<f64> {
 
 /// Runs one message; false if the name does not take a message that long
 /// (the one-block functions), and the cell is left empty.
-type Runner = Box<dyn FnMut(&[u8]) -> bool>;
-type Setup = Box<dyn FnMut()>;
+pub(crate) type Runner = Box<dyn FnMut(&[u8]) -> bool>;
+pub(crate) type Setup = Box<dyn FnMut()>;
 
 /// Seconds per call of `f`, repeated until `budget` passes.
 fn per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
     1.0 / rate(1, budget, &mut f)
 }
 
-fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
+pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     let e = registry::lookup(name)?;
     let key_len = match e.info.key {
         KeySpec::PerElement(_) => {
@@ -159,35 +160,67 @@ fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     Ok((run, setup))
 }
 
-fn peers() -> Vec<(&'static str, Runner)> {
+/// The peers, each under a name that says what it is, keyed once: every
+/// message clones the keyed state (as unimac's rows reuse their key set-up).
+pub(crate) fn peers() -> Vec<(&'static str, Runner)> {
+    use poly1305::universal_hash::UniversalHash;
     let key = [0x42u8; 32];
+    let poly = poly1305::Poly1305::new(&key.into());
+    let pv = polyval::Polyval::new(&<[u8; 16]>::try_from(&key[..16]).expect("16 bytes").into());
+    let hmac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
+    let cmac = <cmac::Cmac<aes::Aes128> as Mac>::new_from_slice(&key[..16]).expect("16-byte key");
     vec![
         (
-            "poly1305 (RustCrypto)",
+            "poly1305",
             Box::new(move |msg: &[u8]| {
-                let p = poly1305::Poly1305::new(&key.into());
-                black_box(p.compute_unpadded(msg));
+                black_box(poly.clone().compute_unpadded(msg));
                 true
             }) as Runner,
         ),
         (
-            "blake3 keyed",
+            "blake3-keyed",
             Box::new(move |msg: &[u8]| {
                 black_box(blake3::keyed_hash(&key, msg));
                 true
             }),
         ),
-        ("hmac-sha256", {
-            let keyed =
-                <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
+        (
+            "hmac-sha256",
             Box::new(move |msg: &[u8]| {
-                let mut m = keyed.clone();
+                let mut m = hmac.clone();
                 m.update(msg);
                 black_box(m.finalize().into_bytes());
                 true
-            })
-        }),
+            }),
+        ),
+        (
+            "aes-cmac",
+            Box::new(move |msg: &[u8]| {
+                let mut m = cmac.clone();
+                m.update(msg);
+                black_box(m.finalize().into_bytes());
+                true
+            }),
+        ),
+        (
+            "polyval",
+            Box::new(move |msg: &[u8]| {
+                let mut m = pv.clone();
+                m.update_padded(msg);
+                black_box(m.finalize());
+                true
+            }),
+        ),
     ]
+}
+
+/// The default names (those this build has).
+pub(crate) fn default_names() -> Vec<String> {
+    DEFAULT
+        .iter()
+        .filter(|n| registry::lookup(n).is_ok())
+        .map(|n| n.to_string())
+        .collect()
 }
 
 /// Print the table; `names` empty means the default set, `all` every name.
@@ -204,11 +237,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
             .map(|e| e.info.name.clone())
             .collect()
     } else if names.is_empty() {
-        DEFAULT
-            .iter()
-            .filter(|n| registry::lookup(n).is_ok())
-            .map(|n| n.to_string())
-            .collect()
+        default_names()
     } else {
         names
             .iter()
@@ -294,7 +323,7 @@ fn bound_cell(name: &str) -> String {
     }
 }
 
-fn size_label(s: usize) -> String {
+pub(crate) fn size_label(s: usize) -> String {
     if s >= 1 << 20 {
         format!("{} MiB", s >> 20)
     } else if s >= 1 << 10 {

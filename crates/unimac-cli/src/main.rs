@@ -14,6 +14,7 @@ mod identity;
 mod input;
 mod keyfile;
 mod mac_cmd;
+mod modes;
 mod names;
 
 use names::cite;
@@ -187,7 +188,7 @@ enum Cmd {
         operands: Vec<String>,
     },
     /// Throughput table of unimac's hashes and MACs beside Poly1305, BLAKE3
-    /// keyed and HMAC-SHA256, measured now on this machine.
+    /// keyed, HMAC-SHA256, AES-CMAC and POLYVAL, measured now on this machine.
     Bench {
         /// Names to measure (default: one per family and construction).
         names: Vec<String>,
@@ -197,6 +198,24 @@ enum Cmd {
         /// Time budget per cell, in milliseconds.
         #[arg(long, default_value_t = 100)]
         millis: u64,
+        /// One JSON object instead of the table: every default name and every
+        /// peer at 16 B, 64 B, 256 B, 1 KiB, 16 KiB and 1 MiB, with cycles per
+        /// message, bytes per cycle and nanoseconds per message.
+        #[arg(long, conflicts_with_all = ["names", "all", "plot", "paper"])]
+        json: bool,
+        /// Draw throughput (bytes per cycle) against message length, 16 B to
+        /// 64 MiB, log-log, to this SVG file: a name per family, the main
+        /// MACs and every peer.
+        #[arg(long, value_name = "FILE.svg", conflicts_with_all = ["names", "all", "paper"])]
+        plot: Option<PathBuf>,
+        /// The speed tables of hash127's, Shoup's, MMH's and Square Hash's
+        /// papers, each row measured now beside the paper's figure in
+        /// cycles per byte (markdown).
+        #[arg(long, conflicts_with_all = ["names", "all"])]
+        paper: bool,
+        /// Few repetitions, for tests (also UNIMAC_BENCH_QUICK=1).
+        #[arg(long, hide = true)]
+        quick: bool,
     },
 }
 
@@ -540,7 +559,30 @@ fn main() -> ExitCode {
             hex,
             operands,
         } => identity::check(key_file, operands, *hex),
-        Cmd::Bench { names, all, millis } => bench::run(names, *all, *millis).map(|_| true),
+        Cmd::Bench {
+            names,
+            all,
+            millis,
+            json,
+            plot,
+            paper,
+            quick,
+        } => {
+            let quick = *quick || modes::quick_env();
+            // Every figure of the bench is one thread's: hash127 and the
+            // trees would otherwise split inputs of 4 MiB or more.
+            unimac::threads::set_max_threads(1);
+            if *json {
+                modes::json(quick)
+            } else if let Some(p) = plot {
+                modes::plot(p, quick)
+            } else if *paper {
+                modes::paper(quick)
+            } else {
+                bench::run(names, *all, if quick { 2 } else { *millis })
+            }
+            .map(|_| true)
+        }
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,6 +1,8 @@
 //! Cycles per byte of UMAC-64 and VMAC-64 (and their wider tags) at 64 B,
-//! 16 KiB and 1 MiB, in the format of bench/peers-c/run.sh: one line
-//! `unimac NAME SIZE CPB` each. The cycle counter is the time-stamp counter
+//! 1 KiB, 16 KiB and 1 MiB, in the format of bench/peers-c/run.sh: one line
+//! `unimac NAME SIZE CPB` each. Also, by name, `wc-eval64` (a fresh 16-byte
+//! counter nonce per message) and `hash127-aes` (stateless), each keyed once
+//! and tagging through the by-name API (`registry::key`, `Keyed::compute`). The cycle counter is the time-stamp counter
 //! (reference cycles); the peers' driver reads the same counter.
 //!
 //! `cargo run --release -p unimac --example umac_speed`
@@ -56,7 +58,7 @@ fn main() {
     let names: Vec<&String> = args.iter().filter(|a| a.parse::<usize>().is_err()).collect();
     let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     if sizes.is_empty() {
-        sizes = vec![64, 16 << 10, 1 << 20];
+        sizes = vec![64, 1 << 10, 16 << 10, 1 << 20];
     }
     let want = |n: &str| names.is_empty() || names.iter().any(|x| *x == n);
     let key = *b"abcdefghijklmnop";
@@ -71,6 +73,13 @@ fn main() {
     let u128m = Umac128::new(&key);
     let v64 = Vmac64::new(&key).unwrap();
     let v128 = Vmac128::new(&key).unwrap();
+    let by_name = |name: &str, len: usize| {
+        let k: Vec<u8> = (0..len as u8).map(|i| i.wrapping_mul(29).wrapping_add(3)).collect();
+        unimac::registry::key(name, &unimac::registry::Params { key: &k, nonce: None, len: None }).unwrap()
+    };
+    let wc = by_name("mac-wc-eval64", 24);
+    let h127 = by_name("mac-hash127-aes", 32);
+    let wide = |c: u64| (c as u128).to_le_bytes();
     for len in sizes {
         let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
         let m = &msg[..];
@@ -81,6 +90,8 @@ fn main() {
             ("umac128", if want("umac128") { cpb(len, || drop(black_box(u128m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
             ("vmac64", if want("vmac64") { cpb(len, || drop(black_box(v64.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
             ("vmac128", if want("vmac128") { cpb(len, || drop(black_box(v128.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
+            ("wc-eval64", if want("wc-eval64") { cpb(len, || drop(black_box(wc.compute(Some(&wide(u64::from_be_bytes(nonce()))), black_box(m))))) } else { f64::NAN }),
+            ("hash127-aes", if want("hash127-aes") { cpb(len, || drop(black_box(h127.compute(None, black_box(m))))) } else { f64::NAN }),
         ];
         for (n, c) in rows {
             if !c.is_nan() {
