@@ -22,6 +22,18 @@ const MAX_TAG: usize = 32;
 
 /// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
 /// interface the CLI uses for `tag` and `verify`.
+///
+/// ```
+/// use unimac::registry::Mac;
+///
+/// let mac = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap(); // K ‖ s
+/// let nonce = 1u128.to_le_bytes();
+/// let mut tag = [0u8; 16];
+/// let n = mac.tag_into(Some(&nonce), b"attack at dawn", &mut tag).unwrap();
+/// assert_eq!(n, mac.tag_len());
+/// assert!(mac.verify(Some(&nonce), b"attack at dawn", &tag[..n]).is_ok());
+/// assert!(mac.verify(Some(&nonce), b"attack at dusk", &tag[..n]).is_err());
+/// ```
 pub struct Mac {
     entry: &'static Entry,
     info: &'static Info,
