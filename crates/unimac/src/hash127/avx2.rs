@@ -252,3 +252,38 @@ pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
     let w = fp::merge(&v);
     fp::freeze(&core::array::from_fn(|j| w[j] + k[j]))
 }
+
+/// Column sums of the short path's head (see `portable::ShortPowers`): for
+/// the `words.len() / 16` groups of four words `m_i` (the first words of a
+/// message of `l` words, `off = SHORT_WORDS − l`), `Σ_i u_i·limbs[k][off + i]`
+/// for each limb `k`, with `u_i = m_i + 2^31`. Four words per vector, one
+/// VPMULUDQ per limb; every sum stays below 2^63 (at most 64 products below
+/// 2^57).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn short_head(sp: &super::portable::ShortPowers, words: &[u8], off: usize) -> [u64; super::portable::LIMBS] {
+    use super::portable::{LIMBS, SHORT_WORDS};
+    let groups = words.len() / 16;
+    // The loads below read limbs[k][off .. off + 4·groups] and words[.. 16·groups].
+    assert!(off + 4 * groups <= SHORT_WORDS, "short_head: the powers end before the words");
+    let bias = _mm256_set1_epi64x(0x8000_0000);
+    let mut acc = [_mm256_setzero_si256(); LIMBS];
+    for g in 0..groups {
+        // SAFETY: 16·g + 16 <= words.len() (g < groups).
+        let w = unsafe { _mm_loadu_si128(words.as_ptr().add(16 * g) as *const __m128i) };
+        let u = _mm256_xor_si256(_mm256_cvtepu32_epi64(w), bias);
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: off + 4·g + 4 <= SHORT_WORDS (asserted above).
+            let p = unsafe { _mm256_loadu_si256(sp.limbs[k].as_ptr().add(off + 4 * g) as *const __m256i) };
+            *a = _mm256_add_epi64(*a, _mm256_mul_epu32(u, p));
+        }
+    }
+    let mut cols = [0u64; LIMBS];
+    for (c, a) in cols.iter_mut().zip(&acc) {
+        let s = _mm_add_epi64(_mm256_castsi256_si128(*a), _mm256_extracti128_si256::<1>(*a));
+        *c = (_mm_cvtsi128_si64(s) as u64).wrapping_add(_mm_extract_epi64::<1>(s) as u64);
+    }
+    cols
+}

@@ -564,7 +564,16 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
     if msg.len() / 4 + pad as usize <= portable::SHORT_WORDS {
         if let Some(sp) = key.short() {
             let (words, tail) = msg.split_at(msg.len() / 4 * 4);
-            return portable::short(sp, words, pad.then(|| pad_word(tail)));
+            let tail = pad.then(|| pad_word(tail));
+            #[cfg(target_arch = "x86_64")]
+            if words.len() >= 32 && Platform::detect().avx2_fma() {
+                let off = portable::SHORT_WORDS - (words.len() / 4 + tail.is_some() as usize);
+                let head = words.len() / 16 * 4;
+                // SAFETY: the platform reports AVX2; `short_head` checks its bounds.
+                let cols = unsafe { avx2::short_head(sp, &words[..4 * head], off) };
+                return portable::short_from(sp, words, tail, head, portable::columns_mod_p(&cols));
+            }
+            return portable::short(sp, words, tail);
         }
     }
     let wanted = Backend::detect().for_len(msg.len());

@@ -177,13 +177,25 @@ pub struct ShortPowers {
     lo: [u64; SHORT_WORDS],
     hi: [u64; SHORT_WORDS],
     d: [u128; SHORT_WORDS + 1],
+    /// The same powers in [`LIMBS`] limbs of [`LIMB_BITS`] bits (limb `k` of
+    /// entry `t` at `limbs[k][t]`), for the vector kernels: a 32-bit word
+    /// times a limb is below 2^57, so 64 of them sum in a 64-bit lane.
+    pub(crate) limbs: [[u64; SHORT_WORDS]; LIMBS],
 }
+
+/// Limbs of the vector kernels' powers (see [`ShortPowers`]).
+pub const LIMBS: usize = 6;
+/// Bits per limb: `6 × 25 = 150 ≥ 127`.
+pub const LIMB_BITS: u32 = 25;
 
 impl zeroize::Zeroize for ShortPowers {
     fn zeroize(&mut self) {
         self.lo.zeroize();
         self.hi.zeroize();
         self.d.zeroize();
+        for l in self.limbs.iter_mut() {
+            l.zeroize();
+        }
     }
 }
 
@@ -196,7 +208,12 @@ impl Drop for ShortPowers {
 impl ShortPowers {
     /// Expand `r, k < p` (about `2·SHORT_WORDS` multiplications mod `p`).
     pub fn new(r: u128, k: u128) -> Box<ShortPowers> {
-        let mut s = Box::new(ShortPowers { lo: [0; SHORT_WORDS], hi: [0; SHORT_WORDS], d: [0; SHORT_WORDS + 1] });
+        let mut s = Box::new(ShortPowers {
+            lo: [0; SHORT_WORDS],
+            hi: [0; SHORT_WORDS],
+            d: [0; SHORT_WORDS + 1],
+            limbs: [[0; SHORT_WORDS]; LIMBS],
+        });
         let mut x = 1u128; // r^j
         let mut sum = 0u128; // r + … + r^j
         for j in 0..=SHORT_WORDS {
@@ -206,6 +223,9 @@ impl ShortPowers {
             if j > 0 {
                 s.lo[SHORT_WORDS - j] = x as u64;
                 s.hi[SHORT_WORDS - j] = (x >> 64) as u64;
+                for k in 0..LIMBS {
+                    s.limbs[k][SHORT_WORDS - j] = ((x >> (LIMB_BITS as usize * k)) as u64) & ((1 << LIMB_BITS) - 1);
+                }
             }
             x = next;
             sum = add_mod(sum, x);
@@ -224,12 +244,19 @@ impl ShortPowers {
 /// `B = Σ u_i h_{l−i} < 65·2^95`, both exact in `u128`.
 #[inline]
 pub fn short(sp: &ShortPowers, words: &[u8], tail: Option<i32>) -> u128 {
+    short_from(sp, words, tail, 0, 0)
+}
+
+/// [`short`] when the first `head` words of `words` are already summed (by a
+/// vector kernel, over the same powers) into `head_value < p`.
+#[inline]
+pub fn short_from(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize, head_value: u128) -> u128 {
     debug_assert!(words.len().is_multiple_of(4));
     let l = words.len() / 4 + tail.is_some() as usize;
-    assert!(l <= SHORT_WORDS, "the short path takes at most {SHORT_WORDS} words");
-    let off = SHORT_WORDS - l;
+    assert!(l <= SHORT_WORDS && head <= words.len() / 4, "the short path takes at most {SHORT_WORDS} words");
+    let off = SHORT_WORDS - l + head;
     let (mut a, mut b) = (0u128, 0u128);
-    for ((c, &g), &h) in words.chunks_exact(4).zip(&sp.lo[off..]).zip(&sp.hi[off..]) {
+    for ((c, &g), &h) in words[4 * head..].chunks_exact(4).zip(&sp.lo[off..]).zip(&sp.hi[off..]) {
         let u = (word(c) as u32 ^ 0x8000_0000) as u64;
         a += u as u128 * g as u128;
         b += u as u128 * h as u128;
@@ -242,5 +269,19 @@ pub fn short(sp: &ShortPowers, words: &[u8], tail: Option<i32>) -> u128 {
     // A + B·2^64 = A + (B mod 2^64)·2^64 + (B >> 64)·2^128, and 2^128 ≡ 2.
     let (s, carry) = a.overflowing_add((b as u64 as u128) << 64);
     let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^41
-    add_mod(sub_p_if_ge((s & P) + (s >> 127)), sp.d[l])
+    add_mod(add_mod(sub_p_if_ge((s & P) + (s >> 127)), head_value), sp.d[l])
+}
+
+/// `Σ cols[k]·2^(25k) mod p` (any 64-bit column sums): each column rotated
+/// into place within 127 bits (`2^127 ≡ 1`), then added mod `p`.
+#[inline]
+pub fn columns_mod_p(cols: &[u64; LIMBS]) -> u128 {
+    let mut v = 0u128;
+    for (k, &c) in cols.iter().enumerate() {
+        let s = LIMB_BITS as usize * k;
+        let x = c as u128;
+        let rot = if s == 0 { x } else { ((x << s) & P) | (x >> (127 - s)) };
+        v = add_mod(v, sub_p_if_ge(rot));
+    }
+    v
 }
