@@ -40,6 +40,7 @@ pub mod group;
 pub mod hash127;
 pub mod mac;
 pub mod mmh;
+pub mod partial;
 pub mod modp;
 pub mod platform;
 pub mod registry;

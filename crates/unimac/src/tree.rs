@@ -243,7 +243,11 @@ impl Tree {
         let b = self.key.family.block;
         // Bring levels 0 and 1 to a block boundary (both buffers empty):
         // at most B blocks of level 0, as level 1 grows by O bytes a block.
-        while !data.is_empty() && !(self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty())) {
+        loop {
+            let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
+            if aligned || data.is_empty() {
+                break;
+            }
             let take = (b - self.levels[0].buf.len()).min(data.len());
             self.feed(0, &data[..take]);
             data = &data[take..];
