@@ -14,7 +14,10 @@
 //! eval128, division64, gdivision64) hash pieces independently and join them
 //! with `S(a‖b) = S(a)·β^|b| + S(b)` ([`crate::partial`] is the same
 //! algebra across processes), the tree modes hash independent runs of blocks
-//! through their two lowest levels.
+//! through their two lowest levels, modp reduces pieces from zero and joins
+//! them, and UMAC and VMAC hash runs of chunks through NH on the threads
+//! (VMAC joins its pieces' polynomials mod `2^127 − 1`; UMAC passes the NH
+//! outputs to its polynomial in order).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
