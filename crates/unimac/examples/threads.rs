@@ -34,6 +34,33 @@ fn main() {
     }
     let msg: Vec<u8> = (0..mib << 20).map(|i| (i as u32).wrapping_mul(2654435761) as u8 ^ (i >> 13) as u8).collect();
     println!("{:<16} {:>10} {:>10} {:>8} {:>9}", "name", "1 thr ms", "2 thr ms", "speedup", "cpu/wall");
+    // The memory's own limit: XOR of every 64-bit word (the compiler's
+    // vector loop), on one thread and split over two.
+    {
+        let words = |m: &[u8]| m.chunks_exact(64).fold([0u64; 8], |mut a, c| {
+            for (x, w) in a.iter_mut().zip(c.chunks_exact(8)) {
+                *x ^= u64::from_le_bytes(w.try_into().unwrap());
+            }
+            a
+        });
+        let mut times = [Vec::new(), Vec::new()];
+        let mut sink = 0u64;
+        for _ in 0..reps {
+            let t0 = Instant::now();
+            sink ^= words(&msg).iter().fold(0, |a, b| a ^ b);
+            times[0].push(t0.elapsed().as_secs_f64() * 1e3);
+            let t0 = Instant::now();
+            let (a, b) = msg.split_at(msg.len() / 2);
+            let (x, y) = std::thread::scope(|s| {
+                let h = s.spawn(|| words(b));
+                (words(a), h.join().unwrap())
+            });
+            sink ^= x.iter().chain(&y).fold(0, |a, b| a ^ b);
+            times[1].push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        let (a, b) = (median(times[0].clone()), median(times[1].clone()));
+        println!("{:<16} {a:>10.2} {b:>10.2} {:>7.2}x {:>9}  (xor of the words; {sink:x})", "memory read", a / b, "-");
+    }
     for name in &names {
         let e = registry::lookup(name).expect("known name");
         let klen = match e.info.key {
