@@ -78,7 +78,8 @@ fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
 
 /// `f(piece)` for every piece, in order, on up to [`allowed`] threads of the
 /// library's pool (on the caller's thread if only one is allowed or no pool
-/// can be built). Calls from inside the pool run on the pool.
+/// can be built). Never another `rayon` pool: a caller on a thread of some
+/// other pool waits while this library's pool does the work.
 pub(crate) fn map<T, R, F>(pieces: &[T], f: F) -> Vec<R>
 where
     T: Sync,
@@ -87,13 +88,14 @@ where
 {
     use rayon::prelude::*;
     let n = allowed().min(pieces.len());
-    if n >= 2 && rayon::current_thread_index().is_none() {
+    if n >= 2 {
         if let Some(p) = pool(n) {
+            if p.current_thread_index().is_some() {
+                // Already on this pool (a nested split): stay on it.
+                return pieces.par_iter().map(&f).collect();
+            }
             return p.install(|| pieces.par_iter().map(&f).collect());
         }
-    }
-    if n >= 2 && rayon::current_thread_index().is_some() {
-        return pieces.par_iter().map(&f).collect();
     }
     pieces.iter().map(f).collect()
 }
@@ -133,6 +135,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// With two threads allowed (and two cores), the pieces run on two
+    /// threads of the library's own pool, not the caller's or rayon's global
+    /// pool; with one, on the caller's thread.
+    #[test]
+    fn map_uses_the_library_pool() {
+        let pieces: Vec<u32> = (0..8).collect();
+        let where_ = |_: &u32| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            std::thread::current().name().unwrap_or("").to_string()
+        };
+        set_max_threads(2);
+        let names = map(&pieces, where_);
+        set_max_threads(1);
+        if cores() >= 2 {
+            assert!(names.iter().all(|n| n.starts_with("unimac-")), "{names:?}");
+            let mut distinct = names.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), 2, "{names:?}");
+        }
+        let me = std::thread::current().name().unwrap_or("").to_string();
+        assert!(map(&pieces, where_).iter().all(|n| *n == me));
     }
 
     #[test]
