@@ -100,13 +100,15 @@ where
     pieces.iter().map(f).collect()
 }
 
-/// How many pieces a slice of `len` bytes is split into, each a multiple of
-/// `unit` bytes: one per allowed thread (none below [`PARALLEL_MIN`] or
-/// `min`), at least `unit` bytes each.
+/// The pieces a slice of `len` bytes is split into, each a multiple of
+/// `unit` bytes but the last: none below `min` (or with one thread allowed),
+/// else four per allowed thread (so a thread held up by other work on the
+/// machine leaves its share to the others), each at least 1 MiB.
 pub(crate) fn split(len: usize, unit: usize, min: usize) -> Vec<std::ops::Range<usize>> {
     let threads = if len >= min.max(1) { allowed() } else { 1 };
     let units = len / unit;
-    let k = threads.min(units).max(1);
+    let k = if threads < 2 { 1 } else { (4 * threads).min(len / (1 << 20)).max(threads) };
+    let k = k.min(units).max(1);
     let per = units / k;
     let mut v = Vec::with_capacity(k);
     let mut at = 0;
