@@ -289,13 +289,21 @@ impl std::fmt::Debug for Partial {
     }
 }
 
-fn mul(f: Field, modulus: u64, a: u128, b: u128) -> u128 {
+/// Multiplication in the field (or ring) of `f`, its key polynomial set up
+/// once.
+fn multiplier(f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> u128> {
     match f {
-        Field::P127 { .. } => fp127::mul_mod(a, b),
-        Field::Eval64 => gf2::mul_f(a as u64, b as u64) as u128,
-        Field::Division64 => gf2::Modulus::new(modulus).mul(a as u64, b as u64) as u128,
-        Field::GDivision64 => gdiv::GKey::new(modulus).mulmod(a as u64, b as u64) as u128,
-        Field::Eval128 => gf128::mul_auto(a, b),
+        Field::P127 { .. } => Box::new(fp127::mul_mod),
+        Field::Eval64 => Box::new(|a, b| gf2::mul_f(a as u64, b as u64) as u128),
+        Field::Division64 => {
+            let m = gf2::Modulus::new(modulus);
+            Box::new(move |a, b| m.mul(a as u64, b as u64) as u128)
+        }
+        Field::GDivision64 => {
+            let k = gdiv::GKey::new(modulus);
+            Box::new(move |a, b| k.mulmod(a as u64, b as u64) as u128)
+        }
+        Field::Eval128 => Box::new(gf128::mul_auto),
     }
 }
 
@@ -306,16 +314,17 @@ fn add(f: Field, a: u128, b: u128) -> u128 {
     }
 }
 
-/// `β^n` (`n` a public length).
-fn pow(f: Field, modulus: u64, beta: u128, mut n: u64) -> u128 {
+/// `β^n` (`n` a public length: its bits may steer, `β`'s do not).
+fn pow(mul: &dyn Fn(u128, u128) -> u128, beta: u128, mut n: u64) -> u128 {
     let (mut acc, mut b) = (1u128, beta);
     while n > 0 {
         if n & 1 == 1 {
-            acc = mul(f, modulus, acc, b);
+            acc = mul(acc, b);
         }
-        b = mul(f, modulus, b, b);
+        b = mul(b, b);
         n >>= 1;
     }
+    b.zeroize();
     acc
 }
 
@@ -332,6 +341,9 @@ fn tree_levels(key: &TreeKey, chunk: &[u8], last: bool) -> Vec<u8> {
     let ranges = crate::threads::split(whole, unit, crate::threads::PARALLEL_MIN);
     let outs = crate::threads::map(&ranges, |r| tree::hash_levels(key, 0..TREE_LEVELS, &chunk[r.clone()], false));
     let mut data: Vec<u8> = outs.concat();
+    for mut o in outs {
+        o.zeroize();
+    }
     if last {
         data.extend(tree::hash_levels(key, 0..TREE_LEVELS, &chunk[whole..], true));
     }
@@ -409,7 +421,7 @@ impl Partial {
                         (h.piece_value(chunk, first, last), u128::from_le_bytes(a), 0)
                     }
                 };
-                let mult = pow(f, modulus, beta, blocks);
+                let mult = pow(&*multiplier(f, modulus), beta, blocks);
                 State::Poly { value, mult, modulus }
             }
             Hash::Tree(fam) => {
@@ -490,11 +502,8 @@ impl Partial {
                     return Err(invalid(name, "the partials were made under different keys"));
                 }
                 let Hash::Poly(f) = spec(name)?.hash else { unreachable!("a polynomial name") };
-                State::Poly {
-                    value: add(f, mul(f, *pa, *va, *mb), *vb),
-                    mult: mul(f, *pa, *ma, *mb),
-                    modulus: *pa,
-                }
+                let mul = multiplier(f, *pa);
+                State::Poly { value: add(f, mul(*va, *mb), *vb), mult: mul(*ma, *mb), modulus: *pa }
             }
             (State::Tree { data: da, complete: false }, State::Tree { data: db, complete: false }) => {
                 let mut data = Vec::with_capacity(da.len() + db.len());

@@ -103,7 +103,7 @@ fn length(name: &str, base: usize, delta: i64) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
     fn combined_partials_equal_one_shot(
