@@ -691,7 +691,14 @@ fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
         let p = unimac::modp::SecretPrime::generate().map_err(err)?;
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
-    let (full, _) = names::resolve_any(name).map_err(value_err)?;
+    // A MAC as `unimac keygen` takes it (with its messages), else a hash.
+    let full = match names::resolve_mac(name) {
+        Ok(m) => format!("mac-{m}"),
+        Err(msg) => match names::resolve_any(name) {
+            Ok((full, _)) => full,
+            Err(_) => return Err(value_err(msg)),
+        },
+    };
     let e = registry::lookup(&full).map_err(err)?;
     let len = match e.info.key {
         KeySpec::PerElement(_) => {
