@@ -351,7 +351,7 @@ enum Engine {
 /// MAC (``hash127``) tags once; :meth:`verify` never spends it.
 ///
 /// >>> import unimac
-/// >>> m = unimac.Mac("hash127-aes", bytes(32))
+/// >>> m = unimac.Mac("hash127-aes", unimac.keygen("hash127-aes"))
 /// >>> t = m.tag(b"attack at dawn")
 /// >>> m.verify(b"attack at dawn", t)
 /// >>> m.verify(b"attack at dusk", t)
