@@ -33,3 +33,17 @@ def test_every_public_name_has_an_example():
         obj = getattr(unimac, name)
         if callable(obj) and name not in ("InvalidTag", "Bound", "UnimacHash"):
             assert ">>>" in (obj.__doc__ or ""), name
+
+
+def test_readme_example_runs(tmp_path, monkeypatch):
+    import pathlib
+
+    readme = pathlib.Path(__file__).resolve().parents[3] / "README.md"
+    text = readme.read_text()
+    section = text.split("\n## Python\n", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(compile(code, str(readme), "exec"), scope)
+    assert len(scope["tag"]) == 16
+    assert (tmp_path / "m.ctr").read_text() == "1\n"
