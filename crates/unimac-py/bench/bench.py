@@ -69,23 +69,19 @@ def per_call_ns(fns, rounds, number):
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def python_throughput(name, buf, rounds):
-    info = unimac.info(name)
-    key = unimac.keygen(name)
-    nonce = bytes(range(1, info["nonce_size"] + 1)) or None
-    m = unimac.Mac(name, key)
-    m.tag(buf, nonce=nonce)
-    ts = []
-    for _ in range(rounds):
-        n = 20
-        t = time.perf_counter()
-        for _ in range(n):
-            m.tag(buf, nonce=nonce)
-        ts.append((time.perf_counter() - t) / n)
-    return len(buf) / statistics.median(ts) / 2 ** 30
+def python_once(m, buf, nonce, millis):
+    """GiB/s of `m.tag(buf)`, repeated for about `millis` ms (as `unimac bench` does per cell)."""
+    n, t0 = 0, time.perf_counter()
+    while True:
+        m.tag(buf, nonce=nonce)
+        n += 1
+        el = time.perf_counter() - t0
+        if el * 1000 >= millis:
+            return len(buf) * n / el / 2 ** 30
 
 
-def rust_throughput(names, millis):
+def rust_once(names, millis):
+    """GiB/s at 1 MiB of each name from one `unimac bench` run."""
     exe = ROOT / "target" / "release" / "unimac"
     if not exe.exists():
         subprocess.check_call(["cargo", "build", "--release", "-p", "unimac-cli"], cwd=ROOT)
@@ -95,10 +91,31 @@ def rust_throughput(names, millis):
     for line in out.splitlines():
         parts = line.split()
         if parts and parts[0].startswith("mac-") and parts[0][4:] in names:
-            # name, then per size "GiB/s (cyc/B)"; the 1 MiB cell is the 4th.
+            # name, then per size "GiB/s (cycles/byte)": 64 B, 1 KiB, 16 KiB, 1 MiB.
             vals = re.findall(r"([0-9.]+)\s*\(\s*[0-9.]+\)", line)
             got[parts[0][4:]] = float(vals[3])
     return got
+
+
+def throughput(names, rounds, millis):
+    """Medians over `rounds` of alternating Rust and Python measurements."""
+    buf = os.urandom(1 << 20)
+    macs = {}
+    for n in names:
+        info = unimac.info(n)
+        nonce = bytes(range(1, info["nonce_size"] + 1)) or None
+        m = unimac.Mac(n, unimac.keygen(n))
+        m.tag(buf, nonce=nonce)
+        macs[n] = (m, nonce)
+    py = {n: [] for n in names}
+    rust = {n: [] for n in names}
+    for _ in range(rounds):
+        for n, v in rust_once(names, millis).items():
+            rust[n].append(v)
+        for n in names:
+            m, nonce = macs[n]
+            py[n].append(python_once(m, buf, nonce, millis))
+    return {n: (statistics.median(py[n]), statistics.median(rust[n]) if rust[n] else None) for n in names}
 
 
 def main():
@@ -130,13 +147,10 @@ def main():
         print(f"| `{k_}` | {v:.0f} | {base / v:.2f} |")
     print()
 
-    buf = os.urandom(1 << 20)
-    rust = rust_throughput(NAMES, a.millis)
-    print("| 1 MiB, `Mac(name, k).tag(buf)` | Python GiB/s (median) | Rust GiB/s (`unimac bench`) | Python ÷ Rust |")
+    res = throughput(NAMES, max(5, a.rounds // 4), a.millis)
+    print("| 1 MiB, `Mac(name, k).tag(buf)` | Python GiB/s | Rust GiB/s (`unimac bench`) | Python ÷ Rust |")
     print("|---|---:|---:|---:|")
-    for n in NAMES:
-        py = python_throughput(n, buf, max(7, a.rounds // 3))
-        r = rust.get(n)
+    for n, (py, r) in res.items():
         ratio = f"{py / r:.2f}" if r else "-"
         print(f"| {n} | {py:.2f} | {r if r is not None else '-'} | {ratio} |")
 
