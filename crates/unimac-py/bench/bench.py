@@ -53,7 +53,7 @@ def cpu():
     except OSError:
         pass
     want = ["avx2", "fma", "pclmulqdq", "vpclmulqdq", "gfni", "aes", "sha_ni", "avx512f", "avx512bw", "avx512vl",
-            "avx512ifma", "avx512vbmi2"]
+            "avx512dq", "avx512ifma", "avx512vbmi", "avx512_vbmi2"]
     return model, [f for f in want if f in flags], os.cpu_count()
 
 
