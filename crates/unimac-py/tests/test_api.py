@@ -355,27 +355,19 @@ def test_python_runs_while_a_large_input_is_hashed():
     assert ticks > 1000, ticks
 
 
-def test_gil_is_released_for_large_inputs():
-    """Two threads hashing 256 MiB each take at most 0.6 of the time of one
-    thread doing both (best of 3, the machine has 2 cores)."""
+def _parallel_ratio(work, bufs, attempts=8, target=0.6):
+    """Best over `attempts` of (two threads, one buffer each) / (one thread,
+    both buffers), each time the best of 3; stops early below `target`."""
     import time
-
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("one core")
-    n = 256 << 20
-    bufs = [bytearray(os.urandom(1 << 20)) * 256 for _ in range(2)]
-    assert len(bufs[0]) == n
-    m = unimac.Mac("hash127-aes", unimac.keygen("hash127-aes"))
-    m.tag(bufs[0][: 1 << 20])
 
     def serial():
         t = time.perf_counter()
         for b in bufs:
-            m.tag(b)
+            work(b)
         return time.perf_counter() - t
 
     def parallel():
-        ts = [threading.Thread(target=m.tag, args=(b,)) for b in bufs]
+        ts = [threading.Thread(target=work, args=(b,)) for b in bufs]
         t = time.perf_counter()
         for x in ts:
             x.start()
@@ -383,14 +375,36 @@ def test_gil_is_released_for_large_inputs():
             x.join()
         return time.perf_counter() - t
 
-    best = None
-    for _ in range(8):
-        s = min(serial() for _ in range(3))
-        p = min(parallel() for _ in range(3))
-        best = min(best or 9.9, p / s)
-        if best <= 0.6:
+    work(bufs[0][: 1 << 20])
+    best = float("inf")
+    for _ in range(attempts):
+        best = min(best, min(parallel() for _ in range(3)) / min(serial() for _ in range(3)))
+        if best <= target:
             break
-    assert best <= 0.6, f"parallel/serial = {best:.2f}"
+    return best
+
+
+def test_gil_is_released_for_large_inputs():
+    """Two threads hashing 256 MiB each take at most 0.6 of the time of one
+    thread doing both (best of 3, several attempts; the machine has 2 cores).
+    If the machine gives no two-way parallelism at the moment (hashlib's
+    SHA-256, which releases the GIL too, does not reach 0.6 either), the
+    comparison says nothing and is skipped."""
+    import hashlib
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core")
+    bufs = [bytearray(os.urandom(1 << 20)) * 256 for _ in range(2)]
+    assert len(bufs[0]) == 256 << 20
+    m = unimac.Mac("hash127-aes", unimac.keygen("hash127-aes"))
+    ratio = _parallel_ratio(m.tag, bufs)
+    if ratio <= 0.6:
+        return
+    small = [b[: 64 << 20] for b in bufs]
+    reference = _parallel_ratio(lambda b: hashlib.sha256(b).digest(), small, attempts=3)
+    if reference > 0.6:
+        pytest.skip(f"no two-way parallelism now: hashlib {reference:.2f}, unimac {ratio:.2f}")
+    assert ratio <= 0.6, f"parallel/serial = {ratio:.2f} (hashlib.sha256: {reference:.2f})"
 
 
 # ---------------------------------------------------------------------------
