@@ -760,6 +760,9 @@ impl PyBound {
 /// ``forgeries`` attempts succeeds after ``tags`` tagged messages of at most
 /// ``max_bytes`` bytes (``random_nonces``: nonces drawn at random instead of
 /// from a counter). Raises ``ValueError`` where the theorem says nothing.
+/// ``modp``: the probability that a false identity ``a² = bc + de`` on
+/// operands of at most ``max_bytes`` bytes passes one of ``forgeries``
+/// checks (as ``unimac bound modp``).
 ///
 /// >>> import unimac
 /// >>> b = unimac.bound("hash127-aes", 1 << 20, tags=1 << 20)
@@ -768,6 +771,9 @@ impl PyBound {
 #[pyfunction]
 #[pyo3(signature = (name, max_bytes, tags = 1, forgeries = 1, random_nonces = false))]
 fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool) -> PyResult<PyBound> {
+    if name == "modp" {
+        return modp_bound(py, max_bytes, forgeries);
+    }
     let bare = names::resolve_mac(name).map_err(value_err)?;
     let attack = Attack { max_bytes, tags, forgeries, random_nonces };
     let b = bounds::bound(&bare, &attack).map_err(err)?;
@@ -792,6 +798,50 @@ fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, 
         params: b.params.clone(),
         notes: b.notes.iter().map(|n| names::cite(n)).collect(),
         text: names::cite(&b.to_text()),
+    })
+}
+
+/// `unimac bound modp`: a false identity `a² = bc + de` on operands of at
+/// most `max_bytes` bytes passes one of `checks` checks under one secret
+/// prime with at most this probability.
+fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
+    if checks == 0 {
+        return Err(value_err("--forgeries (the number of checks) must be at least 1".into()));
+    }
+    let n = max_bytes
+        .checked_mul(16)
+        .and_then(|x| x.checked_add(1))
+        .ok_or_else(|| value_err("--max-bytes too large".into()))?;
+    let one = unimac::modp::false_accept_log2(n);
+    let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
+    if all >= 0.0 {
+        return Err(value_err(format!(
+            "modp: the bound is 2^{all:.2} >= 1 for L = {max_bytes} bytes and {checks} checks"
+        )));
+    }
+    let terms = PyList::empty(py);
+    let d = PyDict::new(py);
+    d.set_item("what", "a false identity passes one of the checks")?;
+    d.set_item("formula", "Q * floor((N - 1)/120) / #primes in [2^120, 2^128), N = 16L + 1")?;
+    d.set_item("log2", all)?;
+    d.set_item("from_theorem", true)?;
+    terms.append(d)?;
+    let text = format!(
+        "modp: a false identity a^2 = bc + de passes with probability <= 2^{all:.2}\n  operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128)\n  {checks} check(s) under one key: at most {checks} times that\n",
+        unimac::modp::primes_in_range_log2()
+    );
+    Ok(PyBound {
+        name: "modp".into(),
+        log2: all,
+        value: all.exp2(),
+        proven: true,
+        theorem: names::cite("Bernstein (seed 000), \"Other applications\": primes dividing the difference"),
+        theorem_log2: all,
+        terms: terms.unbind(),
+        not_included: Vec::new(),
+        params: vec![("N".into(), n.to_string())],
+        notes: vec!["the key (the prime) must stay secret from whoever supplies the operands".into()],
+        text,
     })
 }
 

@@ -520,3 +520,15 @@ def test_secret_prime():
     with pytest.raises(ValueError, match="key must be 16 bytes"):
         unimac.SecretPrime(bytes(15))
     assert "secret" in repr(p) and str(pv) not in repr(p)
+
+
+def test_modp_bound_matches_cli(cli):
+    import json
+
+    r = subprocess.run([cli, "bound", "modp", "--max-bytes", "1000000", "--forgeries", "1000", "--json"],
+                       capture_output=True, text=True, check=True)
+    j = json.loads(r.stdout)
+    b = unimac.bound("modp", 1000000, forgeries=1000)
+    assert b.log2 == pytest.approx(j["bound_log2"])
+    assert b.log2 < -90 and b.proven and "Bernstein" in b.theorem
+    assert unimac.bound("modp", 7).log2 == float("-inf") and unimac.bound("modp", 7).value == 0.0
