@@ -483,20 +483,10 @@ impl PyMac {
         } else {
             (n, Vec::new())
         };
+        // The key and nonce are checked (with the library's messages) before
+        // the file is read; checking never spends a one-time key.
+        drop(self.mac.start_check(n.as_deref()).map_err(err)?);
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
-        // Check the nonce before reading the file.
-        if let Some(x) = n.as_deref() {
-            let sizes = self.mac.nonce_sizes();
-            if self.nonce_size == 0 || !sizes.contains(&x.len()) {
-                // The library's message for this nonce.
-                return Err(err(self.mac.start_check(Some(x)).err().unwrap_or(Error::Invalid(format!(
-                    "{}: nonce must be {} bytes, got {}",
-                    self.name,
-                    self.nonce_size,
-                    x.len()
-                )))));
-            }
-        }
         let out = py.allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
             use std::io::Read;
             let mut f = std::fs::File::open(&path)?;

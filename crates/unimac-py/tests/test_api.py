@@ -532,3 +532,12 @@ def test_modp_bound_matches_cli(cli):
     assert b.log2 == pytest.approx(j["bound_log2"])
     assert b.log2 < -90 and b.proven and "Bernstein" in b.theorem
     assert unimac.bound("modp", 7).log2 == float("-inf") and unimac.bound("modp", 7).value == 0.0
+
+
+def test_tag_file_checks_the_nonce_before_reading(tmp_path):
+    missing = tmp_path / "missing"
+    key = unimac.keygen("wc-mmh32x4")
+    with pytest.raises(ValueError, match="wc-mmh32x4: this MAC needs a nonce"):
+        unimac.Mac("wc-mmh32x4", key).tag_file(missing)
+    with pytest.raises(ValueError, match="takes no nonce"):
+        unimac.Mac("hash127-aes", unimac.keygen("hash127-aes")).tag_file(missing, nonce=bytes(16))
