@@ -122,6 +122,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=31)
     ap.add_argument("--millis", type=int, default=300, help="per cell of `unimac bench`")
+    ap.add_argument("--names", nargs="*", default=NAMES, help="MACs for the 1 MiB table")
     a = ap.parse_args()
     blake3 = ensure_blake3()
 
@@ -147,12 +148,12 @@ def main():
         print(f"| `{k_}` | {v:.0f} | {base / v:.2f} |")
     print()
 
-    res = throughput(NAMES, max(5, a.rounds // 4), a.millis)
+    res = throughput(a.names, max(5, a.rounds // 4), a.millis)
     print("| 1 MiB, `Mac(name, k).tag(buf)` | Python GiB/s | Rust GiB/s (`unimac bench`) | Python ÷ Rust |")
     print("|---|---:|---:|---:|")
     for n, (py, r) in res.items():
         ratio = f"{py / r:.2f}" if r else "-"
-        print(f"| {n} | {py:.2f} | {r if r is not None else '-'} | {ratio} |")
+        print(f"| {n} | {py:.2f} | {f'{r:.2f}' if r is not None else '-'} | {ratio} |")
 
 
 if __name__ == "__main__":
