@@ -119,7 +119,7 @@ fn not_a_key(why: &str) -> Error {
     Error::Invalid(format!("modp: the key must be an odd prime in [2^120, 2^128), 16 bytes little-endian: {why}"))
 }
 
-/// Miller–Rabin rounds of [`is_prime_ct`] with bases from the operating
+/// Miller–Rabin rounds of the key check with bases from the operating
 /// system's random generator: a composite passes one round with probability
 /// at most 1/4 (Rabin), so a composite key is accepted with probability at
 /// most `4^-48 = 2^-96`, whoever chose it.
