@@ -257,8 +257,8 @@ pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
 /// the `words.len() / 16` groups of four words `m_i` (the first words of a
 /// message of `l` words, `off = SHORT_WORDS − l`), `Σ_i u_i·limbs[k][off + i]`
 /// for each limb `k`, with `u_i = m_i + 2^31`. Four words per vector, one
-/// VPMULUDQ per limb; every sum stays below 2^63 (at most 64 products below
-/// 2^57).
+/// VPMULUDQ per limb; every sum stays below 2^64 (at most 256 products below
+/// 2^56).
 ///
 /// # Safety
 /// The CPU must support AVX2.

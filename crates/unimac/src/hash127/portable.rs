@@ -165,7 +165,7 @@ pub fn absorb(mut v: u128, pw: &Powers, bytes: &[u8]) -> u128 {
 
 /// Messages of at most this many words (the padding word included) take the
 /// short path ([`short`]) once a key has its [`ShortPowers`].
-pub const SHORT_WORDS: usize = 65;
+pub const SHORT_WORDS: usize = 257;
 
 /// The per-key constants of the short path: the powers `r^SHORT_WORDS …
 /// r^1` in descending order, split into low and high 64-bit halves (word `i`
@@ -179,14 +179,14 @@ pub struct ShortPowers {
     d: [u128; SHORT_WORDS + 1],
     /// The same powers in [`LIMBS`] limbs of [`LIMB_BITS`] bits (limb `k` of
     /// entry `t` at `limbs[k][t]`), for the vector kernels: a 32-bit word
-    /// times a limb is below 2^57, so 64 of them sum in a 64-bit lane.
+    /// times a limb is below 2^56, so 256 of them sum in a 64-bit lane.
     pub(crate) limbs: [[u64; SHORT_WORDS]; LIMBS],
 }
 
 /// Limbs of the vector kernels' powers (see [`ShortPowers`]).
 pub const LIMBS: usize = 6;
-/// Bits per limb: `6 × 25 = 150 ≥ 127`.
-pub const LIMB_BITS: u32 = 25;
+/// Bits per limb: `6 × 24 = 144 ≥ 127`.
+pub const LIMB_BITS: u32 = 24;
 
 impl zeroize::Zeroize for ShortPowers {
     fn zeroize(&mut self) {
@@ -240,8 +240,8 @@ impl ShortPowers {
 /// run in parallel, and the sum is reduced once.
 ///
 /// With `u_i = m_i + 2^31 ∈ [0, 2^32)` and `r^j = h_j·2^64 + g_j`, the sum
-/// `Σ u_i r^(l−i)` is `A + B·2^64` with `A = Σ u_i g_{l−i} < 65·2^96` and
-/// `B = Σ u_i h_{l−i} < 65·2^95`, both exact in `u128`.
+/// `Σ u_i r^(l−i)` is `A + B·2^64` with `A = Σ u_i g_{l−i} < 257·2^96` and
+/// `B = Σ u_i h_{l−i} < 257·2^95`, both exact in `u128`.
 #[inline]
 pub fn short(sp: &ShortPowers, words: &[u8], tail: Option<i32>) -> u128 {
     short_from(sp, words, tail, 0, 0)
@@ -268,7 +268,7 @@ pub fn short_from(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize
     }
     // A + B·2^64 = A + (B mod 2^64)·2^64 + (B >> 64)·2^128, and 2^128 ≡ 2.
     let (s, carry) = a.overflowing_add((b as u64 as u128) << 64);
-    let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^41
+    let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^42
     add_mod(add_mod(sub_p_if_ge((s & P) + (s >> 127)), head_value), sp.d[l])
 }
 
