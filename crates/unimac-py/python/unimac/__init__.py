@@ -1,0 +1,73 @@
+"""unimac: fast, provably secure message authentication from universal hashing.
+
+Bernstein's hash127, Halevi and Krawczyk's MMH and NMH, Etzel, Patel and
+Ramzan's Square Hash, Shoup's evaluation and division hashes, the
+Wegman-Carter MACs built on them, UMAC (RFC 4418) and VMAC, by the names of
+the wire specification (the same names as the ``unimac`` command line).
+
+Interfaces modelled on :mod:`hmac` and :mod:`hashlib`:
+
+>>> import unimac
+>>> key = unimac.keygen("hash127-aes")            # stateless: no nonce
+>>> mac = unimac.Mac("hash127-aes", key)          # key set up once
+>>> t = mac.tag(b"attack at dawn")
+>>> mac.verify(b"attack at dawn", t)              # raises InvalidTag if wrong
+>>> h = unimac.new("hash127-aes", key)            # streaming
+>>> h.update(b"attack at "); h.update(b"dawn")
+>>> unimac.compare_digest(h.digest(), t)
+True
+
+Messages are any C-contiguous buffer (bytes, bytearray, memoryview, numpy
+arrays), read in place; inputs of 2 KiB or more are hashed with the GIL
+released.
+"""
+
+from ._unimac import (
+    GIL_RELEASE_BYTES,
+    Bound,
+    Counter,
+    InvalidTag,
+    Mac,
+    SecretPrime,
+    UnimacHash,
+    bound,
+    compare_digest,
+    compute,
+    info,
+    keygen,
+    mac_names,
+    names,
+    new,
+    tag,
+    verify,
+)
+
+try:
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    try:
+        __version__ = _version("unimac")
+    except PackageNotFoundError:  # pragma: no cover - not installed
+        __version__ = "0.0.0"
+except ImportError:  # pragma: no cover
+    __version__ = "0.0.0"
+
+__all__ = [
+    "GIL_RELEASE_BYTES",
+    "Bound",
+    "Counter",
+    "InvalidTag",
+    "Mac",
+    "SecretPrime",
+    "UnimacHash",
+    "bound",
+    "compare_digest",
+    "compute",
+    "info",
+    "keygen",
+    "mac_names",
+    "names",
+    "new",
+    "tag",
+    "verify",
+]

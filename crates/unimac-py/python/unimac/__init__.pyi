@@ -1,0 +1,210 @@
+"""Type stubs of unimac (the extension module unimac._unimac)."""
+
+import os
+import pathlib
+import sys
+from typing import Any, Dict, List, Optional, Tuple, Union, final
+
+if sys.version_info >= (3, 12):
+    from collections.abc import Buffer as _Buffer
+
+    _ReadableBuffer = _Buffer
+else:
+    _ReadableBuffer = Union[bytes, bytearray, memoryview, Any]
+
+_StrPath = Union[str, "os.PathLike[str]"]
+
+__all__ = [
+    "GIL_RELEASE_BYTES",
+    "Bound",
+    "Counter",
+    "InvalidTag",
+    "Mac",
+    "SecretPrime",
+    "UnimacHash",
+    "bound",
+    "compare_digest",
+    "compute",
+    "info",
+    "keygen",
+    "mac_names",
+    "names",
+    "new",
+    "tag",
+    "verify",
+]
+
+__version__: str
+GIL_RELEASE_BYTES: int
+
+class InvalidTag(ValueError):
+    """A tag did not verify (wrong value or wrong length)."""
+
+@final
+class UnimacHash:
+    """A MAC or hash computation under way (made by :func:`new`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def key_size(self) -> int: ...
+    @property
+    def nonce_size(self) -> int: ...
+    @property
+    def block_size(self) -> int: ...
+    def update(self, data: _ReadableBuffer) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+    def verify(self, tag: _ReadableBuffer) -> None: ...
+    def copy(self) -> "UnimacHash": ...
+
+def new(name: str, key: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> UnimacHash:
+    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``).
+
+    >>> h = new("hash127-aes", bytes(32)); h.update(b"m"); len(h.digest())
+    16
+    """
+
+@final
+class Mac:
+    """A MAC under one key, set up once.
+
+    >>> m = Mac("hash127-aes", keygen("hash127-aes"))
+    >>> m.verify(b"m", m.tag(b"m"))
+    """
+
+    def __new__(cls, name: str, key: _ReadableBuffer) -> "Mac": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def nonce_size(self) -> int: ...
+    @property
+    def key_size(self) -> int: ...
+    def tag(self, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes: ...
+    def verify(self, data: _ReadableBuffer, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> None: ...
+    def tag_file(self, path: _StrPath, nonce: Optional[_ReadableBuffer] = None) -> bytes: ...
+
+def tag(name: str, key: _ReadableBuffer, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+    """One-shot tag.
+
+    >>> len(tag("hash127-aes", bytes(32), b"m"))
+    16
+    """
+
+def verify(
+    name: str, key: _ReadableBuffer, data: _ReadableBuffer, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None
+) -> None:
+    """One-shot verification; raises :class:`InvalidTag`.
+
+    >>> verify("hash127-aes", bytes(32), b"m", tag("hash127-aes", bytes(32), b"m"))
+    """
+
+def compute(
+    name: str,
+    key: _ReadableBuffer,
+    data: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    length: Optional[int] = None,
+) -> bytes:
+    """Any name of the wire specification, as ``unimac compute``.
+
+    >>> compute("keystream", bytes(16), b"", length=4).hex()
+    '66e94bd4'
+    """
+
+def compare_digest(a: _ReadableBuffer, b: _ReadableBuffer) -> bool:
+    """Constant-time comparison.
+
+    >>> compare_digest(b"a", b"a")
+    True
+    """
+
+def names() -> List[str]:
+    """Every name of the wire specification in this build.
+
+    >>> "eval64" in names()
+    True
+    """
+
+def mac_names() -> List[str]:
+    """The MAC names, without ``mac-``.
+
+    >>> "umac64" in mac_names()
+    True
+    """
+
+def info(name: str) -> Dict[str, Any]:
+    """Sizes and kind of a name.
+
+    >>> info("wc-mmh32x4")["nonce_size"]
+    16
+    """
+
+def keygen(name: str) -> bytes:
+    """A fresh random key of the right size.
+
+    >>> len(keygen("hash127-aes"))
+    32
+    """
+
+@final
+class Bound:
+    """A forgery bound (see :func:`bound`)."""
+
+    name: str
+    log2: float
+    value: float
+    proven: bool
+    theorem: str
+    theorem_log2: float
+    terms: List[Dict[str, Any]]
+    not_included: List[str]
+    params: List[Tuple[str, str]]
+    notes: List[str]
+    text: str
+    def __float__(self) -> float: ...
+
+def bound(name: str, max_bytes: int, tags: int = 1, forgeries: int = 1, random_nonces: bool = False) -> Bound:
+    """The forgery bound of a MAC.
+
+    >>> bound("hash127-aes", 1 << 20, tags=1 << 20).proven
+    True
+    """
+
+@final
+class Counter:
+    """The crash-safe nonce counter file of ``unimac keygen --counter``.
+
+    >>> import tempfile, os
+    >>> c = Counter.create(os.path.join(tempfile.mkdtemp(), "n.ctr"))
+    >>> c.next() == bytes(16)
+    True
+    """
+
+    def __new__(cls, path: _StrPath, name: Optional[str] = None) -> "Counter": ...
+    @staticmethod
+    def create(path: _StrPath, name: Optional[str] = None) -> "Counter": ...
+    def next(self) -> bytes: ...
+    def reserve(self, count: int = 1) -> int: ...
+    def peek(self) -> int: ...
+    @property
+    def path(self) -> pathlib.Path: ...
+
+@final
+class SecretPrime:
+    """A secret random prime of [2^120, 2^128) (``modp``).
+
+    >>> SecretPrime().check_identity(3, 2, 4, 1, 1)
+    True
+    """
+
+    def __new__(cls, key: Optional[_ReadableBuffer] = None) -> "SecretPrime": ...
+    def reduce(self, x: int) -> int: ...
+    def check_identity(self, a: int, b: int, c: int, d: int, e: int) -> bool: ...
+    @staticmethod
+    def false_accept_log2(a: int, b: int, c: int, d: int, e: int) -> float: ...
+    def to_bytes(self) -> bytes: ...

@@ -1,0 +1,1049 @@
+//! The Python package `unimac` (module `unimac._unimac`): the library's
+//! named MACs and hashes with the interfaces of `hmac` and `hashlib`.
+//!
+//! Everything goes through the library's safe by-name API (`registry`, the
+//! by-name MAC, `bounds`, `modp`); the one `unsafe` block of this crate reads
+//! a Python buffer in place (`buffer.rs`).
+
+#![deny(unsafe_code)]
+
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+// The by-name MAC of the library (one line, so its path is easy to change).
+use unimac::mac::{Mac as NamedMac, Pending};
+
+use unimac::bounds::{self, Attack};
+use unimac::mac::{self, Hash127Aes};
+use unimac::registry::{self, KeySpec, Params};
+use unimac::Error;
+
+mod buffer;
+mod counter;
+mod names;
+
+use buffer::{data, with_data, GIL_RELEASE_BYTES};
+
+create_exception!(
+    unimac,
+    InvalidTag,
+    PyValueError,
+    "A tag did not verify (wrong value or wrong length). A ValueError."
+);
+
+/// A library error as the CLI prints it: `ValueError`, or `InvalidTag` for a
+/// tag that does not verify.
+fn err(e: Error) -> PyErr {
+    match e {
+        Error::TagMismatch => InvalidTag::new_err("tag mismatch"),
+        e => PyValueError::new_err(names::cite(&e.to_string())),
+    }
+}
+
+fn value_err(s: String) -> PyErr {
+    PyValueError::new_err(s)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn bytes_of(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Vec<u8>>> {
+    obj.map(|o| data(o, what).map(|d| d.as_slice().to_vec())).transpose()
+}
+
+fn is_shoup4(name: &str) -> bool {
+    name.starts_with("shoup4-")
+}
+
+/// `r ‖ s` for a `shoup4-` tag: the caller's (to check a tag received, or a
+/// known answer), or a fresh random pair.
+fn shoup4_rs(nonce: Option<&[u8]>) -> PyResult<Vec<u8>> {
+    match nonce {
+        Some(n) => Ok(n.to_vec()),
+        None => Ok(mac::shoup::random_rs().map_err(err)?.to_vec()),
+    }
+}
+
+fn key_size(k: &KeySpec) -> Option<usize> {
+    k.default_len()
+}
+
+// ---------------------------------------------------------------------------
+// Streaming objects: unimac.new
+// ---------------------------------------------------------------------------
+
+enum State {
+    /// Taking data.
+    Open(Box<dyn registry::Stream>),
+    /// Finalized; a stateless object keeps its digest.
+    Done(Option<Vec<u8>>),
+}
+
+/// A MAC or hash computation under way, made by :func:`unimac.new`: feed it
+/// with :meth:`update`, then :meth:`digest` / :meth:`hexdigest` /
+/// :meth:`verify`.
+///
+/// Objects of one-message MACs (``hash127``) and nonce MACs refuse any use
+/// after :meth:`digest` or :meth:`verify` (a second message under the same
+/// nonce or one-time key would void the MAC's guarantee); stateless ones
+/// (``hash127-aes``, raw hashes) may give their digest again. The object may
+/// be shared between threads.
+///
+/// >>> import unimac
+/// >>> h = unimac.new("hash127-aes", bytes(32))
+/// >>> h.update(b"attack at ")
+/// >>> h.update(b"dawn")
+/// >>> h.digest() == unimac.tag("hash127-aes", bytes(32), b"attack at dawn")
+/// True
+#[pyclass(module = "unimac", name = "UnimacHash", frozen)]
+struct UnimacHash {
+    name: String,
+    digest_size: usize,
+    key_size: usize,
+    nonce_size: usize,
+    /// May be finalized more than once and copied (no nonce, not one-time).
+    stateless: bool,
+    /// `r ‖ s` of a `shoup4-` MAC, sent before its tag.
+    prefix: Option<Vec<u8>>,
+    state: Mutex<State>,
+}
+
+impl UnimacHash {
+    fn finish(&self) -> PyResult<Vec<u8>> {
+        let mut g = lock(&self.state);
+        let s = std::mem::replace(&mut *g, State::Done(None));
+        match s {
+            State::Open(stream) => {
+                let out = stream.finalize().map_err(err)?;
+                let mut full = self.prefix.clone().unwrap_or_default();
+                full.extend_from_slice(&out);
+                if self.stateless {
+                    *g = State::Done(Some(full.clone()));
+                }
+                Ok(full)
+            }
+            State::Done(Some(d)) => {
+                *g = State::Done(Some(d.clone()));
+                Ok(d)
+            }
+            State::Done(None) => Err(self.used_up()),
+        }
+    }
+
+    fn used_up(&self) -> PyErr {
+        value_err(format!(
+            "{}: this object has already given its tag; a nonce or one-time key authenticates one message (make a new object, with a fresh nonce)",
+            self.name
+        ))
+    }
+}
+
+#[pymethods]
+impl UnimacHash {
+    /// Absorb more of the message (any C-contiguous buffer; not ``str``).
+    ///
+    /// >>> h = unimac.new("eval64", bytes(8)); h.update(memoryview(b"abc")[1:])
+    fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = buffer::data(data, "data")?;
+        let s = d.as_slice();
+        let feed = |g: &mut State| -> Result<(), ()> {
+            match g {
+                State::Open(stream) => {
+                    stream.update(s);
+                    Ok(())
+                }
+                State::Done(_) => Err(()),
+            }
+        };
+        let r = if s.len() >= GIL_RELEASE_BYTES {
+            // The lock is taken and released without the GIL (never held
+            // while waiting for it).
+            data.py().allow_threads(|| feed(&mut lock(&self.state)))
+        } else {
+            match self.state.try_lock() {
+                Ok(mut g) => feed(&mut g),
+                Err(_) => data.py().allow_threads(|| feed(&mut lock(&self.state))),
+            }
+        };
+        r.map_err(|_| {
+            if self.stateless {
+                value_err(format!("{}: update() after digest(); make a new object", self.name))
+            } else {
+                self.used_up()
+            }
+        })
+    }
+
+    /// The tag (bytes). For ``shoup4-*`` it is ``r ‖ s ‖ tag`` (the random
+    /// pair first), as sent.
+    ///
+    /// >>> len(unimac.new("umac64", bytes(16), nonce=bytes(8)).digest())
+    /// 8
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let d = self.finish()?;
+        Ok(PyBytes::new(py, &d))
+    }
+
+    /// The tag in lowercase hex.
+    ///
+    /// >>> len(unimac.new("hash127-aes", bytes(32)).hexdigest())
+    /// 32
+    fn hexdigest(&self) -> PyResult<String> {
+        let d = self.finish()?;
+        Ok(d.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// Compare the tag with ``tag`` in constant time; raise
+    /// :class:`unimac.InvalidTag` if they differ. For ``shoup4-*`` either
+    /// ``r ‖ s ‖ tag`` or the 8-byte tag alone.
+    ///
+    /// >>> h = unimac.new("hash127-aes", bytes(32)); h.update(b"m")
+    /// >>> h.verify(unimac.tag("hash127-aes", bytes(32), b"m"))
+    fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = data(tag, "tag")?;
+        let d = self.finish()?;
+        let t = t.as_slice();
+        let ok = match &self.prefix {
+            Some(p) if t.len() == d.len() - p.len() => mac::tags_equal(&d[p.len()..], t),
+            _ => mac::tags_equal(&d, t),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(InvalidTag::new_err("tag mismatch"))
+        }
+    }
+
+    /// A copy of the state (only for stateless MACs and hashes, whose copy
+    /// cannot reuse a nonce or a one-time key: ``TypeError`` otherwise).
+    fn copy(&self) -> PyResult<UnimacHash> {
+        if !self.stateless {
+            return Err(PyTypeError::new_err(format!(
+                "{}: a copy would authenticate two messages under one nonce or one-time key; not copyable",
+                self.name
+            )));
+        }
+        match &*lock(&self.state) {
+            State::Done(d) => Ok(UnimacHash {
+                name: self.name.clone(),
+                digest_size: self.digest_size,
+                key_size: self.key_size,
+                nonce_size: self.nonce_size,
+                stateless: true,
+                prefix: None,
+                state: Mutex::new(State::Done(d.clone())),
+            }),
+            State::Open(_) => Err(PyTypeError::new_err(format!(
+                "{}: the library's streams cannot be duplicated while open; copy() is available after digest()",
+                self.name
+            ))),
+        }
+    }
+
+    /// The name as given (without ``mac-``).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    /// Tag bytes (``r ‖ s`` included for ``shoup4-*``).
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.digest_size
+    }
+    /// Key bytes (the default size where several are accepted).
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key_size
+    }
+    /// Nonce bytes (the largest accepted; 0 for none).
+    #[getter]
+    fn nonce_size(&self) -> usize {
+        self.nonce_size
+    }
+    /// Message bytes absorbed per step where that is defined; 1 otherwise.
+    #[getter]
+    fn block_size(&self) -> usize {
+        1
+    }
+    fn __repr__(&self) -> String {
+        format!("<unimac {} object>", self.name)
+    }
+}
+
+/// A new streaming object of the MAC or hash ``name`` under ``key`` (and
+/// ``nonce`` for nonce MACs): like ``hmac.new`` / ``hashlib.new``.
+///
+/// ``name`` is a MAC as ``unimac tag`` takes it (``hash127-aes``,
+/// ``wc-mmh32x2``, ``umac64``; ``mac-`` optional) or a raw hash of the wire
+/// specification (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
+/// ``r ‖ s`` is drawn when no nonce is given.
+///
+/// >>> import unimac
+/// >>> h = unimac.new("wc-mmh32x2", bytes(32), nonce=(1).to_bytes(16, "little"))
+/// >>> h.update(b"attack at dawn")
+/// >>> len(h.digest())
+/// 8
+#[pyfunction]
+#[pyo3(name = "new", signature = (name, key, nonce = None))]
+fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {
+    let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
+    let k = data(key, "key")?;
+    let nonce = bytes_of(nonce, "nonce")?;
+    let e = registry::lookup(&full).map_err(err)?;
+    let info = &e.info;
+    if is_mac {
+        let bare = &full["mac-".len()..];
+        let m = NamedMac::new(bare, k.as_slice()).map_err(err)?;
+        let (nonce, prefix) = if is_shoup4(bare) {
+            let rs = shoup4_rs(nonce.as_deref())?;
+            (Some(rs.clone()), Some(rs))
+        } else {
+            (nonce, None)
+        };
+        let stream = m.start(nonce.as_deref()).map_err(err)?;
+        let stateless = info.nonce == 0 && !mac::is_one_time(bare);
+        Ok(UnimacHash {
+            name: bare.to_string(),
+            digest_size: info.out + prefix.as_ref().map_or(0, Vec::len),
+            key_size: key_size(&info.key).unwrap_or(k.as_slice().len()),
+            nonce_size: info.nonce,
+            stateless,
+            prefix,
+            state: Mutex::new(State::Open(stream)),
+        })
+    } else {
+        let stream =
+            registry::open(&full, &Params { key: k.as_slice(), nonce: nonce.as_deref(), len: None }).map_err(err)?;
+        Ok(UnimacHash {
+            name: full.clone(),
+            digest_size: info.out,
+            key_size: key_size(&info.key).unwrap_or(k.as_slice().len()),
+            nonce_size: info.nonce,
+            stateless: info.nonce == 0,
+            prefix: None,
+            state: Mutex::new(State::Open(stream)),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// unimac.Mac: a key set up once
+// ---------------------------------------------------------------------------
+
+enum Engine {
+    /// `hash127-aes` through its typed API: no allocation per tag.
+    H127Aes(Hash127Aes),
+    ByName,
+}
+
+/// A MAC under one key, its key set-up (tables of powers, AES schedules)
+/// done once: :meth:`tag`, :meth:`verify` and :meth:`tag_file` any number of
+/// messages. Safe to share between threads.
+///
+/// For ``shoup4-*`` :meth:`tag` returns ``r ‖ s ‖ tag`` (24 bytes: the
+/// random pair drawn for the message, then the tag), as sent. A one-message
+/// MAC (``hash127``) tags once; :meth:`verify` never spends it.
+///
+/// >>> import unimac
+/// >>> m = unimac.Mac("hash127-aes", unimac.keygen("hash127-aes"))
+/// >>> t = m.tag(b"attack at dawn")
+/// >>> m.verify(b"attack at dawn", t)
+/// >>> m.verify(b"attack at dusk", t)
+/// Traceback (most recent call last):
+/// ...
+/// unimac.InvalidTag: tag mismatch
+#[pyclass(module = "unimac", name = "Mac", frozen)]
+struct PyMac {
+    mac: NamedMac,
+    engine: Engine,
+    name: String,
+    tag_size: usize,
+    nonce_size: usize,
+    key_size: usize,
+}
+
+impl PyMac {
+    fn tag_bytes(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        if is_shoup4(&self.name) {
+            let rs = match nonce {
+                Some(n) => n.to_vec(),
+                None => mac::shoup::random_rs()?.to_vec(),
+            };
+            let mut out = rs.clone();
+            out.extend_from_slice(&self.mac.tag(Some(&rs), msg)?);
+            return Ok(out);
+        }
+        self.mac.tag(nonce, msg)
+    }
+
+    /// The nonce to check a tag with and the tag proper (`shoup4-`: the
+    /// pair may lead the tag).
+    fn split<'a>(&self, nonce: Option<&'a [u8]>, tag: &'a [u8]) -> (Option<&'a [u8]>, &'a [u8]) {
+        if is_shoup4(&self.name) && tag.len() == 16 + self.tag_size {
+            let (rs, t) = tag.split_at(16);
+            match nonce {
+                Some(n) if n != rs => (Some(n), tag), // a mismatch: the lengths differ
+                _ => (Some(rs), t),
+            }
+        } else {
+            (nonce, tag)
+        }
+    }
+}
+
+#[pymethods]
+impl PyMac {
+    #[new]
+    fn py_new(name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyMac> {
+        let bare = names::resolve_mac(name).map_err(value_err)?;
+        let k = data(key, "key")?;
+        let mac = NamedMac::new(&bare, k.as_slice()).map_err(err)?;
+        let engine = match (bare.as_str(), <&[u8; 32]>::try_from(k.as_slice())) {
+            ("hash127-aes", Ok(k32)) => Engine::H127Aes(Hash127Aes::new(k32)),
+            _ => Engine::ByName,
+        };
+        let e = registry::lookup(&format!("mac-{bare}")).map_err(err)?;
+        Ok(PyMac {
+            tag_size: mac.tag_len(),
+            nonce_size: mac.nonce_len(),
+            key_size: k.as_slice().len(),
+            engine,
+            mac,
+            name: e.info.name["mac-".len()..].to_string(),
+        })
+    }
+
+    /// The tag of ``data`` (under ``nonce`` for nonce MACs; for ``shoup4-*``
+    /// the nonce is ``r ‖ s``, drawn at random when not given, and the
+    /// result is ``r ‖ s ‖ tag``).
+    ///
+    /// >>> len(unimac.Mac("umac64", bytes(16)).tag(b"msg", nonce=bytes(8)))
+    /// 8
+    #[pyo3(signature = (data, nonce = None))]
+    fn tag<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        nonce: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if let (Engine::H127Aes(m), None) = (&self.engine, nonce) {
+            let t = with_data(data, "data", |s| m.tag(s))?;
+            return Ok(PyBytes::new(py, t.as_bytes()));
+        }
+        let n = match nonce {
+            Some(n) => Some(buffer::data(n, "nonce")?),
+            None => None,
+        };
+        let n = n.as_ref().map(|d| d.as_slice());
+        let t = with_data(data, "data", |s| self.tag_bytes(n, s))?.map_err(err)?;
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// Check ``tag`` for ``data`` in constant time; raise
+    /// :class:`unimac.InvalidTag` if it is wrong. Never spends a one-time key.
+    ///
+    /// >>> m = unimac.Mac("shoup4-eval64", bytes(48)); sent = m.tag(b"x")
+    /// >>> m.verify(b"x", sent)
+    #[pyo3(signature = (data, tag, nonce = None))]
+    fn verify(&self, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let t = buffer::data(tag, "tag")?;
+        if let (Engine::H127Aes(m), None) = (&self.engine, nonce) {
+            let ts = t.as_slice();
+            let ok = with_data(data, "data", |s| m.verify(s, ts).is_ok())?;
+            return if ok { Ok(()) } else { Err(InvalidTag::new_err("tag mismatch")) };
+        }
+        let n = match nonce {
+            Some(n) => Some(buffer::data(n, "nonce")?),
+            None => None,
+        };
+        let (n, t) = self.split(n.as_ref().map(|d| d.as_slice()), t.as_slice());
+        with_data(data, "data", |s| self.mac.verify(n, s, t))?.map_err(err)
+    }
+
+    /// The tag of the file at ``path``, read in chunks with the GIL released.
+    ///
+    /// >>> unimac.Mac("hash127-aes", bytes(32)).tag_file("README.md")  # doctest: +SKIP
+    #[pyo3(signature = (path, nonce = None))]
+    fn tag_file<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        nonce: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = bytes_of(nonce, "nonce")?;
+        let (n, prefix) = if is_shoup4(&self.name) {
+            let rs = shoup4_rs(n.as_deref())?;
+            (Some(rs.clone()), rs)
+        } else {
+            (n, Vec::new())
+        };
+        let mut p: Pending = self.mac.start_deferred().map_err(err)?;
+        // Check the nonce before reading the file.
+        if let Some(x) = n.as_deref() {
+            let sizes = self.mac.nonce_sizes();
+            if self.nonce_size == 0 || !sizes.contains(&x.len()) {
+                // The library's message for this nonce.
+                return Err(err(self.mac.start_check(Some(x)).err().unwrap_or(Error::Invalid(format!(
+                    "{}: nonce must be {} bytes, got {}",
+                    self.name,
+                    self.nonce_size,
+                    x.len()
+                )))));
+            }
+        }
+        let out = py.allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
+            use std::io::Read;
+            let mut f = std::fs::File::open(&path)?;
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                let k = f.read(&mut buf)?;
+                if k == 0 {
+                    break;
+                }
+                p.update(&buf[..k]);
+            }
+            Ok(p.finalize(n.as_deref()))
+        })?;
+        let mut t = prefix;
+        t.extend_from_slice(&out.map_err(err)?);
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// The MAC's name (without ``mac-``).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    /// Tag bytes (for ``shoup4-*`` without the 16 bytes of ``r ‖ s``).
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.tag_size
+    }
+    /// Nonce bytes (the largest accepted; 0 for none).
+    #[getter]
+    fn nonce_size(&self) -> usize {
+        self.nonce_size
+    }
+    /// Key bytes.
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key_size
+    }
+    fn __repr__(&self) -> String {
+        format!("unimac.Mac({:?}, <{} secret bytes>)", self.name, self.key_size)
+    }
+}
+
+/// One-shot tag: ``Mac(name, key).tag(data, nonce)``.
+///
+/// >>> import unimac
+/// >>> len(unimac.tag("hash127-aes", bytes(32), b"attack at dawn"))
+/// 16
+#[pyfunction]
+#[pyo3(signature = (name, key, data, nonce = None))]
+fn tag<'py>(
+    py: Python<'py>,
+    name: &str,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    nonce: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyMac::py_new(name, key)?.tag(py, data, nonce)
+}
+
+/// One-shot verification: ``Mac(name, key).verify(data, tag, nonce)``;
+/// raises :class:`unimac.InvalidTag` if the tag is wrong.
+///
+/// >>> import unimac
+/// >>> t = unimac.tag("hash127-aes", bytes(32), b"m")
+/// >>> unimac.verify("hash127-aes", bytes(32), b"m", t)
+#[pyfunction]
+#[pyo3(signature = (name, key, data, tag, nonce = None))]
+fn verify(
+    name: &str,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    tag: &Bound<'_, PyAny>,
+    nonce: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    PyMac::py_new(name, key)?.verify(data, tag, nonce)
+}
+
+/// Any name of the wire specification on ``data``, as ``unimac compute``:
+/// raw hashes (``hash127``, ``eval64``, ``tree-mmh32x2``, ``modp``,
+/// ``keystream`` with ``length``) and MACs (``mac-X``, or ``X`` when ``X``
+/// is not itself a hash name).
+///
+/// >>> import unimac
+/// >>> unimac.compute("keystream", bytes(16), b"", length=4).hex()
+/// '66e94bd4'
+#[pyfunction]
+#[pyo3(signature = (name, key, data, nonce = None, length = None))]
+fn compute<'py>(
+    py: Python<'py>,
+    name: &str,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    nonce: Option<&Bound<'py, PyAny>>,
+    length: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let full = names::resolve_spec(name).map_err(value_err)?;
+    let k = buffer::data(key, "key")?;
+    let n = match nonce {
+        Some(n) => Some(buffer::data(n, "nonce")?),
+        None => None,
+    };
+    let p = Params { key: k.as_slice(), nonce: n.as_ref().map(|d| d.as_slice()), len: length };
+    let out = with_data(data, "data", |s| registry::compute(&full, &p, s))?.map_err(err)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Compare two buffers in constant time (``hmac.compare_digest``).
+///
+/// >>> import unimac
+/// >>> unimac.compare_digest(b"abc", bytearray(b"abc"))
+/// True
+#[pyfunction]
+fn compare_digest(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let (a, b) = (data(a, "a")?, data(b, "b")?);
+    Ok(mac::tags_equal(a.as_slice(), b.as_slice()))
+}
+
+/// Every name of the wire specification in this build (``mac-`` for MACs,
+/// ``tree-`` for tree modes), in specification order.
+///
+/// >>> import unimac
+/// >>> "mac-hash127-aes" in unimac.names()
+/// True
+#[pyfunction]
+#[pyo3(name = "names")]
+fn all_names() -> Vec<String> {
+    registry::entries().iter().map(|e| e.info.name.clone()).collect()
+}
+
+/// The MAC names (without ``mac-``), as ``unimac tag`` takes them.
+///
+/// >>> import unimac
+/// >>> "wc-mmh32x4" in unimac.mac_names()
+/// True
+#[pyfunction]
+fn mac_names() -> Vec<String> {
+    mac::names()
+}
+
+/// What the name takes and gives: a dict with ``name``, ``mac``,
+/// ``key_size`` (None where the key is as long as the message),
+/// ``key_sizes`` (text), ``nonce_size``, ``nonce_sizes`` (min, max),
+/// ``digest_size``, ``one_time``, ``nonce``, ``stateless``, ``summary``
+/// (with the paper cited).
+///
+/// >>> import unimac
+/// >>> unimac.info("hash127-aes")["key_size"]
+/// 32
+#[pyfunction]
+fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
+    let e = registry::lookup(&full).map_err(err)?;
+    let i = &e.info;
+    let bare = full.strip_prefix("mac-").unwrap_or(&full).to_string();
+    let one_time = is_mac && mac::is_one_time(&bare);
+    let sizes = registry::nonce_sizes(i);
+    let d = PyDict::new(py);
+    d.set_item("name", if is_mac { bare.clone() } else { full.clone() })?;
+    d.set_item("spec_name", &full)?;
+    d.set_item("mac", is_mac)?;
+    d.set_item(
+        "key_size",
+        match i.key {
+            KeySpec::PerElement(_) => None,
+            k => k.default_len(),
+        },
+    )?;
+    d.set_item("key_sizes", i.key.describe())?;
+    d.set_item("nonce_size", i.nonce)?;
+    d.set_item("nonce_sizes", (*sizes.start(), *sizes.end()))?;
+    d.set_item("digest_size", i.out)?;
+    d.set_item("sent_size", if is_shoup4(&bare) { 16 + i.out } else { i.out })?;
+    d.set_item("takes_length", i.takes_len)?;
+    d.set_item("one_time", one_time)?;
+    d.set_item("nonce", i.nonce > 0 && !(is_mac && is_shoup4(&bare)))?;
+    d.set_item("random_pair", is_mac && is_shoup4(&bare))?;
+    d.set_item("stateless", i.nonce == 0 && !one_time || (is_mac && is_shoup4(&bare)))?;
+    d.set_item("summary", names::cite(&i.summary))?;
+    Ok(d)
+}
+
+/// A fresh random key for ``name`` from the operating system's generator
+/// (``modp``: a random prime of [2^120, 2^128), 16 bytes little-endian).
+///
+/// >>> import unimac
+/// >>> len(unimac.keygen("wc-mmh32x4"))
+/// 32
+#[pyfunction]
+fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
+    if name == "modp" {
+        let p = unimac::modp::SecretPrime::generate().map_err(err)?;
+        return Ok(PyBytes::new(py, &p.to_bytes()[..]));
+    }
+    // A MAC as `unimac keygen` takes it (with its messages), else a hash.
+    let full = match names::resolve_mac(name) {
+        Ok(m) => format!("mac-{m}"),
+        Err(msg) => match names::resolve_any(name) {
+            Ok((full, _)) => full,
+            Err(_) => return Err(value_err(msg)),
+        },
+    };
+    let e = registry::lookup(&full).map_err(err)?;
+    let len = match e.info.key {
+        KeySpec::PerElement(_) => {
+            return Err(value_err(format!("{name}: the key is as long as the message; no fixed-size key to make")))
+        }
+        k => k.default_len().unwrap_or(0),
+    };
+    PyBytes::new_with(py, len, |b| {
+        getrandom::fill(b).map_err(|e| value_err(format!("the operating system's random generator failed: {e}")))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Bounds
+// ---------------------------------------------------------------------------
+
+fn log2_py(l: f64) -> f64 {
+    l
+}
+
+/// A forgery bound (see :func:`unimac.bound`).
+#[pyclass(module = "unimac", name = "Bound", frozen, get_all)]
+struct PyBound {
+    /// The MAC.
+    name: String,
+    /// log2 of the bound (``-inf`` for 0).
+    log2: f64,
+    /// The bound, ``2 ** log2`` (0.0 if it underflows).
+    value: f64,
+    /// Whether every ingredient is proven.
+    proven: bool,
+    /// The theorem it comes from.
+    theorem: String,
+    /// log2 of the theorem's own formula alone.
+    theorem_log2: f64,
+    /// The terms added up: dicts with ``what``, ``formula``, ``log2``, ``from_theorem``.
+    terms: Py<PyList>,
+    /// Terms to add that are not in the number (AES's advantage).
+    not_included: Vec<String>,
+    /// Parameters derived from the attack.
+    params: Vec<(String, String)>,
+    /// Caveats.
+    notes: Vec<String>,
+    /// The bound as ``unimac bound`` prints it.
+    text: String,
+}
+
+#[pymethods]
+impl PyBound {
+    fn __repr__(&self) -> String {
+        format!("<unimac.Bound {}: 2^{:.2}, {}>", self.name, self.log2, if self.proven { "proven" } else { "NOT proven" })
+    }
+    fn __float__(&self) -> f64 {
+        self.value
+    }
+}
+
+/// The forgery bound of the MAC ``name``: the probability that any of
+/// ``forgeries`` attempts succeeds after ``tags`` tagged messages of at most
+/// ``max_bytes`` bytes (``random_nonces``: nonces drawn at random instead of
+/// from a counter). Raises ``ValueError`` where the theorem says nothing.
+/// ``modp``: the probability that a false identity ``a² = bc + de`` on
+/// operands of at most ``max_bytes`` bytes passes one of ``forgeries``
+/// checks (as ``unimac bound modp``).
+///
+/// >>> import unimac
+/// >>> b = unimac.bound("hash127-aes", 1 << 20, tags=1 << 20)
+/// >>> b.log2 < -60 and b.proven
+/// True
+#[pyfunction]
+#[pyo3(signature = (name, max_bytes, tags = 1, forgeries = 1, random_nonces = false))]
+fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool) -> PyResult<PyBound> {
+    if name == "modp" {
+        return modp_bound(py, max_bytes, forgeries);
+    }
+    let bare = names::resolve_mac(name).map_err(value_err)?;
+    let attack = Attack { max_bytes, tags, forgeries, random_nonces };
+    let b = bounds::bound(&bare, &attack).map_err(err)?;
+    let terms = PyList::empty(py);
+    for t in &b.terms {
+        let d = PyDict::new(py);
+        d.set_item("what", names::cite(&t.what))?;
+        d.set_item("formula", &t.formula)?;
+        d.set_item("log2", log2_py(t.log2.0))?;
+        d.set_item("from_theorem", t.theorem)?;
+        terms.append(d)?;
+    }
+    Ok(PyBound {
+        name: b.name.clone(),
+        log2: b.log2.0,
+        value: b.log2.0.exp2(),
+        proven: b.proven,
+        theorem: names::cite(&b.theorem),
+        theorem_log2: b.theorem_log2().0,
+        terms: terms.unbind(),
+        not_included: b.not_included.clone(),
+        params: b.params.clone(),
+        notes: b.notes.iter().map(|n| names::cite(n)).collect(),
+        text: names::cite(&b.to_text()),
+    })
+}
+
+/// `unimac bound modp`: a false identity `a² = bc + de` on operands of at
+/// most `max_bytes` bytes passes one of `checks` checks under one secret
+/// prime with at most this probability.
+fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
+    if checks == 0 {
+        return Err(value_err("--forgeries (the number of checks) must be at least 1".into()));
+    }
+    let n = max_bytes
+        .checked_mul(16)
+        .and_then(|x| x.checked_add(1))
+        .ok_or_else(|| value_err("--max-bytes too large".into()))?;
+    let one = unimac::modp::false_accept_log2(n);
+    let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
+    if all >= 0.0 {
+        return Err(value_err(format!(
+            "modp: the bound is 2^{all:.2} >= 1 for L = {max_bytes} bytes and {checks} checks"
+        )));
+    }
+    let terms = PyList::empty(py);
+    let d = PyDict::new(py);
+    d.set_item("what", "a false identity passes one of the checks")?;
+    d.set_item("formula", "Q * floor((N - 1)/120) / #primes in [2^120, 2^128), N = 16L + 1")?;
+    d.set_item("log2", all)?;
+    d.set_item("from_theorem", true)?;
+    terms.append(d)?;
+    let text = format!(
+        "modp: a false identity a^2 = bc + de passes with probability <= 2^{all:.2}\n  operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128)\n  {checks} check(s) under one key: at most {checks} times that\n",
+        unimac::modp::primes_in_range_log2()
+    );
+    Ok(PyBound {
+        name: "modp".into(),
+        log2: all,
+        value: all.exp2(),
+        proven: true,
+        theorem: names::cite("Bernstein (seed 000), \"Other applications\": primes dividing the difference"),
+        theorem_log2: all,
+        terms: terms.unbind(),
+        not_included: Vec::new(),
+        params: vec![("N".into(), n.to_string())],
+        notes: vec!["the key (the prime) must stay secret from whoever supplies the operands".into()],
+        text,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Counter
+// ---------------------------------------------------------------------------
+
+/// The crash-safe nonce counter file of ``unimac keygen --counter`` (same
+/// format: the next unused counter in decimal and a newline). Every
+/// :meth:`next` is on disk (written, fsynced, renamed, directory fsynced,
+/// under a lock) before its nonce is returned, so a process killed at any
+/// point never hands a nonce out twice.
+///
+/// The nonce is the counter as 16 little-endian bytes, or for ``vmac*``
+/// (``name``), 16 big-endian bytes, as ``unimac tag --counter`` makes them.
+///
+/// >>> import unimac, tempfile, os
+/// >>> path = os.path.join(tempfile.mkdtemp(), "n.ctr")
+/// >>> c = unimac.Counter.create(path)
+/// >>> c.next() == (0).to_bytes(16, "little"), c.next() == (1).to_bytes(16, "little")
+/// (True, True)
+#[pyclass(module = "unimac", name = "Counter", frozen)]
+struct PyCounter {
+    path: PathBuf,
+    big_endian: bool,
+    name: Option<String>,
+}
+
+#[pymethods]
+impl PyCounter {
+    #[new]
+    #[pyo3(signature = (path, name = None))]
+    fn py_new(path: PathBuf, name: Option<&str>) -> PyResult<PyCounter> {
+        let name = name.map(names::resolve_mac).transpose().map_err(value_err)?;
+        let big_endian = name.as_deref().is_some_and(|n| n.starts_with("vmac"));
+        Ok(PyCounter { path, big_endian, name })
+    }
+
+    /// Create a new counter file at ``path`` (starting at 0; never
+    /// overwrites) and open it.
+    #[staticmethod]
+    #[pyo3(signature = (path, name = None))]
+    fn create(py: Python<'_>, path: PathBuf, name: Option<&str>) -> PyResult<PyCounter> {
+        let c = PyCounter::py_new(path, name)?;
+        py.allow_threads(|| counter::create(&c.path))?;
+        Ok(c)
+    }
+
+    /// Reserve ``count`` consecutive counters durably; returns the first (an int).
+    #[pyo3(signature = (count = 1))]
+    fn reserve(&self, py: Python<'_>, count: u128) -> PyResult<u128> {
+        if count == 0 {
+            return Err(value_err("count must be at least 1".into()));
+        }
+        py.allow_threads(|| counter::reserve(&self.path, count))
+    }
+
+    /// The next nonce (16 bytes), durable before it is returned.
+    fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let c = self.reserve(py, 1)?;
+        let b = if self.big_endian {
+            if c >> 127 != 0 {
+                return Err(value_err(format!(
+                    "{}: nonce counter {c} has its top bit set, which VMAC reserves for its key derivation; use a new key",
+                    self.name.as_deref().unwrap_or("vmac")
+                )));
+            }
+            c.to_be_bytes()
+        } else {
+            c.to_le_bytes()
+        };
+        Ok(PyBytes::new(py, &b))
+    }
+
+    /// The next unused counter, as stored (an int; nothing is reserved).
+    fn peek(&self) -> PyResult<u128> {
+        let text = std::fs::read(&self.path)
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot read counter file {}: {e}", self.path.display())))?;
+        counter::parse(&text, &self.path.display().to_string())
+    }
+
+    /// The counter file's path.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+    fn __repr__(&self) -> String {
+        format!("unimac.Counter({:?})", self.path.display().to_string())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// modp
+// ---------------------------------------------------------------------------
+
+/// A secret random prime ``p`` of [2^120, 2^128) (wire name ``modp``), to
+/// check ring identities on huge integers: ``SecretPrime()`` draws one,
+/// ``SecretPrime(key)`` takes a 16-byte little-endian key.
+///
+/// >>> import unimac
+/// >>> p = unimac.SecretPrime()
+/// >>> p.check_identity(3, 2, 4, 1, 1)   # 3^2 = 2*4 + 1*1
+/// True
+/// >>> p.reduce(12345)
+/// 12345
+#[pyclass(module = "unimac", name = "SecretPrime", frozen)]
+struct PySecretPrime {
+    p: unimac::modp::SecretPrime,
+}
+
+/// A non-negative Python int as little-endian bytes (buffers taken as they are).
+fn int_bytes(x: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if x.is_instance_of::<pyo3::types::PyInt>() {
+        if x.lt(0)? {
+            return Err(value_err(format!("{what}: a non-negative integer is required")));
+        }
+        let bits: usize = x.call_method0("bit_length")?.extract()?;
+        let b = x.call_method1("to_bytes", (bits.div_ceil(8), "little"))?;
+        return Ok(b.downcast::<PyBytes>()?.as_bytes().to_vec());
+    }
+    Err(PyTypeError::new_err(format!("{what}: an int is required")))
+}
+
+#[pymethods]
+impl PySecretPrime {
+    #[new]
+    #[pyo3(signature = (key = None))]
+    fn py_new(key: Option<&Bound<'_, PyAny>>) -> PyResult<PySecretPrime> {
+        let p = match key {
+            None => unimac::modp::SecretPrime::generate(),
+            Some(k) => unimac::modp::SecretPrime::from_bytes(data(k, "key")?.as_slice()),
+        }
+        .map_err(err)?;
+        Ok(PySecretPrime { p })
+    }
+
+    /// ``x mod p`` for a non-negative int ``x`` of any size.
+    fn reduce(&self, py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<u128> {
+        let b = int_bytes(x, "x")?;
+        Ok(py.allow_threads(|| self.p.reduce_u128(&b)))
+    }
+
+    /// Whether ``a² ≡ bc + de (mod p)`` (non-negative ints), as ``unimac
+    /// check-identity``: a true identity always passes; a false one passes
+    /// with probability at most :meth:`false_accept_log2` (log2).
+    fn check_identity(
+        &self,
+        py: Python<'_>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        c: &Bound<'_, PyAny>,
+        d: &Bound<'_, PyAny>,
+        e: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let v = [int_bytes(a, "a")?, int_bytes(b, "b")?, int_bytes(c, "c")?, int_bytes(d, "d")?, int_bytes(e, "e")?];
+        Ok(py.allow_threads(|| self.p.check_identity(&v[0], &v[1], &v[2], &v[3], &v[4])))
+    }
+
+    /// log2 of the probability that a false identity of these operands
+    /// passes (``-inf``: none can).
+    #[staticmethod]
+    fn false_accept_log2(
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        c: &Bound<'_, PyAny>,
+        d: &Bound<'_, PyAny>,
+        e: &Bound<'_, PyAny>,
+    ) -> PyResult<f64> {
+        let v = [int_bytes(a, "a")?, int_bytes(b, "b")?, int_bytes(c, "c")?, int_bytes(d, "d")?, int_bytes(e, "e")?];
+        let n = unimac::modp::identity_bits(&v[0], &v[1], &v[2], &v[3], &v[4]);
+        Ok(unimac::modp::false_accept_log2(n))
+    }
+
+    /// The key ``p``, 16 bytes little-endian (keep it secret).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.p.to_bytes()[..])
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "unimac.SecretPrime(<secret>)"
+    }
+}
+
+#[pymodule]
+fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("InvalidTag", py.get_type::<InvalidTag>())?;
+    m.add_class::<UnimacHash>()?;
+    m.add_class::<PyMac>()?;
+    m.add_class::<PyBound>()?;
+    m.add_class::<PyCounter>()?;
+    m.add_class::<PySecretPrime>()?;
+    m.add_function(wrap_pyfunction!(new_, m)?)?;
+    m.add_function(wrap_pyfunction!(tag, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(compute, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_digest, m)?)?;
+    m.add_function(wrap_pyfunction!(all_names, m)?)?;
+    m.add_function(wrap_pyfunction!(mac_names, m)?)?;
+    m.add_function(wrap_pyfunction!(info, m)?)?;
+    m.add_function(wrap_pyfunction!(keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(bound, m)?)?;
+    m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
+    Ok(())
+}

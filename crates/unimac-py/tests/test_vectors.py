@@ -1,0 +1,166 @@
+"""Every known answer bundled with the repository, through the Python API."""
+
+import json
+import pathlib
+import random
+
+import pytest
+
+import unimac
+
+from conftest import VECTORS
+
+JSONL = sorted(VECTORS.glob("*.jsonl"))
+
+
+def records(path):
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if line.strip():
+                yield i, json.loads(line)
+
+
+def args(r):
+    key = bytes.fromhex(r["key"])
+    msg = bytes.fromhex(r["msg"])
+    nonce = bytes.fromhex(r["nonce"]) if "nonce" in r else None
+    return key, msg, nonce, bytes.fromhex(r["out"])
+
+
+def chunks(msg, rng):
+    """`msg` cut at random places (empty pieces included)."""
+    cuts = sorted(rng.randrange(len(msg) + 1) for _ in range(rng.randrange(4)))
+    out, last = [], 0
+    for c in cuts + [len(msg)]:
+        out.append(msg[last:c])
+        last = c
+    return out
+
+
+def test_bundled_copies_cover_the_shared_files():
+    shared = VECTORS.parents[3] / "shared" / "vectors"
+    if not shared.is_dir():
+        pytest.skip("no shared/ beside the checkout")
+    for f in shared.glob("*.jsonl"):
+        assert (VECTORS / f.name).read_bytes() == f.read_bytes(), f.name
+
+
+def test_every_file_is_checked():
+    names = {p.name for p in JSONL}
+    for want in ["hash127.jsonl", "mac.jsonl", "mac2.jsonl", "mmh.jsonl", "modp.jsonl",
+                 "shoup.jsonl", "sqh.jsonl", "tree.jsonl", "eval128.jsonl", "umac.jsonl"]:
+        assert want in names
+
+
+@pytest.mark.parametrize("path", JSONL, ids=[p.name for p in JSONL])
+def test_compute(path):
+    n = 0
+    for line, r in records(path):
+        key, msg, nonce, out = args(r)
+        got = unimac.compute(r["fn"], key, msg, nonce=nonce, length=r.get("len"))
+        assert got == out, (path.name, line, r["fn"])
+        n += 1
+    assert n > 0
+
+
+@pytest.mark.parametrize("path", JSONL, ids=[p.name for p in JSONL])
+def test_streaming_in_any_chunking(path):
+    """`new` fed in random pieces, as bytes, bytearray and memoryview slices."""
+    rng = random.Random(path.name)
+    n = 0
+    for line, r in records(path):
+        if "len" in r:
+            continue  # keystream takes an output length, not a stream
+        key, msg, nonce, out = args(r)
+        name = r["fn"]
+        shoup4 = name.startswith("mac-shoup4-")
+        h = unimac.new(name, key, nonce=nonce)
+        backing = bytearray(b"\xff" + msg + b"\xff")
+        view = memoryview(backing)[1:-1]
+        pos = 0
+        for i, c in enumerate(chunks(msg, rng)):
+            piece = [bytes(c), bytearray(c), view[pos:pos + len(c)]][i % 3]
+            h.update(piece)
+            pos += len(c)
+        d = h.digest()
+        if shoup4:
+            assert d == nonce + out, (path.name, line)
+        else:
+            assert d == out, (path.name, line, name)
+            assert h.digest_size == len(out)
+        n += 1
+    assert n > 0
+
+
+MAC_FILES = [p for p in JSONL if p.name in ("mac.jsonl", "mac2.jsonl", "umac.jsonl")]
+
+
+@pytest.mark.parametrize("path", MAC_FILES, ids=[p.name for p in MAC_FILES])
+def test_mac_objects(path):
+    """`Mac`, `tag`, `verify` and a streaming verify on every MAC answer."""
+    n = 0
+    for line, r in records(path):
+        key, msg, nonce, out = args(r)
+        name = r["fn"][len("mac-"):]
+        m = unimac.Mac(name, key)
+        if name.startswith("shoup4-"):
+            sent = m.tag(msg, nonce=nonce)
+            assert sent == nonce + out
+            m.verify(msg, sent)
+            m.verify(msg, out, nonce=nonce)
+        else:
+            m.verify(msg, out, nonce=nonce)  # before tag: never spends a one-time key
+            assert m.tag(msg, nonce=nonce) == out, (line, name)
+            assert unimac.tag("mac-" + name, key, msg, nonce=nonce) == out
+            unimac.verify(name, key, msg, out, nonce=nonce)
+        bad = bytearray(out)
+        bad[0] ^= 1
+        with pytest.raises(unimac.InvalidTag):
+            m.verify(msg, bytes(bad), nonce=nonce)
+        h = unimac.new(name, key, nonce=nonce)
+        h.update(msg)
+        h.verify(out)
+        n += 1
+    assert n > 0
+
+
+def test_hash127_accuracy(vectors_dir):
+    """The original hash127 package's accuracy test (SPEC §1)."""
+    def words(ws):
+        return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in ws)
+
+    key = words([1234567890, 1234567891, 1234567892, 1234567893]) + words(
+        [314159265, 358979323, 846264338, 327950288])
+    seq = bytes(i % 256 for i in range(4 * 1000))
+    lines = (vectors_dir / "hash127-accuracy.exp").read_text().splitlines()
+    assert len(lines) == 2000
+    for i, line in enumerate(lines):
+        ws = line.split(":", 1)[-1]  # "n: w0 w1 w2 w3", n counting from 0 in each half
+        msg = words([-(2 ** 31)] * i) if i < 1000 else seq[: 4 * (i - 1000)]
+        out = unimac.compute("hash127-raw", key, msg)
+        want = words(int(w) for w in ws.split())
+        assert out == want, i
+
+
+WYCHEPROOF = sorted((VECTORS / "wycheproof").glob("vmac_*_test.json"))
+
+
+@pytest.mark.parametrize("path", WYCHEPROOF, ids=[p.name for p in WYCHEPROOF])
+def test_wycheproof_vmac(path):
+    d = json.loads(path.read_text())
+    valid = invalid = 0
+    for g in d["testGroups"]:
+        name = "vmac64" if g["tagSize"] == 64 else "vmac128"
+        for t in g["tests"]:
+            key, iv, msg, tag = (bytes.fromhex(t[k]) for k in ("key", "iv", "msg", "tag"))
+            if t["result"] == "valid":
+                m = unimac.Mac(name, key)
+                assert m.tag(msg, nonce=iv) == tag, t["tcId"]
+                m.verify(msg, tag, nonce=iv)
+                valid += 1
+            else:
+                with pytest.raises(ValueError):  # InvalidTag is a ValueError too
+                    unimac.verify(name, key, msg, tag, nonce=iv)
+                invalid += 1
+    assert valid > 0 and invalid > 0
+    assert valid + invalid == d["numberOfTests"]
