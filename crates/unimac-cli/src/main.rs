@@ -26,6 +26,10 @@ use names::cite;
     about = "Fast, provably secure message authentication from universal hashing"
 )]
 struct Cli {
+    /// Threads per computation for inputs of 4 MiB or more (0 = every core,
+    /// the default; 1 = the main thread only). The results do not depend on it.
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -456,10 +460,10 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    // The command-line tool opts in to threads for long inputs; the
-    // library uses none unless asked.
-    unimac::threads::set_max_threads(0);
     let cli = Cli::parse();
+    // The command-line tool opts in to threads for long inputs (every core
+    // unless --threads says otherwise); the library uses none unless asked.
+    unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
     let r = match &cli.cmd {
         Cmd::List => list().map(|_| true),
         Cmd::Keygen {

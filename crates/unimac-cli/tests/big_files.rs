@@ -125,3 +125,30 @@ fn big_files_equal_stdin_and_one_shot() {
         }
     }
 }
+
+/// `--threads N` (before or after the subcommand) changes nothing but the
+/// speed: 1, 2 and every core give the library's one-shot result.
+#[test]
+fn threads_option_gives_the_same_results() {
+    let dir = TempDir(std::env::temp_dir().join(format!("unimac-threads-{}", std::process::id())));
+    fs::create_dir_all(&dir.0).expect("temp dir");
+    let data = bytes((9 << 20) + 13, 21);
+    let path = dir.0.join("m");
+    fs::write(&path, &data).expect("write file");
+    let file = path.to_str().expect("utf-8 path");
+    let key = bytes(32, 22);
+    for (name, key) in [("hash127", &key[..]), ("eval64", &key[..8]), ("tree-mmh32x2", &key[..16])] {
+        let khex = hex::encode(key);
+        let want = hex::encode(
+            registry::compute(name, &Params { key, nonce: None, len: None }, &data).expect("library"),
+        );
+        for t in ["1", "2", "0"] {
+            let before = ok_line(&run(&["--threads", t, "compute", name, "--key", &khex, file], None));
+            let after = ok_line(&run(&["compute", name, "--key", &khex, "--threads", t, file], None));
+            assert!(before.contains(&want), "{name} --threads {t}: {before} vs {want}");
+            assert_eq!(before, after, "{name}: --threads before and after the subcommand");
+        }
+    }
+    let bad = run(&["--threads", "x", "list"], None);
+    assert!(!bad.status.success());
+}

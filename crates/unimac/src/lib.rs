@@ -10,6 +10,11 @@
 //! [`registry`]; each family also has its own typed API in its module, and
 //! the RustCrypto traits ([`rustcrypto`]).
 //!
+//! Long inputs can use several cores ([`threads::set_max_threads`]; none
+//! besides the caller's by default), and one message can be hashed in
+//! chunks on different machines whose partial hashes are combined and
+//! finished where the whole key is ([`partial`]).
+//!
 //! ```
 //! use unimac::mac::Hash127Aes;
 //! use unimac::MacError;
@@ -40,6 +45,7 @@ pub mod group;
 pub mod hash127;
 pub mod mac;
 pub mod mmh;
+pub mod partial;
 pub mod modp;
 pub mod platform;
 pub mod registry;

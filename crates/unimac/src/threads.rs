@@ -1,17 +1,36 @@
 //! Threads only when asked. By default every computation runs on the
 //! caller's thread; an application that wants long inputs split across
 //! cores says so once with [`set_max_threads`] (the `unimac` CLI does).
-//! Where a thread cannot be created, the work is done on the caller's
-//! thread instead: never a panic.
+//!
+//! The work is spread by a `rayon` pool private to this library, built with
+//! the allowed number of threads the first time it is needed (and rebuilt
+//! when the setting changes); the global `rayon` pool is never used. Where a
+//! pool cannot be built (no thread can be created), the work is done on the
+//! caller's thread instead: never a panic. Results never depend on the
+//! number of threads.
+//!
+//! Every family splits a slice of at least [`PARALLEL_MIN`] bytes given to
+//! one call (one-shot or `update`): the polynomial hashes (hash127, eval64,
+//! eval128, division64, gdivision64) hash pieces independently and join them
+//! with `S(a‖b) = S(a)·β^|b| + S(b)` ([`crate::partial`] is the same
+//! algebra across processes), the tree modes hash independent runs of blocks
+//! through their two lowest levels, modp reduces pieces from zero and joins
+//! them, and UMAC and VMAC hash runs of chunks through NH on the threads
+//! (VMAC joins its pieces' polynomials mod `2^127 − 1`; UMAC passes the NH
+//! outputs to its polynomial in order).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 static MAX: AtomicUsize = AtomicUsize::new(1);
 
+/// Slices at least this long handed to one call are split across the
+/// threads allowed by [`set_max_threads`].
+pub const PARALLEL_MIN: usize = 4 << 20;
+
 /// Allow up to `n` threads per computation for inputs long enough to gain
-/// from it (hash127 and the tree modes split slices of 4 MiB or more); `0`
-/// means every core this process may use; `1` (the default) none besides
-/// the caller's.
+/// from it (slices of [`PARALLEL_MIN`] bytes or more); `0` means every core
+/// this process may use; `1` (the default) none besides the caller's.
 pub fn set_max_threads(n: usize) {
     MAX.store(n, Ordering::Relaxed);
 }
@@ -34,4 +53,119 @@ pub(crate) fn allowed() -> usize {
 fn cores() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The library's pool for `n ≥ 2` threads; `None` if it cannot be built.
+fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    // The slot holds a whole value or nothing: a poisoned lock is still good.
+    let mut slot = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, p)) = slot.as_ref() {
+        if *k == n {
+            return Some(Arc::clone(p));
+        }
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("unimac-{i}"))
+            .build()
+            .ok()?,
+    );
+    *slot = Some((n, Arc::clone(&p)));
+    Some(p)
+}
+
+/// `f(piece)` for every piece, in order, on up to [`allowed`] threads of the
+/// library's pool (on the caller's thread if only one is allowed or no pool
+/// can be built). Never another `rayon` pool: a caller on a thread of some
+/// other pool waits while this library's pool does the work.
+pub(crate) fn map<T, R, F>(pieces: &[T], f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync + Send,
+{
+    use rayon::prelude::*;
+    let n = allowed().min(pieces.len());
+    if n >= 2 {
+        if let Some(p) = pool(n) {
+            if p.current_thread_index().is_some() {
+                // Already on this pool (a nested split): stay on it.
+                return pieces.par_iter().map(&f).collect();
+            }
+            return p.install(|| pieces.par_iter().map(&f).collect());
+        }
+    }
+    pieces.iter().map(f).collect()
+}
+
+/// The pieces a slice of `len` bytes is split into, each a multiple of
+/// `unit` bytes but the last: none below `min` (or with one thread allowed),
+/// else four per allowed thread (so a thread held up by other work on the
+/// machine leaves its share to the others), each at least 1 MiB.
+pub(crate) fn split(len: usize, unit: usize, min: usize) -> Vec<std::ops::Range<usize>> {
+    let threads = if len >= min.max(1) { allowed() } else { 1 };
+    let units = len / unit;
+    let k = if threads < 2 { 1 } else { (4 * threads).min(len / (1 << 20)).max(threads) };
+    let k = k.min(units).max(1);
+    let per = units / k;
+    let mut v = Vec::with_capacity(k);
+    let mut at = 0;
+    for i in 0..k {
+        let end = if i + 1 == k { len } else { at + per * unit };
+        v.push(at..end);
+        at = end;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_covers_in_order_on_units() {
+        for len in [0usize, 1, 63, 64, 1000, 1 << 20] {
+            for unit in [4usize, 64, 1000] {
+                let r = split(len, unit, 0);
+                assert_eq!(r.first().unwrap().start, 0);
+                assert_eq!(r.last().unwrap().end, len);
+                for w in r.windows(2) {
+                    assert_eq!(w[0].end, w[1].start);
+                    assert_eq!(w[0].len() % unit, 0);
+                }
+            }
+        }
+    }
+
+    /// With two threads allowed (and two cores), the pieces run on two
+    /// threads of the library's own pool, not the caller's or rayon's global
+    /// pool; with one, on the caller's thread.
+    #[test]
+    fn map_uses_the_library_pool() {
+        let pieces: Vec<u32> = (0..8).collect();
+        let where_ = |_: &u32| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            std::thread::current().name().unwrap_or("").to_string()
+        };
+        set_max_threads(2);
+        let names = map(&pieces, where_);
+        set_max_threads(1);
+        if cores() >= 2 {
+            assert!(names.iter().all(|n| n.starts_with("unimac-")), "{names:?}");
+            let mut distinct = names.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), 2, "{names:?}");
+        }
+        let me = std::thread::current().name().unwrap_or("").to_string();
+        assert!(map(&pieces, where_).iter().all(|n| *n == me));
+    }
+
+    #[test]
+    fn map_keeps_order() {
+        let v: Vec<u32> = (0..100).collect();
+        assert_eq!(map(&v, |x| x * 2), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
 }

@@ -10,15 +10,15 @@
 //! per level: O(height × B) memory whatever the message length.
 //!
 //! Speed: whole blocks go to [`BlockHash::hash_blocks`] in runs of up to
-//! 32 KiB, so SIMD paths work across many blocks; a slice of 4 MiB or more
-//! (a memory-mapped file given whole) is hashed at level 0 by two threads
-//! claiming 512 KiB runs, their outputs passed up in message order as they
-//! complete; [`Tree::finalize_reset`] keeps the derived level keys for the
+//! 32 KiB, so SIMD paths work across many blocks; where the application
+//! allows threads ([`crate::threads::set_max_threads`]), a slice of 4 MiB or
+//! more (a memory-mapped file given whole) is cut into runs of whole `B^2`
+//! bytes, each hashed through levels 0 and 1 on a thread of the library's
+//! pool, their level-2 bytes passed up in message order;
+//! [`Tree::finalize_reset`] keeps the derived level keys for the
 //! next message.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -211,11 +211,16 @@ const MAX_BLOCK: usize = 264;
 /// runs for the SIMD paths, while the batch and its outputs stay in L1/L2.
 const BATCH_BYTES: usize = 32 << 10;
 
-/// Slices at least this long are split between two threads at level 0.
-const PARALLEL_MIN: usize = 4 << 20;
+/// Slices at least this long are split across threads through levels 0 and 1.
+const PARALLEL_MIN: usize = crate::threads::PARALLEL_MIN;
 
-/// Level-0 input one thread claims at a time in a parallel update.
+/// Level-0 input one thread hashes at a time in a parallel update (rounded
+/// down to whole runs of `B^2` bytes).
 const CHUNK: usize = 512 << 10;
+
+/// Runs handed to the pool at once in a parallel update (bounds the level-2
+/// bytes waiting to be passed on).
+const GROUP: usize = 256;
 
 impl Tree {
     /// `tree-F` keyed by the 16-byte seed `s` of the key stream.
@@ -237,10 +242,10 @@ impl Tree {
 
     /// Absorb more of the message. Where threads are allowed
     /// ([`crate::threads::set_max_threads`]), slices of 4 MiB or more are
-    /// hashed at level 0 by two threads, each claiming
-    /// the next 512 KiB run of blocks in turn; the outputs are passed on in
-    /// message order, so the result is the same as with any other chunking.
-    /// Shorter slices never start a thread.
+    /// cut into runs of `B^2` bytes hashed through levels 0 and 1 on the
+    /// allowed threads; their outputs are passed on in message order, so the
+    /// result is the same as with any other chunking or number of threads.
+    /// Shorter slices never use a thread.
     pub fn update(&mut self, data: &[u8]) {
         if data.len() >= PARALLEL_MIN && crate::threads::allowed() >= 2 {
             self.update_parallel(data);
@@ -251,59 +256,39 @@ impl Tree {
 
     fn update_parallel(&mut self, mut data: &[u8]) {
         let b = self.key.family.block;
-        let o = self.key.family.out;
-        // Complete the partial block of level 0 first.
-        let fill = (b - self.levels[0].buf.len()) % b;
-        self.feed(0, &data[..fill]);
-        data = &data[fill..];
-        let whole = data.len() / b * b;
-        let (blocks, tail) = data.split_at(whole);
-        // Both threads claim CHUNK-sized runs of level-0 blocks in order; this
-        // thread also passes the outputs on to level 1 in message order as
-        // soon as they are complete, so the upper levels overlap with level 0
-        // and at most a few chunks' outputs wait at any time.
-        // Whole blocks per chunk: B need not divide CHUNK (Square Hash: 88, 176, 264).
-        let chunks: Vec<&[u8]> = blocks.chunks((CHUNK / b).max(1) * b).collect();
-        let next = AtomicUsize::new(0);
-        let hash = Arc::clone(&self.levels[0].hash);
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::sync_channel::<(usize, Vec<u8>)>(4);
-            let (chunks, next, hash) = (&chunks, &next, &hash);
-            // If no thread can be started, this thread simply claims every chunk.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(c) = chunks.get(i) else { break };
-                if tx.send((i, hash_chunk(hash, c, b, o))).is_err() {
-                    break;
-                }
-            });
-            let mut pending: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
-            let mut want = 0;
-            while want < chunks.len() {
-                while let Ok((i, v)) = rx.try_recv() {
-                    pending.insert(i, v);
-                }
-                if let Some(v) = pending.remove(&want) {
+        // Bring levels 0 and 1 to a block boundary (both buffers empty):
+        // at most B blocks of level 0, as level 1 grows by O bytes a block.
+        loop {
+            let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
+            if aligned || data.is_empty() {
+                break;
+            }
+            let take = (b - self.levels[0].buf.len()).min(data.len());
+            self.feed(0, &data[..take]);
+            data = &data[take..];
+        }
+        // Runs of B^2 bytes are independent through levels 0 and 1: each
+        // thread hashes whole runs to their level-2 bytes, which are passed
+        // on here in message order (a run's level-1 input is whole blocks).
+        let unit = b * b;
+        let per = (CHUNK / unit).max(1) * unit;
+        let whole = data.len() / unit * unit;
+        let (runs, tail) = data.split_at(whole);
+        let pieces: Vec<&[u8]> = runs.chunks(per).collect();
+        if !pieces.is_empty() {
+            while self.levels.len() < 3 {
+                self.push_level();
+            }
+            let key = Arc::clone(&self.key);
+            for group in pieces.chunks(GROUP) {
+                let outs = crate::threads::map(group, |run| hash_levels(&key, 0..2, run, false));
+                for v in outs {
                     self.levels[0].emitted = true;
-                    self.feed(1, &v);
-                    want += 1;
-                    continue;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if let Some(c) = chunks.get(i) {
-                    pending.insert(i, hash_chunk(hash, c, b, o));
-                } else {
-                    match rx.recv() {
-                        Ok((i, v)) => {
-                            pending.insert(i, v);
-                        }
-                        // The other thread is gone without its chunk: it
-                        // panicked, and the scope carries the panic on.
-                        Err(_) => break,
-                    }
+                    self.levels[1].emitted = true;
+                    self.feed(2, &v);
                 }
             }
-        });
+        }
         self.feed(0, tail);
     }
 
@@ -398,6 +383,34 @@ impl Tree {
             lvl.emitted = false;
         }
     }
+}
+
+/// The bytes of level `levels.end` of a run of message bytes at level
+/// `levels.start`, hashed through those levels on their own. Without `pad`,
+/// `data` must be a whole number of blocks at each level (a multiple of
+/// `B^(levels.len())` bytes); with `pad`, it is the end of the message and
+/// each level's rest is padded with `pad(·, B)` as a level that is not the
+/// last (so the message's input to each of these levels must be at least
+/// `B` bytes).
+pub(crate) fn hash_levels(key: &TreeKey, levels: std::ops::Range<usize>, data: &[u8], pad: bool) -> Vec<u8> {
+    let b = key.family.block;
+    let o = key.family.out;
+    let mut cur: Option<Vec<u8>> = None;
+    for j in levels {
+        let hash = key.level(j);
+        let input: &[u8] = cur.as_deref().unwrap_or(data);
+        let next = if pad {
+            let padded = Zeroizing::new(crate::spec::pad(input, b));
+            hash_chunk(&hash, &padded, b, o)
+        } else {
+            debug_assert!(input.len().is_multiple_of(b));
+            hash_chunk(&hash, input, b, o)
+        };
+        if let Some(mut c) = cur.replace(next) {
+            zeroize::Zeroize::zeroize(&mut c);
+        }
+    }
+    cur.unwrap_or_else(|| data.to_vec())
 }
 
 /// The level-0 outputs of a run of whole blocks, in cache-sized batches.

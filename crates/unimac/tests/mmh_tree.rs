@@ -154,8 +154,9 @@ fn reused_tree_equals_fresh() {
 
 #[test]
 fn two_threads_for_large_slices_give_the_same_result() {
-    // Slices of 4 MiB and more are split between two threads at level 0; the
-    // result must equal feeding the same bytes in small pieces (one thread)
+    // Slices of 4 MiB and more are cut into runs of B^2 bytes hashed through
+    // levels 0 and 1 on the allowed threads; the result must equal feeding
+    // the same bytes in small pieces (one thread)
     // and the model, with and without a partial block pending before.
     // Threads only when the application allows them.
     unimac::threads::set_max_threads(0);

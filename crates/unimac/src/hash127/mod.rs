@@ -255,7 +255,7 @@ pub const AVX512_MIN: usize = 1024;
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the cores the application allows
 /// ([`crate::threads::set_max_threads`]).
-pub const PARALLEL_MIN: usize = 4 << 20;
+pub const PARALLEL_MIN: usize = crate::threads::PARALLEL_MIN;
 
 /// The hash state of one backend: the value `v` of the words so far, where
 /// after `l` words `v ≡ r^(l+1) + m_0 r^l + … + m_{l−1} r` (or, for a piece
@@ -360,52 +360,56 @@ impl Acc {
 }
 
 /// Absorb `m` (a multiple of `CHUNK_BYTES`), split across up to
-/// up to [`crate::threads::allowed`] threads when it is at least `par_min` bytes:
-/// each piece is hashed from zero on its own core and the pieces are joined
-/// with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in words).
+/// [`crate::threads::allowed`] threads of the library's pool when it is at
+/// least `par_min` bytes: each piece is hashed from zero on its own thread
+/// and the pieces are joined with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in
+/// words).
 fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
-    let threads = if m.len() >= par_min { crate::threads::allowed().min(m.len() / CHUNK_BYTES) } else { 1 };
-    if threads < 2 {
+    let pieces = crate::threads::split(m.len(), CHUNK_BYTES, par_min);
+    if pieces.len() < 2 {
         acc.chunks(key, m);
         return;
     }
-    let nchunks = m.len() / CHUNK_BYTES;
-    let per = nchunks / threads;
-    let mut pieces = Vec::with_capacity(threads);
-    let mut rest = m;
-    for i in 0..threads {
-        let len = if i + 1 == threads { rest.len() } else { per * CHUNK_BYTES };
-        let (a, bb) = rest.split_at(len);
-        pieces.push(a);
-        rest = bb;
-    }
-    // `S` of one piece hashed from zero.
-    let piece_value = |piece: &[u8]| {
+    // `S` of each piece hashed from zero.
+    let values = crate::threads::map(&pieces, |range| {
         let mut a = Acc::from_value(b, 0);
-        a.chunks(key, piece);
+        a.chunks(key, &m[range.clone()]);
         let v = a.finish(key, [0; 4]);
         a.wipe();
         v
-    };
-    std::thread::scope(|s| {
-        // A piece whose thread cannot be started is hashed here instead.
-        let handles: Vec<_> = pieces[1..]
-            .iter()
-            .map(|&piece| std::thread::Builder::new().spawn_scoped(s, move || piece_value(piece)).ok())
-            .collect();
-        acc.chunks(key, pieces[0]);
-        let mut v = acc.finish(key, [0; 4]);
-        for (h, piece) in handles.into_iter().zip(&pieces[1..]) {
-            let sv = match h.map(|h| h.join()) {
-                Some(Ok(sv)) => sv,
-                Some(Err(e)) => std::panic::resume_unwind(e),
-                None => piece_value(piece),
-            };
-            let shift = portable::pow_mod(key.r(), (piece.len() / 4) as u64);
-            v = portable::add_mod(portable::mul_mod(v, shift), sv);
-        }
-        *acc = Acc::from_value(b, v);
     });
+    let mut v = acc.finish(key, [0; 4]);
+    for (sv, range) in values.into_iter().zip(&pieces) {
+        let shift = portable::pow_mod(key.r(), (range.len() / 4) as u64);
+        v = portable::add_mod(portable::mul_mod(v, shift), sv);
+    }
+    acc.wipe();
+    *acc = Acc::from_value(b, v);
+}
+
+/// For [`crate::partial`]: the value mod `p`, in `[0, p−1]`, of one piece
+/// of a message hashed on its own: `Σ m_i r^(l−i)` over its `l` words (the
+/// words of `pad(piece, 4)` when `pad`), plus `r^(l+1)` for the piece that
+/// starts the message (`first`: the implicit leading 1). `k` is not added.
+/// Without `pad`, `piece.len()` must be a multiple of 4.
+pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u128 {
+    debug_assert!(pad || piece.len().is_multiple_of(4));
+    let wanted = Backend::detect().for_len(piece.len());
+    let b = key.pick(wanted, piece.len());
+    if b != wanted {
+        key.inner.lazy_bytes.fetch_add(piece.len() as u64, Ordering::Relaxed);
+    }
+    let mut acc = if first { Acc::start(b, key) } else { Acc::from_value(b, 0) };
+    let whole = if pad { piece.len() / CHUNK_BYTES * CHUNK_BYTES } else { piece.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
+    if whole > 0 {
+        absorb_bulk(&mut acc, b, key, &piece[..whole], PARALLEL_MIN);
+    }
+    let rest = &piece[whole..];
+    let (words, tail) = rest.split_at(rest.len() / 4 * 4);
+    acc.last(key, words, pad.then(|| pad_word(tail)));
+    let x = acc.finish(key, [0; 4]);
+    acc.wipe();
+    x
 }
 
 /// Streaming hash127 state.

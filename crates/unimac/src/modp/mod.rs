@@ -259,8 +259,30 @@ impl SecretPrime {
         }
     }
 
-    /// [`absorb`](Self::absorb) on the backend that suits `x.len()`.
+    /// [`absorb`](Self::absorb) on the backend that suits `x.len()`; from
+    /// [`crate::threads::PARALLEL_MIN`] bytes on, split across the threads
+    /// the application allows: each piece from `w = 0`, joined by
+    /// `w ← w·T^(−J) + w_piece` (`J` blocks of `8K` bytes in the piece,
+    /// `T = 2^(64K)`).
     fn absorb_auto(&self, w: u128, x: &[u8]) -> u128 {
+        let pieces = crate::threads::split(x.len(), UNIT, crate::threads::PARALLEL_MIN);
+        if pieces.len() < 2 {
+            return self.absorb_one(w, x);
+        }
+        let t = &self.t;
+        let values = crate::threads::map(&pieces, |r| self.absorb_one(0, &x[r.clone()]));
+        // T^-1 = (2^-128)^(K/2), 2^-128 = mont(1, 1).
+        const _: () = assert!(K.is_multiple_of(2));
+        let t_inv = portable::pow_mod(t, portable::mont(t, 1, 1), (K / 2) as u64);
+        let mut w = portable::freeze(w, t.p);
+        for (v, r) in values.into_iter().zip(&pieces) {
+            let shift = portable::pow_mod(t, t_inv, (r.len() / BLOCK_BYTES) as u64);
+            w = portable::add_mod(t, portable::mul_mod(t, w, shift), portable::freeze(v, t.p));
+        }
+        w
+    }
+
+    fn absorb_one(&self, w: u128, x: &[u8]) -> u128 {
         // (IFMA_MIN_BYTES is 0 on targets without the IFMA code.)
         #[allow(clippy::absurd_extreme_comparisons)]
         let b = if x.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };

@@ -271,7 +271,7 @@ pub fn finish(t: &Tables, w: u128, n: u64, rest: u128) -> u128 {
 /// `a·b·2^-128 mod p` for `a, b < p` (Montgomery's product): the 256-bit
 /// product and two Montgomery steps, then one conditional subtraction.
 #[inline]
-pub(super) fn mont(t: &Tables, a: u128, b: u128) -> u128 {
+pub(crate) fn mont(t: &Tables, a: u128, b: u128) -> u128 {
     let (lo, hi) = mul_wide(a, b);
     // ab < p^2: after one step < p(p/2^64 + 1), after the second
     // < p(p/2^128 + 2^-64 + 1) < 2p.

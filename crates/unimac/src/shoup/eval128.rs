@@ -97,6 +97,35 @@ fn blocks(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
     }
 }
 
+/// [`blocks`] split across the threads the application allows
+/// ([`crate::threads`]) from [`crate::threads::PARALLEL_MIN`] bytes on: each
+/// piece hashed from zero, joined with `X(a‖b) = X(a)·α^|b| + X(b)`.
+fn blocks_bulk(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
+    let pieces = crate::threads::split(data.len(), BUF, crate::threads::PARALLEL_MIN);
+    if pieces.len() < 2 {
+        return blocks(backend, key, x, data);
+    }
+    let values = crate::threads::map(&pieces, |r| blocks(backend, key, 0, &data[r.clone()]));
+    let mut v = x;
+    for (pv, r) in values.into_iter().zip(&pieces) {
+        v = gf128::mul_auto(v, pow128(key.alpha(), (r.len() / 16) as u64)) ^ pv;
+    }
+    v
+}
+
+/// `a^n` in GF(2^128) by square-and-multiply (`n` is a public length).
+pub(crate) fn pow128(a: u128, mut n: u64) -> u128 {
+    let (mut acc, mut b) = (1u128, a);
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = gf128::mul_auto(acc, b);
+        }
+        b = gf128::mul_auto(b, b);
+        n >>= 1;
+    }
+    acc
+}
+
 /// Streaming eval128: feed the message in any chunking, then
 /// [`finalize`](Eval128::finalize). The expanded key is kept across
 /// [`finalize_reset`](Eval128::finalize_reset) and shared by clones.
@@ -149,11 +178,38 @@ impl Eval128 {
         }
         let whole = data.len() - data.len() % BUF;
         if whole > 0 {
-            self.acc = blocks(self.backend, &self.key, self.acc, &data[..whole]);
+            self.acc = blocks_bulk(self.backend, &self.key, self.acc, &data[..whole]);
         }
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.n = rest.len();
+    }
+
+    /// For [`crate::partial`]: the value of one piece of a message hashed on
+    /// its own, `Σ b_i α^(l−i)` over its `l` blocks (the blocks of
+    /// `pad(piece, 16)` when `pad`), plus `α^(l+1)` for the piece that starts
+    /// the message (`first`). Without `pad`, `piece.len()` must be a
+    /// multiple of 16. The streaming state is not used.
+    pub(crate) fn piece_value(&self, piece: &[u8], first: bool, pad: bool) -> u128 {
+        let mut acc = if first { self.key.alpha() } else { 0 };
+        let whole = piece.len() - piece.len() % BUF;
+        if whole > 0 {
+            acc = blocks_bulk(self.backend, &self.key, acc, &piece[..whole]);
+        }
+        let rest = &piece[whole..];
+        let mut last = [0u8; BUF + 16];
+        last[..rest.len()].copy_from_slice(rest);
+        let len = if pad {
+            last[rest.len()] = 1;
+            (rest.len() + 16) & !15
+        } else {
+            rest.len()
+        };
+        if len > 0 {
+            acc = blocks(self.backend, &self.key, acc, &last[..len]);
+        }
+        last.zeroize();
+        acc
     }
 
     /// The hash of `msg` alone, under this key (whatever has been absorbed is
@@ -175,7 +231,7 @@ impl Eval128 {
         let whole = msg.len() - msg.len() % BUF;
         let mut acc = self.key.alpha();
         if whole > 0 {
-            acc = blocks(self.backend, &self.key, acc, &msg[..whole]);
+            acc = blocks_bulk(self.backend, &self.key, acc, &msg[..whole]);
         }
         // The rest (< BUF bytes) and pad(M, 16) in one step of at most BUF bytes.
         let rest = &msg[whole..];

@@ -303,6 +303,40 @@ impl Engine {
         }
     }
 
+    /// The state as a reduced value `V` with `V(a‖b) = V(a)·β^|b| + V(b)`
+    /// (`|b|` in blocks) such that `V as u128` is again a state of this
+    /// engine: `finish(acc)` where `finish` only reduces, the state itself
+    /// where `finish` multiplies by `β`. `None` for the table methods.
+    fn norm(&self, acc: u128) -> Option<u64> {
+        match self {
+            Engine::DivisionPortable(_) | Engine::GPortable(_) => Some(acc as u64),
+            Engine::EvalPortable(_)
+            | Engine::RingClmul(_)
+            | Engine::RingVpclmul(_)
+            | Engine::GClmul(_)
+            | Engine::GVpclmul(_)
+            | Engine::GGfni(_) => Some(self.finish(acc)),
+            #[cfg(feature = "reference")]
+            _ => None,
+        }
+    }
+
+    /// `a · β^n` in the engine's ring (`n` is public: a length).
+    fn times_beta_pow(&self, a: u64, n: u64) -> Option<u64> {
+        let (mul, beta): (&dyn Fn(u64, u64) -> u64, u64) = match self {
+            Engine::EvalPortable(r)
+            | Engine::DivisionPortable(r)
+            | Engine::RingClmul(r)
+            | Engine::RingVpclmul(r) => (&|x, y| r.m.mul(x, y), r.pow[1]),
+            Engine::GPortable(k) | Engine::GClmul(k) | Engine::GVpclmul(k) | Engine::GGfni(k) => {
+                (&|x, y| k.mulmod(x, y), k.pow[1])
+            }
+            #[cfg(feature = "reference")]
+            _ => return None,
+        };
+        Some(mul(a, pow_in(mul, beta, n)))
+    }
+
     fn finish(&self, acc: u128) -> u64 {
         match self {
             Engine::EvalPortable(_) => acc as u64,
@@ -325,6 +359,20 @@ impl Engine {
             Engine::FourTable(t) => t.finish(acc as u64),
         }
     }
+}
+
+/// `beta^n` by square-and-multiply under `mul` (the exponent is a public
+/// length; no branch depends on `beta`).
+pub(crate) fn pow_in(mul: &dyn Fn(u64, u64) -> u64, beta: u64, mut n: u64) -> u64 {
+    let (mut acc, mut b) = (1u64, beta);
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = mul(acc, b);
+        }
+        b = mul(b, b);
+        n >>= 1;
+    }
+    acc
 }
 
 /// Streaming state of eval64, division64 or gdivision64: feed the message in
@@ -367,11 +415,60 @@ impl Hasher {
         }
         let whole = data.len() - data.len() % 64;
         if whole > 0 {
-            self.acc = self.engine.blocks(self.acc, &data[..whole]);
+            self.acc = self.blocks_bulk(self.acc, &data[..whole]);
         }
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.n = rest.len();
+    }
+
+    /// Absorb whole 64-byte runs: split across the threads the application
+    /// allows ([`crate::threads`]) from [`crate::threads::PARALLEL_MIN`]
+    /// bytes on, each piece hashed from zero and joined with
+    /// `V(a‖b) = V(a)·β^|b| + V(b)`.
+    fn blocks_bulk(&self, acc: u128, data: &[u8]) -> u128 {
+        let pieces = crate::threads::split(data.len(), 64, crate::threads::PARALLEL_MIN);
+        let Some(mut v) = (pieces.len() >= 2).then(|| self.engine.norm(acc)).flatten() else {
+            return self.engine.blocks(acc, data);
+        };
+        let values = crate::threads::map(&pieces, |r| self.engine.norm(self.engine.blocks(0, &data[r.clone()])));
+        for (pv, r) in values.into_iter().zip(&pieces) {
+            let (Some(pv), Some(shifted)) = (pv, self.engine.times_beta_pow(v, (r.len() / 8) as u64)) else {
+                unreachable!("norm is Some for this engine")
+            };
+            v = shifted ^ pv;
+        }
+        v as u128
+    }
+
+    /// For [`crate::partial`]: the value of one piece of a message hashed on
+    /// its own, `Σ b_i β^(l−i)` over its `l` blocks (the blocks of
+    /// `pad(piece, 8)` when `pad`), plus `β^(l+1)` for the piece that starts
+    /// the message (`first`: the implicit leading 1). `β` is `α` for eval64,
+    /// `x^64 mod p` for division64, `z^8 mod P` for gdivision64. Without
+    /// `pad`, `piece.len()` must be a multiple of 8. The state is not used.
+    pub(crate) fn piece_value(&self, piece: &[u8], first: bool, pad: bool) -> u64 {
+        let mut acc = if first { self.engine.init() } else { 0 };
+        let whole = piece.len() - piece.len() % 64;
+        if whole > 0 {
+            acc = self.blocks_bulk(acc, &piece[..whole]);
+        }
+        let rest = &piece[whole..];
+        let mut last = [0u8; 72];
+        last[..rest.len()].copy_from_slice(rest);
+        let len = if pad {
+            last[rest.len()] = 1;
+            (rest.len() + 8) & !7
+        } else {
+            rest.len()
+        };
+        if len > 0 {
+            acc = self.engine.blocks(acc, &last[..len]);
+        }
+        last.zeroize();
+        let h = self.engine.finish(acc);
+        acc.zeroize();
+        h
     }
 
     /// The 8-byte hash of everything absorbed (`pad(M, 8)` applied here).

@@ -296,6 +296,43 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     }
 }
 
+/// The L1 outputs (plus the bit length) of one chunk, for every iteration:
+/// what [`l1`] passes to L2.
+fn l1_values(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut l2 = [L2::EMPTY; 4];
+    l1(k, &mut l2, chunk, bits);
+    for (o, s) in out.iter_mut().zip(&l2) {
+        *o = s.first;
+    }
+    out
+}
+
+/// [`l1`] over whole chunks (`data` a multiple of [`CHUNK`] bytes): from
+/// [`crate::threads::PARALLEL_MIN`] bytes on, the L1 hashes of runs of
+/// chunks on the threads the application allows, passed to L2 in order.
+fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
+    let pieces = crate::threads::split(data.len(), CHUNK, crate::threads::PARALLEL_MIN);
+    if pieces.len() < 2 {
+        for c in data.chunks_exact(CHUNK) {
+            l1(k, l2, c, (CHUNK * 8) as u64);
+        }
+        return;
+    }
+    // Runs of 1 MiB, so the values waiting for L2 stay small.
+    let runs: Vec<&[u8]> = data.chunks(1 << 20).collect();
+    for group in runs.chunks(64) {
+        let vals = crate::threads::map(group, |run| {
+            run.chunks_exact(CHUNK).map(|c| l1_values(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
+        });
+        for v in vals.iter().flatten() {
+            for t in 0..k.iters {
+                l2[t].absorb(&k.l2[t], v[t]);
+            }
+        }
+    }
+}
+
 /// The tag from the L2 states and the pad (top-aligned, see
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
@@ -315,9 +352,7 @@ fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
 #[inline]
 fn uhash(k: &UmacKey, msg: &[u8], l2: &mut [L2; 4]) {
     let whole = msg.len() / CHUNK * CHUNK;
-    for c in msg[..whole].chunks_exact(CHUNK) {
-        l1(k, l2, c, (CHUNK * 8) as u64);
-    }
+    l1_chunks(k, l2, &msg[..whole]);
     let rest = &msg[whole..];
     if !rest.is_empty() || whole == 0 {
         l1(k, l2, rest, 8 * rest.len() as u64);
@@ -353,9 +388,7 @@ impl<const T: usize> UmacStream<T> {
             self.fill = 0;
         }
         let whole = data.len() / CHUNK * CHUNK;
-        for c in data[..whole].chunks_exact(CHUNK) {
-            l1(&self.key, &mut self.l2, c, (CHUNK * 8) as u64);
-        }
+        l1_chunks(&self.key, &mut self.l2, &data[..whole]);
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.fill = rest.len();

@@ -295,10 +295,40 @@ fn reduce127(a: u128) -> u128 {
     add_mod(a & P127, a >> 127)
 }
 
+/// [`blocks_serial`], split across the threads the application allows
+/// ([`crate::threads`]) from [`crate::threads::PARALLEL_MIN`] bytes on: each
+/// piece's polynomial from zero (`Σ m_i k^(J−i)` over its `J` blocks),
+/// joined by `a ← a·k^J + s` mod `p127`.
+fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
+    if data.len() >= BLOCK && p.blocks == 0 {
+        // The first block starts the polynomial (its leading k^n).
+        blocks_serial(k, p, &data[..BLOCK]);
+        data = &data[BLOCK..];
+    }
+    let pieces = crate::threads::split(data.len(), BLOCK, crate::threads::PARALLEL_MIN);
+    if pieces.len() < 2 || p.blocks == 0 {
+        return blocks_serial(k, p, data);
+    }
+    let parts = crate::threads::map(&pieces, |r| {
+        // `blocks: 1`: not the first block, so Horner from 0.
+        let mut q = Poly { blocks: 1, a: [0; 2] };
+        blocks_serial(k, &mut q, &data[r.clone()]);
+        q.a
+    });
+    for (s, r) in parts.into_iter().zip(&pieces) {
+        let j = (r.len() / BLOCK) as u64;
+        for ((a, s), kp) in p.a.iter_mut().zip(s).zip(k.poly.iter()).take(k.iters) {
+            let shift = crate::hash127::portable::pow_mod(*kp, j);
+            *a = add_mod(crate::hash127::portable::mul_mod(reduce127(*a), shift), reduce127(s));
+        }
+        p.blocks += j;
+    }
+}
+
 /// L1 and L2 of whole 128-byte blocks, fused: NH of each block
 /// ([`nh::nh_blocks`]: the unrolled scalar 64×64→128 loop, or the AVX-512
 /// kernel over eight blocks), then the lazy polynomial step.
-fn blocks(k: &VmacKey, p: &mut Poly, data: &[u8]) {
+fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
     if p.blocks == 0 {

@@ -1,0 +1,779 @@
+//! Combinable partial hashes: hash the chunks of one message on different
+//! threads, processes or machines, combine the pieces, and finish the hash or
+//! the MAC where the whole key is.
+//!
+//! Every polynomial hash here (hash127, eval64, eval128, division64,
+//! gdivision64) is `S(M) = Σ b_i β^(l−i)` over the `l` words (blocks) of the
+//! padded message with an implicit leading 1, `β` the key's multiplier (`r`
+//! mod `2^127 − 1`, `α`, `x^64 mod p`, `z^8 mod P`). For adjacent chunks
+//! `S(a‖b) = S(a)·β^|b| + S(b)`, so a [`Partial`] carries its value and
+//! `β^|b|`, and [`Partial::combine`] needs no key. A tree mode (SPEC §5)
+//! hashes a chunk of whole runs of `B^2` bytes through its two lowest
+//! levels on its own; a partial carries those level-2 bytes, combining
+//! concatenates them, and the finish step computes the levels above.
+//!
+//! The padding (and, for the polynomial hashes, the length it encodes)
+//! belongs to the chunk that ends the message: it is hashed with
+//! `last = true`. Chunks start at multiples of [`granularity`] (the word or
+//! block size: 4, 8 or 16 bytes; `B^2` bytes for a tree), and every chunk
+//! but the last is a non-zero multiple of it. The result is the one-shot
+//! result for every such split and every order of combination.
+//!
+//! ```
+//! use unimac::partial::{self, Partial};
+//!
+//! let key = [7u8; 24]; // mac-wc-eval64: AES key K (16) ‖ g (8)
+//! let nonce = [1u8; 16];
+//! let msg = vec![0x5au8; 1000];
+//! // Workers get the hash key only (here g, bytes 16..24), never K.
+//! let hk = partial::hash_key("mac-wc-eval64", &key).unwrap();
+//! let a = Partial::hash("mac-wc-eval64", hk, 0, &msg[..400], false).unwrap();
+//! let b = Partial::hash("mac-wc-eval64", hk, 400, &msg[400..], true).unwrap();
+//! // A partial travels as bytes.
+//! let b = Partial::from_bytes(&b.to_bytes()).unwrap();
+//! let whole = a.combine(&b).unwrap();
+//! let tag = partial::finish_mac("mac-wc-eval64", &key, Some(&nonce), &whole).unwrap();
+//! let p = unimac::Params { key: &key, nonce: Some(&nonce), len: None };
+//! assert_eq!(tag, unimac::compute("mac-wc-eval64", &p, &msg).unwrap());
+//! ```
+//!
+//! # Keys: what the workers get
+//!
+//! [`hash_key`] gives the bytes of a name's key that [`Partial::hash`]
+//! needs; the rest is needed by [`finish_hash`] / [`finish_mac`] only:
+//!
+//! | name | key | workers get |
+//! |---|---|---|
+//! | `hash127`, `hash127-raw` | `r ‖ k` (32) | `r` (bytes 0..16); `k` is added at the finish |
+//! | `eval64`, `division64`, `gdivision64` | `g` (8) | all of it |
+//! | `eval128` | `α` (16) | all of it |
+//! | `tree-F` | `s` (16) | all of it |
+//! | `mac-hash127` | `r ‖ k` (32) | `r` (0..16); the one-time pad `k` at the finish |
+//! | `mac-hash127-aes`, `-aes-nonce`, `-aes-add` | `r ‖ K` (32) | `r` (0..16); never `K` |
+//! | `mac-hash127-96` | `r ‖ k ‖ u` (48) | `r` (0..16); `k`, `u` at the finish |
+//! | `mac-wc-eval64`, `-division64`, `-gdivision64` | `K ‖ g` (24) | `g` (16..24) |
+//! | `mac-wc-eval128` | `K ‖ α` (32) | `α` (16..32) |
+//! | `mac-wc-F` (F a tree's block function) | `K ‖ s` (32) | `s` (16..32) |
+//!
+//! The names `wc-…` and `hash127-aes…`, `hash127-96` are accepted for their
+//! `mac-` names.
+//!
+//! # Across machines
+//!
+//! A partial is as secret as the hash key: from partials of known chunks
+//! the key (`r`, `α`, the division polynomial, the tree's level keys'
+//! outputs) can be recovered, and with it forgeries for every message under
+//! that key. Send partials (and the hash key the workers need) only over an
+//! authenticated, encrypted channel such as TLS, and keep the cipher key
+//! (`K`) and the one-time pads (`k`, `u`) on the machine that finishes.
+//! [`Partial::to_bytes`] gives a self-describing encoding (a version tag,
+//! the name, the chunk's offset and length, the state); [`Partial::from_bytes`]
+//! checks it strictly and returns an error on anything malformed. A partial
+//! is wiped from memory when dropped and its `Debug` form shows no secret.
+//! Nothing in a partial identifies the key: combining partials made under
+//! different keys gives a wrong (rejected) tag, not an error, except for
+//! division64 and gdivision64, whose partials carry the key polynomial.
+//!
+//! Within one process, [`crate::threads::set_max_threads`] already spreads
+//! long inputs over cores with the same algebra; partials are for spreading
+//! one message across processes or machines (or for hashing the parts of a
+//! message as they arrive out of order).
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::group::DeltaGroup;
+use crate::hash127::{self, portable as fp127};
+use crate::shoup::{self, eval128, gdiv, gf128, gf2, minpoly};
+use crate::tree::{self, BlockFamily, TreeKey};
+use crate::Error;
+
+/// Tree levels a worker hashes on its own: chunks are whole runs of
+/// `B^TREE_LEVELS` bytes.
+pub const TREE_LEVELS: usize = 2;
+
+/// The encoding's tag and version.
+const MAGIC: &[u8; 4] = b"UMP\x01";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Field {
+    /// hash127: integers mod `2^127 − 1`, 4-byte words; `pad(M, 4)` if `pad`.
+    P127 { pad: bool },
+    Eval64,
+    Division64,
+    GDivision64,
+    Eval128,
+}
+
+impl Field {
+    fn word(self) -> usize {
+        match self {
+            Field::P127 { .. } => 4,
+            Field::Eval128 => 16,
+            _ => 8,
+        }
+    }
+    fn pads(self) -> bool {
+        !matches!(self, Field::P127 { pad: false })
+    }
+}
+
+#[derive(Clone)]
+enum Hash {
+    Poly(Field),
+    Tree(BlockFamily),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Finish {
+    /// The hash itself (hash127: plus `k`).
+    Hash,
+    /// `mac-hash127`: `k + h`.
+    OneTime,
+    Aes,
+    AesNonce,
+    AesAdd,
+    X96,
+    /// `AES(K, n)[..O] ⋆ H` in the hash's group.
+    Wc(DeltaGroup),
+}
+
+/// What a name is made of.
+struct Spec {
+    name: String,
+    hash: Hash,
+    finish: Finish,
+    key_len: usize,
+    /// The bytes of the key the workers get.
+    hash_key: std::ops::Range<usize>,
+    nonce: usize,
+}
+
+/// The canonical (registry) name of `name`.
+fn canonical(name: &str) -> String {
+    match name {
+        "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" | "hash127-96" => format!("mac-{name}"),
+        _ if name.starts_with("wc-") => format!("mac-{name}"),
+        _ => name.to_string(),
+    }
+}
+
+fn spec(name: &str) -> Result<Spec, Error> {
+    let name = canonical(name);
+    let poly = |f: Field, finish: Finish, key_len: usize, hk: std::ops::Range<usize>, nonce: usize| Spec {
+        name: name.clone(),
+        hash: Hash::Poly(f),
+        finish,
+        key_len,
+        hash_key: hk,
+        nonce,
+    };
+    let shoup_hash = |h: &str| match h {
+        "eval64" => Some((Field::Eval64, 8)),
+        "division64" => Some((Field::Division64, 8)),
+        "gdivision64" => Some((Field::GDivision64, 8)),
+        "eval128" => Some((Field::Eval128, 16)),
+        _ => None,
+    };
+    Ok(match name.as_str() {
+        "hash127" => poly(Field::P127 { pad: true }, Finish::Hash, 32, 0..16, 0),
+        "hash127-raw" => poly(Field::P127 { pad: false }, Finish::Hash, 32, 0..16, 0),
+        "mac-hash127" => poly(Field::P127 { pad: true }, Finish::OneTime, 32, 0..16, 0),
+        "mac-hash127-aes" => poly(Field::P127 { pad: true }, Finish::Aes, 32, 0..16, 0),
+        "mac-hash127-aes-nonce" => poly(Field::P127 { pad: true }, Finish::AesNonce, 32, 0..16, 16),
+        "mac-hash127-aes-add" => poly(Field::P127 { pad: true }, Finish::AesAdd, 32, 0..16, 16),
+        "mac-hash127-96" => poly(Field::P127 { pad: true }, Finish::X96, 48, 0..16, 0),
+        n => {
+            if let Some((f, k)) = shoup_hash(n) {
+                poly(f, Finish::Hash, k, 0..k, 0)
+            } else if let Some((f, k)) = n.strip_prefix("mac-wc-").and_then(shoup_hash) {
+                poly(f, Finish::Wc(DeltaGroup::Xor), 16 + k, 16..16 + k, 16)
+            } else if let Some(fam) = n.strip_prefix("tree-").and_then(tree::family) {
+                Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Hash, key_len: 16, hash_key: 0..16, nonce: 0 }
+            } else if let Some(fam) = n.strip_prefix("mac-wc-").and_then(tree::family) {
+                let g = fam.group;
+                Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Wc(g), key_len: 32, hash_key: 16..32, nonce: 16 }
+            } else if crate::registry::lookup(n).is_ok() {
+                return Err(Error::NotImplemented(format!("{n}: no partial hashes for this name")));
+            } else {
+                return Err(Error::UnknownName(n.to_string()));
+            }
+        }
+    })
+}
+
+/// Every name [`Partial::hash`] accepts (canonical forms).
+pub fn supported_names() -> Vec<String> {
+    crate::registry::entries()
+        .iter()
+        .map(|e| e.info.name.clone())
+        .filter(|n| spec(n).is_ok())
+        .collect()
+}
+
+/// The alignment of chunks of `name`, in bytes: every chunk starts at a
+/// multiple of it, and every chunk but the last is a non-zero multiple of it
+/// (the word size for the polynomial hashes, `B^2` for a tree of block `B`).
+pub fn granularity(name: &str) -> Result<usize, Error> {
+    Ok(match spec(name)?.hash {
+        Hash::Poly(f) => f.word(),
+        Hash::Tree(fam) => fam.block.pow(TREE_LEVELS as u32),
+    })
+}
+
+/// The bytes of `name`'s full key that [`Partial::hash`] needs (see the
+/// table in the module documentation); an error if the key has the wrong
+/// length.
+pub fn hash_key<'k>(name: &str, full_key: &'k [u8]) -> Result<&'k [u8], Error> {
+    let s = spec(name)?;
+    check_len(&s, "key", full_key.len(), s.key_len)?;
+    Ok(&full_key[s.hash_key.clone()])
+}
+
+fn check_len(s: &Spec, what: &str, got: usize, want: usize) -> Result<(), Error> {
+    if got != want {
+        if what == "key" {
+            return Err(Error::KeyLength { name: s.name.clone(), expected: want.to_string(), got });
+        }
+        return Err(Error::Invalid(format!("{}: {what} must be {want} bytes, got {got}", s.name)));
+    }
+    Ok(())
+}
+
+#[derive(Clone)]
+enum State {
+    /// `value = S(chunk)` (with the leading 1 if the chunk starts the
+    /// message), `mult = β^(blocks of the chunk)`; `modulus`: the key
+    /// polynomial of division64 / gdivision64 (0 otherwise).
+    Poly { value: u128, mult: u128, modulus: u64 },
+    /// The chunk's bytes at level [`TREE_LEVELS`]; or, if `complete`, the
+    /// tree hash of the whole message (shorter than `B^2` bytes).
+    Tree { data: Vec<u8>, complete: bool },
+}
+
+/// A partial hash of one chunk (or of several adjacent chunks combined) of a
+/// message. **As secret as the hash key** (see the module documentation):
+/// wiped when dropped, never shown by `Debug`.
+#[derive(Clone)]
+pub struct Partial {
+    name: String,
+    offset: u64,
+    len: u64,
+    last: bool,
+    state: State,
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        match &mut self.state {
+            State::Poly { value, mult, modulus } => {
+                value.zeroize();
+                mult.zeroize();
+                modulus.zeroize();
+            }
+            State::Tree { data, .. } => data.zeroize(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Partial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Partial")
+            .field("name", &self.name)
+            .field("offset", &self.offset)
+            .field("len", &self.len)
+            .field("last", &self.last)
+            .field("state", &"<secret>")
+            .finish()
+    }
+}
+
+/// Multiplication in the field (or ring) of `f`, its key polynomial set up
+/// once.
+fn multiplier(f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> u128> {
+    match f {
+        Field::P127 { .. } => Box::new(fp127::mul_mod),
+        Field::Eval64 => Box::new(|a, b| gf2::mul_f(a as u64, b as u64) as u128),
+        Field::Division64 => {
+            let m = gf2::Modulus::new(modulus);
+            Box::new(move |a, b| m.mul(a as u64, b as u64) as u128)
+        }
+        Field::GDivision64 => {
+            let k = gdiv::GKey::new(modulus);
+            Box::new(move |a, b| k.mulmod(a as u64, b as u64) as u128)
+        }
+        Field::Eval128 => Box::new(gf128::mul_auto),
+    }
+}
+
+fn add(f: Field, a: u128, b: u128) -> u128 {
+    match f {
+        Field::P127 { .. } => fp127::add_mod(a, b),
+        _ => a ^ b,
+    }
+}
+
+/// `β^n` (`n` a public length: its bits may steer, `β`'s do not).
+fn pow(mul: &dyn Fn(u128, u128) -> u128, beta: u128, mut n: u64) -> u128 {
+    let (mut acc, mut b) = (1u128, beta);
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = mul(acc, b);
+        }
+        b = mul(b, b);
+        n >>= 1;
+    }
+    b.zeroize();
+    acc
+}
+
+fn invalid(name: &str, reason: impl std::fmt::Display) -> Error {
+    Error::Invalid(format!("{name}: partial: {reason}"))
+}
+
+/// The bytes at level [`TREE_LEVELS`] of a chunk, runs of `B^2` bytes split
+/// across the allowed threads; the end of the message padded if `last`.
+fn tree_levels(key: &TreeKey, chunk: &[u8], last: bool) -> Vec<u8> {
+    let b = key.family().block;
+    let unit = b.pow(TREE_LEVELS as u32);
+    let whole = if last { chunk.len() / unit * unit } else { chunk.len() };
+    let ranges = crate::threads::split(whole, unit, crate::threads::PARALLEL_MIN);
+    let outs = crate::threads::map(&ranges, |r| tree::hash_levels(key, 0..TREE_LEVELS, &chunk[r.clone()], false));
+    let mut data: Vec<u8> = outs.concat();
+    for mut o in outs {
+        o.zeroize();
+    }
+    if last {
+        data.extend(tree::hash_levels(key, 0..TREE_LEVELS, &chunk[whole..], true));
+    }
+    data
+}
+
+/// Level-[`TREE_LEVELS`] bytes of a chunk of `len` bytes (`last`: with the
+/// padding of each level), as [`tree_levels`] makes them.
+fn tree_levels_len(fam: &BlockFamily, len: u64, last: bool) -> Option<u64> {
+    let (b, o) = (fam.block as u64, fam.out as u64);
+    let mut l = len;
+    for _ in 0..TREE_LEVELS {
+        l = if last { (l / b + 1).checked_mul(o)? } else { (l / b).checked_mul(o)? };
+    }
+    Some(l)
+}
+
+impl Partial {
+    /// The partial hash of `chunk`, the bytes at `offset..offset + chunk.len()`
+    /// of a message, under `name`'s hash key ([`hash_key`]; for a MAC, not
+    /// its cipher key). `last`: the chunk ends the message (it gets the
+    /// padding). `offset` must be a multiple of [`granularity`], and a chunk
+    /// that is not the last a non-zero multiple of it.
+    pub fn hash(name: &str, hash_key: &[u8], offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+        let s = spec(name)?;
+        let name = s.name.as_str();
+        check_len(&s, "hash key", hash_key.len(), s.hash_key.len())?;
+        let gran = granularity(name)? as u64;
+        let len = chunk.len() as u64;
+        if !offset.is_multiple_of(gran) {
+            return Err(invalid(name, format!("offset {offset} is not a multiple of {gran} bytes")));
+        }
+        if offset.checked_add(len).is_none() {
+            return Err(invalid(name, "offset + length overflows"));
+        }
+        if !last && (len == 0 || !len.is_multiple_of(gran)) {
+            return Err(invalid(name, format!("a chunk that is not the last must be a non-zero multiple of {gran} bytes, got {len}")));
+        }
+        let first = offset == 0;
+        let state = match s.hash {
+            Hash::Poly(f) => {
+                if !f.pads() && !len.is_multiple_of(4) {
+                    return Err(Error::Message {
+                        name: name.into(),
+                        reason: format!("message length {} is not a multiple of 4", offset + len),
+                    });
+                }
+                let blocks = len / f.word() as u64 + u64::from(last && f.pads());
+                let (value, beta, modulus) = match f {
+                    Field::P127 { pad } => {
+                        let mut k = Zeroizing::new([0u8; 32]);
+                        k[..16].copy_from_slice(hash_key);
+                        let key = hash127::Key::new(&k);
+                        (hash127::piece_value(&key, chunk, first, pad && last), key.r(), 0)
+                    }
+                    Field::Eval64 | Field::Division64 | Field::GDivision64 => {
+                        let g: [u8; 8] = hash_key.try_into().expect("length checked");
+                        let (kind, beta, modulus) = match f {
+                            Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
+                            Field::Division64 => {
+                                let m = gf2::Modulus::new(minpoly::key(u64::from_le_bytes(g)));
+                                (shoup::Kind::Division64, m.x64(), m.lo)
+                            }
+                            _ => {
+                                let p = u64::from_le_bytes(gdiv::key_poly(&g));
+                                (shoup::Kind::GDivision64, p, p)
+                            }
+                        };
+                        let h = shoup::Hasher::new(kind, &g);
+                        (h.piece_value(chunk, first, last) as u128, beta as u128, modulus)
+                    }
+                    Field::Eval128 => {
+                        let a: [u8; 16] = hash_key.try_into().expect("length checked");
+                        let h = eval128::Eval128::new(&a);
+                        (h.piece_value(chunk, first, last), u128::from_le_bytes(a), 0)
+                    }
+                };
+                let mult = pow(&*multiplier(f, modulus), beta, blocks);
+                State::Poly { value, mult, modulus }
+            }
+            Hash::Tree(fam) => {
+                let seed: [u8; 16] = hash_key.try_into().expect("length checked");
+                let unit = fam.block.pow(TREE_LEVELS as u32);
+                if last && first && chunk.len() < unit {
+                    // The whole message, too short for its lower levels to
+                    // be known not to be the last: hashed outright.
+                    State::Tree { data: tree::tree_hash(&fam, &seed, chunk), complete: true }
+                } else {
+                    let key = TreeKey::new(fam, &seed);
+                    State::Tree { data: tree_levels(&key, chunk, last), complete: false }
+                }
+            }
+        };
+        Ok(Partial { name: name.to_string(), offset, len, last, state })
+    }
+
+    /// The name (canonical form) this partial was made for.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the chunk starts in the message.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The chunk's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the chunk is empty (only a last chunk can be).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the chunk ends the message.
+    pub fn is_last(&self) -> bool {
+        self.last
+    }
+
+    /// Whether this covers the whole message (offset 0, and the end): ready
+    /// for [`finish_hash`] / [`finish_mac`].
+    pub fn is_whole(&self) -> bool {
+        self.offset == 0 && self.last
+    }
+
+    /// The partial of `self ‖ other`: `other` must start where `self` ends,
+    /// under the same name; `self` must not end the message. Associative:
+    /// `(a·b)·c` and `a·(b·c)` are the same partial.
+    pub fn combine(&self, other: &Partial) -> Result<Partial, Error> {
+        let name = &self.name;
+        if other.name != *name {
+            return Err(invalid(name, format!("cannot combine with a partial of {}", other.name)));
+        }
+        if self.last {
+            return Err(invalid(name, "the left chunk ends the message: nothing follows it"));
+        }
+        if self.offset.checked_add(self.len) != Some(other.offset) {
+            return Err(invalid(
+                name,
+                format!(
+                    "chunks are not adjacent: the left one ends at {}, the right one starts at {}",
+                    self.offset.saturating_add(self.len),
+                    other.offset
+                ),
+            ));
+        }
+        let len = self.len.checked_add(other.len).ok_or_else(|| invalid(name, "length overflows"))?;
+        let state = match (&self.state, &other.state) {
+            (
+                State::Poly { value: va, mult: ma, modulus: pa },
+                State::Poly { value: vb, mult: mb, modulus: pb },
+            ) => {
+                if pa != pb {
+                    return Err(invalid(name, "the partials were made under different keys"));
+                }
+                let Hash::Poly(f) = spec(name)?.hash else { unreachable!("a polynomial name") };
+                let mul = multiplier(f, *pa);
+                State::Poly { value: add(f, mul(*va, *mb), *vb), mult: mul(*ma, *mb), modulus: *pa }
+            }
+            (State::Tree { data: da, complete: false }, State::Tree { data: db, complete: false }) => {
+                let mut data = Vec::with_capacity(da.len() + db.len());
+                data.extend_from_slice(da);
+                data.extend_from_slice(db);
+                State::Tree { data, complete: false }
+            }
+            _ => return Err(invalid(name, "the partials do not fit together")),
+        };
+        Ok(Partial { name: name.clone(), offset: self.offset, len, last: other.last, state })
+    }
+
+    /// The encoding: `"UMP" 0x01`, the name's length (1 byte) and the name,
+    /// offset and length (u64 little-endian each), flags (bit 0: ends the
+    /// message; bit 1: a complete tree hash), then for a polynomial hash the
+    /// value and `β^blocks` (16 bytes each) and the key polynomial (8 bytes,
+    /// zero unless division64/gdivision64), for a tree the number of levels
+    /// (1 byte), the data's length (u64) and the data. As secret as the key.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(64 + self.name.len());
+        v.extend_from_slice(MAGIC);
+        v.push(self.name.len() as u8);
+        v.extend_from_slice(self.name.as_bytes());
+        v.extend_from_slice(&self.offset.to_le_bytes());
+        v.extend_from_slice(&self.len.to_le_bytes());
+        let complete = matches!(self.state, State::Tree { complete: true, .. });
+        v.push(u8::from(self.last) | (u8::from(complete) << 1));
+        match &self.state {
+            State::Poly { value, mult, modulus } => {
+                v.extend_from_slice(&value.to_le_bytes());
+                v.extend_from_slice(&mult.to_le_bytes());
+                v.extend_from_slice(&modulus.to_le_bytes());
+            }
+            State::Tree { data, .. } => {
+                v.push(TREE_LEVELS as u8);
+                v.extend_from_slice(&(data.len() as u64).to_le_bytes());
+                v.extend_from_slice(data);
+            }
+        }
+        v
+    }
+
+    /// Parse [`to_bytes`](Self::to_bytes)' encoding, strictly: the tag and
+    /// version, a supported name, an aligned chunk, values in their ranges,
+    /// the data length a chunk of that length gives, and nothing after.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Partial, Error> {
+        let bad = |why: &str| Error::Invalid(format!("partial: malformed encoding: {why}"));
+        let mut r = Reader(bytes);
+        if r.take(4).ok_or_else(|| bad("too short"))? != MAGIC {
+            return Err(bad("not a partial of version 1"));
+        }
+        let n = r.take(1).ok_or_else(|| bad("too short"))?[0] as usize;
+        let name = std::str::from_utf8(r.take(n).ok_or_else(|| bad("too short"))?).map_err(|_| bad("name"))?;
+        let s = spec(name).map_err(|_| bad("unsupported name"))?;
+        if s.name != name {
+            return Err(bad("name not in canonical form"));
+        }
+        let offset = r.u64().ok_or_else(|| bad("too short"))?;
+        let len = r.u64().ok_or_else(|| bad("too short"))?;
+        let flags = r.take(1).ok_or_else(|| bad("too short"))?[0];
+        if flags & !3 != 0 {
+            return Err(bad("unknown flags"));
+        }
+        let (last, complete) = (flags & 1 != 0, flags & 2 != 0);
+        let gran = granularity(name)? as u64;
+        if !offset.is_multiple_of(gran) || offset.checked_add(len).is_none() {
+            return Err(bad("offset"));
+        }
+        if !last && (len == 0 || !len.is_multiple_of(gran)) {
+            return Err(bad("length of a chunk that is not the last"));
+        }
+        let state = match &s.hash {
+            Hash::Poly(f) => {
+                if complete {
+                    return Err(bad("flags"));
+                }
+                if !f.pads() && !len.is_multiple_of(4) {
+                    return Err(bad("hash127-raw length"));
+                }
+                let value = r.u128().ok_or_else(|| bad("too short"))?;
+                let mult = r.u128().ok_or_else(|| bad("too short"))?;
+                let modulus = r.u64().ok_or_else(|| bad("too short"))?;
+                let in_range = |x: u128| match f {
+                    Field::P127 { .. } => x < hash127::P,
+                    Field::Eval128 => true,
+                    _ => x >> 64 == 0,
+                };
+                if !in_range(value) || !in_range(mult) {
+                    return Err(bad("value out of range"));
+                }
+                if modulus != 0 && !matches!(f, Field::Division64 | Field::GDivision64) {
+                    return Err(bad("key polynomial"));
+                }
+                State::Poly { value, mult, modulus }
+            }
+            Hash::Tree(fam) => {
+                if r.take(1).ok_or_else(|| bad("too short"))?[0] as usize != TREE_LEVELS {
+                    return Err(bad("tree levels"));
+                }
+                let dlen = r.u64().ok_or_else(|| bad("too short"))?;
+                let unit = fam.block.pow(TREE_LEVELS as u32) as u64;
+                let want = if complete {
+                    if !(last && offset == 0 && len < unit) {
+                        return Err(bad("flags"));
+                    }
+                    Some(fam.out as u64)
+                } else if last && offset == 0 && len < unit {
+                    return Err(bad("flags"));
+                } else {
+                    let whole = if last { len / unit * unit } else { len };
+                    let head = tree_levels_len(fam, whole, false);
+                    let tail = if last { tree_levels_len(fam, len - whole, true) } else { Some(0) };
+                    head.zip(tail).and_then(|(a, b)| a.checked_add(b))
+                };
+                if want != Some(dlen) || r.0.len() as u64 != dlen {
+                    return Err(bad("tree data length"));
+                }
+                State::Tree { data: r.take(dlen as usize).expect("length checked").to_vec(), complete }
+            }
+        };
+        if !r.0.is_empty() {
+            return Err(bad("trailing bytes"));
+        }
+        Ok(Partial { name: s.name, offset, len, last, state })
+    }
+
+    /// The hash (without any key part added at the finish) of the whole
+    /// message: a polynomial hash's value (`k` not added) or the tree hash.
+    fn whole_hash(&self, s: &Spec, full_key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+        if self.name != s.name {
+            return Err(invalid(&s.name, format!("this partial is for {}", self.name)));
+        }
+        if !self.is_whole() {
+            return Err(invalid(
+                &s.name,
+                format!("covers bytes {}..{} and does not end the message: not the whole message", self.offset, self.offset.saturating_add(self.len)),
+            ));
+        }
+        check_len(s, "key", full_key.len(), s.key_len)?;
+        Ok(Zeroizing::new(match (&self.state, &s.hash) {
+            (State::Poly { value, .. }, Hash::Poly(f)) => match f {
+                Field::Eval64 | Field::Division64 | Field::GDivision64 => (*value as u64).to_le_bytes().to_vec(),
+                _ => value.to_le_bytes().to_vec(),
+            },
+            (State::Tree { data, complete: true }, Hash::Tree(_)) => data.clone(),
+            (State::Tree { data, complete: false }, Hash::Tree(fam)) => {
+                let seed: [u8; 16] = full_key[s.hash_key.clone()].try_into().expect("length checked");
+                let key = TreeKey::new(fam.clone(), &seed);
+                let b = fam.block;
+                let mut x = Zeroizing::new(data.clone());
+                let mut j = TREE_LEVELS;
+                loop {
+                    let last_level = x.len() < b;
+                    x = Zeroizing::new(tree::hash_levels(&key, j..j + 1, &x, true));
+                    if last_level {
+                        break;
+                    }
+                    j += 1;
+                }
+                x.to_vec()
+            }
+            _ => unreachable!("the state matches the name"),
+        }))
+    }
+}
+
+/// Reads the encoding front to back.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
+    fn u128(&mut self) -> Option<u128> {
+        self.take(16).map(|b| u128::from_le_bytes(b.try_into().expect("16 bytes")))
+    }
+}
+
+/// The hash `name` (not a MAC) of the whole message from its partial
+/// ([`Partial::is_whole`]), under the name's full key (hash127: `r ‖ k`,
+/// the tree modes: `s`, the tree's levels above the workers' computed here).
+pub fn finish_hash(name: &str, full_key: &[u8], partial: &Partial) -> Result<Vec<u8>, Error> {
+    let s = spec(name)?;
+    if s.finish != Finish::Hash {
+        return Err(invalid(&s.name, "a MAC: use finish_mac"));
+    }
+    let h = partial.whole_hash(&s, full_key)?;
+    Ok(match s.hash {
+        Hash::Poly(Field::P127 { .. }) => add_k(&h, &full_key[16..32]).to_vec(),
+        _ => h.to_vec(),
+    })
+}
+
+/// `(h + k) mod p`, `k` four signed words.
+fn add_k(h: &[u8], k: &[u8]) -> [u8; 16] {
+    let h = Zeroizing::new(u128::from_le_bytes(h.try_into().expect("16 bytes")));
+    let mut w = hash127::le_words(k.try_into().expect("16 bytes"));
+    let k = Zeroizing::new(hash127::words_mod_p(w));
+    w.zeroize();
+    fp127::add_mod(*h, *k).to_le_bytes()
+}
+
+fn aes(k: &[u8], x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
+    let c = Aes128::new(k.into());
+    let mut b = aes::Block::from(*x);
+    c.encrypt_block(&mut b);
+    let out = Zeroizing::new(<[u8; 16]>::from(b));
+    b.as_mut_slice().zeroize();
+    out
+}
+
+/// The tag of the MAC `name` on the whole message from its partial
+/// ([`Partial::is_whole`]), under the full key (the cipher key and pads are
+/// applied here, never by the workers) and the nonce (`None` for the names
+/// without one).
+pub fn finish_mac(name: &str, full_key: &[u8], nonce: Option<&[u8]>, partial: &Partial) -> Result<Vec<u8>, Error> {
+    let s = spec(name)?;
+    let n = s.name.as_str();
+    match (s.nonce, nonce) {
+        (0, Some(_)) => return Err(Error::UnexpectedNonce(n.into())),
+        (k, None) if k > 0 => return Err(Error::MissingNonce(n.into())),
+        (k, Some(x)) if x.len() != k => return Err(Error::NonceLength { name: n.into(), expected: k, got: x.len() }),
+        _ => {}
+    }
+    let h = partial.whole_hash(&s, full_key)?;
+    let nonce16 = || -> [u8; 16] { nonce.expect("checked").try_into().expect("checked") };
+    let h16 = || -> Zeroizing<[u8; 16]> { Zeroizing::new(h[..].try_into().expect("16 bytes")) };
+    Ok(match s.finish {
+        Finish::Hash => return Err(invalid(n, "a hash, not a MAC: use finish_hash")),
+        Finish::OneTime => add_k(&h, &full_key[16..32]).to_vec(),
+        Finish::Aes => aes(&full_key[16..32], &h16()).to_vec(),
+        Finish::AesNonce => {
+            let pad = aes(&full_key[16..32], &nonce16());
+            let mut x = Zeroizing::new([0u8; 16]);
+            for i in 0..16 {
+                x[i] = pad[i] ^ h[i];
+            }
+            aes(&full_key[16..32], &x).to_vec()
+        }
+        Finish::AesAdd => {
+            let pad = aes(&full_key[16..32], &nonce16());
+            let f = Zeroizing::new(u128::from_le_bytes(*pad));
+            // f mod p without a branch: 2^127 ≡ 1.
+            let f = Zeroizing::new(fp127::add_mod(*f & hash127::P, *f >> 127));
+            fp127::add_mod(*f, u128::from_le_bytes(*h16())).to_le_bytes().to_vec()
+        }
+        Finish::X96 => {
+            let word_value = |b: &[u8]| {
+                let mut w = hash127::le_words(b.try_into().expect("16 bytes"));
+                let v = Zeroizing::new(hash127::words_mod_p(w));
+                w.zeroize();
+                v
+            };
+            let (k, u) = (word_value(&full_key[16..32]), word_value(&full_key[32..48]));
+            let t = Zeroizing::new(fp127::add_mod(*k, fp127::mul_mod(u128::from_le_bytes(*h16()), *u)).to_le_bytes());
+            t[..12].to_vec()
+        }
+        Finish::Wc(group) => {
+            let pad = aes(&full_key[..16], &nonce16());
+            let mut t = vec![0u8; h.len()];
+            group.combine(&pad[..], &h, &mut t);
+            t
+        }
+    })
+}

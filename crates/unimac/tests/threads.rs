@@ -1,0 +1,87 @@
+//! Results do not depend on the number of threads: every family that splits
+//! long slices across the library's pool gives, with 2 or 4 threads, exactly
+//! its one-thread result, one-shot and streamed with misaligned updates.
+
+use unimac::registry::{self, Params};
+use unimac::threads::{set_max_threads, PARALLEL_MIN};
+
+fn message(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// One-shot, and streamed as `head` bytes, then the long rest in one
+/// update, then 3 bytes.
+fn both(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], head: usize) -> (Vec<u8>, Vec<u8>) {
+    let p = Params { key, nonce, len: None };
+    let one = registry::compute(name, &p, msg).unwrap();
+    let mut s = registry::open(name, &p).unwrap();
+    let (a, rest) = msg.split_at(head);
+    let (b, c) = rest.split_at(rest.len() - 3);
+    s.update(a);
+    s.update(b);
+    s.update(c);
+    (one, s.finalize().unwrap())
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let names: &[(&str, usize, bool)] = &[
+        ("hash127", 32, false),
+        ("hash127-raw", 32, false),
+        ("eval64", 8, false),
+        ("division64", 8, false),
+        ("gdivision64", 8, false),
+        ("eval128", 16, false),
+        ("tree-mmh32x2", 16, false),
+        ("tree-mmh32x3", 16, false),
+        ("tree-nmh32", 16, false),
+        ("tree-mmh64", 16, false),
+        ("tree-sqh32-asm", 16, false),
+        ("tree-sqh96-e", 16, false),
+        ("tree-sqh128-asm", 16, false),
+        ("mac-hash127-aes-nonce", 32, true),
+        ("mac-wc-eval64", 24, true),
+        ("mac-wc-mmh32x2", 32, true),
+        ("modp", 16, false),
+        ("mac-umac64", 16, true),
+        ("mac-umac128", 16, true),
+        ("mac-vmac64", 16, true),
+        ("mac-vmac128", 16, true),
+    ];
+    // Lengths past the threshold, not multiples of any block or word.
+    let lens = [PARALLEL_MIN + 4 * 12345, 2 * PARALLEL_MIN + 131];
+    for (i, &(name, klen, nonced)) in names.iter().enumerate() {
+        let mut key = message(klen, 77 + i as u64);
+        if name == "modp" {
+            // A prime in [2^120, 2^128): 2^127 - 1.
+            key = ((1u128 << 127) - 1).to_le_bytes().to_vec();
+        }
+        let mut nonce = message(16, 5 + i as u64);
+        nonce[0] &= 0x7f; // VMAC: a 16-byte nonce has its top bit clear
+        let nonce = nonced.then_some(&nonce[..]);
+        for (j, &len) in lens.iter().enumerate() {
+            let len = if name == "hash127-raw" { len / 4 * 4 } else { len };
+            let msg = message(len, 1000 + (i * 7 + j) as u64);
+            for head in [0usize, 4, 1000] {
+                set_max_threads(1);
+                let (one, streamed) = both(name, &key, nonce, &msg, head);
+                assert_eq!(one, streamed, "{name} len {len} head {head}: stream vs one-shot, 1 thread");
+                for t in [2usize, 4, 0] {
+                    set_max_threads(t);
+                    let (o, s) = both(name, &key, nonce, &msg, head);
+                    assert_eq!(o, one, "{name} len {len} head {head}: one-shot, {t} threads");
+                    assert_eq!(s, one, "{name} len {len} head {head}: streamed, {t} threads");
+                }
+            }
+        }
+    }
+    set_max_threads(1);
+}
