@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 // The by-name MAC of the library (one line, so its path is easy to change).
-use unimac::mac::{Mac as NamedMac, Pending};
+use unimac::registry::{Mac as NamedMac, Pending};
 
 use unimac::bounds::{self, Attack};
 use unimac::mac::{self, Hash127Aes};
@@ -307,7 +307,7 @@ fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) ->
             (nonce, None)
         };
         let stream = m.start(nonce.as_deref()).map_err(err)?;
-        let stateless = info.nonce == 0 && !mac::is_one_time(bare);
+        let stateless = info.nonce == 0 && !registry::is_one_time(bare);
         Ok(UnimacHash {
             name: bare.to_string(),
             digest_size: info.out + prefix.as_ref().map_or(0, Vec::len),
@@ -634,7 +634,7 @@ fn all_names() -> Vec<String> {
 /// True
 #[pyfunction]
 fn mac_names() -> Vec<String> {
-    mac::names()
+    registry::names()
 }
 
 /// What the name takes and gives: a dict with ``name``, ``mac``,
@@ -652,7 +652,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     let e = registry::lookup(&full).map_err(err)?;
     let i = &e.info;
     let bare = full.strip_prefix("mac-").unwrap_or(&full).to_string();
-    let one_time = is_mac && mac::is_one_time(&bare);
+    let one_time = is_mac && registry::is_one_time(&bare);
     let sizes = registry::nonce_sizes(i);
     let d = PyDict::new(py);
     d.set_item("name", if is_mac { bare.clone() } else { full.clone() })?;

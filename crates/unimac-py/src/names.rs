@@ -2,7 +2,6 @@
 //! gets a "did you mean", papers are cited by author and title; every
 //! message is the CLI's.
 
-use unimac::mac;
 use unimac::registry;
 
 /// The papers behind the library, by the numbers its catalogue uses.
@@ -64,7 +63,7 @@ fn hint(s: Option<&str>) -> String {
 /// `name` (`X` or `mac-X`) as a MAC name without the prefix, if it is one.
 pub fn mac_name(name: &str) -> Option<String> {
     let bare = name.strip_prefix("mac-").unwrap_or(name);
-    mac::names().into_iter().find(|n| n == bare)
+    registry::names().into_iter().find(|n| n == bare)
 }
 
 /// A MAC name (`X` or `mac-X`), with the CLI's error for anything else.
@@ -73,7 +72,7 @@ pub fn resolve_mac(name: &str) -> Result<String, String> {
         return Ok(n);
     }
     let bare = name.strip_prefix("mac-").unwrap_or(name);
-    let names = mac::names();
+    let names = registry::names();
     let hint = hint(suggest(bare, names.iter().map(String::as_str)));
     if registry::lookup(&format!("mac-{bare}")).is_err() && registry::lookup(bare).is_ok() {
         return Err(format!("'{name}' is a hash, not a MAC; {hint}'unimac list' shows the MACs"));
@@ -109,7 +108,7 @@ pub fn resolve_any(name: &str) -> Result<(String, bool), String> {
         return Ok((name.to_string(), false));
     }
     let mut all = registry::spec_names();
-    all.extend(mac::names());
+    all.extend(registry::names());
     let hint = hint(suggest(name, all.iter().map(String::as_str)));
     match registry::lookup(name) {
         Err(unimac::Error::NotImplemented(_)) => Err(format!("{name}: not implemented in this build")),
