@@ -26,7 +26,7 @@ NAMES = ["hash127-aes", "wc-eval64", "wc-mmh32x2", "hash127-aes-nonce"]
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=40
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
     )
     c = distributed.Client(cluster)
     try:
@@ -235,3 +235,21 @@ def test_worker_killed_mid_job(client, tmp_path):
     client.wait_for_workers(2, timeout=30)
     new_pids = client.run(os.getpid)
     assert pid not in new_pids.values()
+
+
+def test_readme_clusters_example_runs(tmp_path, monkeypatch):
+    """The README's example, over TLS (Security.temporary needs cryptography)."""
+    pytest.importorskip("cryptography", reason="Security.temporary() makes its certificates with cryptography")
+    import pathlib
+
+    readme = pathlib.Path(__file__).resolve().parents[3] / "README.md"
+    section = readme.read_text().split("\n### Clusters\n", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    for n, size in (("big.bin", 300_001), ("a.bin", 10), ("b.bin", 70_000)):
+        (tmp_path / n).write_bytes(os.urandom(size))
+    scope = {}
+    exec(compile(code, str(readme), "exec"), scope)
+    assert scope["tag"] == unimac.Mac("hash127-aes", scope["key"]).tag_file("big.bin")
+    assert scope["sec"].require_encryption
+    assert scope["nonces"] == [i.to_bytes(16, "little") for i in range(2)]
