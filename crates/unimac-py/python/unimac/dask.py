@@ -294,7 +294,7 @@ def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[in
     hk = bytes(hash_key)
     task = dask.delayed(_block_partial, pure=True)
     out = [
-        task(b, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{o}-{dask.base.tokenize(b.key, hk)}")
+        task(b, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{o}-{dask.base.tokenize(b.key, n.spec, hk, size)}")
         for b, (o, l) in zip(blocks[0], ranges)
     ]
     return out, ranges, size, gran
