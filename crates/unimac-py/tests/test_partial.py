@@ -105,3 +105,26 @@ def test_set_max_threads_keeps_results():
         unimac.set_max_threads(0)
     assert unimac.max_threads() == 0
     assert unimac.tag("wc-eval64", key, msg, nonce=n) == one
+
+
+def test_python_runs_while_a_partial_is_hashed():
+    """partial_hash of 64 MiB releases the GIL: another thread's Python code
+    advances meanwhile (with the GIL held the counter could not)."""
+    import threading
+
+    buf = bytearray(os.urandom(1 << 20)) * 64
+    hk = unimac.hash_key("hash127-aes", bytes(32))
+    done = threading.Event()
+    ticks = 0
+
+    def hash_it():
+        for _ in range(4):
+            unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+        done.set()
+
+    t = threading.Thread(target=hash_it)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 1000, ticks
