@@ -108,23 +108,30 @@ def test_set_max_threads_keeps_results():
 
 
 def test_python_runs_while_a_partial_is_hashed():
-    """partial_hash of 64 MiB releases the GIL: another thread's Python code
-    advances meanwhile (with the GIL held the counter could not)."""
+    """partial_hash of 256 MiB releases the GIL: the main thread's Python
+    code runs in the middle of the call (with the GIL held it could run only
+    before or after it, the call being C code all through)."""
     import threading
+    import time
 
-    buf = bytearray(os.urandom(1 << 20)) * 64
+    buf = bytearray(os.urandom(1 << 20)) * 256
     hk = unimac.hash_key("hash127-aes", bytes(32))
+    span = {}
+    ticks = []
     done = threading.Event()
-    ticks = 0
 
     def hash_it():
-        for _ in range(4):
-            unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+        span["start"] = time.perf_counter()
+        unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+        span["end"] = time.perf_counter()
         done.set()
 
     t = threading.Thread(target=hash_it)
     t.start()
     while not done.is_set():
-        ticks += 1
+        ticks.append(time.perf_counter())
     t.join()
-    assert ticks > 1000, ticks
+    lo, hi = span["start"] + 0.010, span["end"] - 0.010
+    assert hi > lo, "the call was too quick to tell"
+    inside = sum(1 for x in ticks if lo < x < hi)
+    assert inside > 100, (inside, span["end"] - span["start"])
