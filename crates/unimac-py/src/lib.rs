@@ -26,6 +26,7 @@ use unimac::Error;
 mod buffer;
 mod counter;
 mod names;
+mod partial;
 
 use buffer::{data, with_data, GIL_RELEASE_BYTES};
 
@@ -1034,6 +1035,7 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add_function(wrap_pyfunction!(keygen, m)?)?;
     m.add_function(wrap_pyfunction!(bound, m)?)?;
+    partial::register(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())
 }

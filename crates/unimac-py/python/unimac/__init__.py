@@ -20,6 +20,10 @@ True
 Messages are any C-contiguous buffer (bytes, bytearray, memoryview, numpy
 arrays), read in place; inputs of 2 KiB or more are hashed with the GIL
 released.
+
+A long message can be hashed in pieces on other processes or machines
+(:func:`partial_hash`, :func:`partial_combine`, then :func:`finish_mac` where
+the whole key is); :mod:`unimac.dask` does that over a Dask cluster.
 """
 
 from ._unimac import (
@@ -33,11 +37,21 @@ from ._unimac import (
     bound,
     compare_digest,
     compute,
+    finish_hash,
+    finish_mac,
+    granularity,
+    hash_key,
     info,
     keygen,
     mac_names,
+    max_threads,
     names,
     new,
+    partial_combine,
+    partial_hash,
+    partial_info,
+    partial_names,
+    set_max_threads,
     tag,
     verify,
 )
@@ -63,11 +77,21 @@ __all__ = [
     "bound",
     "compare_digest",
     "compute",
+    "finish_hash",
+    "finish_mac",
+    "granularity",
+    "hash_key",
     "info",
     "keygen",
     "mac_names",
+    "max_threads",
     "names",
     "new",
+    "partial_combine",
+    "partial_hash",
+    "partial_info",
+    "partial_names",
+    "set_max_threads",
     "tag",
     "verify",
 ]

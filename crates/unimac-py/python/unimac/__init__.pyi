@@ -25,11 +25,21 @@ __all__ = [
     "bound",
     "compare_digest",
     "compute",
+    "finish_hash",
+    "finish_mac",
+    "granularity",
+    "hash_key",
     "info",
     "keygen",
     "mac_names",
+    "max_threads",
     "names",
     "new",
+    "partial_combine",
+    "partial_hash",
+    "partial_info",
+    "partial_names",
+    "set_max_threads",
     "tag",
     "verify",
 ]
@@ -208,3 +218,40 @@ class SecretPrime:
     @staticmethod
     def false_accept_log2(a: int, b: int, c: int, d: int, e: int) -> float: ...
     def to_bytes(self) -> bytes: ...
+
+# Partial hashes: one message hashed in pieces on other processes or machines.
+# A partial (and the hash key) reveals the hash key: send it over TLS only.
+
+def partial_hash(name: str, hash_key: _ReadableBuffer, offset: int, data: _ReadableBuffer, last: bool = True) -> bytes:
+    """The partial hash (serialized) of the chunk ``data`` at ``offset`` of a message, under the hash key only.
+
+    ``offset`` a multiple of :func:`granularity`; a chunk that is not ``last``
+    a non-zero multiple of it. GIL released from 2 KiB.
+    """
+
+def partial_combine(a: _ReadableBuffer, b: _ReadableBuffer) -> bytes:
+    """The partial of ``a`` followed by the adjacent ``b`` (no key needed)."""
+
+def partial_info(partial: _ReadableBuffer) -> Dict[str, Any]:
+    """``name``, ``offset``, ``length``, ``last``, ``whole`` of a serialized partial."""
+
+def finish_hash(name: str, key: _ReadableBuffer, partial: _ReadableBuffer) -> bytes:
+    """The hash ``name`` of the whole message from its combined partial, under the full key."""
+
+def finish_mac(name: str, key: _ReadableBuffer, partial: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+    """The tag of the MAC ``name`` from the combined partial of the whole message, under the full key."""
+
+def hash_key(name: str, key: _ReadableBuffer) -> bytes:
+    """The bytes of the full key the workers need (never the cipher key or pads)."""
+
+def granularity(name: str) -> int:
+    """The alignment of chunks in bytes (word size; ``B**2`` for a tree)."""
+
+def partial_names() -> List[str]:
+    """Every name :func:`partial_hash` accepts."""
+
+def set_max_threads(n: int) -> None:
+    """Cap the threads one computation may use (0: every core)."""
+
+def max_threads() -> int:
+    """The setting of :func:`set_max_threads`."""

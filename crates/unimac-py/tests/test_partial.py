@@ -1,0 +1,137 @@
+"""The partial-hash functions: any split, combined in any grouping, gives the
+one-shot tag; the workers' key holds no cipher key; errors are ValueError."""
+
+import os
+
+import pytest
+
+import unimac
+
+MACS = ["hash127-aes", "hash127-aes-nonce", "wc-eval64", "wc-eval128", "wc-mmh32x2", "mac-hash127"]
+HASHES = ["hash127", "eval64", "eval128", "division64", "tree-mmh32x2"]
+
+
+def _split(spec, key, msg, cuts):
+    hk = unimac.hash_key(spec, key)
+    bounds = [0] + cuts + [len(msg)]
+    return [
+        unimac.partial_hash(spec, hk, a, msg[a:b], last=(b == len(msg)))
+        for a, b in zip(bounds, bounds[1:])
+    ]
+
+
+def _fold(ps):
+    acc = ps[0]
+    for p in ps[1:]:
+        acc = unimac.partial_combine(acc, p)
+    return acc
+
+
+@pytest.mark.parametrize("name", MACS)
+def test_mac_any_split(name):
+    spec = unimac.info(name)["spec_name"]
+    g = unimac.granularity(spec)
+    key = unimac.keygen(name)
+    nonce = os.urandom(16) if unimac.info(name)["nonce_size"] else None
+    msg = os.urandom(5 * g + 3)
+    want = unimac.tag(name, key, msg, nonce=nonce)
+    for cuts in ([], [g], [g, 3 * g], [2 * g, 5 * g]):
+        ps = _split(spec, key, msg, cuts)
+        assert unimac.finish_mac(spec, key, _fold(ps), nonce=nonce) == want
+        if len(ps) == 3:  # the other grouping
+            right = unimac.partial_combine(ps[0], unimac.partial_combine(ps[1], ps[2]))
+            assert unimac.finish_mac(spec, key, right, nonce=nonce) == want
+
+
+@pytest.mark.parametrize("name", HASHES)
+def test_hash_any_split(name):
+    g = unimac.granularity(name)
+    key = unimac.keygen(name)
+    msg = os.urandom(4 * g + 1)
+    ps = _split(name, key, msg, [g, 2 * g])
+    assert unimac.finish_hash(name, key, _fold(ps)) == unimac.compute(name, key, msg)
+
+
+def test_large_input_and_buffers():
+    key = unimac.keygen("hash127-aes")
+    msg = bytearray(os.urandom(1 << 20))
+    hk = unimac.hash_key("hash127-aes", key)
+    p = unimac.partial_hash("hash127-aes", hk, 0, memoryview(msg))
+    assert unimac.finish_mac("hash127-aes", key, p) == unimac.tag("hash127-aes", key, bytes(msg))
+    info = unimac.partial_info(p)
+    assert info == {"name": "mac-hash127-aes", "offset": 0, "length": 1 << 20, "last": True, "whole": True}
+
+
+def test_hash_key_is_the_hash_part_only():
+    key = bytes(range(32))
+    assert unimac.hash_key("hash127-aes", key) == key[:16]
+    assert unimac.hash_key("wc-eval64", bytes(range(24))) == bytes(range(16, 24))
+    assert unimac.hash_key("wc-mmh32x2", key) == key[16:]
+
+
+def test_errors_are_value_errors():
+    hk = bytes(16)
+    with pytest.raises(ValueError, match="key must be 32 bytes"):
+        unimac.hash_key("hash127-aes", bytes(5))
+    with pytest.raises(ValueError, match="not a multiple of 4"):
+        unimac.partial_hash("hash127-aes", hk, 3, b"abcd", last=True)
+    with pytest.raises(ValueError, match="non-zero multiple"):
+        unimac.partial_hash("hash127-aes", hk, 0, b"abc", last=False)
+    with pytest.raises(ValueError):
+        unimac.partial_combine(b"garbage", b"garbage")
+    with pytest.raises(ValueError, match="no partial hashes"):
+        unimac.granularity("umac64")
+    a = unimac.partial_hash("hash127-aes", hk, 0, b"abcd", last=False)
+    with pytest.raises(ValueError):  # not whole: the end is missing
+        unimac.finish_mac("hash127-aes", bytes(32), a)
+    whole = unimac.partial_hash("wc-eval64", bytes(8), 0, b"x")
+    with pytest.raises(ValueError, match="nonce"):
+        unimac.finish_mac("wc-eval64", bytes(24), whole)
+    with pytest.raises(ValueError):  # a corrupted partial is refused
+        bad = bytearray(whole)
+        bad[5] ^= 0xFF
+        unimac.partial_combine(bytes(bad), whole)
+
+
+def test_set_max_threads_keeps_results():
+    key = unimac.keygen("wc-eval64")
+    msg = os.urandom(9 << 20)
+    n = bytes(16)
+    try:
+        unimac.set_max_threads(1)
+        assert unimac.max_threads() == 1
+        one = unimac.tag("wc-eval64", key, msg, nonce=n)
+    finally:
+        unimac.set_max_threads(0)
+    assert unimac.max_threads() == 0
+    assert unimac.tag("wc-eval64", key, msg, nonce=n) == one
+
+
+def test_python_runs_while_a_partial_is_hashed():
+    """partial_hash of 256 MiB releases the GIL: the main thread's Python
+    code runs in the middle of the call (with the GIL held it could run only
+    before or after it, the call being C code all through)."""
+    import threading
+    import time
+
+    buf = bytearray(os.urandom(1 << 20)) * 256
+    hk = unimac.hash_key("hash127-aes", bytes(32))
+    span = {}
+    ticks = []
+    done = threading.Event()
+
+    def hash_it():
+        span["start"] = time.perf_counter()
+        unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+        span["end"] = time.perf_counter()
+        done.set()
+
+    t = threading.Thread(target=hash_it)
+    t.start()
+    while not done.is_set():
+        ticks.append(time.perf_counter())
+    t.join()
+    lo, hi = span["start"] + 0.010, span["end"] - 0.010
+    assert hi > lo, "the call was too quick to tell"
+    inside = sum(1 for x in ticks if lo < x < hi)
+    assert inside > 100, (inside, span["end"] - span["start"])
