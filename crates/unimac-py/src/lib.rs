@@ -240,10 +240,21 @@ impl UnimacHash {
                 prefix: None,
                 state: Mutex::new(State::Done(d.clone())),
             }),
-            State::Open(_) => Err(PyTypeError::new_err(format!(
-                "{}: the library's streams cannot be duplicated while open; copy() is available after digest()",
-                self.name
-            ))),
+            State::Open(s) => match s.try_clone() {
+                Some(c) => Ok(UnimacHash {
+                    name: self.name.clone(),
+                    digest_size: self.digest_size,
+                    key_size: self.key_size,
+                    nonce_size: self.nonce_size,
+                    stateless: true,
+                    prefix: None,
+                    state: Mutex::new(State::Open(c)),
+                }),
+                None => Err(PyTypeError::new_err(format!(
+                    "{}: this computation's state cannot be copied while open; copy() is available after digest()",
+                    self.name
+                ))),
+            },
         }
     }
 

@@ -108,6 +108,20 @@ def test_stateless_objects_digest_repeatedly():
     assert raw.digest() == raw.digest() == unimac.compute("eval64", key[:8], b"xyz")
 
 
+@pytest.mark.parametrize("name", ["hash127-aes", "eval64", "division64", "gdivision64", "eval128", "tree-mmh32x2", "tree-sqh96-e"])
+def test_open_stateless_objects_copy_like_hashlib(name):
+    # As hashlib: a copy taken mid-message continues on its own; both finish
+    # with the one-shot result of their own message.
+    key = key_for(name)
+    h = unimac.new(name, key)
+    h.update(b"common prefix, ")
+    c = h.copy()
+    h.update(b"then one end")
+    c.update(b"then another end, longer" * 300)
+    assert h.digest() == unimac.compute(name, key, b"common prefix, then one end")
+    assert c.digest() == unimac.compute(name, key, b"common prefix, " + b"then another end, longer" * 300)
+
+
 def test_one_time_key_is_spent_by_tag_not_by_verify():
     key = key_for("hash127")
     m = unimac.Mac("hash127", key)

@@ -96,6 +96,15 @@ impl std::fmt::Debug for Params<'_> {
 
 /// A computation under way: feed the message in any chunking, then finalize.
 pub trait Stream: Send {
+    /// A copy of this computation in its current state, for the names whose
+    /// output is a function of the message alone under a key kept for many
+    /// messages (hashes and stateless MACs); `None` where a copy could tag two
+    /// messages under one nonce or one-message key, or the state cannot be
+    /// copied.
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        None
+    }
+
     /// Absorb more of the message.
     fn update(&mut self, data: &[u8]);
     /// The output; an error if the message as a whole does not fit the name.

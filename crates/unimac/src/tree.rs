@@ -78,6 +78,7 @@ pub fn family(name: &str) -> Option<BlockFamily> {
     families().into_iter().find(|f| f.name == name)
 }
 
+#[derive(Clone)]
 struct Level {
     hash: Arc<dyn BlockHash>,
     /// Bytes of this level's input not yet hashed: always fewer than `B`.
@@ -193,6 +194,7 @@ impl TreeKey {
 
 /// `tree-F(s, ·)`, streaming: one partial block and one batch of outputs per
 /// level, so O(height × B) memory whatever the message length.
+#[derive(Clone)]
 pub struct Tree {
     key: Arc<TreeKey>,
     levels: Vec<Level>,
@@ -432,6 +434,9 @@ pub fn tree_hash(family: &BlockFamily, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
 }
 
 impl Stream for Tree {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        Some(Box::new(self.clone()))
+    }
     fn update(&mut self, data: &[u8]) {
         Tree::update(self, data)
     }

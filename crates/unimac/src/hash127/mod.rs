@@ -413,6 +413,7 @@ pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u1
 }
 
 /// Streaming hash127 state.
+#[derive(Clone)]
 pub struct Hash127 {
     key: Key,
     backend: Backend,
@@ -634,6 +635,9 @@ struct RawStream(Hash127);
 struct PadStream(Hash127);
 
 impl Stream for RawStream {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        Some(Box::new(RawStream(self.0.clone())))
+    }
     fn update(&mut self, d: &[u8]) {
         self.0.update(d)
     }
@@ -643,6 +647,9 @@ impl Stream for RawStream {
 }
 
 impl Stream for PadStream {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        Some(Box::new(PadStream(self.0.clone())))
+    }
     fn update(&mut self, d: &[u8]) {
         self.0.update(d)
     }

@@ -354,6 +354,16 @@ impl Finish {
 }
 
 impl Stream for Hash127Stream {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        // Only `hash127-aes` (no nonce, key kept): the others hold a
+        // one-time pad or key.
+        match &self.finish {
+            Finish::Scramble(aes) => {
+                Some(Box::new(Hash127Stream { h: self.h.clone(), finish: Finish::Scramble(Arc::clone(aes)) }))
+            }
+            _ => None,
+        }
+    }
     fn update(&mut self, data: &[u8]) {
         Hash127Stream::update(self, data)
     }

@@ -293,6 +293,9 @@ pub fn eval128(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
 struct Eval128Stream(Eval128);
 
 impl Stream for Eval128Stream {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        Some(Box::new(Eval128Stream(self.0.clone())))
+    }
     fn update(&mut self, data: &[u8]) {
         self.0.update(data);
     }

@@ -554,6 +554,9 @@ pub fn gdivision64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
 struct HashStream(Hasher);
 
 impl Stream for HashStream {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        Some(Box::new(HashStream(self.0.clone())))
+    }
     fn update(&mut self, data: &[u8]) {
         self.0.update(data);
     }
