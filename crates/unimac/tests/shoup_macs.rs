@@ -230,3 +230,27 @@ fn names_sizes_and_errors() {
     }
     assert!(registry::spec_names().iter().any(|n| n == "eval128"));
 }
+
+/// The typed `wc-` MACs over Shoup's 64-bit hashes give the by-name tags.
+#[test]
+fn typed_wc_shoup64_equals_by_name() {
+    use rand::{Rng, SeedableRng};
+    use unimac::mac::shoup::WcShoup64;
+    use unimac::shoup::Kind;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(64);
+    for (kind, name) in [(Kind::Eval64, "wc-eval64"), (Kind::Division64, "wc-division64"), (Kind::GDivision64, "wc-gdivision64")] {
+        for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 200, 1000, 5000] {
+            let key: [u8; 24] = rng.gen();
+            let nonce: [u8; 16] = rng.gen();
+            let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let typed = WcShoup64::new(kind, &key);
+            let t = typed.tag(&nonce, &msg);
+            let by_name = Mac::new(name, &key).unwrap().tag(Some(&nonce), &msg).unwrap();
+            assert_eq!(t.as_bytes(), &by_name[..], "{name} len {len}");
+            assert!(typed.verify(&nonce, &msg, &by_name).is_ok());
+            let mut bad = by_name.clone();
+            bad[len % 8] ^= 1;
+            assert!(typed.verify(&nonce, &msg, &bad).is_err());
+        }
+    }
+}

@@ -47,6 +47,49 @@ fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
 }
 
 // ---------------------------------------------------------------------------
+// wc-eval64, wc-division64, wc-gdivision64, typed
+// ---------------------------------------------------------------------------
+
+/// `mac-wc-eval64`, `mac-wc-division64` or `mac-wc-gdivision64` (SPEC §6),
+/// typed: `AES_K(n)[0..8] ⊕ H(g, M)` with `H` one of Shoup's 64-bit hashes.
+/// Key `K` (16) ‖ `g` (8); a nonce must never repeat under one key. The same
+/// tags as the names through [`crate::registry`], without the by-name layer.
+///
+/// ```
+/// use unimac::mac::shoup::WcShoup64;
+/// use unimac::shoup::Kind;
+///
+/// let mac = WcShoup64::new(Kind::Eval64, &[7u8; 24]);
+/// let nonce = 5u128.to_le_bytes();
+/// let tag = mac.tag(&nonce, b"attack at dawn");
+/// assert!(mac.verify(&nonce, b"attack at dawn", &tag).is_ok());
+/// let by_name = unimac::registry::Mac::new("wc-eval64", &[7u8; 24]).unwrap();
+/// assert_eq!(by_name.tag(Some(&nonce), b"attack at dawn").unwrap(), tag.as_bytes());
+/// ```
+#[derive(Clone)]
+pub struct WcShoup64 {
+    aes: Aes128,
+    hash: Hasher,
+}
+
+impl WcShoup64 {
+    /// `K ‖ g`, 24 bytes, for the hash `kind`.
+    pub fn new(kind: Kind, key: &[u8; 24]) -> WcShoup64 {
+        let g = Zeroizing::new(<[u8; 8]>::try_from(&key[16..]).expect("8 bytes"));
+        WcShoup64 { aes: aes_of(&key[..16]), hash: Hasher::new(kind, &g) }
+    }
+    /// The tag of `msg` under `nonce` (one-shot, no allocation).
+    pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<8> {
+        Tag::new(xor_into(self.hash.hash(msg), &aes_block(&self.aes, nonce)[..8]))
+    }
+    /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
+    /// comparison).
+    pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+        self.tag(nonce, msg).verify_slice(tag.as_ref())
+    }
+}
+
+// ---------------------------------------------------------------------------
 // wc-eval128 and shoup3-eval128
 // ---------------------------------------------------------------------------
 
