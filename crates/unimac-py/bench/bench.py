@@ -88,12 +88,15 @@ def rust_once(names, millis):
     out = subprocess.run([str(exe), "bench", "--millis", str(millis), *["mac-" + n for n in names]],
                          capture_output=True, text=True, check=True).stdout
     got = {}
+    col = None
     for line in out.splitlines():
         parts = line.split()
-        if parts and parts[0].startswith("mac-") and parts[0][4:] in names:
-            # name, then per size "GiB/s (cycles/byte)": 64 B, 1 KiB, 16 KiB, 1 MiB.
+        if parts and parts[0] == "name":
+            # The header names the sizes, each a "GiB/s (cycles/byte)" cell below.
+            col = re.findall(r"(\d+ (?:B|KiB|MiB))", line).index("1 MiB")
+        elif parts and parts[0].startswith("mac-") and parts[0][4:] in names:
             vals = re.findall(r"([0-9.]+)\s*\(\s*[0-9.]+\)", line)
-            got[parts[0][4:]] = float(vals[3])
+            got[parts[0][4:]] = float(vals[col])
     return got
 
 
