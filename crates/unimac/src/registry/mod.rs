@@ -19,6 +19,7 @@ pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, NonceRule, Params, Strea
 use crate::spec::Opening;
 
 mod mac;
+pub mod names;
 pub use mac::{is_one_time, names, Mac, NamedHash};
 pub use crate::mac::Pending;
 
