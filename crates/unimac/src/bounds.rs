@@ -14,7 +14,7 @@
 //! - the AES distinguishing advantage `Adv_AES^prp(q)` is a named term, NOT in
 //!   the number, with its `q` stated ([`Bound::not_included`]).
 
-use crate::Error;
+use crate::error::Error;
 
 /// log2 of a non-negative real; `-inf` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]

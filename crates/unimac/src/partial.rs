@@ -87,7 +87,7 @@ use crate::group::DeltaGroup;
 use crate::hash127::{self, portable as fp127};
 use crate::shoup::{self, eval128, gdiv, gf128, gf2, minpoly};
 use crate::tree::{self, BlockFamily, TreeKey};
-use crate::Error;
+use crate::error::Error;
 
 /// Tree levels a worker hashes on its own: chunks are whole runs of
 /// `B^TREE_LEVELS` bytes.

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::group::DeltaGroup;
-use crate::Error;
+use crate::error::Error;
 
 /// How long the key of a name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 pub use crate::spec::{BlockFamily, BlockHash};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
 /// little-endian integer.

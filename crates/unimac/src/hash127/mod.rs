@@ -25,7 +25,8 @@ use std::sync::{Arc, OnceLock};
 use zeroize::Zeroize;
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::{Error, Platform};
+use crate::error::Error;
+use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -26,7 +26,7 @@ use zeroize::Zeroizing;
 
 use crate::hash127::{self, portable, Hash127};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 /// Key bytes: `r ‖ k ‖ u`, 16 each.
 pub const KEY_BYTES: usize = 48;
@@ -78,12 +78,12 @@ impl Hash127OneTime96 {
     }
 
     /// The tag of `msg`.
-    pub fn tag(self, msg: &[u8]) -> crate::Tag<TAG_BYTES> {
-        crate::Tag::new(finish(&hash127::hash127(&self.r, msg), *self.k, *self.u))
+    pub fn tag(self, msg: &[u8]) -> crate::tag::Tag<TAG_BYTES> {
+        crate::tag::Tag::new(finish(&hash127::hash127(&self.r, msg), *self.k, *self.u))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison).
-    pub fn verify(self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
+    pub fn verify(self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::tag::MacError> {
         self.tag(msg).verify_slice(tag.as_ref())
     }
 }

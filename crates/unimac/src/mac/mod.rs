@@ -54,7 +54,7 @@ use crate::hash127::{self, Hash127};
 use crate::tag::{verify_tag, MacError, Tag};
 use crate::spec::{BlockFamily, DeferredNonce, Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::tree::{Tree, TreeKey};
-use crate::Error;
+use crate::error::Error;
 
 mod hash127_96;
 pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};

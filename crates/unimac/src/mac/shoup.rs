@@ -33,7 +33,7 @@ use crate::spec::{Entry, Keyed, Params, Stream};
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, gf2, Hasher, Kind};
 use crate::tag::{verify_tag, MacError, Tag};
-use crate::Error;
+use crate::error::Error;
 
 fn key48(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 48]>, Error> {
     let k: [u8; 48] =

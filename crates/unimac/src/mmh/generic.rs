@@ -14,7 +14,7 @@
 // `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
 #![allow(clippy::manual_is_multiple_of)]
 
-use crate::Error;
+use crate::error::Error;
 
 /// An unsigned machine word of `w` bits.
 pub trait Word: Copy + Eq + Default + core::fmt::Debug + Send + Sync + 'static {

@@ -9,7 +9,7 @@
 //!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
 //!   each hashing many 32-element blocks per call, with a portable path
 //!   ([`portable`]), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
-//!   its AVX-512F form (`avx512`), chosen through [`crate::Platform::detect`].
+//!   its AVX-512F form (`avx512`), chosen through [`crate::platform::Platform::detect`].
 //! - [`block_families`]: the same as tree block functions (SPEC §5), so
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
@@ -28,7 +28,8 @@ use zeroize::Zeroizing;
 use crate::group::DeltaGroup;
 use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
 use crate::spec::{BlockFamily, BlockHash};
-use crate::{Error, Platform};
+use crate::error::Error;
+use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

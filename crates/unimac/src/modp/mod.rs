@@ -33,7 +33,8 @@
 use std::fmt;
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::{Error, Platform};
+use crate::error::Error;
+use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;

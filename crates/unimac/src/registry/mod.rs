@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use zeroize::Zeroizing;
 
-use crate::Error;
+use crate::error::Error;
 
 pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, NonceRule, Params, Stream};
 use crate::spec::Opening;

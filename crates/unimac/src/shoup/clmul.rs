@@ -1,5 +1,5 @@
 //! PCLMULQDQ paths (x86-64 with `pclmulqdq` and `sse4.1`, chosen at run time by
-//! [`Platform::detect`](crate::Platform::detect)).
+//! [`Platform::detect`](crate::platform::Platform::detect)).
 //!
 //! **eval64 and division64** are one kernel: both are `X ← X·β^N + Σ b_j β^(N−j)`
 //! in `GF(2)[x]/(m)` for a monic `m` of degree 64 (eval64: `m = f`, `β = α`;
@@ -301,7 +301,7 @@ pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i
 ///
 /// Panics if the CPU lacks PCLMULQDQ or SSE4.1 or if `data` is too long.
 pub(crate) fn eval128_short(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
-    assert!(crate::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+    assert!(crate::platform::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
     assert!(data.len().is_multiple_of(16) && data.len() / 16 < eval128::STEP, "eval128: a short message is fewer than 32 blocks");
     // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
     unsafe { eval128_short_pclmul(key, data, last) }
@@ -337,7 +337,7 @@ fn eval128_short_pclmul(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
 /// Panics if the CPU lacks PCLMULQDQ or SSE4.1 (the backend is chosen only
 /// where [`Platform::detect`] finds them) or if `data` is not whole blocks.
 pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    assert!(crate::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+    assert!(crate::platform::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
     // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
     unsafe { eval128_blocks_pclmul(key, acc, data) }

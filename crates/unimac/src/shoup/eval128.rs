@@ -30,7 +30,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{gf128, portable, Backend};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 /// Blocks per step of the widest kernel; the key holds this many powers.
 pub(crate) const STEP: usize = 32;
@@ -66,7 +66,7 @@ impl Eval128Key {
 }
 
 impl Backend {
-    /// The constant-time backend [`Platform::detect`](crate::Platform::detect)
+    /// The constant-time backend [`Platform::detect`](crate::platform::Platform::detect)
     /// picks for eval128: VPCLMULQDQ on 512-bit registers where AVX-512F is
     /// there, else as [`Backend::detect`].
     pub fn detect_eval128() -> Backend {

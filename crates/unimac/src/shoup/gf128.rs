@@ -22,7 +22,7 @@ pub fn clmul128(a: u128, b: u128) -> (u128, u128) {
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
-/// [`clmul128`] by PCLMULQDQ where [`Platform::detect`](crate::Platform::detect)
+/// [`clmul128`] by PCLMULQDQ where [`Platform::detect`](crate::platform::Platform::detect)
 /// finds it (the key set-up), else portable; both constant-time.
 #[inline]
 pub fn clmul128_auto(a: u128, b: u128) -> (u128, u128) {

@@ -55,13 +55,13 @@ pub fn clmul64(x: u64, y: u64) -> u128 {
     z
 }
 
-/// [`clmul64`] by PCLMULQDQ where [`Platform::detect`](crate::Platform::detect)
+/// [`clmul64`] by PCLMULQDQ where [`Platform::detect`](crate::platform::Platform::detect)
 /// finds it (key set-up: powers, minimal polynomials), else the portable one.
 /// Both are constant-time.
 #[inline]
 pub fn clmul64_auto(x: u64, y: u64) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if crate::Platform::detect().pclmul() {
+    if crate::platform::Platform::detect().pclmul() {
         // SAFETY: the CPU has pclmulqdq and sse4.1.
         return unsafe { super::clmul::clmul64(x, y) };
     }

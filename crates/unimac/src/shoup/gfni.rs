@@ -1,5 +1,5 @@
 //! GFNI path of gdivision64 (x86-64 with `gfni` and `avx2`, chosen at run time
-//! by [`Platform::detect`](crate::Platform::detect)).
+//! by [`Platform::detect`](crate::platform::Platform::detect)).
 //!
 //! `VGF2P8MULB` multiplies bytes in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`,
 //! which is exactly SPEC §4's `K`, 32 products per instruction. Multiplication

@@ -33,7 +33,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;

@@ -1,5 +1,5 @@
 //! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2, chosen at run
-//! time by [`Platform::detect`](crate::Platform::detect)): the recurrence of
+//! time by [`Platform::detect`](crate::platform::Platform::detect)): the recurrence of
 //! [`clmul`](super::clmul) with thirty-two blocks (256 bytes) aggregated per step,
 //! two products per instruction:
 //!
@@ -138,10 +138,10 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
 /// Shorter tails go to the 128-bit kernel.
 ///
 /// Panics if the CPU lacks VPCLMULQDQ with AVX2 (the backend is chosen only
-/// where [`Platform::detect`](crate::Platform::detect) finds them) or if `data`
+/// where [`Platform::detect`](crate::platform::Platform::detect) finds them) or if `data`
 /// is not whole blocks.
 pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    let p = crate::Platform::detect();
+    let p = crate::platform::Platform::detect();
     assert!(p.vpclmul() && p.pclmul(), "eval128: VPCLMULQDQ kernel on a CPU without it");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
     // SAFETY: vpclmulqdq, pclmulqdq, avx2 and sse4.1 are present (asserted above).

@@ -1,5 +1,5 @@
 //! VPCLMULQDQ on 512-bit registers with AVX-512F (chosen at run time by
-//! [`Platform::detect`](crate::Platform::detect)): eval128 with thirty-two
+//! [`Platform::detect`](crate::platform::Platform::detect)): eval128 with thirty-two
 //! blocks (512 bytes) aggregated per step, four blocks per register:
 //!
 //! `X' = (X + b_0)·α^32 + b_1·α^31 + … + b_31·α`.
@@ -24,10 +24,10 @@ use super::eval128::{Eval128Key, STEP};
 /// eval128 blocks (`data.len()` a multiple of 16); `acc` the reduced state.
 ///
 /// Panics if the CPU lacks VPCLMULQDQ with AVX-512F (the backend is chosen
-/// only where [`Platform::detect`](crate::Platform::detect) finds them) or if
+/// only where [`Platform::detect`](crate::platform::Platform::detect) finds them) or if
 /// `data` is not whole blocks.
 pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    let p = crate::Platform::detect();
+    let p = crate::platform::Platform::detect();
     assert!(p.vpclmul() && p.pclmul() && p.avx512(), "eval128: 512-bit VPCLMULQDQ kernel on a CPU without it");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
     // SAFETY: vpclmulqdq, pclmulqdq, avx512f, avx2 and sse4.1 are present

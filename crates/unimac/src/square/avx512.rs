@@ -873,7 +873,7 @@ mod tests {
 
     #[test]
     fn exact_reduce8_matches_bigint() {
-        if !crate::Platform::detect().avx512() {
+        if !crate::platform::Platform::detect().avx512() {
             return;
         }
         check_exact::<1>();
@@ -884,7 +884,7 @@ mod tests {
 
     #[test]
     fn reduce8_matches_bigint() {
-        if !crate::Platform::detect().avx512() {
+        if !crate::platform::Platform::detect().avx512() {
             return;
         }
         check::<1>();

@@ -34,7 +34,8 @@ use zeroize::Zeroizing;
 use crate::group::DeltaGroup;
 use crate::spec::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 use crate::spec::{BlockFamily, BlockHash};
-use crate::{Error, Platform};
+use crate::error::Error;
+use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;

@@ -7,7 +7,7 @@
 use core::arch::x86_64::*;
 
 use super::nh::{NhKey, GROUP};
-use crate::Platform;
+use crate::platform::Platform;
 
 /// Bytes per step: two groups.
 pub(crate) const STEP: usize = 2 * GROUP;

@@ -33,7 +33,7 @@ use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -522,18 +522,18 @@ impl<const T: usize> Umac<T> {
 
     /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
     /// place, no stream buffer).
-    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::Tag<T>, Error> {
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let mut l2 = [L2::EMPTY; 4];
         uhash(&self.key, msg, &mut l2);
         let pad = self.key.pad(nonce);
-        Ok(crate::Tag::new(tag_of(&self.key, &l2, *pad)))
+        Ok(crate::tag::Tag::new(tag_of(&self.key, &l2, *pad)))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison; a nonce of the wrong size verifies nothing).
-    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
-        self.tag(nonce, msg).map_err(|_| crate::MacError)?.verify_slice(tag.as_ref())
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::tag::MacError> {
+        self.tag(nonce, msg).map_err(|_| crate::tag::MacError)?.verify_slice(tag.as_ref())
     }
 }
 

@@ -10,7 +10,7 @@
 
 use zeroize::Zeroizing;
 
-use crate::Platform;
+use crate::platform::Platform;
 
 /// One NH group: 32 bytes, 8 words.
 pub(crate) const GROUP: usize = 32;

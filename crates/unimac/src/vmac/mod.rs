@@ -38,7 +38,7 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::Error;
+use crate::error::Error;
 
 pub(crate) mod nh;
 
@@ -552,17 +552,17 @@ impl<const T: usize> Vmac<T> {
 
     /// The tag of `msg` under `nonce` (one-shot: the message is hashed in
     /// place, no stream buffer).
-    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::Tag<T>, Error> {
+    pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let p = vhash(&self.key, msg);
         let pad = Zeroizing::new(self.key.pad(nonce));
-        Ok(crate::Tag::new(tag_of(&self.key, &p, msg.len(), &pad)))
+        Ok(crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad)))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison; an invalid nonce verifies nothing).
-    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::MacError> {
-        self.tag(nonce, msg).map_err(|_| crate::MacError)?.verify_slice(tag.as_ref())
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::tag::MacError> {
+        self.tag(nonce, msg).map_err(|_| crate::tag::MacError)?.verify_slice(tag.as_ref())
     }
 }
 
