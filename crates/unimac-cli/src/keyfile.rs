@@ -29,10 +29,11 @@
 //! by killed runs are removed by the next reservation. A counter file
 //! without write permission is refused, never replaced.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use unimac::counter;
 use unimac::registry::KeySpec;
 use zeroize::Zeroizing;
 
@@ -41,58 +42,15 @@ use crate::Fail;
 /// The longest key file accepted (the longest key is 48 bytes).
 const MAX_KEY_FILE: u64 = 4096;
 
-fn open_new_private(path: &Path) -> std::io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.mode(0o600);
-    }
-    o.open(path)
-}
-
-fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// fsync a directory, so a rename or a new entry in it is durable.
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        File::open(dir)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
-    }
+fn fail(e: unimac::Error) -> Fail {
+    Fail(e.to_string())
 }
 
 /// Write `text` to a new file at `path` (mode 0600), durably; never
-/// overwrites, and removes the file again if the write fails.
+/// overwrites, and removes the file again if the write fails
+/// (`unimac::counter::write_new_private`).
 pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Fail> {
-    let shown = path.display();
-    let mut f = open_new_private(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            Fail(format!("{what} {shown} already exists; not overwriting it"))
-        } else {
-            Fail(format!("cannot create {what} {shown}: {e}"))
-        }
-    })?;
-    let r = f
-        .write_all(text)
-        .and_then(|_| f.sync_all())
-        .and_then(|_| sync_dir(&parent_dir(path)));
-    if let Err(e) = r {
-        drop(f);
-        let _ = fs::remove_file(path);
-        return Err(Fail(format!("cannot write {what} {shown}: {e}")));
-    }
-    Ok(())
+    counter::write_new_private(path, text, what).map_err(fail)
 }
 
 /// A fresh key of `len` bytes from the operating system's generator.
@@ -321,199 +279,21 @@ fn parse_key_file(
 }
 
 /// Parse a counter file's text strictly: decimal digits, one newline.
+#[cfg(test)]
 fn parse_counter(text: &[u8], shown: &str) -> Result<u128, Fail> {
-    let bad = || {
-        Fail(format!("counter file {shown} is corrupt (expected a decimal number and a newline); refusing to guess a nonce"))
-    };
-    let body = text.strip_suffix(b"\n").ok_or_else(bad)?;
-    if body.is_empty() || body.len() > 39 || !body.iter().all(|c| c.is_ascii_digit()) {
-        return Err(bad());
-    }
-    std::str::from_utf8(body)
-        .ok()
-        .and_then(|s| s.parse::<u128>().ok())
-        .ok_or_else(bad)
+    counter::parse(text, shown).map_err(fail)
 }
 
-/// Create a new counter file starting at 0.
+/// Create a new counter file starting at 0 (`unimac::counter`).
 pub fn create_counter(path: &Path) -> Result<(), Fail> {
-    write_new_private(path, b"0\n", "counter file")
-}
-
-#[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    a.dev() == b.dev() && a.ino() == b.ino()
-}
-
-#[cfg(not(unix))]
-fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
-    true
+    counter::create(path).map_err(fail)
 }
 
 /// Reserve `count` consecutive nonce counters from the counter file at
-/// `path`; returns the first. Durable before it returns.
+/// `path`; returns the first. Durable before it returns (`unimac::counter`:
+/// lock, write a new version, fsync, rename, fsync the directory).
 pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
-    let shown = path.display().to_string();
-    // Work on the real file: renaming over a symbolic link would replace the
-    // link and leave the counter it points to behind.
-    let real = fs::canonicalize(path);
-    let path: &Path = match &real {
-        Ok(p) => p,
-        Err(_) => path, // reported by the open below
-    };
-    // Lock the file, then make sure the path still names the locked file
-    // (another process may have renamed a new version over it meanwhile).
-    let mut f = loop {
-        let f = File::open(path).map_err(|e| {
-            Fail(format!(
-                "cannot open counter file {shown}: {e} (create it with 'unimac keygen NAME -o KEYFILE --counter {shown}', or write 0 and a newline to it for a key never used with a nonce)"
-            ))
-        })?;
-        f.lock()
-            .map_err(|e| Fail(format!("cannot lock counter file {shown}: {e}")))?;
-        let now = fs::metadata(path)
-            .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
-        let held = f
-            .metadata()
-            .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
-        if same_file(&now, &held) {
-            break f;
-        }
-    };
-    let meta = f
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
-    check_writable(path, &meta, &shown)?;
-    let mut text = Vec::new();
-    (&mut f)
-        .take(64)
-        .read_to_end(&mut text)
-        .map_err(|e| Fail(format!("cannot read counter file {shown}: {e}")))?;
-    let first = parse_counter(&text, &shown)?;
-    let next = first.checked_add(count).ok_or_else(|| {
-        Fail(format!(
-            "counter file {shown}: the 128-bit nonce counter is exhausted; use a new key"
-        ))
-    })?;
-    let dir = parent_dir(path);
-    let base = path
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "counter".into());
-    remove_stale_temporaries(&dir, &base);
-    let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let r = write_new_private(
-        &tmp,
-        format!("{next}\n").as_bytes(),
-        "temporary counter file",
-    )
-    .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
-    if let Err(e) = r {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Err(e) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(Fail(format!("cannot update counter file {shown}: {e}")));
-    }
-    sync_dir(&dir).map_err(|e| {
-        Fail(format!(
-            "cannot sync the directory of counter file {shown}: {e}"
-        ))
-    })?;
-    drop(f); // releases the lock
-    Ok(first)
-}
-
-/// Refuse a counter file we may not write: read-only by its mode (even for
-/// root, who could write it anyway: the mode says it is not to change), or
-/// not openable for writing.
-fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), Fail> {
-    let refuse = |why: String| {
-        Fail(format!(
-            "counter file {shown} is {why}; it is not replaced (make it writable to tag with it)"
-        ))
-    };
-    if meta.permissions().readonly() {
-        return Err(refuse("read-only".into()));
-    }
-    OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map(drop)
-        .map_err(|e| refuse(format!("not writable by us ({})", crate::input::io_msg(&e))))
-}
-
-/// Give the new version of a counter file the mode and owner of the old one.
-#[cfg(unix)]
-fn same_mode_and_owner(tmp: &Path, old: &fs::Metadata, shown: &str) -> Result<(), Fail> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    fs::set_permissions(
-        tmp,
-        fs::Permissions::from_mode(old.permissions().mode() & 0o7777),
-    )
-    .map_err(|e| {
-        Fail(format!(
-            "cannot give the new counter file {shown} its mode: {e}"
-        ))
-    })?;
-    let new = fs::metadata(tmp)
-        .map_err(|e| Fail(format!("cannot read the new counter file {shown}: {e}")))?;
-    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
-        std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid())).map_err(|e| {
-            Fail(format!(
-                "counter file {shown} belongs to uid {} gid {}: cannot keep its owner when updating it ({e}); not replaced",
-                old.uid(),
-                old.gid()
-            ))
-        })?;
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn same_mode_and_owner(_: &Path, _: &fs::Metadata, _: &str) -> Result<(), Fail> {
-    Ok(())
-}
-
-/// Remove `.BASE.PID.tmp` files in `dir` left by killed runs (PID no longer
-/// running); called under the counter's lock.
-fn remove_stale_temporaries(dir: &Path, base: &str) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{base}.");
-    for e in entries.flatten() {
-        let n = e.file_name();
-        let Some(n) = n.to_str() else { continue };
-        let Some(pid) = n
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".tmp"))
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !process_alive(pid) {
-            let _ = fs::remove_file(e.path());
-        }
-    }
-}
-
-#[cfg(unix)]
-fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: kill with signal 0 only checks that the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
-}
-
-#[cfg(not(unix))]
-fn process_alive(_: u32) -> bool {
-    true
+    counter::reserve(path, count).map_err(fail)
 }
 
 #[cfg(test)]
@@ -522,6 +302,7 @@ mod props;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn counter_text_is_strict() {

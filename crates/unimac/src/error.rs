@@ -31,6 +31,9 @@ pub enum Error {
     KeySpent(String),
     /// Any other invalid argument.
     Invalid(String),
+    /// A file could not be created, read, written or synced (the nonce
+    /// counter file of [`crate::counter`]); the message names the file.
+    Io(String),
 }
 
 impl fmt::Display for Error {
@@ -54,6 +57,7 @@ impl fmt::Display for Error {
                 "{n}: this one-time key has already tagged a message (one message per key); make a new key"
             ),
             Error::Invalid(s) => write!(f, "{s}"),
+            Error::Io(s) => write!(f, "{s}"),
         }
     }
 }

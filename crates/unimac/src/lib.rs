@@ -40,6 +40,7 @@
 //! ```
 
 pub mod bounds;
+pub mod counter;
 pub mod error;
 pub mod group;
 pub mod hash127;

@@ -1,0 +1,267 @@
+//! The nonce counter file: a crash-safe source of nonces that never repeat
+//! under one key (the command line's `--counter`, the Python package's
+//! `unimac.Counter`). The file holds, in decimal and a newline, the next
+//! unused 128-bit counter `c`. A reservation locks the file, writes the
+//! advanced value to a temporary file (mode and owner of the old one), fsyncs
+//! it, renames it over the old one and fsyncs the directory, all before the
+//! counter is handed out: a process killed at any point can only skip
+//! counters, never hand one out twice.
+//!
+//! Errors: [`Error::Io`] when a file cannot be opened, read, written or
+//! synced, or may not be replaced; [`Error::Invalid`] for a corrupt or
+//! exhausted counter. Each message names the file.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+fn io(msg: String) -> Error {
+    Error::Io(msg)
+}
+
+/// An I/O error's text without the "(os error N)" suffix.
+fn io_msg(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+fn open_new_private(path: &Path) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    o.open(path)
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// fsync a directory, so a rename or a new entry in it is durable.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+/// Write `text` to a new file at `path` (mode 0600), durably; never
+/// overwrites, and removes the file again if the write fails. `what` names
+/// the file in errors ("counter file", "key file").
+pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Error> {
+    let shown = path.display();
+    let mut f = open_new_private(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            io(format!("{what} {shown} already exists; not overwriting it"))
+        } else {
+            io(format!("cannot create {what} {shown}: {e}"))
+        }
+    })?;
+    let r = f.write_all(text).and_then(|_| f.sync_all()).and_then(|_| sync_dir(&parent_dir(path)));
+    if let Err(e) = r {
+        drop(f);
+        let _ = fs::remove_file(path);
+        return Err(io(format!("cannot write {what} {shown}: {e}")));
+    }
+    Ok(())
+}
+
+/// Parse a counter file's text strictly: decimal digits, one newline.
+/// `shown` names the file in the error.
+pub fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
+    let bad = || {
+        Error::Invalid(format!(
+            "counter file {shown} is corrupt (expected a decimal number and a newline); refusing to guess a nonce"
+        ))
+    };
+    let body = text.strip_suffix(b"\n").ok_or_else(bad)?;
+    if body.is_empty() || body.len() > 39 || !body.iter().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    std::str::from_utf8(body).ok().and_then(|s| s.parse::<u128>().ok()).ok_or_else(bad)
+}
+
+/// Create a new counter file starting at 0 (never over an existing file).
+pub fn create(path: &Path) -> Result<(), Error> {
+    write_new_private(path, b"0\n", "counter file")
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    true
+}
+
+/// Reserve `count` consecutive nonce counters from the counter file at
+/// `path`; returns the first. Durable before it returns.
+pub fn reserve(path: &Path, count: u128) -> Result<u128, Error> {
+    let shown = path.display().to_string();
+    // Work on the real file: renaming over a symbolic link would replace the
+    // link and leave the counter it points to behind.
+    let real = fs::canonicalize(path);
+    let path: &Path = match &real {
+        Ok(p) => p,
+        Err(_) => path, // reported by the open below
+    };
+    let read_err = |e: std::io::Error| io(format!("cannot read counter file {shown}: {e}"));
+    // Lock the file, then make sure the path still names the locked file
+    // (another process may have renamed a new version over it meanwhile).
+    let mut f = loop {
+        let f = File::open(path).map_err(|e| {
+            io(format!(
+                "cannot open counter file {shown}: {e} (create it with 'unimac keygen NAME -o KEYFILE --counter {shown}', or write 0 and a newline to it for a key never used with a nonce)"
+            ))
+        })?;
+        f.lock().map_err(|e| io(format!("cannot lock counter file {shown}: {e}")))?;
+        let now = fs::metadata(path).map_err(read_err)?;
+        let held = f.metadata().map_err(read_err)?;
+        if same_file(&now, &held) {
+            break f;
+        }
+    };
+    let meta = f.metadata().map_err(read_err)?;
+    check_writable(path, &meta, &shown)?;
+    let mut text = Vec::new();
+    (&mut f).take(64).read_to_end(&mut text).map_err(read_err)?;
+    let first = parse(&text, &shown)?;
+    let next = first.checked_add(count).ok_or_else(|| {
+        Error::Invalid(format!("counter file {shown}: the 128-bit nonce counter is exhausted; use a new key"))
+    })?;
+    let dir = parent_dir(path);
+    let base = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "counter".into());
+    remove_stale_temporaries(&dir, &base);
+    let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let r = write_new_private(&tmp, format!("{next}\n").as_bytes(), "temporary counter file")
+        .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
+    if let Err(e) = r {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(io(format!("cannot update counter file {shown}: {e}")));
+    }
+    sync_dir(&dir).map_err(|e| io(format!("cannot sync the directory of counter file {shown}: {e}")))?;
+    drop(f); // releases the lock
+    Ok(first)
+}
+
+/// Refuse a counter file we may not write: read-only by its mode (even for
+/// root, who could write it anyway: the mode says it is not to change), or
+/// not openable for writing.
+fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), Error> {
+    let refuse = |why: String| io(format!("counter file {shown} is {why}; it is not replaced (make it writable to tag with it)"));
+    if meta.permissions().readonly() {
+        return Err(refuse("read-only".into()));
+    }
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| refuse(format!("not writable by us ({})", io_msg(&e))))
+}
+
+/// Give the new version of a counter file the mode and owner of the old one.
+#[cfg(unix)]
+fn same_mode_and_owner(tmp: &Path, old: &fs::Metadata, shown: &str) -> Result<(), Error> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    fs::set_permissions(tmp, fs::Permissions::from_mode(old.permissions().mode() & 0o7777))
+        .map_err(|e| io(format!("cannot give the new counter file {shown} its mode: {e}")))?;
+    let new = fs::metadata(tmp).map_err(|e| io(format!("cannot read the new counter file {shown}: {e}")))?;
+    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+        std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid())).map_err(|e| {
+            io(format!(
+                "counter file {shown} belongs to uid {} gid {}: cannot keep its owner when updating it ({e}); not replaced",
+                old.uid(),
+                old.gid()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn same_mode_and_owner(_: &Path, _: &fs::Metadata, _: &str) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Remove `.BASE.PID.tmp` files in `dir` left by killed runs (PID no longer
+/// running); called under the counter's lock.
+fn remove_stale_temporaries(dir: &Path, base: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{base}.");
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let Some(n) = n.to_str() else { continue };
+        let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Whether process `pid` may still be running: on Linux, whether
+/// `/proc/PID` exists; elsewhere assumed (its temporary file is then left).
+fn process_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_count_and_bad_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("unimac-counter-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("c");
+        create(&p).unwrap();
+        assert!(matches!(create(&p), Err(Error::Io(m)) if m.contains("already exists")));
+        assert_eq!(reserve(&p, 1).unwrap(), 0);
+        assert_eq!(reserve(&p, 5).unwrap(), 1);
+        assert_eq!(reserve(&p, 1).unwrap(), 6);
+        assert_eq!(fs::read(&p).unwrap(), b"7\n");
+        fs::write(&p, b"12x\n").unwrap();
+        assert!(matches!(reserve(&p, 1), Err(Error::Invalid(m)) if m.contains("corrupt")));
+        fs::write(&p, format!("{}\n", u128::MAX).as_bytes()).unwrap();
+        assert!(matches!(reserve(&p, 1), Err(Error::Invalid(m)) if m.contains("exhausted")));
+        assert!(matches!(reserve(&dir.join("missing"), 1), Err(Error::Io(m)) if m.contains("cannot open counter file")));
+        for bad in [&b""[..], b"\n", b"1", b"01a\n", b" 1\n", b"1\n\n"] {
+            assert!(parse(bad, "x").is_err(), "{bad:?}");
+        }
+        assert_eq!(parse(b"340282366920938463463374607431768211455\n", "x").unwrap(), u128::MAX);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
