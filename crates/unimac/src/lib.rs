@@ -64,5 +64,5 @@ pub mod vmac;
 
 pub use error::Error;
 pub use tag::{MacError, Tag};
-pub use platform::Platform;
+pub use platform::{Feature, Platform};
 pub use registry::{compute, open, Params, Stream};

@@ -33,6 +33,18 @@ impl Feature {
     pub const ALL: [Feature; 6] =
         [Feature::Avx2Fma, Feature::Pclmul, Feature::Vpclmul, Feature::Gfni, Feature::Avx512, Feature::Avx512Ifma];
 
+    /// A short lower-case name, e.g. `"avx2fma"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Feature::Avx2Fma => "avx2fma",
+            Feature::Pclmul => "pclmul",
+            Feature::Vpclmul => "vpclmul",
+            Feature::Gfni => "gfni",
+            Feature::Avx512 => "avx512",
+            Feature::Avx512Ifma => "avx512ifma",
+        }
+    }
+
     fn bit(self) -> u8 {
         1 << self as u8
     }
@@ -44,6 +56,12 @@ impl Feature {
 pub struct Platform {
     /// One bit per [`Feature`]; set only by [`Platform::detect`].
     bits: u8,
+}
+
+impl std::fmt::Display for Platform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
 }
 
 impl std::fmt::Debug for Platform {
@@ -93,6 +111,14 @@ impl Platform {
         Platform { bits: self.bits & !(1 << f as u8) }
     }
 
+    /// The same evidence keeping only the features in `fs` (to enumerate
+    /// just the variants one family distinguishes). Like
+    /// [`Platform::without`], it can only remove features.
+    pub fn only(self, fs: &[Feature]) -> Platform {
+        let keep = fs.iter().fold(0u8, |m, f| m | f.bit());
+        Platform { bits: self.bits & keep }
+    }
+
     /// Whether `f` was detected (and not removed).
     #[inline]
     pub fn has(self, f: Feature) -> bool {
@@ -133,6 +159,29 @@ impl Platform {
     /// The features present, in [`Feature::ALL`] order.
     pub fn features(self) -> Vec<Feature> {
         Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
+    }
+
+    /// Every distinct platform obtained by removing a subset of this one's
+    /// features, smallest first: always includes `self` and
+    /// [`Platform::portable`]. Tests and benchmarks iterate
+    /// `for p in Platform::hardware().variants()` to reach every backend the
+    /// CPU can run, each through the same evidence the default paths use.
+    pub fn variants(self) -> Vec<Platform> {
+        let mut v: Vec<Platform> =
+            (0..=u8::MAX >> 1).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
+        v.sort_by_key(|p| (p.bits.count_ones(), p.bits));
+        v.dedup();
+        v
+    }
+
+    /// A short description of the features kept, e.g. `"avx2fma+pclmul"`,
+    /// or `"portable"` when there are none.
+    pub fn name(self) -> String {
+        if self.bits == 0 {
+            return "portable".into();
+        }
+        let names: Vec<&str> = self.features().into_iter().map(Feature::name).collect();
+        names.join("+")
     }
 
     fn probe() -> Platform {
@@ -191,6 +240,17 @@ mod tests {
             }
         }
         assert!(Platform::portable().features().is_empty());
+        let h = Platform::hardware();
+        let vs = h.variants();
+        assert_eq!(vs.len(), 1 << h.features().len());
+        assert_eq!(vs[0], Platform::portable());
+        assert_eq!(*vs.last().unwrap(), h);
+        for v in &vs {
+            for g in Feature::ALL {
+                assert!(!v.has(g) || h.has(g));
+            }
+        }
+        assert_eq!(Platform::portable().to_string(), "portable");
         #[cfg(not(target_arch = "x86_64"))]
         assert_eq!(d, Platform::portable());
     }
