@@ -6,7 +6,8 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use poly1305::universal_hash::KeyInit;
 use std::time::Duration;
-use unimac::hash127::{hash127, hash127_with, Backend, Hash127, Key};
+use unimac::hash127::{hash127, hash127_on, Hash127, Key};
+use unimac::{Feature, Platform};
 
 fn message(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2654435761) as u8).collect()
@@ -25,10 +26,14 @@ fn compare(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("hash127", n), &m, |b, m| b.iter(|| hash127(&key, black_box(m))));
         // Each vector backend on its own (the default above is AVX-512 where
         // the CPU has it, AVX2 below `AVX512_MIN` bytes).
-        for (name, be) in [("hash127-avx512", Backend::Avx512), ("hash127-avx2", Backend::Avx2Fma)] {
-            if be.supported() {
+        let hw = Platform::hardware();
+        for (name, p, has) in [
+            ("hash127-avx512", hw, hw.avx512() && hw.avx2_fma()),
+            ("hash127-avx2", hw.without(Feature::Avx512), hw.avx2_fma()),
+        ] {
+            if has {
                 g.bench_with_input(BenchmarkId::new(name, n), &m, |b, m| {
-                    b.iter(|| hash127_with(be, &key, black_box(m), true, usize::MAX))
+                    b.iter(|| hash127_on(p, &key, black_box(m), true, usize::MAX))
                 });
             }
         }
@@ -41,7 +46,7 @@ fn compare(c: &mut Criterion) {
         }
         g.bench_with_input(BenchmarkId::new("hash127-portable", n), &m, |b, m| {
             b.iter(|| {
-                let mut h = Hash127::with_backend(&key, Backend::Portable).expect("portable");
+                let mut h = Hash127::new_on(Platform::portable(), &key);
                 h.update(black_box(m));
                 h.finalize()
             })

@@ -3,7 +3,8 @@
 //! Run: `cargo run --release -p unimac --example hash127_cycles`.
 
 use std::time::Instant;
-use unimac::hash127::{hash127_with, Backend, Key};
+use unimac::hash127::{hash127_on, Hash127, Key};
+use unimac::{Feature, Platform};
 
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
@@ -40,7 +41,10 @@ fn main() {
     }
     let key = Key::new(&[0x5a; 32]);
     key.precompute();
-    for b in Backend::all_supported() {
+    for b in Platform::hardware().only(&[Feature::Avx2Fma, Feature::Avx512]).variants() {
+        if b.avx512() && !b.avx2_fma() {
+            continue; // the portable backend again
+        }
         for &n in &[64usize, 128, 256, 512, 1024, 2048, 16 << 10, 256 << 10, 1 << 20, 16 << 20] {
             let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
             let batch = ((16 << 10) / n).clamp(1, 256) as u64;
@@ -49,12 +53,12 @@ fn main() {
             for _ in 0..reps {
                 let c = ticks();
                 for _ in 0..batch {
-                    std::hint::black_box(hash127_with(b, &key, std::hint::black_box(&m), true, usize::MAX));
+                    std::hint::black_box(hash127_on(b, &key, std::hint::black_box(&m), true, usize::MAX));
                 }
                 best = best.min(ticks() - c);
             }
             let best = best / batch;
-            println!("{b:?} {n:>9} B: {best:>10} ticks, {:.3} ticks/byte, {:.2} GiB/s", best as f64 / n as f64, n as f64 / (best as f64 / hz) / (1u64 << 30) as f64);
+            println!("{:<8} {n:>9} B: {best:>10} ticks, {:.3} ticks/byte, {:.2} GiB/s", Hash127::new_on(b, &key).backend(), best as f64 / n as f64, n as f64 / (best as f64 / hz) / (1u64 << 30) as f64);
         }
     }
     // Against RustCrypto poly1305 (autodetected AVX2) and BLAKE3 keyed, one
@@ -63,8 +67,8 @@ fn main() {
         use poly1305::universal_hash::KeyInit;
         let kb = [0x5au8; 32];
         let pk = poly1305::Key::from_slice(&kb);
-        let avx2 = if Backend::Avx2Fma.supported() { Backend::Avx2Fma } else { Backend::Portable };
-        println!("least TSC ticks of interleaved runs (one thread); ratios = other / hash127 (default backend {:?})", Backend::detect());
+        let avx2 = Platform::hardware().only(&[Feature::Avx2Fma]);
+        println!("least TSC ticks of interleaved runs (one thread); ratios = other / hash127 (default backend {})", Hash127::new(&key).backend());
         for &n in &[0usize, 16, 64, 1024, 16 << 10, 1 << 20] {
             let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
             let reps = ((256 << 20) / n.max(1)).clamp(20, 100000);
@@ -82,7 +86,7 @@ fn main() {
                 // The AVX2 backend alone (same as the default where the CPU
                 // lacks AVX-512F).
                 for _ in 0..batch {
-                    std::hint::black_box(hash127_with(avx2, &key, std::hint::black_box(&m), true, usize::MAX));
+                    std::hint::black_box(hash127_on(avx2, &key, std::hint::black_box(&m), true, usize::MAX));
                 }
                 let d = ticks();
                 for _ in 0..batch {
@@ -98,7 +102,7 @@ fn main() {
             let best = best.map(|b| b / batch);
             let gib = |t: u64| n as f64 / (t as f64 / hz) / (1u64 << 30) as f64;
             println!(
-                "{n:>8} B: hash127 {:>8} ({:.3}/B, {:.2} GiB/s) | {avx2:?} {:>8} ({:.3}/B, blake3 x{:.2}) | poly1305 {:>8} ({:.2} GiB/s, x{:.2}) | blake3-keyed {:>8} ({:.2} GiB/s, x{:.2})",
+                "{n:>8} B: hash127 {:>8} ({:.3}/B, {:.2} GiB/s) | {avx2} {:>8} ({:.3}/B, blake3 x{:.2}) | poly1305 {:>8} ({:.2} GiB/s, x{:.2}) | blake3-keyed {:>8} ({:.2} GiB/s, x{:.2})",
                 best[0], best[0] as f64 / n as f64, gib(best[0]),
                 best[3], best[3] as f64 / n as f64, best[2] as f64 / best[3] as f64,
                 best[1], gib(best[1]), best[1] as f64 / best[0] as f64,
@@ -120,7 +124,7 @@ fn main() {
         let mut best = f64::MAX;
         for _ in 0..9 {
             let t = Instant::now();
-            std::hint::black_box(hash127_with(Backend::detect(), &key, std::hint::black_box(&m), true, par));
+            std::hint::black_box(hash127_on(Platform::detect(), &key, std::hint::black_box(&m), true, par));
             best = best.min(t.elapsed().as_secs_f64());
         }
         println!("64 MiB, {name}: {:.2} ms, {:.2} GiB/s", best * 1e3, n as f64 / best / (1u64 << 30) as f64);

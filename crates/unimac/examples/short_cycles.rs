@@ -74,7 +74,7 @@ fn main() {
         k.precompute();
         jobs.push(("hash127 (typed)".into(), Box::new(move |m| sink(unimac::hash127::hash127(&k, m)))));
         let k2 = unimac::hash127::Key::new(&key32);
-        jobs.push(("hash127 (portable)".into(), Box::new(move |m| sink(unimac::hash127::hash127_with(unimac::hash127::Backend::Portable, &k2, m, true, usize::MAX)))));
+        jobs.push(("hash127 (portable)".into(), Box::new(move |m| sink(unimac::hash127::hash127_on(unimac::Platform::portable(), &k2, m, true, usize::MAX)))));
         let mac = unimac::mac::Hash127Aes::new(&key32);
         jobs.push(("hash127-aes tag (typed)".into(), Box::new(move |m| sink(mac.tag(m)))));
         let mac = unimac::mac::Hash127Aes::new(&key32);

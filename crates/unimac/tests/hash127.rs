@@ -7,7 +7,14 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
-use unimac::hash127::{hash127_with, Backend, Hash127, Key, CHUNK_BYTES};
+use unimac::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
+use unimac::{Feature, Platform};
+
+/// Every evidence worth testing: the variants of this CPU over the features
+/// hash127 distinguishes (the portable one first, the full one last).
+fn platforms() -> Vec<Platform> {
+    Platform::hardware().only(&[Feature::Avx2Fma, Feature::Avx512]).variants()
+}
 
 const NO_THREADS: usize = usize::MAX;
 
@@ -68,13 +75,13 @@ fn check(key: &[u8; 32], msg: &[u8]) {
     // built from the second short message on).
     assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, second message, len {}", msg.len());
     assert_eq!(unimac::hash127::hash127_raw(&kk, msg).ok(), want_raw, "default hash127-raw, len {}", msg.len());
-    for b in Backend::all_supported() {
-        assert_eq!(hash127_with(b, &kk, msg, true, NO_THREADS), Some(want_pad), "{b:?} hash127 len {}", msg.len());
-        assert_eq!(hash127_with(b, &kk, msg, false, NO_THREADS), want_raw, "{b:?} raw len {}", msg.len());
-        let mut h = Hash127::with_backend(&kk, b).unwrap();
+    for b in platforms() {
+        assert_eq!(hash127_on(b, &kk, msg, true, NO_THREADS), Some(want_pad), "{b:?} hash127 len {}", msg.len());
+        assert_eq!(hash127_on(b, &kk, msg, false, NO_THREADS), want_raw, "{b:?} raw len {}", msg.len());
+        let mut h = Hash127::new_on(b, &kk);
         h.update(msg);
         assert_eq!(h.finalize(), want_pad, "{b:?} streamed len {}", msg.len());
-        let mut h = Hash127::with_backend(&kk, b).unwrap();
+        let mut h = Hash127::new_on(b, &kk);
         h.update(msg);
         assert_eq!(h.finalize_raw().ok(), want_raw, "{b:?} streamed raw len {}", msg.len());
     }
@@ -181,16 +188,16 @@ fn streaming_split_at_every_byte() {
     let kk = Key::new(&key);
     for len in [0usize, 1, 5, 67, CHUNK_BYTES - 3, CHUNK_BYTES, CHUNK_BYTES + 1, 2 * CHUNK_BYTES + 6] {
         let msg = random_bytes(&mut rng, len);
-        for b in Backend::all_supported() {
-            let want = hash127_with(b, &kk, &msg, true, NO_THREADS).unwrap();
-            let want_raw = hash127_with(b, &kk, &msg, false, NO_THREADS);
+        for b in platforms() {
+            let want = hash127_on(b, &kk, &msg, true, NO_THREADS).unwrap();
+            let want_raw = hash127_on(b, &kk, &msg, false, NO_THREADS);
             for split in 0..=len {
-                let mut h = Hash127::with_backend(&kk, b).unwrap();
+                let mut h = Hash127::new_on(b, &kk);
                 h.update(&msg[..split]);
                 h.update(&msg[split..]);
                 assert_eq!(h.finalize(), want, "{b:?} len {len} split {split}");
                 if split % 7 == 0 {
-                    let mut h = Hash127::with_backend(&kk, b).unwrap();
+                    let mut h = Hash127::new_on(b, &kk);
                     h.update(&msg[..split]);
                     h.update(&[]);
                     h.update(&msg[split..]);
@@ -199,7 +206,7 @@ fn streaming_split_at_every_byte() {
             }
         }
         let (r, k) = key_words(&key);
-        assert_eq!(hash127_with(Backend::Portable, &kk, &msg, true, NO_THREADS).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+        assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, NO_THREADS).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
     }
 }
 
@@ -211,9 +218,9 @@ fn streaming_random_pieces() {
         let kk = Key::new(&key);
         let len = rng.gen_range(0..5 * CHUNK_BYTES);
         let msg = random_bytes(&mut rng, len);
-        let want = hash127_with(Backend::Portable, &kk, &msg, true, NO_THREADS).unwrap();
-        for b in Backend::all_supported() {
-            let mut h = Hash127::with_backend(&kk, b).unwrap();
+        let want = hash127_on(Platform::portable(), &kk, &msg, true, NO_THREADS).unwrap();
+        for b in platforms() {
+            let mut h = Hash127::new_on(b, &kk);
             let mut rest = &msg[..];
             while !rest.is_empty() {
                 let n = rng.gen_range(0..=rest.len().min(3 * CHUNK_BYTES));
@@ -234,11 +241,11 @@ fn threads_equal_one_thread() {
     let kk = Key::new(&key);
     for len in [2 * CHUNK_BYTES, 7 * CHUNK_BYTES + 13, (9 << 20) + 5] {
         let msg = random_bytes(&mut rng, len);
-        for b in Backend::all_supported() {
-            let one = hash127_with(b, &kk, &msg, true, NO_THREADS).unwrap();
+        for b in platforms() {
+            let one = hash127_on(b, &kk, &msg, true, NO_THREADS).unwrap();
             // par_min 0: every slice of at least two chunks is split.
-            assert_eq!(hash127_with(b, &kk, &msg, true, 0).unwrap(), one, "{b:?} len {len}");
-            let mut h = Hash127::with_backend(&kk, b).unwrap().parallel_min(0);
+            assert_eq!(hash127_on(b, &kk, &msg, true, 0).unwrap(), one, "{b:?} len {len}");
+            let mut h = Hash127::new_on(b, &kk).parallel_min(0);
             h.update(&msg[..5]);
             h.update(&msg[5..]);
             assert_eq!(h.finalize(), one, "{b:?} streamed len {len}");
@@ -247,7 +254,7 @@ fn threads_equal_one_thread() {
         }
         if len < 1 << 20 {
             let (r, k) = key_words(&key);
-            assert_eq!(hash127_with(Backend::Portable, &kk, &msg, true, 0).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+            assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, 0).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
         }
     }
 }
@@ -290,18 +297,23 @@ proptest! {
 fn lazy_table_switch() {
     use unimac::hash127::LAZY_BYTES;
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
-    let fast = Backend::all_supported().into_iter().last().unwrap();
+    let fast = *platforms().last().unwrap();
     // One stream crossing the threshold in odd-sized updates.
     let key_b: [u8; 32] = rng.gen();
     let msg = random_bytes(&mut rng, 2 * LAZY_BYTES + 77);
-    let want = hash127_with(Backend::Portable, &Key::new(&key_b), &msg, true, NO_THREADS).unwrap();
+    let want = hash127_on(Platform::portable(), &Key::new(&key_b), &msg, true, NO_THREADS).unwrap();
     let key = Key::new(&key_b);
     let mut h = Hash127::new(&key);
-    assert_eq!(h.backend(), Backend::Portable);
+    assert_eq!(h.backend(), "portable");
     for piece in msg.chunks(1001) {
         h.update(piece);
     }
-    assert_eq!(h.backend(), Backend::detect());
+    let detected = {
+        let k = Key::new(&key_b);
+        k.precompute();
+        Hash127::new(&k).backend()
+    };
+    assert_eq!(h.backend(), detected);
     assert_eq!(h.finalize(), want);
     // Many short messages under one key: the key's total builds the table.
     let key_b: [u8; 32] = rng.gen();
@@ -312,47 +324,61 @@ fn lazy_table_switch() {
         let len = rng.gen_range(0..600);
         let m = random_bytes(&mut rng, len);
         total += m.len();
-        assert_eq!(unimac::hash127::hash127(&key, &m), hash127_with(Backend::Portable, &model, &m, true, NO_THREADS).unwrap());
+        assert_eq!(unimac::hash127::hash127(&key, &m), hash127_on(Platform::portable(), &model, &m, true, NO_THREADS).unwrap());
         let mut h = Hash127::new(&key);
         h.update(&m);
-        assert_eq!(h.finalize(), hash127_with(fast, &model, &m, true, NO_THREADS).unwrap());
+        assert_eq!(h.finalize(), hash127_on(fast, &model, &m, true, NO_THREADS).unwrap());
     }
-    assert_eq!(Hash127::new(&key).backend(), Backend::detect());
+    assert_eq!(Hash127::new(&key).backend(), detected);
     // precompute() makes a new key fast at once.
     let key = Key::new(&key_b);
     key.precompute();
-    assert_eq!(Hash127::new(&key).backend(), Backend::detect());
+    assert_eq!(Hash127::new(&key).backend(), detected);
 }
 
-/// Every vector backend the CPU has is in `all_supported` (so every test
-/// above runs on it), and the default is the eight-lane one where AVX-512F
-/// is there; one-shot messages on the default path agree with each backend
-/// on both sides of `AVX512_MIN`.
+/// Every vector backend the CPU has is reached by some variant of the
+/// evidence (so every test above runs on it), a variant without a feature
+/// never reaches its backend, and the default is the eight-lane one where
+/// AVX-512F is there; one-shot messages on the default path agree with each
+/// backend on both sides of `AVX512_MIN`.
 #[test]
 fn backends_cover_the_cpu() {
-    let all = Backend::all_supported();
-    #[cfg(target_arch = "x86_64")]
-    {
-        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-        let avx512 = avx2 && std::is_x86_feature_detected!("avx512f");
-        assert_eq!(all.contains(&Backend::Avx2Fma), avx2);
-        assert_eq!(all.contains(&Backend::Avx512), avx512);
-        let forced = std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty());
-        if avx512 && !forced {
-            assert_eq!(Backend::detect(), Backend::Avx512);
-        }
-    }
-    println!("backends: {all:?}, default {:?}", Backend::detect());
+    let all = platforms();
     let mut rng = rand::rngs::StdRng::seed_from_u64(127_512);
     let key_b: [u8; 32] = rng.gen();
     let key = Key::new(&key_b);
     key.precompute();
+    let names: Vec<&str> = all.iter().map(|&p| Hash127::new_on(p, &key).backend()).collect();
+    for (&p, &n) in all.iter().zip(&names) {
+        match n {
+            "portable" => assert!(!(p.avx2_fma() && cfg!(target_arch = "x86_64")), "{p} fell back to portable"),
+            "avx2fma" => assert!(p.avx2_fma() && !p.avx512(), "{p} chose avx2fma"),
+            "avx512" => assert!(p.avx2_fma() && p.avx512(), "{p} chose avx512"),
+            other => panic!("unknown backend {other}"),
+        }
+    }
+    assert_eq!(Hash127::new_on(Platform::portable(), &key).backend(), "portable");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx512 = avx2 && std::is_x86_feature_detected!("avx512f");
+        assert_eq!(names.contains(&"avx2fma"), avx2);
+        assert_eq!(names.contains(&"avx512"), avx512);
+        let forced = std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty());
+        if avx512 && !forced {
+            assert_eq!(Hash127::new(&key).backend(), "avx512");
+        }
+        if forced {
+            assert_eq!(Hash127::new(&key).backend(), "portable");
+        }
+    }
+    println!("backends: {names:?}, default {}", Hash127::new(&key).backend());
     let min = unimac::hash127::AVX512_MIN;
     for len in [0, 1, 63, 64, min - 5, min - 4, min - 1, min, min + 1, min + 4, 3 * CHUNK_BYTES + 3] {
         let m = random_bytes(&mut rng, len);
         let want = unimac::hash127::hash127(&key, &m);
         for &b in &all {
-            assert_eq!(hash127_with(b, &key, &m, true, NO_THREADS), Some(want), "{b:?} len {len}");
+            assert_eq!(hash127_on(b, &key, &m, true, NO_THREADS), Some(want), "{b:?} len {len}");
         }
     }
 }

@@ -136,8 +136,13 @@ impl Key {
     /// path (otherwise nothing to do), in the layout of every vector backend
     /// the default dispatch may pick.
     pub fn precompute(&self) {
+        self.precompute_on(Platform::detect())
+    }
+
+    /// [`Key::precompute`] for the backend `platform` selects.
+    pub fn precompute_on(&self, platform: Platform) {
         self.inner.short.get_or_init(|| portable::ShortPowers::new(self.inner.r, self.inner.k));
-        match Backend::detect() {
+        match Backend::for_platform(platform) {
             Backend::Portable => {}
             Backend::Avx2Fma => {
                 self.table();
@@ -184,10 +189,10 @@ impl Key {
     }
 }
 
-/// An implementation of hash127. All give identical results; [`Backend::detect`]
-/// picks the fastest this CPU supports (through [`Platform::detect`]).
+/// An implementation of hash127. All give identical results;
+/// [`Backend::for_platform`] picks the fastest the evidence allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
+pub(crate) enum Backend {
     /// Exact `u128` arithmetic mod `p`, no floating point.
     Portable,
     /// The paper's 53-bit floating-point method, four lanes of AVX2 with FMA.
@@ -197,9 +202,8 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The fastest backend this CPU supports.
-    pub fn detect() -> Backend {
-        let p = Platform::detect();
+    /// The fastest backend `p` proves this CPU can run.
+    pub(crate) fn for_platform(p: Platform) -> Backend {
         if p.avx512() && p.avx2_fma() {
             Backend::Avx512
         } else if p.avx2_fma() {
@@ -221,20 +225,13 @@ impl Backend {
         }
     }
 
-    /// Whether this CPU can run the backend (ignores `UNIMAC_FORCE_PORTABLE`,
-    /// so tests can compare every backend the hardware has).
-    pub fn supported(self) -> bool {
-        let p = Platform::hardware();
+    /// A short name, e.g. `"avx2fma"`.
+    pub(crate) fn name(self) -> &'static str {
         match self {
-            Backend::Portable => true,
-            Backend::Avx2Fma => p.avx2_fma(),
-            Backend::Avx512 => p.avx512() && p.avx2_fma(),
+            Backend::Portable => "portable",
+            Backend::Avx2Fma => "avx2fma",
+            Backend::Avx512 => "avx512",
         }
-    }
-
-    /// Every backend this CPU supports.
-    pub fn all_supported() -> Vec<Backend> {
-        [Backend::Portable, Backend::Avx2Fma, Backend::Avx512].into_iter().filter(|b| b.supported()).collect()
     }
 }
 
@@ -395,7 +392,7 @@ fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
 /// Without `pad`, `piece.len()` must be a multiple of 4.
 pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u128 {
     debug_assert!(pad || piece.len().is_multiple_of(4));
-    let wanted = Backend::detect().for_len(piece.len());
+    let wanted = Backend::for_platform(Platform::detect()).for_len(piece.len());
     let b = key.pick(wanted, piece.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(piece.len() as u64, Ordering::Relaxed);
@@ -432,14 +429,16 @@ pub struct Hash127 {
 }
 
 impl Hash127 {
-    /// Start hashing under `key` with the fastest backend of this CPU.
+    /// Start hashing under `key` with the fastest backend of this CPU
+    /// ([`Hash127::new_on`] with [`Platform::detect`]).
     pub fn new(key: &Key) -> Hash127 {
-        Self::start(key, Backend::detect())
+        Self::new_on(Platform::detect(), key)
     }
 
-    /// Start hashing with a given backend; `None` if this CPU lacks it.
-    pub fn with_backend(key: &Key, backend: Backend) -> Option<Hash127> {
-        backend.supported().then(|| Self::start(key, backend))
+    /// Start hashing with the fastest backend `platform` allows (tests and
+    /// benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, key: &Key) -> Hash127 {
+        Self::start(key, Backend::for_platform(platform))
     }
 
     fn start(key: &Key, wanted: Backend) -> Hash127 {
@@ -465,10 +464,11 @@ impl Hash127 {
         self
     }
 
-    /// The backend in use (the portable one for the start of a stream whose
-    /// key has no table yet, see [`LAZY_BYTES`]).
-    pub fn backend(&self) -> Backend {
-        self.backend
+    /// The name of the backend in use (`"portable"` for the start of a
+    /// stream whose key has no table yet, see [`LAZY_BYTES`]; otherwise
+    /// `"avx2fma"` or `"avx512"` where the evidence allows).
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     fn count_lazy(&self) {
@@ -582,7 +582,7 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
             return portable::short(sp, words, tail);
         }
     }
-    let wanted = Backend::detect().for_len(msg.len());
+    let wanted = Backend::for_platform(Platform::detect()).for_len(msg.len());
     let b = key.pick(wanted, msg.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);
@@ -613,15 +613,16 @@ pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
     encode(oneshot_lazy(key, msg, true))
 }
 
-/// [`hash127`] (`pad = true`) or [`hash127_raw`] on a chosen backend, split
-/// across cores for messages of at least `par_min` bytes; `None` if this CPU
-/// lacks the backend or `M` is not whole words for `hash127-raw`. For tests
-/// and benchmarks that compare backends.
-pub fn hash127_with(backend: Backend, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
-    if !backend.supported() || (!pad && !msg.len().is_multiple_of(4)) {
+/// [`hash127`] (`pad = true`) or [`hash127_raw`] on the fastest backend
+/// `platform` allows, at every length (no short-message or lazy-table
+/// refinement), split across cores for messages of at least `par_min`
+/// bytes; `None` if `M` is not whole words for `hash127-raw`. For tests and
+/// benchmarks that compare backends over [`Platform::variants`].
+pub fn hash127_on(platform: Platform, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
+    if !pad && !msg.len().is_multiple_of(4) {
         return None;
     }
-    Some(encode(oneshot(key, backend, msg, pad, par_min)))
+    Some(encode(oneshot(key, Backend::for_platform(platform), msg, pad, par_min)))
 }
 
 /// The original package's `hash127_little`: signed words in, the four output
