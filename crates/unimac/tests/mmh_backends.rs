@@ -7,7 +7,13 @@ use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use unimac::mmh::generic::{self, Prime};
 use unimac::mmh::portable::{reduce32, reduce64};
-use unimac::mmh::{Backend, Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64, K};
+use unimac::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64, K};
+use unimac::{Feature, Platform};
+
+/// Every evidence the CPU allows that MMH distinguishes (AVX2, AVX-512).
+fn platforms() -> Vec<Platform> {
+    Platform::hardware().only(&[Feature::Avx2Fma, Feature::Avx512]).variants()
+}
 
 fn words32(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
@@ -164,8 +170,8 @@ fn mmh32_every_backend() {
                             o[4 * j..4 * j + 4].copy_from_slice(&model.to_le_bytes());
                         }
                     }
-                    for be in Backend::available() {
-                        let h = Mmh32::new(n, &key).unwrap().with_backend(be).unwrap();
+                    for be in platforms() {
+                        let h = Mmh32::new_on(be, n, &key).unwrap();
                         let mut got = vec![0u8; nb * 4 * n];
                         h.hash_blocks(&msg, &mut got);
                         assert_eq!(got, want, "mmh32x{n} {be:?}, {nb} blocks");
@@ -175,7 +181,7 @@ fn mmh32_every_backend() {
             }
         }
     }
-    println!("mmh32xN: {checked} runs agree across {:?}, generic and big-integer model", Backend::available());
+    println!("mmh32xN: {checked} runs agree across {:?}, generic and big-integer model", platforms());
 }
 
 #[test]
@@ -193,8 +199,8 @@ fn nmh32_every_backend() {
                     assert_eq!(generic::nmh(&p32, &xw, &mw), model, "generic vs big-integer model");
                     o.copy_from_slice(&model.to_le_bytes());
                 }
-                for be in Backend::available() {
-                    let h = Nmh32::new(&key).unwrap().with_backend(be).unwrap();
+                for be in platforms() {
+                    let h = Nmh32::new_on(be, &key).unwrap();
                     let mut got = vec![0u8; nb * 4];
                     h.hash_blocks(&msg, &mut got);
                     assert_eq!(got, want, "nmh32 {be:?}, {nb} blocks");
@@ -287,13 +293,13 @@ fn unaligned_inputs_and_outputs_every_backend() {
     for n in 1..=4usize {
         let key: Vec<u8> = (0..4 * (K - 1 + n)).map(|_| rng.gen()).collect();
         let want = {
-            let h = Mmh32::new(n, &key).unwrap().with_backend(Backend::Portable).unwrap();
+            let h = Mmh32::new_on(Platform::portable(), n, &key).unwrap();
             let mut o = vec![0u8; nb * 4 * n];
             h.hash_blocks(&data[..nb * BLOCK32], &mut o);
             o
         };
-        for be in Backend::available() {
-            let h = Mmh32::new(n, &key).unwrap().with_backend(be).unwrap();
+        for be in platforms() {
+            let h = Mmh32::new_on(be, n, &key).unwrap();
             for off in 0..8 {
                 let mut ob = vec![0u8; nb * 4 * n + 8];
                 let src: Vec<u8> = [vec![0u8; off], data[..nb * BLOCK32].to_vec()].concat();
@@ -304,9 +310,9 @@ fn unaligned_inputs_and_outputs_every_backend() {
     }
     let key: Vec<u8> = (0..BLOCK32).map(|_| rng.gen()).collect();
     let mut want = vec![0u8; nb * 4];
-    Nmh32::new(&key).unwrap().with_backend(Backend::Portable).unwrap().hash_blocks(&data[..nb * BLOCK32], &mut want);
-    for be in Backend::available() {
-        let h = Nmh32::new(&key).unwrap().with_backend(be).unwrap();
+    Nmh32::new_on(Platform::portable(), &key).unwrap().hash_blocks(&data[..nb * BLOCK32], &mut want);
+    for be in platforms() {
+        let h = Nmh32::new_on(be, &key).unwrap();
         for off in 0..8 {
             let src: Vec<u8> = [vec![0u8; off], data[..nb * BLOCK32].to_vec()].concat();
             let mut ob = vec![0u8; nb * 4 + 8];

@@ -48,9 +48,10 @@ pub const BLOCK32: usize = 4 * K;
 /// Block size of `mmh64` in bytes.
 pub const BLOCK64: usize = 8 * K;
 
-/// Which implementation computes the block functions.
+/// Which implementation computes the block functions (private: chosen from
+/// a [`Platform`], the only evidence of CPU features).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
+enum Backend {
     /// Plain Rust ([`portable`]).
     Portable,
     /// AVX2 `vpmuludq` inner products over several blocks at once (`avx2`).
@@ -60,9 +61,8 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The fastest backend this CPU has (through [`Platform::detect`]).
-    pub fn detect() -> Backend {
-        let p = Platform::detect();
+    /// The fastest backend `p` proves this CPU can run.
+    fn for_platform(p: Platform) -> Backend {
         // The AVX-512 path also uses AVX2 instructions (every AVX-512F CPU has them).
         if cfg!(target_arch = "x86_64") && p.avx512() && p.avx2_fma() {
             Backend::Avx512
@@ -73,24 +73,11 @@ impl Backend {
         }
     }
 
-    /// Every backend this CPU can run (for tests and benchmarks).
-    pub fn available() -> Vec<Backend> {
-        let p = Platform::hardware();
-        let mut v = vec![Backend::Portable];
-        if p.avx2_fma() {
-            v.push(Backend::Avx2);
-        }
-        if p.avx512() && p.avx2_fma() {
-            v.push(Backend::Avx512);
-        }
-        v
-    }
-
-    fn check(self) -> Result<Backend, Error> {
-        if Backend::available().contains(&self) {
-            Ok(self)
-        } else {
-            Err(Error::Invalid(format!("mmh: backend {self:?} is not supported by this CPU")))
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 }
@@ -116,17 +103,22 @@ pub struct Mmh32 {
 impl Mmh32 {
     /// `N` outputs (`1..=4`) under a key of `31 + N` little-endian words.
     pub fn new(n: usize, key: &[u8]) -> Result<Mmh32, Error> {
+        Self::new_on(Platform::detect(), n, key)
+    }
+
+    /// [`Mmh32::new`] computed by the fastest kernel `platform` allows (tests
+    /// and benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, n: usize, key: &[u8]) -> Result<Mmh32, Error> {
         if !(1..=4).contains(&n) {
             return Err(Error::Invalid(format!("mmh32xN: N must be 1..4, got {n}")));
         }
         check_len(&format!("mmh32x{n}"), "key", key.len(), 4 * (K - 1 + n))?;
-        Ok(Mmh32 { key: Zeroizing::new(words32(key)), backend: Backend::detect() })
+        Ok(Mmh32 { key: Zeroizing::new(words32(key)), backend: Backend::for_platform(platform) })
     }
 
-    /// The same function computed by `backend` (an error if the CPU lacks it).
-    pub fn with_backend(mut self, backend: Backend) -> Result<Mmh32, Error> {
-        self.backend = backend.check()?;
-        Ok(self)
+    /// The kernel in use: `"portable"`, `"avx2"` or `"avx512"`.
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// `N`.
@@ -143,10 +135,10 @@ impl Mmh32 {
         assert_eq!(out.len(), blocks.len() / BLOCK32 * 4 * self.outputs(), "mmh32xN: 4N bytes out per block");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx2 only if the CPU has AVX2 (detect/check).
+            // SAFETY: the backend is Avx2 only if the Platform (detection's evidence) has AVX2.
             Backend::Avx2 => unsafe { avx2::mmh32(&self.key, blocks, out) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx512 only if the CPU has AVX-512F and AVX2.
+            // SAFETY: the backend is Avx512 only if the Platform has AVX-512F and AVX2.
             Backend::Avx512 => unsafe { avx512::mmh32(&self.key, blocks, out) },
             _ => portable::mmh32(&self.key, blocks, out),
         }
@@ -170,18 +162,22 @@ pub struct Nmh32 {
 impl Nmh32 {
     /// Under a key of 32 little-endian words.
     pub fn new(key: &[u8]) -> Result<Nmh32, Error> {
+        Self::new_on(Platform::detect(), key)
+    }
+
+    /// [`Nmh32::new`] computed by the fastest kernel `platform` allows.
+    pub fn new_on(platform: Platform, key: &[u8]) -> Result<Nmh32, Error> {
         check_len("nmh32", "key", key.len(), BLOCK32)?;
         let mut k = Zeroizing::new([0u32; K]);
         for (w, c) in k.iter_mut().zip(key.chunks_exact(4)) {
             *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
-        Ok(Nmh32 { key: k, backend: Backend::detect() })
+        Ok(Nmh32 { key: k, backend: Backend::for_platform(platform) })
     }
 
-    /// The same function computed by `backend` (an error if the CPU lacks it).
-    pub fn with_backend(mut self, backend: Backend) -> Result<Nmh32, Error> {
-        self.backend = backend.check()?;
-        Ok(self)
+    /// The kernel in use: `"portable"`, `"avx2"` or `"avx512"`.
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// Hash each 128-byte block of `blocks` into 4 bytes of `out`.
@@ -193,10 +189,10 @@ impl Nmh32 {
         assert_eq!(out.len(), blocks.len() / BLOCK32 * 4, "nmh32: 4 bytes out per block");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx2 only if the CPU has AVX2.
+            // SAFETY: the backend is Avx2 only if the Platform (detection's evidence) has AVX2.
             Backend::Avx2 => unsafe { avx2::nmh32(&self.key, blocks, out) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx512 only if the CPU has AVX-512F and AVX2.
+            // SAFETY: the backend is Avx512 only if the Platform has AVX-512F and AVX2.
             Backend::Avx512 => unsafe { avx512::nmh32(&self.key, blocks, out) },
             _ => portable::nmh32(&self.key, blocks, out),
         }
