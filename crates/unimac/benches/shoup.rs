@@ -11,7 +11,36 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use unimac::shoup::eval128::Eval128;
-use unimac::shoup::{gdiv, minpoly, Backend, Hasher, Kind};
+use unimac::shoup::{gdiv, minpoly, Hasher, Kind, Table};
+use unimac::{Feature, Platform};
+
+/// Constructors of every distinct kernel this CPU runs for `kind` (one
+/// platform per kernel, fastest first) and of both table methods, named.
+fn hashers(kind: Kind) -> Vec<(String, Box<dyn Fn(&[u8; 8]) -> Hasher>)> {
+    let mut v: Vec<(String, Box<dyn Fn(&[u8; 8]) -> Hasher>)> = Vec::new();
+    for p in Platform::hardware().only(&[Feature::Pclmul, Feature::Vpclmul, Feature::Gfni]).variants().into_iter().rev() {
+        let name = Hasher::new_on(p, kind, &KEY).backend().to_string();
+        if !v.iter().any(|(n, _)| *n == name) {
+            v.push((name, Box::new(move |k: &[u8; 8]| Hasher::new_on(p, kind, k))));
+        }
+    }
+    for (t, name) in [(Table::Method1, "table1-nonct"), (Table::Method2, "table2-nonct")] {
+        v.push((name.into(), Box::new(move |k: &[u8; 8]| Hasher::with_table(kind, t, k))));
+    }
+    v
+}
+
+/// One platform per distinct eval128 kernel, fastest first, named.
+fn eval128s() -> Vec<(&'static str, Platform)> {
+    let mut v: Vec<(&'static str, Platform)> = Vec::new();
+    for p in Platform::hardware().only(&[Feature::Pclmul, Feature::Vpclmul, Feature::Avx512]).variants().into_iter().rev() {
+        let name = Eval128::new_on(p, &KEY16).backend();
+        if !v.iter().any(|(n, _)| *n == name) {
+            v.push((name, p));
+        }
+    }
+    v
+}
 
 const KEY: [u8; 8] = [0x87, 0xce, 0x53, 0x84, 0x91, 0xf7, 0xb4, 0xab];
 const KEY16: [u8; 16] = [0x87, 0xce, 0x53, 0x84, 0x91, 0xf7, 0xb4, 0xab, 0x3c, 0x19, 0xe2, 0x55, 0x0d, 0x6a, 0xf1, 0x28];
@@ -23,18 +52,8 @@ fn hashing(c: &mut Criterion) {
         g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
         g.throughput(Throughput::Bytes(size as u64));
         for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
-            for (b, bname) in [
-                (Backend::Gfni, "gfni"),
-                (Backend::Vpclmul, "vpclmul"),
-                (Backend::Clmul, "clmul"),
-                (Backend::Portable, "portable"),
-                (Backend::Table1, "table1-nonct"),
-                (Backend::Table2, "table2-nonct"),
-            ] {
-                if !b.available() || !b.supports(kind) {
-                    continue;
-                }
-                let mut h = Hasher::with_backend(kind, b, &KEY).unwrap();
+            for (bname, make) in hashers(kind) {
+                let mut h = make(&KEY);
                 g.bench_function(BenchmarkId::new(kname, bname), |bch| {
                     bch.iter(|| {
                         h.update(black_box(&data));
@@ -43,16 +62,8 @@ fn hashing(c: &mut Criterion) {
                 });
             }
         }
-        for (b, bname) in [
-            (Backend::Vpclmul512, "vpclmul512"),
-            (Backend::Vpclmul, "vpclmul"),
-            (Backend::Clmul, "clmul"),
-            (Backend::Portable, "portable"),
-        ] {
-            if !b.available() {
-                continue;
-            }
-            let mut h = Eval128::with_backend(b, &KEY16).unwrap();
+        for (bname, p) in eval128s() {
+            let mut h = Eval128::new_on(p, &KEY16);
             g.bench_function(BenchmarkId::new("eval128", bname), |bch| {
                 bch.iter(|| {
                     h.update(black_box(&data));
@@ -113,27 +124,12 @@ fn setup(c: &mut Criterion) {
     g.bench_function("minpoly/3-projected-sequence-only", |b| b.iter(|| minpoly::projected_sequence(black_box(x))));
     g.bench_function("gdivision64-key/berlekamp-massey-ct", |b| b.iter(|| gdiv::key_poly(black_box(&KEY))));
     for (kind, kname) in [(Kind::Eval64, "eval64"), (Kind::Division64, "division64"), (Kind::GDivision64, "gdivision64")] {
-        for (bk, bname) in [
-            (Backend::Gfni, "gfni"),
-            (Backend::Vpclmul, "vpclmul"),
-            (Backend::Clmul, "clmul"),
-            (Backend::Portable, "portable"),
-            (Backend::Table1, "table1-nonct"),
-            (Backend::Table2, "table2-nonct"),
-        ] {
-            if bk.available() && bk.supports(kind) {
-                g.bench_function(format!("full-setup/{kname}/{bname}"), |b| {
-                    b.iter(|| Hasher::with_backend(kind, bk, black_box(&KEY)).unwrap())
-                });
-            }
+        for (bname, make) in hashers(kind) {
+            g.bench_function(format!("full-setup/{kname}/{bname}"), |b| b.iter(|| make(black_box(&KEY))));
         }
     }
-    for (bk, bname) in [(Backend::Vpclmul512, "vpclmul512"), (Backend::Clmul, "clmul"), (Backend::Portable, "portable")] {
-        if bk.available() {
-            g.bench_function(format!("full-setup/eval128/{bname}"), |b| {
-                b.iter(|| Eval128::with_backend(bk, black_box(&KEY16)).unwrap())
-            });
-        }
+    for (bname, p) in eval128s() {
+        g.bench_function(format!("full-setup/eval128/{bname}"), |b| b.iter(|| Eval128::new_on(p, black_box(&KEY16))));
     }
     g.finish();
 }

@@ -14,10 +14,10 @@
 //!
 //! the `N` carry-less products summed unreduced (255 bits) and reduced once per
 //! step. Only the first product depends on the state, so the others run ahead
-//! of the reduction. The kernels: portable ([`Backend::Portable`], Horner with
-//! [`gf128::mul`]), PCLMULQDQ (8 blocks per step, [`Backend::Clmul`]), VPCLMULQDQ
-//! on 256-bit registers (16 blocks, [`Backend::Vpclmul`]) and on 512-bit
-//! registers with AVX-512F (32 blocks, [`Backend::Vpclmul512`]); all are
+//! of the reduction. The kernels: portable (`Portable`, Horner with
+//! [`gf128::mul`]), PCLMULQDQ (8 blocks per step, `Clmul`), VPCLMULQDQ
+//! on 256-bit registers (16 blocks, `Vpclmul`) and on 512-bit
+//! registers with AVX-512F (32 blocks, `Vpclmul512`); all are
 //! constant-time.
 //!
 //! Forgery bound (§4): a nonzero difference polynomial of degree ≤ `n + 1` in
@@ -31,6 +31,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::{gf128, portable, Backend};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
+use crate::platform::Platform;
 
 /// Blocks per step of the widest kernel; the key holds this many powers.
 pub(crate) const STEP: usize = 32;
@@ -66,21 +67,15 @@ impl Eval128Key {
 }
 
 impl Backend {
-    /// The constant-time backend [`Platform::detect`](crate::platform::Platform::detect)
-    /// picks for eval128: VPCLMULQDQ on 512-bit registers where AVX-512F is
-    /// there, else as [`Backend::detect`].
-    pub fn detect_eval128() -> Backend {
-        if Backend::Vpclmul512.available() {
+    /// The fastest backend `p` proves this CPU can run for eval128:
+    /// VPCLMULQDQ on 512-bit registers where AVX-512F is there too, else as
+    /// for eval64.
+    pub(crate) fn for_eval128(p: Platform) -> Backend {
+        if cfg!(target_arch = "x86_64") && p.vpclmul() && p.pclmul() && p.avx512() {
             Backend::Vpclmul512
         } else {
-            Backend::detect()
+            Backend::for_platform(p, super::Kind::Eval64)
         }
-    }
-
-    /// Whether the backend computes eval128 (every constant-time carry-less
-    /// backend and the portable one).
-    pub fn supports_eval128(self) -> bool {
-        matches!(self, Backend::Portable | Backend::Clmul | Backend::Vpclmul | Backend::Vpclmul512)
     }
 }
 
@@ -139,28 +134,23 @@ pub struct Eval128 {
 }
 
 impl Eval128 {
-    /// With the fastest constant-time backend of this CPU.
+    /// With the fastest constant-time backend of this CPU
+    /// ([`Eval128::new_on`] with [`Platform::detect`]).
     pub fn new(alpha: &[u8; 16]) -> Eval128 {
-        Self::with_backend(Backend::detect_eval128(), alpha).expect("the detected backend is available")
+        Self::new_on(Platform::detect(), alpha)
     }
 
-    /// With a chosen backend; an error if this CPU lacks it or it does not
-    /// compute eval128.
-    pub fn with_backend(backend: Backend, alpha: &[u8; 16]) -> Result<Eval128, Error> {
-        if !backend.supports_eval128() {
-            return Err(Error::Invalid(format!("{backend:?}: does not compute eval128")));
-        }
-        if !backend.available() {
-            return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
-        }
+    /// With the fastest constant-time backend `platform` allows (tests and
+    /// benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
         let key = Arc::new(Eval128Key::new(alpha));
         let acc = key.alpha();
-        Ok(Eval128 { key, backend, acc, buf: [0; BUF], n: 0 })
+        Eval128 { key, backend: Backend::for_eval128(platform), acc, buf: [0; BUF], n: 0 }
     }
 
-    /// The backend in use.
-    pub fn backend(&self) -> Backend {
-        self.backend
+    /// The kernel in use: `"portable"`, `"clmul"`, `"vpclmul"` or `"vpclmul512"`.
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// Absorb more of the message.

@@ -66,78 +66,63 @@ pub enum Kind {
     GDivision64,
 }
 
-/// How the hash is computed.
+/// How the hash is computed (private: chosen from a [`Platform`], the only
+/// evidence of CPU features). Every backend is constant-time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Portable, constant-time (the fallback of every name).
+pub(crate) enum Backend {
+    /// Portable (the fallback of every name).
     Portable,
-    /// PCLMULQDQ, constant-time (the default where the CPU has it and lacks
-    /// VPCLMULQDQ).
+    /// PCLMULQDQ (the default where the CPU has it and lacks VPCLMULQDQ).
     Clmul,
-    /// VPCLMULQDQ on 256-bit registers with AVX2, constant-time (the default
-    /// where the CPU has it, except gdivision64 with GFNI).
+    /// VPCLMULQDQ on 256-bit registers with AVX2 (the default where the CPU
+    /// has it, except gdivision64 with GFNI).
     Vpclmul,
-    /// GFNI with AVX2, constant-time: gdivision64 only (its default where the
-    /// CPU has it).
+    /// GFNI with AVX2: gdivision64 only (its default where the CPU has it).
     Gfni,
-    /// VPCLMULQDQ on 512-bit registers with AVX-512F, constant-time: eval128
-    /// only (its default where the CPU has it).
+    /// VPCLMULQDQ on 512-bit registers with AVX-512F: eval128 only (its
+    /// default where the CPU has it).
     Vpclmul512,
-    /// **Non-constant-time, benchmark only.** eval64: §5 method 1 (x^i α in
-    /// registers, a 0.5 KB reduction table); division64 / gdivision64: §6.1
-    /// method 1 (one 2 KB table).
-    #[cfg(feature = "reference")]
-    Table1,
-    /// **Non-constant-time, benchmark only.** eval64: §5 method 2 (a 2 KB table
-    /// of `v α`); division64 / gdivision64: §6.1 method 2 (four tables, 8 KB).
-    #[cfg(feature = "reference")]
-    Table2,
 }
 
 impl Backend {
-    /// The constant-time backend [`Platform::detect`] picks for `kind`.
-    pub fn detect_for(kind: Kind) -> Backend {
-        if kind == Kind::GDivision64 && Backend::Gfni.available() {
+    /// The fastest backend `p` proves this CPU can run for `kind`.
+    pub(crate) fn for_platform(p: Platform, kind: Kind) -> Backend {
+        if !cfg!(target_arch = "x86_64") {
+            Backend::Portable
+        } else if kind == Kind::GDivision64 && p.gfni() {
             Backend::Gfni
-        } else {
-            Backend::detect()
-        }
-    }
-
-    /// The constant-time carry-less backend [`Platform::detect`] picks.
-    pub fn detect() -> Backend {
-        if Backend::Vpclmul.available() {
+        } else if p.vpclmul() && p.pclmul() {
             Backend::Vpclmul
-        } else if Backend::Clmul.available() {
+        } else if p.pclmul() {
             Backend::Clmul
         } else {
             Backend::Portable
         }
     }
 
-    /// Whether the backend computes `kind` (GFNI serves gdivision64 only; the
-    /// 512-bit kernel eval128 only, see [`Backend::supports_eval128`]).
-    pub fn supports(self, kind: Kind) -> bool {
+    /// A short name, e.g. `"vpclmul"`.
+    pub(crate) fn name(self) -> &'static str {
         match self {
-            Backend::Gfni => kind == Kind::GDivision64,
-            Backend::Vpclmul512 => false,
-            _ => true,
+            Backend::Portable => "portable",
+            Backend::Clmul => "clmul",
+            Backend::Vpclmul => "vpclmul",
+            Backend::Gfni => "gfni",
+            Backend::Vpclmul512 => "vpclmul512",
         }
     }
+}
 
-    /// Whether this CPU can run the backend.
-    pub fn available(self) -> bool {
-        match self {
-            Backend::Clmul => cfg!(target_arch = "x86_64") && Platform::detect().pclmul(),
-            Backend::Vpclmul => cfg!(target_arch = "x86_64") && Platform::detect().vpclmul(),
-            Backend::Gfni => cfg!(target_arch = "x86_64") && Platform::detect().gfni(),
-            Backend::Vpclmul512 => {
-                let p = Platform::detect();
-                cfg!(target_arch = "x86_64") && p.vpclmul() && p.pclmul() && p.avx512()
-            }
-            _ => true,
-        }
-    }
+/// **Non-constant-time, benchmark only**: the table methods of seed 001
+/// ([`Hasher::with_table`]).
+#[cfg(feature = "reference")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// eval64: §5 method 1 (`x^i α` in registers, a 0.5 KB reduction table);
+    /// division64 / gdivision64: §6.1 method 1 (one 2 KB table).
+    Method1,
+    /// eval64: §5 method 2 (a 2 KB table of `v α`); division64 /
+    /// gdivision64: §6.1 method 2 (four tables, 8 KB).
+    Method2,
 }
 
 /// The expanded key of a Horner recurrence in `GF(2)[x]/(m)`, `deg m = 64`:
@@ -198,13 +183,7 @@ enum Engine {
 }
 
 impl Engine {
-    fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Engine, Error> {
-        if !backend.available() {
-            return Err(Error::Invalid(format!("{backend:?}: not supported by this CPU")));
-        }
-        if !backend.supports(kind) {
-            return Err(Error::Invalid(format!("{backend:?}: does not compute {kind:?}")));
-        }
+    fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Engine {
         let g = u64::from_le_bytes(*key);
         let ring = || match kind {
             Kind::Eval64 => Box::new(Ring64::new(Modulus::new(F_LO), g)),
@@ -215,7 +194,7 @@ impl Engine {
             }
         };
         let gkey = || Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key))));
-        Ok(match (kind, backend) {
+        match (kind, backend) {
             (Kind::Eval64, Backend::Portable) => Engine::EvalPortable(ring()),
             (Kind::Division64, Backend::Portable) => Engine::DivisionPortable(ring()),
             (Kind::Eval64 | Kind::Division64, Backend::Clmul) => Engine::RingClmul(ring()),
@@ -224,32 +203,49 @@ impl Engine {
             (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
             (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
             (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
-            (_, Backend::Gfni | Backend::Vpclmul512) => unreachable!("checked by supports()"),
-            #[cfg(feature = "reference")]
-            (Kind::Eval64, Backend::Table1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
-            #[cfg(feature = "reference")]
-            (Kind::Eval64, Backend::Table2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
-            #[cfg(feature = "reference")]
-            (Kind::Division64, Backend::Table1 | Backend::Table2) => {
+            (_, Backend::Gfni | Backend::Vpclmul512) => unreachable!("Backend::for_platform never picks these here"),
+        }
+    }
+
+    #[cfg(feature = "reference")]
+    fn table(kind: Kind, method: Table, key: &[u8; 8]) -> Engine {
+        let g = u64::from_le_bytes(*key);
+        match (kind, method) {
+            (Kind::Eval64, Table::Method1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
+            (Kind::Eval64, Table::Method2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
+            (Kind::Division64, _) => {
                 let m = Modulus::new(minpoly::key(g));
                 let f = move |v: u64| m.reduce((v as u128) << 64);
-                if backend == Backend::Table1 {
+                if method == Table::Method1 {
                     Engine::OneTable(Box::new(tables::OneTable::new(f, false)))
                 } else {
                     Engine::FourTable(Box::new(tables::FourTable::new(f, false)))
                 }
             }
-            #[cfg(feature = "reference")]
-            (Kind::GDivision64, Backend::Table1 | Backend::Table2) => {
-                let k = gkey();
+            (Kind::GDivision64, _) => {
+                let k = GKey::new(u64::from_le_bytes(gdiv::key_poly(key)));
                 let f = |v: u64| k.times_z8(v);
-                if backend == Backend::Table1 {
+                if method == Table::Method1 {
                     Engine::OneTable(Box::new(tables::OneTable::new(f, true)))
                 } else {
                     Engine::FourTable(Box::new(tables::FourTable::new(f, true)))
                 }
             }
-        })
+        }
+    }
+
+    /// The name of the kernel.
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::EvalPortable(_) | Engine::DivisionPortable(_) | Engine::GPortable(_) => "portable",
+            Engine::RingClmul(_) | Engine::GClmul(_) => "clmul",
+            Engine::RingVpclmul(_) | Engine::GVpclmul(_) => "vpclmul",
+            Engine::GGfni(_) => "gfni",
+            #[cfg(feature = "reference")]
+            Engine::EvalMethod1(_) | Engine::OneTable(_) => "table1-nonct",
+            #[cfg(feature = "reference")]
+            Engine::EvalMethod2(_) | Engine::FourTable(_) => "table2-nonct",
+        }
     }
 
     /// The state before any block: the implicit leading 1 (times `β` for the
@@ -269,19 +265,19 @@ impl Engine {
             Engine::EvalPortable(r) => portable::eval_blocks(r.pow[1], acc as u64, data) as u128,
             Engine::DivisionPortable(r) => portable::division_blocks(&r.m, acc as u64, data) as u128,
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if Backend::Clmul was available.
+            // SAFETY: the engine exists only if the Platform (detection's evidence) had PCLMULQDQ.
             Engine::RingClmul(r) => unsafe { clmul::ring_blocks(r, acc, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Engine::GClmul(k) => unsafe { clmul::g_blocks(k, acc, data) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if Backend::Vpclmul was available.
+            // SAFETY: the engine exists only if the Platform had VPCLMULQDQ, PCLMULQDQ and AVX2.
             Engine::RingVpclmul(r) => unsafe { vpclmul::ring_blocks(r, acc, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Engine::GVpclmul(k) => unsafe { vpclmul::g_blocks(k, acc, data) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if Backend::Gfni was available.
+            // SAFETY: the engine exists only if the Platform had GFNI and AVX2.
             Engine::GGfni(k) => unsafe { gfni::g_blocks(k, acc, data) },
             #[cfg(not(target_arch = "x86_64"))]
             Engine::RingClmul(_)
@@ -342,7 +338,7 @@ impl Engine {
             Engine::EvalPortable(_) => acc as u64,
             Engine::DivisionPortable(r) => portable::division_finish(&r.m, acc as u64),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if Backend::Clmul was available.
+            // SAFETY: the engine exists only if the Platform (detection's evidence) had PCLMULQDQ.
             Engine::RingClmul(r) | Engine::RingVpclmul(r) => unsafe { clmul::ring_finish(r, acc) },
             #[cfg(not(target_arch = "x86_64"))]
             Engine::RingClmul(_) | Engine::RingVpclmul(_) => unreachable!("no carry-less engine off x86-64"),
@@ -388,16 +384,33 @@ pub struct Hasher {
 }
 
 impl Hasher {
-    /// With the fastest constant-time backend of this CPU.
+    /// With the fastest constant-time backend of this CPU
+    /// ([`Hasher::new_on`] with [`Platform::detect`]).
     pub fn new(kind: Kind, key: &[u8; 8]) -> Hasher {
-        Self::with_backend(kind, Backend::detect_for(kind), key).expect("the detected backend is available")
+        Self::new_on(Platform::detect(), kind, key)
     }
 
-    /// With a chosen backend; an error if this CPU lacks it.
-    pub fn with_backend(kind: Kind, backend: Backend, key: &[u8; 8]) -> Result<Hasher, Error> {
-        let engine = Engine::new(kind, backend, key)?;
+    /// With the fastest constant-time backend `platform` allows (tests and
+    /// benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
+        Self::with_engine(Engine::new(kind, Backend::for_platform(platform, kind), key))
+    }
+
+    /// **Non-constant-time, benchmark only**: one of the paper's table
+    /// methods, indexed by secret bytes (see [`Table`]).
+    #[cfg(feature = "reference")]
+    pub fn with_table(kind: Kind, method: Table, key: &[u8; 8]) -> Hasher {
+        Self::with_engine(Engine::table(kind, method, key))
+    }
+
+    fn with_engine(engine: Engine) -> Hasher {
         let acc = engine.init();
-        Ok(Hasher { engine, acc, buf: [0; 64], n: 0 })
+        Hasher { engine, acc, buf: [0; 64], n: 0 }
+    }
+
+    /// The kernel in use, e.g. `"portable"`, `"clmul"`, `"vpclmul"`, `"gfni"`.
+    pub fn backend(&self) -> &'static str {
+        self.engine.name()
     }
 
     /// Absorb more of the message.

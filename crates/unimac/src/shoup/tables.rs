@@ -4,7 +4,7 @@
 //!
 //! Every lookup below is indexed by a byte of the secret-dependent state, so
 //! these leak through the cache; they exist to reproduce the paper's methods and
-//! timings, are reachable only through [`Backend`](super::Backend) variants,
+//! timings, are reachable only through [`Hasher::with_table`](super::Hasher::with_table),
 //! and are never the default of any name.
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
