@@ -73,7 +73,7 @@ fn main() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     println!(
         "# best of 301 interleaved rounds; backend {:?}{}",
-        unimac::modp::Backend::detect(),
+        unimac::modp::SecretPrime::backend_on(unimac::Platform::detect()),
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some() { " (UNIMAC_FORCE_PORTABLE)" } else { "" }
     );
     println!(

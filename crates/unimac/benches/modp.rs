@@ -6,7 +6,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use num_bigint::BigUint;
-use unimac::modp::{Backend, SecretPrime};
+use unimac::modp::SecretPrime;
+use unimac::{Feature, Platform};
 
 fn bench(c: &mut Criterion) {
     let key = SecretPrime::generate().expect("OS random generator");
@@ -16,9 +17,9 @@ fn bench(c: &mut Criterion) {
         let m: Vec<u8> = (0..n).map(|i| (i * 131 + 7) as u8).collect();
         let big = BigUint::from_bytes_le(&m);
         g.throughput(Throughput::Bytes(n as u64));
-        for b in Backend::all_supported() {
-            g.bench_with_input(BenchmarkId::new(format!("unimac-{b:?}"), n), &m, |bn, m| {
-                bn.iter(|| key.reduce_with(b, black_box(m)))
+        for b in Platform::hardware().only(&[Feature::Avx512Ifma]).variants() {
+            g.bench_with_input(BenchmarkId::new(format!("unimac-{}", SecretPrime::backend_on(b)), n), &m, |bn, m| {
+                bn.iter(|| key.reduce_on(b, black_box(m)))
             });
         }
         g.bench_with_input(BenchmarkId::new("num-bigint", n), &big, |bn, x| bn.iter(|| black_box(x) % &p));

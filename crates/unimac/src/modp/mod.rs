@@ -67,9 +67,10 @@ const fn max(a: usize, b: usize) -> usize {
 const STREAM_CHUNK: usize = 64 << 10;
 const _: () = assert!(STREAM_CHUNK.is_multiple_of(UNIT) && UNIT.is_multiple_of(BLOCK_BYTES));
 
-/// A reduction kernel.
+/// A reduction kernel (private: chosen from a [`Platform`], the only
+/// evidence of CPU features).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
+enum Backend {
     /// `u64 × u64 → u128` products (`portable`).
     Portable,
     /// AVX-512 IFMA52, eight words per instruction.
@@ -77,22 +78,13 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The fastest this CPU has (through [`Platform::detect`], so
-    /// `UNIMAC_FORCE_PORTABLE` picks [`Backend::Portable`]).
-    pub fn detect() -> Backend {
-        if Platform::detect().avx512ifma() {
+    /// The fastest backend `p` proves this CPU can run.
+    fn for_platform(p: Platform) -> Backend {
+        if cfg!(target_arch = "x86_64") && p.avx512ifma() {
             Backend::Avx512Ifma
         } else {
             Backend::Portable
         }
-    }
-    /// Every backend this CPU can run.
-    pub fn all_supported() -> Vec<Backend> {
-        let mut v = vec![Backend::Portable];
-        if Backend::detect() == Backend::Avx512Ifma {
-            v.push(Backend::Avx512Ifma);
-        }
-        v
     }
 }
 
@@ -233,30 +225,38 @@ impl SecretPrime {
         portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
     }
 
-    /// [`reduce_u128`](Self::reduce_u128) on the given backend; `None` if this
-    /// CPU does not have it.
-    pub fn reduce_with(&self, backend: Backend, m: &[u8]) -> Option<u128> {
+    /// [`reduce_u128`](Self::reduce_u128) on the fastest kernel `platform`
+    /// allows, at every length and on one thread (tests and benchmarks pass
+    /// each of [`Platform::variants`]).
+    pub fn reduce_on(&self, platform: Platform, m: &[u8]) -> u128 {
         let full = m.len() / UNIT * UNIT;
-        let w = self.absorb(backend, 0, &m[..full])?;
-        Some(portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..])))
+        let w = self.absorb(Backend::for_platform(platform), 0, &m[..full]);
+        portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
+    }
+
+    /// The kernel `platform` selects for long integers: `"portable"` or
+    /// `"avx512ifma"`.
+    pub fn backend_on(platform: Platform) -> &'static str {
+        match Backend::for_platform(platform) {
+            Backend::Portable => "portable",
+            Backend::Avx512Ifma => "avx512ifma",
+        }
     }
 
     /// Whole units `x` (a multiple of [`UNIT`] bytes) after `w` on `backend`:
     /// both backends keep `w ≡ A·2^(-8n)` for the `n` bytes read so far.
-    fn absorb(&self, backend: Backend, w: u128, x: &[u8]) -> Option<u128> {
+    fn absorb(&self, backend: Backend, w: u128, x: &[u8]) -> u128 {
         match backend {
-            Backend::Portable => Some(portable::absorb(&self.t, w, x)),
+            Backend::Portable => portable::absorb(&self.t, w, x),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Ifma => {
-                if !Platform::detect().avx512ifma() {
-                    return None;
-                }
                 let it = self.ifma.get_or_init(|| avx512::IfmaTables::new(&self.t));
-                // SAFETY: AVX-512F and IFMA52 were detected just above.
-                Some(unsafe { avx512::absorb(&self.t, it, w, x) })
+                // SAFETY: the backend is Avx512Ifma only if the Platform
+                // (detection's evidence) has AVX-512F and IFMA52.
+                unsafe { avx512::absorb(&self.t, it, w, x) }
             }
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx512Ifma => None,
+            Backend::Avx512Ifma => unreachable!("no IFMA kernel off x86-64; for_platform never picks it"),
         }
     }
 
@@ -286,8 +286,8 @@ impl SecretPrime {
     fn absorb_one(&self, w: u128, x: &[u8]) -> u128 {
         // (IFMA_MIN_BYTES is 0 on targets without the IFMA code.)
         #[allow(clippy::absurd_extreme_comparisons)]
-        let b = if x.len() >= IFMA_MIN_BYTES { Backend::detect() } else { Backend::Portable };
-        self.absorb(b, w, x).expect("detected")
+        let b = if x.len() >= IFMA_MIN_BYTES { Backend::for_platform(Platform::detect()) } else { Backend::Portable };
+        self.absorb(b, w, x)
     }
 
     /// Start reducing an integer that arrives in pieces, lowest bytes first.
