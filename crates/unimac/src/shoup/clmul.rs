@@ -35,6 +35,7 @@ use core::arch::x86_64::*;
 use super::eval128::{self, Eval128Key};
 use super::gdiv::GKey;
 use super::Ring64;
+use crate::platform::Platform;
 
 #[inline]
 #[target_feature(enable = "sse2")]
@@ -299,11 +300,12 @@ pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i
 /// blocks in all, from the initial state `α`:
 /// `α^(k+1) + b_0 α^k + … + b_(k−2) α^2 + last·α`, reduced once.
 ///
-/// Panics if the CPU lacks PCLMULQDQ or SSE4.1 or if `data` is too long.
-pub(crate) fn eval128_short(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
-    assert!(crate::platform::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1 or if `data` is
+/// too long.
+pub(crate) fn eval128_short(p: Platform, key: &Eval128Key, data: &[u8], last: u128) -> u128 {
+    assert!(p.pclmul(), "eval128: PCLMULQDQ kernel without the evidence");
     assert!(data.len().is_multiple_of(16) && data.len() / 16 < eval128::STEP, "eval128: a short message is fewer than 32 blocks");
-    // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
     unsafe { eval128_short_pclmul(key, data, last) }
 }
 
@@ -334,12 +336,12 @@ fn eval128_short_pclmul(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
 /// middle term formed once per step from the sums), the rest in one shorter
 /// step; `acc` the reduced state `X`.
 ///
-/// Panics if the CPU lacks PCLMULQDQ or SSE4.1 (the backend is chosen only
-/// where [`Platform::detect`] finds them) or if `data` is not whole blocks.
-pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    assert!(crate::platform::Platform::detect().pclmul(), "eval128: PCLMULQDQ kernel on a CPU without it");
+/// Panics if the evidence `p` (which only detection creates) lacks
+/// PCLMULQDQ with SSE4.1, or if `data` is not whole blocks.
+pub(crate) fn eval128_blocks(p: Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.pclmul(), "eval128: PCLMULQDQ kernel without the evidence");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
-    // SAFETY: pclmulqdq and sse4.1 are present (asserted above).
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
     unsafe { eval128_blocks_pclmul(key, acc, data) }
 }
 

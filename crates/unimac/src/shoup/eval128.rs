@@ -80,14 +80,16 @@ impl Backend {
 }
 
 /// Absorb whole 16-byte blocks into the state `x` (reduced).
-fn blocks(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
+/// `p` is the evidence `backend` was chosen from (the kernels check it).
+fn blocks(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
+    let _ = p;
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Clmul => super::clmul::eval128_blocks(key, x, data),
+        Backend::Clmul => super::clmul::eval128_blocks(p, key, x, data),
         #[cfg(target_arch = "x86_64")]
-        Backend::Vpclmul => super::vpclmul::eval128_blocks(key, x, data),
+        Backend::Vpclmul => super::vpclmul::eval128_blocks(p, key, x, data),
         #[cfg(target_arch = "x86_64")]
-        Backend::Vpclmul512 => super::vpclmul512::eval128_blocks(key, x, data),
+        Backend::Vpclmul512 => super::vpclmul512::eval128_blocks(p, key, x, data),
         _ => portable::eval128_blocks(key.alpha(), x, data),
     }
 }
@@ -95,12 +97,12 @@ fn blocks(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
 /// [`blocks`] split across the threads the application allows
 /// ([`crate::threads`]) from [`crate::threads::PARALLEL_MIN`] bytes on: each
 /// piece hashed from zero, joined with `X(a‖b) = X(a)·α^|b| + X(b)`.
-fn blocks_bulk(backend: Backend, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
+fn blocks_bulk(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
     let pieces = crate::threads::split(data.len(), BUF, crate::threads::PARALLEL_MIN);
     if pieces.len() < 2 {
-        return blocks(backend, key, x, data);
+        return blocks(backend, p, key, x, data);
     }
-    let values = crate::threads::map(&pieces, |r| blocks(backend, key, 0, &data[r.clone()]));
+    let values = crate::threads::map(&pieces, |r| blocks(backend, p, key, 0, &data[r.clone()]));
     let mut v = x;
     for (pv, r) in values.into_iter().zip(&pieces) {
         v = gf128::mul_auto(v, pow128(key.alpha(), (r.len() / 16) as u64)) ^ pv;
@@ -128,6 +130,8 @@ pub(crate) fn pow128(a: u128, mut n: u64) -> u128 {
 pub struct Eval128 {
     key: Arc<Eval128Key>,
     backend: Backend,
+    /// The evidence `backend` was chosen from.
+    platform: Platform,
     acc: u128,
     buf: [u8; BUF],
     n: usize,
@@ -145,7 +149,7 @@ impl Eval128 {
     pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
         let key = Arc::new(Eval128Key::new(alpha));
         let acc = key.alpha();
-        Eval128 { key, backend: Backend::for_eval128(platform), acc, buf: [0; BUF], n: 0 }
+        Eval128 { key, backend: Backend::for_eval128(platform), platform, acc, buf: [0; BUF], n: 0 }
     }
 
     /// The kernel in use: `"portable"`, `"clmul"`, `"vpclmul"` or `"vpclmul512"`.
@@ -163,12 +167,12 @@ impl Eval128 {
             if self.n < BUF {
                 return;
             }
-            self.acc = blocks(self.backend, &self.key, self.acc, &self.buf);
+            self.acc = blocks(self.backend, self.platform, &self.key, self.acc, &self.buf);
             self.n = 0;
         }
         let whole = data.len() - data.len() % BUF;
         if whole > 0 {
-            self.acc = blocks_bulk(self.backend, &self.key, self.acc, &data[..whole]);
+            self.acc = blocks_bulk(self.backend, self.platform, &self.key, self.acc, &data[..whole]);
         }
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
@@ -184,7 +188,7 @@ impl Eval128 {
         let mut acc = if first { self.key.alpha() } else { 0 };
         let whole = piece.len() - piece.len() % BUF;
         if whole > 0 {
-            acc = blocks_bulk(self.backend, &self.key, acc, &piece[..whole]);
+            acc = blocks_bulk(self.backend, self.platform, &self.key, acc, &piece[..whole]);
         }
         let rest = &piece[whole..];
         let mut last = [0u8; BUF + 16];
@@ -196,7 +200,7 @@ impl Eval128 {
             rest.len()
         };
         if len > 0 {
-            acc = blocks(self.backend, &self.key, acc, &last[..len]);
+            acc = blocks(self.backend, self.platform, &self.key, acc, &last[..len]);
         }
         last.zeroize();
         acc
@@ -214,14 +218,14 @@ impl Eval128 {
             let mut last = [0u8; 16];
             last[..msg.len() - full].copy_from_slice(&msg[full..]);
             last[msg.len() - full] = 1; // pad(M, 16)
-            let h = super::clmul::eval128_short(&self.key, &msg[..full], u128::from_le_bytes(last));
+            let h = super::clmul::eval128_short(self.platform, &self.key, &msg[..full], u128::from_le_bytes(last));
             last.zeroize();
             return h.to_le_bytes();
         }
         let whole = msg.len() - msg.len() % BUF;
         let mut acc = self.key.alpha();
         if whole > 0 {
-            acc = blocks_bulk(self.backend, &self.key, acc, &msg[..whole]);
+            acc = blocks_bulk(self.backend, self.platform, &self.key, acc, &msg[..whole]);
         }
         // The rest (< BUF bytes) and pad(M, 16) in one step of at most BUF bytes.
         let rest = &msg[whole..];
@@ -229,7 +233,7 @@ impl Eval128 {
         last[..rest.len()].copy_from_slice(rest);
         last[rest.len()] = 1;
         let len = (rest.len() + 16) & !15;
-        let h = blocks(self.backend, &self.key, acc, &last[..len]);
+        let h = blocks(self.backend, self.platform, &self.key, acc, &last[..len]);
         // Only the first `len` bytes ever held message bytes.
         last[..len].zeroize();
         h.to_le_bytes()
@@ -248,7 +252,7 @@ impl Eval128 {
         if !self.n.is_multiple_of(16) {
             return None;
         }
-        let h = if self.n == 0 { self.acc } else { blocks(self.backend, &self.key, self.acc, &self.buf[..self.n]) };
+        let h = if self.n == 0 { self.acc } else { blocks(self.backend, self.platform, &self.key, self.acc, &self.buf[..self.n]) };
         self.buf.zeroize();
         Some(h.to_le_bytes())
     }
@@ -260,7 +264,7 @@ impl Eval128 {
         let len = (self.n + 16) & !15;
         self.buf[self.n] = 1;
         self.buf[self.n + 1..len].fill(0);
-        let h = blocks(self.backend, &self.key, self.acc, &self.buf[..len]);
+        let h = blocks(self.backend, self.platform, &self.key, self.acc, &self.buf[..len]);
         self.buf.zeroize();
         self.acc = self.key.alpha();
         self.n = 0;

@@ -137,14 +137,12 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
 /// kernel of `vpclmul512`); the lanes are summed and the step reduced once.
 /// Shorter tails go to the 128-bit kernel.
 ///
-/// Panics if the CPU lacks VPCLMULQDQ with AVX2 (the backend is chosen only
-/// where [`Platform::detect`](crate::platform::Platform::detect) finds them) or if `data`
-/// is not whole blocks.
-pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    let p = crate::platform::Platform::detect();
-    assert!(p.vpclmul() && p.pclmul(), "eval128: VPCLMULQDQ kernel on a CPU without it");
+/// Panics if the evidence `p` (which only detection creates) lacks
+/// VPCLMULQDQ with AVX2, or if `data` is not whole blocks.
+pub(crate) fn eval128_blocks(p: crate::platform::Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.vpclmul() && p.pclmul(), "eval128: VPCLMULQDQ kernel without the evidence");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
-    // SAFETY: vpclmulqdq, pclmulqdq, avx2 and sse4.1 are present (asserted above).
+    // SAFETY: the evidence `p` has vpclmulqdq, pclmulqdq, avx2 and sse4.1 (asserted above).
     unsafe { eval128_blocks_vpclmul(key, acc, data) }
 }
 

@@ -23,15 +23,13 @@ use super::eval128::{Eval128Key, STEP};
 
 /// eval128 blocks (`data.len()` a multiple of 16); `acc` the reduced state.
 ///
-/// Panics if the CPU lacks VPCLMULQDQ with AVX-512F (the backend is chosen
-/// only where [`Platform::detect`](crate::platform::Platform::detect) finds them) or if
-/// `data` is not whole blocks.
-pub(crate) fn eval128_blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    let p = crate::platform::Platform::detect();
-    assert!(p.vpclmul() && p.pclmul() && p.avx512(), "eval128: 512-bit VPCLMULQDQ kernel on a CPU without it");
+/// Panics if the evidence `p` (which only detection creates) lacks
+/// VPCLMULQDQ with AVX-512F, or if `data` is not whole blocks.
+pub(crate) fn eval128_blocks(p: crate::platform::Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.vpclmul() && p.pclmul() && p.avx512(), "eval128: 512-bit VPCLMULQDQ kernel without the evidence");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
-    // SAFETY: vpclmulqdq, pclmulqdq, avx512f, avx2 and sse4.1 are present
-    // (asserted above).
+    // SAFETY: the evidence `p` has vpclmulqdq, pclmulqdq, avx512f, avx2 and
+    // sse4.1 (asserted above).
     unsafe { blocks(key, acc, data) }
 }
 
