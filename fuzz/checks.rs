@@ -18,7 +18,8 @@ use unimac::square::{self, Variant};
 pub type Check = fn(&[u8]);
 
 /// The target names, with their check functions (for the corpus replay).
-pub const TARGETS: [(&str, Check); 3] = [("differential", differential), ("backend", backend), ("vectors", vectors)];
+pub const TARGETS: [(&str, Check); 4] =
+    [("differential", differential), ("backend", backend), ("kernels", kernels), ("vectors", vectors)];
 
 /// Largest `--len` tried (keeps one input cheap).
 const MAX_LEN: usize = 4096;
@@ -223,7 +224,7 @@ fn modp_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
 /// The detected platform without the features in `mask` (bit `i` removes
 /// `Feature::ALL[i]`).
 fn platform_without(mask: u8) -> Platform {
-    let mut p = Platform::detect();
+    let mut p = Platform::hardware();
     for (i, f) in Feature::ALL.iter().enumerate() {
         if mask & (1 << i) != 0 {
             p = p.without(*f);
@@ -281,6 +282,106 @@ pub fn backend(data: &[u8]) {
     for (b, o) in blocks.chunks_exact(k * e).zip(out_p.chunks_exact(o)) {
         let one = square::hash_on(portable, l, variant, &key, b).expect("one block");
         assert_eq!(one, o, "sqh{l}-{}: hash_blocks differs from hash", variant.suffix());
+    }
+}
+
+/// Every other family's kernels against its portable path, on a
+/// fuzzer-chosen subset of the CPU's features, through the same `_on`
+/// constructors as Square Hash: hash127 (padded and raw, one-shot and
+/// streamed in the fuzzer's chunking, the short-message path of the default
+/// dispatch), MMH (`mmh32x1..4`, `nmh32`), Shoup's eval64, division64 and
+/// gdivision64 (streamed and one-shot), eval128 (streamed and one-shot) and
+/// modp (reduce).
+pub fn kernels(data: &[u8]) {
+    use unimac::hash127::{self, Hash127, Key};
+    use unimac::mmh::{Mmh32, Nmh32, BLOCK32};
+    use unimac::shoup::{eval128::Eval128, Hasher, Kind};
+    let mut r = Input(data);
+    let family = r.byte() % 5;
+    let platform = platform_without(r.byte());
+    let portable = Platform::portable();
+    let mode = r.byte();
+    let nsplits = usize::from(r.byte() % 4);
+    let splits = r.take(nsplits).to_vec();
+    let key = key_of(&mut r, 256);
+    let mut msg = r.rest().to_vec();
+    // Long messages from a short input: repeat it, so the vector kernels'
+    // bulk loops (and their tails) run too.
+    if mode & 4 != 0 && !msg.is_empty() {
+        let reps = 1 + (usize::from(mode >> 3) * 64).div_ceil(msg.len().max(1));
+        msg = msg.repeat(reps.min(8192 / msg.len().max(1) + 1));
+    }
+    if mode & 2 != 0 {
+        msg.iter_mut().for_each(|b| *b = 0xff);
+    }
+    let key: Vec<u8> = if mode & 1 != 0 { vec![0xff; key.len()] } else { key };
+    match family {
+        0 => {
+            let k = Key::new(key[..32].try_into().expect("32 bytes"));
+            for pad in [true, false] {
+                let want = hash127::hash127_on(portable, &k, &msg, pad, usize::MAX);
+                let got = hash127::hash127_on(platform, &k, &msg, pad, usize::MAX);
+                assert_eq!(got, want, "hash127 pad={pad} {platform:?} len {}", msg.len());
+                let mut h = Hash127::new_on(platform, &k);
+                for c in chunks(&msg, &splits) {
+                    h.update(c);
+                }
+                let streamed = if pad { Some(h.finalize()) } else { h.finalize_raw().ok() };
+                assert_eq!(streamed, want, "hash127 streamed pad={pad} {platform:?} len {}", msg.len());
+            }
+            // The default dispatch, twice (the second short message under a
+            // key takes the precomputed-powers path).
+            let want = hash127::hash127_on(portable, &k, &msg, true, usize::MAX).expect("padded");
+            assert_eq!(hash127::hash127(&k, &msg), want);
+            assert_eq!(hash127::hash127(&k, &msg), want, "second message");
+        }
+        1 => {
+            let whole = msg.len() / BLOCK32 * BLOCK32;
+            let blocks = &msg[..whole];
+            for n in 1..=4usize {
+                let kk = &key[..4 * (31 + n)];
+                let mut want = vec![0u8; whole / BLOCK32 * 4 * n];
+                let mut got = want.clone();
+                Mmh32::new_on(portable, n, kk).expect("key").hash_blocks(blocks, &mut want);
+                Mmh32::new_on(platform, n, kk).expect("key").hash_blocks(blocks, &mut got);
+                assert_eq!(got, want, "mmh32x{n} {platform:?} {} blocks", whole / BLOCK32);
+            }
+            let mut want = vec![0u8; whole / BLOCK32 * 4];
+            let mut got = want.clone();
+            Nmh32::new_on(portable, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut want);
+            Nmh32::new_on(platform, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut got);
+            assert_eq!(got, want, "nmh32 {platform:?}");
+        }
+        2 => {
+            let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(mode >> 6) % 3];
+            let k: [u8; 8] = key[..8].try_into().expect("8 bytes");
+            let want = Hasher::new_on(portable, kind, &k).hash(&msg);
+            let h = Hasher::new_on(platform, kind, &k);
+            assert_eq!(h.hash(&msg), want, "{kind:?} one-shot {platform:?} len {}", msg.len());
+            let mut h = h;
+            for c in chunks(&msg, &splits) {
+                h.update(c);
+            }
+            assert_eq!(h.finalize(), want, "{kind:?} streamed {platform:?} len {}", msg.len());
+        }
+        3 => {
+            let k: [u8; 16] = key[..16].try_into().expect("16 bytes");
+            let mut p = Eval128::new_on(portable, &k);
+            p.update(&msg);
+            let want = p.finalize();
+            let h = Eval128::new_on(platform, &k);
+            assert_eq!(h.oneshot(&msg), want, "eval128 one-shot {platform:?} len {}", msg.len());
+            let mut h = h;
+            for c in chunks(&msg, &splits) {
+                h.update(c);
+            }
+            assert_eq!(h.finalize(), want, "eval128 streamed {platform:?} len {}", msg.len());
+        }
+        _ => {
+            static PRIME: std::sync::OnceLock<unimac::modp::SecretPrime> = std::sync::OnceLock::new();
+            let sp = PRIME.get_or_init(|| unimac::modp::SecretPrime::generate().expect("OS random generator"));
+            assert_eq!(sp.reduce_on(platform, &msg), sp.reduce_on(portable, &msg), "modp {platform:?} len {}", msg.len());
+        }
     }
 }
 

@@ -14,10 +14,13 @@ use unimac::shoup::eval128::Eval128;
 use unimac::shoup::{gdiv, minpoly, Hasher, Kind, Table};
 use unimac::{Feature, Platform};
 
+/// A named way to build a hasher from a key.
+type Make = (String, Box<dyn Fn(&[u8; 8]) -> Hasher>);
+
 /// Constructors of every distinct kernel this CPU runs for `kind` (one
 /// platform per kernel, fastest first) and of both table methods, named.
-fn hashers(kind: Kind) -> Vec<(String, Box<dyn Fn(&[u8; 8]) -> Hasher>)> {
-    let mut v: Vec<(String, Box<dyn Fn(&[u8; 8]) -> Hasher>)> = Vec::new();
+fn hashers(kind: Kind) -> Vec<Make> {
+    let mut v: Vec<Make> = Vec::new();
     for p in Platform::hardware().only(&[Feature::Pclmul, Feature::Vpclmul, Feature::Gfni]).variants().into_iter().rev() {
         let name = Hasher::new_on(p, kind, &KEY).backend().to_string();
         if !v.iter().any(|(n, _)| *n == name) {

@@ -34,6 +34,11 @@ fn backend_corpus() {
 }
 
 #[test]
+fn kernels_corpus() {
+    replay("kernels", checks::kernels);
+}
+
+#[test]
 fn vectors_corpus() {
     replay("vectors", checks::vectors);
 }
@@ -41,5 +46,5 @@ fn vectors_corpus() {
 #[test]
 fn every_target_is_replayed() {
     let names: Vec<&str> = checks::TARGETS.iter().map(|t| t.0).collect();
-    assert_eq!(names, ["differential", "backend", "vectors"]);
+    assert_eq!(names, ["differential", "backend", "kernels", "vectors"]);
 }
