@@ -290,17 +290,20 @@ pub fn backend(data: &[u8]) {
 /// constructors as Square Hash: hash127 (padded and raw, one-shot and
 /// streamed in the fuzzer's chunking, the short-message path of the default
 /// dispatch), MMH (`mmh32x1..4`, `nmh32`), Shoup's eval64, division64 and
-/// gdivision64 (streamed and one-shot), eval128 (streamed and one-shot) and
-/// modp (reduce).
+/// gdivision64 (streamed and one-shot), eval128 (streamed and one-shot),
+/// modp (reduce), UMAC (all four tag sizes) and VMAC (both, AES-128/192/256
+/// keys), one-shot and streamed.
 pub fn kernels(data: &[u8]) {
     use unimac::hash127::{self, Hash127, Key};
     use unimac::mmh::{Mmh32, Nmh32, BLOCK32};
     use unimac::shoup::{eval128::Eval128, Hasher, Kind};
     let mut r = Input(data);
-    let family = r.byte() % 5;
+    let family = r.byte() % 7;
     let platform = platform_without(r.byte());
     let portable = Platform::portable();
     let mode = r.byte();
+    // Which variant of the family (kind, tag size, key size, nonce length).
+    let sel = r.byte();
     let nsplits = usize::from(r.byte() % 4);
     let splits = r.take(nsplits).to_vec();
     let key = key_of(&mut r, 256);
@@ -353,7 +356,7 @@ pub fn kernels(data: &[u8]) {
             assert_eq!(got, want, "nmh32 {platform:?}");
         }
         2 => {
-            let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(mode >> 6) % 3];
+            let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(sel) % 3];
             let k: [u8; 8] = key[..8].try_into().expect("8 bytes");
             let want = Hasher::new_on(portable, kind, &k).hash(&msg);
             let h = Hasher::new_on(platform, kind, &k);
@@ -376,6 +379,50 @@ pub fn kernels(data: &[u8]) {
                 h.update(c);
             }
             assert_eq!(h.finalize(), want, "eval128 streamed {platform:?} len {}", msg.len());
+        }
+        5 => {
+            use unimac::umac::Umac;
+            let k: [u8; 16] = key[..16].try_into().expect("16 bytes");
+            let nonce = &key[16..16 + 1 + usize::from(sel >> 4)];
+            fn both<const T: usize>(p: Platform, k: &[u8; 16], n: &[u8], m: &[u8], splits: &[u8]) {
+                let want = Umac::<T>::new_on(Platform::portable(), k).tag(n, m).expect("nonce");
+                let mac = Umac::<T>::new_on(p, k);
+                assert_eq!(mac.tag(n, m).expect("nonce"), want, "umac{} {p:?} len {}", 8 * T, m.len());
+                let mut s = mac.start(n).expect("nonce");
+                for c in chunks(m, splits) {
+                    s.update(c);
+                }
+                assert_eq!(s.finalize(), *want.as_ref(), "umac{} streamed {p:?} len {}", 8 * T, m.len());
+            }
+            match sel & 3 {
+                0 => both::<4>(platform, &k, nonce, &msg, &splits),
+                1 => both::<8>(platform, &k, nonce, &msg, &splits),
+                2 => both::<12>(platform, &k, nonce, &msg, &splits),
+                _ => both::<16>(platform, &k, nonce, &msg, &splits),
+            }
+        }
+        6 => {
+            use unimac::vmac::Vmac;
+            let klen = [16usize, 24, 32][usize::from(sel & 3) % 3];
+            let k = &key[..klen];
+            // 1 to 16 bytes; a 16-byte nonce must have its top bit clear.
+            let mut nonce = key[64..64 + 1 + usize::from(sel >> 4)].to_vec();
+            nonce[0] &= 0x7f;
+            fn both<const T: usize>(p: Platform, k: &[u8], n: &[u8], m: &[u8], splits: &[u8]) {
+                let want = Vmac::<T>::new_on(Platform::portable(), k).expect("key").tag(n, m).expect("nonce");
+                let mac = Vmac::<T>::new_on(p, k).expect("key");
+                assert_eq!(mac.tag(n, m).expect("nonce"), want, "vmac{} {p:?} len {}", 8 * T, m.len());
+                let mut s = mac.start(n).expect("nonce");
+                for c in chunks(m, splits) {
+                    s.update(c);
+                }
+                assert_eq!(s.finalize(), *want.as_ref(), "vmac{} streamed {p:?} len {}", 8 * T, m.len());
+            }
+            if sel & 4 != 0 {
+                both::<8>(platform, k, &nonce, &msg, &splits);
+            } else {
+                both::<16>(platform, k, &nonce, &msg, &splits);
+            }
         }
         _ => {
             static PRIME: std::sync::OnceLock<unimac::modp::SecretPrime> = std::sync::OnceLock::new();

@@ -19,8 +19,10 @@ pub(crate) fn nh<const N: usize>(key: &NhKey, msg: &[u8]) -> [u64; N] {
     let groups = 2 * steps;
     assert!(key.lanes() >= groups + N / 2 || steps == 0, "NH key shorter than the message");
     assert!((1..=4).contains(&N));
-    assert!(Platform::detect().avx2_fma(), "the AVX2 NH kernel needs AVX2");
-    // SAFETY: AVX2 is present (asserted above); the message loads read bytes
+    // The CPU's own evidence (not `detect`, which UNIMAC_FORCE_PORTABLE
+    // empties: keys made with `new_on(Platform::hardware(), …)` run here too).
+    assert!(Platform::hardware().avx2_fma(), "the AVX2 NH kernel needs AVX2");
+    // SAFETY: the CPU has AVX2 (asserted above); the message loads read bytes
     // [64 i, 64 i + 64) for i < steps, within msg; the key loads read 8 words
     // from lane g + s or g + s + 1, g <= groups − 2, s <= (N − 1)/2, within
     // the `groups + N/2` lanes asserted.

@@ -26,9 +26,11 @@ pub(crate) fn nh<const N: usize>(key: &NhKey, msg: &[u8]) -> [u64; N] {
     // KB[groups + s − 1] for the even ones: `groups + N/2` lanes cover both.
     assert!(key.lanes() >= groups + N / 2 || steps == 0, "NH key shorter than the message");
     assert!((1..=4).contains(&N));
-    let p = Platform::detect();
+    // The CPU's own evidence (not `detect`, which UNIMAC_FORCE_PORTABLE
+    // empties: keys made with `new_on(Platform::hardware(), …)` run here too).
+    let p = Platform::hardware();
     assert!(p.avx512() && p.avx2_fma(), "the AVX-512 NH kernel needs AVX-512F");
-    // SAFETY: AVX-512F is present (asserted above); every load is in bounds:
+    // SAFETY: the CPU has AVX-512F and AVX2 (asserted above); every load is in bounds:
     // the message loads read bytes [128 i, 128 i + 128) for i < steps, within
     // msg; the key loads read 16 words from lane g + s or g + s + 1 with
     // g <= groups − 4 and s <= (N − 1)/2, within the `groups + N/2` lanes asserted.

@@ -34,6 +34,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
+use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -113,7 +114,7 @@ impl Drop for PadCache {
 }
 
 impl UmacKey {
-    fn new(key: &[u8; 16], iters: usize) -> UmacKey {
+    fn new(key: &[u8; 16], iters: usize, platform: Platform) -> UmacKey {
         assert!((1..=4).contains(&iters));
         let aes = Aes128::new(key.into());
         let pdf_key = kdf(&aes, 0, 16);
@@ -144,7 +145,7 @@ impl UmacKey {
                 })
                 .collect(),
         );
-        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::detect() }
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::for_platform(platform) }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
@@ -482,9 +483,15 @@ impl<const T: usize> Umac<T> {
 
     /// UMAC under the 16-byte key `key` (the AES-128 key of RFC 4418 §3).
     pub fn new(key: &[u8; 16]) -> Self {
+        Self::new_on(Platform::detect(), key)
+    }
+
+    /// [`Umac::new`] with NH on the fastest kernel `platform` allows (tests
+    /// and benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
-        Umac { key: Arc::new(UmacKey::new(key, T / 4)) }
+        Umac { key: Arc::new(UmacKey::new(key, T / 4, platform)) }
     }
 
     fn name() -> &'static str {

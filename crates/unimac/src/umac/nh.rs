@@ -6,7 +6,7 @@
 //! shifted by 4 words each (the Toeplitz construction of seed 004 §2.4), so
 //! one pass over the message computes all of them. This file dispatches to the
 //! portable code below or to the vector kernels of [`super::avx2`] /
-//! [`super::avx512`] through [`Platform::detect`].
+//! [`super::avx512`] through the [`Platform`] the key was made with.
 
 use zeroize::Zeroizing;
 
@@ -65,8 +65,8 @@ pub(crate) enum Backend {
 }
 
 impl Backend {
-    pub(crate) fn detect() -> Backend {
-        let p = Platform::detect();
+    /// The fastest backend `p` proves this CPU can run.
+    pub(crate) fn for_platform(p: Platform) -> Backend {
         #[cfg(target_arch = "x86_64")]
         {
             if p.avx512() && p.avx2_fma() {
@@ -80,18 +80,14 @@ impl Backend {
         Backend::Portable
     }
 
-    /// Every backend this CPU can run (for tests).
+    /// Every distinct backend this CPU can run (for tests).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Backend> {
-        let mut v = vec![Backend::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = Platform::detect();
-            if p.avx2_fma() {
-                v.push(Backend::Avx2);
-            }
-            if p.avx512() && p.avx2_fma() {
-                v.push(Backend::Avx512);
+        let mut v: Vec<Backend> = Vec::new();
+        for p in Platform::hardware().variants() {
+            let b = Backend::for_platform(p);
+            if !v.contains(&b) {
+                v.push(b);
             }
         }
         v

@@ -39,6 +39,7 @@ use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
+use crate::platform::Platform;
 
 pub(crate) mod nh;
 
@@ -108,7 +109,7 @@ struct VmacKey {
 }
 
 impl VmacKey {
-    fn new(key: &[u8], iters: usize) -> Option<VmacKey> {
+    fn new(key: &[u8], iters: usize, platform: Platform) -> Option<VmacKey> {
         assert!(iters == 1 || iters == 2);
         let cipher = Cipher::new(key)?;
         let words = 16 + 2 * (iters - 1);
@@ -138,7 +139,7 @@ impl VmacKey {
         }
         let mut nh_fixed = Zeroizing::new([0u64; nh::KEY_WORDS]);
         nh_fixed[..nhk.len()].copy_from_slice(&nhk);
-        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::detect() })
+        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::for_platform(platform) })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -515,9 +516,15 @@ impl<const T: usize> Vmac<T> {
 
     /// VMAC under `key`: 16, 24 or 32 bytes (AES-128, -192, -256).
     pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::new_on(Platform::detect(), key)
+    }
+
+    /// [`Vmac::new`] with NH on the fastest kernel `platform` allows (tests
+    /// and benchmarks pass each of [`Platform::variants`]).
+    pub fn new_on(platform: Platform, key: &[u8]) -> Result<Self, Error> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
-        let k = VmacKey::new(key, T / 8).ok_or_else(|| Error::KeyLength {
+        let k = VmacKey::new(key, T / 8, platform).ok_or_else(|| Error::KeyLength {
             name: Self::name().into(),
             expected: "16, 24 or 32".into(),
             got: key.len(),
