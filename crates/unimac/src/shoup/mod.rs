@@ -16,9 +16,9 @@
 //! The three 64-bit hashes are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
 //! implicit leading 1, computed with many blocks aggregated per step over
 //! precomputed powers of the multiplier (see `clmul`). Each has a portable
-//! constant-time path ([`Backend::Portable`]) and constant-time SIMD paths
-//! chosen at run time ([`Backend::Clmul`], [`Backend::Vpclmul`], and for
-//! gdivision64 [`Backend::Gfni`]); the paper's table methods are there as
+//! constant-time path (backend `portable`) and constant-time SIMD paths
+//! chosen at run time from a [`Platform`] (`clmul`, `vpclmul`, and for
+//! gdivision64 `gfni`; [`Hasher::backend`] names the one in use); the paper's table methods are there as
 //! non-constant-time benchmark variants (`Backend::Table1`, `Backend::Table2`,
 //! with the `reference` feature only).
 //!
