@@ -26,7 +26,8 @@
 //! ```
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -83,17 +84,59 @@ struct UmacKey {
     pdf: Aes128,
     /// The last enciphered nonce block and its output, for UMAC-32 and -64
     /// whose 4 or 2 consecutive nonces share one AES block (RFC 4418 §3.3);
-    /// taken only when free (`try_lock`), so threads never wait on it.
-    pad_cache: Mutex<PadCache>,
+    /// lock-free, so threads never wait on it.
+    pad_cache: PadCache,
     backend: Backend,
 }
 
-/// One enciphered nonce block: `(input, output)`, valid if `ok`.
-#[derive(Default, Zeroize)]
+/// One enciphered nonce block, `(input, output)`, behind a sequence lock:
+/// `seq` is even when the words are stable (0: nothing cached yet) and odd
+/// while one thread rewrites them. A reader takes the words only if `seq`
+/// was the same even number before and after reading them; a writer takes
+/// the odd state with a compare-exchange and skips caching when another
+/// thread holds it. Nobody waits: a contended or torn read is a miss, and a
+/// miss only costs the AES call. The words are wiped on drop.
+#[derive(Default)]
 struct PadCache {
-    input: u128,
-    output: u128,
-    ok: bool,
+    seq: AtomicU64,
+    /// `input` high and low, `output` high and low.
+    words: [AtomicU64; 4],
+}
+
+impl PadCache {
+    /// The cached output if the cached input is `input`.
+    #[inline]
+    fn get(&self, input: u128) -> Option<u128> {
+        let s = self.seq.load(Ordering::Acquire);
+        if s == 0 || s & 1 == 1 {
+            return None;
+        }
+        let w: [u64; 4] = core::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
+        // Orders the word loads before the second `seq` load: a word written
+        // after a writer's release fence makes its odd `seq` visible here.
+        fence(Ordering::Acquire);
+        if self.seq.load(Ordering::Relaxed) != s {
+            return None;
+        }
+        let (i, o) = (((w[0] as u128) << 64) | w[1] as u128, ((w[2] as u128) << 64) | w[3] as u128);
+        (i == input).then_some(o)
+    }
+
+    /// Cache `(input, output)` unless another thread is writing.
+    #[inline]
+    fn put(&self, input: u128, output: u128) {
+        let s = self.seq.load(Ordering::Relaxed);
+        if s & 1 == 1 || self.seq.compare_exchange(s, s + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // The odd `seq` is ordered before the word stores (see `get`).
+        fence(Ordering::Release);
+        let w = [(input >> 64) as u64, input as u64, (output >> 64) as u64, output as u64];
+        for (a, v) in self.words.iter().zip(w) {
+            a.store(v, Ordering::Relaxed);
+        }
+        self.seq.store(s + 2, Ordering::Release);
+    }
 }
 
 /// The big-endian integer of at most 16 bytes, in registers (no narrow
@@ -109,7 +152,9 @@ pub(crate) fn be_int(b: &[u8]) -> u128 {
 
 impl Drop for PadCache {
     fn drop(&mut self) {
-        self.zeroize();
+        for w in &mut self.words {
+            w.get_mut().zeroize();
+        }
     }
 }
 
@@ -145,7 +190,7 @@ impl UmacKey {
                 })
                 .collect(),
         );
-        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::for_platform(platform) }
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform) }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
@@ -166,19 +211,19 @@ impl UmacKey {
         let top = if taglen == 16 { u128::MAX } else { !(u128::MAX >> (8 * taglen as u32)) };
         let select = |t: u128| (t << (8 * taglen as u32 * index)) & top;
         // Only UMAC-32 and -64 share blocks between (distinct) nonces.
-        let mut cache = if taglen <= 8 { self.pad_cache.try_lock().ok() } else { None };
-        match cache.as_deref_mut() {
-            Some(c) if c.ok && c.input == input => return Zeroizing::new(select(c.output)),
-            _ => {}
+        if taglen <= 8 {
+            if let Some(t) = self.pad_cache.get(input) {
+                return Zeroizing::new(select(t));
+            }
         }
         let mut blk = aes::Block::from(input.to_be_bytes());
         self.pdf.encrypt_block(&mut blk);
-        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
-        if let Some(c) = cache.as_deref_mut() {
-            *c = PadCache { input, output: *t, ok: true };
-        }
         // The enciphered block is the pad (of this and up to 3 other nonces).
+        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
         blk.zeroize();
+        if taglen <= 8 {
+            self.pad_cache.put(input, *t);
+        }
         Zeroizing::new(select(*t))
     }
 }
