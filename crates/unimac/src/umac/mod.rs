@@ -76,10 +76,11 @@ struct UmacKey {
     iters: usize,
     /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
     l1: nh::NhKey,
-    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3).
-    l2: Zeroizing<Vec<(u64, u128)>>,
-    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word.
-    l3: Zeroizing<Vec<([u64; 8], u32)>>,
+    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3); the first `iters` used.
+    l2: Zeroizing<[(u64, u128); 4]>,
+    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word; the
+    /// first `iters` used.
+    l3: Zeroizing<[([u64; 8], u32); 4]>,
     /// `AES(KDF(K, 0, 16), ·)`, the pad derivation (§3.3).
     pdf: Aes128,
     /// The last enciphered nonce block and its output, for UMAC-32 and -64
@@ -167,29 +168,23 @@ impl UmacKey {
         let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
         let l1 = nh::NhKey::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
         let l2b = kdf(&aes, 2, 24 * iters);
-        let l2 = Zeroizing::new(
-            l2b.chunks_exact(24)
-                .map(|c| {
-                    let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
-                    let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
-                    (k64, k128)
-                })
-                .collect(),
-        );
+        let mut l2 = Zeroizing::new([(0u64, 0u128); 4]);
+        for (k, c) in l2.iter_mut().zip(l2b.chunks_exact(24)) {
+            let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
+            let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
+            *k = (k64, k128);
+        }
         let l3a = kdf(&aes, 3, 64 * iters);
         let l3b = kdf(&aes, 4, 4 * iters);
-        let l3 = Zeroizing::new(
-            (0..iters)
-                .map(|t| {
-                    let k1: [u64; 8] = core::array::from_fn(|j| {
-                        let o = 64 * t + 8 * j;
-                        u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
-                    });
-                    let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
-                    (k1, k2)
-                })
-                .collect(),
-        );
+        let mut l3 = Zeroizing::new([([0u64; 8], 0u32); 4]);
+        for (t, k) in l3.iter_mut().enumerate().take(iters) {
+            let k1: [u64; 8] = core::array::from_fn(|j| {
+                let o = 64 * t + 8 * j;
+                u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
+            });
+            let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
+            *k = (k1, k2);
+        }
         UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform) }
     }
 
@@ -307,57 +302,68 @@ impl L2 {
     }
 }
 
-/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration, into L2.
-/// `chunk` is at most 1024 bytes, any length: NH is a sum over 32-byte groups,
-/// so the whole groups are hashed in place and only the last partial group
-/// (or, for the empty message, one group) is zero-padded in a copy.
-fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+/// NH of one chunk for `N` iterations (RFC 4418 §5.2.1, the bit length not
+/// yet added). `chunk` is at most 1024 bytes, any length: NH is a sum over
+/// 32-byte groups, so the whole groups are hashed in place and only the last
+/// partial group (or, for the empty message, one group) is zero-padded in a
+/// copy on the stack.
+#[inline]
+fn nh_chunk<const N: usize>(k: &UmacKey, chunk: &[u8]) -> [u64; N] {
     debug_assert!(chunk.len() <= CHUNK);
     let whole = chunk.len() / nh::GROUP * nh::GROUP;
+    let mut y = nh::nh::<N>(k.backend, &k.l1, &chunk[..whole]);
     let rest = &chunk[whole..];
-    let tail = (!rest.is_empty() || chunk.is_empty()).then(|| {
+    if !rest.is_empty() || chunk.is_empty() {
         let mut g = [0u8; nh::GROUP];
         g[..rest.len()].copy_from_slice(rest);
-        g
-    });
-    macro_rules! go {
-        ($n:literal) => {{
-            let mut y = nh::nh::<$n>(k.backend, &k.l1, &chunk[..whole]);
-            if let Some(g) = &tail {
-                let z = nh::nh_portable::<$n>(&k.l1.words()[whole / 4..], g);
-                for t in 0..$n {
-                    y[t] = y[t].wrapping_add(z[t]);
-                }
-            }
-            for t in 0..$n {
-                l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
-            }
-        }};
+        let z = nh::nh_portable::<N>(&k.l1.words()[whole / 4..], &g);
+        for t in 0..N {
+            y[t] = y[t].wrapping_add(z[t]);
+        }
     }
-    match k.iters {
-        1 => go!(1),
-        2 => go!(2),
-        3 => go!(3),
-        _ => go!(4),
-    }
+    y
 }
 
-/// The L1 outputs (plus the bit length) of one chunk, for every iteration:
-/// what [`l1`] passes to L2.
-fn l1_values(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut l2 = [L2::EMPTY; 4];
-    l1(k, &mut l2, chunk, bits);
-    for (o, s) in out.iter_mut().zip(&l2) {
-        *o = s.first;
+/// `[u64; N]` into the first `N` of four words.
+#[inline]
+fn widen<const N: usize>(a: [u64; N]) -> [u64; 4] {
+    let mut w = [0u64; 4];
+    w[..N].copy_from_slice(&a);
+    w
+}
+
+/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration.
+#[inline]
+fn l1_words(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
+    let y = match k.iters {
+        1 => widen(nh_chunk::<1>(k, chunk)),
+        2 => widen(nh_chunk::<2>(k, chunk)),
+        3 => widen(nh_chunk::<3>(k, chunk)),
+        _ => nh_chunk::<4>(k, chunk),
+    };
+    y.map(|v| v.wrapping_add(bits))
+}
+
+/// [`l1_words`] of `chunk`, into L2.
+#[inline]
+fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+    let y = l1_words(k, chunk, bits);
+    for t in 0..k.iters {
+        l2[t].absorb(&k.l2[t], y[t]);
     }
-    out
 }
 
 /// [`l1`] over whole chunks (`data` a multiple of [`CHUNK`] bytes): from
 /// [`crate::threads::PARALLEL_MIN`] bytes on, the L1 hashes of runs of
-/// chunks on the threads the application allows, passed to L2 in order.
+/// chunks on the threads the application allows, passed to L2 in order;
+/// below that, one loop on this thread with nothing allocated.
 fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
+    if data.len() < crate::threads::PARALLEL_MIN {
+        for c in data.chunks_exact(CHUNK) {
+            l1(k, l2, c, (CHUNK * 8) as u64);
+        }
+        return;
+    }
     let pieces = crate::threads::split(data.len(), CHUNK, crate::threads::PARALLEL_MIN);
     if pieces.len() < 2 {
         for c in data.chunks_exact(CHUNK) {
@@ -369,7 +375,7 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
     let runs: Vec<&[u8]> = data.chunks(1 << 20).collect();
     for group in runs.chunks(64) {
         let vals = crate::threads::map(group, |run| {
-            run.chunks_exact(CHUNK).map(|c| l1_values(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
+            run.chunks_exact(CHUNK).map(|c| l1_words(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
         });
         for v in vals.iter().flatten() {
             for t in 0..k.iters {
@@ -383,13 +389,39 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
     let mut h = 0u128;
-    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(k.iters) {
+    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(T / 4) {
         h |= (l3(&k3.0, k3.1, s.finish(k2)) as u128) << (96 - 32 * t);
     }
-    let all = (h ^ pad).to_be_bytes();
+    top_bytes(h ^ pad)
+}
+
+/// The first `T` bytes of `x` big-endian.
+#[inline]
+fn top_bytes<const T: usize>(x: u128) -> [u8; T] {
+    let all = x.to_be_bytes();
     let mut tag = [0u8; T];
     tag.copy_from_slice(&all[..T]);
     tag
+}
+
+/// The tag of a message of at most one chunk (RFC 4418 §5.3: its L2 output
+/// is the L1 output zero-extended to 16 bytes): L1 straight into L3, XOR the
+/// pad; no L2 state, no buffer.
+#[inline]
+fn tag_one_chunk<const T: usize>(k: &UmacKey, msg: &[u8], pad: u128) -> [u8; T] {
+    debug_assert!(msg.len() <= CHUNK && T == 4 * k.iters);
+    let y = match T {
+        4 => widen(nh_chunk::<1>(k, msg)),
+        8 => widen(nh_chunk::<2>(k, msg)),
+        12 => widen(nh_chunk::<3>(k, msg)),
+        _ => nh_chunk::<4>(k, msg),
+    };
+    let bits = 8 * msg.len() as u64;
+    let mut h = 0u128;
+    for (t, (v, k3)) in y.iter().zip(k.l3.iter()).enumerate().take(T / 4) {
+        h |= (l3(&k3.0, k3.1, v.wrapping_add(bits) as u128) as u128) << (96 - 32 * t);
+    }
+    top_bytes(h ^ pad)
 }
 
 /// UHASH of a whole message into fresh L2 states: every full chunk (a full
@@ -576,10 +608,15 @@ impl<const T: usize> Umac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
+        let k = &*self.key;
+        if msg.len() <= CHUNK {
+            let pad = k.pad(nonce);
+            return Ok(crate::tag::Tag::new(tag_one_chunk(k, msg, *pad)));
+        }
         let mut l2 = [L2::EMPTY; 4];
-        uhash(&self.key, msg, &mut l2);
-        let pad = self.key.pad(nonce);
-        Ok(crate::tag::Tag::new(tag_of(&self.key, &l2, *pad)))
+        uhash(k, msg, &mut l2);
+        let pad = k.pad(nonce);
+        Ok(crate::tag::Tag::new(tag_of(k, &l2, *pad)))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
