@@ -192,21 +192,24 @@ impl UmacKey {
     /// `AES(K', Nonce')` that the nonce's low bits select (for 4- and 8-byte
     /// tags, 4 or 2 nonces share one AES call), as the top `taglen` bytes of
     /// a big-endian 128-bit integer.
-    fn pad(&self, nonce: &[u8]) -> Zeroizing<u128> {
-        let taglen = 4 * self.iters;
+    #[inline]
+    fn pad<const T: usize>(&self, nonce: &[u8]) -> Zeroizing<u128> {
+        debug_assert_eq!(T, 4 * self.iters);
         // Nonce ‖ zeros, big-endian; the last nonce byte is at bit `shift`.
         let shift = 8 * (16 - nonce.len()) as u32;
-        let n = be_int(nonce) << shift;
-        let index = match taglen {
-            4 => (n >> shift) & 3,
-            8 => (n >> shift) & 1,
+        let v = be_int(nonce);
+        // The nonce's low bits select the pad within the block, and are
+        // cleared in the AES input.
+        let index = match T {
+            4 => v & 3,
+            8 => v & 1,
             _ => 0,
         } as u32;
-        let input = n ^ ((index as u128) << shift);
-        let top = if taglen == 16 { u128::MAX } else { !(u128::MAX >> (8 * taglen as u32)) };
-        let select = |t: u128| (t << (8 * taglen as u32 * index)) & top;
+        let input = (v ^ index as u128) << shift;
+        let top = if T == 16 { u128::MAX } else { !(u128::MAX >> (8 * T as u32)) };
+        let select = |t: u128| (t << (8 * T as u32 * index)) & top;
         // Only UMAC-32 and -64 share blocks between (distinct) nonces.
-        if taglen <= 8 {
+        if T <= 8 {
             if let Some(t) = self.pad_cache.get(input) {
                 return Zeroizing::new(select(t));
             }
@@ -215,8 +218,11 @@ impl UmacKey {
         self.pdf.encrypt_block(&mut blk);
         // The enciphered block is the pad (of this and up to 3 other nonces).
         let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
-        blk.zeroize();
-        if taglen <= 8 {
+        // Wiped with one 16-byte store that `black_box` keeps (not 16
+        // volatile byte stores).
+        blk = Default::default();
+        core::hint::black_box(&blk);
+        if T <= 8 {
             self.pad_cache.put(input, *t);
         }
         Zeroizing::new(select(*t))
@@ -501,7 +507,7 @@ impl<const T: usize> UmacPending<T> {
     /// The tag under `nonce` (1 to 16 bytes).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Umac::<T>::name(), nonce)?;
-        let pad = self.0.key.pad(nonce);
+        let pad = self.0.key.pad::<T>(nonce);
         Ok(self.0.finish(*pad))
     }
 }
@@ -547,6 +553,7 @@ impl<const T: usize> fmt::Debug for Umac<T> {
 }
 
 /// A nonce of 1 to 16 bytes (RFC 4418 §3.3), or the error for `name`.
+#[inline]
 pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
     if (1..=16).contains(&nonce.len()) {
         Ok(())
@@ -584,7 +591,7 @@ impl<const T: usize> Umac<T> {
     pub fn start(&self, nonce: &[u8]) -> Result<UmacStream<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let mut s = self.stream();
-        s.pad = Some(self.key.pad(nonce));
+        s.pad = Some(self.key.pad::<T>(nonce));
         Ok(s)
     }
 
@@ -610,12 +617,12 @@ impl<const T: usize> Umac<T> {
         check_nonce(Self::name(), nonce)?;
         let k = &*self.key;
         if msg.len() <= CHUNK {
-            let pad = k.pad(nonce);
+            let pad = k.pad::<T>(nonce);
             return Ok(crate::tag::Tag::new(tag_one_chunk(k, msg, *pad)));
         }
         let mut l2 = [L2::EMPTY; 4];
         uhash(k, msg, &mut l2);
-        let pad = k.pad(nonce);
+        let pad = k.pad::<T>(nonce);
         Ok(crate::tag::Tag::new(tag_of(k, &l2, *pad)))
     }
 

@@ -39,16 +39,19 @@ impl NhKey {
         NhKey { words, split, lanes }
     }
     /// The key words.
+    #[inline]
     pub(crate) fn words(&self) -> &[u32] {
         &self.words
     }
     /// `(KA, KB)`: the even and the odd 128-bit lanes, `lanes()` each.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
     pub(crate) fn split(&self) -> (&[u32], &[u32]) {
         self.split.split_at(4 * self.lanes)
     }
     /// Lanes in each half of [`split`](Self::split).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
     pub(crate) fn lanes(&self) -> usize {
         self.lanes
     }
