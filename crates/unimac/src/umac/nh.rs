@@ -120,6 +120,12 @@ pub(crate) fn nh<const N: usize>(backend: Backend, key: &NhKey, msg: &[u8]) -> [
             let done = msg.len() / super::avx512::STEP * super::avx512::STEP;
             (super::avx512::nh::<N>(key, &msg[..done]), done)
         }
+        // Below one AVX-512 step (messages of 64 to 127 bytes), one AVX2
+        // step: `for_platform` picks AVX-512 only with AVX2 present.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if msg.len() >= super::avx2::STEP => {
+            (super::avx2::nh::<N>(key, &msg[..super::avx2::STEP]), super::avx2::STEP)
+        }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 | Backend::Avx512 => ([0u64; N], 0),
     };
