@@ -351,11 +351,20 @@ fn l1_words(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
 }
 
 /// [`l1_words`] of `chunk`, into L2.
-#[inline]
 fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
-    let y = l1_words(k, chunk, bits);
-    for t in 0..k.iters {
-        l2[t].absorb(&k.l2[t], y[t]);
+    macro_rules! go {
+        ($n:literal) => {{
+            let y = nh_chunk::<$n>(k, chunk);
+            for t in 0..$n {
+                l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
+            }
+        }};
+    }
+    match k.iters {
+        1 => go!(1),
+        2 => go!(2),
+        3 => go!(3),
+        _ => go!(4),
     }
 }
 
