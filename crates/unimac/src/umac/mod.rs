@@ -350,7 +350,9 @@ fn l1_words(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
     y.map(|v| v.wrapping_add(bits))
 }
 
-/// [`l1_words`] of `chunk`, into L2.
+/// `NH(chunk) + bitlength` for every iteration, as [`l1_words`], into L2
+/// (the loop over iterations per constant count: the `[u64; 4]` of
+/// `l1_words` measured slower on long messages).
 fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     macro_rules! go {
         ($n:literal) => {{
