@@ -26,7 +26,8 @@
 //! ```
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -75,25 +76,68 @@ struct UmacKey {
     iters: usize,
     /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
     l1: nh::NhKey,
-    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3).
-    l2: Zeroizing<Vec<(u64, u128)>>,
-    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word.
-    l3: Zeroizing<Vec<([u64; 8], u32)>>,
+    /// L2 keys `(k64, k128)`, masked (RFC 4418 §5.3); the first `iters` used.
+    l2: Zeroizing<[(u64, u128); 4]>,
+    /// L3 keys: eight words mod `2^36 − 5`, and the final XOR word; the
+    /// first `iters` used.
+    l3: Zeroizing<[([u64; 8], u32); 4]>,
     /// `AES(KDF(K, 0, 16), ·)`, the pad derivation (§3.3).
     pdf: Aes128,
     /// The last enciphered nonce block and its output, for UMAC-32 and -64
     /// whose 4 or 2 consecutive nonces share one AES block (RFC 4418 §3.3);
-    /// taken only when free (`try_lock`), so threads never wait on it.
-    pad_cache: Mutex<PadCache>,
+    /// lock-free, so threads never wait on it.
+    pad_cache: PadCache,
     backend: Backend,
 }
 
-/// One enciphered nonce block: `(input, output)`, valid if `ok`.
-#[derive(Default, Zeroize)]
+/// One enciphered nonce block, `(input, output)`, behind a sequence lock:
+/// `seq` is even when the words are stable (0: nothing cached yet) and odd
+/// while one thread rewrites them. A reader takes the words only if `seq`
+/// was the same even number before and after reading them; a writer takes
+/// the odd state with a compare-exchange and skips caching when another
+/// thread holds it. Nobody waits: a contended or torn read is a miss, and a
+/// miss only costs the AES call. The words are wiped on drop.
+#[derive(Default)]
 struct PadCache {
-    input: u128,
-    output: u128,
-    ok: bool,
+    seq: AtomicU64,
+    /// `input` high and low, `output` high and low.
+    words: [AtomicU64; 4],
+}
+
+impl PadCache {
+    /// The cached output if the cached input is `input`.
+    #[inline]
+    fn get(&self, input: u128) -> Option<u128> {
+        let s = self.seq.load(Ordering::Acquire);
+        if s == 0 || s & 1 == 1 {
+            return None;
+        }
+        let w: [u64; 4] = core::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
+        // Orders the word loads before the second `seq` load: a word written
+        // after a writer's release fence makes its odd `seq` visible here.
+        fence(Ordering::Acquire);
+        if self.seq.load(Ordering::Relaxed) != s {
+            return None;
+        }
+        let (i, o) = (((w[0] as u128) << 64) | w[1] as u128, ((w[2] as u128) << 64) | w[3] as u128);
+        (i == input).then_some(o)
+    }
+
+    /// Cache `(input, output)` unless another thread is writing.
+    #[inline]
+    fn put(&self, input: u128, output: u128) {
+        let s = self.seq.load(Ordering::Relaxed);
+        if s & 1 == 1 || self.seq.compare_exchange(s, s + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // The odd `seq` is ordered before the word stores (see `get`).
+        fence(Ordering::Release);
+        let w = [(input >> 64) as u64, input as u64, (output >> 64) as u64, output as u64];
+        for (a, v) in self.words.iter().zip(w) {
+            a.store(v, Ordering::Relaxed);
+        }
+        self.seq.store(s + 2, Ordering::Release);
+    }
 }
 
 /// The big-endian integer of at most 16 bytes, in registers (no narrow
@@ -109,7 +153,9 @@ pub(crate) fn be_int(b: &[u8]) -> u128 {
 
 impl Drop for PadCache {
     fn drop(&mut self) {
-        self.zeroize();
+        for w in &mut self.words {
+            w.get_mut().zeroize();
+        }
     }
 }
 
@@ -122,63 +168,63 @@ impl UmacKey {
         let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
         let l1 = nh::NhKey::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
         let l2b = kdf(&aes, 2, 24 * iters);
-        let l2 = Zeroizing::new(
-            l2b.chunks_exact(24)
-                .map(|c| {
-                    let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
-                    let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
-                    (k64, k128)
-                })
-                .collect(),
-        );
+        let mut l2 = Zeroizing::new([(0u64, 0u128); 4]);
+        for (k, c) in l2.iter_mut().zip(l2b.chunks_exact(24)) {
+            let k64 = u64::from_be_bytes(c[..8].try_into().unwrap()) & poly::MASK64;
+            let k128 = u128::from_be_bytes(c[8..24].try_into().unwrap()) & poly::MASK128;
+            *k = (k64, k128);
+        }
         let l3a = kdf(&aes, 3, 64 * iters);
         let l3b = kdf(&aes, 4, 4 * iters);
-        let l3 = Zeroizing::new(
-            (0..iters)
-                .map(|t| {
-                    let k1: [u64; 8] = core::array::from_fn(|j| {
-                        let o = 64 * t + 8 * j;
-                        u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
-                    });
-                    let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
-                    (k1, k2)
-                })
-                .collect(),
-        );
-        UmacKey { iters, l1, l2, l3, pdf, pad_cache: Mutex::new(PadCache::default()), backend: Backend::for_platform(platform) }
+        let mut l3 = Zeroizing::new([([0u64; 8], 0u32); 4]);
+        for (t, k) in l3.iter_mut().enumerate().take(iters) {
+            let k1: [u64; 8] = core::array::from_fn(|j| {
+                let o = 64 * t + 8 * j;
+                u64::from_be_bytes(l3a[o..o + 8].try_into().unwrap()) % P36
+            });
+            let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
+            *k = (k1, k2);
+        }
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform) }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
     /// `AES(K', Nonce')` that the nonce's low bits select (for 4- and 8-byte
     /// tags, 4 or 2 nonces share one AES call), as the top `taglen` bytes of
     /// a big-endian 128-bit integer.
-    fn pad(&self, nonce: &[u8]) -> Zeroizing<u128> {
-        let taglen = 4 * self.iters;
+    #[inline]
+    fn pad<const T: usize>(&self, nonce: &[u8]) -> Zeroizing<u128> {
+        debug_assert_eq!(T, 4 * self.iters);
         // Nonce ‖ zeros, big-endian; the last nonce byte is at bit `shift`.
         let shift = 8 * (16 - nonce.len()) as u32;
-        let n = be_int(nonce) << shift;
-        let index = match taglen {
-            4 => (n >> shift) & 3,
-            8 => (n >> shift) & 1,
+        let v = be_int(nonce);
+        // The nonce's low bits select the pad within the block, and are
+        // cleared in the AES input.
+        let index = match T {
+            4 => v & 3,
+            8 => v & 1,
             _ => 0,
         } as u32;
-        let input = n ^ ((index as u128) << shift);
-        let top = if taglen == 16 { u128::MAX } else { !(u128::MAX >> (8 * taglen as u32)) };
-        let select = |t: u128| (t << (8 * taglen as u32 * index)) & top;
+        let input = (v ^ index as u128) << shift;
+        let top = if T == 16 { u128::MAX } else { !(u128::MAX >> (8 * T as u32)) };
+        let select = |t: u128| (t << (8 * T as u32 * index)) & top;
         // Only UMAC-32 and -64 share blocks between (distinct) nonces.
-        let mut cache = if taglen <= 8 { self.pad_cache.try_lock().ok() } else { None };
-        match cache.as_deref_mut() {
-            Some(c) if c.ok && c.input == input => return Zeroizing::new(select(c.output)),
-            _ => {}
+        if T <= 8 {
+            if let Some(t) = self.pad_cache.get(input) {
+                return Zeroizing::new(select(t));
+            }
         }
         let mut blk = aes::Block::from(input.to_be_bytes());
         self.pdf.encrypt_block(&mut blk);
-        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
-        if let Some(c) = cache.as_deref_mut() {
-            *c = PadCache { input, output: *t, ok: true };
-        }
         // The enciphered block is the pad (of this and up to 3 other nonces).
-        blk.zeroize();
+        let t = Zeroizing::new(u128::from_be_bytes(blk.into()));
+        // Wiped with one 16-byte store that `black_box` keeps (not 16
+        // volatile byte stores).
+        blk = Default::default();
+        core::hint::black_box(&blk);
+        if T <= 8 {
+            self.pad_cache.put(input, *t);
+        }
         Zeroizing::new(select(*t))
     }
 }
@@ -262,28 +308,55 @@ impl L2 {
     }
 }
 
-/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration, into L2.
-/// `chunk` is at most 1024 bytes, any length: NH is a sum over 32-byte groups,
-/// so the whole groups are hashed in place and only the last partial group
-/// (or, for the empty message, one group) is zero-padded in a copy.
-fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
+/// NH of one chunk for `N` iterations (RFC 4418 §5.2.1, the bit length not
+/// yet added). `chunk` is at most 1024 bytes, any length: NH is a sum over
+/// 32-byte groups, so the whole groups are hashed in place and only the last
+/// partial group (or, for the empty message, one group) is zero-padded in a
+/// copy on the stack.
+#[inline]
+fn nh_chunk<const N: usize>(k: &UmacKey, chunk: &[u8]) -> [u64; N] {
     debug_assert!(chunk.len() <= CHUNK);
     let whole = chunk.len() / nh::GROUP * nh::GROUP;
+    let mut y = nh::nh::<N>(k.backend, &k.l1, &chunk[..whole]);
     let rest = &chunk[whole..];
-    let tail = (!rest.is_empty() || chunk.is_empty()).then(|| {
+    if !rest.is_empty() || chunk.is_empty() {
         let mut g = [0u8; nh::GROUP];
         g[..rest.len()].copy_from_slice(rest);
-        g
-    });
+        let z = nh::nh_portable::<N>(&k.l1.words()[whole / 4..], &g);
+        for t in 0..N {
+            y[t] = y[t].wrapping_add(z[t]);
+        }
+    }
+    y
+}
+
+/// `[u64; N]` into the first `N` of four words.
+#[inline]
+fn widen<const N: usize>(a: [u64; N]) -> [u64; 4] {
+    let mut w = [0u64; 4];
+    w[..N].copy_from_slice(&a);
+    w
+}
+
+/// `NH(chunk) + bitlength` (RFC 4418 §5.2.1) for every iteration.
+#[inline]
+fn l1_words(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
+    let y = match k.iters {
+        1 => widen(nh_chunk::<1>(k, chunk)),
+        2 => widen(nh_chunk::<2>(k, chunk)),
+        3 => widen(nh_chunk::<3>(k, chunk)),
+        _ => nh_chunk::<4>(k, chunk),
+    };
+    y.map(|v| v.wrapping_add(bits))
+}
+
+/// `NH(chunk) + bitlength` for every iteration, as [`l1_words`], into L2
+/// (the loop over iterations per constant count: the `[u64; 4]` of
+/// `l1_words` measured slower on long messages).
+fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     macro_rules! go {
         ($n:literal) => {{
-            let mut y = nh::nh::<$n>(k.backend, &k.l1, &chunk[..whole]);
-            if let Some(g) = &tail {
-                let z = nh::nh_portable::<$n>(&k.l1.words()[whole / 4..], g);
-                for t in 0..$n {
-                    y[t] = y[t].wrapping_add(z[t]);
-                }
-            }
+            let y = nh_chunk::<$n>(k, chunk);
             for t in 0..$n {
                 l2[t].absorb(&k.l2[t], y[t].wrapping_add(bits));
             }
@@ -297,22 +370,17 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
     }
 }
 
-/// The L1 outputs (plus the bit length) of one chunk, for every iteration:
-/// what [`l1`] passes to L2.
-fn l1_values(k: &UmacKey, chunk: &[u8], bits: u64) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut l2 = [L2::EMPTY; 4];
-    l1(k, &mut l2, chunk, bits);
-    for (o, s) in out.iter_mut().zip(&l2) {
-        *o = s.first;
-    }
-    out
-}
-
 /// [`l1`] over whole chunks (`data` a multiple of [`CHUNK`] bytes): from
 /// [`crate::threads::PARALLEL_MIN`] bytes on, the L1 hashes of runs of
-/// chunks on the threads the application allows, passed to L2 in order.
+/// chunks on the threads the application allows, passed to L2 in order;
+/// below that, one loop on this thread with nothing allocated.
 fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
+    if data.len() < crate::threads::PARALLEL_MIN {
+        for c in data.chunks_exact(CHUNK) {
+            l1(k, l2, c, (CHUNK * 8) as u64);
+        }
+        return;
+    }
     let pieces = crate::threads::split(data.len(), CHUNK, crate::threads::PARALLEL_MIN);
     if pieces.len() < 2 {
         for c in data.chunks_exact(CHUNK) {
@@ -324,7 +392,7 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
     let runs: Vec<&[u8]> = data.chunks(1 << 20).collect();
     for group in runs.chunks(64) {
         let vals = crate::threads::map(group, |run| {
-            run.chunks_exact(CHUNK).map(|c| l1_values(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
+            run.chunks_exact(CHUNK).map(|c| l1_words(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
         });
         for v in vals.iter().flatten() {
             for t in 0..k.iters {
@@ -338,13 +406,39 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
     let mut h = 0u128;
-    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(k.iters) {
+    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(T / 4) {
         h |= (l3(&k3.0, k3.1, s.finish(k2)) as u128) << (96 - 32 * t);
     }
-    let all = (h ^ pad).to_be_bytes();
+    top_bytes(h ^ pad)
+}
+
+/// The first `T` bytes of `x` big-endian.
+#[inline]
+fn top_bytes<const T: usize>(x: u128) -> [u8; T] {
+    let all = x.to_be_bytes();
     let mut tag = [0u8; T];
     tag.copy_from_slice(&all[..T]);
     tag
+}
+
+/// The tag of a message of at most one chunk (RFC 4418 §5.3: its L2 output
+/// is the L1 output zero-extended to 16 bytes): L1 straight into L3, XOR the
+/// pad; no L2 state, no buffer.
+#[inline]
+fn tag_one_chunk<const T: usize>(k: &UmacKey, msg: &[u8], pad: u128) -> [u8; T] {
+    debug_assert!(msg.len() <= CHUNK && T == 4 * k.iters);
+    let y = match T {
+        4 => widen(nh_chunk::<1>(k, msg)),
+        8 => widen(nh_chunk::<2>(k, msg)),
+        12 => widen(nh_chunk::<3>(k, msg)),
+        _ => nh_chunk::<4>(k, msg),
+    };
+    let bits = 8 * msg.len() as u64;
+    let mut h = 0u128;
+    for (t, (v, k3)) in y.iter().zip(k.l3.iter()).enumerate().take(T / 4) {
+        h |= (l3(&k3.0, k3.1, v.wrapping_add(bits) as u128) as u128) << (96 - 32 * t);
+    }
+    top_bytes(h ^ pad)
 }
 
 /// UHASH of a whole message into fresh L2 states: every full chunk (a full
@@ -424,7 +518,7 @@ impl<const T: usize> UmacPending<T> {
     /// The tag under `nonce` (1 to 16 bytes).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Umac::<T>::name(), nonce)?;
-        let pad = self.0.key.pad(nonce);
+        let pad = self.0.key.pad::<T>(nonce);
         Ok(self.0.finish(*pad))
     }
 }
@@ -470,6 +564,7 @@ impl<const T: usize> fmt::Debug for Umac<T> {
 }
 
 /// A nonce of 1 to 16 bytes (RFC 4418 §3.3), or the error for `name`.
+#[inline]
 pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
     if (1..=16).contains(&nonce.len()) {
         Ok(())
@@ -507,7 +602,7 @@ impl<const T: usize> Umac<T> {
     pub fn start(&self, nonce: &[u8]) -> Result<UmacStream<T>, Error> {
         check_nonce(Self::name(), nonce)?;
         let mut s = self.stream();
-        s.pad = Some(self.key.pad(nonce));
+        s.pad = Some(self.key.pad::<T>(nonce));
         Ok(s)
     }
 
@@ -531,10 +626,15 @@ impl<const T: usize> Umac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
+        let k = &*self.key;
+        if msg.len() <= CHUNK {
+            let pad = k.pad::<T>(nonce);
+            return Ok(crate::tag::Tag::new(tag_one_chunk(k, msg, *pad)));
+        }
         let mut l2 = [L2::EMPTY; 4];
-        uhash(&self.key, msg, &mut l2);
-        let pad = self.key.pad(nonce);
-        Ok(crate::tag::Tag::new(tag_of(&self.key, &l2, *pad)))
+        uhash(k, msg, &mut l2);
+        let pad = k.pad::<T>(nonce);
+        Ok(crate::tag::Tag::new(tag_of(k, &l2, *pad)))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time

@@ -39,16 +39,19 @@ impl NhKey {
         NhKey { words, split, lanes }
     }
     /// The key words.
+    #[inline]
     pub(crate) fn words(&self) -> &[u32] {
         &self.words
     }
     /// `(KA, KB)`: the even and the odd 128-bit lanes, `lanes()` each.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
     pub(crate) fn split(&self) -> (&[u32], &[u32]) {
         self.split.split_at(4 * self.lanes)
     }
     /// Lanes in each half of [`split`](Self::split).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
     pub(crate) fn lanes(&self) -> usize {
         self.lanes
     }
@@ -116,6 +119,12 @@ pub(crate) fn nh<const N: usize>(backend: Backend, key: &NhKey, msg: &[u8]) -> [
         Backend::Avx512 if msg.len() >= super::avx512::STEP => {
             let done = msg.len() / super::avx512::STEP * super::avx512::STEP;
             (super::avx512::nh::<N>(key, &msg[..done]), done)
+        }
+        // Below one AVX-512 step (messages of 64 to 127 bytes), one AVX2
+        // step: `for_platform` picks AVX-512 only with AVX2 present.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if msg.len() >= super::avx2::STEP => {
+            (super::avx2::nh::<N>(key, &msg[..super::avx2::STEP]), super::avx2::STEP)
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 | Backend::Avx512 => ([0u64; N], 0),

@@ -184,3 +184,39 @@ fn pad_cache_is_transparent() {
     check!(Umac96);
     check!(Umac128);
 }
+
+/// The lock-free pad cache under contention: four threads tag with one
+/// shared key object, on nonces that share AES blocks (hits) and nonces that
+/// do not (misses), interleaved differently per thread; every tag equals the
+/// one a fresh key object gives.
+#[test]
+fn pad_cache_is_thread_safe() {
+    let key = [0x37u8; 16];
+    macro_rules! check {
+        ($t:ty) => {{
+            // Groups of four nonces differing in the low two bits: one AES block
+            // for UMAC-32, two for UMAC-64; the groups themselves far apart.
+            let nonces: Vec<[u8; 8]> =
+                (0u64..64).map(|i| ((i / 4).wrapping_mul(0x9e37_79b9_7f4a_7c14) | (i % 4)).to_be_bytes()).collect();
+            let want: Vec<_> = nonces.iter().map(|n| <$t>::new(&key).tag(n, b"message").unwrap()).collect();
+            let shared = <$t>::new(&key);
+            std::thread::scope(|s| {
+                for th in 0..4usize {
+                    let (shared, nonces, want) = (&shared, &nonces, &want);
+                    s.spawn(move || {
+                        for round in 0..2000usize {
+                            let i = (round * (2 * th + 1) + th) % nonces.len();
+                            let got = shared.tag(&nonces[i], b"message").unwrap();
+                            assert_eq!(got, want[i], "thread {th}, nonce {:?}", nonces[i]);
+                            // The neighbour sharing the AES block: a hit if still cached.
+                            let j = i ^ 1;
+                            assert_eq!(shared.tag(&nonces[j], b"message").unwrap(), want[j]);
+                        }
+                    });
+                }
+            });
+        }};
+    }
+    check!(Umac32);
+    check!(Umac64);
+}
