@@ -100,6 +100,13 @@ where
     pieces.iter().map(f).collect()
 }
 
+/// Whether [`split`] would give a slice of `len` bytes more than one piece
+/// at all: `min` bytes or more and two threads allowed. The callers ask
+/// first, so that work on one thread allocates nothing.
+pub(crate) fn parallel(len: usize, min: usize) -> bool {
+    len >= min.max(1) && allowed() >= 2
+}
+
 /// The pieces a slice of `len` bytes is split into, each a multiple of
 /// `unit` bytes but the last: none below `min` (or with one thread allowed),
 /// else four per allowed thread (so a thread held up by other work on the

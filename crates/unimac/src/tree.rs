@@ -186,6 +186,103 @@ impl TreeKey {
         Some(o)
     }
 
+    /// `tree-F(s, msg)` in one go into `out` (at least `O` bytes), for a
+    /// message of any length, with nothing allocated once the key has
+    /// derived the keys of the levels the message reaches: each level keeps
+    /// its partial block in a fixed array and hands its outputs up in
+    /// batches of at most [`ONESHOT_BATCH`] bytes on the stack. `None` for a
+    /// message of [`crate::threads::PARALLEL_MIN`] bytes or more when threads
+    /// are allowed: that one takes the streaming [`Tree`] and its threads.
+    pub fn hash_into(&self, msg: &[u8], out: &mut [u8]) -> Option<usize> {
+        let o = self.family.out;
+        if out.len() < o || self.family.block > MAX_BLOCK || o > MAX_OUT {
+            return None;
+        }
+        if let Some(n) = self.hash_short(msg, out) {
+            return Some(n);
+        }
+        if crate::threads::parallel(msg.len(), PARALLEL_MIN) {
+            return None;
+        }
+        let mut levels = [Partial { buf: [0; MAX_BLOCK], n: 0, emitted: false }; MAX_LEVELS];
+        let fits = self.absorb(&mut levels, 0, msg);
+        let done = fits && self.finish(&mut levels, &mut out[..o]);
+        // The levels' partial blocks above level 0 are outputs of the keyed
+        // hash: wipe every level used (up to the first that emitted nothing).
+        let used = levels.iter().position(|l| !l.emitted).map_or(MAX_LEVELS, |top| top + 1);
+        for l in &mut levels[..used] {
+            l.buf.zeroize();
+        }
+        done.then_some(o)
+    }
+
+    /// Feed `data` to level `j` of a one-shot tree: whole blocks straight
+    /// from `data` in batches, the rest through the level's partial block.
+    /// `false` if the tree would outgrow [`MAX_LEVELS`] (it cannot for any
+    /// slice length, since `B ≥ 8·O` for every family).
+    fn absorb(&self, levels: &mut [Partial; MAX_LEVELS], j: usize, mut data: &[u8]) -> bool {
+        let (b, o) = (self.family.block, self.family.out);
+        if j >= MAX_LEVELS {
+            return data.is_empty();
+        }
+        let mut batch = [0u8; ONESHOT_BATCH];
+        let hash = self.level(j);
+        while !data.is_empty() {
+            let p = &mut levels[j];
+            if p.n > 0 || data.len() < b {
+                let take = (b - p.n).min(data.len());
+                p.buf[p.n..p.n + take].copy_from_slice(&data[..take]);
+                p.n += take;
+                data = &data[take..];
+                if p.n == b {
+                    hash.hash_blocks(&p.buf[..b], &mut batch[..o]);
+                    p.n = 0;
+                    p.emitted = true;
+                    if !self.absorb(levels, j + 1, &batch[..o]) {
+                        batch.zeroize();
+                        return false;
+                    }
+                }
+                continue;
+            }
+            let n = (data.len() / b).min(ONESHOT_BATCH / o);
+            let (blocks, rest) = data.split_at(n * b);
+            hash.hash_blocks(blocks, &mut batch[..n * o]);
+            levels[j].emitted = true;
+            if !self.absorb(levels, j + 1, &batch[..n * o]) {
+                batch.zeroize();
+                return false;
+            }
+            data = rest;
+        }
+        batch.zeroize();
+        true
+    }
+
+    /// The end of a one-shot tree: from level 0 up, pad the level's partial
+    /// block and hash it; a level that never emitted a block is the last,
+    /// its output the tree's.
+    fn finish(&self, levels: &mut [Partial; MAX_LEVELS], out: &mut [u8]) -> bool {
+        let b = self.family.block;
+        let mut last = [0u8; MAX_BLOCK];
+        for j in 0..MAX_LEVELS {
+            let p = &levels[j];
+            last[..p.n].copy_from_slice(&p.buf[..p.n]);
+            last[p.n] = 1;
+            last[p.n + 1..b].fill(0);
+            self.level(j).hash_blocks(&last[..b], out);
+            if !p.emitted {
+                last.zeroize();
+                return true;
+            }
+            if !self.absorb(levels, j + 1, out) {
+                break;
+            }
+        }
+        last.zeroize();
+        false
+    }
+
     /// A new, empty tree under this key.
     pub fn start(self: &Arc<Self>) -> Tree {
         Tree::with_key(Arc::clone(self))
@@ -208,6 +305,26 @@ pub const SHORT_LEVEL: usize = 256;
 
 /// The largest block of SPEC §5's table.
 const MAX_BLOCK: usize = 264;
+
+/// The largest output of SPEC §5's table.
+const MAX_OUT: usize = 16;
+
+/// Levels of a one-shot tree ([`TreeKey::hash_into`]): every family has
+/// `B ≥ 8·O`, so a message of `2^64` bytes has at most 23.
+const MAX_LEVELS: usize = 32;
+
+/// Bytes of outputs one level of [`TreeKey::hash_into`] hands to the next
+/// at a time (on the stack of that level's call).
+pub const ONESHOT_BATCH: usize = 2048;
+
+/// One level of a one-shot tree: its partial block and whether it has
+/// hashed a whole block (so that it is not the last level).
+#[derive(Clone, Copy)]
+struct Partial {
+    buf: [u8; MAX_BLOCK],
+    n: usize,
+    emitted: bool,
+}
 
 /// How many input bytes one call hands to the block function at most: long
 /// runs for the SIMD paths, while the batch and its outputs stay in L1/L2.
@@ -470,8 +587,8 @@ impl Keyed for Arc<TreeKey> {
         Ok(Box::new(TreeKey::start(self)))
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = Zeroizing::new([0u8; 16]);
-        match self.hash_short(msg, &mut out[..]) {
+        let mut out = Zeroizing::new([0u8; MAX_OUT]);
+        match self.hash_into(msg, &mut out[..]) {
             Some(n) => Ok(out[..n].to_vec()),
             None => {
                 let mut s = self.start_with_nonce(nonce)?;
@@ -481,7 +598,7 @@ impl Keyed for Arc<TreeKey> {
         }
     }
     fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        match self.hash_short(msg, out) {
+        match self.hash_into(msg, out) {
             Some(n) => Ok(n),
             None => crate::spec::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
         }

@@ -258,3 +258,42 @@ fn short_one_shot_equals_model_for_every_family() {
     }
     assert!(taken > 1000, "{taken}");
 }
+
+/// The allocation-free one-shot of any length (`TreeKey::hash_into`: fixed
+/// partial blocks per level, outputs handed up in stack batches) equals the
+/// streaming tree for every block family, at the lengths where its batches,
+/// the second, third and fourth level begin, and at random lengths; and the
+/// model of SPEC §5 for the MMH/NMH families.
+#[test]
+fn one_shot_of_any_length_equals_streaming_for_every_family() {
+    use std::sync::Arc;
+    use unimac::tree::{families, TreeKey, ONESHOT_BATCH};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    let s: [u8; 16] = rng.gen();
+    for f in families() {
+        let (b, o) = (f.block, f.out);
+        let key = Arc::new(TreeKey::new(f.clone(), &s));
+        let mut lens: Vec<usize> = (0..3).map(|_| rng.gen_range(0..300_000)).collect();
+        for base in [b, ONESHOT_BATCH / o * b, 2 * ONESHOT_BATCH / o * b, b * b / o, 2 * b * b / o, b * b / o * b / o] {
+            for d in [-(b as i64) - 1, -1, 0, 1, b as i64] {
+                let len = (base as i64 + d).max(0) as usize;
+                if len <= 2_500_000 {
+                    lens.push(len);
+                }
+            }
+        }
+        for len in lens {
+            let msg = message(&mut rng, len);
+            let mut t = Tree::new(f.clone(), &s);
+            t.update(&msg);
+            let want = t.finalize();
+            let mut out = [0u8; 16];
+            assert_eq!(key.hash_into(&msg, &mut out), Some(o), "{} len {len}", f.name);
+            assert_eq!(&out[..o], &want[..], "{} len {len}", f.name);
+            if NAMES.contains(&f.name.as_str()) && len <= 70_000 {
+                assert_eq!(want, tree_model(&f.name, &s, &msg), "{} len {len}", f.name);
+            }
+        }
+        assert_eq!(key.hash_into(b"", &mut [0u8; 3][..]), None, "{}: a short output buffer", f.name);
+    }
+}

@@ -363,6 +363,10 @@ impl Acc {
 /// and the pieces are joined with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in
 /// words).
 fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
+    if !crate::threads::parallel(m.len(), par_min) {
+        acc.chunks(key, m);
+        return;
+    }
     let pieces = crate::threads::split(m.len(), CHUNK_BYTES, par_min);
     if pieces.len() < 2 {
         acc.chunks(key, m);

@@ -323,16 +323,14 @@ impl Shoup4 {
 
     /// Tag `msg` under a fresh random `r ‖ s`; send [`Shoup4Tag::to_bytes`].
     pub fn tag(&self, msg: &[u8]) -> Result<Shoup4Tag, Error> {
-        let mut s = self.start()?;
-        s.update(msg);
-        Ok(s.finalize())
+        let rs = random_rs()?;
+        Ok(Shoup4Tag { rs, tag: self.tag_with_rs_for_known_answers(&rs, msg) })
     }
 
-    /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers.
+    /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers
+    /// (one-shot: no stream state, no allocation).
     pub fn tag_with_rs_for_known_answers(&self, rs: &[u8; 16], msg: &[u8]) -> [u8; 8] {
-        let mut s = self.start_with_rs_for_known_answers(rs);
-        s.update(msg);
-        s.finalize().tag
+        xor_into(self.hash.hash(msg), &*self.pad(rs))
     }
 
     /// `Ok(())` if `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`
@@ -373,6 +371,14 @@ impl Keyed for Shoup4Known {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
         Ok(Box::new(Shoup4KnownStream(self.0.start_with_rs_for_known_answers(&rs))))
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
+        Ok(self.0.tag_with_rs_for_known_answers(&rs, msg).to_vec())
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
+        crate::spec::put(out, &self.0.tag_with_rs_for_known_answers(&rs, msg))
     }
 }
 

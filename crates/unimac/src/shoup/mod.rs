@@ -440,6 +440,9 @@ impl Hasher {
     /// bytes on, each piece hashed from zero and joined with
     /// `V(a‖b) = V(a)·β^|b| + V(b)`.
     fn blocks_bulk(&self, acc: u128, data: &[u8]) -> u128 {
+        if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
+            return self.engine.blocks(acc, data);
+        }
         let pieces = crate::threads::split(data.len(), 64, crate::threads::PARALLEL_MIN);
         let Some(mut v) = (pieces.len() >= 2).then(|| self.engine.norm(acc)).flatten() else {
             return self.engine.blocks(acc, data);
@@ -503,12 +506,13 @@ impl Hasher {
 
     /// The hash of the whole message `msg` under this `Hasher`'s key (the
     /// state absorbed so far is neither used nor changed): no copy of the
-    /// expanded key, the message read in place, one padded last block.
+    /// expanded key, the message read in place, one padded last block;
+    /// split across threads as [`update`](Self::update) is.
     pub fn hash(&self, msg: &[u8]) -> [u8; 8] {
         let whole = msg.len() / 64 * 64;
         let mut acc = self.engine.init();
         if whole > 0 {
-            acc = self.engine.blocks(acc, &msg[..whole]);
+            acc = self.blocks_bulk(acc, &msg[..whole]);
         }
         let rest = &msg[whole..];
         let mut last = [0u8; 64];

@@ -375,7 +375,7 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
 /// chunks on the threads the application allows, passed to L2 in order;
 /// below that, one loop on this thread with nothing allocated.
 fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
-    if data.len() < crate::threads::PARALLEL_MIN {
+    if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
         for c in data.chunks_exact(CHUNK) {
             l1(k, l2, c, (CHUNK * 8) as u64);
         }
