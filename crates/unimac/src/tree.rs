@@ -204,83 +204,44 @@ impl TreeKey {
         if crate::threads::parallel(msg.len(), PARALLEL_MIN) {
             return None;
         }
-        let mut levels = [Partial { buf: [0; MAX_BLOCK], n: 0, emitted: false }; MAX_LEVELS];
-        let fits = self.absorb(&mut levels, 0, msg);
-        let done = fits && self.finish(&mut levels, &mut out[..o]);
-        // The levels' partial blocks above level 0 are outputs of the keyed
-        // hash: wipe every level used (up to the first that emitted nothing).
-        let used = levels.iter().position(|l| !l.emitted).map_or(MAX_LEVELS, |top| top + 1);
-        for l in &mut levels[..used] {
-            l.buf.zeroize();
+        // The levels this message reaches, their keys fetched once.
+        let (b, mut x, mut top) = (self.family.block, msg.len(), 0);
+        while x >= b {
+            x = (x / b + 1) * o;
+            top += 1;
         }
+        if top >= MAX_LEVELS {
+            return None;
+        }
+        // The state on the stack sized to the tree's height: a long message
+        // gets more levels, a short one does not pay for setting them up.
+        let done = if top < 4 {
+            self.one_shot::<4>(msg, top, &mut out[..o])
+        } else if top < 8 {
+            self.one_shot::<8>(msg, top, &mut out[..o])
+        } else {
+            self.one_shot::<MAX_LEVELS>(msg, top, &mut out[..o])
+        };
         done.then_some(o)
     }
 
-    /// Feed `data` to level `j` of a one-shot tree: whole blocks straight
-    /// from `data` in batches, the rest through the level's partial block.
-    /// `false` if the tree would outgrow [`MAX_LEVELS`] (it cannot for any
-    /// slice length, since `B ≥ 8·O` for every family).
-    fn absorb(&self, levels: &mut [Partial; MAX_LEVELS], j: usize, mut data: &[u8]) -> bool {
+    /// [`hash_into`](Self::hash_into) of a message whose tree has levels
+    /// `0..=top` (`top < L`).
+    fn one_shot<const L: usize>(&self, msg: &[u8], top: usize, out: &mut [u8]) -> bool {
+        let hashes: [Option<Arc<dyn BlockHash>>; L] = {
+            let _ = self.level(top);
+            let levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
+            std::array::from_fn(|j| (j <= top).then(|| Arc::clone(&levels[j])))
+        };
         let (b, o) = (self.family.block, self.family.out);
-        if j >= MAX_LEVELS {
-            return data.is_empty();
+        let mut t = OneShot::<L> { b, o, hashes: &hashes, levels: [Partial { buf: [0; MAX_BLOCK], n: 0, emitted: false }; L] };
+        let done = t.absorb::<ONESHOT_BATCH>(0, msg) && t.finish(out);
+        // The levels' partial blocks above level 0 are outputs of the keyed
+        // hash: wipe every level used.
+        for l in &mut t.levels[..=top] {
+            wipe(&mut l.buf[..]);
         }
-        let mut batch = [0u8; ONESHOT_BATCH];
-        let hash = self.level(j);
-        while !data.is_empty() {
-            let p = &mut levels[j];
-            if p.n > 0 || data.len() < b {
-                let take = (b - p.n).min(data.len());
-                p.buf[p.n..p.n + take].copy_from_slice(&data[..take]);
-                p.n += take;
-                data = &data[take..];
-                if p.n == b {
-                    hash.hash_blocks(&p.buf[..b], &mut batch[..o]);
-                    p.n = 0;
-                    p.emitted = true;
-                    if !self.absorb(levels, j + 1, &batch[..o]) {
-                        batch.zeroize();
-                        return false;
-                    }
-                }
-                continue;
-            }
-            let n = (data.len() / b).min(ONESHOT_BATCH / o);
-            let (blocks, rest) = data.split_at(n * b);
-            hash.hash_blocks(blocks, &mut batch[..n * o]);
-            levels[j].emitted = true;
-            if !self.absorb(levels, j + 1, &batch[..n * o]) {
-                batch.zeroize();
-                return false;
-            }
-            data = rest;
-        }
-        batch.zeroize();
-        true
-    }
-
-    /// The end of a one-shot tree: from level 0 up, pad the level's partial
-    /// block and hash it; a level that never emitted a block is the last,
-    /// its output the tree's.
-    fn finish(&self, levels: &mut [Partial; MAX_LEVELS], out: &mut [u8]) -> bool {
-        let b = self.family.block;
-        let mut last = [0u8; MAX_BLOCK];
-        for j in 0..MAX_LEVELS {
-            let p = &levels[j];
-            last[..p.n].copy_from_slice(&p.buf[..p.n]);
-            last[p.n] = 1;
-            last[p.n + 1..b].fill(0);
-            self.level(j).hash_blocks(&last[..b], out);
-            if !p.emitted {
-                last.zeroize();
-                return true;
-            }
-            if !self.absorb(levels, j + 1, out) {
-                break;
-            }
-        }
-        last.zeroize();
-        false
+        done
     }
 
     /// A new, empty tree under this key.
@@ -310,12 +271,16 @@ const MAX_BLOCK: usize = 264;
 const MAX_OUT: usize = 16;
 
 /// Levels of a one-shot tree ([`TreeKey::hash_into`]): every family has
-/// `B ≥ 8·O`, so a message of `2^64` bytes has at most 23.
+/// `B ≥ 8·O`, so a message of `2^64` bytes has at most 23 (a longer tree
+/// takes the streaming path).
 const MAX_LEVELS: usize = 32;
 
-/// Bytes of outputs one level of [`TreeKey::hash_into`] hands to the next
-/// at a time (on the stack of that level's call).
+/// Bytes of outputs level 0 of [`TreeKey::hash_into`] hands to level 1 at a
+/// time (on the stack).
 pub const ONESHOT_BATCH: usize = 2048;
+
+/// The same for the levels above 0, whose input comes in batches already.
+const UPPER_BATCH: usize = 256;
 
 /// One level of a one-shot tree: its partial block and whether it has
 /// hashed a whole block (so that it is not the last level).
@@ -324,6 +289,96 @@ struct Partial {
     buf: [u8; MAX_BLOCK],
     n: usize,
     emitted: bool,
+}
+
+/// A one-shot tree under way ([`TreeKey::hash_into`]): the keys of the
+/// levels the message reaches and each level's partial block.
+struct OneShot<'a, const L: usize> {
+    b: usize,
+    o: usize,
+    hashes: &'a [Option<Arc<dyn BlockHash>>; L],
+    levels: [Partial; L],
+}
+
+impl<const L: usize> OneShot<'_, L> {
+    /// Feed `data` to level `j`: whole blocks straight from `data`, at most
+    /// `N` bytes of outputs at a time (on this call's stack), handed to level
+    /// `j + 1`; the rest through the level's partial block. Level 0 gets
+    /// long batches for the SIMD paths; above it, a call's input is at most
+    /// one batch of the level below, so `B ≥ 8·O` keeps its outputs within
+    /// [`UPPER_BATCH`] bytes a few blocks at a time. `false` if `j` is
+    /// beyond the levels fetched (the caller then takes the streaming tree).
+    fn absorb<const N: usize>(&mut self, j: usize, mut data: &[u8]) -> bool {
+        let (b, o) = (self.b, self.o);
+        let Some(hash) = self.hashes.get(j).and_then(|h| h.as_deref()) else {
+            return data.is_empty();
+        };
+        let mut batch = [0u8; N];
+        // The keyed hash's outputs written into `batch`: these bytes are
+        // wiped at the end.
+        let mut used = 0;
+        let mut fits = true;
+        while fits && !data.is_empty() {
+            let p = &mut self.levels[j];
+            if p.n > 0 || data.len() < b {
+                let take = (b - p.n).min(data.len());
+                p.buf[p.n..p.n + take].copy_from_slice(&data[..take]);
+                p.n += take;
+                data = &data[take..];
+                if p.n == b {
+                    hash.hash_blocks(&p.buf[..b], &mut batch[..o]);
+                    used = used.max(o);
+                    p.n = 0;
+                    p.emitted = true;
+                    fits = self.absorb::<UPPER_BATCH>(j + 1, &batch[..o]);
+                }
+                continue;
+            }
+            let n = (data.len() / b).min(N / o);
+            let (blocks, rest) = data.split_at(n * b);
+            hash.hash_blocks(blocks, &mut batch[..n * o]);
+            used = used.max(n * o);
+            self.levels[j].emitted = true;
+            fits = self.absorb::<UPPER_BATCH>(j + 1, &batch[..n * o]);
+            data = rest;
+        }
+        wipe(&mut batch[..used]);
+        fits
+    }
+
+    /// The end: from level 0 up, pad the level's partial block and hash it;
+    /// a level that never emitted a block is the last, its output the tree's.
+    fn finish(&mut self, out: &mut [u8]) -> bool {
+        let b = self.b;
+        let mut last = [0u8; MAX_BLOCK];
+        let mut done = false;
+        for j in 0..L {
+            let Some(hash) = self.hashes[j].as_deref() else { break };
+            let p = &self.levels[j];
+            last[..p.n].copy_from_slice(&p.buf[..p.n]);
+            last[p.n] = 1;
+            last[p.n + 1..b].fill(0);
+            hash.hash_blocks(&last[..b], out);
+            if !p.emitted {
+                done = true;
+                break;
+            }
+            if !self.absorb::<UPPER_BATCH>(j + 1, out) {
+                break;
+            }
+        }
+        wipe(&mut last);
+        done
+    }
+}
+
+/// Zero `buf` with plain (vector) stores that `black_box` keeps: the
+/// compiler must assume the zeros are read, so it cannot drop them as dead
+/// stores. `zeroize` writes byte by byte, which for the one-shot tree's
+/// buffers cost as much as hashing a 16 KiB message.
+fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    core::hint::black_box(&*buf);
 }
 
 /// How many input bytes one call hands to the block function at most: long
