@@ -99,6 +99,9 @@ struct VmacKey {
     nh_fixed: Zeroizing<[u64; nh::KEY_WORDS]>,
     /// Poly keys, masked.
     poly: Zeroizing<[u128; 2]>,
+    /// Per iteration `[k, k², k³, k⁴]` of the poly key `k`, the powers
+    /// fully reduced mod `p127`, for [`poly4`].
+    powers: Zeroizing<[[u128; 4]; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
@@ -139,7 +142,11 @@ impl VmacKey {
         }
         let mut nh_fixed = Zeroizing::new([0u64; nh::KEY_WORDS]);
         nh_fixed[..nhk.len()].copy_from_slice(&nhk);
-        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, l3, pad_cache: Mutex::new(None), backend: Backend::for_platform(platform) })
+        let mut powers = Zeroizing::new([[0u128; 4]; 2]);
+        for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
+            *pw = key_powers(k);
+        }
+        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, powers, l3, pad_cache: Mutex::new(None), backend: Backend::for_platform(platform) })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -167,6 +174,15 @@ impl VmacKey {
             halves(u128::from_be_bytes(*self.cipher.encrypt(n)))
         }
     }
+}
+
+/// `[k, k², k³, k⁴]` for a masked poly key `k`, the powers mod `p127`.
+fn key_powers(k: u128) -> [u128; 4] {
+    let mut pw = [k; 4];
+    for j in 1..4 {
+        pw[j] = crate::hash127::portable::mul_mod(pw[j - 1], k);
+    }
+    pw
 }
 
 /// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
@@ -290,6 +306,46 @@ fn poly_step(a: u128, k: u128, m: u128) -> u128 {
     (t & P127) + (t >> 127) + 2 * (c1 as u128 + c2 as u128)
 }
 
+/// Four lazy L2 steps at once: `a·k⁴ + m0·k³ + m1·k² + m2·k + m3 mod p127`
+/// with `kp = [k, k², k³, k⁴]` (each below `2^127`), for any `a < 2^128`
+/// and `m_i < 2^126`; the result is below `2^127 + 2^70` and congruent to
+/// four [`poly_step`]s. Only the product by `k⁴` depends on `a`: the
+/// serial chain is one multiplication and one fold per four blocks.
+///
+/// For `x = xh·2^64 + xl < 2^128` and `K = Kh·2^64 + Kl < 2^127` (so
+/// `2Kh < 2^64`), `x·K ≡ xl·Kl + xh·(2Kh) + (xh·Kl + xl·Kh)·2^64` since
+/// `2^128 ≡ 2`. The four terms' low products (and `m3`) sum in `P < 2^131`,
+/// the middle products in `Q < 2^131`, each as a `u128` plus a carry count
+/// below 8. With `Q = qh·2^64 + ql`, `P + Q·2^64 = lo + hi·2^128` where
+/// `lo = (P mod 2^128) + ql·2^64` wraps with carry `c` and `hi = qh + pc +
+/// c + qc·2^64 < 2^68`; `lo + 2·hi`, folded once at bit 127, is below
+/// `2^127 + 1 + 2^69`.
+#[inline(always)]
+fn poly4(a: u128, kp: &[u128; 4], m: [u128; 4]) -> u128 {
+    let mul = |x: u64, y: u64| x as u128 * y as u128;
+    // `(x mod 2^128, x >> 128)` plus `y < 2^128`, written so that it
+    // compiles to one add/adc/adc chain.
+    #[inline(always)]
+    fn add192((l, h): (u128, u64), y: u128) -> (u128, u64) {
+        let s = (l as u64 as u128) + (y as u64 as u128);
+        let t = (l >> 64) + (y >> 64) + (s >> 64);
+        ((t << 64) | (s as u64 as u128), h + (t >> 64) as u64)
+    }
+    let mut p = (m[3], 0u64);
+    let mut q = (0u128, 0u64);
+    // The products by a last: the other terms are ready sooner.
+    for (x, k) in [(m[2], kp[0]), (m[1], kp[1]), (m[0], kp[2]), (a, kp[3])] {
+        let (xh, xl) = ((x >> 64) as u64, x as u64);
+        let (kh, kl) = ((k >> 64) as u64, k as u64);
+        p = add192(add192(p, mul(xl, kl)), mul(xh, 2 * kh));
+        q = add192(add192(q, mul(xh, kl)), mul(xl, kh));
+    }
+    let ((p, pc), (q, qc)) = (p, q);
+    let (lo, c) = p.overflowing_add(q << 64);
+    let hi = (q >> 64) + pc as u128 + c as u128 + ((qc as u128) << 64);
+    (lo & P127) + (lo >> 127) + 2 * hi
+}
+
 /// `a mod p127` into `[0, p127)` for `a < 2^128` (hash127's exact addition
 /// does the last conditional subtraction).
 fn reduce127(a: u128) -> u128 {
@@ -326,9 +382,10 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
     }
 }
 
-/// L1 and L2 of whole 128-byte blocks, fused: NH of each block
-/// ([`nh::nh_blocks`]: the unrolled scalar 64×64→128 loop, or the AVX-512
-/// kernel over eight blocks), then the lazy polynomial step.
+/// L1 and L2 of whole 128-byte blocks, fused: NH of four blocks
+/// ([`nh::nh_block`], the unrolled scalar 64×64→128 loop), then one L2 step
+/// for the four ([`poly4`]); the last one to three blocks one at a time
+/// ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
@@ -341,38 +398,45 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     }
     let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     p.blocks += (data.len() / BLOCK) as u64;
-    if k.backend == Backend::Portable {
-        // The unrolled scalar loop, written out: the closures of
-        // `nh_blocks` cost VMAC-128 about a tenth of its speed.
-        let it = data.chunks_exact(BLOCK);
-        if k.iters == 1 {
-            let (kp, mut a) = (k.poly[0], p.a[0]);
-            for b in it {
-                let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
-                a = poly_step(a, kp, y & M126);
-            }
-            p.a[0] = a;
-        } else {
-            let (kp, mut a) = (*k.poly, p.a);
-            for b in it {
-                let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
-                a[0] = poly_step(a[0], kp[0], y[0] & M126);
-                a[1] = poly_step(a[1], kp[1], y[1] & M126);
-            }
-            p.a = a;
+    let _ = k.backend;
+    // The unrolled scalar loop, written out: the closures of `nh_blocks`
+    // cost VMAC-128 about a tenth of its speed. Four blocks per L2 step
+    // ([`poly4`]), the rest one at a time.
+    let mut quads = data.chunks_exact(4 * BLOCK);
+    if k.iters == 1 {
+        let (kp, pw, mut a) = (k.poly[0], &k.powers[0], p.a[0]);
+        for q in quads.by_ref() {
+            let [y0] = nh::nh_block::<1>(nhk, nth(q, 0));
+            let [y1] = nh::nh_block::<1>(nhk, nth(q, 1));
+            let [y2] = nh::nh_block::<1>(nhk, nth(q, 2));
+            let [y3] = nh::nh_block::<1>(nhk, nth(q, 3));
+            a = poly4(a, pw, [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
         }
-    } else if k.iters == 1 {
-        let (kp, mut a) = (k.poly[0], p.a[0]);
-        nh::nh_blocks::<1>(k.backend, nhk, data, |[y]| a = poly_step(a, kp, y & M126));
+        for b in quads.remainder().chunks_exact(BLOCK) {
+            let [y] = nh::nh_block::<1>(nhk, b.try_into().unwrap());
+            a = poly_step(a, kp, y & M126);
+        }
         p.a[0] = a;
     } else {
-        let (kp, mut a) = (*k.poly, p.a);
-        nh::nh_blocks::<2>(k.backend, nhk, data, |y| {
+        let (kp, pw, mut a) = (*k.poly, &*k.powers, p.a);
+        for q in quads.by_ref() {
+            let y = [0, 1, 2, 3].map(|i| nh::nh_block::<2>(nhk, nth(q, i)));
+            a[0] = poly4(a[0], &pw[0], y.map(|y| y[0] & M126));
+            a[1] = poly4(a[1], &pw[1], y.map(|y| y[1] & M126));
+        }
+        for b in quads.remainder().chunks_exact(BLOCK) {
+            let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
             a[0] = poly_step(a[0], kp[0], y[0] & M126);
             a[1] = poly_step(a[1], kp[1], y[1] & M126);
-        });
+        }
         p.a = a;
     }
+}
+
+/// Block `i` of a run of whole blocks.
+#[inline(always)]
+fn nth(b: &[u8], i: usize) -> &[u8; BLOCK] {
+    b[i * BLOCK..(i + 1) * BLOCK].try_into().unwrap()
 }
 
 /// The tag from the L2 states of a message of `len` bytes and the pad.

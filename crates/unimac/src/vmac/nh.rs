@@ -6,6 +6,7 @@
 //! so one pass over the block computes both.
 
 
+#[cfg(test)]
 use super::BLOCK;
 
 /// Words of the zero-padded NH key of the whole-block loops: 16 for one
@@ -39,8 +40,10 @@ impl Backend {
 /// NH of every whole 128-byte block of `data` (a multiple of 128 bytes), in
 /// order, for `N` iterations (1 or 2): `each` receives block `i`'s
 /// `[NH(key[2t..2t+16], block i); N]`. The vector kernel takes groups of
-/// eight blocks, the unrolled scalar loop the rest.
-#[inline(always)]
+/// eight blocks, the unrolled scalar loop the rest. (The whole-block loop of
+/// `vmac::blocks_serial` calls [`nh_block`] itself; this is the reference
+/// the tests hold every backend to.)
+#[cfg(test)]
 pub(crate) fn nh_blocks<const N: usize>(
     backend: Backend,
     key: &[u64; KEY_WORDS],
