@@ -29,7 +29,8 @@
 //! ```
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
@@ -93,9 +94,7 @@ struct VmacKey {
     iters: usize,
     cipher: Cipher,
     /// NH key: `16 + 2(iters − 1)` big-endian words of the key stream at
-    /// `0x80 ‖ 0^…`.
-    nh: Zeroizing<Vec<u64>>,
-    /// The same, zero-padded to 18 words, for the unrolled block loop.
+    /// `0x80 ‖ 0^…`, zero-padded to 18 words.
     nh_fixed: Zeroizing<[u64; nh::KEY_WORDS]>,
     /// Poly keys, masked.
     poly: Zeroizing<[u128; 2]>,
@@ -105,9 +104,8 @@ struct VmacKey {
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
-    /// nonces that differ in the last bit share it (draft §3.3). Taken only
-    /// when free (`try_lock`).
-    pad_cache: Mutex<Option<(u128, Zeroizing<u128>)>>,
+    /// nonces that differ in the last bit share it (draft §3.3).
+    pad_cache: PadCache,
     backend: Backend,
 }
 
@@ -146,7 +144,7 @@ impl VmacKey {
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
-        Some(VmacKey { iters, cipher, nh: nhk, nh_fixed, poly, powers, l3, pad_cache: Mutex::new(None), backend: Backend::for_platform(platform) })
+        Some(VmacKey { iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform) })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -158,20 +156,83 @@ impl VmacKey {
         if self.iters == 1 {
             let idx = (n & 1) as u32;
             let input = n & !1;
-            let mut cache = self.pad_cache.try_lock().ok();
-            if let Some(Some((i, t))) = cache.as_deref() {
-                if *i == input {
-                    return [halves(**t)[idx as usize], 0];
-                }
+            if let Some(t) = self.pad_cache.get(input) {
+                return [halves(*t)[idx as usize], 0];
             }
             let t = Zeroizing::new(u128::from_be_bytes(*self.cipher.encrypt(input)));
-            let pad = [halves(*t)[idx as usize], 0];
-            if let Some(c) = cache.as_deref_mut() {
-                *c = Some((input, t));
-            }
-            pad
+            self.pad_cache.put(input, *t);
+            [halves(*t)[idx as usize], 0]
         } else {
             halves(u128::from_be_bytes(*self.cipher.encrypt(n)))
+        }
+    }
+}
+
+/// One enciphered nonce block `(input, output)` shared between threads
+/// without a lock: a sequence lock. The count `seq` is odd while a writer
+/// stores; a writer takes it from even to odd with one compare-exchange
+/// (and stores nothing if another writer holds it: the cache is only an
+/// optimisation), a reader accepts what it read only if `seq` was the same
+/// even value before and after. Empty, the input is all ones, which no
+/// nonce block is (their top bit is clear). Wiped on drop.
+struct PadCache {
+    seq: AtomicU64,
+    input: [AtomicU64; 2],
+    output: [AtomicU64; 2],
+}
+
+impl PadCache {
+    fn new() -> PadCache {
+        PadCache {
+            seq: AtomicU64::new(0),
+            input: [AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)],
+            output: [AtomicU64::new(0), AtomicU64::new(0)],
+        }
+    }
+
+    fn load(w: &[AtomicU64; 2]) -> u128 {
+        ((w[0].load(Ordering::Relaxed) as u128) << 64) | w[1].load(Ordering::Relaxed) as u128
+    }
+
+    fn store(w: &[AtomicU64; 2], v: u128) {
+        w[0].store((v >> 64) as u64, Ordering::Relaxed);
+        w[1].store(v as u64, Ordering::Relaxed);
+    }
+
+    /// The output cached for `input`, if it is the cached one and no writer
+    /// interfered with the reading.
+    fn get(&self, input: u128) -> Option<Zeroizing<u128>> {
+        let s1 = self.seq.load(Ordering::Acquire);
+        if s1 & 1 != 0 {
+            return None;
+        }
+        let i = Self::load(&self.input);
+        let o = Zeroizing::new(Self::load(&self.output));
+        // Orders the loads above before the second look at `seq` (with the
+        // writer's release fence: a reader that saw any of its stores sees
+        // its odd count).
+        fence(Ordering::Acquire);
+        (self.seq.load(Ordering::Relaxed) == s1 && i == input).then_some(o)
+    }
+
+    /// Cache `(input, output)` unless another writer is storing.
+    fn put(&self, input: u128, output: u128) {
+        let s = self.seq.load(Ordering::Relaxed);
+        if s & 1 != 0 || self.seq.compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return;
+        }
+        // The odd count is visible before any of the stores below.
+        fence(Ordering::Release);
+        Self::store(&self.input, input);
+        Self::store(&self.output, output);
+        self.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+impl Drop for PadCache {
+    fn drop(&mut self) {
+        for w in self.input.iter_mut().chain(self.output.iter_mut()) {
+            w.get_mut().zeroize();
         }
     }
 }
@@ -257,16 +318,12 @@ struct Poly {
 /// only a partial last pair is padded in a copy) for every iteration, into L2.
 fn l1(k: &VmacKey, p: &mut Poly, block: &[u8]) {
     debug_assert!(!block.is_empty() && block.len() <= BLOCK);
-    let whole = block.len() / 16 * 16;
-    let rest = &block[whole..];
-    let mut y = nh::nh::<2>(k.backend, &k.nh, &block[..whole], k.iters);
-    if !rest.is_empty() {
-        let mut pair = [0u8; 16];
-        pair[..rest.len()].copy_from_slice(rest);
-        let z = nh::nh::<2>(k.backend, &k.nh[whole / 8..], &pair, k.iters);
-        y[0] = y[0].wrapping_add(z[0]);
-        y[1] = y[1].wrapping_add(z[1]);
-    }
+    let y = if k.iters == 1 {
+        let [y] = nh::nh_last::<1>(&k.nh_fixed, block);
+        [y, 0]
+    } else {
+        nh::nh_last::<2>(&k.nh_fixed, block)
+    };
     poly(k, p, y);
 }
 
@@ -362,6 +419,10 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
         blocks_serial(k, p, &data[..BLOCK]);
         data = &data[BLOCK..];
     }
+    if data.len() < crate::threads::PARALLEL_MIN || p.blocks == 0 || crate::threads::allowed() < 2 {
+        // Too short to split, or one thread: no allocation.
+        return blocks_serial(k, p, data);
+    }
     let pieces = crate::threads::split(data.len(), BLOCK, crate::threads::PARALLEL_MIN);
     if pieces.len() < 2 || p.blocks == 0 {
         return blocks_serial(k, p, data);
@@ -456,7 +517,9 @@ fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> 
 fn vhash(k: &VmacKey, msg: &[u8]) -> Poly {
     let mut p = Poly::default();
     let whole = msg.len() / BLOCK * BLOCK;
-    blocks(k, &mut p, &msg[..whole]);
+    if whole > 0 {
+        blocks(k, &mut p, &msg[..whole]);
+    }
     if whole < msg.len() {
         l1(k, &mut p, &msg[whole..]);
     }

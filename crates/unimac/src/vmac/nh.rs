@@ -57,27 +57,9 @@ pub(crate) fn nh_blocks<const N: usize>(
     }
 }
 
-/// `out[t] = NH(key[2t..], block)` for `t < iters` (1 or 2; the other
-/// entry is 0): `block` is a multiple of 16 bytes and at most 128, `key` at
-/// least `block.len()/8 + 2(iters−1)` words.
-pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8], iters: usize) -> [u128; N] {
-    assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
-    assert!((1..=N).contains(&iters), "VHASH runs 1 or 2 iterations");
-    assert!(key.len() >= block.len() / 8 + 2 * (iters - 1), "VHASH NH key shorter than the block");
-    // A partial block: the scalar code whatever the backend.
-    let _ = backend;
-    match iters {
-        1 => {
-            let [y] = nh_portable::<1>(key, block);
-            let mut out = [0u128; N];
-            out[0] = y;
-            out
-        }
-        _ => nh_portable::<N>(key, block),
-    }
-}
-
-/// The portable NH of [`nh`]: each product is exact in `u128`, the sum wraps.
+/// NH of whole word pairs (at most 16 words), simply: each product is exact
+/// in `u128`, the sum wraps (the tests' reference).
+#[cfg(test)]
 pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N] {
     let mut y = [0u128; N];
     for (j, pair) in block.chunks_exact(16).enumerate() {
@@ -88,6 +70,38 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
             let b = m1.wrapping_add(key[2 * j + 2 * t + 1]) as u128;
             *acc = acc.wrapping_add(a * b);
         }
+    }
+    y
+}
+
+/// NH of a last block of 1 to 128 bytes for `N` iterations (1 or 2), with
+/// the fixed key of the whole-block loop: the whole 16-byte word pairs in
+/// place, a partial last pair zero-padded in a copy (NH sums over pairs, so
+/// the padding is one more pair, not a padded block).
+#[inline]
+pub(crate) fn nh_last<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8]) -> [u128; N] {
+    debug_assert!(!block.is_empty() && block.len() <= 128);
+    let block = &block[..block.len().min(128)];
+    let mut y = [0u128; N];
+    let mut add = |j: usize, pair: &[u8; 16]| {
+        let m0 = u64::from_le_bytes(pair[..8].try_into().unwrap());
+        let m1 = u64::from_le_bytes(pair[8..].try_into().unwrap());
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[(2 * j + 2 * t) % KEY_WORDS]);
+            let b = m1.wrapping_add(key[(2 * j + 2 * t + 1) % KEY_WORDS]);
+            *acc = acc.wrapping_add(a as u128 * b as u128);
+        }
+    };
+    let pairs = block.chunks_exact(16);
+    let rest = pairs.remainder();
+    let whole = block.len() / 16;
+    for (j, pair) in pairs.enumerate() {
+        add(j, pair.try_into().unwrap());
+    }
+    if !rest.is_empty() {
+        let mut pair = [0u8; 16];
+        pair[..rest.len()].copy_from_slice(rest);
+        add(whole, &pair);
     }
     y
 }

@@ -292,3 +292,54 @@ fn block_loop_matches_one_block_at_a_time() {
         }
     }
 }
+
+/// NH of a last block of every length 1..=128 against the reference on a
+/// copy zero-padded to whole word pairs.
+#[test]
+fn nh_last_pads_to_word_pairs() {
+    let mut r = rng();
+    let mut key = [0u64; nh::KEY_WORDS];
+    let mut data = [0u8; BLOCK];
+    for round in 0..3 {
+        if round == 2 {
+            key.fill(u64::MAX);
+            data.fill(0xff);
+        } else {
+            key.iter_mut().for_each(|w| *w = r.gen());
+            r.fill_bytes(&mut data);
+        }
+        for len in 1..=BLOCK {
+            let mut padded = data[..len].to_vec();
+            padded.resize(len.div_ceil(16) * 16, 0);
+            assert_eq!(nh::nh_last::<1>(&key, &data[..len]), nh::nh_portable::<1>(&key, &padded), "{len}");
+            assert_eq!(nh::nh_last::<2>(&key, &data[..len]), nh::nh_portable::<2>(&key, &padded), "{len}");
+        }
+    }
+}
+
+/// The lock-free pad cache under four threads tagging with nonces that
+/// share and do not share AES blocks: every tag equals a fresh key's.
+#[test]
+fn pad_cache_under_four_threads() {
+    let key = [0x24u8; 16];
+    let shared = Vmac64::new(&key).unwrap();
+    let fresh = Vmac64::new(&key).unwrap();
+    let want: Vec<_> = (0u64..64).map(|n| fresh.tag(&n.to_be_bytes(), b"message").unwrap()).collect();
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let (shared, want) = (&shared, &want);
+            s.spawn(move || {
+                for i in 0..20_000u64 {
+                    let n = (i * (t + 1) + t) % 64;
+                    assert_eq!(shared.tag(&n.to_be_bytes(), b"message").unwrap(), want[n as usize], "thread {t} nonce {n}");
+                }
+            });
+        }
+    });
+    // Direct: a stored pair is found, another input is not.
+    let c = PadCache::new();
+    assert!(c.get(0).is_none());
+    c.put(6, 42);
+    assert_eq!(c.get(6).map(|o| *o), Some(42));
+    assert!(c.get(7).is_none());
+}
