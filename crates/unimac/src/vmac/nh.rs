@@ -16,24 +16,38 @@ pub(crate) const KEY_WORDS: usize = 18;
 /// Which implementation computes NH.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
-    /// The unrolled scalar loop with 64×64→128 products. (An AVX-512 NH over
-    /// eight blocks with 32-bit digit products was exact but slower on every
-    /// machine measured, so none is kept: docs/perf/umac.md.)
+    /// The unrolled scalar loop with 64×64→128 products.
     Portable,
+    /// VMAC-64's whole blocks eight at a time with AVX-512 IFMA52
+    /// ([`super::avx512`]); VMAC-128 and partial groups on the scalar loop.
+    /// (An AVX-512 NH with 32-bit digit products was exact but slower than
+    /// the scalar loop: docs/perf/umac.md.)
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma,
 }
 
 impl Backend {
-    /// The fastest backend `p` proves this CPU can run (the scalar loop on
-    /// every CPU so far).
+    /// The fastest backend `p` proves this CPU can run.
     pub(crate) fn for_platform(p: crate::platform::Platform) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if p.avx512() && p.avx512ifma() {
+            return Backend::Avx512Ifma;
+        }
         let _ = p;
         Backend::Portable
     }
 
-    /// Every backend (for tests).
+    /// Every distinct backend this CPU can run (for tests).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Backend> {
-        vec![Backend::Portable]
+        let mut v: Vec<Backend> = Vec::new();
+        for p in crate::platform::Platform::hardware().variants() {
+            let b = Backend::for_platform(p);
+            if !v.contains(&b) {
+                v.push(b);
+            }
+        }
+        v
     }
 }
 
@@ -81,27 +95,34 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
 #[inline]
 pub(crate) fn nh_last<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8]) -> [u128; N] {
     debug_assert!(!block.is_empty() && block.len() <= 128);
-    let block = &block[..block.len().min(128)];
+    let len = block.len().min(128);
+    let whole = len / 16;
     let mut y = [0u128; N];
-    let mut add = |j: usize, pair: &[u8; 16]| {
-        let m0 = u64::from_le_bytes(pair[..8].try_into().unwrap());
-        let m1 = u64::from_le_bytes(pair[8..].try_into().unwrap());
+    // `j < 8` and `t < N <= 2`: every key index is below 18.
+    let mut add = |j: usize, m0: u64, m1: u64| {
         for (t, acc) in y.iter_mut().enumerate() {
-            let a = m0.wrapping_add(key[(2 * j + 2 * t) % KEY_WORDS]);
-            let b = m1.wrapping_add(key[(2 * j + 2 * t + 1) % KEY_WORDS]);
+            let a = m0.wrapping_add(key[2 * j + 2 * t]);
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]);
             *acc = acc.wrapping_add(a as u128 * b as u128);
         }
     };
-    let pairs = block.chunks_exact(16);
-    let rest = pairs.remainder();
-    let whole = block.len() / 16;
-    for (j, pair) in pairs.enumerate() {
-        add(j, pair.try_into().unwrap());
+    for j in 0..8 {
+        if j == whole {
+            break;
+        }
+        let w = u128::from_le_bytes(block[16 * j..16 * j + 16].try_into().unwrap());
+        add(j, w as u64, (w >> 64) as u64);
     }
-    if !rest.is_empty() {
-        let mut pair = [0u8; 16];
-        pair[..rest.len()].copy_from_slice(rest);
-        add(whole, &pair);
+    let rest = len % 16;
+    if rest != 0 && whole < 8 {
+        // The partial pair, zero-extended: from the 16 bytes that end the
+        // block when there are that many (shifted down), else byte by byte.
+        let w = if len >= 16 {
+            u128::from_le_bytes(block[len - 16..len].try_into().unwrap()) >> (8 * (16 - rest))
+        } else {
+            block[..len].iter().rev().fold(0u128, |x, &c| (x << 8) | c as u128)
+        };
+        add(whole, w as u64, (w >> 64) as u64);
     }
     y
 }

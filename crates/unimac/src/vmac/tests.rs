@@ -343,3 +343,74 @@ fn pad_cache_under_four_threads() {
     assert_eq!(c.get(6).map(|o| *o), Some(42));
     assert!(c.get(7).is_none());
 }
+
+/// The AVX-512 IFMA kernel (when this CPU has it) against the scalar block
+/// NH, block by block: random words and keys, all-ones words with an
+/// all-ones key and sums `m + k` at `2^64 − 1` (every column and carry at
+/// its largest), zeros, for one to five groups.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn ifma_kernel_agrees_with_scalar() {
+    let p = crate::platform::Platform::hardware();
+    if !(p.avx512() && p.avx512ifma()) {
+        return;
+    }
+    let mut r = rng();
+    let mut key = [0u64; nh::KEY_WORDS];
+    for kind in 0..5 {
+        for groups in 1..=5 {
+            let mut data = vec![0u8; groups * avx512::GROUP];
+            match kind {
+                0 => {
+                    r.fill_bytes(&mut data);
+                    key.iter_mut().for_each(|w| *w = r.gen());
+                }
+                1 => {
+                    data.fill(0xff);
+                    key.fill(u64::MAX);
+                }
+                2 => {
+                    key.iter_mut().for_each(|w| *w = r.gen());
+                    for (i, w) in data.chunks_exact_mut(8).enumerate() {
+                        w.copy_from_slice(&u64::MAX.wrapping_sub(key[i % 16]).to_le_bytes());
+                    }
+                }
+                3 => {
+                    data.fill(0);
+                    key.fill(0);
+                }
+                _ => {
+                    data.fill(0xff);
+                    key.fill(0);
+                }
+            }
+            let want: Vec<u128> =
+                data.chunks_exact(BLOCK).map(|b| nh::nh_block::<1>(&key, b.try_into().unwrap())[0] & M126).collect();
+            let mut got = Vec::new();
+            avx512::nh_groups(&key, &data, |m| got.extend_from_slice(m));
+            assert_eq!(got, want, "kind {kind} groups {groups}");
+        }
+    }
+}
+
+/// VMAC-64 tags on the IFMA kernel against the portable backend at every
+/// length around the group boundaries, random and all-ones data.
+#[test]
+fn vmac64_tags_agree_across_backends_at_group_edges() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 40 * BLOCK + 100];
+    for fill in [None, Some(0xffu8)] {
+        match fill {
+            None => r.fill_bytes(&mut msg),
+            Some(b) => msg.fill(b),
+        }
+        let mut key = [0u8; 16];
+        r.fill_bytes(&mut key);
+        let fast = Vmac64::new_on(crate::platform::Platform::hardware(), &key).unwrap();
+        let slow = Vmac64::new_on(crate::platform::Platform::portable(), &key).unwrap();
+        for len in (0..=40 * BLOCK + 100).filter(|l| l % BLOCK < 3 || l % BLOCK > BLOCK - 3 || l % 97 == 0) {
+            let m = &msg[..len];
+            assert_eq!(fast.tag(b"n", m).unwrap(), slow.tag(b"n", m).unwrap(), "len {len}");
+        }
+    }
+}
