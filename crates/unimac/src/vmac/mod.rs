@@ -97,9 +97,9 @@ struct VmacKey {
     nh_fixed: Zeroizing<[u64; nh::KEY_WORDS]>,
     /// Poly keys, masked.
     poly: Zeroizing<[u128; 2]>,
-    /// Per iteration `[k, k², k³, k⁴]` of the poly key `k`, the powers
-    /// fully reduced mod `p127`, for [`poly4`].
-    powers: Zeroizing<[[u128; 4]; 2]>,
+    /// Per iteration `[k, k², …, k⁸]` of the poly key `k`, the powers
+    /// fully reduced mod `p127`, for [`poly4`] and the IFMA kernel.
+    powers: Zeroizing<[[u128; 8]; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
@@ -139,7 +139,7 @@ impl VmacKey {
         }
         let mut nh_fixed = Zeroizing::new([0u64; nh::KEY_WORDS]);
         nh_fixed[..nhk.len()].copy_from_slice(&nhk);
-        let mut powers = Zeroizing::new([[0u128; 4]; 2]);
+        let mut powers = Zeroizing::new([[0u128; 8]; 2]);
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
@@ -236,10 +236,10 @@ impl Drop for PadCache {
     }
 }
 
-/// `[k, k², k³, k⁴]` for a masked poly key `k`, the powers mod `p127`.
-fn key_powers(k: u128) -> [u128; 4] {
-    let mut pw = [k; 4];
-    for j in 1..4 {
+/// `[k, k², …, k⁸]` for a masked poly key `k`, the powers mod `p127`.
+fn key_powers(k: u128) -> [u128; 8] {
+    let mut pw = [k; 8];
+    for j in 1..8 {
         pw[j] = crate::hash127::portable::mul_mod(pw[j - 1], k);
     }
     pw
@@ -363,7 +363,7 @@ fn poly_step(a: u128, k: u128, m: u128) -> u128 {
 }
 
 /// Four lazy L2 steps at once: `a·k⁴ + m0·k³ + m1·k² + m2·k + m3 mod p127`
-/// with `kp = [k, k², k³, k⁴]` (each below `2^127`), for any `a < 2^128`
+/// with `kp = [k, k², k³, k⁴, …]` (each below `2^127`), for any `a < 2^128`
 /// and `m_i < 2^126`; the result is below `2^127 + 2^70` and congruent to
 /// four [`poly_step`]s. Only the product by `k⁴` depends on `a`: the
 /// serial chain is one multiplication and one fold per four blocks.
@@ -377,7 +377,7 @@ fn poly_step(a: u128, k: u128, m: u128) -> u128 {
 /// c + qc·2^64 < 2^68`; `lo + 2·hi`, folded once at bit 127, is below
 /// `2^127 + 1 + 2^69`.
 #[inline(always)]
-fn poly4(a: u128, kp: &[u128; 4], m: [u128; 4]) -> u128 {
+fn poly4(a: u128, kp: &[u128; 8], m: [u128; 4]) -> u128 {
     let mul = |x: u64, y: u64| x as u128 * y as u128;
     // `(x mod 2^128, x >> 128)` plus `y < 2^128`, written so that it
     // compiles to one add/adc/adc chain.
@@ -443,8 +443,8 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
 }
 
 /// L1 and L2 of whole 128-byte blocks, fused. VMAC-64 on the IFMA backend:
-/// NH of eight blocks at a time in [`avx512`], two L2 steps of four blocks
-/// ([`poly4`]) per group. Then (and otherwise) NH of four blocks
+/// NH of eight blocks at a time and eight Horner chains in `k⁸` in
+/// [`avx512`], joined with `k⁰ … k⁷` at the end. Then (and otherwise) NH of four blocks
 /// ([`nh::nh_block`], the unrolled scalar 64×64→128 loop) and one L2 step
 /// for the four; the last one to three blocks one at a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
@@ -461,12 +461,15 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     p.blocks += (data.len() / BLOCK) as u64;
     #[cfg(target_arch = "x86_64")]
     if k.backend == Backend::Avx512Ifma && k.iters == 1 && data.len() >= avx512::GROUP {
-        let (pw, mut a) = (&k.powers[0], p.a[0]);
         let whole = data.len() / avx512::GROUP * avx512::GROUP;
-        avx512::nh_groups(nhk, &data[..whole], |m| {
-            a = poly4(a, pw, [m[0], m[1], m[2], m[3]]);
-            a = poly4(a, pw, [m[4], m[5], m[6], m[7]]);
-        });
+        let pw = &k.powers[0];
+        // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
+        // a·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
+        let lanes = Zeroizing::new(avx512::nh_poly(nhk, &data[..whole], pw[7], p.a[0]));
+        let mut a = reduce127(lanes[7]);
+        for (b, &h) in lanes.iter().enumerate().take(7) {
+            a = add_mod(a, crate::hash127::portable::mul_mod(reduce127(h), pw[6 - b]));
+        }
         p.a[0] = a;
         data = &data[whole..];
     }

@@ -18,8 +18,9 @@ pub(crate) const KEY_WORDS: usize = 18;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
-    /// VMAC-64's whole blocks eight at a time with AVX-512 IFMA52
-    /// ([`super::avx512`]); VMAC-128 and partial groups on the scalar loop.
+    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
+    /// IFMA52 ([`super::avx512`]); VMAC-128 and the blocks after the last
+    /// whole group of eight on the scalar loop.
     /// (An AVX-512 NH with 32-bit digit products was exact but slower than
     /// the scalar loop: docs/perf/umac.md.)
     #[cfg(target_arch = "x86_64")]

@@ -345,9 +345,10 @@ fn pad_cache_under_four_threads() {
 }
 
 /// The AVX-512 IFMA kernel (when this CPU has it) against the scalar block
-/// NH, block by block: random words and keys, all-ones words with an
-/// all-ones key and sums `m + k` at `2^64 − 1` (every column and carry at
-/// its largest), zeros, for one to five groups.
+/// NH and hash127's exact arithmetic, lane by lane: random words and keys,
+/// all-ones words with an all-ones key and sums `m + k` at `2^64 − 1` (every
+/// NH column and carry at its largest), zeros; `k⁸` random, 1 and `p127 − 1`;
+/// the starting state random, 0 and `2^128 − 1`; one to five groups.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn ifma_kernel_agrees_with_scalar() {
@@ -384,11 +385,17 @@ fn ifma_kernel_agrees_with_scalar() {
                     key.fill(0);
                 }
             }
-            let want: Vec<u128> =
-                data.chunks_exact(BLOCK).map(|b| nh::nh_block::<1>(&key, b.try_into().unwrap())[0] & M126).collect();
-            let mut got = Vec::new();
-            avx512::nh_groups(&key, &data, |m| got.extend_from_slice(m));
-            assert_eq!(got, want, "kind {kind} groups {groups}");
+            for (k8, a) in [(r.gen::<u128>() % P127, r.gen::<u128>()), (1, 0), (P127 - 1, u128::MAX)] {
+                let mut want = [0u128; 8];
+                want[7] = reduce127(a);
+                for (i, b) in data.chunks_exact(BLOCK).enumerate() {
+                    let m = nh::nh_block::<1>(&key, b.try_into().unwrap())[0] & M126;
+                    let h = &mut want[i % 8];
+                    *h = add_mod(mul_mod(*h, k8), m % P127);
+                }
+                let got = avx512::nh_poly(&key, &data, k8, a);
+                assert_eq!(got.map(reduce127), want, "kind {kind} groups {groups} k8 {k8:x} a {a:x}");
+            }
         }
     }
 }
