@@ -364,21 +364,27 @@ fn poly_step(a: u128, k: u128, m: u128) -> u128 {
 
 /// Four lazy L2 steps at once: `a·k⁴ + m0·k³ + m1·k² + m2·k + m3 mod p127`
 /// with `kp = [k, k², k³, k⁴, …]` (each below `2^127`), for any `a < 2^128`
-/// and `m_i < 2^126`; the result is below `2^127 + 2^70` and congruent to
-/// four [`poly_step`]s. Only the product by `k⁴` depends on `a`: the
+/// and `m_i < 2^126`, by [`dot`]; the result is below `2^128` and congruent
+/// to four [`poly_step`]s. Only the product by `k⁴` depends on `a`: the
 /// serial chain is one multiplication and one fold per four blocks.
-///
-/// For `x = xh·2^64 + xl < 2^128` and `K = Kh·2^64 + Kl < 2^127` (so
-/// `2Kh < 2^64`), `x·K ≡ xl·Kl + xh·(2Kh) + (xh·Kl + xl·Kh)·2^64` since
-/// `2^128 ≡ 2`. The four terms' low products (and `m3`) sum in `P < 2^131`,
-/// the middle products in `Q < 2^131`, each as a `u128` plus a carry count
-/// below 8. With `Q = qh·2^64 + ql`, `P + Q·2^64 = lo + hi·2^128` where
-/// `lo = (P mod 2^128) + ql·2^64` wraps with carry `c` and `hi = qh + pc +
-/// c + qc·2^64 < 2^68`; `lo + 2·hi`, folded once at bit 127, is below
-/// `2^127 + 1 + 2^69`.
 #[inline(always)]
 fn poly4(a: u128, kp: &[u128; 8], m: [u128; 4]) -> u128 {
-    let mul = |x: u64, y: u64| x as u128 * y as u128;
+    // The products by a last: the other terms are ready sooner.
+    dot([(m[2], kp[0]), (m[1], kp[1]), (m[0], kp[2]), (a, kp[3])], m[3])
+}
+
+/// `Σ x_i·K_i + c mod p127`, lazily reduced, for `N <= 8` terms with any
+/// `x_i, c < 2^128` and `K_i < 2^127`: below `2^127 + 2^72`, congruent.
+///
+/// For `x = xh·2^64 + xl` and `K = Kh·2^64 + Kl` (so `2Kh < 2^64`),
+/// `x·K ≡ xl·Kl + xh·(2Kh) + (xh·Kl + xl·Kh)·2^64` since `2^128 ≡ 2`. The
+/// low products (and `c`) sum in `P`, the middle products in `Q`, each a
+/// `u128` plus a carry count at most `2N`. With `Q = qh·2^64 + ql`,
+/// `P + Q·2^64 = lo + hi·2^128` where `lo = (P mod 2^128) + ql·2^64` wraps
+/// with carry `c'` and `hi = qh + pc + c' + qc·2^64 < 2^69`; `lo + 2·hi`,
+/// folded once at bit 127, is below `2^127 + 1 + 2^70`.
+#[inline(always)]
+fn dot<const N: usize>(terms: [(u128, u128); N], c: u128) -> u128 {
     // `(x mod 2^128, x >> 128)` plus `y < 2^128`, written so that it
     // compiles to one add/adc/adc chain.
     #[inline(always)]
@@ -387,10 +393,12 @@ fn poly4(a: u128, kp: &[u128; 8], m: [u128; 4]) -> u128 {
         let t = (l >> 64) + (y >> 64) + (s >> 64);
         ((t << 64) | (s as u64 as u128), h + (t >> 64) as u64)
     }
-    let mut p = (m[3], 0u64);
+    debug_assert!(N <= 8);
+    let mul = |x: u64, y: u64| x as u128 * y as u128;
+    let mut p = (c, 0u64);
     let mut q = (0u128, 0u64);
-    // The products by a last: the other terms are ready sooner.
-    for (x, k) in [(m[2], kp[0]), (m[1], kp[1]), (m[0], kp[2]), (a, kp[3])] {
+    for (x, k) in terms {
+        debug_assert!(k < 1 << 127);
         let (xh, xl) = ((x >> 64) as u64, x as u64);
         let (kh, kl) = ((k >> 64) as u64, k as u64);
         p = add192(add192(p, mul(xl, kl)), mul(xh, 2 * kh));
@@ -413,14 +421,14 @@ fn reduce127(a: u128) -> u128 {
 /// piece's polynomial from zero (`Σ m_i k^(J−i)` over its `J` blocks),
 /// joined by `a ← a·k^J + s` mod `p127`.
 fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
+    if data.len() < crate::threads::PARALLEL_MIN || crate::threads::allowed() < 2 {
+        // Too short to split, or one thread: no allocation.
+        return blocks_serial(k, p, data);
+    }
     if data.len() >= BLOCK && p.blocks == 0 {
         // The first block starts the polynomial (its leading k^n).
         blocks_serial(k, p, &data[..BLOCK]);
         data = &data[BLOCK..];
-    }
-    if data.len() < crate::threads::PARALLEL_MIN || p.blocks == 0 || crate::threads::allowed() < 2 {
-        // Too short to split, or one thread: no allocation.
-        return blocks_serial(k, p, data);
     }
     let pieces = crate::threads::split(data.len(), BLOCK, crate::threads::PARALLEL_MIN);
     if pieces.len() < 2 || p.blocks == 0 {
@@ -444,12 +452,27 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
 
 /// L1 and L2 of whole 128-byte blocks, fused. VMAC-64 on the IFMA backend:
 /// NH of eight blocks at a time and eight Horner chains in `k⁸` in
-/// [`avx512`], joined with `k⁰ … k⁷` at the end. Then (and otherwise) NH of four blocks
-/// ([`nh::nh_block`], the unrolled scalar 64×64→128 loop) and one L2 step
+/// [`avx512`], joined with `k⁰ … k⁷` at the end. Then (and otherwise) NH
+/// of four blocks ([`nh::nh_block`], the unrolled scalar 64×64→128 loop) and one L2 step
 /// for the four; the last one to three blocks one at a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
+    let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
+    #[cfg(target_arch = "x86_64")]
+    if k.backend == Backend::Avx512Ifma && k.iters == 1 && data.len() >= avx512::GROUP {
+        let whole = data.len() / avx512::GROUP * avx512::GROUP;
+        let pw = &k.powers[0];
+        // From the start, the state is 1: the first block's step 1·k + m_1
+        // gives the polynomial's leading k^n.
+        let a0 = if p.blocks == 0 { 1 } else { p.a[0] };
+        // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
+        // a0·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
+        let lanes = Zeroizing::new(avx512::nh_poly(nhk, &data[..whole], pw[7], a0));
+        p.a[0] = dot(std::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
+        p.blocks += (whole / BLOCK) as u64;
+        data = &data[whole..];
+    }
     if p.blocks == 0 {
         if data.is_empty() {
             return;
@@ -457,22 +480,7 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         l1(k, p, &data[..BLOCK]);
         data = &data[BLOCK..];
     }
-    let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     p.blocks += (data.len() / BLOCK) as u64;
-    #[cfg(target_arch = "x86_64")]
-    if k.backend == Backend::Avx512Ifma && k.iters == 1 && data.len() >= avx512::GROUP {
-        let whole = data.len() / avx512::GROUP * avx512::GROUP;
-        let pw = &k.powers[0];
-        // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
-        // a·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
-        let lanes = Zeroizing::new(avx512::nh_poly(nhk, &data[..whole], pw[7], p.a[0]));
-        let mut a = reduce127(lanes[7]);
-        for (b, &h) in lanes.iter().enumerate().take(7) {
-            a = add_mod(a, crate::hash127::portable::mul_mod(reduce127(h), pw[6 - b]));
-        }
-        p.a[0] = a;
-        data = &data[whole..];
-    }
     // The unrolled scalar loop, written out: the closures of `nh_blocks`
     // cost VMAC-128 about a tenth of its speed. Four blocks per L2 step
     // ([`poly4`]), the rest one at a time.

@@ -233,11 +233,32 @@ fn poly4_is_four_poly_steps() {
         let a = if i < 700 { edges_a[i % 7] } else { r.gen() };
         let m: [u128; 4] = std::array::from_fn(|j| if i < 700 { edges_m[(i / 7 + j) % 3] } else { r.gen::<u128>() & M126 });
         let got = poly4(a, &pw, m);
-        assert!(got < (1 << 127) + (1 << 71), "bound: a={a:x} k={k:x} m={m:x?}");
+        assert!(got < (1 << 127) + (1 << 72), "bound: a={a:x} k={k:x} m={m:x?}");
         let want = m.iter().fold(a, |acc, &mi| poly_step(acc, k, mi));
         assert_eq!(reduce127(got), reduce127(want), "a={a:x} k={k:x} m={m:x?}");
         let exact = m.iter().fold(big(a), |acc, &mi| (acc * big(k) + big(mi)) % &p);
         assert_eq!(big(reduce127(got)), exact);
+    }
+}
+
+/// [`dot`] of up to eight terms against hash127's exact arithmetic, with
+/// every input at its largest too.
+#[test]
+fn dot_is_exact_and_bounded() {
+    let mut r = rng();
+    for i in 0..20_000 {
+        let pick = |r: &mut rand::rngs::StdRng, big: bool| if big { u128::MAX } else { r.gen() };
+        let edge = i % 5 == 0;
+        let terms: [(u128, u128); 7] =
+            std::array::from_fn(|_| (pick(&mut r, edge), if edge { P127 - 1 } else { r.gen::<u128>() % P127 }));
+        let c = pick(&mut r, edge);
+        let got = dot(terms, c);
+        assert!(got < (1 << 127) + (1 << 72));
+        let want = terms.iter().fold(reduce127(c), |s, &(x, k)| add_mod(s, mul_mod(reduce127(x), k)));
+        assert_eq!(reduce127(got), want);
+        let got4 = dot([terms[0], terms[1], terms[2], terms[3]], c);
+        let want4 = terms[..4].iter().fold(reduce127(c), |s, &(x, k)| add_mod(s, mul_mod(reduce127(x), k)));
+        assert_eq!(reduce127(got4), want4);
     }
 }
 
