@@ -246,33 +246,42 @@ fn key_powers(k: u128) -> [u128; 8] {
 }
 
 /// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
+#[inline]
 pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
+    if (1..=16).contains(&nonce.len()) && !(nonce.len() == 16 && nonce[0] & 0x80 != 0) {
+        return Ok(());
+    }
+    Err(nonce_error(name, nonce))
+}
+
+/// Why [`check_nonce`] refused `nonce` (out of line: the rare path).
+#[cold]
+#[inline(never)]
+fn nonce_error(name: &str, nonce: &[u8]) -> Error {
     if !(1..=16).contains(&nonce.len()) {
-        return Err(Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len())));
+        return Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len()));
     }
-    if nonce.len() == 16 && nonce[0] & 0x80 != 0 {
-        return Err(Error::Invalid(format!(
-            "{name}: a 16-byte nonce must have its top bit clear (blocks with it set derive the keys)"
-        )));
-    }
-    Ok(())
+    Error::Invalid(format!("{name}: a 16-byte nonce must have its top bit clear (blocks with it set derive the keys)"))
 }
 
 /// `v div (2^64 − 2^32)` and `v mod (2^64 − 2^32)` for `v < 2^127`, without
 /// a division or a data-dependent branch: with `d = 2^64 − 2^32`,
-/// `2^64 = d + 2^32`, so `w = hi·2^64 + lo = hi·d + (hi·2^32 + lo)`. Three
-/// such steps bring `w` below `2^64 + 2^32 < 2d` (from `< 2^96`, then
-/// `< 2^65`), and one conditional subtraction ends it.
+/// `2^64 = d + 2^32`, so `v = h·2^64 + l = h·d + w` with `w = h·2^32 + l <
+/// 2^95 + 2^64`; `w = wh·2^64 + wl` (`wh < 2^31 + 1`) `= wh·d + x` with
+/// `x = wh·2^32 + wl < 2^64 + 2^63 + 2^32`; `x = c·2^64 + xl` is `c·d +
+/// (xl + c·2^32)`, and `xl + c·2^32 < 2^64 < 2d` (with `c = 1`, `xl < 2^63 +
+/// 2^32`): one conditional subtraction ends it.
 fn divmod_d(v: u128) -> (u64, u64) {
-    const D: u128 = (1 << 64) - (1 << 32);
-    let (mut q, mut w) = (0u128, v);
-    for _ in 0..3 {
-        let hi = w >> 64;
-        q += hi;
-        w = (hi << 32) + (w as u64 as u128);
-    }
-    let ge = (w >= D) as u128;
-    (q as u64 + ge as u64, (w - ge * D) as u64)
+    const D: u64 = 0u64.wrapping_sub(1 << 32);
+    debug_assert!(v < 1 << 127);
+    let (h, l) = ((v >> 64) as u64, v as u64);
+    // h·2^32 = (h >> 32)·2^64 + (h mod 2^32)·2^32.
+    let (wl, c1) = l.overflowing_add(h << 32);
+    let wh = (h >> 32) + c1 as u64;
+    let (xl, c2) = wl.overflowing_add(wh << 32);
+    let y = xl + ((c2 as u64) << 32);
+    let ge = (y >= D) as u64;
+    (h + wh + c2 as u64 + ge, y - ge * D)
 }
 
 /// `x mod p64` for `x < 2^128`: `2^64 ≡ 257`, two folds leave `< 2^64 + 2^18 < 2 p64`.
@@ -709,6 +718,18 @@ impl<const T: usize> Vmac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
+        let k = &*self.key;
+        if !msg.is_empty() && msg.len() <= BLOCK {
+            // One block: its NH, and the polynomial is k + m (see `poly`).
+            let y: [u128; 2] = if T == 8 {
+                [nh::nh_last::<1>(&k.nh_fixed, msg)[0], 0]
+            } else {
+                nh::nh_last::<2>(&k.nh_fixed, msg)
+            };
+            let p = Poly { blocks: 1, a: [k.poly[0] + (y[0] & M126), k.poly[1] + (y[1] & M126)] };
+            let pad = Zeroizing::new(k.pad(nonce));
+            return Ok(crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad)));
+        }
         let p = vhash(&self.key, msg);
         let pad = Zeroizing::new(self.key.pad(nonce));
         Ok(crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad)))

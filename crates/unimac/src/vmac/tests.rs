@@ -241,6 +241,53 @@ fn poly4_is_four_poly_steps() {
     }
 }
 
+/// `divmod_d` at the edges of its steps: multiples of `d` and their
+/// neighbours up to `2^127 − 1`, and every carry of the two folds.
+#[test]
+fn divmod_d_edges() {
+    let d = (1u128 << 64) - (1 << 32);
+    let dd = big(d);
+    let mut r = rng();
+    let mut vs = vec![0u128, 1, d - 1, d, d + 1, (1 << 127) - 1, (1 << 127) - 2, (1 << 64) - 1, 1 << 64, P127 - 1];
+    for _ in 0..20_000 {
+        let q = r.gen::<u128>() % ((1u128 << 127) / d);
+        for delta in [0i128, -1, 1, (1 << 32) - 1, -(1 << 32)] {
+            let v = (q * d) as i128 + delta;
+            if v >= 0 && (v as u128) < 1 << 127 {
+                vs.push(v as u128);
+            }
+        }
+        // Low halves at 2^64 − 1 and high halves at 2^63 − 1.
+        vs.push(((r.gen::<u64>() >> 1) as u128) << 64 | u64::MAX as u128);
+        vs.push((((1u128 << 63) - 1) << 64) | r.gen::<u64>() as u128);
+    }
+    for v in vs {
+        let (q, rem) = divmod_d(v);
+        assert_eq!((big(q as u128), big(rem as u128)), (big(v) / &dd, big(v) % &dd), "{v:x}");
+    }
+}
+
+/// VMAC-64 and VMAC-128 one-shot tags of every length up to 300 bytes
+/// (one-block messages on their own path) against a stream fed byte by byte.
+#[test]
+fn short_tags_match_streams() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 300];
+    r.fill_bytes(&mut msg);
+    let (v64, v128) = (Vmac64::new(&[7u8; 16]).unwrap(), Vmac128::new(&[9u8; 32]).unwrap());
+    for len in 0..=300 {
+        let m = &msg[..len];
+        let mut s64 = v64.start(b"nonce").unwrap();
+        let mut s128 = v128.start(b"nonce").unwrap();
+        for b in m {
+            s64.update(std::slice::from_ref(b));
+            s128.update(std::slice::from_ref(b));
+        }
+        assert_eq!(s64.finalize(), v64.tag(b"nonce", m).unwrap(), "{len}");
+        assert_eq!(s128.finalize(), v128.tag(b"nonce", m).unwrap(), "{len}");
+    }
+}
+
 /// [`dot`] of up to eight terms against hash127's exact arithmetic, with
 /// every input at its largest too.
 #[test]
