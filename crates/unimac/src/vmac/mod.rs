@@ -511,9 +511,12 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     } else {
         let (kp, pw, mut a) = (*k.poly, &*k.powers, p.a);
         for q in quads.by_ref() {
-            let y = [0, 1, 2, 3].map(|i| nh::nh_block::<2>(nhk, nth(q, i)));
-            a[0] = poly4(a[0], &pw[0], y.map(|y| y[0] & M126));
-            a[1] = poly4(a[1], &pw[1], y.map(|y| y[1] & M126));
+            let [y0, z0] = nh::nh_block::<2>(nhk, nth(q, 0));
+            let [y1, z1] = nh::nh_block::<2>(nhk, nth(q, 1));
+            let [y2, z2] = nh::nh_block::<2>(nhk, nth(q, 2));
+            let [y3, z3] = nh::nh_block::<2>(nhk, nth(q, 3));
+            a[0] = poly4(a[0], &pw[0], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
+            a[1] = poly4(a[1], &pw[1], [z0 & M126, z1 & M126, z2 & M126, z3 & M126]);
         }
         for b in quads.remainder().chunks_exact(BLOCK) {
             let y = nh::nh_block::<2>(nhk, b.try_into().unwrap());
