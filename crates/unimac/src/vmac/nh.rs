@@ -54,10 +54,9 @@ impl Backend {
 
 /// NH of every whole 128-byte block of `data` (a multiple of 128 bytes), in
 /// order, for `N` iterations (1 or 2): `each` receives block `i`'s
-/// `[NH(key[2t..2t+16], block i); N]`. The vector kernel takes groups of
-/// eight blocks, the unrolled scalar loop the rest. (The whole-block loop of
-/// `vmac::blocks_serial` calls [`nh_block`] itself; this is the reference
-/// the tests hold every backend to.)
+/// `[NH(key[2t..2t+16], block i); N]`, by [`nh_block`] whatever the
+/// backend: the tests' reference (the whole-block loop of
+/// `vmac::blocks_serial` calls [`nh_block`] or the IFMA kernel itself).
 #[cfg(test)]
 pub(crate) fn nh_blocks<const N: usize>(
     backend: Backend,
@@ -91,8 +90,9 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
 
 /// NH of a last block of 1 to 128 bytes for `N` iterations (1 or 2), with
 /// the fixed key of the whole-block loop: the whole 16-byte word pairs in
-/// place, a partial last pair zero-padded in a copy (NH sums over pairs, so
-/// the padding is one more pair, not a padded block).
+/// place, a partial last pair zero-padded (NH sums over pairs, so the
+/// padding is one more pair, not a padded block) as the 16 bytes that end
+/// the block shifted down, or byte by byte below 16 bytes.
 #[inline]
 pub(crate) fn nh_last<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8]) -> [u128; N] {
     debug_assert!(!block.is_empty() && block.len() <= 128);
