@@ -6,6 +6,7 @@
 //! so one pass over the block computes both.
 
 
+#[cfg(test)]
 use super::BLOCK;
 
 /// Words of the zero-padded NH key of the whole-block loops: 16 for one
@@ -15,32 +16,48 @@ pub(crate) const KEY_WORDS: usize = 18;
 /// Which implementation computes NH.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
-    /// The unrolled scalar loop with 64×64→128 products. (An AVX-512 NH over
-    /// eight blocks with 32-bit digit products was exact but slower on every
-    /// machine measured, so none is kept: docs/perf/umac.md.)
+    /// The unrolled scalar loop with 64×64→128 products.
     Portable,
+    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
+    /// IFMA52 ([`super::avx512`]); VMAC-128 and the blocks after the last
+    /// whole group of eight on the scalar loop.
+    /// (An AVX-512 NH with 32-bit digit products was exact but slower than
+    /// the scalar loop: docs/perf/umac.md.)
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma,
 }
 
 impl Backend {
-    /// The fastest backend `p` proves this CPU can run (the scalar loop on
-    /// every CPU so far).
+    /// The fastest backend `p` proves this CPU can run.
     pub(crate) fn for_platform(p: crate::platform::Platform) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if p.avx512() && p.avx512ifma() {
+            return Backend::Avx512Ifma;
+        }
         let _ = p;
         Backend::Portable
     }
 
-    /// Every backend (for tests).
+    /// Every distinct backend this CPU can run (for tests).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Backend> {
-        vec![Backend::Portable]
+        let mut v: Vec<Backend> = Vec::new();
+        for p in crate::platform::Platform::hardware().variants() {
+            let b = Backend::for_platform(p);
+            if !v.contains(&b) {
+                v.push(b);
+            }
+        }
+        v
     }
 }
 
 /// NH of every whole 128-byte block of `data` (a multiple of 128 bytes), in
 /// order, for `N` iterations (1 or 2): `each` receives block `i`'s
-/// `[NH(key[2t..2t+16], block i); N]`. The vector kernel takes groups of
-/// eight blocks, the unrolled scalar loop the rest.
-#[inline(always)]
+/// `[NH(key[2t..2t+16], block i); N]`, by [`nh_block`] whatever the
+/// backend: the tests' reference (the whole-block loop of
+/// `vmac::blocks_serial` calls [`nh_block`] or the IFMA kernel itself).
+#[cfg(test)]
 pub(crate) fn nh_blocks<const N: usize>(
     backend: Backend,
     key: &[u64; KEY_WORDS],
@@ -54,27 +71,9 @@ pub(crate) fn nh_blocks<const N: usize>(
     }
 }
 
-/// `out[t] = NH(key[2t..], block)` for `t < iters` (1 or 2; the other
-/// entry is 0): `block` is a multiple of 16 bytes and at most 128, `key` at
-/// least `block.len()/8 + 2(iters−1)` words.
-pub(crate) fn nh<const N: usize>(backend: Backend, key: &[u64], block: &[u8], iters: usize) -> [u128; N] {
-    assert!(block.len().is_multiple_of(16) && block.len() <= 128, "VHASH NH takes whole word pairs of one block");
-    assert!((1..=N).contains(&iters), "VHASH runs 1 or 2 iterations");
-    assert!(key.len() >= block.len() / 8 + 2 * (iters - 1), "VHASH NH key shorter than the block");
-    // A partial block: the scalar code whatever the backend.
-    let _ = backend;
-    match iters {
-        1 => {
-            let [y] = nh_portable::<1>(key, block);
-            let mut out = [0u128; N];
-            out[0] = y;
-            out
-        }
-        _ => nh_portable::<N>(key, block),
-    }
-}
-
-/// The portable NH of [`nh`]: each product is exact in `u128`, the sum wraps.
+/// NH of whole word pairs (at most 16 words), simply: each product is exact
+/// in `u128`, the sum wraps (the tests' reference).
+#[cfg(test)]
 pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N] {
     let mut y = [0u128; N];
     for (j, pair) in block.chunks_exact(16).enumerate() {
@@ -85,6 +84,46 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
             let b = m1.wrapping_add(key[2 * j + 2 * t + 1]) as u128;
             *acc = acc.wrapping_add(a * b);
         }
+    }
+    y
+}
+
+/// NH of a last block of 1 to 128 bytes for `N` iterations (1 or 2), with
+/// the fixed key of the whole-block loop: the whole 16-byte word pairs in
+/// place, a partial last pair zero-padded (NH sums over pairs, so the
+/// padding is one more pair, not a padded block) as the 16 bytes that end
+/// the block shifted down, or byte by byte below 16 bytes.
+#[inline]
+pub(crate) fn nh_last<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8]) -> [u128; N] {
+    debug_assert!(!block.is_empty() && block.len() <= 128);
+    let len = block.len().min(128);
+    let whole = len / 16;
+    let mut y = [0u128; N];
+    // `j < 8` and `t < N <= 2`: every key index is below 18.
+    let mut add = |j: usize, m0: u64, m1: u64| {
+        for (t, acc) in y.iter_mut().enumerate() {
+            let a = m0.wrapping_add(key[2 * j + 2 * t]);
+            let b = m1.wrapping_add(key[2 * j + 2 * t + 1]);
+            *acc = acc.wrapping_add(a as u128 * b as u128);
+        }
+    };
+    for j in 0..8 {
+        if j == whole {
+            break;
+        }
+        let w = u128::from_le_bytes(block[16 * j..16 * j + 16].try_into().unwrap());
+        add(j, w as u64, (w >> 64) as u64);
+    }
+    let rest = len % 16;
+    if rest != 0 && whole < 8 {
+        // The partial pair, zero-extended: from the 16 bytes that end the
+        // block when there are that many (shifted down), else byte by byte.
+        let w = if len >= 16 {
+            u128::from_le_bytes(block[len - 16..len].try_into().unwrap()) >> (8 * (16 - rest))
+        } else {
+            block[..len].iter().rev().fold(0u128, |x, &c| (x << 8) | c as u128)
+        };
+        add(whole, w as u64, (w >> 64) as u64);
     }
     y
 }

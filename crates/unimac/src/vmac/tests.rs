@@ -213,3 +213,279 @@ fn tags_agree_across_backends() {
     }
 }
 
+
+/// [`poly4`] against four [`poly_step`]s and big integers: random and
+/// extreme accumulators (up to `2^128 − 1`), L1 outputs (up to `2^126 − 1`)
+/// and keys (up to the mask, whose powers are arbitrary below `p127`).
+#[test]
+fn poly4_is_four_poly_steps() {
+    let mut r = rng();
+    let p = big(P127);
+    let edges_a = [0u128, 1, P127 - 1, P127, 1 << 127, (1 << 127) + (1 << 71), u128::MAX];
+    let edges_m = [0u128, 1, M126];
+    for i in 0..20_000 {
+        let k = match i % 4 {
+            0 => MPOLY,
+            1 => 1,
+            _ => r.gen::<u128>() & MPOLY,
+        };
+        let pw = key_powers(k);
+        let a = if i < 700 { edges_a[i % 7] } else { r.gen() };
+        let m: [u128; 4] = std::array::from_fn(|j| if i < 700 { edges_m[(i / 7 + j) % 3] } else { r.gen::<u128>() & M126 });
+        let got = poly4(a, &pw, m);
+        assert!(got < (1 << 127) + (1 << 72), "bound: a={a:x} k={k:x} m={m:x?}");
+        let want = m.iter().fold(a, |acc, &mi| poly_step(acc, k, mi));
+        assert_eq!(reduce127(got), reduce127(want), "a={a:x} k={k:x} m={m:x?}");
+        let exact = m.iter().fold(big(a), |acc, &mi| (acc * big(k) + big(mi)) % &p);
+        assert_eq!(big(reduce127(got)), exact);
+    }
+}
+
+/// `divmod_d` at the edges of its steps: multiples of `d` and their
+/// neighbours up to `2^127 − 1`, and every carry of the two folds.
+#[test]
+fn divmod_d_edges() {
+    let d = (1u128 << 64) - (1 << 32);
+    let dd = big(d);
+    let mut r = rng();
+    let mut vs = vec![0u128, 1, d - 1, d, d + 1, (1 << 127) - 1, (1 << 127) - 2, (1 << 64) - 1, 1 << 64, P127 - 1];
+    for _ in 0..20_000 {
+        let q = r.gen::<u128>() % ((1u128 << 127) / d);
+        for delta in [0i128, -1, 1, (1 << 32) - 1, -(1 << 32)] {
+            let v = (q * d) as i128 + delta;
+            if v >= 0 && (v as u128) < 1 << 127 {
+                vs.push(v as u128);
+            }
+        }
+        // Low halves at 2^64 − 1 and high halves at 2^63 − 1.
+        vs.push(((r.gen::<u64>() >> 1) as u128) << 64 | u64::MAX as u128);
+        vs.push((((1u128 << 63) - 1) << 64) | r.gen::<u64>() as u128);
+    }
+    for v in vs {
+        let (q, rem) = divmod_d(v);
+        assert_eq!((big(q as u128), big(rem as u128)), (big(v) / &dd, big(v) % &dd), "{v:x}");
+    }
+}
+
+/// VMAC-64 and VMAC-128 one-shot tags of every length up to 300 bytes
+/// (one-block messages on their own path) against a stream fed byte by byte.
+#[test]
+fn short_tags_match_streams() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 300];
+    r.fill_bytes(&mut msg);
+    let (v64, v128) = (Vmac64::new(&[7u8; 16]).unwrap(), Vmac128::new(&[9u8; 32]).unwrap());
+    for len in 0..=300 {
+        let m = &msg[..len];
+        let mut s64 = v64.start(b"nonce").unwrap();
+        let mut s128 = v128.start(b"nonce").unwrap();
+        for b in m {
+            s64.update(std::slice::from_ref(b));
+            s128.update(std::slice::from_ref(b));
+        }
+        assert_eq!(s64.finalize(), v64.tag(b"nonce", m).unwrap(), "{len}");
+        assert_eq!(s128.finalize(), v128.tag(b"nonce", m).unwrap(), "{len}");
+    }
+}
+
+/// [`dot`] of up to eight terms against hash127's exact arithmetic, with
+/// every input at its largest too.
+#[test]
+fn dot_is_exact_and_bounded() {
+    let mut r = rng();
+    for i in 0..20_000 {
+        let pick = |r: &mut rand::rngs::StdRng, big: bool| if big { u128::MAX } else { r.gen() };
+        let edge = i % 5 == 0;
+        let terms: [(u128, u128); 7] =
+            std::array::from_fn(|_| (pick(&mut r, edge), if edge { P127 - 1 } else { r.gen::<u128>() % P127 }));
+        let c = pick(&mut r, edge);
+        let got = dot(terms, c);
+        assert!(got < (1 << 127) + (1 << 72));
+        let want = terms.iter().fold(reduce127(c), |s, &(x, k)| add_mod(s, mul_mod(reduce127(x), k)));
+        assert_eq!(reduce127(got), want);
+        let got4 = dot([terms[0], terms[1], terms[2], terms[3]], c);
+        let want4 = terms[..4].iter().fold(reduce127(c), |s, &(x, k)| add_mod(s, mul_mod(reduce127(x), k)));
+        assert_eq!(reduce127(got4), want4);
+    }
+}
+
+/// VHASH one block at a time ([`l1`], the single L2 step) for a reference.
+fn vhash_by_blocks(k: &VmacKey, msg: &[u8]) -> Poly {
+    let mut p = Poly::default();
+    for b in msg.chunks(BLOCK) {
+        l1(k, &mut p, b);
+    }
+    p
+}
+
+/// The whole-block loop (four blocks per L2 step) against one block at a
+/// time: every length 0..=1100 and a few long ones, random data and
+/// all-ones data, random poly keys and the largest ones (the mask).
+#[test]
+fn block_loop_matches_one_block_at_a_time() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 40 * BLOCK + 5];
+    for case in 0..4 {
+        let mut key = [0u8; 16];
+        r.fill_bytes(&mut key);
+        let mut mac = Vmac128::new(&key).unwrap();
+        let k = Arc::get_mut(&mut mac.key).unwrap();
+        if case >= 2 {
+            // The largest poly keys; all-ones data.
+            k.poly = Zeroizing::new([MPOLY, MPOLY - (1 << 64)]);
+            k.powers = Zeroizing::new([key_powers(MPOLY), key_powers(MPOLY - (1 << 64))]);
+        }
+        if case % 2 == 1 {
+            msg.fill(0xff);
+        } else {
+            r.fill_bytes(&mut msg);
+        }
+        let k = &*mac.key;
+        for len in (0..=1100).chain([16 * BLOCK, 33 * BLOCK + 3, 40 * BLOCK + 5]) {
+            let m = &msg[..len];
+            let (got, want) = (vhash(k, m), vhash_by_blocks(k, m));
+            assert_eq!(got.blocks, want.blocks);
+            for t in 0..2 {
+                let g = if got.blocks == 0 { 0 } else { reduce127(got.a[t]) };
+                let w = if want.blocks == 0 { 0 } else { reduce127(want.a[t]) };
+                assert_eq!(g, w, "case {case} len {len} iteration {t}");
+            }
+            // One-shot tags of both widths agree with a stream fed byte by
+            // byte below 300 bytes (partial blocks through `l1` only).
+            if len < 300 {
+                let mut s = mac.start(b"n").unwrap();
+                m.iter().for_each(|b| s.update(std::slice::from_ref(b)));
+                assert_eq!(s.finalize(), mac.tag(b"n", m).unwrap());
+            }
+        }
+    }
+}
+
+/// NH of a last block of every length 1..=128 against the reference on a
+/// copy zero-padded to whole word pairs.
+#[test]
+fn nh_last_pads_to_word_pairs() {
+    let mut r = rng();
+    let mut key = [0u64; nh::KEY_WORDS];
+    let mut data = [0u8; BLOCK];
+    for round in 0..3 {
+        if round == 2 {
+            key.fill(u64::MAX);
+            data.fill(0xff);
+        } else {
+            key.iter_mut().for_each(|w| *w = r.gen());
+            r.fill_bytes(&mut data);
+        }
+        for len in 1..=BLOCK {
+            let mut padded = data[..len].to_vec();
+            padded.resize(len.div_ceil(16) * 16, 0);
+            assert_eq!(nh::nh_last::<1>(&key, &data[..len]), nh::nh_portable::<1>(&key, &padded), "{len}");
+            assert_eq!(nh::nh_last::<2>(&key, &data[..len]), nh::nh_portable::<2>(&key, &padded), "{len}");
+        }
+    }
+}
+
+/// The lock-free pad cache under four threads tagging with nonces that
+/// share and do not share AES blocks: every tag equals a fresh key's.
+#[test]
+fn pad_cache_under_four_threads() {
+    let key = [0x24u8; 16];
+    let shared = Vmac64::new(&key).unwrap();
+    let fresh = Vmac64::new(&key).unwrap();
+    let want: Vec<_> = (0u64..64).map(|n| fresh.tag(&n.to_be_bytes(), b"message").unwrap()).collect();
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let (shared, want) = (&shared, &want);
+            s.spawn(move || {
+                for i in 0..20_000u64 {
+                    let n = (i * (t + 1) + t) % 64;
+                    assert_eq!(shared.tag(&n.to_be_bytes(), b"message").unwrap(), want[n as usize], "thread {t} nonce {n}");
+                }
+            });
+        }
+    });
+    // Direct: a stored pair is found, another input is not.
+    let c = PadCache::new();
+    assert!(c.get(0).is_none());
+    c.put(6, 42);
+    assert_eq!(c.get(6).map(|o| *o), Some(42));
+    assert!(c.get(7).is_none());
+}
+
+/// The AVX-512 IFMA kernel (when this CPU has it) against the scalar block
+/// NH and hash127's exact arithmetic, lane by lane: random words and keys,
+/// all-ones words with an all-ones key and sums `m + k` at `2^64 − 1` (every
+/// NH column and carry at its largest), zeros; `k⁸` random, 1 and `p127 − 1`;
+/// the starting state random, 0 and `2^128 − 1`; one to five groups.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn ifma_kernel_agrees_with_scalar() {
+    let p = crate::platform::Platform::hardware();
+    if !(p.avx512() && p.avx512ifma()) {
+        return;
+    }
+    let mut r = rng();
+    let mut key = [0u64; nh::KEY_WORDS];
+    for kind in 0..5 {
+        for groups in 1..=5 {
+            let mut data = vec![0u8; groups * avx512::GROUP];
+            match kind {
+                0 => {
+                    r.fill_bytes(&mut data);
+                    key.iter_mut().for_each(|w| *w = r.gen());
+                }
+                1 => {
+                    data.fill(0xff);
+                    key.fill(u64::MAX);
+                }
+                2 => {
+                    key.iter_mut().for_each(|w| *w = r.gen());
+                    for (i, w) in data.chunks_exact_mut(8).enumerate() {
+                        w.copy_from_slice(&u64::MAX.wrapping_sub(key[i % 16]).to_le_bytes());
+                    }
+                }
+                3 => {
+                    data.fill(0);
+                    key.fill(0);
+                }
+                _ => {
+                    data.fill(0xff);
+                    key.fill(0);
+                }
+            }
+            for (k8, a) in [(r.gen::<u128>() % P127, r.gen::<u128>()), (1, 0), (P127 - 1, u128::MAX)] {
+                let mut want = [0u128; 8];
+                want[7] = reduce127(a);
+                for (i, b) in data.chunks_exact(BLOCK).enumerate() {
+                    let m = nh::nh_block::<1>(&key, b.try_into().unwrap())[0] & M126;
+                    let h = &mut want[i % 8];
+                    *h = add_mod(mul_mod(*h, k8), m % P127);
+                }
+                let got = avx512::nh_poly(&key, &data, k8, a);
+                assert_eq!(got.map(reduce127), want, "kind {kind} groups {groups} k8 {k8:x} a {a:x}");
+            }
+        }
+    }
+}
+
+/// VMAC-64 tags on the IFMA kernel against the portable backend at every
+/// length around the group boundaries, random and all-ones data.
+#[test]
+fn vmac64_tags_agree_across_backends_at_group_edges() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 40 * BLOCK + 100];
+    for fill in [None, Some(0xffu8)] {
+        match fill {
+            None => r.fill_bytes(&mut msg),
+            Some(b) => msg.fill(b),
+        }
+        let mut key = [0u8; 16];
+        r.fill_bytes(&mut key);
+        let fast = Vmac64::new_on(crate::platform::Platform::hardware(), &key).unwrap();
+        let slow = Vmac64::new_on(crate::platform::Platform::portable(), &key).unwrap();
+        for len in (0..=40 * BLOCK + 100).filter(|l| l % BLOCK < 3 || l % BLOCK > BLOCK - 3 || l % 97 == 0) {
+            let m = &msg[..len];
+            assert_eq!(fast.tag(b"n", m).unwrap(), slow.tag(b"n", m).unwrap(), "len {len}");
+        }
+    }
+}
