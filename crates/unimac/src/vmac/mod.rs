@@ -430,7 +430,7 @@ fn reduce127(a: u128) -> u128 {
 /// piece's polynomial from zero (`Σ m_i k^(J−i)` over its `J` blocks),
 /// joined by `a ← a·k^J + s` mod `p127`.
 fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
-    if data.len() < crate::threads::PARALLEL_MIN || crate::threads::allowed() < 2 {
+    if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
         // Too short to split, or one thread: no allocation.
         return blocks_serial(k, p, data);
     }
