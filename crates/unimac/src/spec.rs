@@ -339,7 +339,9 @@ impl BlockFamily {
         group: DeltaGroup,
         keyed: impl Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync + 'static,
     ) -> BlockFamily {
-        assert!(out < block, "a tree needs O < B");
+        // pad(X, B) adds at least one byte, so a level of `n` blocks gives
+        // `(n + 1)·O` bytes to the next: the tree ends only if `2·O < B`.
+        assert!(2 * out < block, "a tree needs 2·O < B");
         BlockFamily { name: name.into(), block, out, key, group, keyed: Arc::new(keyed) }
     }
 

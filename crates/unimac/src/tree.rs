@@ -1,7 +1,7 @@
 //! The AES key stream and tree hashing of long messages (SPEC §5; the tree
 //! construction of Wegman and Carter, MMH paper section 2.4).
 //!
-//! A block function `F` maps a `B`-byte block to `O < B` bytes under a
+//! A block function `F` maps a `B`-byte block to `O` bytes, `2·O < B`, under a
 //! `K`-byte key. `tree-F(s, M)` hashes the blocks of `pad(M, B)` with the key
 //! of level 0, concatenates the outputs, and repeats with the key of level 1,
 //! and so on, until one block is left. Level `j` is final exactly when its

@@ -297,3 +297,65 @@ fn one_shot_of_any_length_equals_streaming_for_every_family() {
         assert_eq!(key.hash_into(b"", &mut [0u8; 3][..]), None, "{}: a short output buffer", f.name);
     }
 }
+
+/// A toy block function with `B = 3·O` (the smallest ratio a tree allows
+/// is `B > 2·O`), so that messages of a few hundred KiB already have more
+/// than eight levels: the one-shot tree's widest state (`MAX_LEVELS`)
+/// against the streaming tree, at every split of a few lengths too.
+#[test]
+fn one_shot_of_a_tall_tree_equals_streaming() {
+    use std::sync::Arc;
+    use unimac::group::DeltaGroup;
+    use unimac::tree::{BlockFamily, BlockHash, TreeKey};
+    struct Toy(Vec<u8>);
+    impl BlockHash for Toy {
+        fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
+            for (blk, o) in blocks.chunks_exact(24).zip(out.chunks_exact_mut(8)) {
+                let mut acc = 0u64;
+                for (i, (&m, &k)) in blk.iter().zip(&self.0).enumerate() {
+                    acc = acc.rotate_left(7) ^ (u64::from(m) + u64::from(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15 + i as u64);
+                }
+                o.copy_from_slice(&acc.to_le_bytes());
+            }
+        }
+    }
+    let f = BlockFamily::new("toy24x8", 24, 8, 24, DeltaGroup::Integer, |k| Box::new(Toy(k.to_vec())));
+    let s = [0x3cu8; 16];
+    let key = Arc::new(TreeKey::new(f.clone(), &s));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+    for len in [0usize, 23, 24, 25, 71, 72, 73, 5000, 150_000, 400_000, 400_001] {
+        let msg = message(&mut rng, len);
+        let mut t = Tree::new(f.clone(), &s);
+        t.update(&msg);
+        let want = t.finalize();
+        let mut out = [0u8; 8];
+        assert_eq!(key.hash_into(&msg, &mut out), Some(8), "len {len}");
+        assert_eq!(&out[..], &want[..], "len {len}");
+        if len <= 5000 {
+            let mut t = Tree::new(f.clone(), &s);
+            for piece in msg.chunks(rng.gen_range(1..100)) {
+                t.update(piece);
+            }
+            assert_eq!(t.finalize(), want, "len {len} in pieces");
+        }
+    }
+    // Levels: 400 000 bytes at B = 24, O = 8 need more than 8.
+    let (mut x, mut levels) = (400_000usize, 1);
+    while x >= 24 {
+        x = (x / 24 + 1) * 8;
+        levels += 1;
+    }
+    assert!(levels > 8, "{levels}");
+}
+
+#[test]
+#[should_panic(expected = "2·O < B")]
+fn a_family_without_room_for_a_tree_is_refused() {
+    use unimac::group::DeltaGroup;
+    use unimac::tree::{BlockFamily, BlockHash};
+    struct Id;
+    impl BlockHash for Id {
+        fn hash_blocks(&self, _: &[u8], _: &mut [u8]) {}
+    }
+    let _ = BlockFamily::new("halves", 16, 8, 16, DeltaGroup::Integer, |_| Box::new(Id));
+}

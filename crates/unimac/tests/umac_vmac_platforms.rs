@@ -90,3 +90,28 @@ fn vmac_every_kernel_equals_portable() {
     assert!(Vmac64::new_on(Platform::portable(), &[0; 15]).is_err());
     assert!(Vmac128::new_on(Platform::detect(), &[0; 33]).is_err());
 }
+
+/// `backend()` names the kernel a platform leads to: the portable path on
+/// the portable platform, and for the detected CPU the kernel its features
+/// allow (AVX-512 for UMAC's NH with AVX-512 and AVX2; IFMA52 for VMAC-64
+/// with AVX-512F and IFMA; VMAC-128's name is its key's backend, whose
+/// whole blocks still take the scalar loop).
+#[test]
+fn backends_are_named_after_the_platform() {
+    let key = [7u8; 16];
+    assert_eq!(Umac64::new_on(Platform::portable(), &key).backend(), "portable");
+    assert_eq!(Vmac64::new_on(Platform::portable(), &key).unwrap().backend(), "portable");
+    for p in Platform::hardware().variants() {
+        let u = Umac64::new_on(p, &key).backend();
+        let want_u = if p.avx512() && p.avx2_fma() {
+            "avx512"
+        } else if p.avx2_fma() {
+            "avx2"
+        } else {
+            "portable"
+        };
+        assert_eq!(u, want_u, "{p}");
+        let v = Vmac64::new_on(p, &key).unwrap().backend();
+        assert_eq!(v, if p.avx512() && p.avx512ifma() { "avx512-ifma" } else { "portable" }, "{p}");
+    }
+}

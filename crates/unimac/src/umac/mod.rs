@@ -127,7 +127,10 @@ impl PadCache {
     #[inline]
     fn put(&self, input: u128, output: u128) {
         let s = self.seq.load(Ordering::Relaxed);
-        if s & 1 == 1 || self.seq.compare_exchange(s, s + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+        // Acquire on success: the previous writer's word stores (before its
+        // release of `s`) happen before this writer's, so no reader can see
+        // a mix of the two under an even `seq`.
+        if s & 1 == 1 || self.seq.compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
             return;
         }
         // The odd `seq` is ordered before the word stores (see `get`).
@@ -587,6 +590,12 @@ impl<const T: usize> Umac<T> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         Umac { key: Arc::new(UmacKey::new(key, T / 4, platform)) }
+    }
+
+    /// The kernel this key computes NH with (`portable`, `avx2` or
+    /// `avx512`), as the other families' `backend` methods name theirs.
+    pub fn backend(&self) -> &'static str {
+        self.key.backend.name()
     }
 
     fn name() -> &'static str {

@@ -68,6 +68,17 @@ pub(crate) enum Backend {
 }
 
 impl Backend {
+    /// The backend's name, as `Umac::backend` reports it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => "avx512",
+        }
+    }
+
     /// The fastest backend `p` proves this CPU can run.
     pub(crate) fn for_platform(p: Platform) -> Backend {
         #[cfg(target_arch = "x86_64")]

@@ -692,6 +692,13 @@ impl<const T: usize> Vmac<T> {
         Ok(Vmac { key: Arc::new(k) })
     }
 
+    /// The kernel this key computes VHASH with (`portable`, or
+    /// `avx512-ifma` for VMAC-64's whole blocks), as the other families'
+    /// `backend` methods name theirs.
+    pub fn backend(&self) -> &'static str {
+        self.key.backend.name()
+    }
+
     /// Start a message under `nonce` (1 to 16 bytes, a 16-byte one with its
     /// top bit clear; never repeated under one key).
     pub fn start(&self, nonce: &[u8]) -> Result<VmacStream<T>, Error> {

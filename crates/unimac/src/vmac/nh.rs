@@ -28,6 +28,15 @@ pub(crate) enum Backend {
 }
 
 impl Backend {
+    /// The backend's name, as `Vmac::backend` reports it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma => "avx512-ifma",
+        }
+    }
+
     /// The fastest backend `p` proves this CPU can run.
     pub(crate) fn for_platform(p: crate::platform::Platform) -> Backend {
         #[cfg(target_arch = "x86_64")]
