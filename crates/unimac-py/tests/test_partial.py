@@ -108,30 +108,39 @@ def test_set_max_threads_keeps_results():
 
 
 def test_python_runs_while_a_partial_is_hashed():
-    """partial_hash of 256 MiB releases the GIL: the main thread's Python
-    code runs in the middle of the call (with the GIL held it could run only
-    before or after it, the call being C code all through)."""
+    """partial_hash of a large buffer releases the GIL: the main thread's
+    Python code runs in the middle of the call (with the GIL held it could
+    run only before or after it, the call being C code all through). The
+    buffer grows from 256 MiB until one call takes at least 40 ms, so a fast
+    machine still gives a middle to look at."""
     import threading
     import time
 
-    buf = bytearray(os.urandom(1 << 20)) * 256
     hk = unimac.hash_key("hash127-aes", bytes(32))
-    span = {}
-    ticks = []
-    done = threading.Event()
+    chunk = bytearray(os.urandom(1 << 20))
+    for mib in (256, 1024, 2048):
+        buf = chunk * mib
+        span = {}
+        ticks = []
+        done = threading.Event()
 
-    def hash_it():
-        span["start"] = time.perf_counter()
-        unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
-        span["end"] = time.perf_counter()
-        done.set()
+        def hash_it():
+            span["start"] = time.perf_counter()
+            unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+            span["end"] = time.perf_counter()
+            done.set()
 
-    t = threading.Thread(target=hash_it)
-    t.start()
-    while not done.is_set():
-        ticks.append(time.perf_counter())
-    t.join()
-    lo, hi = span["start"] + 0.010, span["end"] - 0.010
-    assert hi > lo, "the call was too quick to tell"
+        t = threading.Thread(target=hash_it)
+        t.start()
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+        t.join()
+        took = span["end"] - span["start"]
+        if took >= 0.040:
+            break
+    assert took >= 0.040, f"{mib} MiB hashed in {took * 1000:.1f} ms: too quick to tell"
+    # The middle 80 % of the call: the thread has surely started and not
+    # yet finished there.
+    lo, hi = span["start"] + 0.1 * took, span["end"] - 0.1 * took
     inside = sum(1 for x in ticks if lo < x < hi)
-    assert inside > 100, (inside, span["end"] - span["start"])
+    assert inside > 100, (inside, took)
