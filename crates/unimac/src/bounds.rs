@@ -15,6 +15,7 @@
 //!   the number, with its `q` stated ([`Bound::not_included`]).
 
 use crate::error::Error;
+use crate::macs::{self, BoundRule, MacDesc};
 
 /// log2 of a non-negative real; `-inf` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
@@ -91,10 +92,6 @@ impl Attack {
     }
 }
 
-/// Whether the MAC `name` (without `mac-`) takes a nonce.
-fn takes_nonce(name: &str) -> bool {
-    name.starts_with("wc-") || name.starts_with("shoup3-") || matches!(name, "hash127-aes-nonce" | "hash127-aes-add")
-}
 
 /// One term of a bound.
 #[derive(Clone, Debug)]
@@ -399,6 +396,8 @@ fn need_positive(a: &Attack) -> Result<(), Error> {
 /// An error when the name has no bound, or when the bound is 1 or more (the
 /// theorem then says nothing: the messages are too long or too many).
 pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
+    let desc = macs::find(name).ok_or_else(|| Error::UnknownName(name.to_string()))?;
+    let name = desc.name;
     need_positive(attack)?;
     let c = attack.tags as u128;
     let d = attack.forgeries as u128;
@@ -417,8 +416,8 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
     let lw = hash127_words(attack.max_bytes);
     let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
     let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
-    match name {
-        "hash127" => {
+    match desc.bound {
+        BoundRule::Hash127OneTime => {
             if c > 1 {
                 return Err(Error::Invalid(
                     "hash127: the key authenticates ONE message (seed 000 section 8); use --tags 1 or a hash127-aes MAC".into(),
@@ -432,7 +431,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 l2(d).times(l2(3 * (lw + 2))).times(Log2::pow2(-128.0)),
             ));
         }
-        "hash127-96" => {
+        BoundRule::Hash127OneTime96 => {
             if c > 1 {
                 return Err(Error::Invalid(
                     "hash127-96: the key authenticates ONE message (seed 000 section 8 notes); use --tags 1 or a hash127-aes MAC".into(),
@@ -451,7 +450,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 l2(d).times(guess.plus(coll)),
             ));
         }
-        "hash127-aes" => {
+        BoundRule::Hash127Scramble => {
             b.theorem = "Bernstein (seed 000), Theorem 9.2 (protocol 2, f = AES_K)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             let pairs = l2(c).times(l2(c - 1)).times(Log2::pow2(-1.0)).plus(l2(c).times(l2(d)));
@@ -464,7 +463,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
             b.not_included.push(adv_aes("K", q));
         }
-        "hash127-aes-add" => {
+        BoundRule::Hash127Pad => {
             b.theorem = "Bernstein (seed 000), Theorem 9.1 (protocol 1, f(n) = AES_K(n) read as an integer in [0, 2^128))".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
@@ -476,7 +475,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.not_included.push(adv_aes("K", q));
             b.notes.push("nonces must never repeat under one key (Theorem 9.1 assumes message numbers are not reused)".into());
         }
-        "hash127-aes-nonce" => {
+        BoundRule::Hash127NonceScramble => {
             b.theorem = "Bernstein (seed 000), Theorem 9.3 (protocol 3, f(n, h) = AES_K(AES_K(n) xor h))".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
@@ -497,28 +496,29 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.not_included.push(adv_aes("K", 2 * q));
             b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (seed 000 section 9)".into());
         }
-        "wc-eval128" | "shoup3-eval128" | "shoup4-eval64" | "shoup4-division64" => shoup7_bound(&mut b, name, attack)?,
-        "umac32" | "umac64" | "umac96" | "umac128" | "vmac64" | "vmac128" => spec_bound(&mut b, name, attack),
-        _ => {
-            let Some(h) = name.strip_prefix("wc-") else {
+        BoundRule::Shoup => shoup7_bound(&mut b, desc, attack)?,
+        BoundRule::Published { .. } => spec_bound(&mut b, desc, attack),
+        BoundRule::WegmanCarter => {
+            let (macs::Hash::Tree(h) | macs::Hash::Shoup64(h)) = desc.hash else {
                 return Err(Error::UnknownName(name.to_string()));
             };
             wc_bound(&mut b, h, attack)?;
         }
     }
     if attack.random_nonces {
-        if !takes_nonce(name) {
+        if !desc.takes_nonce() {
             return Err(Error::Invalid(format!("{name} takes no nonce: --random-nonces does not apply")));
         }
-        // Two of C uniform 128-bit nonces are equal with probability at most
-        // C(C-1)/2 / 2^128; counted as a lost key, whatever the MAC.
+        // Two of C uniform nonces of `bits` bits are equal with probability
+        // at most C(C-1)/2 / 2^bits; counted as a lost key, whatever the MAC.
+        let bits = desc.nonce.random_bits();
         b.terms.push(term(
-            "two of the C random 128-bit nonces repeat (birthday bound)",
-            "C(C-1)/2^129",
-            l2(c).times(l2(c - 1)).times(Log2::pow2(-129.0)),
+            &format!("two of the C random {bits}-bit nonces repeat (birthday bound)"),
+            &format!("C(C-1)/2^{}", bits + 1),
+            l2(c).times(l2(c - 1)).times(Log2::pow2(-f64::from(bits + 1))),
         ));
-        b.params.push(("nonces".into(), "random, 128 bits each".into()));
-        if name == "hash127-aes-nonce" {
+        b.params.push(("nonces".into(), format!("random, {bits} bits each ({} bytes{})", desc.nonce.max(), if bits % 8 == 0 { "" } else { ", the top bit clear" })));
+        if desc.bound == BoundRule::Hash127NonceScramble {
             b.notes.push("a repeated nonce degrades this MAC only to Theorem 9.2 (seed 000 section 9); the repeat term counts it as a loss, which is conservative".into());
         }
     }
@@ -642,15 +642,16 @@ fn eval128_eps(max_bytes: u64) -> (u128, Log2) {
 
 /// The MACs of SPEC §7 on Shoup's hashes (seed 001 Theorems 2–4), each with its
 /// theorem's condition checked and reported (derivations in docs/BOUNDS.md).
-fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error> {
+fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Error> {
+    let name = desc.name;
     let c = attack.tags as u128;
     let d = attack.forgeries as u128;
     let q = c + d;
     let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
     let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
     let c2 = l2(c).times(l2(c));
-    match name {
-        "wc-eval128" => {
+    match desc.finish {
+        macs::Finish::Pad(_) => {
             let (n, eps) = eval128_eps(attack.max_bytes);
             b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
             b.params.push(("eps (AXU of eval128 for L bytes)".into(), format!("(n + 1)/2^128 = 2^{:.2}", eps.0)));
@@ -677,7 +678,7 @@ fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error>
             b.not_included.push(adv_aes("K", q));
             b.notes.push("nonces must never repeat under one key".into());
         }
-        "shoup3-eval128" => {
+        macs::Finish::Shoup3 => {
             let (n, eps2) = eval128_eps(attack.max_bytes);
             b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
             b.params.push(("eps1 (h1(n) = beta n, AXU)".into(), "2^-128 (beta n xor beta n' = delta has one root beta for n != n')".into()));
@@ -699,7 +700,7 @@ fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error>
             b.notes.push("nonces must never repeat under one key (Theorem 3's tag is a counter)".into());
         }
         _ => {
-            let h = name.strip_prefix("shoup4-").expect("a shoup4- name");
+            let macs::Hash::Shoup64(h) = desc.hash else { return Err(Error::UnknownName(name.to_string())) };
             let n = blocks(attack.max_bytes, 8);
             let (eps, desc) = shoup_eps(h, n).expect("eval64 and division64 have an eps");
             b.params.push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
@@ -739,25 +740,20 @@ fn shoup7_bound(b: &mut Bound, name: &str, attack: &Attack) -> Result<(), Error>
 pub fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
     const RFC: &str = "RFC 4418 section 1: with truly random keys and pads, an attacker (even computationally unbounded) produces a correct tag for a message of its choosing with probability no more than 1/2^30, 1/2^60, 1/2^90 or 1/2^120 for 32-, 64-, 96- or 128-bit tags; N attempts: at most N times that (UHASH is iterated tag/32 times under independent keys, about 2^-30 each)";
     const VMAC: &str = "draft-krovetz-vmac-01 section 1 (analysis: Krovetz and Dai, VHASH security): with truly random keys and pads, the probability of a correct tag is less than 1/2^60 or 1/2^120 for 64- or 128-bit tags; N attempts: less than N times that";
-    Some(match name {
-        "umac32" => (-30.0, RFC),
-        "umac64" => (-60.0, RFC),
-        "umac96" => (-90.0, RFC),
-        "umac128" => (-120.0, RFC),
-        "vmac64" => (-60.0, VMAC),
-        "vmac128" => (-120.0, VMAC),
-        _ => return None,
-    })
+    let d = macs::find(name)?;
+    let BoundRule::Published { eps_log2 } = d.bound else { return None };
+    Some((f64::from(eps_log2), if d.hash == macs::Hash::Vhash { VMAC } else { RFC }))
 }
 
 /// UMAC and VMAC (SPEC §8): the specification's own `ε` per forgery
 /// attempt, plus what replacing the random pads by AES costs.
-fn spec_bound(b: &mut Bound, name: &str, attack: &Attack) {
-    let (eps, source) = spec_eps(name).expect("a SPEC section 8 name");
+fn spec_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) {
+    let name = desc.name;
+    let (eps, source) = spec_eps(name).expect("a published-bound row");
     let c = attack.tags as u128;
     let d = attack.forgeries as u128;
     let q = c + d;
-    let vmac = name.starts_with("vmac");
+    let vmac = desc.hash == macs::Hash::Vhash;
     b.theorem = if vmac {
         "draft-krovetz-vmac-01 section 1: Wegman-Carter with VHASH; D forgery attempts succeed with probability < D eps".into()
     } else {
@@ -783,10 +779,10 @@ fn spec_bound(b: &mut Bound, name: &str, attack: &Attack) {
     // VMAC: NH key (128 + 16(i-1) bytes), poly keys (i blocks), L3 keys (i
     // blocks, more if one is rejected, probability about 2^-55 each).
     let kdf_blocks: u128 = if vmac {
-        let i = if name == "vmac64" { 1 } else { 2 };
+        let i = desc.tag as u128 / 8;
         (8 + i - 1) + i + i
     } else {
-        let i: u128 = name.trim_start_matches("umac").parse::<u128>().unwrap_or(32) / 32;
+        let i = desc.tag as u128 / 4;
         1 + (64 + i - 1) + (24 * i).div_ceil(16) + 4 * i + 1
     };
     b.not_included.push(format!(
@@ -805,29 +801,9 @@ fn spec_bound(b: &mut Bound, name: &str, attack: &Attack) {
     });
 }
 
-/// The MAC names [`bound`] knows, for a build that has all families.
+/// The MAC names [`bound`] knows: every row of the table.
 pub fn names() -> Vec<String> {
-    let mut v: Vec<String> =
-        ["hash127", "hash127-aes", "hash127-aes-nonce", "hash127-aes-add", "hash127-96"].iter().map(|s| s.to_string()).collect();
-    for h in ["eval64", "division64", "gdivision64"] {
-        v.push(format!("wc-{h}"));
-    }
-    for n in 1..=4 {
-        v.push(format!("wc-mmh32x{n}"));
-    }
-    v.push("wc-nmh32".into());
-    v.push("wc-mmh64".into());
-    for l in [32, 64, 96, 128] {
-        v.push(format!("wc-sqh{l}-asm"));
-        v.push(format!("wc-sqh{l}-e"));
-    }
-    for m in ["wc-eval128", "shoup3-eval128", "shoup4-eval64", "shoup4-division64"] {
-        v.push(m.into());
-    }
-    for m in ["umac32", "umac64", "umac96", "umac128", "vmac64", "vmac128"] {
-        v.push(m.into());
-    }
-    v
+    macs::MACS.iter().map(|d| d.name.to_string()).collect()
 }
 
 #[cfg(test)]

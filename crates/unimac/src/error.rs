@@ -29,6 +29,12 @@ pub enum Error {
     TagMismatch,
     /// A one-message key (`hash127`) was already used for a tag.
     KeySpent(String),
+    /// A one-time MAC was asked for by a door that could tag twice: it is
+    /// served only by the one-time interface.
+    OneTimeOnly(String),
+    /// A caller offered the random pair of a MAC that draws its own
+    /// (`shoup4-*`).
+    CallerPair(String),
     /// Any other invalid argument.
     Invalid(String),
     /// A file could not be created, read, written or synced (the nonce
@@ -55,6 +61,14 @@ impl fmt::Display for Error {
             Error::KeySpent(n) => write!(
                 f,
                 "{n}: this one-time key has already tagged a message (one message per key); make a new key"
+            ),
+            Error::OneTimeOnly(n) => write!(
+                f,
+                "{n} is a one-time MAC (one message per key): only the one-time interface tags with it (Rust: registry::OneTimeMac; Python: unimac.OneTimeKey; command line: 'unimac tag' with its key file, which marks the key spent)"
+            ),
+            Error::CallerPair(n) => write!(
+                f,
+                "{n} draws its random r || s for every message itself: no tagging interface takes one (known answers: the known-answer interface)"
             ),
             Error::Invalid(s) => write!(f, "{s}"),
             Error::Io(s) => write!(f, "{s}"),

@@ -45,6 +45,7 @@ pub mod error;
 pub mod group;
 pub mod hash127;
 pub mod mac;
+pub mod macs;
 pub mod mmh;
 pub mod partial;
 pub mod modp;

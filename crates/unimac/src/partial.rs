@@ -7,10 +7,11 @@
 //! padded message with an implicit leading 1, `β` the key's multiplier (`r`
 //! mod `2^127 − 1`, `α`, `x^64 mod p`, `z^8 mod P`). For adjacent chunks
 //! `S(a‖b) = S(a)·β^|b| + S(b)`, so a [`Partial`] carries its value and
-//! `β^|b|`, and [`Partial::combine`] needs no key. A tree mode (SPEC §5)
-//! hashes a chunk of whole runs of `B^2` bytes through its two lowest
-//! levels on its own; a partial carries those level-2 bytes, combining
-//! concatenates them, and the finish step computes the levels above.
+//! `β^|b|`, and [`Partial::combine`] needs no key. A tree mode (`tree-F` of
+//! the wire format, docs/WIRE.md) hashes a chunk of whole runs of `B^2`
+//! bytes through its two lowest levels on its own; a partial carries those
+//! level-2 bytes, combining concatenates them, and the finish step computes
+//! the levels above.
 //!
 //! The padding (and, for the polynomial hashes, the length it encodes)
 //! belongs to the chunk that ends the message: it is hashed with
@@ -44,28 +45,51 @@
 //!
 //! | name | key | workers get |
 //! |---|---|---|
-//! | `hash127`, `hash127-raw` | `r ‖ k` (32) | `r` (bytes 0..16); `k` is added at the finish |
 //! | `eval64`, `division64`, `gdivision64` | `g` (8) | all of it |
 //! | `eval128` | `α` (16) | all of it |
 //! | `tree-F` | `s` (16) | all of it |
-//! | `mac-hash127` | `r ‖ k` (32) | `r` (0..16); the one-time pad `k` at the finish |
 //! | `mac-hash127-aes`, `-aes-nonce`, `-aes-add` | `r ‖ K` (32) | `r` (0..16); never `K` |
-//! | `mac-hash127-96` | `r ‖ k ‖ u` (48) | `r` (0..16); `k`, `u` at the finish |
 //! | `mac-wc-eval64`, `-division64`, `-gdivision64` | `K ‖ g` (24) | `g` (16..24) |
 //! | `mac-wc-eval128` | `K ‖ α` (32) | `α` (16..32) |
 //! | `mac-wc-F` (F a tree's block function) | `K ‖ s` (32) | `s` (16..32) |
 //!
-//! The names `wc-…` and `hash127-aes…`, `hash127-96` are accepted for their
-//! `mac-` names.
+//! The names `wc-…` and `hash127-aes…` are accepted for their `mac-` names.
 //!
-//! # Across machines
+//! **One-time MACs are refused.** `mac-hash127` and `mac-hash127-96` (and
+//! the hashes `hash127` and `hash127-raw`, whose key `r ‖ k` is
+//! `mac-hash127`'s and whose output is its tag) return
+//! `Error::OneTimeOnly` from every function here: their key tags one
+//! message, in one place (`registry::OneTimeMac`), while a partial
+//! can be finished any number of times, and whoever holds `r` and sees
+//! `hash127`'s tag `k + h_r(M)` has `k` too.
 //!
-//! A partial is as secret as the hash key: from partials of known chunks
-//! the key (`r`, `α`, the division polynomial, the tree's level keys'
-//! outputs) can be recovered, and with it forgeries for every message under
-//! that key. Send partials (and the hash key the workers need) only over an
-//! authenticated, encrypted channel such as TLS, and keep the cipher key
-//! (`K`) and the one-time pads (`k`, `u`) on the machine that finishes.
+//! # Across machines: whom to trust
+//!
+//! Keeping `K` on the machine that finishes protects `K` from disclosure;
+//! it does not protect tags from forgery. Every machine that gets the hash
+//! key or a partial, and whatever can read the messages, files or memory
+//! that carry them, must be trusted as much as the **whole key**:
+//!
+//! - A partial is as secret as the hash key: from partials of known chunks
+//!   the key (`r`, `α`, the division polynomial, the tree's level keys'
+//!   outputs) can be recovered. And the hash key alone forges after one
+//!   tag is seen. Under `hash127-aes`, a second message with the same
+//!   hash127 value (a 32-byte tail found by lattice reduction, seconds of
+//!   work) has the same tag, which then verifies. Under a nonce of a `wc-`
+//!   MAC whose tag `t` of `M` was seen, every `M'` gets the tag
+//!   `t' = t − H(M) + H(M')` in the group where the pad is added (XOR for
+//!   `wc-eval64`).
+//! - A partial is trusted as it is received: a worker can return any
+//!   partial, and the finish step then tags, or accepts, whatever contents
+//!   that worker chose. Nothing here can check a partial against the chunk
+//!   it claims to cover.
+//! - What the split does give: a worker cannot compute a tag under a new
+//!   nonce by itself from nothing, and a leak of a worker's memory, or of a
+//!   partial or hash key in transit or on disk, does not expose `K`.
+//!
+//! So hash chunks only on machines trusted with the whole key, and send
+//! partials (and the hash key the workers need) only over an authenticated,
+//! encrypted channel such as TLS.
 //! [`Partial::to_bytes`] gives a self-describing encoding (a version tag,
 //! the name, the chunk's offset and length, the state); [`Partial::from_bytes`]
 //! checks it strictly and returns an error on anything malformed. A partial
@@ -88,6 +112,7 @@ use crate::hash127::{self, portable as fp127};
 use crate::shoup::{self, eval128, gdiv, gf128, gf2, minpoly};
 use crate::tree::{self, BlockFamily, TreeKey};
 use crate::error::Error;
+use crate::macs;
 
 /// Tree levels a worker hashes on its own: chunks are whole runs of
 /// `B^TREE_LEVELS` bytes.
@@ -129,12 +154,9 @@ enum Hash {
 enum Finish {
     /// The hash itself (hash127: plus `k`).
     Hash,
-    /// `mac-hash127`: `k + h`.
-    OneTime,
     Aes,
     AesNonce,
     AesAdd,
-    X96,
     /// `AES(K, n)[..O] ⋆ H` in the hash's group.
     Wc(DeltaGroup),
 }
@@ -150,57 +172,67 @@ struct Spec {
     nonce: usize,
 }
 
-/// The canonical (registry) name of `name`.
+/// The canonical (registry) name of `name`: a catalogue name as is, a MAC
+/// `X` as `mac-X`.
 fn canonical(name: &str) -> String {
-    match name {
-        "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" | "hash127-96" => format!("mac-{name}"),
-        _ if name.starts_with("wc-") => format!("mac-{name}"),
-        _ => name.to_string(),
+    if crate::registry::lookup(name).is_ok() {
+        return name.to_string();
+    }
+    match macs::find(name) {
+        Some(d) => d.catalog_name.to_string(),
+        None => name.to_string(),
     }
 }
 
-fn spec(name: &str) -> Result<Spec, Error> {
-    let name = canonical(name);
-    let poly = |f: Field, finish: Finish, key_len: usize, hk: std::ops::Range<usize>, nonce: usize| Spec {
-        name: name.clone(),
-        hash: Hash::Poly(f),
-        finish,
-        key_len,
-        hash_key: hk,
-        nonce,
-    };
-    let shoup_hash = |h: &str| match h {
+fn shoup_field(h: &str) -> Option<(Field, usize)> {
+    match h {
         "eval64" => Some((Field::Eval64, 8)),
         "division64" => Some((Field::Division64, 8)),
         "gdivision64" => Some((Field::GDivision64, 8)),
         "eval128" => Some((Field::Eval128, 16)),
         _ => None,
-    };
-    Ok(match name.as_str() {
-        "hash127" => poly(Field::P127 { pad: true }, Finish::Hash, 32, 0..16, 0),
-        "hash127-raw" => poly(Field::P127 { pad: false }, Finish::Hash, 32, 0..16, 0),
-        "mac-hash127" => poly(Field::P127 { pad: true }, Finish::OneTime, 32, 0..16, 0),
-        "mac-hash127-aes" => poly(Field::P127 { pad: true }, Finish::Aes, 32, 0..16, 0),
-        "mac-hash127-aes-nonce" => poly(Field::P127 { pad: true }, Finish::AesNonce, 32, 0..16, 16),
-        "mac-hash127-aes-add" => poly(Field::P127 { pad: true }, Finish::AesAdd, 32, 0..16, 16),
-        "mac-hash127-96" => poly(Field::P127 { pad: true }, Finish::X96, 48, 0..16, 0),
-        n => {
-            if let Some((f, k)) = shoup_hash(n) {
-                poly(f, Finish::Hash, k, 0..k, 0)
-            } else if let Some((f, k)) = n.strip_prefix("mac-wc-").and_then(shoup_hash) {
-                poly(f, Finish::Wc(DeltaGroup::Xor), 16 + k, 16..16 + k, 16)
-            } else if let Some(fam) = n.strip_prefix("tree-").and_then(tree::family) {
-                Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Hash, key_len: 16, hash_key: 0..16, nonce: 0 }
-            } else if let Some(fam) = n.strip_prefix("mac-wc-").and_then(tree::family) {
-                let g = fam.group;
-                Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Wc(g), key_len: 32, hash_key: 16..32, nonce: 16 }
-            } else if crate::registry::lookup(n).is_ok() {
-                return Err(Error::NotImplemented(format!("{n}: no partial hashes for this name")));
-            } else {
-                return Err(Error::UnknownName(n.to_string()));
-            }
-        }
-    })
+    }
+}
+
+/// What the name is made of: a MAC's from its row of the table; a plain
+/// hash's from its name. One-time MACs (and the hashes that compute them)
+/// are refused: a partial is finished many times, a one-time key tags once.
+fn spec(name: &str) -> Result<Spec, Error> {
+    use crate::macs::{Finish as F, Hash as H};
+    let name = canonical(name);
+    if let Some(d) = macs::one_time_row(&name) {
+        return Err(Error::OneTimeOnly(d.name.to_string()));
+    }
+    let no_partials = || Error::NotImplemented(format!("{name}: no partial hashes for this name"));
+    if let Some(d) = macs::MACS.iter().find(|d| d.catalog_name == name) {
+        let (hash, finish) = match (d.hash, d.finish) {
+            (H::Hash127, F::Scramble) => (Hash::Poly(Field::P127 { pad: true }), Finish::Aes),
+            (H::Hash127, F::NonceScramble) => (Hash::Poly(Field::P127 { pad: true }), Finish::AesNonce),
+            (H::Hash127, F::NoncePadP127) => (Hash::Poly(Field::P127 { pad: true }), Finish::AesAdd),
+            (H::Shoup64(h), F::Pad(g)) => (Hash::Poly(shoup_field(h).ok_or_else(no_partials)?.0), Finish::Wc(g)),
+            (H::Eval128, F::Pad(g)) => (Hash::Poly(Field::Eval128), Finish::Wc(g)),
+            (H::Tree(f), F::Pad(g)) => (Hash::Tree(tree::family(f).ok_or_else(no_partials)?), Finish::Wc(g)),
+            _ => return Err(no_partials()),
+        };
+        return Ok(Spec {
+            name: name.clone(),
+            hash,
+            finish,
+            key_len: d.default_key_len(),
+            hash_key: d.hash_key.clone(),
+            nonce: d.nonce.max(),
+        });
+    }
+    if let Some((f, k)) = shoup_field(&name) {
+        return Ok(Spec { name: name.clone(), hash: Hash::Poly(f), finish: Finish::Hash, key_len: k, hash_key: 0..k, nonce: 0 });
+    }
+    if let Some(fam) = name.strip_prefix("tree-").and_then(tree::family) {
+        return Ok(Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Hash, key_len: 16, hash_key: 0..16, nonce: 0 });
+    }
+    if crate::registry::lookup(&name).is_ok() {
+        return Err(no_partials());
+    }
+    Err(Error::UnknownName(name))
 }
 
 /// Every name [`Partial::hash`] accepts (canonical forms).
@@ -698,21 +730,9 @@ pub fn finish_hash(name: &str, full_key: &[u8], partial: &Partial) -> Result<Vec
     if s.finish != Finish::Hash {
         return Err(invalid(&s.name, "a MAC: use finish_mac"));
     }
-    let h = partial.whole_hash(&s, full_key)?;
-    Ok(match s.hash {
-        Hash::Poly(Field::P127 { .. }) => add_k(&h, &full_key[16..32]).to_vec(),
-        _ => h.to_vec(),
-    })
+    Ok(partial.whole_hash(&s, full_key)?.to_vec())
 }
 
-/// `(h + k) mod p`, `k` four signed words.
-fn add_k(h: &[u8], k: &[u8]) -> [u8; 16] {
-    let h = Zeroizing::new(u128::from_le_bytes(h.try_into().expect("16 bytes")));
-    let mut w = hash127::le_words(k.try_into().expect("16 bytes"));
-    let k = Zeroizing::new(hash127::words_mod_p(w));
-    w.zeroize();
-    fp127::add_mod(*h, *k).to_le_bytes()
-}
 
 fn aes(k: &[u8], x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
     let c = Aes128::new(k.into());
@@ -741,7 +761,6 @@ pub fn finish_mac(name: &str, full_key: &[u8], nonce: Option<&[u8]>, partial: &P
     let h16 = || -> Zeroizing<[u8; 16]> { Zeroizing::new(h[..].try_into().expect("16 bytes")) };
     Ok(match s.finish {
         Finish::Hash => return Err(invalid(n, "a hash, not a MAC: use finish_hash")),
-        Finish::OneTime => add_k(&h, &full_key[16..32]).to_vec(),
         Finish::Aes => aes(&full_key[16..32], &h16()).to_vec(),
         Finish::AesNonce => {
             let pad = aes(&full_key[16..32], &nonce16());
@@ -757,17 +776,6 @@ pub fn finish_mac(name: &str, full_key: &[u8], nonce: Option<&[u8]>, partial: &P
             // f mod p without a branch: 2^127 ≡ 1.
             let f = Zeroizing::new(fp127::add_mod(*f & hash127::P, *f >> 127));
             fp127::add_mod(*f, u128::from_le_bytes(*h16())).to_le_bytes().to_vec()
-        }
-        Finish::X96 => {
-            let word_value = |b: &[u8]| {
-                let mut w = hash127::le_words(b.try_into().expect("16 bytes"));
-                let v = Zeroizing::new(hash127::words_mod_p(w));
-                w.zeroize();
-                v
-            };
-            let (k, u) = (word_value(&full_key[16..32]), word_value(&full_key[32..48]));
-            let t = Zeroizing::new(fp127::add_mod(*k, fp127::mul_mod(u128::from_le_bytes(*h16()), *u)).to_le_bytes());
-            t[..12].to_vec()
         }
         Finish::Wc(group) => {
             let pad = aes(&full_key[..16], &nonce16());

@@ -25,7 +25,7 @@
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, portable, Hash127};
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::Stream;
 use crate::error::Error;
 
 /// Key bytes: `r ‖ k ‖ u`, 16 each.
@@ -122,43 +122,4 @@ impl Stream for Hash127x96Stream {
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         Ok(Hash127x96Stream::finalize(*self).to_vec())
     }
-}
-
-/// The key set up once (hash127's `r` with its shared table of powers,
-/// `k`, `u`), computing freely; the registry entry wraps it in
-/// [`super::OneTimeKeyed`], which tags one message per key.
-struct Keyed96(Hash127OneTime96);
-
-impl Keyed for Keyed96 {
-    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        let k = &self.0;
-        Ok(Box::new(Hash127x96Stream { h: Hash127::new(&k.r), k: k.k.clone(), u: k.u.clone() }))
-    }
-    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let k = &self.0;
-        Ok(finish(&hash127::hash127(&k.r, msg), *k.k, *k.u).to_vec())
-    }
-}
-
-/// The `mac-hash127-96` entry of the registry.
-pub(crate) fn entry() -> Entry {
-    Entry::keyed(
-        Info {
-            name: "mac-hash127-96".into(),
-            key: KeySpec::Fixed(KEY_BYTES),
-            nonce: 0,
-            out: TAG_BYTES,
-            takes_len: false,
-            summary: "low 96 bits of k + hash127_r(M)*u mod p: ONE message per key (seed 000 §8 notes)".into(),
-        },
-        |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-            let k: [u8; KEY_BYTES] = p.key.try_into().map_err(|_| Error::KeyLength {
-                name: "hash127-96".into(),
-                expected: KEY_BYTES.to_string(),
-                got: p.key.len(),
-            })?;
-            let k = Zeroizing::new(k);
-            Ok(super::OneTimeKeyed::boxed("hash127-96", Box::new(Keyed96(Hash127OneTime96::new(&k)))))
-        },
-    )
 }

@@ -52,9 +52,10 @@ use zeroize::Zeroizing;
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
 use crate::tag::{verify_tag, MacError, Tag};
-use crate::spec::{BlockFamily, DeferredNonce, Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{BlockFamily, DeferredNonce, Entry, KeySpec, Keyed, Params, Stream};
 use crate::tree::{Tree, TreeKey};
 use crate::error::Error;
+use crate::macs::MacDesc;
 
 mod hash127_96;
 pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
@@ -102,15 +103,6 @@ fn r_only(key: &[u8]) -> hash127::Key {
 
 fn aes_of(k: &[u8]) -> Aes128 {
     Aes128::new(k.into())
-}
-
-fn key32(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 32]>, Error> {
-    let k: [u8; 32] = key.try_into().map_err(|_| Error::KeyLength {
-        name: name.into(),
-        expected: "32".into(),
-        got: key.len(),
-    })?;
-    Ok(Zeroizing::new(k))
 }
 
 fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
@@ -162,57 +154,6 @@ impl Hash127OneTime {
     /// not spend the key.
     pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
         verify_tag(&self.compute(msg), tag.as_ref())
-    }
-}
-
-/// A one-message key set up by name (`mac-hash127`, `mac-hash127-96`
-/// through [`crate::registry::key`]): the first message started spends it, later
-/// ones are refused with [`Error::KeySpent`]; checking tags
-/// ([`Keyed::start_check`]) never spends it. `inner` computes freely.
-pub(crate) struct OneTimeKeyed {
-    name: &'static str,
-    inner: Box<dyn Keyed>,
-    spent: std::sync::atomic::AtomicBool,
-}
-
-impl OneTimeKeyed {
-    pub(crate) fn boxed(name: &'static str, inner: Box<dyn Keyed>) -> Box<dyn Keyed> {
-        Box::new(OneTimeKeyed { name, inner, spent: std::sync::atomic::AtomicBool::new(false) })
-    }
-    fn spend(&self) -> Result<(), Error> {
-        if self.spent.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            return Err(Error::KeySpent(self.name.to_string()));
-        }
-        Ok(())
-    }
-}
-
-impl Keyed for OneTimeKeyed {
-    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.spend()?;
-        self.inner.start_with_nonce(nonce)
-    }
-    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        self.spend()?;
-        self.inner.compute(nonce, msg)
-    }
-    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.inner.start_with_nonce(nonce)
-    }
-}
-
-/// hash127's one-time MAC computing freely (inside [`OneTimeKeyed`] only).
-struct Hash127Free(Hash127OneTime);
-
-impl Keyed for Hash127Free {
-    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(self.0.stream()))
-    }
-    fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(self.0.compute(msg).to_vec())
-    }
-    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        crate::spec::put(out, self.0.compute(msg).as_ref())
     }
 }
 
@@ -649,41 +590,58 @@ impl Stream for WcStream {
 // Nonce last: a message hashed before its nonce is known
 // ---------------------------------------------------------------------------
 
-/// The names of Shoup's hashes that have a `wc-` MAC (SPEC §6).
-pub const SHOUP_HASHES: [&str; 3] = ["eval64", "division64", "gdivision64"];
+/// Start hashing a message of the MAC of row `d` under `key` before its
+/// nonce is known (the by-name [`crate::registry::Mac::start_deferred`]);
+/// the row decides the hash and the finish. One-time rows are refused: they
+/// tag through [`crate::registry::OneTimeMac`].
+pub(crate) fn start_deferred(d: &'static MacDesc, key: &[u8]) -> Result<Pending, Error> {
+    use crate::macs::{Finish as F, Hash as H};
+    let (hash, finish): (PendingHash, PendingFinish) = match (d.hash, d.finish) {
+        (_, F::OneTimePad | F::OneTime96) => return Err(Error::OneTimeOnly(d.name.to_string())),
+        (H::Hash127, f @ (F::Scramble | F::NonceScramble | F::NoncePadP127)) => {
+            let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
+            let aes = aes_of(&key[16..32]);
+            let f = match f {
+                F::Scramble => PendingFinish::Scramble(aes),
+                F::NonceScramble => PendingFinish::OneTimeScramble(aes),
+                _ => PendingFinish::OneTimePad(aes),
+            };
+            (h, f)
+        }
+        (_, F::Shoup3 | F::Shoup4) => {
+            let (stream, pad) = shoup::deferred(d, key)?;
+            (PendingHash::Other(stream), PendingFinish::Pad(pad))
+        }
+        (H::Uhash | H::Vhash, _) => return Ok(Pending::deferred(deferred_spec_mac(d, key)?, d)),
+        (H::Tree(h) | H::Shoup64(h), F::Pad(_)) => wc_pending(h, key)?,
+        (H::Eval128, F::Pad(_)) => wc_pending("eval128", key)?,
+        _ => return Err(Error::NotImplemented(d.name.to_string())),
+    };
+    Ok(Pending { hash, finish, desc: d })
+}
 
-/// Start hashing a message of the SPEC §6/§7 MAC `name` (without `mac-`)
-/// before its nonce is known; `keyed` is the name's keyed object (it spends
-/// a one-message key here). The by-name [`crate::registry::Mac`] calls this.
-pub(crate) fn start_deferred(name: &str, key: &[u8], keyed: &dyn Keyed, nonce_len: usize) -> Result<Pending, Error> {
-        let deferred = shoup::deferred(name, key).transpose()?;
-        let (hash, finish): (PendingHash, PendingFinish) = match name {
-            _ if deferred.is_some() => {
-                let (stream, pad) = deferred.expect("checked");
-                (PendingHash::Other(stream), PendingFinish::Pad(pad))
-            }
-            // The keyed object spends the one-message key here.
-            "hash127" => (PendingHash::Other(keyed.start()?), PendingFinish::Direct),
-            "hash127-aes" | "hash127-aes-nonce" | "hash127-aes-add" => {
-                let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
-                let aes = aes_of(&key[16..32]);
-                let f = match name {
-                    "hash127-aes" => PendingFinish::Scramble(aes),
-                    "hash127-aes-nonce" => PendingFinish::OneTimeScramble(aes),
-                    _ => PendingFinish::OneTimePad(aes),
-                };
-                (h, f)
-            }
-            "hash127-96" => (PendingHash::Other(keyed.start()?), PendingFinish::Direct),
-            _ => {
-                let h = name.strip_prefix("wc-").ok_or_else(|| Error::UnknownName(name.to_string()))?;
-                let hash = wc_hash(h)?;
-                let stream = hash.start(&key[16..])?;
-                (PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len(), hash.group()))
-            }
-        };
-        Ok(Pending { hash, finish, name: name.to_string(), nonce_len })
-    }
+fn wc_pending(h: &str, key: &[u8]) -> Result<(PendingHash, PendingFinish), Error> {
+    let hash = wc_hash(h)?;
+    let stream = hash.start(&key[16..])?;
+    Ok((PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len(), hash.group())))
+}
+
+/// The deferred form of UMAC and VMAC.
+fn deferred_spec_mac(d: &MacDesc, key: &[u8]) -> Result<Box<dyn DeferredNonce>, Error> {
+    use crate::umac::Umac;
+    use crate::vmac::Vmac;
+    let k16 = || -> Result<[u8; 16], Error> {
+        key.try_into().map_err(|_| Error::KeyLength { name: d.name.into(), expected: "16".into(), got: key.len() })
+    };
+    Ok(match (d.hash, d.tag) {
+        (crate::macs::Hash::Uhash, 4) => Box::new(Umac::<4>::new(&k16()?).start_deferred()),
+        (crate::macs::Hash::Uhash, 8) => Box::new(Umac::<8>::new(&k16()?).start_deferred()),
+        (crate::macs::Hash::Uhash, 12) => Box::new(Umac::<12>::new(&k16()?).start_deferred()),
+        (crate::macs::Hash::Uhash, _) => Box::new(Umac::<16>::new(&k16()?).start_deferred()),
+        (_, 8) => Box::new(Vmac::<8>::new(key)?.start_deferred()),
+        _ => Box::new(Vmac::<16>::new(key)?.start_deferred()),
+    })
+}
 
 enum PendingHash {
     H127(Box<Hash127>),
@@ -693,8 +651,6 @@ enum PendingHash {
 }
 
 enum PendingFinish {
-    /// The stream's output is the tag.
-    Direct,
     Scramble(Aes128),
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
@@ -709,8 +665,7 @@ enum PendingFinish {
 pub struct Pending {
     hash: PendingHash,
     finish: PendingFinish,
-    name: String,
-    nonce_len: usize,
+    desc: &'static MacDesc,
 }
 
 impl Pending {
@@ -723,23 +678,36 @@ impl Pending {
         }
     }
 
-    /// The tag under `nonce` (which must be given exactly for nonce MACs).
+    /// The tag as sent under `nonce`, which must follow the row's nonce
+    /// rule ([`crate::registry::check_nonce`]); for a MAC that draws its own
+    /// random pair (`shoup4-*`), `nonce` is `None`, the pair is drawn here
+    /// and the result is `r ‖ s ‖ tag`.
     pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        crate::registry::check_nonce(self.desc, nonce)?;
         if let PendingHash::Deferred(d) = self.hash {
-            let n = nonce.ok_or_else(|| Error::MissingNonce(self.name.clone()))?;
-            return d.finalize(n);
+            return d.finalize(nonce.unwrap_or_default());
         }
-        let n: Option<[u8; 16]> = match (self.nonce_len, nonce) {
-            (0, None) => None,
-            (0, Some(_)) => return Err(Error::UnexpectedNonce(self.name)),
-            (_, None) => return Err(Error::MissingNonce(self.name)),
-            (_, Some(n)) => Some(nonce16(n, &self.name)?),
+        let pair = match self.desc.framing {
+            crate::macs::Framing::PairThenTag => Some(shoup::random_rs()?),
+            crate::macs::Framing::Tag => None,
         };
+        let n: Option<[u8; 16]> = match (pair, nonce) {
+            (Some(rs), _) => Some(rs),
+            (None, None) => None,
+            (None, Some(n)) => Some(nonce16(n, self.desc.name)?),
+        };
+        if let Some(rs) = pair {
+            let (PendingHash::Other(s), PendingFinish::Pad(pad)) = (self.hash, self.finish) else {
+                unreachable!("a random-pair row finishes with its pad")
+            };
+            let mut sent = rs.to_vec();
+            sent.extend_from_slice(&pad.apply(&rs, &Zeroizing::new(s.finalize()?))?);
+            return Ok(sent);
+        }
         let nonce = || n.expect("nonce MACs have a nonce");
         match (self.hash, self.finish) {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
-                    PendingFinish::Direct => unreachable!("hash127 is hashed by its keyed object"),
                     PendingFinish::Scramble(aes) => Finish::Scramble(Arc::new(aes)),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
@@ -755,7 +723,6 @@ impl Pending {
             (PendingHash::Other(s), PendingFinish::Wc(aes, out, group)) => {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
             }
-            (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(s), PendingFinish::Pad(pad)) => pad.apply(&nonce(), &Zeroizing::new(s.finalize()?)),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
             (PendingHash::Deferred(_), _) => unreachable!("finalized above"),
@@ -767,8 +734,8 @@ impl Pending {
 impl Pending {
     /// A UMAC or VMAC message (SPEC §8) under way: its pad comes from the
     /// nonce at the end.
-    pub(crate) fn deferred(d: Box<dyn DeferredNonce>, name: &str, nonce_len: usize) -> Pending {
-        Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, name: name.to_string(), nonce_len }
+    pub(crate) fn deferred(d: Box<dyn DeferredNonce>, desc: &'static MacDesc) -> Pending {
+        Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, desc }
     }
 }
 
@@ -837,101 +804,6 @@ impl<H: KeyedHash> Keyed for WegmanCarter<H> {
     fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         self.tag_into(&self.nonce_of(nonce)?, msg, out)
     }
-}
-
-fn mac_info(name: String, key: usize, nonce: usize, out: usize, summary: String) -> Info {
-    Info { name, key: KeySpec::Fixed(key), nonce, out, takes_len: false, summary }
-}
-
-/// Every `mac-` name whose hash is present in this build. Shoup's hashes are
-/// found through `shoup::catalog()` (not the registry, whose table is being
-/// built when this runs) and opened through the registry when used.
-pub(crate) fn catalog() -> Vec<Entry> {
-    let mut v = vec![
-        Entry::keyed(
-            mac_info("mac-hash127".into(), 32, 0, 16, "k + hash127_r(M) mod p: ONE message per key (seed 000 §8)".into()),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(OneTimeKeyed::boxed("hash127", Box::new(Hash127Free(Hash127OneTime::new(&*key32(p.key, "hash127")?)))))
-            },
-        ),
-        Entry::keyed(
-            mac_info("mac-hash127-aes".into(), 32, 0, 16, "AES_K(hash127_r(M)), stateless (seed 000 §9 protocol 2)".into()),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Hash127Aes::new(&*key32(p.key, "hash127-aes")?)))
-            },
-        ),
-        Entry::keyed(
-            mac_info(
-                "mac-hash127-aes-nonce".into(),
-                32,
-                16,
-                16,
-                "AES_K(AES_K(n) xor hash127_r(M)) (seed 000 §9 protocol 3)".into(),
-            ),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Hash127AesNonce::new(&*key32(p.key, "hash127-aes-nonce")?)))
-            },
-        ),
-        Entry::keyed(
-            mac_info(
-                "mac-hash127-aes-add".into(),
-                32,
-                16,
-                16,
-                "AES_K(n) + hash127_r(M) mod p (seed 000 §9 protocol 1)".into(),
-            ),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Hash127AesAdd::new(&*key32(p.key, "hash127-aes-add")?)))
-            },
-        ),
-        hash127_96::entry(),
-    ];
-    for e in crate::shoup::catalog() {
-        let h = e.info.name.clone();
-        if !SHOUP_HASHES.contains(&h.as_str()) {
-            continue;
-        }
-        let Ok(nh) = ShoupHash::from_entry(e) else { continue };
-        let (k, o) = (nh.key, nh.out);
-        v.push(Entry::keyed(
-            mac_info(
-                format!("mac-wc-{h}"),
-                16 + k,
-                16,
-                o,
-                format!("AES_K(n)[0..{o}] xor {h}(g, M) (seed 001 §1)"),
-            ),
-            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(WegmanCarter::new(nh.clone(), p.key)?))
-            },
-        ));
-    }
-    for f in crate::tree::families() {
-        let o = f.out;
-        let name = f.name.clone();
-        let th = TreeHash(f);
-        v.push(Entry::keyed(
-            mac_info(
-                format!("mac-wc-{name}"),
-                32,
-                16,
-                o,
-                format!(
-                    "AES_K(n)[0..{o}] + tree-{name}(s, M) {} (seed 004 §2.3)",
-                    match th.0.group {
-                        DeltaGroup::Words32 => "mod 2^32 word by word".to_string(),
-                        DeltaGroup::Integer => format!("mod 2^{}", 8 * o),
-                        DeltaGroup::Xor => "(xor)".to_string(),
-                    }
-                ),
-            ),
-            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(WegmanCarter::new(th.clone(), p.key)?))
-            },
-        ));
-    }
-    v.extend(shoup::catalog());
-    v
 }
 
 pub mod shoup;

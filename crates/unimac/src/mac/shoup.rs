@@ -28,8 +28,8 @@
 use aes::Aes128;
 use zeroize::Zeroizing;
 
-use super::{aes_block, aes_of, mac_info, nonce16};
-use crate::spec::{Entry, Keyed, Params, Stream};
+use super::{aes_block, aes_of, nonce16};
+use crate::spec::{Keyed, Stream};
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, gf2, Hasher, Kind};
 use crate::tag::{verify_tag, MacError, Tag};
@@ -86,6 +86,43 @@ impl WcShoup64 {
     /// comparison).
     pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
         self.tag(nonce, msg).verify_slice(tag.as_ref())
+    }
+    /// Start tagging a message under `nonce` (never repeat a nonce under one
+    /// key).
+    pub fn start(&self, nonce: &[u8; 16]) -> WcShoup64Stream {
+        let pad = aes_block(&self.aes, nonce);
+        WcShoup64Stream { hash: self.hash.clone(), pad: Zeroizing::new(pad[..8].try_into().expect("8 bytes")) }
+    }
+}
+
+/// A `wc-eval64` / `wc-division64` / `wc-gdivision64` tag under way.
+pub struct WcShoup64Stream {
+    hash: Hasher,
+    pad: Zeroizing<[u8; 8]>,
+}
+
+impl Stream for WcShoup64Stream {
+    fn update(&mut self, data: &[u8]) {
+        self.hash.update(data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        let s = *self;
+        Ok(xor_into(s.hash.finalize(), &*s.pad).to_vec())
+    }
+}
+
+impl Keyed for WcShoup64 {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
+        Ok(Box::new(self.start(&n)))
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
+        crate::spec::put(out, self.tag(&n, msg).as_ref())
+    }
+    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
+        Ok(self.tag(&n, msg).to_vec())
     }
 }
 
@@ -352,11 +389,29 @@ impl Shoup4Stream {
     }
 }
 
+/// The MAC as sent: `r ‖ s ‖ tag`, 24 bytes.
+impl Stream for Shoup4Stream {
+    fn update(&mut self, data: &[u8]) {
+        Shoup4Stream::update(self, data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        Ok(Shoup4Stream::finalize(*self).to_bytes().to_vec())
+    }
+}
+
 /// The registry's view of a `shoup4-` name: the "nonce" is the pair `r ‖ s`
 /// of a known answer, and the output the 8-byte tag (SPEC §7, §9).
-struct Shoup4Known(Shoup4);
+pub(crate) struct Shoup4Known(Shoup4);
 
-struct Shoup4KnownStream(Shoup4Stream);
+/// A `shoup4-` tag under a given pair, its output the 8-byte tag alone.
+pub(crate) struct Shoup4KnownStream(Shoup4Stream);
+
+impl Shoup4Known {
+    /// A known-answer stream of `m` under the pair `rs`.
+    pub(crate) fn stream(m: &Shoup4, rs: &[u8; 16]) -> Shoup4KnownStream {
+        Shoup4KnownStream(m.start_with_rs_for_known_answers(rs))
+    }
+}
 
 impl Stream for Shoup4KnownStream {
     fn update(&mut self, data: &[u8]) {
@@ -409,24 +464,27 @@ impl DeferredPad {
 /// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
 /// of [`Mac::start_deferred`](crate::registry::Mac::start_deferred); `None` for any
 /// other name.
-pub(crate) fn deferred(name: &str, key: &[u8]) -> Option<Result<Deferred, Error>> {
-    let which = match name {
-        "shoup3-eval128" => {
-            return Some(key48(key, name).map(|k| {
-                let m = Shoup3Eval128::new(&k);
-                let s: Box<dyn Stream> = Box::new(Eval128HashOnly(m.hash.clone()));
-                (s, DeferredPad(Box::new(move |n| Zeroizing::new(m.pad(n).to_vec()))))
-            }))
+pub(crate) fn deferred(d: &crate::macs::MacDesc, key: &[u8]) -> Result<Deferred, Error> {
+    use crate::macs::{Finish, Hash};
+    let k = key48(key, d.name)?;
+    Ok(match (d.finish, d.hash) {
+        (Finish::Shoup3, _) => {
+            let m = Shoup3Eval128::new(&k);
+            let s: Box<dyn Stream> = Box::new(Eval128HashOnly(m.hash.clone()));
+            (s, DeferredPad(Box::new(move |n| Zeroizing::new(m.pad(n).to_vec()))))
         }
-        "shoup4-eval64" => Shoup4Hash::Eval64,
-        "shoup4-division64" => Shoup4Hash::Division64,
-        _ => return None,
-    };
-    Some(key48(key, name).map(|k| {
-        let m = Shoup4::new(which, &k);
-        let s: Box<dyn Stream> = Box::new(Shoup4HashOnly(m.hash.clone()));
-        (s, DeferredPad(Box::new(move |rs| Zeroizing::new(m.pad(rs).to_vec()))))
-    }))
+        (Finish::Shoup4, Hash::Shoup64(h)) => {
+            let which = match h {
+                "eval64" => Shoup4Hash::Eval64,
+                "division64" => Shoup4Hash::Division64,
+                _ => return Err(Error::NotImplemented(d.name.to_string())),
+            };
+            let m = Shoup4::new(which, &k);
+            let s: Box<dyn Stream> = Box::new(Shoup4HashOnly(m.hash.clone()));
+            (s, DeferredPad(Box::new(move |rs| Zeroizing::new(m.pad(rs).to_vec()))))
+        }
+        _ => return Err(Error::NotImplemented(d.name.to_string())),
+    })
 }
 
 struct Eval128HashOnly(Eval128);
@@ -449,57 +507,4 @@ impl Stream for Shoup4HashOnly {
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         Ok(self.0.finalize().to_vec())
     }
-}
-
-/// The `mac-` names of SPEC §7 built on Shoup's hashes.
-pub(crate) fn catalog() -> Vec<Entry> {
-    let mut v = vec![
-        Entry::keyed(
-            mac_info(
-                "mac-wc-eval128".into(),
-                32,
-                16,
-                16,
-                "AES_K(n) xor eval128(alpha, M) (seed 001 Theorem 2, SPEC §7)".into(),
-            ),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                let k: Zeroizing<[u8; 32]> = Zeroizing::new(p.key.try_into().map_err(|_| Error::KeyLength {
-                    name: "wc-eval128".into(),
-                    expected: "32".into(),
-                    got: p.key.len(),
-                })?);
-                Ok(Box::new(WcEval128::new(&k)))
-            },
-        ),
-        Entry::keyed(
-            mac_info(
-                "mac-shoup3-eval128".into(),
-                48,
-                16,
-                16,
-                "AES_K(n) xor beta*n xor eval128(alpha, M) (seed 001 Theorem 3, SPEC §7)".into(),
-            ),
-            |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Shoup3Eval128::new(&*key48(p.key, "shoup3-eval128")?)))
-            },
-        ),
-    ];
-    for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
-        let h = &which.name()["shoup4-".len()..];
-        v.push(Entry::keyed(
-            mac_info(
-                format!("mac-{}", which.name()),
-                48,
-                16,
-                8,
-                format!(
-                    "f(r) xor g(s) xor alpha*r*s xor {h}(g, M), r || s random per message, given as the nonce only for known answers (seed 001 Theorem 4, SPEC §7)"
-                ),
-            ),
-            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Shoup4Known(Shoup4::new(which, &*key48(p.key, which.name())?))))
-            },
-        ));
-    }
-    v
 }

@@ -2,7 +2,20 @@
 //! the mod-p addition), streaming in every chunking, constant-time compare.
 
 use super::*;
-use crate::registry::{self, names, Mac, NamedHash};
+use crate::registry::{self, Mac, NamedHash, OneTimeMac};
+
+/// The reusable MACs whose caller gives the nonce (if any): the one-time rows
+/// are served by `OneTimeMac` and the random-pair rows (`shoup4-*`) draw
+/// their own pair; both have tests of their own below.
+fn names() -> Vec<String> {
+    registry::names()
+        .into_iter()
+        .filter(|n| {
+            let d = crate::macs::find(n).unwrap();
+            !d.one_time && d.framing == crate::macs::Framing::Tag
+        })
+        .collect()
+}
 use num_bigint::BigUint;
 use rand::{Rng, RngCore, SeedableRng};
 
@@ -20,7 +33,7 @@ fn aes_model(k: &[u8], x: &[u8; 16]) -> [u8; 16] {
 fn hash127_model(r: &[u8], msg: &[u8]) -> [u8; 16] {
     let mut key = [0u8; 32];
     key[..16].copy_from_slice(r);
-    registry::compute("hash127", &Params { key: &key, nonce: None, len: None }, msg)
+    registry::known_answer("hash127", &Params { key: &key, nonce: None, len: None }, msg)
         .unwrap()
         .try_into()
         .unwrap()
@@ -77,7 +90,7 @@ fn hash127_protocols_match_their_definitions() {
         let got = Hash127AesAdd::new(&key).tag(&n, &msg);
         assert_eq!(BigUint::from_bytes_le(got.as_ref()), want);
         // one-time: the hash127 name itself
-        let one = registry::compute("hash127", &Params { key: &key, nonce: None, len: None }, &msg).unwrap();
+        let one = registry::known_answer("hash127", &Params { key: &key, nonce: None, len: None }, &msg).unwrap();
         assert_eq!(Hash127OneTime::new(&key).tag(&msg).to_vec(), one);
     }
 }
@@ -151,32 +164,32 @@ fn verify_accepts_the_tag_and_rejects_every_one_bit_change() {
     }
 }
 
-/// A keyed hash for testing the generic construction: hash127 by name.
+/// A keyed hash for testing the generic construction: eval128 by name.
 #[test]
 fn wegman_carter_is_generic_over_any_keyed_hash() {
     let mut r = rng();
-    let h = NamedHash::new("hash127").unwrap();
-    assert_eq!((h.key_len(), h.out_len()), (32, 16));
+    let h = NamedHash::new("eval128").unwrap();
+    assert_eq!((h.key_len(), h.out_len()), (16, 16));
     for msg in messages() {
-        let mut key = [0u8; 48];
+        let mut key = [0u8; 32];
         r.fill_bytes(&mut key);
         let mut n = [0u8; 16];
         r.fill_bytes(&mut n);
         let wc = WegmanCarter::new(h.clone(), &key).unwrap();
-        let mut g = [0u8; 32];
-        g.copy_from_slice(&key[16..]);
-        let hv = registry::compute("hash127", &Params { key: &g, nonce: None, len: None }, &msg).unwrap();
+        let hv = registry::compute("eval128", &Params { key: &key[16..], nonce: None, len: None }, &msg).unwrap();
         let pad = aes_model(&key[..16], &n);
         let want: Vec<u8> = hv.iter().zip(pad).map(|(a, b)| a ^ b).collect();
         assert_eq!(wc.tag(&n, &msg).unwrap(), want);
         assert!(wc.verify(&n, &msg, &want).is_ok());
     }
     // Boxed hashes work too (dyn KeyedHash).
-    let boxed: Box<dyn KeyedHash> = Box::new(NamedHash::new("hash127").unwrap());
-    let wc = WegmanCarter::new(boxed, &[1u8; 48]).unwrap();
+    let boxed: Box<dyn KeyedHash> = Box::new(NamedHash::new("eval128").unwrap());
+    let wc = WegmanCarter::new(boxed, &[1u8; 32]).unwrap();
     assert_eq!(wc.tag_len(), 16);
-    assert!(matches!(WegmanCarter::new(NamedHash::new("hash127").unwrap(), &[0u8; 47]), Err(Error::KeyLength { .. })));
+    assert!(matches!(WegmanCarter::new(NamedHash::new("eval128").unwrap(), &[0u8; 31]), Err(Error::KeyLength { .. })));
     assert!(NamedHash::new("keystream").is_err());
+    // A hash whose output is a one-time tag cannot be the hash of a reusable MAC.
+    assert!(matches!(WegmanCarter::new(NamedHash::new("hash127").unwrap(), &[1u8; 48]), Err(Error::OneTimeOnly(_))));
 }
 
 /// SPEC §6 version 2: the `wc-` tree MACs add the pad in the hash's group —
@@ -232,7 +245,7 @@ fn mac_by_name_rejects_bad_arguments() {
 #[test]
 fn every_mac_name_is_a_spec_name() {
     let spec = registry::spec_names();
-    for n in names() {
+    for n in registry::names() {
         assert!(spec.contains(&format!("mac-{n}")), "{n}");
     }
     assert!(names().len() >= 4);
@@ -259,7 +272,6 @@ fn deferred_nonce_equals_nonce_up_front() {
         let mut n = [0u8; 16];
         r.fill_bytes(&mut n);
         n[0] &= 0x7f; // VMAC's 16-byte nonces have the top bit clear
-        // A fresh object per tag: hash127's key tags one message.
         let mac = || Mac::new(&name, &key).unwrap();
         let nonce = (mac().nonce_len() > 0).then_some(&n[..]);
         let want = mac().tag(nonce, &msg).unwrap();
@@ -312,45 +324,84 @@ fn big_slices_equal_small_updates_for_every_mac() {
     }
 }
 
-/// A one-message key (`hash127`) tags once: by name, a second tag is refused
-/// with `KeySpent`, whether through `tag`, `start` or `start_deferred`;
-/// verification never spends it. The typed `Hash127OneTime` is consumed by
-/// tagging (a second tag does not compile) and is not `Clone`.
+/// A one-time key (`hash127`, `hash127-96`) tags once: by name only
+/// `OneTimeMac` serves it, consumed by tagging; every reusable door refuses
+/// it with an error naming that interface (`Mac::new`, the catalogue's
+/// `key`/`open`/`compute`, also for the plain hash `hash127`, whose output
+/// is the same one-time tag); `known_answer` computes it for known-answer
+/// tests. The typed `Hash127OneTime` is consumed by tagging and not `Clone`.
 #[test]
 fn one_time_keys_tag_once_and_verify_always() {
     let key = [0x42u8; 32];
     let want = Hash127OneTime::new(&key).tag(b"first");
-    for how in 0..3 {
-        let m = Mac::new("hash127", &key).unwrap();
-        assert!(m.verify(None, b"first", want.as_ref()).is_ok(), "verify before the tag");
-        let t = match how {
-            0 => m.tag(None, b"first").unwrap(),
-            1 => {
-                let mut s = m.start(None).unwrap();
-                s.update(b"first");
-                s.finalize().unwrap()
-            }
-            _ => {
-                let mut p = m.start_deferred().unwrap();
-                p.update(b"first");
-                p.finalize(None).unwrap()
-            }
-        };
-        assert_eq!(t, want);
-        assert_eq!(m.tag(None, b"second").err(), Some(Error::KeySpent("hash127".into())));
-        assert!(matches!(m.start(None), Err(Error::KeySpent(_))));
-        assert!(matches!(m.start_deferred(), Err(Error::KeySpent(_))));
-        assert!(m.verify(None, b"first", want.as_ref()).is_ok(), "verify after the tag");
-        assert!(m.verify(None, b"second", want.as_ref()).is_err());
+    let m = OneTimeMac::new("hash127", &key).unwrap();
+    assert!(m.verify(b"first", want.as_ref()).is_ok(), "verify does not spend");
+    assert!(m.verify(b"second", want.as_ref()).is_err());
+    assert_eq!(m.tag(b"first"), want.as_ref());
+    let m = OneTimeMac::new("mac-hash127", &key).unwrap();
+    let mut s = m.start().unwrap();
+    s.update(b"fir");
+    s.update(b"st");
+    assert_eq!(s.finalize().unwrap(), want.as_ref());
+    for name in ["hash127", "hash127-96"] {
+        let d = crate::macs::find(name).unwrap();
+        let k = vec![7u8; d.default_key_len()];
+        assert_eq!(Mac::new(name, &k).err(), Some(Error::OneTimeOnly(name.into())), "{name}");
+        let p = Params { key: &k, nonce: None, len: None };
+        let full = format!("mac-{name}");
+        assert_eq!(registry::compute(&full, &p, b"m").err(), Some(Error::OneTimeOnly(name.into())));
+        assert!(matches!(registry::open(&full, &p), Err(Error::OneTimeOnly(_))));
+        assert!(matches!(registry::key(&full, &p), Err(Error::OneTimeOnly(_))));
+        let t = registry::known_answer(&full, &p, b"m").unwrap();
+        assert_eq!(OneTimeMac::new(name, &k).unwrap().tag(b"m"), t);
+        assert!(OneTimeMac::new(name, &k).unwrap().verify(b"m", &t).is_ok());
+        assert!(Error::OneTimeOnly(name.into()).to_string().contains("OneTimeMac"));
     }
-    // Through the registry's keyed object.
-    let k = registry::key("mac-hash127", &Params { key: &key, nonce: None, len: None }).unwrap();
-    assert_eq!(k.compute(None, b"first").unwrap(), want);
-    assert!(matches!(k.compute(None, b"first"), Err(Error::KeySpent(_))));
-    let mut c = k.start_check(None).unwrap();
-    c.update(b"first");
-    assert_eq!(c.finalize().unwrap(), want);
-    // Other MACs are not one-time.
+    // The plain hash hash127 under r ‖ k is the one-time tag: refused alike.
+    let p = Params { key: &key, nonce: None, len: None };
+    for hash in ["hash127", "hash127-raw"] {
+        assert_eq!(registry::compute(hash, &p, b"abcd").err(), Some(Error::OneTimeOnly("hash127".into())), "{hash}");
+    }
+    assert_eq!(registry::known_answer("hash127", &p, b"first").unwrap(), want.as_ref());
+    // Reusable MACs are not one-time.
+    assert!(OneTimeMac::new("hash127-aes", &key).is_err());
     let m = Mac::new("hash127-aes", &key).unwrap();
     assert_eq!(m.tag(None, b"a").unwrap(), m.tag(None, b"a").unwrap());
+}
+
+/// `shoup4-*` draws its random pair `r ‖ s` itself for every message and
+/// sends `r ‖ s ‖ tag`; no tagging door takes a pair from the caller.
+#[test]
+fn shoup4_draws_its_own_pair_at_every_door() {
+    let key = [0x17u8; 48];
+    for name in ["shoup4-eval64", "shoup4-division64"] {
+        let m = Mac::new(name, &key).unwrap();
+        assert_eq!(m.tag_len(), 24);
+        assert_eq!(m.nonce_len(), 0);
+        let a = m.tag(None, b"msg").unwrap();
+        let b = m.tag(None, b"msg").unwrap();
+        assert_eq!(a.len(), 24);
+        assert_ne!(a[..16], b[..16], "{name}: a fresh pair per message");
+        assert!(m.verify(None, b"msg", &a).is_ok());
+        assert!(m.verify(None, b"msh", &a).is_err());
+        assert_eq!(m.tag(Some(&[0u8; 16]), b"msg").err(), Some(Error::CallerPair(name.into())));
+        assert!(matches!(m.start(Some(&[0u8; 16])), Err(Error::CallerPair(_))));
+        let mut s = m.start(None).unwrap();
+        s.update(b"msg");
+        assert!(m.verify(None, b"msg", s.finalize().unwrap()).is_ok());
+        let mut p = m.start_deferred().unwrap();
+        p.update(b"msg");
+        let sent = p.finalize(None).unwrap();
+        assert!(m.verify(None, b"msg", &sent).is_ok());
+        assert!(matches!(m.start_deferred().unwrap().finalize(Some(&[0u8; 16])), Err(Error::CallerPair(_))));
+        // The catalogue's tagging doors refuse; known answers take the pair.
+        let full = format!("mac-{name}");
+        let kp = Params { key: &key, nonce: Some(&sent[..16]), len: None };
+        assert!(matches!(registry::compute(&full, &kp, b"msg"), Err(Error::CallerPair(_))));
+        assert_eq!(registry::known_answer(&full, &kp, b"msg").unwrap(), sent[16..]);
+        // Checking a received tag: start_check under the received pair.
+        let mut c = m.start_check(Some(&sent[..16])).unwrap();
+        c.update(b"msg");
+        assert_eq!(c.finalize().unwrap(), sent[16..]);
+    }
 }

@@ -1,27 +1,247 @@
-//! The MACs of SPEC by name: [`Mac`] keys any `mac-` name once and tags and
-//! verifies with it (the one interface of the CLI and the Python package),
-//! and [`NamedHash`] makes any name of the catalogue the keyed hash of a
-//! Wegman–Carter MAC.
+//! The MACs by name, each built from its row of the one table
+//! ([`crate::macs`]): [`Mac`] keys any reusable MAC once and tags and
+//! verifies with it (the one interface of the CLI and the Python package);
+//! [`OneTimeMac`] is the only door to a one-time MAC (it tags once, by
+//! value); [`known_answer`](super::known_answer) computes any row's output from given inputs, for
+//! known-answer tests only; [`NamedHash`] makes any name of the catalogue
+//! the keyed hash of a Wegman–Carter MAC.
+//!
+//! The typed MAC behind a name is chosen once, when the key is set up
+//! ([`Engine`]): tagging by name is one `match` and the typed call.
 
 use zeroize::Zeroizing;
 
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
-use crate::mac::{KeyedHash, Pending};
-use crate::spec::DeferredNonce;
+use crate::macs::{self, Finish, Framing, Hash, MacDesc, Nonce};
+use crate::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
+use crate::mac::{
+    Hash127Aes, Hash127AesAdd, Hash127AesNonce, Hash127OneTime, Hash127OneTime96, KeyedHash, Pending, TreeHash,
+    WegmanCarter,
+};
+use crate::shoup::Kind;
 use crate::tag::verify_tag;
+use crate::umac::Umac;
+use crate::vmac::Vmac;
 
-/// Whether the MAC `name` (without `mac-`) authenticates one message per key
-/// (seed 000 §8): its key must never tag twice.
+/// Whether the MAC `name` (`X` or `mac-X`) authenticates one message per
+/// key: its key must never tag twice (the table's `one_time`).
 pub fn is_one_time(name: &str) -> bool {
-    matches!(name, "hash127" | "hash127-96")
+    macs::find(name).is_some_and(|d| d.one_time)
 }
 
 /// The longest output of a `mac-` name: a `shoup4-` tag with its random pair.
 const MAX_TAG: usize = 32;
 
-/// A MAC of SPEC §6 by its name (without the `mac-` prefix), keyed: the one
-/// interface the CLI uses for `tag` and `verify`.
+/// The row of a MAC name, with the library's errors for unknown names,
+/// hashes given as MACs and names this build lacks.
+pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
+    match macs::find(name) {
+        Some(d) => match super::lookup(d.catalog_name) {
+            Ok(_) => Ok(d),
+            Err(_) => Err(Error::NotImplemented(d.name.to_string())),
+        },
+        None => Err(Error::UnknownName(name.strip_prefix("mac-").unwrap_or(name).to_string())),
+    }
+}
+
+/// Check a message's nonce against the row's rule.
+pub fn check_nonce(d: &MacDesc, nonce: Option<&[u8]>) -> Result<(), Error> {
+    match (d.nonce, nonce) {
+        (Nonce::None, None) | (Nonce::RandomPair { .. }, None) => Ok(()),
+        (Nonce::None, Some(_)) => Err(Error::UnexpectedNonce(d.name.to_string())),
+        (Nonce::RandomPair { .. }, Some(_)) => Err(Error::CallerPair(d.name.to_string())),
+        (Nonce::Sequence { .. }, None) => Err(Error::MissingNonce(d.name.to_string())),
+        (Nonce::Sequence { min, max, top_bit_clear, .. }, Some(n)) => {
+            if n.len() < min || n.len() > max {
+                return Err(if min == max {
+                    Error::NonceLength { name: d.name.to_string(), expected: max, got: n.len() }
+                } else {
+                    Error::Invalid(format!("{}: nonce must be {min} to {max} bytes, got {}", d.name, n.len()))
+                });
+            }
+            if top_bit_clear && n.len() == max && n[0] & 0x80 != 0 {
+                return Err(Error::Invalid(format!(
+                    "{}: a {max}-byte nonce must have its top bit clear (the key derivation uses those blocks)",
+                    d.name
+                )));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
+    let k: [u8; N] = key.try_into().map_err(|_| key_error(d, key.len()))?;
+    Ok(Zeroizing::new(k))
+}
+
+fn key_error(d: &MacDesc, got: usize) -> Error {
+    Error::KeyLength { name: d.name.to_string(), expected: KeySpec::OneOf(d.key_sizes).describe(), got }
+}
+
+fn shoup_kind(h: &str) -> Result<Kind, Error> {
+    Ok(match h {
+        "eval64" => Kind::Eval64,
+        "division64" => Kind::Division64,
+        "gdivision64" => Kind::GDivision64,
+        _ => return Err(Error::UnknownName(h.to_string())),
+    })
+}
+
+/// The typed MAC of a reusable row, keyed once.
+pub(crate) enum Engine {
+    Scramble(Hash127Aes),
+    NonceScramble(Hash127AesNonce),
+    NoncePad(Hash127AesAdd),
+    Shoup64(WcShoup64),
+    Tree(WegmanCarter<TreeHash>),
+    Eval128(WcEval128),
+    Shoup3(Shoup3Eval128),
+    Shoup4(Shoup4),
+    Umac4(Umac<4>),
+    Umac8(Umac<8>),
+    Umac12(Umac<12>),
+    Umac16(Umac<16>),
+    Vmac8(Vmac<8>),
+    Vmac16(Vmac<16>),
+}
+
+impl Engine {
+    /// The typed MAC of `d` under `key` (length checked); one-time rows are
+    /// refused ([`Error::OneTimeOnly`]).
+    pub(crate) fn new(d: &'static MacDesc, key: &[u8]) -> Result<Engine, Error> {
+        if !d.accepts_key(key.len()) {
+            return Err(key_error(d, key.len()));
+        }
+        Ok(match (d.hash, d.finish) {
+            (_, Finish::OneTimePad | Finish::OneTime96) => return Err(Error::OneTimeOnly(d.name.to_string())),
+            (Hash::Hash127, Finish::Scramble) => Engine::Scramble(Hash127Aes::new(&*fixed(d, key)?)),
+            (Hash::Hash127, Finish::NonceScramble) => Engine::NonceScramble(Hash127AesNonce::new(&*fixed(d, key)?)),
+            (Hash::Hash127, Finish::NoncePadP127) => Engine::NoncePad(Hash127AesAdd::new(&*fixed(d, key)?)),
+            (Hash::Shoup64(h), Finish::Pad(_)) => Engine::Shoup64(WcShoup64::new(shoup_kind(h)?, &*fixed(d, key)?)),
+            (Hash::Shoup64(h), Finish::Shoup4) => {
+                let which = match shoup_kind(h)? {
+                    Kind::Eval64 => Shoup4Hash::Eval64,
+                    Kind::Division64 => Shoup4Hash::Division64,
+                    Kind::GDivision64 => return Err(Error::NotImplemented(d.name.to_string())),
+                };
+                Engine::Shoup4(Shoup4::new(which, &*fixed(d, key)?))
+            }
+            (Hash::Tree(f), Finish::Pad(group)) => {
+                let fam = crate::tree::family(f).ok_or_else(|| Error::NotImplemented(d.name.to_string()))?;
+                debug_assert_eq!(fam.group, group, "{}: the table's group is the family's", d.name);
+                Engine::Tree(WegmanCarter::new(TreeHash(fam), key)?)
+            }
+            (Hash::Eval128, Finish::Pad(_)) => Engine::Eval128(WcEval128::new(&*fixed(d, key)?)),
+            (Hash::Eval128, Finish::Shoup3) => Engine::Shoup3(Shoup3Eval128::new(&*fixed(d, key)?)),
+            (Hash::Uhash, Finish::Umac) => {
+                let k = fixed::<16>(d, key)?;
+                match d.tag {
+                    4 => Engine::Umac4(Umac::new(&k)),
+                    8 => Engine::Umac8(Umac::new(&k)),
+                    12 => Engine::Umac12(Umac::new(&k)),
+                    _ => Engine::Umac16(Umac::new(&k)),
+                }
+            }
+            (Hash::Vhash, Finish::Vmac) => match d.tag {
+                8 => Engine::Vmac8(Vmac::new(key)?),
+                _ => Engine::Vmac16(Vmac::new(key)?),
+            },
+            _ => return Err(Error::NotImplemented(d.name.to_string())),
+        })
+    }
+
+    /// The typed MAC as the catalogue's keyed object (nonces already checked).
+    fn keyed(&self) -> &dyn Keyed {
+        match self {
+            Engine::Scramble(m) => m,
+            Engine::NonceScramble(m) => m,
+            Engine::NoncePad(m) => m,
+            Engine::Shoup64(m) => m,
+            Engine::Tree(m) => m,
+            Engine::Eval128(m) => m,
+            Engine::Shoup3(m) => m,
+            Engine::Shoup4(_) => unreachable!("shoup4 is tagged by Engine::tag_into"),
+            Engine::Umac4(m) => m,
+            Engine::Umac8(m) => m,
+            Engine::Umac12(m) => m,
+            Engine::Umac16(m) => m,
+            Engine::Vmac8(m) => m,
+            Engine::Vmac16(m) => m,
+        }
+    }
+
+    /// The tag (as sent) of `msg` under `nonce`, checked by the caller, into
+    /// `out`; its length is returned.
+    #[inline]
+    fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
+            crate::spec::put(out, t)
+        }
+        let n16 = || -> Result<&[u8; 16], Error> {
+            nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("nonce must be 16 bytes".into()))
+        };
+        let n = || nonce.unwrap_or_default();
+        match self {
+            Engine::Scramble(m) => put(out, m.tag(msg).as_bytes()),
+            Engine::NonceScramble(m) => put(out, m.tag(n16()?, msg).as_bytes()),
+            Engine::NoncePad(m) => put(out, m.tag(n16()?, msg).as_bytes()),
+            Engine::Shoup64(m) => put(out, m.tag(n16()?, msg).as_bytes()),
+            Engine::Tree(m) => m.tag_into(n16()?, msg, out),
+            Engine::Eval128(m) => put(out, m.tag(n16()?, msg).as_bytes()),
+            Engine::Shoup3(m) => put(out, m.tag(n16()?, msg).as_bytes()),
+            Engine::Shoup4(m) => put(out, &m.tag(msg)?.to_bytes()),
+            Engine::Umac4(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Umac8(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Umac12(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Umac16(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Vmac8(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Vmac16(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+        }
+    }
+
+    /// Start a message (the output is the tag as sent).
+    fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        match self {
+            Engine::Shoup4(m) => Ok(Box::new(m.start()?)),
+            e => e.keyed().start_with_nonce(nonce),
+        }
+    }
+
+    /// Start a message whose tag is checked against one received: for
+    /// `shoup4-` the pair is the received one.
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        match self {
+            Engine::Shoup4(m) => {
+                let rs: [u8; 16] = nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
+                Ok(Box::new(crate::mac::shoup::Shoup4Known::stream(m, &rs)))
+            }
+            e => e.keyed().start_with_nonce(nonce),
+        }
+    }
+
+    /// The known answer of the row: for `shoup4-` the caller's pair gives
+    /// the 8-byte tag alone; the others as [`Engine::tag_into`].
+    fn known_answer_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        match self {
+            Engine::Shoup4(m) => {
+                let rs: &[u8; 16] = nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
+                crate::spec::put(out, &m.tag_with_rs_for_known_answers(rs, msg))
+            }
+            e => e.tag_into(nonce, msg, out),
+        }
+    }
+}
+
+/// A reusable MAC by its name (`X` or `mac-X`), keyed once: the one
+/// interface the CLI and the Python package tag and verify with.
+///
+/// One-time names (`hash127`, `hash127-96`) are refused
+/// ([`Error::OneTimeOnly`]): they are served by [`OneTimeMac`] only. For
+/// `shoup4-*` the library draws the random pair `r ‖ s` itself and the tag
+/// is sent as `r ‖ s ‖ tag` ([`Framing::PairThenTag`]); no tagging call takes
+/// a pair from the caller.
 ///
 /// ```
 /// use unimac::registry::Mac;
@@ -33,68 +253,66 @@ const MAX_TAG: usize = 32;
 /// assert_eq!(n, mac.tag_len());
 /// assert!(mac.verify(Some(&nonce), b"attack at dawn", &tag[..n]).is_ok());
 /// assert!(mac.verify(Some(&nonce), b"attack at dusk", &tag[..n]).is_err());
+/// assert!(Mac::new("hash127", &[1u8; 32]).is_err()); // one-time: OneTimeMac
 /// ```
 pub struct Mac {
-    entry: &'static Entry,
-    info: &'static Info,
+    desc: &'static MacDesc,
     key: Zeroizing<Vec<u8>>,
-    /// The MAC under `key`, set up once; `Mac` checks each nonce itself.
-    keyed: Box<dyn Keyed>,
-    one_time: bool,
+    engine: Engine,
 }
 
 impl Mac {
-    /// `name` is a SPEC §6 name such as `hash127-aes` or `wc-mmh32x2`; the key
+    /// `name` is a MAC name such as `hash127-aes` or `wc-mmh32x2`; the key
     /// length is checked.
     pub fn new(name: &str, key: &[u8]) -> Result<Mac, Error> {
-        let full = format!("mac-{name}");
-        let e = match super::lookup(&full) {
-            Ok(e) => e,
-            Err(Error::UnknownName(_)) => return Err(Error::UnknownName(name.to_string())),
-            Err(Error::NotImplemented(_)) => return Err(Error::NotImplemented(name.to_string())),
-            Err(e) => return Err(e),
-        };
-        if matches!(e.info.key, KeySpec::PerElement(_)) {
-            return Err(Error::Invalid(format!("{name}: not a MAC")));
-        }
-        if !e.info.key.accepts(key.len()) {
-            return Err(Error::KeyLength { name: name.to_string(), expected: e.info.key.describe(), got: key.len() });
-        }
-        let keyed = super::key_unchecked(e, &Params { key, nonce: None, len: None })?;
-        Ok(Mac { entry: e, info: &e.info, key: Zeroizing::new(key.to_vec()), keyed, one_time: is_one_time(name) })
+        let d = desc(name)?;
+        let engine = Engine::new(d, key)?;
+        Ok(Mac { desc: d, key: Zeroizing::new(key.to_vec()), engine })
     }
 
+    /// The row of the table this MAC is.
+    pub fn desc(&self) -> &'static MacDesc {
+        self.desc
+    }
     /// The name without the `mac-` prefix.
-    pub fn name(&self) -> &str {
-        &self.info.name["mac-".len()..]
+    pub fn name(&self) -> &'static str {
+        self.desc.name
     }
-    /// Nonce bytes (0 for the stateless names).
+    /// The longest nonce in bytes (0 for the stateless names; for
+    /// `shoup4-*`, whose pair the library draws, 0 as well).
     pub fn nonce_len(&self) -> usize {
-        self.info.nonce
+        if self.desc.takes_nonce() {
+            self.desc.nonce.max()
+        } else {
+            0
+        }
     }
-    /// The nonce sizes this MAC accepts (`nonce_len()..=nonce_len()` but for
-    /// UMAC and VMAC, whose nonces are 1 to 16 bytes).
+    /// The nonce sizes this MAC accepts.
     pub fn nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
-        super::nonce_sizes(self.info)
+        if self.desc.takes_nonce() {
+            self.desc.nonce.min()..=self.desc.nonce.max()
+        } else {
+            0..=0
+        }
     }
-    /// Tag bytes.
+    /// Bytes of a tag as sent (for `shoup4-*`, `r ‖ s ‖ tag`).
     pub fn tag_len(&self) -> usize {
-        self.info.out
+        self.desc.sent_len()
     }
-    /// Start tagging a message. For a one-message key (`hash127`) the first
-    /// message spends the key and a second is refused ([`Error::KeySpent`]).
+    /// Start tagging a message.
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.check(nonce)?;
-        self.keyed.start_with_nonce(nonce).map_err(strip_prefix_err)
+        check_nonce(self.desc, nonce)?;
+        self.engine.start(nonce)
     }
     /// Start computing the tag of a message received, to compare with the
-    /// tag that came with it (never spends a one-message key).
+    /// tag that came with it (for `shoup4-*`, `nonce` is the received `r ‖ s`
+    /// and the output the 8-byte tag).
     pub fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        self.check(nonce)?;
-        self.keyed.start_check(nonce)
-    }
-    fn check(&self, nonce: Option<&[u8]>) -> Result<(), Error> {
-        super::check_nonce_entry(self.entry, nonce).map_err(strip_prefix_err)
+        if self.desc.framing == Framing::PairThenTag {
+            return self.engine.start_check(nonce);
+        }
+        check_nonce(self.desc, nonce)?;
+        self.engine.start_check(nonce)
     }
     /// The tag of `msg` (one-shot: the name's fastest path for a whole message).
     pub fn tag(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
@@ -103,77 +321,180 @@ impl Mac {
         Ok(t[..n].to_vec())
     }
     /// [`tag`](Self::tag) into `out`, which must hold [`tag_len`](Self::tag_len)
-    /// bytes; the tag's length is returned. No allocation for any MAC whose
-    /// key is set up once (every name but the one-message `hash127` ones).
+    /// bytes; the tag's length is returned. No allocation.
+    #[inline]
     pub fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        self.check(nonce)?;
-        self.keyed.compute_into(nonce, msg, out).map_err(strip_prefix_err)
+        check_nonce(self.desc, nonce)?;
+        self.engine.tag_into(nonce, msg, out)
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
+    /// For `shoup4-*`, `tag` is `r ‖ s ‖ tag` as sent and `nonce` is `None`.
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
-        if self.one_time {
-            // Checking never spends a one-message key.
-            let mut s = self.start_check(nonce)?;
-            s.update(msg);
-            return Ok(verify_tag(&s.finalize()?, tag.as_ref())?);
+        let tag = tag.as_ref();
+        check_nonce(self.desc, nonce)?;
+        if let Engine::Shoup4(m) = &self.engine {
+            return Ok(m.verify(msg, tag)?);
         }
         let mut want = Zeroizing::new([0u8; MAX_TAG]);
-        let n = self.tag_into(nonce, msg, &mut want[..])?;
-        Ok(verify_tag(&want[..n], tag.as_ref())?)
+        let n = self.engine.tag_into(nonce, msg, &mut want[..])?;
+        Ok(verify_tag(&want[..n], tag)?)
+    }
+
+    /// Start hashing before the nonce is known: in every MAC the nonce
+    /// enters only after the message is hashed, so a caller can reserve a
+    /// nonce (e.g. fsync a counter) while the message is being hashed, and
+    /// give it to [`Pending::finalize`].
+    pub fn start_deferred(&self) -> Result<Pending, Error> {
+        crate::mac::start_deferred(self.desc, &self.key)
     }
 }
 
-impl Mac {
-    /// Start hashing before the nonce is known: in every MAC of SPEC §6 the
-    /// nonce enters only after the message is hashed, so a caller can reserve
-    /// a nonce (e.g. fsync a counter) while the message is being hashed, and
-    /// give it to [`Pending::finalize`].
-    pub fn start_deferred(&self) -> Result<Pending, Error> {
-        let name = self.name();
-        match deferred_spec_mac(name, &self.key)? {
-            Some(d) => Ok(Pending::deferred(d, name, self.nonce_len())),
-            None => crate::mac::start_deferred(name, &self.key, &*self.keyed, self.nonce_len()),
+impl std::fmt::Debug for Mac {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mac").field("name", &self.desc.name).finish_non_exhaustive()
+    }
+}
+
+/// A one-time MAC by name (`hash127`, `hash127-96`): its key authenticates
+/// ONE message, so tagging takes the object by value and it is not `Clone`;
+/// checking a tag ([`verify`](Self::verify)) does not spend it.
+///
+/// ```
+/// use unimac::registry::OneTimeMac;
+///
+/// let k = OneTimeMac::new("hash127", &[5u8; 32]).unwrap();
+/// let tag = k.tag(b"msg"); // `k` is gone: no second tag under this key
+/// assert!(OneTimeMac::new("hash127", &[5u8; 32]).unwrap().verify(b"msg", &tag).is_ok());
+/// assert!(OneTimeMac::new("hash127-aes", &[5u8; 32]).is_err()); // reusable: Mac
+/// ```
+pub struct OneTimeMac {
+    desc: &'static MacDesc,
+    key: Zeroizing<Vec<u8>>,
+}
+
+impl std::fmt::Debug for OneTimeMac {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OneTimeMac").field("name", &self.desc.name).finish_non_exhaustive()
+    }
+}
+
+impl OneTimeMac {
+    /// A one-time MAC under `key`; reusable names are refused (use [`Mac`]).
+    pub fn new(name: &str, key: &[u8]) -> Result<OneTimeMac, Error> {
+        let d = desc(name)?;
+        if !d.one_time {
+            return Err(Error::Invalid(format!("{}: not a one-time MAC; use the reusable interface", d.name)));
+        }
+        if !d.accepts_key(key.len()) {
+            return Err(key_error(d, key.len()));
+        }
+        Ok(OneTimeMac { desc: d, key: Zeroizing::new(key.to_vec()) })
+    }
+    /// The row of the table.
+    pub fn desc(&self) -> &'static MacDesc {
+        self.desc
+    }
+    /// Tag bytes.
+    pub fn tag_len(&self) -> usize {
+        self.desc.tag
+    }
+    fn stream(&self) -> Result<Box<dyn Stream>, Error> {
+        Ok(match self.desc.finish {
+            Finish::OneTimePad => Box::new(Hash127OneTime::new(&*fixed(self.desc, &self.key)?).start()),
+            Finish::OneTime96 => Box::new(Hash127OneTime96::new(&*fixed(self.desc, &self.key)?).start()),
+            _ => return Err(Error::Invalid(format!("{}: not a one-time MAC", self.desc.name))),
+        })
+    }
+    /// Start tagging the key's one message.
+    pub fn start(self) -> Result<Box<dyn Stream>, Error> {
+        self.stream()
+    }
+    /// The tag of the key's one message.
+    pub fn tag(self, msg: &[u8]) -> Vec<u8> {
+        self.compute(msg)
+    }
+    fn compute(&self, msg: &[u8]) -> Vec<u8> {
+        let mut s = self.stream().expect("checked at construction");
+        s.update(msg);
+        s.finalize().expect("one-time MACs take any message")
+    }
+    /// Start computing the tag of a message received (does not spend the key).
+    pub fn start_check(&self) -> Result<Box<dyn Stream>, Error> {
+        self.stream()
+    }
+    /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
+    /// does not spend the key.
+    pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
+        Ok(verify_tag(&Zeroizing::new(self.compute(msg)), tag.as_ref())?)
+    }
+}
+
+/// The catalogue's keyed object of a `mac-` row: the known-answer view
+/// (reached only through [`known_answer`](super::known_answer) for one-time and random-pair rows).
+struct KnownAnswer {
+    desc: &'static MacDesc,
+    engine: Option<Engine>,
+    key: Zeroizing<Vec<u8>>,
+}
+
+impl Keyed for KnownAnswer {
+    fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
+        match &self.engine {
+            Some(e) => e.start_check(nonce),
+            None => OneTimeMac { desc: self.desc, key: self.key.clone() }.stream(),
+        }
+    }
+    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        match &self.engine {
+            Some(e) => e.known_answer_into(nonce, msg, out),
+            None => crate::spec::put(out, &OneTimeMac { desc: self.desc, key: self.key.clone() }.compute(msg)),
         }
     }
 }
 
-/// The deferred form of `umac*` / `vmac*` (`None` for the other names).
-fn deferred_spec_mac(name: &str, key: &[u8]) -> Result<Option<Box<dyn DeferredNonce>>, Error> {
-    use crate::umac::Umac;
-    use crate::vmac::Vmac;
-    let k16 = || -> Result<[u8; 16], Error> {
-        key.try_into().map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })
+/// The catalogue entry of a row: sizes from the table, the known-answer
+/// keyed object.
+pub(crate) fn entry(d: &'static MacDesc) -> Entry {
+    let key = match d.key_sizes {
+        [n] => KeySpec::Fixed(*n),
+        v => KeySpec::OneOf(v),
     };
-    Ok(Some(match name {
-        "umac32" => Box::new(Umac::<4>::new(&k16()?).start_deferred()),
-        "umac64" => Box::new(Umac::<8>::new(&k16()?).start_deferred()),
-        "umac96" => Box::new(Umac::<12>::new(&k16()?).start_deferred()),
-        "umac128" => Box::new(Umac::<16>::new(&k16()?).start_deferred()),
-        "vmac64" => Box::new(Vmac::<8>::new(key)?.start_deferred()),
-        "vmac128" => Box::new(Vmac::<16>::new(key)?.start_deferred()),
-        _ => return Ok(None),
-    }))
-}
-
-fn strip_prefix_err(e: Error) -> Error {
-    let s = |n: String| n.strip_prefix("mac-").map(str::to_string).unwrap_or(n);
-    match e {
-        Error::NonceLength { name, expected, got } => Error::NonceLength { name: s(name), expected, got },
-        Error::MissingNonce(n) => Error::MissingNonce(s(n)),
-        Error::UnexpectedNonce(n) => Error::UnexpectedNonce(s(n)),
-        e => e,
+    let info = Info {
+        name: d.catalog_name.to_string(),
+        key,
+        nonce: d.nonce.max(),
+        out: d.tag,
+        takes_len: false,
+        summary: format!("{} ({})", d.summary, d.source),
+    };
+    let mut e = Entry::keyed(info, move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+        let engine = if d.one_time { None } else { Some(Engine::new(d, p.key)?) };
+        Ok(Box::new(KnownAnswer { desc: d, engine, key: Zeroizing::new(p.key.to_vec()) }))
+    })
+    .nonce_from(d.nonce.min());
+    if let Nonce::Sequence { top_bit_clear: true, .. } = d.nonce {
+        e = e.nonce_rule(top_bit_clear);
     }
+    e
 }
 
-/// The names (without `mac-`) of every MAC present in this build, SPEC order.
+fn top_bit_clear(n: &[u8]) -> Result<(), Error> {
+    if n.len() == 16 && n[0] & 0x80 != 0 {
+        return Err(Error::Invalid("a 16-byte nonce must have its top bit clear".into()));
+    }
+    Ok(())
+}
+
+/// The names (without `mac-`) of every MAC present in this build, in the
+/// table's order.
 pub fn names() -> Vec<String> {
-    super::entries()
+    macs::MACS
         .iter()
-        .filter_map(|e| e.info.name.strip_prefix("mac-").map(str::to_string))
+        .filter(|d| super::lookup(d.catalog_name).is_ok())
+        .map(|d| d.name.to_string())
         .collect()
 }
-
 
 /// Any registry name without nonce or `--len` as a keyed hash (looked up when
 /// a message is started, so it works for every family present in the build).
@@ -218,4 +539,3 @@ impl KeyedHash for NamedHash {
         super::key(&self.name, &Params { key, nonce: None, len: None }).map(Some)
     }
 }
-

@@ -33,7 +33,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Keyed, Stream};
 use crate::error::Error;
 use crate::platform::Platform;
 
@@ -667,34 +667,6 @@ impl<const T: usize> Keyed for Umac<T> {
         crate::spec::put(out, self.tag(n, msg)?.as_ref())
     }
 }
-
-fn key16(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 16]>, Error> {
-    let k: [u8; 16] = key
-        .try_into()
-        .map_err(|_| Error::KeyLength { name: name.into(), expected: "16".into(), got: key.len() })?;
-    Ok(Zeroizing::new(k))
-}
-
-/// The `mac-umac*` names of SPEC §8.
-pub(crate) fn catalog() -> Vec<Entry> {
-    fn entry<const T: usize>() -> Entry {
-        let name = format!("mac-umac{}", 8 * T);
-        let info = Info {
-            name: name.clone(),
-            key: KeySpec::Fixed(16),
-            nonce: 16,
-            out: T,
-            takes_len: false,
-            summary: format!("UMAC-{} (RFC 4418): UHASH(K, M) xor PDF(K, nonce), nonce 1..16 bytes", 8 * T),
-        };
-        Entry::keyed(info, move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-            Ok(Box::new(Umac::<T>::new(&*key16(p.key, &name)?)))
-        })
-        .nonce_from(1)
-    }
-    vec![entry::<4>(), entry::<8>(), entry::<12>(), entry::<16>()]
-}
-
 
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,10 @@
 //! marker `p − 1` followed by `m − offset`, so every word is below `p`.
 //!
 //! The keys are masked ([`MASK64`], [`MASK128`]) and below `2^57` and `2^121`.
-//! No branch depends on the key or the accumulator; the only branch is the
-//! marker test on the message word, which RFC 4418 makes part of the function.
+//! No branch depends on the key, the accumulator or the message word. The
+//! message word is an NH output, so it is secret too: the marker test is a
+//! borrow turned into a mask, and every step does the marker path's two
+//! multiplications, the first one's result kept only for a marked word.
 
 use crate::hash127::portable::mul_wide;
 
@@ -39,14 +41,30 @@ pub fn mul_add64(k: u64, y: u64, m: u64) -> u64 {
     sub_if_ge64(t)
 }
 
-/// One POLY64 word: `y ← k·y + m`, through the marker if `m ≥ 2^64 − 2^32`.
+/// All ones if `m ≥ max`, else zero, from the borrow of `m − max` (no branch).
+#[inline]
+fn ge_mask64(m: u64, max: u64) -> u64 {
+    let (_, borrow) = m.overflowing_sub(max);
+    (borrow as u64).wrapping_sub(1)
+}
+
+/// As [`ge_mask64`] on 128-bit words.
+#[inline]
+fn ge_mask128(m: u128, max: u128) -> u128 {
+    let (_, borrow) = m.overflowing_sub(max);
+    (borrow as u128).wrapping_sub(1)
+}
+
+/// One POLY64 word: `y ← k·y + m`, through the marker if `m ≥ 2^64 − 2^32`,
+/// in constant time. Both cases take two steps: `y' = k·y + (p − 1)` for a
+/// marked word, `y' = y` otherwise, then `k·y' + m'` with `m' = m − 59` for
+/// a marked word (`2^64 − p64 = 59`), `m' = m` otherwise.
 #[inline]
 pub fn poly64_step(k: u64, y: u64, m: u64) -> u64 {
-    if m >= MAX64 {
-        mul_add64(k, mul_add64(k, y, P64 - 1), m - 59)
-    } else {
-        mul_add64(k, y, m)
-    }
+    let marked = ge_mask64(m, MAX64);
+    let y1 = (mul_add64(k, y, P64 - 1) & marked) | (y & !marked);
+    let m1 = (m.wrapping_sub(59) & marked) | (m & !marked);
+    mul_add64(k, y1, m1)
 }
 
 /// `(k·y + m) mod p128` for `k < 2^121`, `y, m < 2^128`. With
@@ -68,12 +86,102 @@ pub fn mul_add128(k: u128, y: u128, m: u128) -> u128 {
     (s & keep) | (d & !keep)
 }
 
-/// One POLY128 word: `y ← k·y + m`, through the marker if `m ≥ 2^128 − 2^96`.
+/// One POLY128 word: `y ← k·y + m`, through the marker if `m ≥ 2^128 − 2^96`,
+/// in constant time as [`poly64_step`] (`2^128 − p128 = 159`).
 #[inline]
 pub fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
-    if m >= MAX128 {
-        mul_add128(k, mul_add128(k, y, P128 - 1), m - 159)
-    } else {
-        mul_add128(k, y, m)
+    let marked = ge_mask128(m, MAX128);
+    let y1 = (mul_add128(k, y, P128 - 1) & marked) | (y & !marked);
+    let m1 = (m.wrapping_sub(159) & marked) | (m & !marked);
+    mul_add128(k, y1, m1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// RFC 4418's POLY step as written, with the branch on the word.
+    fn poly64_step_ref(k: u64, y: u64, m: u64) -> u64 {
+        if m >= MAX64 {
+            mul_add64(k, mul_add64(k, y, P64 - 1), m - 59)
+        } else {
+            mul_add64(k, y, m)
+        }
+    }
+
+    fn poly128_step_ref(k: u128, y: u128, m: u128) -> u128 {
+        if m >= MAX128 {
+            mul_add128(k, mul_add128(k, y, P128 - 1), m - 159)
+        } else {
+            mul_add128(k, y, m)
+        }
+    }
+
+    #[test]
+    fn masks() {
+        for (m, want) in [(0, 0), (MAX64 - 1, 0), (MAX64, !0), (MAX64 + 1, !0), (u64::MAX, !0)] {
+            assert_eq!(ge_mask64(m, MAX64), want, "m={m:x}");
+        }
+        for (m, want) in [(0, 0), (MAX128 - 1, 0), (MAX128, !0), (MAX128 + 1, !0), (u128::MAX, !0)] {
+            assert_eq!(ge_mask128(m, MAX128), want, "m={m:x}");
+        }
+    }
+
+    /// The masked steps equal the branchy ones on every pair of edge words
+    /// (as `y` below `p`, and as `m`) and on random words, with edge and random keys.
+    #[test]
+    fn steps_match_reference() {
+        let mut r = rand::rngs::StdRng::seed_from_u64(0x706f_6c79);
+        let edges64 = [0, 1, 58, 59, P64 - 1, P64, MAX64 - 1, MAX64, MAX64 + 1, MAX64 + 59, u64::MAX - 1, u64::MAX];
+        let edges128 = [0, 1, 158, 159, P128 - 1, P128, MAX128 - 1, MAX128, MAX128 + 1, MAX128 + 159, u128::MAX - 1, u128::MAX];
+        let keys64 = [0, 1, MASK64, r.gen::<u64>() & MASK64];
+        let keys128 = [0, 1, MASK128, r.gen::<u128>() & MASK128];
+        for &k in &keys64 {
+            for &y in &edges64 {
+                let y = y.min(P64 - 1);
+                for &m in &edges64 {
+                    assert_eq!(poly64_step(k, y, m), poly64_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
+                }
+            }
+        }
+        for &k in &keys128 {
+            for &y in &edges128 {
+                let y = y.min(P128 - 1);
+                for &m in &edges128 {
+                    assert_eq!(poly128_step(k, y, m), poly128_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
+                }
+            }
+        }
+        for i in 0..100_000u32 {
+            let k = r.gen::<u64>() & MASK64;
+            let y = r.gen::<u64>() % P64;
+            // Every fourth word in the marker range, which random words reach with probability 2^-32.
+            let m = if i % 4 == 0 { MAX64 | r.gen::<u32>() as u64 } else { r.gen() };
+            assert_eq!(poly64_step(k, y, m), poly64_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
+            let k = r.gen::<u128>() & MASK128;
+            let y = r.gen::<u128>() % P128;
+            let m = if i % 4 == 0 { MAX128 | r.gen::<u128>() >> 32 } else { r.gen() };
+            assert_eq!(poly128_step(k, y, m), poly128_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
+        }
+    }
+
+    /// Chains of steps (the accumulator fed back, as in UMAC's L2) agree too.
+    #[test]
+    fn chains_match_reference() {
+        let mut r = rand::rngs::StdRng::seed_from_u64(0x6c32);
+        for _ in 0..200 {
+            let (k64, k128) = (r.gen::<u64>() & MASK64, r.gen::<u128>() & MASK128);
+            let (mut a, mut b, mut c, mut d) = (1u64, 1u64, 1u128, 1u128);
+            for j in 0..64 {
+                let m64 = if r.gen::<bool>() { MAX64 | r.gen::<u32>() as u64 } else { r.gen() };
+                let m128 = if j % 2 == 0 { MAX128 | r.gen::<u128>() >> 32 } else { r.gen() };
+                a = poly64_step(k64, a, m64);
+                b = poly64_step_ref(k64, b, m64);
+                c = poly128_step(k128, c, m128);
+                d = poly128_step_ref(k128, d, m128);
+            }
+            assert_eq!((a, c), (b, d));
+        }
     }
 }

@@ -38,7 +38,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::spec::{Keyed, Stream};
 use crate::error::Error;
 use crate::platform::Platform;
 
@@ -768,26 +768,5 @@ impl<const T: usize> Keyed for Vmac<T> {
 }
 
 /// The `mac-vmac*` names of SPEC §8.
-pub(crate) fn catalog() -> Vec<Entry> {
-    fn entry<const T: usize>() -> Entry {
-        let info = Info {
-            name: format!("mac-vmac{}", 8 * T),
-            key: KeySpec::OneOf(&[16, 24, 32]),
-            nonce: 16,
-            out: T,
-            takes_len: false,
-            summary: format!(
-                "VMAC-{}-AES (draft-krovetz-vmac-01): VHASH(K, M) + PDF(K, nonce), nonce 1..16 bytes (top bit clear)",
-                8 * T
-            ),
-        };
-        Entry::keyed(info, |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> { Ok(Box::new(Vmac::<T>::new(p.key)?)) })
-            .nonce_from(1)
-            .nonce_rule(|n| check_nonce(Vmac::<T>::name(), n))
-    }
-    vec![entry::<8>(), entry::<16>()]
-}
-
-
 #[cfg(test)]
 mod tests;
