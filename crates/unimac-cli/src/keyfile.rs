@@ -17,10 +17,12 @@
 //! fsynced before the tag is printed), and `tag` refuses such a file;
 //! `verify` still reads it.
 //!
-//! A counter file holds, in decimal and a newline, the next unused 128-bit
-//! nonce counter `c`; the nonce is `c` as 16 little-endian bytes (SPEC §0),
-//! or for VMAC, whose 16-byte nonce is a big-endian block with its top bit
-//! clear, `c` as 16 big-endian bytes (`c < 2^127`).
+//! A counter file names its MAC and a fingerprint of its key (a counter made
+//! for another key is refused), then holds, in decimal and a newline, the
+//! next unused 128-bit nonce counter `c` (`unimac::counter`); the nonce is
+//! `c` as 16 bytes in the MAC's byte order from the table (`unimac::macs`):
+//! little-endian, or for VMAC, whose 16-byte nonce is a big-endian block
+//! with its top bit clear, big-endian (`c < 2^127`).
 //! Nonces are reserved before any tag is printed: the new value is written to
 //! a temporary file (with the counter file's mode and owner), fsynced,
 //! renamed over the old one and the directory fsynced, all under an
@@ -284,16 +286,17 @@ fn parse_counter(text: &[u8], shown: &str) -> Result<u128, Fail> {
     counter::parse(text, shown).map_err(fail)
 }
 
-/// Create a new counter file starting at 0 (`unimac::counter`).
-pub fn create_counter(path: &Path) -> Result<(), Fail> {
-    counter::create(path).map_err(fail)
+/// Create a new counter file bound to `binding`, starting at 0
+/// (`unimac::counter`).
+pub fn create_counter(path: &Path, binding: &counter::Binding) -> Result<(), Fail> {
+    counter::create(path, binding).map_err(fail)
 }
 
 /// Reserve `count` consecutive nonce counters from the counter file at
 /// `path`; returns the first. Durable before it returns (`unimac::counter`:
 /// lock, write a new version, fsync, rename, fsync the directory).
-pub fn reserve(path: &Path, count: u128) -> Result<u128, Fail> {
-    counter::reserve(path, count).map_err(fail)
+pub fn reserve(path: &Path, count: u128, binding: &counter::Binding) -> Result<u128, Fail> {
+    counter::reserve(path, count, binding).map_err(fail)
 }
 
 #[cfg(test)]

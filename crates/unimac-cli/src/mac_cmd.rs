@@ -15,21 +15,15 @@ use crate::keyfile;
 use crate::names::{cite, mac_key_spec, resolve_mac};
 use crate::Fail;
 
-/// The nonce of the counter value `c` for the MAC `name`: `c` as 16
-/// little-endian bytes (SPEC §0), except for VMAC, which reads its nonce as a
-/// big-endian block whose top bit must be clear (the key derivation's blocks
-/// have it set): there the nonce is `c` as 16 big-endian bytes, `c < 2^127`.
-fn counter_nonce(name: &str, c: u128) -> Result<Vec<u8>, Fail> {
-    if name.starts_with("vmac") {
-        if c >> 127 != 0 {
-            return Err(Fail(format!(
-                "{name}: nonce counter {c} has its top bit set, which VMAC reserves for its key derivation; use a new key"
-            )));
-        }
-        Ok(c.to_be_bytes().to_vec())
-    } else {
-        Ok(c.to_le_bytes().to_vec())
-    }
+/// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
+/// row's byte order (`MacDesc::counter_nonce`); VMAC refuses `c ≥ 2^127`.
+fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
+    d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| {
+        Fail(format!(
+            "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key",
+            d.name
+        ))
+    })
 }
 
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`.
@@ -47,10 +41,8 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
             .default_len()
             .ok_or_else(|| Fail(format!("{name}: not a MAC")))?
     };
-    let nonce = registry::lookup(&format!("mac-{name}"))
-        .map(|e| e.info.nonce)
-        .unwrap_or(0);
-    if counter.is_some() && nonce == 0 {
+    let row = unimac::macs::find(name).filter(|_| name != "modp");
+    if counter.is_some() && !row.is_some_and(|d| d.takes_nonce()) {
         return Err(Fail(format!(
             "{name} takes no nonce; --counter is for nonce MACs"
         )));
@@ -79,16 +71,16 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
     match out {
         Some(p) => {
             keyfile::write_new_private(p, &text, "key file")?;
-            if let Some(c) = counter {
-                if let Err(e) = keyfile::create_counter(c) {
+            if let (Some(c), Some(d)) = (counter, row) {
+                if let Err(e) = keyfile::create_counter(c, &unimac::counter::Binding::new(d, &key)) {
                     let _ = std::fs::remove_file(p);
                     return Err(e);
                 }
             }
         }
         None => {
-            if let Some(c) = counter {
-                keyfile::create_counter(c)?;
+            if let (Some(c), Some(d)) = (counter, row) {
+                keyfile::create_counter(c, &unimac::counter::Binding::new(d, &key))?;
             }
             io::stdout().write_all(&text)?;
         }
@@ -332,7 +324,7 @@ const USE_TOTAL_BYTES: u64 = 1 << 52;
 
 /// The tags of the use above for messages of `max_bytes`.
 pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
-    if registry::is_one_time(name) {
+    if unimac::macs::find(name).is_some_and(|d| d.one_time) {
         return 1;
     }
     USE_TAGS.min(USE_TOTAL_BYTES / max_bytes.max(1)).max(1)
@@ -388,6 +380,7 @@ pub fn tag(
 ) -> Result<bool, Fail> {
     let name = resolve_mac(name)?;
     let name = name.as_str();
+    let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
     let klen = mac_key_spec(name)?;
     let items = collect_files(files, opts.list)?;
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
@@ -406,34 +399,32 @@ pub fn tag(
         NonceSource::Fixed(n) => (None, Some(n), false),
         NonceSource::Random => (None, None, true),
     };
-    if registry::is_one_time(name) && items.len() > 1 {
+    if desc.one_time && items.len() > 1 {
         return Err(Fail(format!(
             "{name} is a one-time MAC: one message per key"
         )));
     }
-    // A one-message key is locked now and marked spent before its tag is shown.
-    let (key, one_time) = if registry::is_one_time(name) {
-        let k = keyfile::one_time_key(key_file, name, klen)?;
-        (k.key.clone(), Some(k))
-    } else {
-        (keyfile::read_key(key_file, name, klen)?, None)
-    };
+    if desc.one_time {
+        return tag_one_time(desc, key_file, klen, opts, &items);
+    }
+    let key = keyfile::read_key(key_file, name, klen)?;
     let m = Mac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let nl = m.nonce_len();
-    // shoup4-*: stateless, a random r || s (the "nonce" of the tag line) per message.
-    let stateless = name.starts_with("shoup4-");
+    // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
+    // line) per message.
+    let stateless = desc.framing == unimac::macs::Framing::PairThenTag;
     let fixed_nonce =
         match (nl, counter, nonce) {
             (0, None, None) if !random => None,
+            (0, _, _) if stateless => return Err(Fail(format!(
+                "{name} is stateless: r || s is drawn at random for every message (no --counter, --nonce or --random-nonce)"
+            ))),
             (0, _, _) => {
                 return Err(Fail(format!(
                     "{name} takes no nonce (no --counter, --nonce or --random-nonce)"
                 )))
             }
-            (_, Some(_), _) if stateless => return Err(Fail(format!(
-                "{name} is stateless: r || s is drawn at random for every message (no --counter)"
-            ))),
-            (_, None, None) if stateless || random => None,
+            (_, None, None) if random => None,
             (_, None, None) => {
                 return Err(Fail(format!(
                     "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
@@ -486,9 +477,11 @@ pub fn tag(
     // enters every SPEC §6 MAC only after the hash, and no tag is printed
     // before the reservation is on disk. A file that fails while it is read
     // only skips its nonce.
+    let binding = unimac::counter::Binding::new(desc, &key);
     let reservation = counter.filter(|_| good > 0).map(|c| {
         let c = c.to_path_buf();
-        std::thread::spawn(move || keyfile::reserve(&c, good as u128))
+        let binding = binding.clone();
+        std::thread::spawn(move || keyfile::reserve(&c, good as u128, &binding))
     });
     let hashed: Vec<Result<unimac::registry::Pending, String>> = items
         .iter()
@@ -523,31 +516,37 @@ pub fn tag(
             }
         };
         let n: Option<Vec<u8>> = if let Some(c) = next.as_mut() {
-            let n = counter_nonce(name, *c)?;
+            let n = counter_nonce(desc, *c)?;
             *c += 1;
             Some(n)
         } else if let Some(n) = &fixed_nonce {
             Some(n.clone())
-        } else if stateless {
-            Some(
-                unimac::mac::shoup::random_rs()
-                    .map_err(|e| Fail(e.to_string()))?
-                    .to_vec(),
-            )
         } else if random {
-            let mut n = vec![0u8; nl];
+            // The full nonce length, always: a shorter random nonce could
+            // alias a longer one (UMAC extends on the right, VMAC on the left).
+            let mut n = vec![0u8; desc.nonce.max()];
             getrandom::fill(&mut n).map_err(|e| {
                 Fail(format!(
                     "the operating system's random generator failed: {e}"
                 ))
             })?;
+            desc.fix_random_nonce(&mut n);
             Some(n)
         } else {
             None
         };
-        let t = p
+        let sent = p
             .finalize(n.as_deref())
             .map_err(|e| Fail(cite(&e.to_string())))?;
+        // A MAC that draws its own pair sends r || s || tag: the pair goes
+        // where a nonce goes in the line.
+        let (n, t) = match desc.framing {
+            unimac::macs::Framing::PairThenTag => {
+                let (rs, t) = sent.split_at(desc.nonce.max());
+                (Some(rs.to_vec()), t.to_vec())
+            }
+            unimac::macs::Framing::Tag => (n, sent),
+        };
         lines.push(Ok(tag_line(
             name,
             &path_bytes(f),
@@ -557,16 +556,40 @@ pub fn tag(
         )));
     }
     let all_good = lines.iter().all(|l| l.is_ok());
-    if let Some(k) = one_time {
-        if !all_good {
-            // Not spent: no tag is shown.
-            if let Some(Err(e)) = lines.into_iter().next() {
-                return Err(Fail(e));
-            }
-            return Ok(false);
-        }
-        k.spend()?;
+    print_lines(lines)?;
+    Ok(all_good)
+}
+
+/// `tag` for a one-time MAC: one file, the key file locked and marked spent
+/// before its tag is shown; the tag through the one-time interface, which
+/// consumes the key.
+fn tag_one_time(
+    desc: &'static unimac::macs::MacDesc,
+    key_file: &Path,
+    klen: unimac::registry::KeySpec,
+    opts: TagOpts<'_>,
+    items: &[Item],
+) -> Result<bool, Fail> {
+    let name = desc.name;
+    if !matches!(opts.nonces, NonceSource::None) {
+        return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)")));
     }
+    let k = keyfile::one_time_key(key_file, name, klen)?;
+    let m = registry::OneTimeMac::new(name, &k.key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let (f, e) = items.first().ok_or_else(|| Fail("no file to tag".into()))?;
+    if let Some(e) = e.clone().or_else(|| check_readable(f).err()) {
+        return Err(Fail(e)); // not spent: no tag is shown
+    }
+    let mut s = m.start().map_err(|e| Fail(cite(&e.to_string())))?;
+    feed(f, &mut |d| s.update(d))?;
+    let t = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
+    k.spend()?;
+    print_lines(vec![Ok(tag_line(name, &path_bytes(f), None, &t, opts.bsd))])?;
+    Ok(true)
+}
+
+/// Print tag lines in order; an error line goes to stderr in its place.
+fn print_lines(lines: Vec<Result<Vec<u8>, String>>) -> Result<(), Fail> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     for l in lines {
@@ -579,7 +602,7 @@ pub fn tag(
         }
     }
     out.flush()?;
-    Ok(all_good)
+    Ok(())
 }
 
 /// One line of `tag`'s output: `[NONCE:]TAG  FILE`, or with `bsd`
@@ -782,7 +805,7 @@ pub fn verify(
         }
         None => keyfile::read_named_key(key_file)?,
     };
-    let m = Mac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = Checker::new(&name, &key)?;
     // Read every check file first: a line that names stdin while stdin is
     // taken is refused before anything is checked.
     let mut lists: Vec<(String, Vec<u8>)> = Vec::new();
@@ -815,22 +838,67 @@ pub fn verify(
         ));
     }
     let mut all_ok = true;
+    let mut seen = NoncesSeen::default();
     for (shown_c, sums) in &lists {
-        all_ok &= verify_list(&name, &m, shown_c, sums, opts)?;
+        all_ok &= verify_list(&name, &m, shown_c, sums, opts, &mut seen)?;
     }
     Ok(all_ok)
 }
 
+/// What `verify` checks tags with: the reusable MAC, or for a one-time MAC
+/// its one-time interface (checking never spends the key).
+enum Checker {
+    Reusable(Mac),
+    OneTime(registry::OneTimeMac),
+}
+
+impl Checker {
+    fn new(name: &str, key: &[u8]) -> Result<Checker, Fail> {
+        let d = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
+        let r = if d.one_time {
+            registry::OneTimeMac::new(name, key).map(Checker::OneTime)
+        } else {
+            Mac::new(name, key).map(Checker::Reusable)
+        };
+        r.map_err(|e| Fail(cite(&e.to_string())))
+    }
+    fn desc(&self) -> &'static unimac::macs::MacDesc {
+        match self {
+            Checker::Reusable(m) => m.desc(),
+            Checker::OneTime(m) => m.desc(),
+        }
+    }
+    /// The nonce sizes of a check line (the pair's for `shoup4-*`).
+    fn line_nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
+        let n = self.desc().nonce;
+        n.min()..=n.max()
+    }
+    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn unimac::Stream>, unimac::Error> {
+        match self {
+            Checker::Reusable(m) => m.start_check(nonce),
+            Checker::OneTime(m) => m.start_check(),
+        }
+    }
+}
+
+/// The nonces the check lines of one `verify` run used, as the cipher sees
+/// them (`MacDesc::canonical_nonce`: UMAC's `02` and `0200` are one nonce),
+/// with the first tag and line each came with.
+#[derive(Default)]
+struct NoncesSeen(std::collections::HashMap<[u8; 16], (Vec<u8>, String)>);
+
 /// Check the lines of one check file.
 fn verify_list(
     name: &str,
-    m: &Mac,
+    m: &Checker,
     sums_name: &str,
     sums: &[u8],
     opts: VerifyOpts,
+    seen: &mut NoncesSeen,
 ) -> Result<bool, Fail> {
     let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) =
         (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
+    let mut reused = 0usize;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut lines: Vec<&[u8]> = sums.split(|&b| b == b'\n').collect();
@@ -841,7 +909,7 @@ fn verify_list(
         let parsed = split_check_line(line);
         let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
         let decoded = parsed.and_then(|l| {
-            decode_value(&l.value, m.nonce_sizes(), m.tag_len()).map(|v| (v, l.file))
+            decode_value(&l.value, m.line_nonce_sizes(), m.desc().tag).map(|v| (v, l.file))
         });
         // A BSD-style line names its MAC: another MAC's line is not checked.
         if let Some(by) = &made_by {
@@ -866,6 +934,27 @@ fn verify_list(
             }
             continue;
         };
+        // A nonce that two lines use with different tags was used for two
+        // messages: the key's guarantee is gone, whatever the files hold.
+        if let Some(c) = nonce.as_deref().and_then(|n| m.desc().canonical_nonce(n)) {
+            let here = format!("{sums_name}: line {}", i + 1);
+            match seen.0.get(&c) {
+                Some((t, first)) if t != &want => {
+                    reused += 1;
+                    if !opts.status {
+                        out.flush()?;
+                        eprintln!(
+                            "unimac: {here}: nonce {} was used with another tag at {first}: a nonce must never repeat under one key",
+                            hex::encode(nonce.as_deref().unwrap_or_default())
+                        );
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    seen.0.insert(c, (want.clone(), here));
+                }
+            }
+        }
         let path = bytes_path(&file);
         let (esc, shown_name) = escape_name(&file);
         let mut line_out = Vec::new();
@@ -924,7 +1013,7 @@ fn verify_list(
         eprintln!("unimac: {sums_name}: no file was verified");
         return Ok(false);
     }
-    let good = bad + unreadable + other_mac == 0 && (malformed == 0 || !opts.strict);
+    let good = bad + unreadable + other_mac + reused == 0 && (malformed == 0 || !opts.strict);
     if opts.status {
         return Ok(good);
     }
@@ -950,6 +1039,12 @@ fn verify_list(
         eprintln!(
             "unimac: WARNING: {bad} computed {} did NOT match",
             plural(bad, "tag", "tags")
+        );
+    }
+    if reused > 0 {
+        eprintln!(
+            "unimac: WARNING: {reused} {} a nonce used before with another tag (nonce reuse under this key)",
+            plural(reused, "line reuses", "lines reuse")
         );
     }
     Ok(good)

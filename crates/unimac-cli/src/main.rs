@@ -61,19 +61,24 @@ enum Cmd {
         /// The key file (from 'unimac keygen'; '-' for stdin).
         #[arg(long = "key-file")]
         key_file: PathBuf,
-        /// Counter file (the next unused 128-bit nonce counter in decimal and a
-        /// newline; made by 'keygen --counter'): nonces are reserved from it and
-        /// synced to disk before any tag is printed; the nonce is the counter as
-        /// 16 little-endian bytes (for VMAC, whose nonce block must keep its
-        /// top bit clear, as 16 big-endian bytes).
+        /// Counter file (made by 'keygen --counter', bound to its key): nonces
+        /// are reserved from it and synced to disk before any tag is printed;
+        /// the nonce is the counter as 16 bytes in the MAC's byte order
+        /// (little-endian; VMAC big-endian with the top bit clear).
         #[arg(long)]
         counter: Option<PathBuf>,
-        /// The nonce, hex (interoperation; one file only; never reuse a nonce).
+        /// The nonce, hex (interoperation; one file only). Needs
+        /// --caller-manages-nonces: unimac cannot know whether this key's
+        /// counter or another run already used it.
         #[arg(long)]
         nonce: Option<String>,
-        /// A fresh 128-bit nonce per file from the OS random generator (no
-        /// state to keep; 'bound --random-nonces' adds the chance that two
-        /// repeat).
+        /// Say that the caller, not unimac, keeps --nonce values from ever
+        /// repeating under this key.
+        #[arg(long = "caller-manages-nonces")]
+        caller_manages_nonces: bool,
+        /// A fresh random nonce per file from the OS random generator, of the
+        /// MAC's full nonce length (no state to keep; 'bound --random-nonces'
+        /// adds the chance that two repeat).
         #[arg(long = "random-nonce")]
         random_nonce: bool,
         /// BSD-style lines that name the MAC: 'NAME (FILE) = [NONCE:]TAG'.
@@ -160,9 +165,20 @@ enum Cmd {
         /// be a key of this MAC.
         #[arg(long = "key-file")]
         key_file: Option<PathBuf>,
-        /// The nonce, hex (nonce MACs only).
+        /// The nonce, hex (nonce MACs only; with a MAC, needs
+        /// --caller-manages-nonces).
         #[arg(long)]
         nonce: Option<String>,
+        /// Say that the caller, not unimac, keeps --nonce values from ever
+        /// repeating under this key.
+        #[arg(long = "caller-manages-nonces")]
+        caller_manages_nonces: bool,
+        /// Compute a known answer of a one-time MAC (hash127, hash127-96, and
+        /// the hash hash127 whose value is that MAC's tag) or of shoup4-* under
+        /// a given r || s (--nonce): for checking against published vectors,
+        /// with --key only (never a key file, which may be a real key).
+        #[arg(long = "known-answer")]
+        known_answer: bool,
         /// Output length in bytes (keystream only).
         #[arg(long)]
         len: Option<usize>,
@@ -364,11 +380,38 @@ fn compute(
     name: &str,
     key: Option<&str>,
     key_file: Option<&Path>,
-    nonce: Option<&str>,
+    (nonce, caller_manages_nonces, known_answer): (Option<&str>, bool, bool),
     len: Option<usize>,
     file: Option<&Path>,
 ) -> Result<(), Fail> {
     let name = names::resolve_spec(name)?;
+    // What the one table says of this name: a one-time MAC's tag (also the
+    // plain hash hash127's value), a pair the MAC draws itself, a nonce.
+    let one_time = unimac::macs::one_time_row(&name);
+    let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
+    let pair = row.is_some_and(|d| d.framing == unimac::macs::Framing::PairThenTag);
+    if known_answer {
+        if key_file.is_some() {
+            return Err(Fail("--known-answer takes the key as --key HEX only, never a key file (a key file may hold a real key)".into()));
+        }
+        if one_time.is_none() && !pair {
+            return Err(Fail(format!("--known-answer is for the one-time MACs and shoup4-*; {name} is computed without it")));
+        }
+    } else if let Some(d) = one_time {
+        return Err(Fail(format!(
+            "{name}: the value is a one-time {} tag (one message per key): tag with 'unimac tag {}' and its key file (marked spent when it tags), check with 'unimac verify'; for a published known answer add --known-answer with --key",
+            d.name, d.name
+        )));
+    } else if pair {
+        return Err(Fail(format!(
+            "{name} draws its random r || s for every message: tag with 'unimac tag'; for a published known answer under a given r || s add --known-answer with --key and --nonce"
+        )));
+    }
+    if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
+        return Err(Fail(
+            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
+        ));
+    }
     let key = match (key, key_file) {
         (Some(k), None) => zeroize::Zeroizing::new(unhex(k, "--key")?),
         (None, Some(p)) => {
@@ -382,11 +425,6 @@ fn compute(
                     p.display()
                 )));
             }
-            if unimac::registry::is_one_time(&mac) {
-                return Err(Fail(format!(
-                    "{mac} is a one-time MAC: tag with 'unimac tag {mac}' (it marks the key file spent) and check with 'unimac verify'"
-                )));
-            }
             key
         }
         (None, None) => return Err(Fail("give the key: --key HEX or --key-file FILE".into())),
@@ -398,6 +436,13 @@ fn compute(
         nonce: nonce.as_deref(),
         len,
     };
+    if known_answer {
+        let mut msg = Vec::new();
+        input::read_message_limited(file, 1 << 30, |d| msg.extend_from_slice(d))?;
+        let out = registry::known_answer(&name, &p, &msg).map_err(|e| Fail(cite(&e.to_string())))?;
+        io::stdout().write_all(format!("{}\n", hex::encode(out)).as_bytes())?;
+        return Ok(());
+    }
     let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
     let limit = length_limit(&name, &key, nonce.as_deref(), len);
     let over = input::read_message_limited(file, limit.unwrap_or(u64::MAX), |d| s.update(d))?;
@@ -476,6 +521,7 @@ fn main() -> ExitCode {
             key_file,
             counter,
             nonce,
+            caller_manages_nonces,
             random_nonce,
             bsd,
             allow_weak,
@@ -490,6 +536,9 @@ fn main() -> ExitCode {
                     "give one of --counter, --nonce and --random-nonce, not both".into(),
                 )),
                 (Some(c), _, _) => Ok(mac_cmd::NonceSource::Counter(c)),
+                (None, Some(_), _) if !*caller_manages_nonces => Err(Fail(
+                    "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it (use --counter, or --random-nonce)".into(),
+                )),
                 (None, Some(n), _) => Ok(mac_cmd::NonceSource::Fixed(n)),
                 (None, None, true) => Ok(mac_cmd::NonceSource::Random),
                 (None, None, false) => Ok(mac_cmd::NonceSource::None),
@@ -546,13 +595,15 @@ fn main() -> ExitCode {
             key,
             key_file,
             nonce,
+            caller_manages_nonces,
+            known_answer,
             len,
             file,
         } => compute(
             name,
             key.as_deref(),
             key_file.as_deref(),
-            nonce.as_deref(),
+            (nonce.as_deref(), *caller_manages_nonces, *known_answer),
             *len,
             file.as_deref(),
         )

@@ -1,7 +1,25 @@
 //! The nonce counter file: a crash-safe source of nonces that never repeat
 //! under one key (the command line's `--counter`, the Python package's
-//! `unimac.Counter`). The file holds, in decimal and a newline, the next
-//! unused 128-bit counter `c`. A reservation locks the file, writes the
+//! `unimac.Counter`). The file holds two lines: what it is bound to, and the
+//! next unused 128-bit counter `c` in decimal:
+//!
+//! ```text
+//! unimac-counter wc-eval128 3f9a…(32 hex digits)
+//! 41
+//! ```
+//!
+//! The first line names the MAC and a fingerprint of its key
+//! ([`Binding`]: the first 16 bytes of SHA-256 over a fixed label, the
+//! MAC's name and the key — it reveals nothing of the key), so a counter
+//! made for another key or MAC is refused rather than handing out nonces
+//! that key already used. A counter file must be a regular file with one
+//! link: with a second hard link the update (a rename over one name) would
+//! leave the other name holding the old value; a FIFO or device is refused
+//! before it is opened. What cannot be detected from the file alone: an
+//! older copy of the same file put back (a backup restored) hands out its
+//! nonces again; never restore a counter file.
+//!
+//! A reservation locks the file, writes the
 //! advanced value to a temporary file (mode and owner of the old one), fsyncs
 //! it, renames it over the old one and fsyncs the directory, all before the
 //! counter is handed out: a process killed at any point can only skip
@@ -16,6 +34,51 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::macs::MacDesc;
+
+/// What a counter file is bound to: a MAC and a fingerprint of its key.
+/// `Debug` shows the name and the fingerprint, which reveals nothing of the
+/// key.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Binding {
+    name: &'static str,
+    fingerprint: [u8; 16],
+}
+
+/// The first word of a counter file.
+pub const MAGIC: &str = "unimac-counter";
+
+impl Binding {
+    /// The binding of `key` for the MAC `desc`: the first 16 bytes of
+    /// SHA-256 over a fixed label, the MAC's name and the key.
+    pub fn new(desc: &'static MacDesc, key: &[u8]) -> Binding {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"unimac counter binding v1\0");
+        h.update(desc.name.as_bytes());
+        h.update(b"\0");
+        h.update(key);
+        let d = h.finalize();
+        let mut fingerprint = [0u8; 16];
+        fingerprint.copy_from_slice(&d[..16]);
+        Binding { name: desc.name, fingerprint }
+    }
+    /// The MAC's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+    /// The key's fingerprint in hex.
+    pub fn fingerprint_hex(&self) -> String {
+        self.fingerprint.iter().map(|b| format!("{b:02x}")).collect()
+    }
+    fn header(&self) -> String {
+        format!("{MAGIC} {} {}\n", self.name, self.fingerprint_hex())
+    }
+    /// The text of a counter file at `c`.
+    pub fn file_text(&self, c: u128) -> String {
+        format!("{}{c}\n", self.header())
+    }
+}
 
 fn io(msg: String) -> Error {
     Error::Io(msg)
@@ -82,7 +145,7 @@ pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Err
     Ok(())
 }
 
-/// Parse a counter file's text strictly: decimal digits, one newline.
+/// Parse a counter file's value line strictly: decimal digits, one newline.
 /// `shown` names the file in the error.
 pub fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
     let bad = || {
@@ -97,9 +160,67 @@ pub fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
     std::str::from_utf8(body).ok().and_then(|s| s.parse::<u128>().ok()).ok_or_else(bad)
 }
 
-/// Create a new counter file starting at 0 (never over an existing file).
-pub fn create(path: &Path) -> Result<(), Error> {
-    write_new_private(path, b"0\n", "counter file")
+/// Parse a whole counter file bound to `want`: its binding line, then its
+/// value. Refuses a file for another MAC or key, and a file without a
+/// binding (made before counters were bound to their key).
+pub fn parse_bound(text: &[u8], shown: &str, want: &Binding) -> Result<u128, Error> {
+    let Some(nl) = text.iter().position(|&c| c == b'\n') else {
+        return Err(parse(text, shown).map_or_else(|e| e, |_| unbound(shown)));
+    };
+    let (head, value) = (&text[..nl], &text[nl + 1..]);
+    let head = std::str::from_utf8(head).map_err(|_| unbound(shown))?;
+    let mut words = head.split(' ');
+    let (Some(MAGIC), Some(name), Some(fp), None) = (words.next(), words.next(), words.next(), words.next()) else {
+        return Err(if parse(&text[..=nl], shown).is_ok() { unbound(shown) } else { corrupt(shown) });
+    };
+    if name != want.name {
+        return Err(Error::Invalid(format!(
+            "counter file {shown} is bound to {name}, not {}: a counter serves one key of one MAC",
+            want.name
+        )));
+    }
+    if fp != want.fingerprint_hex() {
+        return Err(Error::Invalid(format!(
+            "counter file {shown} belongs to another {name} key (fingerprint {fp}, this key's is {}): its nonces are not this key's; refusing",
+            want.fingerprint_hex()
+        )));
+    }
+    parse(value, shown)
+}
+
+fn unbound(shown: &str) -> Error {
+    Error::Invalid(format!(
+        "counter file {shown} is not bound to a key (no 'unimac-counter NAME FINGERPRINT' line): it could hand out nonces another key used; make a new key with its counter ('unimac keygen NAME -o KEYFILE --counter FILE')"
+    ))
+}
+
+fn corrupt(shown: &str) -> Error {
+    Error::Invalid(format!("counter file {shown} is corrupt (expected 'unimac-counter NAME FINGERPRINT' and a decimal number); refusing to guess a nonce"))
+}
+
+/// Create a new counter file bound to `binding`, starting at 0 (never over
+/// an existing file).
+pub fn create(path: &Path, binding: &Binding) -> Result<(), Error> {
+    write_new_private(path, binding.file_text(0).as_bytes(), "counter file")
+}
+
+/// Refuse anything but a regular file with one link (checked on the path
+/// before it is opened, so a FIFO is never opened, and on the open file).
+fn check_plain(meta: &fs::Metadata, shown: &str) -> Result<(), Error> {
+    if !meta.is_file() {
+        return Err(io(format!("counter file {shown} is not a regular file; refusing it")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(io(format!(
+                "counter file {shown} has {} hard links: an update would leave the other names behind with an old value; refusing it",
+                meta.nlink()
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(unix)]
@@ -114,8 +235,9 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 }
 
 /// Reserve `count` consecutive nonce counters from the counter file at
-/// `path`; returns the first. Durable before it returns.
-pub fn reserve(path: &Path, count: u128) -> Result<u128, Error> {
+/// `path`, which must be bound to `binding`; returns the first. Durable
+/// before it returns.
+pub fn reserve(path: &Path, count: u128, binding: &Binding) -> Result<u128, Error> {
     let shown = path.display().to_string();
     // Work on the real file: renaming over a symbolic link would replace the
     // link and leave the counter it points to behind.
@@ -128,9 +250,13 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Error> {
     // Lock the file, then make sure the path still names the locked file
     // (another process may have renamed a new version over it meanwhile).
     let mut f = loop {
+        if let Ok(m) = fs::metadata(path) {
+            check_plain(&m, &shown)?;
+        }
         let f = File::open(path).map_err(|e| {
             io(format!(
-                "cannot open counter file {shown}: {e} (create it with 'unimac keygen NAME -o KEYFILE --counter {shown}', or write 0 and a newline to it for a key never used with a nonce)"
+                "cannot open counter file {shown}: {} (create it with its key: 'unimac keygen NAME -o KEYFILE --counter {shown}')",
+                io_msg(&e)
             ))
         })?;
         f.lock().map_err(|e| io(format!("cannot lock counter file {shown}: {e}")))?;
@@ -141,10 +267,11 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Error> {
         }
     };
     let meta = f.metadata().map_err(read_err)?;
+    check_plain(&meta, &shown)?;
     check_writable(path, &meta, &shown)?;
     let mut text = Vec::new();
-    (&mut f).take(64).read_to_end(&mut text).map_err(read_err)?;
-    let first = parse(&text, &shown)?;
+    (&mut f).take(256).read_to_end(&mut text).map_err(read_err)?;
+    let first = parse_bound(&text, &shown, binding)?;
     let next = first.checked_add(count).ok_or_else(|| {
         Error::Invalid(format!("counter file {shown}: the 128-bit nonce counter is exhausted; use a new key"))
     })?;
@@ -153,7 +280,7 @@ pub fn reserve(path: &Path, count: u128) -> Result<u128, Error> {
     remove_stale_temporaries(&dir, &base);
     let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
     let _ = fs::remove_file(&tmp);
-    let r = write_new_private(&tmp, format!("{next}\n").as_bytes(), "temporary counter file")
+    let r = write_new_private(&tmp, binding.file_text(next).as_bytes(), "temporary counter file")
         .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
     if let Err(e) = r {
         let _ = fs::remove_file(&tmp);
@@ -241,27 +368,66 @@ fn process_alive(pid: u32) -> bool {
 mod tests {
     use super::*;
 
+    fn binding(name: &str, key: &[u8]) -> Binding {
+        Binding::new(crate::macs::find(name).unwrap(), key)
+    }
+
     #[test]
     fn counters_count_and_bad_files_are_refused() {
         let dir = std::env::temp_dir().join(format!("unimac-counter-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
+        let b = binding("wc-eval128", &[7u8; 32]);
         let p = dir.join("c");
-        create(&p).unwrap();
-        assert!(matches!(create(&p), Err(Error::Io(m)) if m.contains("already exists")));
-        assert_eq!(reserve(&p, 1).unwrap(), 0);
-        assert_eq!(reserve(&p, 5).unwrap(), 1);
-        assert_eq!(reserve(&p, 1).unwrap(), 6);
-        assert_eq!(fs::read(&p).unwrap(), b"7\n");
-        fs::write(&p, b"12x\n").unwrap();
-        assert!(matches!(reserve(&p, 1), Err(Error::Invalid(m)) if m.contains("corrupt")));
-        fs::write(&p, format!("{}\n", u128::MAX).as_bytes()).unwrap();
-        assert!(matches!(reserve(&p, 1), Err(Error::Invalid(m)) if m.contains("exhausted")));
-        assert!(matches!(reserve(&dir.join("missing"), 1), Err(Error::Io(m)) if m.contains("cannot open counter file")));
+        create(&p, &b).unwrap();
+        assert!(matches!(create(&p, &b), Err(Error::Io(m)) if m.contains("already exists")));
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 0);
+        assert_eq!(reserve(&p, 5, &b).unwrap(), 1);
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 6);
+        assert_eq!(fs::read(&p).unwrap(), b.file_text(7).as_bytes());
+        // Another key, another MAC, no binding (a rolled-back "0"): refused.
+        let other = binding("wc-eval128", &[8u8; 32]);
+        assert!(matches!(reserve(&p, 1, &other), Err(Error::Invalid(m)) if m.contains("another wc-eval128 key")));
+        let mac = binding("umac64", &[7u8; 16]);
+        assert!(matches!(reserve(&p, 1, &mac), Err(Error::Invalid(m)) if m.contains("bound to wc-eval128, not umac64")));
+        fs::write(&p, b"0\n").unwrap();
+        assert!(matches!(reserve(&p, 1, &b), Err(Error::Invalid(m)) if m.contains("not bound to a key")));
+        fs::write(&p, format!("{MAGIC} wc-eval128 {}\n12x\n", b.fingerprint_hex())).unwrap();
+        assert!(matches!(reserve(&p, 1, &b), Err(Error::Invalid(m)) if m.contains("corrupt")));
+        fs::write(&p, b.file_text(u128::MAX)).unwrap();
+        assert!(matches!(reserve(&p, 1, &b), Err(Error::Invalid(m)) if m.contains("exhausted")));
+        assert!(matches!(reserve(&dir.join("missing"), 1, &b), Err(Error::Io(m)) if m.contains("cannot open counter file")));
+        // A second hard link: refused (an update renames over one name only).
+        fs::write(&p, b.file_text(3)).unwrap();
+        let q = dir.join("c2");
+        fs::hard_link(&p, &q).unwrap();
+        assert!(matches!(reserve(&q, 1, &b), Err(Error::Io(m)) if m.contains("2 hard links")));
+        assert!(matches!(reserve(&p, 1, &b), Err(Error::Io(m)) if m.contains("2 hard links")));
+        fs::remove_file(&q).unwrap();
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 3);
+        // A directory (and, on unix, a FIFO) is refused before it is opened.
+        assert!(matches!(reserve(&dir, 1, &b), Err(Error::Io(m)) if m.contains("not a regular file")));
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo");
+            let st = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if st.is_ok_and(|s| s.success()) {
+                assert!(matches!(reserve(&fifo, 1, &b), Err(Error::Io(m)) if m.contains("not a regular file")));
+            }
+        }
         for bad in [&b""[..], b"\n", b"1", b"01a\n", b" 1\n", b"1\n\n"] {
             assert!(parse(bad, "x").is_err(), "{bad:?}");
         }
         assert_eq!(parse(b"340282366920938463463374607431768211455\n", "x").unwrap(), u128::MAX);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_binding_reveals_no_key_byte_and_tells_keys_apart() {
+        let a = binding("hash127-aes", &[1u8; 32]);
+        assert_eq!(a.fingerprint_hex().len(), 32);
+        assert_ne!(a, binding("hash127-aes", &[2u8; 32]));
+        assert_ne!(a.fingerprint_hex(), binding("hash127-aes-nonce", &[1u8; 32]).fingerprint_hex());
+        assert!(!a.fingerprint_hex().contains("0101010101"));
     }
 }
