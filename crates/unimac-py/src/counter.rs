@@ -17,18 +17,19 @@ fn py(e: unimac::Error) -> PyErr {
     }
 }
 
-/// Create a new counter file starting at 0 (never over an existing file).
-pub fn create(path: &Path) -> Result<(), PyErr> {
-    counter::create(path).map_err(py)
+/// Create a new counter file bound to `b`, starting at 0 (never over an
+/// existing file).
+pub fn create(path: &Path, b: &counter::Binding) -> Result<(), PyErr> {
+    counter::create(path, b).map_err(py)
 }
 
-/// Parse a counter file's text strictly (decimal digits, one newline).
-pub fn parse(text: &[u8], shown: &str) -> Result<u128, PyErr> {
-    counter::parse(text, shown).map_err(py)
+/// The next unused counter of the file bound to `b` (nothing reserved).
+pub fn peek(path: &Path, b: &counter::Binding) -> Result<u128, PyErr> {
+    counter::peek(path, b).map_err(py)
 }
 
 /// Reserve `count` consecutive counters; returns the first. Durable before
 /// it returns.
-pub fn reserve(path: &Path, count: u128) -> Result<u128, PyErr> {
-    counter::reserve(path, count).map_err(py)
+pub fn reserve(path: &Path, count: u128, b: &counter::Binding) -> Result<u128, PyErr> {
+    counter::reserve(path, count, b).map_err(py)
 }

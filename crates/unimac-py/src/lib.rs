@@ -19,7 +19,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use unimac::registry::{Mac as NamedMac, Pending};
 
 use unimac::bounds::{self, Attack};
-use unimac::mac::{self, Hash127Aes};
+use unimac::mac;
+use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, KeySpec, Params};
 use unimac::Error;
 
@@ -58,17 +59,10 @@ fn bytes_of(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Vec<u
     obj.map(|o| data(o, what).map(|d| d.as_slice().to_vec())).transpose()
 }
 
-fn is_shoup4(name: &str) -> bool {
-    name.starts_with("shoup4-")
-}
-
-/// `r ‖ s` for a `shoup4-` tag: the caller's (to check a tag received, or a
-/// known answer), or a fresh random pair.
-fn shoup4_rs(nonce: Option<&[u8]>) -> PyResult<Vec<u8>> {
-    match nonce {
-        Some(n) => Ok(n.to_vec()),
-        None => Ok(mac::shoup::random_rs().map_err(err)?.to_vec()),
-    }
+/// Whether the MAC sends a random pair it draws itself before its tag
+/// (the table's framing; `shoup4-*`).
+fn pair_framed(d: &MacDesc) -> bool {
+    d.framing == Framing::PairThenTag
 }
 
 fn key_size(k: &KeySpec) -> Option<usize> {
@@ -121,12 +115,9 @@ impl UnimacHash {
         let s = std::mem::replace(&mut *g, State::Done(None));
         match s {
             State::Open(stream) => {
-                let out = stream.finalize().map_err(err)?;
-                let mut full = self.prefix.clone().unwrap_or_default();
-                full.extend_from_slice(&out);
-                if self.stateless {
-                    *g = State::Done(Some(full.clone()));
-                }
+                let full = stream.finalize().map_err(err)?;
+                // The digest is kept for digest() and hexdigest() again.
+                *g = State::Done(Some(full.clone()));
                 Ok(full)
             }
             State::Done(Some(d)) => {
@@ -312,17 +303,15 @@ fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) ->
     if is_mac {
         let bare = &full["mac-".len()..];
         let m = NamedMac::new(bare, k.as_slice()).map_err(err)?;
-        let (nonce, prefix) = if is_shoup4(bare) {
-            let rs = shoup4_rs(nonce.as_deref())?;
-            (Some(rs.clone()), Some(rs))
-        } else {
-            (nonce, None)
-        };
+        let d = m.desc();
+        // A MAC that draws its own pair (shoup4-*) sends r ‖ s ‖ tag; its
+        // object holds one message and is not reusable after digest().
+        let prefix = pair_framed(d).then(Vec::new);
         let stream = m.start(nonce.as_deref()).map_err(err)?;
-        let stateless = info.nonce == 0 && !registry::is_one_time(bare);
+        let stateless = !d.takes_nonce() && !pair_framed(d);
         Ok(UnimacHash {
             name: bare.to_string(),
-            digest_size: info.out + prefix.as_ref().map_or(0, Vec::len),
+            digest_size: m.tag_len(),
             key_size: key_size(&info.key).unwrap_or(k.as_slice().len()),
             nonce_size: info.nonce,
             stateless,
@@ -348,12 +337,6 @@ fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) ->
 // unimac.Mac: a key set up once
 // ---------------------------------------------------------------------------
 
-enum Engine {
-    /// `hash127-aes` through its typed API: no allocation per tag.
-    H127Aes(Hash127Aes),
-    ByName,
-}
-
 /// A MAC under one key, its key set-up (tables of powers, AES schedules)
 /// done once: :meth:`tag`, :meth:`verify` and :meth:`tag_file` any number of
 /// messages. Safe to share between threads.
@@ -373,40 +356,10 @@ enum Engine {
 #[pyclass(module = "unimac", name = "Mac", frozen)]
 struct PyMac {
     mac: NamedMac,
-    engine: Engine,
     name: String,
     tag_size: usize,
     nonce_size: usize,
     key_size: usize,
-}
-
-impl PyMac {
-    fn tag_bytes(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        if is_shoup4(&self.name) {
-            let rs = match nonce {
-                Some(n) => n.to_vec(),
-                None => mac::shoup::random_rs()?.to_vec(),
-            };
-            let mut out = rs.clone();
-            out.extend_from_slice(&self.mac.tag(Some(&rs), msg)?);
-            return Ok(out);
-        }
-        self.mac.tag(nonce, msg)
-    }
-
-    /// The nonce to check a tag with and the tag proper (`shoup4-`: the
-    /// pair may lead the tag).
-    fn split<'a>(&self, nonce: Option<&'a [u8]>, tag: &'a [u8]) -> (Option<&'a [u8]>, &'a [u8]) {
-        if is_shoup4(&self.name) && tag.len() == 16 + self.tag_size {
-            let (rs, t) = tag.split_at(16);
-            match nonce {
-                Some(n) if n != rs => (Some(n), tag), // a mismatch: the lengths differ
-                _ => (Some(rs), t),
-            }
-        } else {
-            (nonce, tag)
-        }
-    }
 }
 
 #[pymethods]
@@ -416,18 +369,12 @@ impl PyMac {
         let bare = names::resolve_mac(name).map_err(value_err)?;
         let k = data(key, "key")?;
         let mac = NamedMac::new(&bare, k.as_slice()).map_err(err)?;
-        let engine = match (bare.as_str(), <&[u8; 32]>::try_from(k.as_slice())) {
-            ("hash127-aes", Ok(k32)) => Engine::H127Aes(Hash127Aes::new(k32)),
-            _ => Engine::ByName,
-        };
-        let e = registry::lookup(&format!("mac-{bare}")).map_err(err)?;
         Ok(PyMac {
             tag_size: mac.tag_len(),
             nonce_size: mac.nonce_len(),
             key_size: k.as_slice().len(),
-            engine,
+            name: mac.name().to_string(),
             mac,
-            name: e.info.name["mac-".len()..].to_string(),
         })
     }
 
@@ -444,17 +391,14 @@ impl PyMac {
         data: &Bound<'py, PyAny>,
         nonce: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if let (Engine::H127Aes(m), None) = (&self.engine, nonce) {
-            let t = with_data(data, "data", |s| m.tag(s))?;
-            return Ok(PyBytes::new(py, t.as_bytes()));
-        }
         let n = match nonce {
             Some(n) => Some(buffer::data(n, "nonce")?),
             None => None,
         };
         let n = n.as_ref().map(|d| d.as_slice());
-        let t = with_data(data, "data", |s| self.tag_bytes(n, s))?.map_err(err)?;
-        Ok(PyBytes::new(py, &t))
+        let mut t = [0u8; 32];
+        let len = with_data(data, "data", |s| self.mac.tag_into(n, s, &mut t))?.map_err(err)?;
+        Ok(PyBytes::new(py, &t[..len]))
     }
 
     /// Check ``tag`` for ``data`` in constant time; raise
@@ -465,16 +409,11 @@ impl PyMac {
     #[pyo3(signature = (data, tag, nonce = None))]
     fn verify(&self, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let t = buffer::data(tag, "tag")?;
-        if let (Engine::H127Aes(m), None) = (&self.engine, nonce) {
-            let ts = t.as_slice();
-            let ok = with_data(data, "data", |s| m.verify(s, ts).is_ok())?;
-            return if ok { Ok(()) } else { Err(InvalidTag::new_err("tag mismatch")) };
-        }
         let n = match nonce {
             Some(n) => Some(buffer::data(n, "nonce")?),
             None => None,
         };
-        let (n, t) = self.split(n.as_ref().map(|d| d.as_slice()), t.as_slice());
+        let (n, t) = (n.as_ref().map(|d| d.as_slice()), t.as_slice());
         with_data(data, "data", |s| self.mac.verify(n, s, t))?.map_err(err)
     }
 
@@ -489,15 +428,9 @@ impl PyMac {
         nonce: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let n = bytes_of(nonce, "nonce")?;
-        let (n, prefix) = if is_shoup4(&self.name) {
-            let rs = shoup4_rs(n.as_deref())?;
-            (Some(rs.clone()), rs)
-        } else {
-            (n, Vec::new())
-        };
-        // The key and nonce are checked (with the library's messages) before
-        // the file is read; checking never spends a one-time key.
-        drop(self.mac.start_check(n.as_deref()).map_err(err)?);
+        // The nonce is checked (with the library's messages) before the
+        // file is read.
+        registry::check_nonce(self.mac.desc(), n.as_deref()).map_err(err)?;
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
         let out = py.allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
             use std::io::Read;
@@ -512,9 +445,7 @@ impl PyMac {
             }
             Ok(p.finalize(n.as_deref()))
         })?;
-        let mut t = prefix;
-        t.extend_from_slice(&out.map_err(err)?);
-        Ok(PyBytes::new(py, &t))
+        Ok(PyBytes::new(py, &out.map_err(err)?))
     }
 
     /// The MAC's name (without ``mac-``).
@@ -606,6 +537,107 @@ fn compute<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
+/// The known answer of any name of the wire format, as its vector files
+/// give it, including the values :func:`compute` and :func:`tag` refuse:
+/// one-time MACs (``hash127``, ``hash127-96``, and the hash ``hash127``,
+/// whose value under ``r ‖ k`` is that MAC's tag) and ``shoup4-*`` under a
+/// given ``r ‖ s`` (``nonce``; the result is the 8-byte tag). For checking
+/// against published vectors only: nothing is spent, so never use it to
+/// authenticate (:class:`OneTimeKey` tags once).
+///
+/// >>> import unimac
+/// >>> len(unimac.known_answer("hash127", bytes(32), b"abc"))
+/// 16
+#[pyfunction]
+#[pyo3(signature = (name, key, data, nonce = None, length = None))]
+fn known_answer<'py>(
+    py: Python<'py>,
+    name: &str,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    nonce: Option<&Bound<'py, PyAny>>,
+    length: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let full = names::resolve_spec(name).map_err(value_err)?;
+    let k = buffer::data(key, "key")?;
+    let n = match nonce {
+        Some(n) => Some(buffer::data(n, "nonce")?),
+        None => None,
+    };
+    let p = Params { key: k.as_slice(), nonce: n.as_ref().map(|d| d.as_slice()), len: length };
+    let out = with_data(data, "data", |s| registry::known_answer(&full, &p, s))?.map_err(err)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// A one-time MAC key (``hash127``, ``hash127-96``): it tags ONE message.
+/// :meth:`tag` spends it (a second call raises ``ValueError``);
+/// :meth:`verify` never does. The only door to these MACs: :func:`tag`,
+/// :func:`compute`, :func:`new`, :class:`Mac`, the partial hashes and
+/// ``unimac.dask`` refuse them. A key copied elsewhere (a second object, a
+/// copied key file) is not known to be spent: make a fresh key per message
+/// (:func:`keygen`).
+///
+/// >>> import unimac
+/// >>> k = unimac.OneTimeKey("hash127", unimac.keygen("hash127"))
+/// >>> t = k.tag(b"attack at dawn")
+/// >>> k.verify(b"attack at dawn", t)
+/// >>> k.tag(b"attack at dusk")
+/// Traceback (most recent call last):
+/// ...
+/// ValueError: hash127: this one-time key has already tagged a message (one message per key); make a new key
+#[pyclass(module = "unimac", name = "OneTimeKey", frozen)]
+struct PyOneTimeKey {
+    name: String,
+    tag_size: usize,
+    /// The key until it tags; `None` after.
+    key: Mutex<Option<registry::OneTimeMac>>,
+    /// Checking stays possible after the tag.
+    check: registry::OneTimeMac,
+}
+
+#[pymethods]
+impl PyOneTimeKey {
+    #[new]
+    fn py_new(name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyOneTimeKey> {
+        let bare = names::resolve_mac(name).map_err(value_err)?;
+        let k = data(key, "key")?;
+        let m = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
+        let check = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
+        Ok(PyOneTimeKey { name: m.desc().name.to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check })
+    }
+    /// The tag of ``data``, the key's one message; the key is spent.
+    fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let m = lock(&self.key).take().ok_or_else(|| err(Error::KeySpent(self.name.clone())))?;
+        let t = with_data(data, "data", |s| m.tag(s))?;
+        Ok(PyBytes::new(py, &t))
+    }
+    /// Check ``tag`` for ``data`` in constant time; raise
+    /// :class:`unimac.InvalidTag` if it is wrong. Does not spend the key.
+    fn verify(&self, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = buffer::data(tag, "tag")?;
+        let ts = t.as_slice();
+        with_data(data, "data", |s| self.check.verify(s, ts))?.map_err(err)
+    }
+    /// Whether the key has tagged its message.
+    #[getter]
+    fn spent(&self) -> bool {
+        lock(&self.key).is_none()
+    }
+    /// The MAC's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    /// Tag bytes.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.tag_size
+    }
+    fn __repr__(&self) -> String {
+        format!("unimac.OneTimeKey({:?}, spent={})", self.name, self.spent())
+    }
+}
+
 /// Compare two buffers in constant time (``hmac.compare_digest``).
 ///
 /// >>> import unimac
@@ -654,7 +686,10 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     let e = registry::lookup(&full).map_err(err)?;
     let i = &e.info;
     let bare = full.strip_prefix("mac-").unwrap_or(&full).to_string();
-    let one_time = is_mac && registry::is_one_time(&bare);
+    // Everything about a MAC comes from its row of the one table.
+    let row = if is_mac { unimac::macs::find(&bare) } else { None };
+    let one_time = unimac::macs::one_time_row(&full).is_some();
+    let pair = row.is_some_and(pair_framed);
     let sizes = registry::nonce_sizes(i);
     let d = PyDict::new(py);
     d.set_item("name", if is_mac { bare.clone() } else { full.clone() })?;
@@ -671,12 +706,12 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("nonce_size", i.nonce)?;
     d.set_item("nonce_sizes", (*sizes.start(), *sizes.end()))?;
     d.set_item("digest_size", i.out)?;
-    d.set_item("sent_size", if is_shoup4(&bare) { 16 + i.out } else { i.out })?;
+    d.set_item("sent_size", row.map_or(i.out, |r| r.sent_len()))?;
     d.set_item("takes_length", i.takes_len)?;
     d.set_item("one_time", one_time)?;
-    d.set_item("nonce", i.nonce > 0 && !(is_mac && is_shoup4(&bare)))?;
-    d.set_item("random_pair", is_mac && is_shoup4(&bare))?;
-    d.set_item("stateless", i.nonce == 0 && !one_time || (is_mac && is_shoup4(&bare)))?;
+    d.set_item("nonce", row.map_or(i.nonce > 0, |r| r.takes_nonce()))?;
+    d.set_item("random_pair", pair)?;
+    d.set_item("stateless", row.map_or(i.nonce == 0, |r| !r.takes_nonce()) && !one_time)?;
     d.set_item("summary", names::cite(&i.summary))?;
     Ok(d)
 }
@@ -852,43 +887,72 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
 // ---------------------------------------------------------------------------
 
 /// The crash-safe nonce counter file of ``unimac keygen --counter`` (same
-/// format: the next unused counter in decimal and a newline). Every
+/// format), bound to one MAC and one key: ``Counter(path, name, key)``. The
+/// file's first line names the MAC and a fingerprint of the key (it reveals
+/// nothing of the key); a counter made for another key or MAC, one with a
+/// second hard link, or anything but a regular file is refused. Every
 /// :meth:`next` is on disk (written, fsynced, renamed, directory fsynced,
 /// under a lock) before its nonce is returned, so a process killed at any
 /// point never hands a nonce out twice.
 ///
-/// The nonce is the counter as 16 little-endian bytes, or for ``vmac*``
-/// (``name``), 16 big-endian bytes, as ``unimac tag --counter`` makes them.
+/// The nonce is the counter as the MAC's full-length nonce in its byte
+/// order (16 bytes little-endian; VMAC big-endian), as ``unimac tag
+/// --counter`` makes them.
 ///
 /// >>> import unimac, tempfile, os
 /// >>> path = os.path.join(tempfile.mkdtemp(), "n.ctr")
-/// >>> c = unimac.Counter.create(path)
+/// >>> key = unimac.keygen("wc-eval128")
+/// >>> c = unimac.Counter.create(path, "wc-eval128", key)
 /// >>> c.next() == (0).to_bytes(16, "little"), c.next() == (1).to_bytes(16, "little")
 /// (True, True)
+/// >>> unimac.Counter(path, "wc-eval128", unimac.keygen("wc-eval128"))
+/// Traceback (most recent call last):
+/// ...
+/// ValueError: counter file ... belongs to another wc-eval128 key ...
 #[pyclass(module = "unimac", name = "Counter", frozen)]
 struct PyCounter {
     path: PathBuf,
-    big_endian: bool,
-    name: Option<String>,
+    desc: &'static MacDesc,
+    binding: unimac::counter::Binding,
+}
+
+impl PyCounter {
+    fn bind(path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
+        let bare = names::resolve_mac(name).map_err(value_err)?;
+        let desc = registry::desc(&bare).map_err(err)?;
+        if !desc.takes_nonce() {
+            return Err(value_err(format!("{}: takes no nonce; a counter is for nonce MACs", desc.name)));
+        }
+        let k = data(key, "key")?;
+        if !desc.accepts_key(k.as_slice().len()) {
+            return Err(err(Error::KeyLength {
+                name: desc.name.into(),
+                expected: KeySpec::OneOf(desc.key_sizes).describe(),
+                got: k.as_slice().len(),
+            }));
+        }
+        let binding = unimac::counter::Binding::new(desc, k.as_slice());
+        Ok(PyCounter { path, desc, binding })
+    }
 }
 
 #[pymethods]
 impl PyCounter {
+    /// Open the counter file at ``path`` for MAC ``name`` under ``key``: it
+    /// must exist and be bound to them (checked now).
     #[new]
-    #[pyo3(signature = (path, name = None))]
-    fn py_new(path: PathBuf, name: Option<&str>) -> PyResult<PyCounter> {
-        let name = name.map(names::resolve_mac).transpose().map_err(value_err)?;
-        let big_endian = name.as_deref().is_some_and(|n| n.starts_with("vmac"));
-        Ok(PyCounter { path, big_endian, name })
+    fn py_new(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
+        let c = PyCounter::bind(path, name, key)?;
+        c.peek(py)?;
+        Ok(c)
     }
 
-    /// Create a new counter file at ``path`` (starting at 0; never
-    /// overwrites) and open it.
+    /// Create a new counter file at ``path`` bound to ``name`` and ``key``
+    /// (starting at 0; never overwrites: ``FileExistsError``) and open it.
     #[staticmethod]
-    #[pyo3(signature = (path, name = None))]
-    fn create(py: Python<'_>, path: PathBuf, name: Option<&str>) -> PyResult<PyCounter> {
-        let c = PyCounter::py_new(path, name)?;
-        py.allow_threads(|| counter::create(&c.path))?;
+    fn create(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
+        let c = PyCounter::bind(path, name, key)?;
+        py.allow_threads(|| counter::create(&c.path, &c.binding))?;
         Ok(c)
     }
 
@@ -898,31 +962,24 @@ impl PyCounter {
         if count == 0 {
             return Err(value_err("count must be at least 1".into()));
         }
-        py.allow_threads(|| counter::reserve(&self.path, count))
+        py.allow_threads(|| counter::reserve(&self.path, count, &self.binding))
     }
 
-    /// The next nonce (16 bytes), durable before it is returned.
+    /// The next nonce, durable before it is returned.
     fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let c = self.reserve(py, 1)?;
-        let b = if self.big_endian {
-            if c >> 127 != 0 {
-                return Err(value_err(format!(
-                    "{}: nonce counter {c} has its top bit set, which VMAC reserves for its key derivation; use a new key",
-                    self.name.as_deref().unwrap_or("vmac")
-                )));
-            }
-            c.to_be_bytes()
-        } else {
-            c.to_le_bytes()
-        };
-        Ok(PyBytes::new(py, &b))
+        let n = self.desc.counter_nonce(c).ok_or_else(|| {
+            value_err(format!(
+                "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set); use a new key",
+                self.desc.name
+            ))
+        })?;
+        Ok(PyBytes::new(py, &n))
     }
 
     /// The next unused counter, as stored (an int; nothing is reserved).
-    fn peek(&self) -> PyResult<u128> {
-        let text = std::fs::read(&self.path)
-            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot read counter file {}: {e}", self.path.display())))?;
-        counter::parse(&text, &self.path.display().to_string())
+    fn peek(&self, py: Python<'_>) -> PyResult<u128> {
+        py.allow_threads(|| counter::peek(&self.path, &self.binding))
     }
 
     /// The counter file's path.
@@ -930,8 +987,13 @@ impl PyCounter {
     fn path(&self) -> PathBuf {
         self.path.clone()
     }
+    /// The MAC it serves.
+    #[getter]
+    fn name(&self) -> &str {
+        self.desc.name
+    }
     fn __repr__(&self) -> String {
-        format!("unimac.Counter({:?})", self.path.display().to_string())
+        format!("unimac.Counter({:?}, {:?})", self.path.display().to_string(), self.desc.name)
     }
 }
 
@@ -1035,6 +1097,8 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMac>()?;
     m.add_class::<PyBound>()?;
     m.add_class::<PyCounter>()?;
+    m.add_class::<PyOneTimeKey>()?;
+    m.add_function(wrap_pyfunction!(known_answer, m)?)?;
     m.add_class::<PySecretPrime>()?;
     m.add_function(wrap_pyfunction!(new_, m)?)?;
     m.add_function(wrap_pyfunction!(tag, m)?)?;

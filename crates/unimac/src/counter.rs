@@ -234,6 +234,20 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
     true
 }
 
+/// The next unused counter of the counter file at `path`, which must be
+/// bound to `binding` (nothing is reserved; the same checks as [`reserve`],
+/// and at most 256 bytes are read).
+pub fn peek(path: &Path, binding: &Binding) -> Result<u128, Error> {
+    let shown = path.display().to_string();
+    let m = fs::metadata(path).map_err(|e| io(format!("cannot open counter file {shown}: {}", io_msg(&e))))?;
+    check_plain(&m, &shown)?;
+    let f = File::open(path).map_err(|e| io(format!("cannot open counter file {shown}: {}", io_msg(&e))))?;
+    check_plain(&f.metadata().map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?, &shown)?;
+    let mut text = Vec::new();
+    f.take(256).read_to_end(&mut text).map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?;
+    parse_bound(&text, &shown, binding)
+}
+
 /// Reserve `count` consecutive nonce counters from the counter file at
 /// `path`, which must be bound to `binding`; returns the first. Durable
 /// before it returns.

@@ -17,6 +17,10 @@ Interfaces modelled on :mod:`hmac` and :mod:`hashlib`:
 >>> unimac.compare_digest(h.digest(), t)
 True
 
+One-time MACs (``hash127``, ``hash127-96``) tag once, through
+:class:`OneTimeKey` only; every other door refuses them. Nonces never repeat
+silently: a :class:`Counter` is bound to its MAC and key.
+
 Messages are any C-contiguous buffer (bytes, bytearray, memoryview, numpy
 arrays), read in place; inputs of 2 KiB or more are hashed with the GIL
 released.
@@ -32,6 +36,7 @@ from ._unimac import (
     Counter,
     InvalidTag,
     Mac,
+    OneTimeKey,
     SecretPrime,
     UnimacHash,
     bound,
@@ -43,6 +48,7 @@ from ._unimac import (
     hash_key,
     info,
     keygen,
+    known_answer,
     mac_names,
     max_threads,
     names,

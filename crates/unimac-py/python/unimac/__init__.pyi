@@ -187,22 +187,56 @@ def bound(name: str, max_bytes: int, tags: int = 1, forgeries: int = 1, random_n
 
 @final
 class Counter:
-    """The crash-safe nonce counter file of ``unimac keygen --counter``.
+    """The crash-safe nonce counter file of ``unimac keygen --counter``,
+    bound to one MAC and one key (another key's counter is refused).
 
     >>> import tempfile, os
-    >>> c = Counter.create(os.path.join(tempfile.mkdtemp(), "n.ctr"))
+    >>> key = keygen("wc-eval128")
+    >>> c = Counter.create(os.path.join(tempfile.mkdtemp(), "n.ctr"), "wc-eval128", key)
     >>> c.next() == bytes(16)
     True
     """
 
-    def __new__(cls, path: _StrPath, name: Optional[str] = None) -> "Counter": ...
+    def __new__(cls, path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter": ...
     @staticmethod
-    def create(path: _StrPath, name: Optional[str] = None) -> "Counter": ...
+    def create(path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter": ...
     def next(self) -> bytes: ...
     def reserve(self, count: int = 1) -> int: ...
     def peek(self) -> int: ...
     @property
     def path(self) -> pathlib.Path: ...
+    @property
+    def name(self) -> str: ...
+
+@final
+class OneTimeKey:
+    """A one-time MAC key (``hash127``, ``hash127-96``): it tags ONE message.
+
+    >>> k = OneTimeKey("hash127", keygen("hash127"))
+    >>> t = k.tag(b"m")
+    >>> k.verify(b"m", t)
+    """
+
+    def __new__(cls, name: str, key: _ReadableBuffer) -> "OneTimeKey": ...
+    def tag(self, data: _ReadableBuffer) -> bytes: ...
+    def verify(self, data: _ReadableBuffer, tag: _ReadableBuffer) -> None: ...
+    @property
+    def spent(self) -> bool: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+
+def known_answer(
+    name: str,
+    key: _ReadableBuffer,
+    data: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    length: Optional[int] = None,
+) -> bytes:
+    """A known answer of any name, one-time MACs and shoup4-* under a given
+    r || s included; for checking against published vectors only."""
+    ...
 
 @final
 class SecretPrime:
