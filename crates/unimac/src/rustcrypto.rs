@@ -3,14 +3,31 @@
 //!
 //! - [`universal_hash::UniversalHash`] + [`universal_hash::KeyInit`] for the
 //!   families that are universal hashes over fixed blocks: [`Hash127Uhf`]
-//!   (hash127 as the raw polynomial over 16-byte blocks, SPEC §1
-//!   `hash127-raw`), [`Eval64Uhf`], [`Division64Uhf`] (8-byte blocks) and
-//!   [`Eval128Uhf`] (16-byte blocks), SPEC §§4 and 7. As with POLYVAL and
-//!   Poly1305, the caller pads: `update_padded` appends zeros, not SPEC's
-//!   `pad(M, B)`, so these are the raw block functions; the by-name API and
-//!   the MACs apply SPEC's padding.
+//!   (hash127 as the raw polynomial over 16-byte blocks, `hash127-raw` of
+//!   the wire format, docs/WIRE.md), [`Eval64Uhf`], [`Division64Uhf`]
+//!   (8-byte blocks) and [`Eval128Uhf`] (16-byte blocks), Shoup's hashes
+//!   (`eval64`, `division64`, `eval128` of the wire format). As with POLYVAL
+//!   and Poly1305, the caller pads: `update_padded` appends zeros, not the
+//!   wire format's `pad(M, B)`, so these are the raw block functions; the
+//!   by-name API and the MACs apply the wire format's padding.
 //! - [`digest::Mac`] (with [`digest::KeyInit`]) for the stateless MAC
 //!   `hash127-aes`: [`Hash127AesMac`], with `verify_slice` in constant time.
+//!
+//! # Verifying tags: `verify_slice`, never the truncated forms
+//!
+//! [`Hash127AesMac`] is the only type here that implements [`digest::Mac`],
+//! and it gets `verify_truncated_left` and `verify_truncated_right` from
+//! `digest`'s blanket implementation (`impl<T: Update + FixedOutput +
+//! MacMarker> Mac for T`), which no implementor can override. They accept
+//! a tag of **any length from 1 to 16 bytes** and compare only that many
+//! bytes of the tag: given a 1-byte tag, they accept a forgery with
+//! probability 2^-8. Never call them with a tag whose length an attacker
+//! can choose; use `verify_slice` (which refuses every length but 16) or
+//! `verify`. The universal-hash types ([`Hash127Uhf`], [`Eval64Uhf`],
+//! [`Division64Uhf`], [`Eval128Uhf`]) implement no [`digest::Mac`]:
+//! [`universal_hash::UniversalHash::verify`] takes a whole block, its length
+//! fixed by the type, so there is no truncated form; and an unpadded
+//! universal hash is no MAC, whatever is compared.
 //!
 //! ```
 //! use digest::Mac as _;
@@ -48,8 +65,13 @@ use crate::hash127::{self, Hash127};
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{Hasher, Kind};
 
-/// hash127 (SPEC §1 `hash127-raw`) as a universal hash over 16-byte blocks:
-/// key `r ‖ k` (32 bytes), each block four signed 32-bit words.
+/// hash127 (Bernstein, "Floating-point arithmetic and message
+/// authentication", §§6 and 8; `hash127-raw` of the wire format,
+/// docs/WIRE.md) as a universal hash over 16-byte blocks: key `r ‖ k`
+/// (32 bytes), each block four signed 32-bit words.
+///
+/// No [`digest::Mac`], so no truncated verification:
+/// [`UniversalHash::verify`] compares a whole 16-byte block.
 pub struct Hash127Uhf {
     h: Hash127,
 }
@@ -92,7 +114,10 @@ impl UniversalHash for Hash127Uhf {
 
 macro_rules! shoup_uhf {
     ($t:ident, $kind:expr, $what:literal) => {
-        #[doc = concat!("Shoup's ", $what, " (SPEC §4) as a universal hash over 8-byte blocks: key 8 bytes; the blocks as given, with the implicit leading 1.")]
+        #[doc = concat!("Shoup's ", $what, " (Shoup, \"On fast and provably secure message authentication based on universal hashing\", CRYPTO 1996, §4; the wire format, docs/WIRE.md) as a universal hash over 8-byte blocks: key 8 bytes; the blocks as given, with the implicit leading 1.")]
+        ///
+        /// No [`digest::Mac`], so no truncated verification:
+        /// [`UniversalHash::verify`] compares a whole 8-byte block.
         pub struct $t {
             h: Hasher,
         }
@@ -136,9 +161,14 @@ macro_rules! shoup_uhf {
 shoup_uhf!(Eval64Uhf, Kind::Eval64, "evaluation hash eval64");
 shoup_uhf!(Division64Uhf, Kind::Division64, "division hash division64");
 
-/// Shoup's evaluation hash over GF(2^128) (SPEC §7 `eval128`) as a universal
-/// hash over 16-byte blocks: key `α` (16 bytes); the blocks as given, with the
-/// implicit leading 1.
+/// Shoup's evaluation hash (Shoup, "On fast and provably secure message
+/// authentication based on universal hashing", CRYPTO 1996, §4) over
+/// GF(2^128) (`eval128` of the wire format, docs/WIRE.md) as a universal
+/// hash over 16-byte blocks: key `α` (16 bytes); the blocks as given, with
+/// the implicit leading 1.
+///
+/// No [`digest::Mac`], so no truncated verification:
+/// [`UniversalHash::verify`] compares a whole 16-byte block.
 pub struct Eval128Uhf {
     h: Eval128,
 }
@@ -177,9 +207,36 @@ impl UniversalHash for Eval128Uhf {
     }
 }
 
-/// `hash127-aes` (SPEC §6, Bernstein's protocol 2) as a [`digest::Mac`]:
-/// key `r ‖ K` (32 bytes), tag `AES_K(hash127_r(M))`, 16 bytes. Streaming;
-/// `verify_slice` compares in constant time.
+/// `hash127-aes` (Bernstein, "Floating-point arithmetic and message
+/// authentication", §9, protocol 2; `mac-hash127-aes` of the wire format,
+/// docs/WIRE.md) as a [`digest::Mac`]: key `r ‖ K` (32 bytes), tag
+/// `AES_K(hash127_r(M))`, 16 bytes. Streaming; `verify_slice` compares in
+/// constant time.
+///
+/// **Use `verify_slice` (or `verify`), not `verify_truncated_left` /
+/// `verify_truncated_right`.** Those two come from `digest`'s blanket
+/// implementation of [`digest::Mac`] and cannot be overridden here: they
+/// accept a tag of any length from 1 to 16 bytes and check only that many
+/// bytes, so a 1-byte tag is guessed with probability 2^-8. They must not
+/// be given a tag whose length an attacker chooses. `verify_slice` refuses
+/// every length but 16.
+///
+/// ```
+/// use digest::Mac as _;
+/// use unimac::rustcrypto::Hash127AesMac;
+///
+/// let mac = |msg: &[u8]| {
+///     let mut m = <Hash127AesMac as digest::Mac>::new_from_slice(&[7u8; 32]).unwrap();
+///     m.update(msg);
+///     m
+/// };
+/// let tag = mac(b"attack at dawn").finalize().into_bytes();
+/// assert!(mac(b"attack at dawn").verify_slice(&tag).is_ok());
+/// assert!(mac(b"attack at dawn").verify_slice(&tag[..1]).is_err()); // wrong length: refused
+/// // The truncated forms accept 1 byte: never let an attacker pick the length.
+/// assert!(mac(b"attack at dawn").verify_truncated_left(&tag[..1]).is_ok());
+/// assert!(mac(b"attack at dawn").verify_truncated_right(&tag[15..]).is_ok());
+/// ```
 pub struct Hash127AesMac {
     h: Hash127,
     aes: Arc<Aes128>,
@@ -227,8 +284,8 @@ mod tests {
         compute(name, &Params { key, nonce: None, len: None }, msg).unwrap()
     }
 
-    /// Each universal hash over whole blocks equals the SPEC function of the
-    /// same bytes without SPEC's padding: hash127-raw directly; for Shoup's
+    /// Each universal hash over whole blocks equals the wire format's
+    /// function of the same bytes without its padding: hash127-raw directly; for Shoup's
     /// hashes, `pad(M, B)` of `M` = the blocks minus their last byte when the
     /// last block ends in 0x01 (the pad byte) — so a message whose blocks end
     /// in `01 00..` hashes to the padded function of its prefix.

@@ -2,10 +2,11 @@
 
 Built on Dask's ``distributed`` scheduler (``pip install 'unimac[dask]'``):
 the workers compute partial hashes (:func:`unimac.partial_hash`) under the
-**hash key only** (:func:`unimac.hash_key`); the client combines them and
-finishes the MAC (:func:`unimac.finish_mac`) with the cipher key, which never
-leaves it: it is in no task, no argument and no result sent to the
-scheduler or the workers.
+hash key (:func:`unimac.hash_key`); the client combines them and finishes
+the MAC (:func:`unimac.finish_mac`) with the cipher key, which is in no
+task, no argument and no result sent to the scheduler or the workers. That
+protects the cipher key from disclosure, not the tags from forgery: see
+**Security** below.
 
 * :func:`tag_files` / :func:`verify_files`: one tag per file, each file hashed
   whole by one worker. MACs with a nonce take their nonces from a
@@ -20,11 +21,40 @@ the same bit for bit. Errors (a bad key, a missing file) are raised on the
 client as ``ValueError`` / ``FileNotFoundError``; a tag that does not verify
 raises :class:`unimac.InvalidTag`.
 
-**Security.** A partial reveals the hash key (``r`` of hash127, ``g`` of
-``wc-eval64``...) to anyone who sees it, and with the hash key come
-forgeries. The hash key itself travels to the workers inside the tasks.
-Run the cluster with TLS between client, scheduler and workers
-(:class:`distributed.security.Security`), on machines you trust::
+**Security: the cluster is trusted as much as the whole key.** The
+workers, the scheduler, and whatever can read the tasks, the workers'
+spill files or the partials are trusted exactly as much as the key itself:
+
+* The hash key (``r`` of hash127, ``g`` of ``wc-eval64``, ``s`` of a tree
+  MAC...) travels to the workers inside the tasks, and a partial reveals it
+  to anyone who sees it. Whoever holds the hash key forges after seeing one
+  tag. Under ``hash127-aes`` it finds a second message with the same
+  hash127 value (a 32-byte tail found by lattice reduction, seconds of
+  work), and the tag of the first message verifies for it. Under a nonce of
+  a ``wc-`` MAC whose tag ``t`` of ``M`` it has seen, it tags any ``M'``:
+  ``t' = t - H(M) + H(M')`` in the group where the pad is added (XOR for
+  ``wc-eval64``).
+* Partials are trusted as returned: a worker can return any partial, so
+  :func:`tag_large` and :func:`tag_files` tag, and :func:`verify_large` and
+  :func:`verify_files` accept, whatever contents that worker chooses.
+* What keeping the cipher key on the client does give: the cipher key is
+  not disclosed. A worker cannot compute a tag under a fresh nonce from
+  nothing, and a leak of a worker's memory, of a task or of a spill file
+  does not expose the cipher key. It does not keep tags from being forged.
+
+So run the cluster only on machines trusted with the key, with TLS between
+client, scheduler and workers (:class:`distributed.security.Security`).
+Task names carry no function of the key (a fixed prefix, a random run
+identifier and a block offset or file index), and the hash key inside a
+task prints as ``<unimac hash key>`` in reprs and in the workers' logs.
+
+One-time MACs (the names whose ``unimac.info(name)["one_time"]`` is true:
+``hash127``, ``hash127-96``) are refused with a ``ValueError``: their key
+tags one message and stays in one process (``hash127``'s tag ``k + h_r(M)``
+gives its pad ``k`` to whoever holds ``r``). Tag their one message with
+:class:`unimac.OneTimeKey`.
+
+Example::
 
     from distributed import Client, LocalCluster
     from distributed.security import Security
@@ -43,7 +73,7 @@ Run the cluster with TLS between client, scheduler and workers
 from __future__ import annotations
 
 import os
-import uuid
+import secrets
 from typing import Any, List, NamedTuple, Optional, Sequence, Union
 
 import unimac
@@ -79,14 +109,52 @@ class _Name(NamedTuple):
     mac: bool
     nonce_size: int
     nonce_sizes: tuple
-    one_time: bool
 
 
 def _name(name: str) -> _Name:
     i = unimac.info(name)  # ValueError for an unknown name
+    if i["one_time"]:
+        raise ValueError(
+            f"{name} is a one-time MAC (one message per key): unimac.dask does not compute it "
+            "(its key must stay in one process); tag its one message with unimac.OneTimeKey"
+        )
     spec = i["spec_name"]
     unimac.granularity(spec)  # ValueError for a name without partial hashes
-    return _Name(spec, i["mac"], i["nonce_size"], tuple(i["nonce_sizes"]), i["one_time"])
+    return _Name(spec, i["mac"], i["nonce_size"], tuple(i["nonce_sizes"]))
+
+
+class _HashKey:
+    """The hash key as a task argument. Its bytes travel to the workers,
+    which need them; its ``repr`` and ``str`` show none of them, so a task
+    printed in a log (the workers' "Compute Failed" lines, the dashboard)
+    gives no key away, and its Dask token is random, not a function of the
+    key."""
+
+    __slots__ = ("_key", "_token")
+
+    def __init__(self, key: bytes):
+        self._key = bytes(key)
+        self._token = secrets.token_hex(8)
+
+    def __bytes__(self) -> bytes:
+        return self._key
+
+    def __repr__(self) -> str:
+        return "<unimac hash key>"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_HashKey, (self._key,))
+
+    def __dask_tokenize__(self):
+        return ("unimac-hash-key", self._token)
+
+
+def _run_id() -> str:
+    """A fresh random component for the task names of one call: the names
+    stay unique and carry nothing derived from the key."""
+    return secrets.token_hex(16)
 
 
 def _client(client):
@@ -121,12 +189,14 @@ def _round_blocksize(blocksize: Union[int, str], gran: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# Tasks run on the workers: they get the hash key, never the full key.
+# Tasks run on the workers: they get the hash key, never the cipher key.
+# The hash key still lets them forge (see the module's docstring).
 # ---------------------------------------------------------------------------
 
 
-def _file_partial(spec: str, hk: bytes, path: str) -> bytes:
+def _file_partial(spec: str, hk: _HashKey, path: str) -> bytes:
     """The partial of the whole file at ``path`` (read in pieces)."""
+    hk = bytes(hk)
     step = max(1, FILE_READ_BYTES // unimac.granularity(spec)) * unimac.granularity(spec)
     acc = None
     offset = 0
@@ -142,7 +212,7 @@ def _file_partial(spec: str, hk: bytes, path: str) -> bytes:
             cur = nxt
 
 
-def _block_partial(block: bytes, spec: str, hk: bytes, offset: int, length: int, size: int, gran: int):
+def _block_partial(block: bytes, spec: str, hk: _HashKey, offset: int, length: int, size: int, gran: int):
     """One byte range of a large file: ``(head, partial, tail)``.
 
     ``partial`` covers the aligned middle ``[a, e)`` of ``[offset, offset +
@@ -160,7 +230,7 @@ def _block_partial(block: bytes, spec: str, hk: bytes, offset: int, length: int,
     a = -(-offset // gran) * gran
     e = end if last else end // gran * gran
     head, mid, tail = block[: a - offset], block[a - offset : e - offset], block[e - offset :]
-    partial = unimac.partial_hash(spec, hk, a, mid, last=last) if (mid or last) else None
+    partial = unimac.partial_hash(spec, bytes(hk), a, mid, last=last) if (mid or last) else None
     return head, partial, tail
 
 
@@ -173,13 +243,14 @@ def _file_partials(paths: Sequence[Union[str, os.PathLike]], n: _Name, hk: bytes
     paths = [os.fspath(p) for p in paths]
     if not paths:
         return []
-    tag = uuid.uuid4().hex
+    run = _run_id()
+    arg = _HashKey(hk)
     futures = client.map(
         _file_partial,
         [n.spec] * len(paths),
-        [hk] * len(paths),
+        [arg] * len(paths),
         paths,
-        key=[f"unimac-file-{tag}-{i}" for i in range(len(paths))],
+        key=[f"unimac-file-{run}-{i}" for i in range(len(paths))],
     )
     try:
         return client.gather(futures)
@@ -203,7 +274,13 @@ def tag_files(
     MACs with a nonce take one nonce per file from ``counter`` (a
     :class:`unimac.Counter`, drawn on the client after the files were
     hashed). Returns :class:`Tags` ``(tags, nonces)``. ``client``: the
-    ``distributed.Client`` (default: the current one).
+    ``distributed.Client`` (default: the current one). One-time MACs
+    (``unimac.info(name)["one_time"]``) raise ``ValueError``: use
+    :class:`unimac.OneTimeKey`.
+
+    The workers get the hash key, which lets them forge once they see a
+    tag, and each tag is of the partial a worker returned, whatever file it
+    read: the cluster is trusted as much as ``key`` (module docstring).
     """
     n = _name(name)
     key = bytes(key)
@@ -212,8 +289,6 @@ def tag_files(
         raise ValueError(f"{name}: a nonce MAC: pass counter=unimac.Counter(...)")
     if not n.nonce_size and counter is not None:
         raise ValueError(f"{name}: this MAC takes no nonce (no counter)")
-    if n.one_time and len(paths) > 1:
-        raise ValueError(f"{name}: a one-time key authenticates one message, not {len(paths)}")
     partials = _file_partials(paths, n, hk, _client(client))
     nonces = [counter.next() for _ in partials] if n.nonce_size else None
     tags = [_finish(n, key, p, nonces[i] if nonces else None) for i, p in enumerate(partials)]
@@ -230,7 +305,11 @@ def verify_files(
     client: Optional["distributed.Client"] = None,
 ) -> None:
     """Check ``tags[i]`` (under ``nonces[i]``) of every file ``paths[i]``;
-    raise :class:`unimac.InvalidTag` naming the files whose tag is wrong."""
+    raise :class:`unimac.InvalidTag` naming the files whose tag is wrong.
+
+    Each file is checked against the partial a worker returned: a worker
+    can make any file pass. The cluster is trusted as much as ``key``
+    (module docstring)."""
     n = _name(name)
     key = bytes(key)
     hk = unimac.hash_key(n.spec, key)
@@ -278,7 +357,11 @@ def _read_bytes_ranges(size: int, blocksize: int):
 def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[int, str] = "128 MiB", **storage_options):
     """The Dask graph :func:`tag_large` computes: ``(delayed, ranges, size,
     granularity)``, ``delayed[i]`` giving ``(head, partial, tail)`` of the
-    byte range ``ranges[i]``. Takes the hash key only (``unimac.hash_key``).
+    byte range ``ranges[i]``. Takes the hash key only (``unimac.hash_key``),
+    which goes into every task (it prints as ``<unimac hash key>``) and
+    suffices to forge once a tag is seen: whoever runs or reads the tasks is
+    trusted as much as the whole key. The task names are
+    ``unimac-block-RUN-OFFSET``, ``RUN`` random for each call.
     """
     n = _name(name)
     gran = unimac.granularity(n.spec)
@@ -291,10 +374,11 @@ def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[in
     ranges = _read_bytes_ranges(size, bs)
     if len(blocks[0]) != len(ranges):
         raise RuntimeError(f"dask.bytes.read_bytes made {len(blocks[0])} blocks, {len(ranges)} expected")
-    hk = bytes(hash_key)
+    hk = _HashKey(hash_key)
+    run = _run_id()  # task names: no function of the key, unique per call
     task = dask.delayed(_block_partial, pure=True)
     out = [
-        task(b, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{o}-{dask.base.tokenize(b.key, n.spec, hk, size)}")
+        task(b, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{run}-{o}")
         for b, (o, l) in zip(blocks[0], ranges)
     ]
     return out, ranges, size, gran
@@ -355,6 +439,12 @@ def tag_large(
     by the workers under the hash key; the partials are combined and the
     MAC finished on the client. Equal to ``unimac.Mac(name, key).tag_file(
     path, nonce)`` (a raw hash name: ``unimac.compute`` of the contents).
+    One-time MACs (``unimac.info(name)["one_time"]``) raise ``ValueError``:
+    use :class:`unimac.OneTimeKey`.
+
+    The tag is of the partials the workers returned, whatever they read,
+    and the hash key they hold lets them forge once they see a tag: the
+    cluster is trusted as much as ``key`` (module docstring).
     """
     n = _name(name)
     key = bytes(key)
@@ -376,7 +466,11 @@ def verify_large(
     **storage_options: Any,
 ) -> None:
     """Check the tag of one large file as :func:`tag_large` computes it;
-    raise :class:`unimac.InvalidTag` if it is wrong."""
+    raise :class:`unimac.InvalidTag` if it is wrong.
+
+    The check is of the partials the workers returned: a worker can make
+    any file pass. The cluster is trusted as much as ``key`` (module
+    docstring)."""
     t = tag_large(urlpath, name, key, nonce=nonce, blocksize=blocksize, client=client, **storage_options)
     if not unimac.compare_digest(t, tag):
         raise unimac.InvalidTag(f"tag mismatch: {os.fspath(urlpath)}")
