@@ -46,6 +46,7 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
 }
 
 /// Check a message's nonce against the row's rule.
+#[inline]
 pub fn check_nonce(d: &MacDesc, nonce: Option<&[u8]>) -> Result<(), Error> {
     match (d.nonce, nonce) {
         (Nonce::None, None) | (Nonce::RandomPair { .. }, None) => Ok(()),
@@ -174,7 +175,7 @@ impl Engine {
 
     /// The tag (as sent) of `msg` under `nonce`, checked by the caller, into
     /// `out`; its length is returned.
-    #[inline]
+    #[inline(always)]
     fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
             crate::spec::put(out, t)
