@@ -2,7 +2,7 @@
 //! the table, TSC ticks per 64-byte message (key set up once, one thread)
 //! through `registry::Mac::tag_into` and through the typed MAC, measured in
 //! turn batch by batch, the median of 201 batches of 100.
-//! Run: `cargo run --release -p unimac --example by_name [-- BYTES]`.
+//! Run: `cargo run --release -p unimac --example by_name [-- BYTES [NAME...]]`.
 
 use std::hint::black_box;
 
@@ -112,10 +112,11 @@ fn typed(d: &'static unimac::macs::MacDesc, key: &[u8], n: [u8; 16]) -> Job {
 
 fn main() {
     let bytes: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
+    let only: Vec<String> = std::env::args().skip(2).collect();
     let msg: Vec<u8> = (0..bytes).map(|i| (i * 131) as u8).collect();
     let n = [0x11u8; 16];
     let mut rows: Vec<(&str, Job, Job)> = Vec::new();
-    for d in MACS.iter().filter(|d| !d.one_time) {
+    for d in MACS.iter().filter(|d| !d.one_time && (only.is_empty() || only.iter().any(|o| o == d.name))) {
         let key = vec![0x5au8; d.default_key_len()];
         let mac = Mac::new(d.name, &key).unwrap();
         let nonce = d.takes_nonce().then_some(n);

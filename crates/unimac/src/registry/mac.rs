@@ -177,12 +177,21 @@ impl Engine {
     /// `out`; its length is returned.
     #[inline(always)]
     fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        #[inline(always)]
         fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
-            crate::spec::put(out, t)
+            match out.get_mut(..N) {
+                Some(o) => {
+                    o.copy_from_slice(t);
+                    Ok(N)
+                }
+                None => Err(short_buffer(out.len(), N)),
+            }
         }
-        let n16 = || -> Result<&[u8; 16], Error> {
-            nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("nonce must be 16 bytes".into()))
-        };
+        #[cold]
+        fn not16() -> Error {
+            Error::Invalid("nonce must be 16 bytes".into())
+        }
+        let n16 = || -> Result<&[u8; 16], Error> { nonce.unwrap_or_default().try_into().map_err(|_| not16()) };
         let n = || nonce.unwrap_or_default();
         match self {
             Engine::Scramble(m) => put(out, m.tag(msg).as_bytes()),
@@ -193,12 +202,12 @@ impl Engine {
             Engine::Eval128(m) => put(out, m.tag(n16()?, msg).as_bytes()),
             Engine::Shoup3(m) => put(out, m.tag(n16()?, msg).as_bytes()),
             Engine::Shoup4(m) => put(out, &m.tag(msg)?.to_bytes()),
-            Engine::Umac4(m) => put(out, m.tag(n(), msg)?.as_bytes()),
-            Engine::Umac8(m) => put(out, m.tag(n(), msg)?.as_bytes()),
-            Engine::Umac12(m) => put(out, m.tag(n(), msg)?.as_bytes()),
-            Engine::Umac16(m) => put(out, m.tag(n(), msg)?.as_bytes()),
-            Engine::Vmac8(m) => put(out, m.tag(n(), msg)?.as_bytes()),
-            Engine::Vmac16(m) => put(out, m.tag(n(), msg)?.as_bytes()),
+            Engine::Umac4(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
+            Engine::Umac8(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
+            Engine::Umac12(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
+            Engine::Umac16(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
+            Engine::Vmac8(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
+            Engine::Vmac16(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
         }
     }
 
@@ -235,6 +244,45 @@ impl Engine {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn short_buffer(have: usize, need: usize) -> Error {
+    Error::Invalid(format!("output buffer of {have} bytes, {need} needed"))
+}
+
+/// The nonce rule of a row in four bytes, for the check on every message
+/// (the row itself explains a refusal: [`check_nonce`]).
+#[derive(Clone, Copy)]
+struct NonceFast {
+    /// Shortest and longest caller nonce (0, 0: none taken).
+    lo: u8,
+    hi: u8,
+    /// A `hi`-byte nonce must have its top bit clear.
+    top_bit_clear: bool,
+}
+
+impl NonceFast {
+    fn of(d: &MacDesc) -> NonceFast {
+        match d.nonce {
+            Nonce::Sequence { min, max, top_bit_clear, .. } => NonceFast { lo: min as u8, hi: max as u8, top_bit_clear },
+            _ => NonceFast { lo: 0, hi: 0, top_bit_clear: false },
+        }
+    }
+    #[inline(always)]
+    fn accepts(self, nonce: Option<&[u8]>) -> bool {
+        match nonce {
+            None => self.hi == 0,
+            Some(n) => {
+                let l = n.len();
+                self.hi != 0
+                    && l >= self.lo as usize
+                    && l <= self.hi as usize
+                    && !(self.top_bit_clear && l == self.hi as usize && n[0] & 0x80 != 0)
+            }
+        }
+    }
+}
+
 /// A reusable MAC by its name (`X` or `mac-X`), keyed once: the one
 /// interface the CLI and the Python package tag and verify with.
 ///
@@ -258,6 +306,7 @@ impl Engine {
 /// ```
 pub struct Mac {
     desc: &'static MacDesc,
+    nonce: NonceFast,
     key: Zeroizing<Vec<u8>>,
     engine: Engine,
 }
@@ -268,7 +317,7 @@ impl Mac {
     pub fn new(name: &str, key: &[u8]) -> Result<Mac, Error> {
         let d = desc(name)?;
         let engine = Engine::new(d, key)?;
-        Ok(Mac { desc: d, key: Zeroizing::new(key.to_vec()), engine })
+        Ok(Mac { desc: d, nonce: NonceFast::of(d), key: Zeroizing::new(key.to_vec()), engine })
     }
 
     /// The row of the table this MAC is.
@@ -325,8 +374,16 @@ impl Mac {
     /// bytes; the tag's length is returned. No allocation.
     #[inline]
     pub fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        check_nonce(self.desc, nonce)?;
+        if !self.nonce.accepts(nonce) {
+            return Err(self.nonce_error(nonce));
+        }
         self.engine.tag_into(nonce, msg, out)
+    }
+    /// Why a nonce was refused (out of line: the rare path).
+    #[cold]
+    #[inline(never)]
+    fn nonce_error(&self, nonce: Option<&[u8]>) -> Error {
+        check_nonce(self.desc, nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.

@@ -635,15 +635,22 @@ impl<const T: usize> Umac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
+        Ok(self.tag_checked(nonce, msg))
+    }
+
+    /// [`tag`](Self::tag) of a nonce already checked (the by-name MAC checks
+    /// it against the table first).
+    #[inline]
+    pub(crate) fn tag_checked(&self, nonce: &[u8], msg: &[u8]) -> crate::tag::Tag<T> {
         let k = &*self.key;
         if msg.len() <= CHUNK {
             let pad = k.pad::<T>(nonce);
-            return Ok(crate::tag::Tag::new(tag_one_chunk(k, msg, *pad)));
+            return crate::tag::Tag::new(tag_one_chunk(k, msg, *pad));
         }
         let mut l2 = [L2::EMPTY; 4];
         uhash(k, msg, &mut l2);
         let pad = k.pad::<T>(nonce);
-        Ok(crate::tag::Tag::new(tag_of(k, &l2, *pad)))
+        crate::tag::Tag::new(tag_of(k, &l2, *pad))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time

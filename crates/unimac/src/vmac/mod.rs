@@ -728,6 +728,13 @@ impl<const T: usize> Vmac<T> {
     /// place, no stream buffer).
     pub fn tag(&self, nonce: &[u8], msg: &[u8]) -> Result<crate::tag::Tag<T>, Error> {
         check_nonce(Self::name(), nonce)?;
+        Ok(self.tag_checked(nonce, msg))
+    }
+
+    /// [`tag`](Self::tag) of a nonce already checked (the by-name MAC checks
+    /// it against the table first).
+    #[inline]
+    pub(crate) fn tag_checked(&self, nonce: &[u8], msg: &[u8]) -> crate::tag::Tag<T> {
         let k = &*self.key;
         if !msg.is_empty() && msg.len() <= BLOCK {
             // One block: its NH, and the polynomial is k + m (see `poly`).
@@ -738,11 +745,11 @@ impl<const T: usize> Vmac<T> {
             };
             let p = Poly { blocks: 1, a: [k.poly[0] + (y[0] & M126), k.poly[1] + (y[1] & M126)] };
             let pad = Zeroizing::new(k.pad(nonce));
-            return Ok(crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad)));
+            return crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad));
         }
         let p = vhash(&self.key, msg);
         let pad = Zeroizing::new(self.key.pad(nonce));
-        Ok(crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad)))
+        crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad))
     }
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
