@@ -14,6 +14,7 @@
 
 use core::ops::Range;
 
+use crate::error::Error;
 use crate::group::DeltaGroup;
 
 /// The hash under a MAC.
@@ -251,6 +252,35 @@ impl MacDesc {
             Extend::Left => out[max - n.len()..max].copy_from_slice(n),
         }
         Some(out)
+    }
+    /// Check a message's nonce against the rule: the caller gives one
+    /// exactly for [`Nonce::Sequence`] rows, of an accepted length (and a
+    /// full-length VMAC nonce with its top bit clear); none for the others
+    /// (a `shoup4-` pair is the library's to draw).
+    pub fn check_nonce(&self, nonce: Option<&[u8]>) -> Result<(), Error> {
+        let name = || self.name.to_string();
+        match (self.nonce, nonce) {
+            (Nonce::None, None) | (Nonce::RandomPair { .. }, None) => Ok(()),
+            (Nonce::None, Some(_)) => Err(Error::UnexpectedNonce(name())),
+            (Nonce::RandomPair { .. }, Some(_)) => Err(Error::CallerPair(name())),
+            (Nonce::Sequence { .. }, None) => Err(Error::MissingNonce(name())),
+            (Nonce::Sequence { min, max, top_bit_clear, .. }, Some(n)) => {
+                if n.len() < min || n.len() > max {
+                    return Err(if min == max {
+                        Error::NonceLength { name: name(), expected: max, got: n.len() }
+                    } else {
+                        Error::Invalid(format!("{}: nonce must be {min} to {max} bytes, got {}", self.name, n.len()))
+                    });
+                }
+                if top_bit_clear && n.len() == max && n[0] & 0x80 != 0 {
+                    return Err(Error::Invalid(format!(
+                        "{}: a {max}-byte nonce must have its top bit clear (the key derivation uses those blocks)",
+                        self.name
+                    )));
+                }
+                Ok(())
+            }
+        }
     }
     /// Make `n` (of `max` bytes) a valid random nonce: clears the top bit
     /// where the rule reserves it.

@@ -683,7 +683,7 @@ impl Pending {
     /// random pair (`shoup4-*`), `nonce` is `None`, the pair is drawn here
     /// and the result is `r ‖ s ‖ tag`.
     pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-        crate::registry::check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         if let PendingHash::Deferred(d) = self.hash {
             return d.finalize(nonce.unwrap_or_default());
         }

@@ -45,31 +45,10 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
     }
 }
 
-/// Check a message's nonce against the row's rule.
+/// Check a message's nonce against the row's rule ([`MacDesc::check_nonce`]).
 #[inline]
 pub fn check_nonce(d: &MacDesc, nonce: Option<&[u8]>) -> Result<(), Error> {
-    match (d.nonce, nonce) {
-        (Nonce::None, None) | (Nonce::RandomPair { .. }, None) => Ok(()),
-        (Nonce::None, Some(_)) => Err(Error::UnexpectedNonce(d.name.to_string())),
-        (Nonce::RandomPair { .. }, Some(_)) => Err(Error::CallerPair(d.name.to_string())),
-        (Nonce::Sequence { .. }, None) => Err(Error::MissingNonce(d.name.to_string())),
-        (Nonce::Sequence { min, max, top_bit_clear, .. }, Some(n)) => {
-            if n.len() < min || n.len() > max {
-                return Err(if min == max {
-                    Error::NonceLength { name: d.name.to_string(), expected: max, got: n.len() }
-                } else {
-                    Error::Invalid(format!("{}: nonce must be {min} to {max} bytes, got {}", d.name, n.len()))
-                });
-            }
-            if top_bit_clear && n.len() == max && n[0] & 0x80 != 0 {
-                return Err(Error::Invalid(format!(
-                    "{}: a {max}-byte nonce must have its top bit clear (the key derivation uses those blocks)",
-                    d.name
-                )));
-            }
-            Ok(())
-        }
-    }
+    d.check_nonce(nonce)
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
