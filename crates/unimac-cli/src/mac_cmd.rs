@@ -885,7 +885,7 @@ impl Checker {
 /// them (`MacDesc::canonical_nonce`: UMAC's `02` and `0200` are one nonce),
 /// with the first tag and line each came with.
 #[derive(Default)]
-struct NoncesSeen(std::collections::HashMap<[u8; 16], (Vec<u8>, String)>);
+struct NoncesSeen(std::collections::HashMap<[u8; 17], (Vec<u8>, String)>);
 
 /// Check the lines of one check file.
 fn verify_list(

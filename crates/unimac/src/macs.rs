@@ -237,18 +237,35 @@ impl MacDesc {
             Order::Big => c.to_be_bytes(),
         })
     }
-    /// A nonce as the cipher sees it: extended with zeros to `max` bytes on
-    /// the rule's side, so two nonces give one pad exactly when their
-    /// canonical forms are equal. `None` for names without a caller nonce or
-    /// a nonce of a length the name refuses.
-    pub fn canonical_nonce(&self, n: &[u8]) -> Option<[u8; 16]> {
+    /// A nonce as the cipher sees it: the block it enciphers and the part
+    /// of the result it keeps, so two nonces give one pad exactly when their
+    /// canonical forms are equal. UMAC (RFC 4418 §5.1) reads the nonce as a
+    /// big-endian integer, takes its low bits as the index of the pad within
+    /// the block for 4- and 8-byte tags, clears them and appends zeros
+    /// (`02`, `0200` and `020000` alias under UMAC-64; UMAC-32's index
+    /// tells `02` from `0200`); VMAC reads it as a big-endian integer (zeros
+    /// in front: `01` and `0001` alias). `None` for names without a caller
+    /// nonce or a nonce of a length the name refuses.
+    pub fn canonical_nonce(&self, n: &[u8]) -> Option<[u8; 17]> {
         let Nonce::Sequence { min, max, extend, .. } = self.nonce else { return None };
         if n.len() < min || n.len() > max || max > 16 {
             return None;
         }
-        let mut out = [0u8; 16];
+        let mut out = [0u8; 17];
         match extend {
-            Extend::Never | Extend::Right => out[..n.len()].copy_from_slice(n),
+            Extend::Never => out[..n.len()].copy_from_slice(n),
+            Extend::Right => {
+                out[..n.len()].copy_from_slice(n);
+                let mask = match self.tag {
+                    4 => 3,
+                    8 => 1,
+                    _ => 0,
+                };
+                if let Some(last) = n.len().checked_sub(1) {
+                    out[16] = out[last] & mask;
+                    out[last] &= !mask;
+                }
+            }
             Extend::Left => out[max - n.len()..max].copy_from_slice(n),
         }
         Some(out)
@@ -617,6 +634,10 @@ mod tests {
         assert_eq!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[2, 0]));
         assert_eq!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[2, 0, 0]));
         assert_ne!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[0, 2]));
+        assert_ne!(umac.canonical_nonce(&[3]), umac.canonical_nonce(&[3, 0]), "UMAC-64: index 1 vs 0");
+        let umac32 = find("umac32").unwrap();
+        assert_ne!(umac32.canonical_nonce(&[2]), umac32.canonical_nonce(&[2, 0]), "UMAC-32: index 2 vs 0");
+        assert_eq!(umac32.canonical_nonce(&[4]), umac32.canonical_nonce(&[4, 0]));
         let vmac = find("mac-vmac64").unwrap();
         assert_eq!(vmac.canonical_nonce(&[1]), vmac.canonical_nonce(&[0, 1]));
         assert_ne!(vmac.canonical_nonce(&[1]), vmac.canonical_nonce(&[1, 0]));
