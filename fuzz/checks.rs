@@ -11,7 +11,9 @@
 
 use num_bigint::{BigInt, BigUint};
 use unimac::platform::{Feature, Platform};
-use unimac::registry::{self, KeySpec, Mac, Params};
+use unimac::macs::{self, Framing, MacDesc};
+use unimac::registry::{self, KeySpec, Mac, OneTimeMac, Params};
+use unimac::Error;
 use unimac::square::{self, Variant};
 
 /// A target's check.
@@ -71,10 +73,27 @@ fn chunks<'m>(msg: &'m [u8], splits: &[u8]) -> Vec<&'m [u8]> {
     v
 }
 
+/// The error every reusable catalogue door (`key`, `open`, `compute`) gives
+/// for `name`, from the table: `OneTimeOnly` for a one-time MAC or a hash
+/// whose output is its tag, `CallerPair` for a MAC that draws its own random
+/// pair; `None` for the other names.
+fn refusal(name: &str) -> Option<Error> {
+    if let Some(d) = macs::one_time_row(name) {
+        return Some(Error::OneTimeOnly(d.name.to_string()));
+    }
+    macs::MACS
+        .iter()
+        .find(|d| d.catalog_name == name && d.framing == Framing::PairThenTag)
+        .map(|d| Error::CallerPair(d.name.to_string()))
+}
+
 /// Differential test of every SPEC name through the public API: streaming
-/// in the fuzzer's chunking, one-shot `compute` and the keyed object agree;
-/// the output has the name's length; a `Mac`'s tag verifies and a changed
-/// tag does not; hash127 and modp agree with big-integer models.
+/// in the fuzzer's chunking, one-shot `compute`, the keyed object and the
+/// known answer agree; the names those doors refuse (one-time, random pair)
+/// are refused by all three with the table's error, and their known answer
+/// is checked instead; the output has the name's length; a `Mac`'s (or
+/// `OneTimeMac`'s) tag verifies and a changed tag does not; hash127,
+/// hash127-96 and modp agree with big-integer models.
 pub fn differential(data: &[u8]) {
     let mut r = Input(data);
     let entries = registry::entries();
@@ -135,9 +154,22 @@ pub fn differential(data: &[u8]) {
         s.finalize()
     });
     let keyed = registry::key(name, &p).and_then(|k| k.compute(nonce, msg));
-    let one = one.ok();
-    assert_eq!(one, streamed.ok(), "{name}: streaming differs from compute");
-    assert_eq!(one, keyed.ok(), "{name}: keyed object differs from compute");
+    let known = registry::known_answer(name, &p, msg);
+    let one = match refusal(name) {
+        Some(err) => {
+            assert_eq!(one.err().as_ref(), Some(&err), "{name}: compute of a name served elsewhere");
+            assert_eq!(streamed.err().as_ref(), Some(&err), "{name}: open of a name served elsewhere");
+            assert_eq!(keyed.err().as_ref(), Some(&err), "{name}: key of a name served elsewhere");
+            known.ok()
+        }
+        None => {
+            let one = one.ok();
+            assert_eq!(one, streamed.ok(), "{name}: streaming differs from compute");
+            assert_eq!(one, keyed.ok(), "{name}: keyed object differs from compute");
+            assert_eq!(one, known.ok(), "{name}: known answer differs from compute");
+            one
+        }
+    };
     let Some(out) = one else { return };
     let want_len = if info.takes_len { len.expect("checked") } else { info.out };
     assert_eq!(out.len(), want_len, "{name}: output length");
@@ -147,16 +179,100 @@ pub fn differential(data: &[u8]) {
         "hash127" | "mac-hash127" => {
             assert_eq!(out, hash127_model(&key, &registry::pad(msg, 4)), "{name}: big-integer model")
         }
+        "mac-hash127-96" => assert_eq!(out, hash127_96_model(&key, msg), "{name}: big-integer model"),
         "modp" => assert_eq!(out, modp_model(&key, msg), "modp: big-integer model"),
         _ => {}
     }
-    if let Some(short) = name.strip_prefix("mac-") {
-        check_mac(short, &key, nonce, msg, &splits, &out);
+    if let Some(d) = macs::one_time_row(name) {
+        check_one_time(d, name, &key, msg, &splits, &out);
+    } else if let Some(short) = name.strip_prefix("mac-") {
+        let d = macs::find(short).expect("a row of the table");
+        match d.framing {
+            Framing::PairThenTag => check_pair_mac(d, &key, nonce.expect("a pair"), msg, &splits, &out),
+            Framing::Tag => check_mac(short, &key, nonce, msg, &splits, &out),
+        }
     }
 }
 
-/// `Mac` agrees with the registry; tag then verify accepts; a changed or
-/// truncated tag is rejected; a one-message key refuses a second tag.
+/// A one-time value (of the catalogue name `catalog`) by its own door:
+/// `OneTimeMac` (its row's name) checks without spending the key and tags
+/// once, by value, giving the known answer; the reusable `Mac` refuses the
+/// row. (`hash127-raw`, the value of the unpadded message, has no MAC of its
+/// own: its model is checked above.)
+fn check_one_time(d: &MacDesc, catalog: &str, key: &[u8], msg: &[u8], splits: &[u8], out: &[u8]) {
+    let name = d.name;
+    assert_eq!(Mac::new(name, key).err(), Some(Error::OneTimeOnly(name.to_string())), "{name}: Mac::new");
+    if catalog == "hash127-raw" {
+        return;
+    }
+    let m = OneTimeMac::new(name, key).expect("the known answer accepted this key");
+    assert_eq!(m.tag_len(), out.len(), "{name}: tag_len");
+    assert_eq!(m.verify(msg, out), Ok(()), "{name}: verify of the right tag");
+    let mut s = m.start_check().expect("start_check");
+    for c in chunks(msg, splits) {
+        s.update(c);
+    }
+    assert_eq!(s.finalize().as_deref(), Ok(out), "{name}: start_check differs from the known answer");
+    for i in [0, out.len() / 2, out.len() - 1] {
+        let mut bad = out.to_vec();
+        bad[i] ^= 1 << (msg.len() % 8);
+        assert_eq!(m.verify(msg, &bad), Err(Error::TagMismatch), "{name}: flipped tag byte {i} accepted");
+    }
+    assert_eq!(m.verify(msg, &out[..out.len() - 1]), Err(Error::TagMismatch), "{name}: short tag accepted");
+    assert_eq!(m.tag(msg), out, "{name}: OneTimeMac::tag differs from the known answer");
+    let mut s = OneTimeMac::new(name, key).expect("accepted above").start().expect("start");
+    for c in chunks(msg, splits) {
+        s.update(c);
+    }
+    assert_eq!(s.finalize().as_deref(), Ok(out), "{name}: streamed one-time tag differs");
+}
+
+/// A MAC that draws its own pair (`shoup4-*`): `out` is the known answer
+/// under the pair `rs`; `Mac` computes the same when checking a message
+/// received with `rs`, accepts `rs ‖ out` as sent, refuses any pair to tag
+/// with, and tags as `r ‖ s ‖ tag` with a pair of its own.
+fn check_pair_mac(d: &MacDesc, key: &[u8], rs: &[u8], msg: &[u8], splits: &[u8], out: &[u8]) {
+    let name = d.name;
+    let m = Mac::new(name, key).expect("the known answer accepted this key");
+    assert_eq!((m.nonce_len(), m.tag_len()), (0, rs.len() + out.len()), "{name}: sizes");
+    let mut s = m.start_check(Some(rs)).expect("a received pair");
+    for c in chunks(msg, splits) {
+        s.update(c);
+    }
+    assert_eq!(s.finalize().as_deref(), Ok(out), "{name}: start_check differs from the known answer");
+    let sent = [rs, out].concat();
+    assert_eq!(m.verify(None, msg, &sent), Ok(()), "{name}: verify of the right tag");
+    for i in [0, rs.len(), sent.len() - 1] {
+        let mut bad = sent.clone();
+        bad[i] ^= 1 << (msg.len() % 8);
+        assert!(m.verify(None, msg, &bad).is_err(), "{name}: flipped byte {i} accepted");
+    }
+    assert!(m.verify(None, msg, &sent[..sent.len() - 1]).is_err(), "{name}: short tag accepted");
+    let refused = Some(Error::CallerPair(name.to_string()));
+    assert_eq!(m.tag(Some(rs), msg).err(), refused, "{name}: tagged with a caller's pair");
+    assert_eq!(m.start(Some(rs)).err(), refused, "{name}: started with a caller's pair");
+    let tag = m.tag(None, msg).expect("tags");
+    assert_eq!(m.verify(None, msg, &tag), Ok(()), "{name}: verify after tag");
+    let p = Params { key, nonce: Some(&tag[..rs.len()]), len: None };
+    assert_eq!(
+        registry::known_answer(d.catalog_name, &p, msg).ok().as_deref(),
+        Some(&tag[rs.len()..]),
+        "{name}: the tag under its own pair is the known answer"
+    );
+    let mut pending = m.start_deferred().expect("start_deferred");
+    for c in chunks(msg, splits) {
+        pending.update(c);
+    }
+    let sent = pending.finalize(None).expect("a pair of its own");
+    assert_eq!(m.verify(None, msg, &sent), Ok(()), "{name}: deferred tag does not verify");
+    let mut pending = m.start_deferred().expect("start_deferred");
+    pending.update(msg);
+    assert_eq!(pending.finalize(Some(rs)).err(), refused, "{name}: deferred with a caller's pair");
+}
+
+/// A reusable `Mac` agrees with the registry; tag then verify accepts; a
+/// changed or truncated tag is rejected; the deferred-nonce path gives the
+/// same tag and checks its nonce as `Mac` does.
 fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &[u8], out: &[u8]) {
     let m = Mac::new(name, key).expect("the registry accepted this key");
     assert_eq!(m.tag_len(), out.len(), "{name}: tag_len");
@@ -174,16 +290,21 @@ fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &
     let mut long = tag.clone();
     long.push(0);
     assert_eq!(m.verify(nonce, msg, &long), Err(unimac::Error::TagMismatch), "{name}: long tag accepted");
-    if registry::is_one_time(name) {
-        assert!(m.tag(nonce, msg).is_err(), "{name}: one-message key tagged twice");
-    } else {
-        let d = Mac::new(name, key).expect("accepted above");
-        let mut pending = d.start_deferred().expect("start_deferred");
-        for c in chunks(msg, splits) {
-            pending.update(c);
-        }
-        assert_eq!(pending.finalize(nonce).ok().as_deref(), Some(out), "{name}: deferred nonce differs");
+    assert!(!registry::is_one_time(name), "{name}: a one-time MAC reached the reusable door");
+    let mut pending = m.start_deferred().expect("start_deferred");
+    for c in chunks(msg, splits) {
+        pending.update(c);
     }
+    assert_eq!(pending.finalize(nonce).ok().as_deref(), Some(out), "{name}: deferred nonce differs");
+    // The deferred path checks the nonce as `Mac` does.
+    let wrong: Option<&[u8]> = match nonce {
+        Some(_) => None,
+        None => Some(&[0u8; 16]),
+    };
+    let mut pending = m.start_deferred().expect("start_deferred");
+    pending.update(msg);
+    assert_eq!(pending.finalize(wrong).err(), m.tag(wrong, msg).err(), "{name}: deferred nonce rule");
+    assert!(m.tag(wrong, msg).is_err(), "{name}: a wrong nonce accepted");
 }
 
 /// Four signed little-endian words as one integer (SPEC §1).
@@ -214,6 +335,17 @@ fn hash127_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
     }
     acc = ((acc * &r + k) % &p + &p) % &p;
     le16(&acc.to_biguint().expect("reduced"))
+}
+
+/// `mac-hash127-96`: the low 96 bits of `(k + h·u) mod p`, `h` hash127 of
+/// the padded message under `r ‖ 0^16`, the key `r ‖ k ‖ u`.
+fn hash127_96_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
+    let p = (BigInt::from(1) << 127) - 1;
+    let mut r0 = key[..16].to_vec();
+    r0.resize(32, 0);
+    let h = BigInt::from(BigUint::from_bytes_le(&hash127_model(&r0, &registry::pad(msg, 4))));
+    let s: BigInt = ((signed_words(&key[16..32]) + h * signed_words(&key[32..48])) % &p + &p) % &p;
+    le16(&s.to_biguint().expect("reduced"))[..12].to_vec()
 }
 
 /// `modp` of SPEC §7: the message as a little-endian integer, mod the key.

@@ -341,41 +341,72 @@ mod tests {
         let d = std::env::temp_dir().join(format!("unimac-ctr-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir(&d).unwrap();
+        let desc = unimac::macs::find("wc-eval128").unwrap();
+        let b = counter::Binding::new(desc, &[7u8; 32]);
+        let text = |c: u128| b.file_text(c);
         let p = d.join("ctr");
-        ok(create_counter(&p));
-        assert!(create_counter(&p).is_err(), "never overwrites");
-        assert_eq!(ok(reserve(&p, 1)), 0);
-        assert_eq!(ok(reserve(&p, 3)), 1);
-        assert_eq!(ok(reserve(&p, 1)), 4);
-        assert_eq!(fs::read_to_string(&p).unwrap(), "5\n");
+        ok(create_counter(&p, &b));
+        assert_eq!(fs::read_to_string(&p).unwrap(), text(0));
+        assert!(
+            fs::read_to_string(&p).unwrap().starts_with(&format!("unimac-counter wc-eval128 {}\n", b.fingerprint_hex())),
+            "bound to its MAC and key"
+        );
+        assert!(create_counter(&p, &b).is_err(), "never overwrites");
+        assert_eq!(ok(reserve(&p, 1, &b)), 0);
+        assert_eq!(ok(reserve(&p, 3, &b)), 1);
+        assert_eq!(ok(reserve(&p, 1, &b)), 4);
+        assert_eq!(fs::read_to_string(&p).unwrap(), text(5));
         // Through a symbolic link, the file it points to is the counter.
         #[cfg(unix)]
         {
             let link = d.join("link");
             std::os::unix::fs::symlink(&p, &link).unwrap();
-            assert_eq!(ok(reserve(&link, 1)), 5);
+            assert_eq!(ok(reserve(&link, 1, &b)), 5);
             assert!(fs::symlink_metadata(&link)
                 .unwrap()
                 .file_type()
                 .is_symlink());
-            assert_eq!(fs::read_to_string(&p).unwrap(), "6\n");
-            assert_eq!(ok(reserve(&p, 1)), 6);
-            fs::write(&p, "5\n").unwrap();
+            assert_eq!(fs::read_to_string(&p).unwrap(), text(6));
+            assert_eq!(ok(reserve(&p, 1, &b)), 6);
+            fs::write(&p, text(5)).unwrap();
         }
-        fs::write(&p, format!("{}\n", u128::MAX - 1)).unwrap();
-        assert_eq!(ok(reserve(&p, 1)), u128::MAX - 1);
-        assert!(reserve(&p, 1).is_err(), "exhausted");
+        // Another key, another MAC, a bare value (a counter without its
+        // binding line): refused, and the file is left as it was.
+        let other_key = counter::Binding::new(desc, &[8u8; 32]);
+        let other_mac = counter::Binding::new(unimac::macs::find("umac64").unwrap(), &[7u8; 16]);
+        for (bad, why) in [(&other_key, "another wc-eval128 key"), (&other_mac, "not umac64")] {
+            match reserve(&p, 1, bad) {
+                Err(Fail(e)) => assert!(e.contains(why), "{e}"),
+                Ok(c) => panic!("a counter of another binding handed out {c}"),
+            }
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), text(5));
+        fs::write(&p, "5\n").unwrap();
+        match reserve(&p, 1, &b) {
+            Err(Fail(e)) => assert!(e.contains("not bound to a key"), "{e}"),
+            Ok(c) => panic!("an unbound counter handed out {c}"),
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), "5\n");
+        fs::write(&p, text(u128::MAX - 1)).unwrap();
+        assert_eq!(ok(reserve(&p, 1, &b)), u128::MAX - 1);
+        match reserve(&p, 1, &b) {
+            Err(Fail(e)) => assert!(e.contains("exhausted"), "{e}"),
+            Ok(c) => panic!("an exhausted counter handed out {c}"),
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), text(u128::MAX), "left alone");
         // Concurrent reservations never overlap.
-        fs::write(&p, "0\n").unwrap();
+        fs::write(&p, text(0)).unwrap();
         let hs: Vec<_> = (0..4)
             .map(|_| {
                 let p = p.clone();
-                std::thread::spawn(move || (0..25).map(|_| ok(reserve(&p, 2))).collect::<Vec<_>>())
+                let b = b.clone();
+                std::thread::spawn(move || (0..25).map(|_| ok(reserve(&p, 2, &b))).collect::<Vec<_>>())
             })
             .collect();
         let mut all: Vec<u128> = hs.into_iter().flat_map(|h| h.join().unwrap()).collect();
         all.sort();
         assert_eq!(all, (0..100).map(|i| 2 * i).collect::<Vec<_>>());
+        assert_eq!(fs::read_to_string(&p).unwrap(), text(200));
         let _ = fs::remove_dir_all(&d);
     }
 }

@@ -848,7 +848,7 @@ pub fn verify(
 /// What `verify` checks tags with: the reusable MAC, or for a one-time MAC
 /// its one-time interface (checking never spends the key).
 enum Checker {
-    Reusable(Mac),
+    Reusable(Box<Mac>),
     OneTime(registry::OneTimeMac),
 }
 
@@ -858,7 +858,7 @@ impl Checker {
         let r = if d.one_time {
             registry::OneTimeMac::new(name, key).map(Checker::OneTime)
         } else {
-            Mac::new(name, key).map(Checker::Reusable)
+            Mac::new(name, key).map(|m| Checker::Reusable(Box::new(m)))
         };
         r.map_err(|e| Fail(cite(&e.to_string())))
     }

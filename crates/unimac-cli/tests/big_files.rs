@@ -91,6 +91,9 @@ fn big_files_equal_stdin_and_one_shot() {
         let path = dir.0.join(format!("m{len}"));
         fs::write(&path, &data).expect("write file");
         let file = path.to_str().expect("utf-8 path");
+        // hash127's value is a one-time MAC's tag: a known answer only
+        // (--known-answer, the library's known_answer); a nonce needs the
+        // caller's word that it never repeats.
         let cases: [(&str, &str, Option<&str>, &[u8]); 4] = [
             ("hash127", &k32, None, &key32),
             ("tree-mmh32x2", &k16, None, key16),
@@ -98,16 +101,25 @@ fn big_files_equal_stdin_and_one_shot() {
             ("mac-wc-mmh32x2", &k32, Some(&n16), &key32),
         ];
         for (name, khex, nhex, key) in cases {
+            let one_time = unimac::macs::one_time_row(name).is_some();
             let mut args = vec!["compute", name, "--key", khex];
+            if one_time {
+                args.push("--known-answer");
+            }
             if let Some(n) = nhex {
-                args.extend(["--nonce", n]);
+                args.extend(["--nonce", n, "--caller-manages-nonces"]);
             }
             let p = Params {
                 key,
                 nonce: nhex.map(|_| nonce.as_slice()),
                 len: None,
             };
-            let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
+            let want = if one_time {
+                registry::known_answer(name, &p, &data)
+            } else {
+                registry::compute(name, &p, &data)
+            };
+            let want = hex::encode(want.expect("library"));
             let mut with_file = args.clone();
             with_file.push(file);
             assert_eq!(
@@ -127,7 +139,9 @@ fn big_files_equal_stdin_and_one_shot() {
 }
 
 /// `--threads N` (before or after the subcommand) changes nothing but the
-/// speed: 1, 2 and every core give the library's one-shot result.
+/// speed: 1, 2 and every core give the library's one-shot result (hash127's
+/// value as a known answer; mac-hash127-aes streams hash127 through the
+/// threads).
 #[test]
 fn threads_option_gives_the_same_results() {
     let dir = TempDir(std::env::temp_dir().join(format!("unimac-threads-{}", std::process::id())));
@@ -137,18 +151,41 @@ fn threads_option_gives_the_same_results() {
     fs::write(&path, &data).expect("write file");
     let file = path.to_str().expect("utf-8 path");
     let key = bytes(32, 22);
-    for (name, key) in [("hash127", &key[..]), ("eval64", &key[..8]), ("tree-mmh32x2", &key[..16])] {
+    for (name, key) in [
+        ("hash127", &key[..]),
+        ("mac-hash127-aes", &key[..]),
+        ("eval64", &key[..8]),
+        ("tree-mmh32x2", &key[..16]),
+    ] {
         let khex = hex::encode(key);
-        let want = hex::encode(
-            registry::compute(name, &Params { key, nonce: None, len: None }, &data).expect("library"),
-        );
+        let p = Params { key, nonce: None, len: None };
+        let one_time = unimac::macs::one_time_row(name).is_some();
+        let want = if one_time {
+            registry::known_answer(name, &p, &data)
+        } else {
+            registry::compute(name, &p, &data)
+        };
+        let want = hex::encode(want.expect("library"));
+        let ka: &[&str] = if one_time { &["--known-answer"] } else { &[] };
         for t in ["1", "2", "0"] {
-            let before = ok_line(&run(&["--threads", t, "compute", name, "--key", &khex, file], None));
-            let after = ok_line(&run(&["compute", name, "--key", &khex, "--threads", t, file], None));
+            let before = ok_line(&run(
+                &[&["--threads", t, "compute", name, "--key", &khex][..], ka, &[file]].concat(),
+                None,
+            ));
+            let after = ok_line(&run(
+                &[&["compute", name, "--key", &khex, "--threads", t][..], ka, &[file]].concat(),
+                None,
+            ));
             assert!(before.contains(&want), "{name} --threads {t}: {before} vs {want}");
             assert_eq!(before, after, "{name}: --threads before and after the subcommand");
         }
     }
     let bad = run(&["--threads", "x", "list"], None);
     assert!(!bad.status.success());
+    // Without --known-answer, hash127's one-time value is refused whatever
+    // the threads.
+    let o = run(&["--threads", "2", "compute", "hash127", "--key", &hex::encode(&key), file], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one-time"));
 }

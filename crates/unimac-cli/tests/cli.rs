@@ -130,6 +130,30 @@ fn key_hex(path: &str) -> String {
         .to_string()
 }
 
+/// The value of a counter file, after checking its binding line
+/// (`unimac-counter NAME FINGERPRINT`, 32 lowercase hex digits).
+#[track_caller]
+fn counter_value(path: &str, mac: &str) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    let (head, value) = text.split_once('\n').unwrap_or_else(|| panic!("{text:?}"));
+    let fp = head
+        .strip_prefix(&format!("unimac-counter {mac} "))
+        .unwrap_or_else(|| panic!("counter {path} not bound to {mac}: {text:?}"));
+    assert!(
+        fp.len() == 32 && fp.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)),
+        "{text:?}"
+    );
+    let v = value.strip_suffix('\n').unwrap_or_else(|| panic!("{text:?}"));
+    assert!(!v.is_empty() && v.bytes().all(|c| c.is_ascii_digit()), "{text:?}");
+    v.to_string()
+}
+
+/// The binding line of a counter file (with its newline).
+fn counter_head(path: &str) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    format!("{}\n", text.split_once('\n').unwrap().0)
+}
+
 // ---------------------------------------------------------------- list, compute, check-vectors
 
 #[test]
@@ -169,33 +193,45 @@ fn compute_file_stdin_and_dash_agree_with_the_vectors() {
     let want = "3f318193b259eb8e8653a98f0996c47c\n";
     let d = Dir::new();
     let f = d.write("m", &[0x3b]);
-    let o = run(&["compute", "mac-hash127", "--key", key, &f]);
+    // mac-hash127 is a one-time MAC: its value is served as a known answer
+    // only, with --known-answer and --key.
+    fn ka<'a>(args: &[&'a str]) -> Vec<&'a str> {
+        [&["compute", "mac-hash127", "--known-answer"][..], args].concat()
+    }
+    let o = run(&ka(&["--key", key, &f]));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), want);
-    let o = run_stdin(&["compute", "mac-hash127", "--key", key], &[0x3b]);
+    let o = run_stdin(&ka(&["--key", key]), &[0x3b]);
     assert_eq!(stdout(&o), want);
-    let o = run_stdin(&["compute", "mac-hash127", "--key", key, "-"], &[0x3b]);
+    let o = run_stdin(&ka(&["--key", key, "-"]), &[0x3b]);
     assert_eq!(stdout(&o), want);
     // The empty message from stdin (mac.jsonl line 1).
-    let o = run_stdin(&["compute", "mac-hash127", "--key", H127_KEY], b"");
+    let o = run_stdin(&ka(&["--key", H127_KEY]), b"");
     assert_eq!(stdout(&o), "9553ad9da5c8f19444f18032b588424b\n");
+    // Without --known-answer the one-time value is refused, on every input.
+    assert_error(&run(&["compute", "mac-hash127", "--key", key, &f]), "one-time");
+    assert_error(&run_stdin(&["compute", "mac-hash127", "--key", key, "-"], &[0x3b]), "one-time");
 }
 
 #[test]
 fn compute_errors() {
     let d = Dir::new();
     let f = d.write("m", b"x");
-    assert_error(&run(&["compute", "hash127", "--key", "zz", &f]), "hex");
+    // hash127's value is a one-time MAC's tag: refused without
+    // --known-answer, and the known-answer path reports input errors.
+    assert_error(&run(&["compute", "hash127", "--key", H127_KEY, &f]), "one-time");
+    let ka = ["compute", "hash127", "--known-answer"];
+    assert_error(&run(&[&ka[..], &["--key", "zz", &f]].concat()), "hex");
     assert_error(
         &run(&["compute", "no-such-name", "--key", H127_KEY, &f]),
         "unknown name",
     );
     assert_error(
-        &run(&["compute", "hash127", "--key", H127_KEY, &d.s("missing")]),
+        &run(&[&ka[..], &["--key", H127_KEY, &d.s("missing")]].concat()),
         "cannot open",
     );
     assert_error(
-        &run(&["compute", "hash127", "--key", "00", &f]),
+        &run(&[&ka[..], &["--key", "00", &f]].concat()),
         "key must be 32 bytes",
     );
     assert_error(
@@ -210,23 +246,32 @@ fn compute_errors() {
             H127_KEY,
             "--nonce",
             "00",
+            "--caller-manages-nonces",
             &f,
         ]),
         "nonce must be 16 bytes",
     );
+    assert_error(&run(&["compute", "hash127-raw", "--key", H127_KEY, &f]), "one-time");
     assert_error(
-        &run(&["compute", "hash127-raw", "--key", H127_KEY, &f]),
+        &run(&["compute", "hash127-raw", "--known-answer", "--key", H127_KEY, &f]),
         "multiple of 4",
     );
     assert_error(
+        &run(&[&ka[..], &["--key", H127_KEY, d.0.path().to_str().unwrap()]].concat()),
+        "directory",
+    );
+    // A nonce MAC's --nonce needs the caller's word that it never repeats.
+    assert_error(
         &run(&[
             "compute",
-            "hash127",
+            "mac-hash127-aes-nonce",
             "--key",
             H127_KEY,
-            d.0.path().to_str().unwrap(),
+            "--nonce",
+            &"00".repeat(16),
+            &f,
         ]),
-        "directory",
+        "--caller-manages-nonces",
     );
 }
 
@@ -553,7 +598,7 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let k = d.s("k");
-    assert_eq!(fs::read_to_string(&c).unwrap(), "0\n");
+    assert_eq!(counter_value(&c, "hash127-aes-nonce"), "0");
     let f = d.write("f", b"same message");
     let a = tag_ok(&[
         "tag",
@@ -574,7 +619,7 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
         &c,
         &f,
     ]);
-    assert_eq!(fs::read_to_string(&c).unwrap(), "3\n");
+    assert_eq!(counter_value(&c, "hash127-aes-nonce"), "3");
     let all: Vec<&str> = a.lines().chain(b.lines()).collect();
     let nonces: Vec<&str> = all.iter().map(|l| l.split_once(':').unwrap().0).collect();
     assert_eq!(
@@ -592,8 +637,13 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
         3,
         "same message, different nonces, different tags"
     );
-    // --nonce for interoperation equals the library.
+    // --nonce for interoperation (the caller's word that it never repeats)
+    // equals the library; without that word it is refused.
     let n = "000102030405060708090a0b0c0d0e0f";
+    assert_error(
+        &run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--nonce", n, &f]),
+        "--caller-manages-nonces",
+    );
     let o = tag_ok(&[
         "tag",
         "hash127-aes-nonce",
@@ -601,6 +651,7 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
         &k,
         "--nonce",
         n,
+        "--caller-manages-nonces",
         &f,
     ]);
     let c2 = run(&[
@@ -610,8 +661,10 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
         &key_hex(&k),
         "--nonce",
         n,
+        "--caller-manages-nonces",
         &f,
     ]);
+    assert!(c2.status.success(), "{}", stderr(&c2));
     assert_eq!(o, format!("{n}:{}  {f}\n", stdout(&c2).trim_end()));
     let sums = d.write("SUMS", format!("{a}{b}{o}").as_bytes());
     let v = run(&[
@@ -660,8 +713,11 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
 fn tag_errors_write_nothing() {
     let d = Dir::new();
     let f = d.write("f", b"msg");
-    let k = keygen(&d, "hash127-aes-nonce", "k");
-    let ctr = d.write("ctr", b"5\n");
+    let k = d.s("k");
+    let ctr = d.s("ctr");
+    let o = run(&["keygen", "hash127-aes-nonce", "-o", &k, "--counter", &ctr]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ctr_before = fs::read(&ctr).unwrap();
     // missing key file
     assert_error(
         &run(&["tag", "hash127-aes", "--key-file", &d.s("nokey"), &f]),
@@ -726,6 +782,7 @@ fn tag_errors_write_nothing() {
                 &k,
                 "--nonce",
                 &"00".repeat(16),
+                "--caller-manages-nonces",
                 &f,
             ]),
             "not a wc-eval64 key",
@@ -745,6 +802,7 @@ fn tag_errors_write_nothing() {
             &k,
             "--nonce",
             "0011",
+            "--caller-manages-nonces",
             &f,
         ]),
         "nonce must be 16 bytes",
@@ -757,6 +815,7 @@ fn tag_errors_write_nothing() {
             &k,
             "--nonce",
             "xyz",
+            "--caller-manages-nonces",
             &f,
         ]),
         "not valid hex",
@@ -797,6 +856,7 @@ fn tag_errors_write_nothing() {
             &k,
             "--nonce",
             &"00".repeat(16),
+            "--caller-manages-nonces",
             &f,
             &f,
         ]),
@@ -820,7 +880,7 @@ fn tag_errors_write_nothing() {
         ]),
         "no such file",
     );
-    assert_eq!(fs::read(&ctr).unwrap(), b"5\n");
+    assert_eq!(fs::read(&ctr).unwrap(), ctr_before);
     assert_error(
         &run(&[
             "tag",
@@ -843,7 +903,12 @@ fn tag_errors_write_nothing() {
 fn corrupt_or_missing_counter_file() {
     let d = Dir::new();
     let f = d.write("f", b"msg");
-    let k = keygen(&d, "hash127-aes-nonce", "k");
+    let k = d.s("k");
+    let good = d.s("good");
+    let o = run(&["keygen", "hash127-aes-nonce", "-o", &k, "--counter", &good]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let head = counter_head(&good);
+    let bound = |v: &str| format!("{head}{v}").into_bytes();
     for bad in [
         &b""[..],
         b"12",
@@ -852,6 +917,15 @@ fn corrupt_or_missing_counter_file() {
         b"1 2\n",
         b"340282366920938463463374607431768211456\n",
         b"\x00\x01",
+        // With its binding line, a corrupt value is still refused.
+        &bound("")[..],
+        &bound("12")[..],
+        &bound("abc\n")[..],
+        &bound("-1\n")[..],
+        &bound("1 2\n")[..],
+        &bound("340282366920938463463374607431768211456\n")[..],
+        &bound("1\n\n")[..],
+        head.trim_end().as_bytes(),
     ] {
         let c = d.write("ctr", bad);
         assert_error(
@@ -884,7 +958,17 @@ fn corrupt_or_missing_counter_file() {
         !d.p("none").exists(),
         "a missing counter is never silently restarted at 0"
     );
-    let c = d.write("ctr", format!("{}\n", u128::MAX).as_bytes());
+    // A bare value, as counters were before they named their key: refused
+    // (it could hand out nonces another key used).
+    for bare in ["0\n", "5\n", &format!("{}\n", u128::MAX)] {
+        let c = d.write("ctr", bare.as_bytes());
+        assert_error(
+            &run(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &c, &f]),
+            "not bound to a key",
+        );
+        assert_eq!(fs::read_to_string(&c).unwrap(), bare, "counter file left alone");
+    }
+    let c = d.write("ctr", &bound(&format!("{}\n", u128::MAX)));
     assert_error(
         &run(&[
             "tag",
@@ -897,6 +981,10 @@ fn corrupt_or_missing_counter_file() {
         ]),
         "exhausted",
     );
+    // The counter made with the key works, and counts.
+    let t = tag_ok(&["tag", "hash127-aes-nonce", "--key-file", &k, "--counter", &good, &f]);
+    assert!(t.starts_with(&format!("{}:", "00".repeat(16))), "{t}");
+    assert_eq!(counter_value(&good, "hash127-aes-nonce"), "1");
     // No temporary files are left behind.
     let left: Vec<_> = fs::read_dir(d.0.path())
         .unwrap()
@@ -1084,7 +1172,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
         .spawn()
         .unwrap();
     let t0 = std::time::Instant::now();
-    while fs::read_to_string(&c).unwrap() != "1\n" {
+    while counter_value(&c, name) != "1" {
         assert!(t0.elapsed().as_secs() < 20, "the nonce was not reserved");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
@@ -1104,7 +1192,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
         &f,
     ]);
     assert!(t.starts_with("01000000000000000000000000000000:"), "{t}");
-    assert_eq!(fs::read_to_string(&c).unwrap(), "2\n");
+    assert_eq!(counter_value(&c, name), "2");
 }
 
 #[test]
@@ -1134,6 +1222,10 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
             let c: Vec<&str> = l.split_whitespace().collect();
             c.first() == Some(&format!("mac-{name}").as_str()) && c.get(2) != Some(&"-")
         });
+        // A MAC that draws its own r || s per message takes no nonce, and
+        // its two lines differ: each must verify against the file.
+        let draws_pair = unimac::macs::find(&name)
+            .is_some_and(|m| m.framing == unimac::macs::Framing::PairThenTag);
         let mut args = vec![
             "tag",
             name.as_str(),
@@ -1141,11 +1233,12 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
             k.as_str(),
             "--allow-weak",
         ];
-        if takes_nonce {
-            args.extend(["--nonce", nonce.as_str()]);
+        if takes_nonce && !draws_pair {
+            args.extend(["--nonce", nonce.as_str(), "--caller-manages-nonces"]);
         }
         // A one-message key is spent by its tag: the stdin run gets a fresh
-        // copy of the same key.
+        // copy of the same key (a copy of a one-time key file defeats its
+        // spent mark: only a test may do this).
         let k2 = d.key(&format!("{name}.key2"), &fs::read(&k).unwrap());
         let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
         args[3] = k2.as_str();
@@ -1155,11 +1248,22 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
             "{name}: {}",
             stderr(&from_stdin)
         );
-        assert_eq!(
+        let (file_value, stdin_value) = (
             from_file.split_once("  ").unwrap().0,
-            stdout(&from_stdin).split_once("  ").unwrap().0,
-            "{name}"
+            stdout(&from_stdin).split_once("  ").unwrap().0.to_string(),
         );
+        if draws_pair {
+            assert_ne!(file_value, stdin_value, "{name}: a fresh pair per message");
+            let sums = d.write(
+                &format!("{name}.sums"),
+                format!("{file_value}  {f}\n{stdin_value}  {f}\n").as_bytes(),
+            );
+            let v = run(&["verify", &name, "--key-file", &k, "--check", &sums]);
+            assert!(v.status.success(), "{name}: {}{}", stdout(&v), stderr(&v));
+            assert_eq!(stdout(&v), format!("{f}: OK\n{f}: OK\n"), "{name}");
+        } else {
+            assert_eq!(file_value, stdin_value, "{name}");
+        }
     }
 }
 
@@ -1194,9 +1298,14 @@ fn one_time_key_tags_once_then_only_verifies() {
     let o = run(&["verify", "hash127", "--key-file", &k, "--check", &s]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{f}: OK\n"));
-    // The tag is the one-shot computation.
-    let want = stdout(&run(&["compute", "mac-hash127", "--key", &key, &f]));
-    assert!(sums.starts_with(want.trim()), "{sums} vs {want}");
+    // The tag is the one-shot computation (the known answer of its key);
+    // compute refuses the one-time value without --known-answer.
+    let o = run(&["compute", "mac-hash127", "--known-answer", "--key", &key, &f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = stdout(&o);
+    assert_eq!(want.len(), 33, "{want:?}");
+    assert_eq!(sums, format!("{}  {f}\n", want.trim_end()));
+    assert_error(&run(&["compute", "mac-hash127", "--key", &key, &f]), "one-time");
     // A key file marked spent is still strict.
     let bad = d.key("bad", format!("{before}spent\nspent\n").as_bytes());
     assert_error(

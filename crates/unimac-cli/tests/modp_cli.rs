@@ -340,9 +340,26 @@ fn hash127_96_tag_and_verify() {
         &run(&["tag", "hash127-96", "--key-file", &k, &m2]),
         "already tagged",
     );
-    let o = run(&["compute", "mac-hash127-96", "--key", key.trim(), &m]);
+    // compute gives the one-time value only as a known answer (--key, never
+    // the key file); it equals the tag.
+    assert_error(
+        &run(&["compute", "mac-hash127-96", "--key", key.trim(), &m]),
+        "one-time",
+    );
+    assert_error(
+        &run(&["compute", "mac-hash127-96", "--known-answer", "--key-file", &k, &m]),
+        "never a key file",
+    );
+    let o = run(&["compute", "mac-hash127-96", "--known-answer", "--key", key.trim(), &m]);
+    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).trim(), tag);
     let sums = d.write("sums", line.as_bytes());
     let o = run(&["verify", "hash127-96", "--key-file", &k, "-c", &sums]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{m}: OK\n"));
+    // verify still checks: another message under the line fails.
+    fs::write(&m, b"attack at dusk").unwrap();
+    let o = run(&["verify", "hash127-96", "--key-file", &k, "-c", &sums]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{m}: FAILED\n"));
 }

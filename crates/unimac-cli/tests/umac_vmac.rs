@@ -141,6 +141,7 @@ fn tag_and_verify_with_a_counter_for_every_name() {
                 &keyhex,
                 "--nonce",
                 nonce,
+                "--caller-manages-nonces",
                 file,
             ]));
             assert_eq!(out.trim(), tag, "{name}");
@@ -172,6 +173,7 @@ fn short_nonces_and_vmac_key_sizes() {
         &key,
         "--nonce",
         "6263646566676869",
+        "--caller-manages-nonces",
         &f,
     ]));
     assert!(t.starts_with("6263646566676869:2d376cf5b1813ce5  "), "{t}");
@@ -181,7 +183,7 @@ fn short_nonces_and_vmac_key_sizes() {
         stdout_ok(&run(&["verify", "vmac64", "--key-file", &key, "-c", &sums])).contains(": OK")
     );
     // RFC 4418: UMAC-64 of "abc", nonce "bcdefghi".
-    assert!(!run(&[
+    let o = run(&[
         "tag",
         "--allow-weak",
         "umac64",
@@ -189,10 +191,12 @@ fn short_nonces_and_vmac_key_sizes() {
         &key,
         "--nonce",
         "6263646566676869",
-        &f
-    ])
-    .status
-    .success());
+        "--caller-manages-nonces",
+        &f,
+    ]);
+    assert!(!o.status.success());
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("vmac64 key, not a umac64 key"), "{}", stderr(&o));
     let t = stdout_ok(&run(&[
         "tag",
         "--allow-weak",
@@ -201,6 +205,7 @@ fn short_nonces_and_vmac_key_sizes() {
         &ukey,
         "--nonce",
         "6263646566676869",
+        "--caller-manages-nonces",
         &f,
     ]));
     assert!(t.starts_with("6263646566676869:d4d7b9f6bd4fbfcf  "), "{t}");
@@ -216,6 +221,7 @@ fn short_nonces_and_vmac_key_sizes() {
             &k,
             "--nonce",
             "01",
+            "--caller-manages-nonces",
             &f,
         ]);
         assert_eq!(
@@ -234,9 +240,12 @@ fn short_nonces_and_vmac_key_sizes() {
             &ku,
             "--nonce",
             "01",
+            "--caller-manages-nonces",
             &f,
         ]);
         assert!(!o.status.success());
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(&format!("holds a {len}-byte key")), "{}", stderr(&o));
     }
     // Nonce sizes: 1..16 bytes; 0 and 17 refused.
     for (n, ok) in [
@@ -255,10 +264,18 @@ fn short_nonces_and_vmac_key_sizes() {
             &k96,
             "--nonce",
             n,
+            "--caller-manages-nonces",
             &f,
         ]);
         assert_eq!(o.status.success(), ok, "nonce {n:?}: {}", stderr(&o));
+        if !ok {
+            assert!(stderr(&o).contains("nonce must be 1 to 16 bytes"), "{}", stderr(&o));
+        }
     }
+    // Without the caller's word that it never repeats, --nonce is refused.
+    let o = run(&["tag", "--allow-weak", "vmac64", "--key-file", &key, "--nonce", "01", &f]);
+    assert!(!o.status.success() && o.stdout.is_empty());
+    assert!(stderr(&o).contains("--caller-manages-nonces"), "{}", stderr(&o));
     // VMAC: a 16-byte nonce with its top bit set is refused, with the reason.
     let o = run(&[
         "tag",
@@ -268,6 +285,7 @@ fn short_nonces_and_vmac_key_sizes() {
         &key,
         "--nonce",
         &format!("80{}", "00".repeat(15)),
+        "--caller-manages-nonces",
         &f,
     ]);
     assert!(!o.status.success());
@@ -280,7 +298,12 @@ fn vmac_counter_at_the_top_bit_is_refused() {
     let (key, ctr, f) = (d.path("k"), d.path("c"), d.path("m"));
     stdout_ok(&run(&["keygen", "vmac64", "-o", &key, "--counter", &ctr]));
     fs::write(&f, b"x").unwrap();
-    fs::write(&ctr, format!("{}\n", (1u128 << 127) - 1)).unwrap();
+    // The counter keeps its binding line (made by keygen); only its value
+    // is moved to the last one VMAC accepts.
+    let text = fs::read_to_string(&ctr).unwrap();
+    let (head, zero) = text.split_once('\n').unwrap();
+    assert!(head.starts_with("unimac-counter vmac64 ") && zero == "0\n", "{text}");
+    fs::write(&ctr, format!("{head}\n{}\n", (1u128 << 127) - 1)).unwrap();
     let ok = stdout_ok(&run(&[
         "tag",
         "--allow-weak",
@@ -303,7 +326,13 @@ fn vmac_counter_at_the_top_bit_is_refused() {
         &f,
     ]);
     assert!(!o.status.success());
+    assert!(o.stdout.is_empty());
     assert!(stderr(&o).contains("top bit"), "{}", stderr(&o));
+    // The counter never goes back below the refused value.
+    let text = fs::read_to_string(&ctr).unwrap();
+    let (h, v) = text.split_once('\n').unwrap();
+    assert_eq!(h, head);
+    assert!(v.trim_end().parse::<u128>().unwrap() >= 1u128 << 127, "{text}");
 }
 
 #[test]

@@ -84,11 +84,12 @@ enum State {
 /// with :meth:`update`, then :meth:`digest` / :meth:`hexdigest` /
 /// :meth:`verify`.
 ///
-/// Objects of one-message MACs (``hash127``) and nonce MACs refuse any use
-/// after :meth:`digest` or :meth:`verify` (a second message under the same
-/// nonce or one-time key would void the MAC's guarantee); stateless ones
-/// (``hash127-aes``, raw hashes) may give their digest again. The object may
-/// be shared between threads.
+/// After :meth:`digest` an object gives the same digest again
+/// (:meth:`digest`, :meth:`hexdigest`, :meth:`verify`) and refuses
+/// :meth:`update`: a second message under the same nonce would void the
+/// MAC's guarantee. One-time MACs (``hash127``, ``hash127-96``) have no such
+/// object (:class:`unimac.OneTimeKey`). The object may be shared between
+/// threads.
 ///
 /// >>> import unimac
 /// >>> h = unimac.new("hash127-aes", bytes(32))
@@ -192,8 +193,8 @@ impl UnimacHash {
     }
 
     /// Compare the tag with ``tag`` in constant time; raise
-    /// :class:`unimac.InvalidTag` if they differ. For ``shoup4-*`` either
-    /// ``r ‖ s ‖ tag`` or the 8-byte tag alone.
+    /// :class:`unimac.InvalidTag` if they differ. For ``shoup4-*`` the tag
+    /// as sent, ``r ‖ s ‖ tag``.
     ///
     /// >>> h = unimac.new("hash127-aes", bytes(32)); h.update(b"m")
     /// >>> h.verify(unimac.tag("hash127-aes", bytes(32), b"m"))

@@ -121,12 +121,13 @@ pub fn partial_info<'py>(py: Python<'py>, partial: &Bound<'py, PyAny>) -> PyResu
 }
 
 /// The hash ``name`` (not a MAC) of the whole message from its combined
-/// partial, under the name's full key (``hash127``: ``r ‖ k``).
+/// partial, under the name's full key. The hash ``hash127``, whose value
+/// under ``r ‖ k`` is a one-time tag, is refused (:class:`unimac.OneTimeKey`).
 ///
 /// >>> import unimac
-/// >>> key = bytes(range(32))
-/// >>> p = unimac.partial_hash("hash127", unimac.hash_key("hash127", key), 0, b"abc")
-/// >>> unimac.finish_hash("hash127", key, p) == unimac.compute("hash127", key, b"abc")
+/// >>> key = bytes(range(8))
+/// >>> p = unimac.partial_hash("eval64", unimac.hash_key("eval64", key), 0, b"abc")
+/// >>> unimac.finish_hash("eval64", key, p) == unimac.compute("eval64", key, b"abc")
 /// True
 #[pyfunction]
 pub fn finish_hash<'py>(

@@ -11,6 +11,10 @@ import unimac
 
 NONCE16 = (7).to_bytes(16, "little")
 
+# What the refusals say: a one-time MAC names its one door; shoup4 draws its pair.
+ONE_TIME_REFUSED = "unimac.OneTimeKey"
+PAIR_REFUSED = r"draws its random r \|\| s"
+
 # (name, nonce) for one MAC of each kind.
 MACS = [
     ("hash127-aes", None),
@@ -73,23 +77,42 @@ def test_verify_raises_invalid_tag(name, nonce):
     assert issubclass(unimac.InvalidTag, ValueError)
 
 
-@pytest.mark.parametrize("name,nonce", [m for m in MACS if m[1] is not None] + [("hash127", None)])
-def test_nonce_and_one_time_objects_refuse_after_finalize(name, nonce):
+@pytest.mark.parametrize("name,nonce", [m for m in MACS if m[1] is not None] + [("shoup4-eval64", None)])
+def test_nonce_objects_give_one_digest_then_refuse_more_data(name, nonce):
+    """A nonce (or random-pair) object authenticates one message: after
+    digest(), hexdigest() or verify() it gives the same digest again (as
+    hashlib) but refuses more data, and it cannot be copied."""
     key = key_for(name)
     for finish in ("digest", "verify", "hexdigest"):
         h = unimac.new(name, key, nonce=nonce)
         h.update(b"one message")
         if finish == "verify":
-            with pytest.raises(unimac.InvalidTag):
+            with pytest.raises(unimac.InvalidTag, match="tag mismatch"):
                 h.verify(b"\0" * h.digest_size)
         else:
             getattr(h, finish)()
-        for again in (lambda: h.digest(), lambda: h.hexdigest(), lambda: h.update(b"more"),
-                      lambda: h.verify(b"\0" * 16)):
-            with pytest.raises(ValueError, match="already given its tag"):
-                again()
-    with pytest.raises(TypeError):
+        d = h.digest()
+        assert len(d) == h.digest_size
+        assert h.digest() == d and h.hexdigest() == d.hex()
+        h.verify(d)
+        if nonce is not None:
+            assert d == unimac.tag(name, key, b"one message", nonce=nonce)
+        else:  # shoup4: r || s drawn by the library, then the tag
+            unimac.Mac(name, key).verify(b"one message", d)
+        with pytest.raises(ValueError, match="already given its tag"):
+            h.update(b"more")
+        assert h.digest() == d  # the refused update changed nothing
+    with pytest.raises(TypeError, match="not copyable"):
         unimac.new(name, key, nonce=nonce).copy()
+
+
+def test_one_time_macs_have_no_streaming_object():
+    """hash127 and hash127-96 (and the plain hash hash127, whose value under
+    r || k is the one-time tag) are refused by unimac.new."""
+    for name in ("hash127", "mac-hash127", "hash127-96", "hash127-raw"):
+        key = key_for(name)
+        with pytest.raises(ValueError, match=ONE_TIME_REFUSED):
+            unimac.new(name, key)
 
 
 def test_stateless_objects_digest_repeatedly():
@@ -124,16 +147,26 @@ def test_open_stateless_objects_copy_like_hashlib(name):
 
 def test_one_time_key_is_spent_by_tag_not_by_verify():
     key = key_for("hash127")
-    m = unimac.Mac("hash127", key)
-    t0 = unimac.compute("hash127", key, b"first")
+    with pytest.raises(ValueError, match=ONE_TIME_REFUSED):
+        unimac.Mac("hash127", key)
+    with pytest.raises(ValueError, match=ONE_TIME_REFUSED):
+        unimac.compute("hash127", key, b"first")
+    m = unimac.OneTimeKey("hash127", key)
+    assert not m.spent and m.name == "hash127" and m.digest_size == 16
+    t0 = unimac.known_answer("hash127", key, b"first")
     m.verify(b"first", t0)
     m.verify(b"first", t0)
+    assert not m.spent  # verify never spends the key
     assert m.tag(b"first") == t0
+    assert m.spent and "spent=true" in repr(m)
     with pytest.raises(ValueError, match="one-time key has already tagged"):
         m.tag(b"second")
-    m.verify(b"first", t0)  # checking still works
     with pytest.raises(ValueError, match="one-time key has already tagged"):
-        m.tag_file(__file__)
+        m.tag(b"first")  # not even the same message again
+    m.verify(b"first", t0)  # checking still works
+    with pytest.raises(unimac.InvalidTag, match="tag mismatch"):
+        m.verify(b"second", t0)
+    assert not hasattr(m, "tag_file")  # no door but tag()
 
 
 def test_shoup4_random_pair():
@@ -142,17 +175,27 @@ def test_shoup4_random_pair():
     a, b = m.tag(b"msg"), m.tag(b"msg")
     assert len(a) == len(b) == 24 and a[:16] != b[:16]
     m.verify(b"msg", a)
-    m.verify(b"msg", b[16:], nonce=b[:16])
-    assert a[16:] == unimac.compute("mac-shoup4-eval64", key, b"msg", nonce=a[:16])
+    m.verify(b"msg", b)
+    assert a[16:] == unimac.known_answer("mac-shoup4-eval64", key, b"msg", nonce=a[:16])
+    assert b[16:] == unimac.known_answer("shoup4-eval64", key, b"msg", nonce=b[:16])
+    # The pair is the library's: no door takes one from the caller.
+    with pytest.raises(ValueError, match=PAIR_REFUSED):
+        m.tag(b"msg", nonce=a[:16])
+    with pytest.raises(ValueError, match=PAIR_REFUSED):
+        unimac.compute("mac-shoup4-eval64", key, b"msg", nonce=a[:16])
+    with pytest.raises(ValueError, match=PAIR_REFUSED):
+        m.verify(b"msg", b[16:], nonce=b[:16])
     with pytest.raises(unimac.InvalidTag):
         m.verify(b"msh", a)
     with pytest.raises(unimac.InvalidTag):
-        m.verify(b"msg", a[16:], nonce=b[:16])
+        m.verify(b"msg", a[:16] + b[16:])  # a's pair with b's tag
+    with pytest.raises(unimac.InvalidTag):
+        m.verify(b"msg", a[16:])  # the tag without its pair
     h = unimac.new("shoup4-eval64", key)
     h.update(b"msg")
     sent = h.digest()
     m.verify(b"msg", sent)
-    assert h.digest_size == 24
+    assert h.digest_size == 24 and len(sent) == 24
 
 
 def test_tag_file(tmp_path):
@@ -164,6 +207,12 @@ def test_tag_file(tmp_path):
         m = unimac.Mac(name, key)
         assert m.tag_file(p, nonce=nonce) == m.tag(data, nonce=nonce), name
         assert m.tag_file(str(p), nonce=nonce) == m.tag(data, nonce=nonce), name
+    # shoup4: each call draws its pair; the sent form verifies.
+    m = unimac.Mac("shoup4-eval64", key_for("shoup4-eval64"))
+    a, b = m.tag_file(p), m.tag_file(p)
+    assert len(a) == len(b) == 24 and a[:16] != b[:16]
+    m.verify(data, a)
+    m.verify(data, b)
     with pytest.raises(FileNotFoundError):
         unimac.Mac("hash127-aes", key_for("hash127-aes")).tag_file(tmp_path / "missing")
 
@@ -186,7 +235,7 @@ def test_wrong_key_length():
             with pytest.raises(ValueError, match=f"{name}: key must be .* bytes, got {n}$"):
                 unimac.Mac(name, bytes(n))
             with pytest.raises(ValueError, match=f"key must be .* bytes, got {n}$"):
-                unimac.new(name, bytes(n), nonce=NONCE16[:unimac.info(name)["nonce_size"]] or None)
+                unimac.new(name, bytes(n), nonce=NONCE16[:unimac.info(name)["nonce_size"]] if unimac.info(name)["nonce"] else None)
     with pytest.raises(ValueError, match="eval64: key must be 8 bytes, got 7"):
         unimac.compute("eval64", bytes(7), b"")
 
@@ -239,7 +288,7 @@ def test_messages_are_the_clis(cli, tmp_path):
         (lambda: unimac.compute("eval6", bytes(8), b""), ["compute", "eval6", "--key", "00" * 8, "/dev/null"]),
         (lambda: unimac.compute("wc-mmh32x2", bytes(32), b""), ["compute", "wc-mmh32x2", "--key", "00" * 32, "/dev/null"]),
         (lambda: unimac.compute("wc-mmh32x2", bytes(32), b"", nonce=bytes(3)),
-         ["compute", "wc-mmh32x2", "--key", "00" * 32, "--nonce", "000000", "/dev/null"]),
+         ["compute", "wc-mmh32x2", "--key", "00" * 32, "--nonce", "000000", "--caller-manages-nonces", "/dev/null"]),
         (lambda: unimac.keygen("hash127-ase"), ["keygen", "hash127-ase", "-o", str(k3)]),
     ]
     for py, args in cases:
@@ -457,6 +506,8 @@ def test_names_and_info():
         if i["key_size"] is not None:
             assert len(unimac.keygen(m)) == i["key_size"]
     assert unimac.info("hash127")["one_time"] and not unimac.info("hash127")["stateless"]
+    assert unimac.info("hash127-96")["one_time"] and unimac.info("hash127-raw")["one_time"]
+    assert not unimac.info("hash127-aes")["one_time"] and not unimac.info("eval64")["one_time"]
     assert unimac.info("hash127-aes")["stateless"] and not unimac.info("hash127-aes")["nonce"]
     assert unimac.info("wc-mmh32x4")["nonce"] and unimac.info("wc-mmh32x4")["nonce_size"] == 16
     assert unimac.info("umac32")["nonce_sizes"] == (1, 16)
@@ -574,3 +625,5 @@ def test_tag_file_checks_the_nonce_before_reading(tmp_path):
         unimac.Mac("wc-mmh32x4", key).tag_file(missing)
     with pytest.raises(ValueError, match="takes no nonce"):
         unimac.Mac("hash127-aes", unimac.keygen("hash127-aes")).tag_file(missing, nonce=bytes(16))
+    with pytest.raises(ValueError, match=PAIR_REFUSED):
+        unimac.Mac("shoup4-eval64", unimac.keygen("shoup4-eval64")).tag_file(missing, nonce=bytes(16))

@@ -111,9 +111,10 @@ def test_tag_files_and_verify(client, tmp_path):
     assert tags == [unimac.Mac("hash127-aes", key).tag_file(p) for p in paths]
     ud.verify_files(paths, "hash127-aes", key, tags, client=client)
 
-    # A nonce MAC: nonces from the counter, on the client, one per file.
-    counter = unimac.Counter.create(str(tmp_path / "n.ctr"))
+    # A nonce MAC: nonces from the counter (bound to the MAC and key), on
+    # the client, one per file.
     key = unimac.keygen("wc-mmh32x2")
+    counter = unimac.Counter.create(str(tmp_path / "n.ctr"), "wc-mmh32x2", key)
     tags, nonces = ud.tag_files(paths, "wc-mmh32x2", key, counter=counter, client=client)
     assert nonces == [i.to_bytes(16, "little") for i in range(len(paths))]
     assert counter.peek() == len(paths)
@@ -143,6 +144,11 @@ def test_clear_errors(client, big, tmp_path):
         ud.tag_large(big, "wc-eval64", bytes(24), client=client)
     with pytest.raises(ValueError, match="no partial hashes"):
         ud.tag_large(big, "umac64", bytes(16), client=client)
+    for one_time, key_len in (("hash127", 32), ("hash127-96", 48)):
+        with pytest.raises(ValueError, match="one-time MAC .*unimac.OneTimeKey"):
+            ud.tag_large(big, one_time, bytes(key_len), client=client)
+        with pytest.raises(ValueError, match="one-time MAC .*unimac.OneTimeKey"):
+            ud.tag_files([big], one_time, bytes(key_len), client=client)
     missing = str(tmp_path / "no-such-file.bin")
     with pytest.raises(FileNotFoundError, match="no-such-file.bin"):
         ud.tag_files([big, missing], "hash127-aes", bytes(32), client=client)
@@ -191,7 +197,7 @@ def test_cipher_key_never_leaves_the_client(client, big, tmp_path, name, secret)
     nonce = _nonce(name)
     t = ud.tag_large(big, name, key, nonce=nonce, blocksize=256 << 10, client=rec)
     assert t == unimac.Mac(name, key).tag_file(big, nonce=nonce)
-    counter = unimac.Counter.create(str(tmp_path / "c")) if nonce else None
+    counter = unimac.Counter.create(str(tmp_path / "c"), name, key) if nonce else None
     ud.tag_files([big, big], name, key, counter=counter, client=rec)
     assert len(rec.blobs) == 3 and len(rec.blobs[0]) > 2000
     for blob in rec.blobs:

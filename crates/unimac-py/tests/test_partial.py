@@ -7,8 +7,12 @@ import pytest
 
 import unimac
 
-MACS = ["hash127-aes", "hash127-aes-nonce", "wc-eval64", "wc-eval128", "wc-mmh32x2", "mac-hash127"]
-HASHES = ["hash127", "eval64", "eval128", "division64", "tree-mmh32x2"]
+MACS = ["hash127-aes", "hash127-aes-nonce", "mac-hash127-aes-add", "wc-eval64", "wc-eval128", "wc-mmh32x2"]
+HASHES = ["eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2"]
+# One-time MACs, and the plain hashes whose value under r || k IS the
+# one-time tag: no partial function serves them (their one door is
+# unimac.OneTimeKey).
+ONE_TIME = [("hash127", 32), ("mac-hash127", 32), ("hash127-96", 48), ("mac-hash127-96", 48), ("hash127-raw", 32)]
 
 
 def _split(spec, key, msg, cuts):
@@ -50,6 +54,24 @@ def test_hash_any_split(name):
     msg = os.urandom(4 * g + 1)
     ps = _split(name, key, msg, [g, 2 * g])
     assert unimac.finish_hash(name, key, _fold(ps)) == unimac.compute(name, key, msg)
+
+
+@pytest.mark.parametrize("name,key_len", ONE_TIME)
+def test_one_time_names_are_refused(name, key_len):
+    key = os.urandom(key_len)
+    hk = key[:16]  # r: what the hash would take
+    good = unimac.partial_hash("hash127-aes", hk, 0, b"abcd")  # a whole partial of the same hash
+    for call in (
+        lambda: unimac.hash_key(name, key),
+        lambda: unimac.partial_hash(name, hk, 0, b"abcd"),
+        lambda: unimac.partial_hash(name, hk, 0, b"abcd", last=False),
+        lambda: unimac.granularity(name),
+        lambda: unimac.finish_hash(name, key, good),
+        lambda: unimac.finish_mac(name, key, good),
+    ):
+        with pytest.raises(ValueError, match="one-time MAC .*unimac.OneTimeKey"):
+            call()
+    assert not {"hash127", "hash127-raw", "mac-hash127", "mac-hash127-96"} & set(unimac.partial_names())
 
 
 def test_large_input_and_buffers():

@@ -1,11 +1,14 @@
 //! `mac-hash127-96` (SPEC §7): the tag is the low 96 bits of
 //! `(k + h u) mod p`, checked against num-bigint; streaming equals one-shot;
-//! verification is exact.
+//! verification is exact. By name it is a one-time MAC: `OneTimeMac` and
+//! `registry::known_answer` give the tag, the reusable doors refuse it.
 
 use num_bigint::{BigInt, BigUint};
 use rand::{RngCore, SeedableRng};
 use unimac::hash127;
 use unimac::mac::Hash127OneTime96;
+use unimac::registry::{self, OneTimeMac};
+use unimac::Error;
 
 /// The integer of four signed little-endian words (SPEC §1).
 fn words(b: &[u8]) -> BigInt {
@@ -49,8 +52,23 @@ fn tag_is_the_truncated_k_plus_h_u() {
             bad[11] ^= 0x80;
             assert!(Hash127OneTime96::new(&key).verify(&msg, bad).is_err());
             assert!(Hash127OneTime96::new(&key).verify(&msg, &want[..11]).is_err());
-            let by_name = unimac::compute("mac-hash127-96", &unimac::Params { key: &key, nonce: None, len: None }, &msg).unwrap();
-            assert_eq!(by_name, want);
+            // By name: the one-time door tags (once, by value) and checks;
+            // the known-answer interface gives the same value; the reusable
+            // doors refuse the one-time name.
+            let p = unimac::Params { key: &key, nonce: None, len: None };
+            assert_eq!(registry::known_answer("mac-hash127-96", &p, &msg).unwrap(), want);
+            let one = OneTimeMac::new("hash127-96", &key).unwrap();
+            assert!(one.verify(&msg, want).is_ok());
+            assert!(one.verify(&msg, bad).is_err());
+            assert_eq!(one.tag(&msg), want);
+            let mut s = OneTimeMac::new("mac-hash127-96", &key).unwrap().start().unwrap();
+            for c in msg.chunks(5) {
+                s.update(c);
+            }
+            assert_eq!(s.finalize().unwrap(), want);
+            let refused = Some(Error::OneTimeOnly("hash127-96".into()));
+            assert_eq!(unimac::compute("mac-hash127-96", &p, &msg).err(), refused);
+            assert_eq!(registry::Mac::new("hash127-96", &key).err(), refused);
         }
     }
 }

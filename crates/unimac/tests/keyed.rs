@@ -1,11 +1,16 @@
 //! The keyed by-name API (`registry::key`): for every name, one keyed object
 //! used for many messages gives exactly what a fresh `open` per message and
-//! `compute` give, and its errors are `open`'s.
+//! `compute` give, and its errors are `open`'s. The names these reusable
+//! doors refuse (the one-time MACs and the hashes whose output is their tag;
+//! the MACs that draw their own random pair) are checked through their own
+//! doors: `OneTimeMac`, `Mac` and `registry::known_answer`.
 
 use rand::{Rng, RngCore, SeedableRng};
-use unimac::mac::{KeyedHash, TreeHash, WegmanCarter};
+use unimac::hash127;
+use unimac::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
+use unimac::macs::{self, Finish, Framing};
 use unimac::registry::NamedHash;
-use unimac::registry::{self, Entry, KeySpec, Keyed, Params, Stream};
+use unimac::registry::{self, Entry, KeySpec, Keyed, Mac, OneTimeMac, Params, Stream};
 use unimac::Error;
 
 type Rng64 = rand::rngs::StdRng;
@@ -62,6 +67,35 @@ fn nonce(e: &Entry, rng: &mut Rng64) -> Option<Vec<u8>> {
     })
 }
 
+/// The error every reusable door (`key`, `open`, `compute`) gives for the
+/// catalogue name `name`, from the table: a one-time MAC, or a hash whose
+/// output under its key is that MAC's tag, is `OneTimeOnly`; a MAC that
+/// draws its own random pair is `CallerPair`; `None` for the other names.
+fn refusal(name: &str) -> Option<Error> {
+    if let Some(d) = macs::one_time_row(name) {
+        return Some(Error::OneTimeOnly(d.name.to_string()));
+    }
+    macs::MACS
+        .iter()
+        .find(|d| d.catalog_name == name && d.framing == Framing::PairThenTag)
+        .map(|d| Error::CallerPair(d.name.to_string()))
+}
+
+#[test]
+fn refused_names_are_the_tables_one_time_and_random_pair_rows() {
+    let mut refused: Vec<&str> =
+        registry::entries().iter().map(|e| e.info.name.as_str()).filter(|n| refusal(n).is_some()).collect();
+    refused.sort_unstable();
+    assert_eq!(
+        refused,
+        ["hash127", "hash127-raw", "mac-hash127", "mac-hash127-96", "mac-shoup4-division64", "mac-shoup4-eval64"]
+    );
+    for d in macs::MACS {
+        assert_eq!(registry::is_one_time(d.name), d.one_time, "{}", d.name);
+        assert_eq!(refusal(d.catalog_name).is_some(), d.one_time || d.framing == Framing::PairThenTag, "{}", d.name);
+    }
+}
+
 #[test]
 fn keyed_equals_open_and_compute_for_every_name() {
     let mut rng = Rng64::seed_from_u64(0x6b_6579_6564);
@@ -69,9 +103,10 @@ fn keyed_equals_open_and_compute_for_every_name() {
     let mut ok = 0usize;
     for e in registry::entries() {
         let name = &e.info.name;
-        // One-message keyed objects start one message only: see
-        // one_message_keys_start_once.
-        if name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time) {
+        // One-time and random-pair names are refused by `key`: see
+        // one_time_names_only_through_one_time_mac and
+        // random_pair_names_only_through_mac.
+        if refusal(name).is_some() {
             continue;
         }
         let ok_before = ok;
@@ -80,17 +115,6 @@ fn keyed_equals_open_and_compute_for_every_name() {
             let p = Params { key: &key, nonce: None, len };
             let keyed: std::sync::Arc<dyn registry::Keyed> =
                 registry::key(name, &p).unwrap_or_else(|err| panic!("{name}: {err}")).into();
-            // A one-message key (mac-hash127) tags one message per keyed
-            // object: each tagging path gets its own; `start_check` (the
-            // verifying path) never spends it.
-            let one_time = name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time);
-            let tagger = || -> std::sync::Arc<dyn registry::Keyed> {
-                if one_time {
-                    registry::key(name, &p).unwrap().into()
-                } else {
-                    std::sync::Arc::clone(&keyed)
-                }
-            };
             let mut msgs = lengths();
             msgs.extend([key.len().saturating_sub(1), key.len(), key.len() + 1]);
             // Two messages started from one keyed object at once, fed
@@ -101,16 +125,17 @@ fn keyed_equals_open_and_compute_for_every_name() {
                 let n = n.as_deref();
                 let p = Params { key: &key, nonce: n, len };
                 let fresh = registry::compute(name, &p, msg);
+                assert_eq!(registry::known_answer(name, &p, msg), fresh, "{name}: known_answer, message {i}");
                 let opened = registry::open(name, &p).and_then(|s| feed(s, msg, msg.len() / 3));
-                let via_key = tagger().start_with_nonce(n).and_then(|s| feed(s, msg, msg.len() / 2 + 1));
-                let one_shot = tagger().compute(n, msg);
+                let via_key = keyed.start_with_nonce(n).and_then(|s| feed(s, msg, msg.len() / 2 + 1));
+                let one_shot = keyed.compute(n, msg);
                 let checked_path = keyed.start_check(n).and_then(|s| feed(s, msg, msg.len() / 5 + 1));
                 assert_eq!(fresh, checked_path, "{name}: keyed start_check, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, opened, "{name}: open, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, via_key, "{name}: keyed stream, message {i} ({} bytes)", msg.len());
                 assert_eq!(fresh, one_shot, "{name}: keyed compute, message {i} ({} bytes)", msg.len());
                 if n.is_none() {
-                    assert_eq!(fresh, tagger().start().and_then(|s| feed(s, msg, 1)), "{name}: start()");
+                    assert_eq!(fresh, keyed.start().and_then(|s| feed(s, msg, 1)), "{name}: start()");
                 }
                 checked += 1;
                 ok += fresh.is_ok() as usize;
@@ -141,25 +166,45 @@ fn keyed_equals_open_and_compute_for_every_name() {
 fn nonce_macs_take_a_nonce_per_message() {
     let mut rng = Rng64::seed_from_u64(7);
     let mut seen = 0;
+    let mut pairs = 0;
     for e in registry::entries().iter().filter(|e| e.info.nonce > 0) {
         let name = &e.info.name;
         let k = e.info.key.default_len().unwrap_or_else(|| panic!("{name}: MACs have keys of set sizes"));
         let key = bytes(&mut rng, k);
-        let keyed = registry::key(name, &Params { key: &key, nonce: None, len: None }).unwrap();
         let msg = bytes(&mut rng, 300);
         let mut tags = Vec::new();
-        for _ in 0..4 {
-            let n = nonce(e, &mut rng).expect("a nonce MAC");
-            let t = keyed.compute(Some(&n), &msg).unwrap();
-            assert_eq!(Ok(t.clone()), registry::compute(name, &Params { key: &key, nonce: Some(&n), len: None }, &msg));
-            tags.push(t);
+        if let Some(err) = refusal(name) {
+            // A random-pair MAC: its "nonce" is the pair the library draws,
+            // never the caller's; a given pair's tag is a known answer, and
+            // the same as the by-name MAC computes for a received pair.
+            assert_eq!(err, Error::CallerPair(name.strip_prefix("mac-").unwrap().to_string()), "{name}");
+            assert_eq!(registry::key(name, &Params { key: &key, nonce: None, len: None }).err(), Some(err.clone()));
+            let mac = Mac::new(name, &key).unwrap();
+            for _ in 0..4 {
+                let n = nonce(e, &mut rng).expect("a pair");
+                let p = Params { key: &key, nonce: Some(&n), len: None };
+                assert_eq!(registry::compute(name, &p, &msg).err(), Some(err.clone()), "{name}");
+                let t = registry::known_answer(name, &p, &msg).unwrap();
+                assert_eq!(Ok(t.clone()), mac.start_check(Some(&n)).and_then(|s| feed(s, &msg, 100)), "{name}");
+                tags.push(t);
+            }
+            pairs += 1;
+        } else {
+            let keyed = registry::key(name, &Params { key: &key, nonce: None, len: None }).unwrap();
+            for _ in 0..4 {
+                let n = nonce(e, &mut rng).expect("a nonce MAC");
+                let t = keyed.compute(Some(&n), &msg).unwrap();
+                assert_eq!(Ok(t.clone()), registry::compute(name, &Params { key: &key, nonce: Some(&n), len: None }, &msg));
+                tags.push(t);
+            }
+            seen += 1;
         }
         tags.sort();
         tags.dedup();
         assert_eq!(tags.len(), 4, "{name}: different nonces give different tags");
-        seen += 1;
     }
     assert!(seen >= 4, "the hash127 nonce MACs and wc- MACs are present");
+    assert_eq!(pairs, 2, "the shoup4- MACs are present");
 }
 
 #[test]
@@ -179,6 +224,22 @@ fn errors_are_opens() {
             KeySpec::OneOf(v) => v[0],
         };
         let good_nonce = nonce(e, &mut rng);
+        // A name served elsewhere: every reusable door refuses it, whatever
+        // the arguments, with the same error; the known-answer interface
+        // checks the arguments as the catalogue states them.
+        let refused = refusal(name);
+        let refuses = |p: &Params<'_>, what: &str| {
+            let Some(err) = refused.clone() else { return false };
+            assert_eq!(registry::key(name, p).err(), Some(err.clone()), "{name}: key, {what}");
+            assert_eq!(registry::open(name, p).err(), Some(err.clone()), "{name}: open, {what}");
+            assert_eq!(registry::compute(name, p, b"abcd").err(), Some(err), "{name}: compute, {what}");
+            assert_eq!(
+                registry::known_answer(name, p, b"abcd").err(),
+                registry::check(&e.info, p).err(),
+                "{name}: known_answer, {what}"
+            );
+            true
+        };
         // Wrong key lengths.
         let mut bad: Vec<usize> = vec![0, good + 1];
         if good > 1 {
@@ -190,6 +251,12 @@ fn errors_are_opens() {
             }
             let key = bytes(&mut rng, n);
             let p = Params { key: &key, nonce: good_nonce.as_deref(), len };
+            if refuses(&p, &format!("key of {n} bytes")) {
+                let p = Params { nonce: None, ..p };
+                assert!(refuses(&p, "no nonce"));
+                assert!(matches!(registry::known_answer(name, &p, b"abcd").err(), Some(Error::KeyLength { .. })), "{name}");
+                continue;
+            }
             let want = registry::open(name, &p).err();
             assert!(want.is_some(), "{name}: key of {n} bytes accepted");
             assert_eq!(registry::key(name, &p).err(), want, "{name}: key of {n} bytes");
@@ -203,7 +270,11 @@ fn errors_are_opens() {
         tries.push(good_nonce.clone());
         for n in tries {
             let p = Params { key: &key, nonce: n.as_deref(), len };
+            if refuses(&p, &format!("nonce {n:?}")) {
+                continue;
+            }
             let want = registry::open(name, &p).err();
+            assert_eq!(registry::known_answer(name, &p, b"abc").err(), registry::compute(name, &p, b"abc").err(), "{name}");
             assert_eq!(keyed().start_with_nonce(n.as_deref()).err(), want, "{name}: nonce {n:?}");
             assert_eq!(keyed().compute(n.as_deref(), b"abc").err(), registry::compute(name, &p, b"abc").err());
             assert_eq!(keyed().start_check(n.as_deref()).err(), want, "{name}: nonce {n:?}, checking");
@@ -214,6 +285,9 @@ fn errors_are_opens() {
         // Output lengths (`--len`).
         for l in [None, Some(5), usize::try_from((1u64 << 32) + 1).ok()] {
             let p = Params { key: &key, nonce: good_nonce.as_deref(), len: l };
+            if refuses(&p, &format!("len {l:?}")) {
+                continue;
+            }
             let want = registry::open(name, &p).err();
             assert_eq!(registry::key(name, &p).err(), want, "{name}: len {l:?}");
         }
@@ -225,7 +299,14 @@ fn keyed_objects_are_shared_across_threads() {
     // Tree level keys are derived lazily under a lock: several threads reaching
     // new levels at once still agree with a fresh computation.
     let mut rng = Rng64::seed_from_u64(3);
-    for name in ["tree-mmh32x2", "tree-sqh96-e", "hash127", "mac-wc-nmh32", "division64"] {
+    // hash127's table of powers of `r` is built lazily and shared too: it
+    // is keyed here through the reusable hash127 MAC, since the hash127
+    // name itself (a one-time tag) is refused.
+    assert_eq!(
+        registry::key("hash127", &Params { key: &[7; 32], nonce: None, len: None }).err(),
+        Some(Error::OneTimeOnly("hash127".into()))
+    );
+    for name in ["tree-mmh32x2", "tree-sqh96-e", "mac-hash127-aes", "mac-wc-nmh32", "division64"] {
         let Ok(e) = registry::lookup(name) else { continue };
         let KeySpec::Fixed(k) = e.info.key else { continue };
         let key = bytes(&mut rng, k);
@@ -293,23 +374,113 @@ fn wegman_carter_reuses_its_hash_key() {
     }
 }
 
+/// The 32-byte key `r ‖ k` of hash127 from `key`.
+fn key32(key: &[u8]) -> [u8; 32] {
+    key.try_into().unwrap()
+}
+
+/// The one-time names (the MACs `mac-hash127` and `mac-hash127-96`, and the
+/// hashes `hash127` and `hash127-raw`, whose output under `r ‖ k` is
+/// `mac-hash127`'s tag) are refused by every reusable door with
+/// `OneTimeOnly`; `OneTimeMac` tags with them (one message per key, by
+/// value) and checks without spending the key, and `known_answer` gives the
+/// same value as the typed one-time MACs.
 #[test]
-fn one_message_keys_start_once() {
+fn one_time_names_only_through_one_time_mac() {
     let mut rng = Rng64::seed_from_u64(5);
+    let mut seen = Vec::new();
     for e in registry::entries() {
-        let name = &e.info.name;
-        if !name.strip_prefix("mac-").is_some_and(unimac::registry::is_one_time) {
-            continue;
+        let name = e.info.name.as_str();
+        let Some(d) = macs::one_time_row(name) else { continue };
+        seen.push(name);
+        let KeySpec::Fixed(k) = e.info.key else { panic!("{name}: a one-time key has one size") };
+        assert_eq!(k, d.default_key_len(), "{name}");
+        let refused = Some(Error::OneTimeOnly(d.name.to_string()));
+        for len in [0usize, 3, 4, 16, 1000, 4096, 40_000] {
+            let key = bytes(&mut rng, k);
+            let msg = bytes(&mut rng, len);
+            let p = Params { key: &key, nonce: None, len: None };
+            assert_eq!(registry::key(name, &p).err(), refused, "{name}: key");
+            assert_eq!(registry::open(name, &p).err(), refused, "{name}: open");
+            assert_eq!(registry::compute(name, &p, &msg).err(), refused, "{name}: compute");
+            assert_eq!(Mac::new(d.name, &key).err(), refused, "{name}: Mac::new of its row");
+            assert_eq!(Mac::new(d.catalog_name, &key).err(), refused, "{name}: Mac::new of its row");
+            let known = registry::known_answer(name, &p, &msg);
+            if name == "hash127-raw" {
+                // The same key and value as mac-hash127, without the padding:
+                // whole words only.
+                let typed = hash127::hash127_raw(&hash127::Key::new(&key32(&key)), &msg);
+                assert_eq!(known, typed.map(|t| t.to_vec()), "{name}: {len} bytes");
+                continue;
+            }
+            let want = known.unwrap_or_else(|err| panic!("{name}: {err}"));
+            let typed: Vec<u8> = match d.finish {
+                Finish::OneTimePad => Hash127OneTime::new(&key32(&key)).tag(&msg).as_bytes().to_vec(),
+                Finish::OneTime96 => Hash127OneTime96::new(&key.clone().try_into().unwrap()).tag(&msg).to_vec(),
+                f => panic!("{name}: one-time finish {f:?}"),
+            };
+            assert_eq!(want, typed, "{name}: {len} bytes");
+            assert_eq!(want.len(), d.tag, "{name}");
+            // Checking never spends the key, however often.
+            let one = OneTimeMac::new(d.name, &key).unwrap();
+            assert!(one.verify(&msg, &want).is_ok(), "{name}");
+            let mut bad = want.clone();
+            let at = len % bad.len();
+            bad[at] ^= 4;
+            assert_eq!(one.verify(&msg, &bad), Err(Error::TagMismatch), "{name}");
+            assert_eq!(one.start_check().and_then(|s| feed(s, &msg, 300)), Ok(want.clone()), "{name}: checking");
+            assert_eq!(one.start_check().and_then(|s| feed(s, &msg, 7)), Ok(want.clone()), "{name}: and again");
+            // Tagging takes the key by value: one message.
+            assert_eq!(one.tag(&msg), want, "{name}: tag");
+            let s = OneTimeMac::new(d.name, &key).unwrap().start().unwrap();
+            assert_eq!(feed(s, &msg, len / 3), Ok(want.clone()), "{name}: streamed");
         }
-        let KeySpec::Fixed(k) = e.info.key else { continue };
-        let key = bytes(&mut rng, k);
-        let p = Params { key: &key, nonce: None, len: None };
-        let keyed = registry::key(name, &p).unwrap();
-        let msg = bytes(&mut rng, 1000);
-        let want = registry::compute(name, &p, &msg);
-        assert_eq!(keyed.compute(None, &msg), want, "{name}: the first message");
-        assert!(matches!(keyed.compute(None, &msg), Err(Error::KeySpent(_))), "{name}: a second message");
-        assert_eq!(keyed.start_check(None).and_then(|s| feed(s, &msg, 300)), want, "{name}: checking never spends");
-        assert_eq!(keyed.start_check(None).and_then(|s| feed(s, &msg, 7)), want, "{name}: nor twice");
+        // A reusable name is not a one-time MAC.
+        assert!(OneTimeMac::new("hash127-aes", &[0; 32]).is_err());
     }
+    seen.sort_unstable();
+    assert_eq!(seen, ["hash127", "hash127-raw", "mac-hash127", "mac-hash127-96"]);
+}
+
+/// The `shoup4-` MACs draw their random pair `r ‖ s` themselves: the
+/// reusable catalogue doors refuse them with `CallerPair`, as does `Mac`
+/// given a pair to tag with; `Mac` tags as `r ‖ s ‖ tag` and checks a
+/// received pair's tag, which is the known answer under that pair.
+#[test]
+fn random_pair_names_only_through_mac() {
+    let mut rng = Rng64::seed_from_u64(44);
+    let mut seen = 0;
+    for d in macs::MACS.iter().filter(|d| d.framing == Framing::PairThenTag) {
+        let name = d.catalog_name;
+        let Ok(e) = registry::lookup(name) else { continue };
+        seen += 1;
+        let refused = Some(Error::CallerPair(d.name.to_string()));
+        let key = key_of(e, &mut rng, d.default_key_len());
+        let mac = Mac::new(name, &key).unwrap();
+        assert_eq!((mac.nonce_len(), mac.tag_len()), (0, d.nonce.max() + d.tag), "{name}");
+        for len in [0usize, 1, 8, 9, 1000, 40_000] {
+            let msg = bytes(&mut rng, len);
+            let rs = bytes(&mut rng, d.nonce.max());
+            let p = Params { key: &key, nonce: Some(&rs), len: None };
+            assert_eq!(registry::key(name, &p).err(), refused, "{name}: key");
+            assert_eq!(registry::open(name, &p).err(), refused, "{name}: open");
+            assert_eq!(registry::compute(name, &p, &msg).err(), refused, "{name}: compute");
+            assert_eq!(mac.tag(Some(&rs), &msg).err(), refused, "{name}: tag with a pair");
+            assert_eq!(mac.start(Some(&rs)).err(), refused, "{name}: start with a pair");
+            let known = registry::known_answer(name, &p, &msg).unwrap();
+            assert_eq!(known.len(), d.tag);
+            assert_eq!(mac.start_check(Some(&rs)).and_then(|s| feed(s, &msg, len / 2)), Ok(known.clone()), "{name}");
+            // Tagged by the library: its own pair, then the tag under it.
+            let sent = mac.tag(None, &msg).unwrap();
+            assert_eq!(sent.len(), mac.tag_len());
+            let (pair, tag) = sent.split_at(d.nonce.max());
+            let p = Params { key: &key, nonce: Some(pair), len: None };
+            assert_eq!(registry::known_answer(name, &p, &msg).unwrap(), tag, "{name}");
+            assert!(mac.verify(None, &msg, &sent).is_ok(), "{name}");
+            let streamed = mac.start(None).and_then(|s| feed(s, &msg, len / 3)).unwrap();
+            assert!(mac.verify(None, &msg, &streamed).is_ok(), "{name}: streamed");
+            assert_ne!(streamed[..16], sent[..16], "{name}: a fresh pair per message");
+        }
+    }
+    assert_eq!(seen, 2);
 }

@@ -1,12 +1,16 @@
 //! Partial hashes (`unimac::partial`): for every supported name, random keys,
 //! messages and splits into aligned chunks, combined in random orders, give
 //! the one-shot result of the registry; the encoding round-trips and rejects
-//! malformed bytes; misaligned and non-adjacent pieces are errors.
+//! malformed bytes; misaligned and non-adjacent pieces are errors. One-time
+//! MACs (and the hashes whose output is their tag) are refused by every
+//! function.
 
 use proptest::prelude::*;
+use unimac::macs;
 use unimac::partial::{self, finish_hash, finish_mac, Partial};
-use unimac::registry::{self, Params};
+use unimac::registry::{self, OneTimeMac, Params};
 use unimac::spec::KeySpec;
+use unimac::Error;
 
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -164,17 +168,13 @@ proptest! {
 fn supported_names_cover_the_families() {
     let names = names();
     for n in [
-        "hash127",
-        "hash127-raw",
         "eval64",
         "eval128",
         "division64",
         "gdivision64",
-        "mac-hash127",
         "mac-hash127-aes",
         "mac-hash127-aes-nonce",
         "mac-hash127-aes-add",
-        "mac-hash127-96",
         "mac-wc-eval64",
         "mac-wc-eval128",
         "mac-wc-division64",
@@ -185,6 +185,15 @@ fn supported_names_cover_the_families() {
     for f in unimac::tree::families() {
         assert!(names.contains(&format!("tree-{}", f.name)), "tree-{}", f.name);
         assert!(names.contains(&format!("mac-wc-{}", f.name)), "mac-wc-{}", f.name);
+    }
+    // The one-time names are not among them (one_time_names_are_refused).
+    for n in ["hash127", "hash127-raw", "mac-hash127", "mac-hash127-96"] {
+        assert!(!names.iter().any(|x| x == n), "{n} has partials");
+    }
+    assert!(names.iter().all(|n| macs::one_time_row(n).is_none()));
+    // Every reusable MAC over a polynomial or tree hash has partials.
+    for d in macs::MACS.iter().filter(|d| !d.one_time && has_partials(d)) {
+        assert!(names.iter().any(|x| x == d.catalog_name), "{} missing", d.catalog_name);
     }
     // Names without a polynomial or tree structure are refused, not guessed.
     for n in ["umac64", "mac-vmac64", "modp", "sqh32-c", "keystream"] {
@@ -202,12 +211,9 @@ fn supported_names_cover_the_families() {
 #[test]
 fn hash_key_is_the_documented_slice() {
     let cases: &[(&str, std::ops::Range<usize>)] = &[
-        ("hash127", 0..16),
-        ("mac-hash127", 0..16),
         ("mac-hash127-aes", 0..16),
         ("mac-hash127-aes-nonce", 0..16),
         ("mac-hash127-aes-add", 0..16),
-        ("mac-hash127-96", 0..16),
         ("eval64", 0..8),
         ("eval128", 0..16),
         ("division64", 0..8),
@@ -238,12 +244,73 @@ fn hash_key_is_the_documented_slice() {
             assert_ne!(finish(name, &k2, nonce, &p), tag, "{name}: byte {i} unused by the finish");
         }
     }
+    // The MACs' slices are their rows' `hash_key`; the rows without
+    // partials are the one-time ones (refused) and those whose finish is not
+    // a function of the hash value and the nonce alone.
+    for d in macs::MACS {
+        let key = bytes(d.default_key_len(), 77);
+        match partial::hash_key(d.catalog_name, &key) {
+            Ok(hk) => assert_eq!(hk, &key[d.hash_key.clone()], "{}", d.name),
+            Err(Error::OneTimeOnly(n)) => assert!(d.one_time && n == d.name, "{}", d.name),
+            Err(Error::NotImplemented(_)) => assert!(!d.one_time && !has_partials(d), "{}", d.name),
+            Err(e) => panic!("{}: {e}", d.name),
+        }
+    }
+}
+
+/// Whether the row's MAC is finished from its hash value (and nonce) alone.
+fn has_partials(d: &macs::MacDesc) -> bool {
+    use macs::Finish as F;
+    matches!(d.finish, F::Pad(_) | F::Scramble | F::NonceScramble | F::NoncePadP127)
+}
+
+/// The one-time names (`mac-hash127`, `mac-hash127-96`, and the hashes
+/// `hash127`, `hash127-raw` whose output under `r ‖ k` is `mac-hash127`'s
+/// tag) have no partials: every function refuses them with `OneTimeOnly`,
+/// since a partial may be finished any number of times. Their values are
+/// the known answers, which the one-time MAC gives.
+#[test]
+fn one_time_names_are_refused() {
+    let msg = bytes(300, 4);
+    let other = Partial::hash("mac-hash127-aes", &bytes(16, 1), 0, &msg, true).unwrap();
+    for (name, row) in [
+        ("hash127", "hash127"),
+        ("hash127-raw", "hash127"),
+        ("mac-hash127", "hash127"),
+        ("hash127-96", "hash127-96"),
+        ("mac-hash127-96", "hash127-96"),
+    ] {
+        let refused = Some(Error::OneTimeOnly(row.into()));
+        let d = macs::find(row).unwrap();
+        let key = bytes(d.default_key_len(), 5);
+        assert_eq!(partial::granularity(name).err(), refused, "{name}");
+        assert_eq!(partial::hash_key(name, &key).err(), refused, "{name}");
+        assert_eq!(Partial::hash(name, &key[..16], 0, &msg, true).err(), refused, "{name}");
+        assert_eq!(finish_hash(name, &key, &other).err(), refused, "{name}");
+        assert_eq!(finish_mac(name, &key, None, &other).err(), refused, "{name}");
+        // Only the one-time door and the known answers compute them.
+        let p = Params { key: &key, nonce: None, len: None };
+        let catalog = if registry::lookup(name).is_ok() { name.to_string() } else { d.catalog_name.to_string() };
+        assert_eq!(registry::compute(&catalog, &p, &msg).err(), refused, "{name}");
+        let want = registry::known_answer(&catalog, &p, &msg).unwrap();
+        if name != "hash127-raw" {
+            assert_eq!(OneTimeMac::new(row, &key).unwrap().tag(&msg), want, "{name}");
+        }
+    }
+    // A partial of another name renamed to a one-time name is refused too.
+    let enc = other.to_bytes();
+    let nlen = enc[4] as usize;
+    let mut renamed = enc[..4].to_vec();
+    renamed.push("mac-hash127".len() as u8);
+    renamed.extend_from_slice(b"mac-hash127");
+    renamed.extend_from_slice(&enc[5 + nlen..]);
+    assert!(Partial::from_bytes(&renamed).is_err());
 }
 
 #[test]
 fn misaligned_and_non_adjacent_pieces_are_errors() {
     let msg = bytes(4096, 5);
-    for name in ["hash127", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "mac-wc-sqh32-asm"] {
+    for name in ["mac-hash127-aes-nonce", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "mac-wc-sqh32-asm"] {
         let key = bytes(key_len(name), 1);
         let hk = partial::hash_key(name, &key).unwrap();
         let g = partial::granularity(name).unwrap();
@@ -292,13 +359,16 @@ fn misaligned_and_non_adjacent_pieces_are_errors() {
     let a = Partial::hash("division64", &[1; 8], 0, &[0; 8], false).unwrap();
     let b = Partial::hash("division64", &[2; 8], 8, &[0; 8], true).unwrap();
     assert!(a.combine(&b).is_err());
-    // hash127-raw: the last chunk must end on a word too.
-    assert!(Partial::hash("hash127-raw", &[1; 16], 0, &[0; 6], true).is_err());
+    // hash127-raw (whole words, a one-time value) has no partials at all.
+    assert_eq!(
+        Partial::hash("hash127-raw", &[1; 16], 0, &[0; 8], true).err(),
+        Some(Error::OneTimeOnly("hash127".into()))
+    );
 }
 
 #[test]
 fn malformed_encodings_are_errors() {
-    for name in ["hash127", "mac-hash127-aes-add", "eval64", "eval128", "gdivision64", "tree-mmh32x2", "mac-wc-nmh32"] {
+    for name in ["mac-hash127-aes", "mac-hash127-aes-add", "eval64", "eval128", "gdivision64", "tree-mmh32x2", "mac-wc-nmh32"] {
         let key = bytes(key_len(name), 2);
         let hk = partial::hash_key(name, &key).unwrap();
         let g = partial::granularity(name).unwrap();
@@ -349,9 +419,9 @@ fn malformed_encodings_are_errors() {
         }
     }
     // A hash127 value of p or more is out of range.
-    let p = Partial::hash("hash127", &[3; 16], 0, b"xyz", true).unwrap();
+    let p = Partial::hash("mac-hash127-aes", &[3; 16], 0, b"xyz", true).unwrap();
     let mut enc = p.to_bytes();
-    let at = 5 + "hash127".len() + 17;
+    let at = 5 + "mac-hash127-aes".len() + 17;
     enc[at..at + 16].copy_from_slice(&u128::MAX.to_le_bytes());
     assert!(Partial::from_bytes(&enc).is_err());
     // eval64's values are 64-bit.
@@ -380,7 +450,7 @@ fn debug_shows_no_secret() {
 fn long_chunks_with_threads() {
     unimac::threads::set_max_threads(2);
     let msg = bytes((9 << 20) + 77, 11);
-    for name in ["hash127", "mac-hash127-aes", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "mac-wc-sqh96-e"] {
+    for name in ["mac-hash127-aes-add", "mac-hash127-aes", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "mac-wc-sqh96-e"] {
         let key = bytes(key_len(name), 12);
         let nonce = [7u8; 16];
         let nonce = (nonce_len(name) > 0).then_some(&nonce[..]);

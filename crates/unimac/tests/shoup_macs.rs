@@ -1,10 +1,13 @@
 //! Shoup's MACs of SPEC §7 against models written from the table (AES by the
 //! `aes` crate, the field products bit by bit), through the typed API, the
-//! registry, the deferred-nonce path and streaming; shoup4's random `r ‖ s`.
+//! registry, the deferred-nonce path and streaming; shoup4's random `r ‖ s`,
+//! which the library draws itself (a given pair only for known answers and
+//! for checking a received tag).
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use rand::{Rng, SeedableRng};
 use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
+use unimac::macs::Framing;
 use unimac::registry::Mac;
 use unimac::registry::{self, Params};
 use unimac::Error;
@@ -94,14 +97,35 @@ fn by_name(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
     registry::compute(&format!("mac-{name}"), &Params { key, nonce: Some(nonce), len: None }, msg).unwrap()
 }
 
-/// The tag through `Mac::start_deferred`, the message in two parts.
-fn deferred(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+/// The known answer of `mac-{name}` under `nonce` (for `shoup4-`, the pair
+/// `r ‖ s`; the output the tag alone).
+fn known_answer(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+    registry::known_answer(&format!("mac-{name}"), &Params { key, nonce: Some(nonce), len: None }, msg).unwrap()
+}
+
+/// The tag through `Mac::start_deferred`, the message in two parts, the
+/// nonce (or none) given at the end.
+fn deferred_with(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     let m = Mac::new(name, key).unwrap();
     let mut p = m.start_deferred().unwrap();
     let cut = msg.len() / 3;
     p.update(&msg[..cut]);
     p.update(&msg[cut..]);
-    p.finalize(Some(nonce)).unwrap()
+    p.finalize(nonce)
+}
+
+fn deferred(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
+    deferred_with(name, key, Some(nonce), msg).unwrap()
+}
+
+/// The tag of a received message under its received pair, through
+/// `Mac::start_check`, the message in pieces.
+fn checked(name: &str, key: &[u8], rs: &[u8], msg: &[u8]) -> Vec<u8> {
+    let mut s = Mac::new(name, key).unwrap().start_check(Some(rs)).unwrap();
+    for c in msg.chunks(11) {
+        s.update(c);
+    }
+    s.finalize().unwrap()
 }
 
 fn lengths() -> Vec<usize> {
@@ -124,6 +148,7 @@ fn wc_eval128_and_shoup3_match_the_table() {
         }
         assert_eq!(s.finalize(), want);
         assert_eq!(by_name("wc-eval128", &k32, &n, &msg), want);
+        assert_eq!(known_answer("wc-eval128", &k32, &n, &msg), want);
         assert_eq!(deferred("wc-eval128", &k32, &n, &msg), want);
         assert!(wc.verify(&n, &msg, want).is_ok());
         let mut bad = want;
@@ -137,6 +162,7 @@ fn wc_eval128_and_shoup3_match_the_table() {
         let s3 = Shoup3Eval128::new(&k48);
         assert_eq!(s3.tag(&n, &msg), want, "len {len}");
         assert_eq!(by_name("shoup3-eval128", &k48, &n, &msg), want);
+        assert_eq!(known_answer("shoup3-eval128", &k48, &n, &msg), want);
         assert_eq!(deferred("shoup3-eval128", &k48, &n, &msg), want);
         assert!(s3.verify(&n, &msg, want).is_ok());
         let mut n2 = n;
@@ -167,10 +193,24 @@ fn shoup4_matches_the_table_with_a_given_pair() {
                 s.update(c);
             }
             assert_eq!(s.finalize(), Shoup4Tag { rs, tag: want });
-            assert_eq!(by_name(which.name(), &key, &rs, &msg), want);
-            assert_eq!(deferred(which.name(), &key, &rs, &msg), want);
+            let name = which.name();
+            // A given pair: the known answer, and the tag checked under a
+            // received pair; no tagging door takes it.
+            assert_eq!(known_answer(name, &key, &rs, &msg), want);
+            assert_eq!(checked(name, &key, &rs, &msg), want);
+            let refused = Err(Error::CallerPair(name.into()));
+            let p = Params { key: &key, nonce: Some(&rs), len: None };
+            assert_eq!(registry::compute(&format!("mac-{name}"), &p, &msg), refused);
+            assert_eq!(Mac::new(name, &key).unwrap().tag(Some(&rs), &msg), refused);
+            assert_eq!(deferred_with(name, &key, Some(&rs), &msg), refused);
             let sent = Shoup4Tag { rs, tag: want }.to_bytes();
             assert!(m.verify(&msg, sent).is_ok());
+            assert!(Mac::new(name, &key).unwrap().verify(None, &msg, sent).is_ok());
+            // The deferred path draws its own pair and sends r ‖ s ‖ tag.
+            let sent = deferred_with(name, &key, None, &msg).unwrap();
+            let t = Shoup4Tag::from_bytes(&sent).unwrap();
+            assert_eq!(t.tag, shoup4_model(which, &key, &t.rs, &msg), "{which:?} len {len}: deferred");
+            assert!(m.verify(&msg, &sent).is_ok());
         }
     }
     // Extreme pairs: r = 0 or s = 0 removes α r s; all-ones.
@@ -214,11 +254,10 @@ fn shoup4_draws_a_fresh_pair_per_tag() {
 
 #[test]
 fn names_sizes_and_errors() {
-    for (name, key, out) in
-        [("wc-eval128", 32, 16), ("shoup3-eval128", 48, 16), ("shoup4-eval64", 48, 8), ("shoup4-division64", 48, 8)]
-    {
+    for (name, key, out) in [("wc-eval128", 32, 16), ("shoup3-eval128", 48, 16)] {
         let m = Mac::new(name, &vec![1u8; key]).unwrap();
         assert_eq!((m.nonce_len(), m.tag_len()), (16, out), "{name}");
+        assert_eq!(m.desc().framing, Framing::Tag, "{name}");
         assert!(matches!(Mac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
         assert!(matches!(m.tag(None, b"x"), Err(Error::MissingNonce(_))), "{name}");
         assert!(matches!(m.tag(Some(&[0; 15]), b"x"), Err(Error::NonceLength { .. })), "{name}");
@@ -227,6 +266,35 @@ fn names_sizes_and_errors() {
         assert!(m.verify(Some(&[2; 16]), b"x", &t).is_ok());
         assert!(unimac::registry::names().iter().any(|n| n == name));
         assert!(registry::spec_names().iter().any(|n| *n == format!("mac-{name}")));
+    }
+    // shoup4: the library draws r ‖ s; the tag goes as r ‖ s ‖ tag (8 + 8 + 8
+    // bytes) and no call takes a pair to tag with.
+    for (name, key, out) in [("shoup4-eval64", 48, 8), ("shoup4-division64", 48, 8)] {
+        let m = Mac::new(name, &vec![1u8; key]).unwrap();
+        assert_eq!(m.name(), name);
+        assert_eq!((m.nonce_len(), m.tag_len()), (0, 16 + out), "{name}");
+        assert_eq!((m.desc().framing, m.desc().tag), (Framing::PairThenTag, out), "{name}");
+        assert!(matches!(Mac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
+        let refused = Some(Error::CallerPair(name.into()));
+        assert_eq!(m.tag(Some(&[2; 16]), b"x").err(), refused, "{name}");
+        assert_eq!(m.tag(Some(&[0; 15]), b"x").err(), refused, "{name}");
+        assert_eq!(m.start(Some(&[2; 16])).err(), refused, "{name}");
+        assert_eq!(m.verify(Some(&[2; 16]), b"x", [0u8; 24]).err(), refused, "{name}");
+        let p = Params { key: &[1u8; 48], nonce: Some(&[2; 16]), len: None };
+        let catalog = format!("mac-{name}");
+        assert_eq!(registry::key(&catalog, &p).err(), refused, "{name}");
+        assert_eq!(registry::open(&catalog, &p).err(), refused, "{name}");
+        assert_eq!(registry::compute(&catalog, &p, b"x").err(), refused, "{name}");
+        let t = m.tag(None, b"x").unwrap();
+        assert_eq!(t.len(), 16 + out);
+        assert!(m.verify(None, b"x", &t).is_ok());
+        assert_eq!(m.verify(None, b"y", &t), Err(Error::TagMismatch));
+        assert!(m.verify(None, b"x", &t[..23]).is_err());
+        let p = Params { key: &[1u8; 48], nonce: Some(&t[..16]), len: None };
+        assert_eq!(registry::known_answer(&catalog, &p, b"x").unwrap(), &t[16..]);
+        assert_eq!(checked(name, &[1u8; 48], &t[..16], b"x"), &t[16..]);
+        assert!(unimac::registry::names().iter().any(|n| n == name));
+        assert!(registry::spec_names().contains(&catalog));
     }
     assert!(registry::spec_names().iter().any(|n| n == "eval128"));
 }

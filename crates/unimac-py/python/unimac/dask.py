@@ -289,6 +289,10 @@ def tag_files(
         raise ValueError(f"{name}: a nonce MAC: pass counter=unimac.Counter(...)")
     if not n.nonce_size and counter is not None:
         raise ValueError(f"{name}: this MAC takes no nonce (no counter)")
+    if counter is not None:
+        # The counter must be bound to this MAC and key: reopened with them,
+        # another key's or MAC's counter is refused before anything is hashed.
+        counter = unimac.Counter(counter.path, name, key)
     partials = _file_partials(paths, n, hk, _client(client))
     nonces = [counter.next() for _ in partials] if n.nonce_size else None
     tags = [_finish(n, key, p, nonces[i] if nonces else None) for i, p in enumerate(partials)]
