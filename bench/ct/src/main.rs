@@ -5,8 +5,11 @@
 //! distributions. |t| > 4.5 is suspicious, |t| > 10 a leak to investigate.
 //!
 //! Run: `cargo run --release --manifest-path bench/ct/Cargo.toml`
-//! (add `-- --continuous NAME` to keep sampling one test).
+//! (add `-- --filter NAME` to run the tests whose name contains NAME, or
+//! `-- --continuous NAME` to keep sampling the first of them, N samples a
+//! round, until interrupted).
 
+use dudect_bencher::rand::seq::SliceRandom;
 use dudect_bencher::rand::{Rng, RngCore};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
 use unimac::mac;
@@ -33,35 +36,78 @@ fn keys(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn Fn(&mu
 fn keys_msg(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, msg: &[u8], left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
     let info = &registry::lookup(name).expect("a SPEC name").info;
     let nonce = vec![7u8; info.nonce];
+    let op = |k: &[u8]| {
+        let p = Params { key: k, nonce: (info.nonce > 0).then_some(&nonce[..]), len: None };
+        registry::compute(name, &p, msg).expect("computes")
+    };
+    keys_op(runner, rng, &op, left, right)
+}
+
+/// Time `op(key)`, the key drawn by `left` or by `right` (with a random
+/// class order).
+fn keys_op<T>(runner: &mut CtRunner, rng: &mut BenchRng, op: &dyn Fn(&[u8]) -> T, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let (c, k) = if rng.gen::<bool>() { (Class::Left, left(rng)) } else { (Class::Right, right(rng)) };
         inputs.push((c, k));
     }
     for (c, k) in inputs {
-        let p = Params { key: &k, nonce: (info.nonce > 0).then_some(&nonce[..]), len: None };
-        runner.run_one(c, || registry::compute(name, &p, msg).expect("computes"));
+        runner.run_one(c, || op(&k));
     }
 }
 
-/// As [`keys`], but the key set-up is done before timing: 64 keys of each
-/// class are set up with [`registry::key`], and only the per-message work
-/// (`Keyed::compute` on MSG under a key drawn from the class's pool) is timed.
-fn keyed_pool(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
-    let setup = |rng: &mut BenchRng, f: &dyn Fn(&mut BenchRng) -> Vec<u8>| -> Vec<Box<dyn registry::Keyed>> {
-        (0..64).map(|_| registry::key(name, &Params { key: &f(rng), nonce: None, len: None }).expect("keys")).collect()
-    };
-    let pools = [setup(rng, left), setup(rng, right)];
+/// hash127 (SPEC §1) of MSG with the key set-up included: the typed
+/// `hash127::Key::new` and `hash127::hash127`, what the name `hash127` runs
+/// (the registry serves that one-time name only to `OneTimeMac` and known
+/// answers).
+fn hash127_keys(runner: &mut CtRunner, rng: &mut BenchRng, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    keys_op(runner, rng, &|k| unimac::hash127::hash127(&hash127_key(k), &MSG), left, right)
+}
+
+fn hash127_key(k: &[u8]) -> unimac::hash127::Key {
+    unimac::hash127::Key::new(k.try_into().expect("a 32-byte hash127 key"))
+}
+
+/// Keys per class in a [`pool`].
+const POOL: usize = 64;
+
+/// As [`keys_op`], but the key set-up is done before timing: [`POOL`] keys
+/// of each class are set up with `setup`, and only the per-message work
+/// (`op` on a key drawn from the class's pool) is timed. The two classes'
+/// keys are drawn and set up interleaved, in a random order, so neither
+/// class's keyed objects are systematically allocated first, last or at
+/// other addresses; the pools are made anew on every call (every round of
+/// `--continuous`).
+fn pool<K, T>(runner: &mut CtRunner, rng: &mut BenchRng, setup: &dyn Fn(&[u8]) -> K, op: &dyn Fn(&K) -> T, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    let mut order: Vec<usize> = (0..2 * POOL).map(|i| i % 2).collect();
+    order.shuffle(rng);
+    let mut pools: [Vec<K>; 2] = [Vec::with_capacity(POOL), Vec::with_capacity(POOL)];
+    for side in order {
+        let key = if side == 0 { left(rng) } else { right(rng) };
+        pools[side].push(setup(&key));
+    }
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let side = usize::from(rng.gen::<bool>());
-        inputs.push((side, rng.gen_range(0..64)));
+        inputs.push((side, rng.gen_range(0..POOL)));
     }
     for (side, i) in inputs {
         let c = if side == 0 { Class::Left } else { Class::Right };
         let k = &pools[side][i];
-        runner.run_one(c, || k.compute(None, &MSG).expect("computes"));
+        runner.run_one(c, || op(k));
     }
+}
+
+/// [`pool`] of `registry::key(name)` objects, timing `Keyed::compute` on MSG.
+fn keyed_pool(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    let setup = |k: &[u8]| registry::key(name, &Params { key: k, nonce: None, len: None }).expect("keys");
+    pool(runner, rng, &setup, &|k| k.compute(None, &MSG).expect("computes"), left, right)
+}
+
+/// [`pool`] of hash127 keys (`hash127::Key::new`, powers of `r` expanded),
+/// timing `hash127::hash127` on MSG.
+fn hash127_pool(runner: &mut CtRunner, rng: &mut BenchRng, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
+    pool(runner, rng, &hash127_key, &|k| unimac::hash127::hash127(k, &MSG), left, right)
 }
 
 fn r_low(rng: &mut BenchRng) -> Vec<u8> {
@@ -80,18 +126,18 @@ fn r_high(rng: &mut BenchRng) -> Vec<u8> {
 
 /// hash127 per message (key set up beforehand): `r` of weight 1 vs high weight.
 fn hash127_msg_r_weight(runner: &mut CtRunner, rng: &mut BenchRng) {
-    keyed_pool(runner, rng, "hash127", &r_low, &r_high)
+    hash127_pool(runner, rng, &r_low, &r_high)
 }
 
 /// hash127 per message: weight-1 `r` vs uniform `r`.
 fn hash127_msg_r_low_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
-    keyed_pool(runner, rng, "hash127", &r_low, &|rng| random(rng, 32))
+    hash127_pool(runner, rng, &r_low, &|rng| random(rng, 32))
 }
 
 /// hash127 per message, two pools of uniformly random keys (a control: the
 /// two pools differ only in where their keys sit in memory).
 fn hash127_msg_control(runner: &mut CtRunner, rng: &mut BenchRng) {
-    keyed_pool(runner, rng, "hash127", &|rng| random(rng, 32), &|rng| random(rng, 32))
+    hash127_pool(runner, rng, &|rng| random(rng, 32), &|rng| random(rng, 32))
 }
 
 /// modp per message (the key's primality check done beforehand): `2^127 - 1`
@@ -162,7 +208,7 @@ fn hash127_r_weight(runner: &mut CtRunner, rng: &mut BenchRng) {
         k[15] = 0x7f;
         k
     };
-    keys(runner, rng, "hash127", &low, &high)
+    hash127_keys(runner, rng, &low, &high)
 }
 
 /// hash127: `r` of Hamming weight 1 vs a uniformly random `r`.
@@ -173,7 +219,7 @@ fn hash127_r_low_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
         k[0] = 1 << rng.gen_range(0..8);
         k
     };
-    keys(runner, rng, "hash127", &low, &|rng| random(rng, 32))
+    hash127_keys(runner, rng, &low, &|rng| random(rng, 32))
 }
 
 /// hash127: `r` with every bit set but the top one vs a uniformly random `r`.
@@ -184,12 +230,12 @@ fn hash127_r_high_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
         k[15] = 0x7f;
         k
     };
-    keys(runner, rng, "hash127", &high, &|rng| random(rng, 32))
+    hash127_keys(runner, rng, &high, &|rng| random(rng, 32))
 }
 
 /// hash127: two uniformly random classes (a control: |t| must stay small).
 fn hash127_control(runner: &mut CtRunner, rng: &mut BenchRng) {
-    keys(runner, rng, "hash127", &|rng| random(rng, 32), &|rng| random(rng, 32))
+    hash127_keys(runner, rng, &|rng| random(rng, 32), &|rng| random(rng, 32))
 }
 
 /// division64: a key `g` whose minimal polynomial has degree 1 (`g = 1`,
@@ -260,6 +306,45 @@ fn aes_mac_key(runner: &mut CtRunner, rng: &mut BenchRng) {
     keys(runner, rng, "mac-hash127-aes", &|_| vec![0u8; 32], &|rng| random(rng, 32))
 }
 
+/// Words per sample in the UMAC POLY tests.
+const WORDS: usize = 32;
+
+/// UMAC's POLY64 step (L2 of messages over 1 024 bytes, one step per NH
+/// output): a chain of [`WORDS`] steps on words that all take the marker
+/// (`m ≥ 2^64 − 2^32`) vs uniformly random words (marked with probability
+/// 2^-32), the key and the start value random in both classes.
+fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
+    use unimac::umac::poly::{poly64_step, MASK64, P64};
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let marked = rng.gen::<bool>();
+        let k = rng.gen::<u64>() & MASK64;
+        let y = rng.gen::<u64>() % P64;
+        let words: [u64; WORDS] = core::array::from_fn(|_| if marked { 0xffff_ffff_0000_0000 | rng.gen::<u32>() as u64 } else { rng.gen() });
+        inputs.push((if marked { Class::Left } else { Class::Right }, k, y, words));
+    }
+    for (c, k, y, words) in inputs {
+        runner.run_one(c, || words.iter().fold(y, |y, &m| poly64_step(k, y, m)));
+    }
+}
+
+/// As [`umac_poly64_marker`] for POLY128 (messages over 16 MiB):
+/// `m ≥ 2^128 − 2^96` vs uniformly random words.
+fn umac_poly128_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
+    use unimac::umac::poly::{poly128_step, MASK128, P128};
+    let mut inputs = Vec::with_capacity(N);
+    for _ in 0..N {
+        let marked = rng.gen::<bool>();
+        let k = rng.gen::<u128>() & MASK128;
+        let y = rng.gen::<u128>() % P128;
+        let words: [u128; WORDS / 2] = core::array::from_fn(|_| if marked { (0xffff_ffffu128 << 96) | rng.gen::<u128>() >> 32 } else { rng.gen() });
+        inputs.push((if marked { Class::Left } else { Class::Right }, k, y, words));
+    }
+    for (c, k, y, words) in inputs {
+        runner.run_one(c, || words.iter().fold(y, |y, &m| poly128_step(k, y, m)));
+    }
+}
+
 fn unimac_hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
 }
@@ -282,5 +367,7 @@ ctbench_main!(
     eval64_key,
     eval128_key,
     modp_prime,
-    aes_mac_key
+    aes_mac_key,
+    umac_poly64_marker,
+    umac_poly128_marker
 );
