@@ -87,7 +87,7 @@ fn refusal(name: &str) -> Option<Error> {
         .map(|d| Error::CallerPair(d.name.to_string()))
 }
 
-/// Differential test of every SPEC name through the public API: streaming
+/// Differential test of every wire name (docs/WIRE.md) through the public API: streaming
 /// in the fuzzer's chunking, one-shot `compute`, the keyed object and the
 /// known answer agree; the names those doors refuse (one-time, random pair)
 /// are refused by all three with the table's error, and their known answer
@@ -307,7 +307,7 @@ fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &
     assert!(m.tag(wrong, msg).is_err(), "{name}: a wrong nonce accepted");
 }
 
-/// Four signed little-endian words as one integer (SPEC §1).
+/// Four signed little-endian words as one integer (docs/WIRE.md §2).
 fn signed_words(v: &[u8]) -> BigInt {
     let mut x = BigInt::from(0);
     for (i, w) in v.chunks_exact(4).enumerate() {
@@ -324,7 +324,7 @@ fn le16(x: &BigUint) -> Vec<u8> {
     b
 }
 
-/// `hash127-raw` of SPEC §1 by Horner's rule on big integers.
+/// `hash127-raw` of docs/WIRE.md §2 by Horner's rule on big integers.
 fn hash127_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
     let p = (BigInt::from(1) << 127) - 1;
     let r = signed_words(&key[..16]);
@@ -348,7 +348,7 @@ fn hash127_96_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
     le16(&s.to_biguint().expect("reduced"))[..12].to_vec()
 }
 
-/// `modp` of SPEC §7: the message as a little-endian integer, mod the key.
+/// `modp` of docs/WIRE.md §7: the message as a little-endian integer, mod the key.
 fn modp_model(key: &[u8], msg: &[u8]) -> Vec<u8> {
     le16(&(BigUint::from_bytes_le(msg) % BigUint::from_bytes_le(key)))
 }

@@ -314,7 +314,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
     let (passed, failed) = crate::bundled::check_all();
     writeln!(
         out,
-        "# known answers of the wire specification (bundled): {passed} passed, {failed} failed"
+        "# known answers of the wire format (docs/WIRE.md; bundled): {passed} passed, {failed} failed"
     )?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `unimac check-identity` and `unimac bound modp`: checking `a² = bc + de`
-//! on huge integers mod a secret random prime (seed 000, "Other
-//! applications"; SPEC §7 `modp`).
+//! on huge integers mod a secret random prime (Bernstein, "Floating-point
+//! arithmetic and message authentication", "Other applications" in §1;
+//! `modp` of the wire format, docs/WIRE.md §7).
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! `unimac keygen | tag | verify | bound`: authenticating files with the
-//! named MACs of SPEC §6 (named `X` or `mac-X`), with sha256sum's line
+//! named MACs of the wire format, docs/WIRE.md §8 (named `X` or `mac-X`), with sha256sum's line
 //! formats, options and exit codes.
 
 use std::ffi::OsString;
@@ -474,7 +474,7 @@ pub fn tag(
     let good = items.iter().filter(|(_, e)| e.is_none()).count();
     // Reserve the nonces durably (lock, write, fsync, rename, fsync the
     // directory) on another thread while the files are hashed: the nonce
-    // enters every SPEC §6 MAC only after the hash, and no tag is printed
+    // enters every MAC of docs/WIRE.md §8 only after the hash, and no tag is printed
     // before the reservation is on disk. A file that fails while it is read
     // only skips its nonce.
     let binding = unimac::counter::Binding::new(desc, &key);

@@ -1,4 +1,5 @@
-//! `unimac`: compute any SPEC name, list them, and check known answers.
+//! `unimac`: compute any name of the wire format (docs/WIRE.md), list them,
+//! and check known answers.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -155,8 +156,9 @@ enum Cmd {
     },
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {
-        /// A SPEC name, with the tree- and mac- prefixes for tree modes and
-        /// MACs (a MAC's name alone works too where it is not a hash's).
+        /// A name of the wire format (docs/WIRE.md), with the tree- and mac-
+        /// prefixes for tree modes and MACs (a MAC's name alone works too
+        /// where it is not a hash's).
         name: String,
         /// The key, hex.
         #[arg(long, conflicts_with = "key_file")]
@@ -185,9 +187,9 @@ enum Cmd {
         /// The message file; stdin when absent or '-'.
         file: Option<PathBuf>,
     },
-    /// Run known-answer files (.jsonl of SPEC §7, hash127-accuracy.exp, or
-    /// Wycheproof mac_with_iv .json files); without FILE, the vectors bundled
-    /// in this binary.
+    /// Run known-answer files (JSON lines, hash127-accuracy.exp, or Wycheproof
+    /// mac_with_iv .json files: docs/WIRE.md §9.5); without FILE, the vectors
+    /// bundled in this binary.
     CheckVectors {
         /// Files to check.
         files: Vec<PathBuf>,

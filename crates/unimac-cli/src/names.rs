@@ -23,8 +23,8 @@ pub fn mac_key_spec(name: &str) -> Result<KeySpec, Fail> {
     }
 }
 
-/// A name for `compute`: a SPEC name as is; `X` for `mac-X` when `X` is a
-/// MAC and not itself a SPEC name (`compute hash127` is the hash,
+/// A name for `compute`: a wire name (docs/WIRE.md) as is; `X` for `mac-X`
+/// when `X` is a MAC and not itself a wire name (`compute hash127` is the hash,
 /// `compute hash127-aes` the MAC); "did you mean" for typos.
 pub fn resolve_spec(name: &str) -> Result<String, Fail> {
     registry::names::resolve_spec(name).map_err(|e| Fail(e.to_string()))

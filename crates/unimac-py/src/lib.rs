@@ -285,7 +285,7 @@ impl UnimacHash {
 ///
 /// ``name`` is a MAC as ``unimac tag`` takes it (``hash127-aes``,
 /// ``wc-mmh32x2``, ``umac64``; ``mac-`` optional) or a raw hash of the wire
-/// specification (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
+/// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
 /// ``r ‖ s`` is drawn when no nonce is given.
 ///
 /// >>> import unimac
@@ -509,7 +509,7 @@ fn verify(
     PyMac::py_new(name, key)?.verify(data, tag, nonce)
 }
 
-/// Any name of the wire specification on ``data``, as ``unimac compute``:
+/// Any name of the wire format (docs/WIRE.md) on ``data``, as ``unimac compute``:
 /// raw hashes (``hash127``, ``eval64``, ``tree-mmh32x2``, ``modp``,
 /// ``keystream`` with ``length``) and MACs (``mac-X``, or ``X`` when ``X``
 /// is not itself a hash name).
@@ -650,8 +650,8 @@ fn compare_digest(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> 
     Ok(mac::tags_equal(a.as_slice(), b.as_slice()))
 }
 
-/// Every name of the wire specification in this build (``mac-`` for MACs,
-/// ``tree-`` for tree modes), in specification order.
+/// Every name of the wire format (docs/WIRE.md) in this build (``mac-`` for
+/// MACs, ``tree-`` for tree modes), in the wire format's order.
 ///
 /// >>> import unimac
 /// >>> "mac-hash127-aes" in unimac.names()
@@ -873,7 +873,7 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
         log2: all,
         value: all.exp2(),
         proven: true,
-        theorem: names::cite("Bernstein (seed 000), \"Other applications\": primes dividing the difference"),
+        theorem: names::cite("Bernstein, “Floating-point arithmetic and message authentication”, \"Other applications\": primes dividing the difference"),
         theorem_log2: all,
         terms: terms.unbind(),
         not_included: Vec::new(),

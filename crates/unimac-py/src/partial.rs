@@ -43,7 +43,7 @@ fn encode<'py>(py: Python<'py>, p: &Partial) -> Bound<'py, PyBytes> {
 /// ``last``: the chunk ends the message (it gets the padding). ``offset``
 /// must be a multiple of :func:`granularity`, and a chunk that is not the
 /// last a non-zero multiple of it. Names are those of the wire
-/// specification (``hash127``, ``eval64``, ``tree-mmh32x2``, ``mac-hash127``
+/// format, docs/WIRE.md (``hash127``, ``eval64``, ``tree-mmh32x2``, ``mac-hash127``
 /// …); ``hash127-aes…``, ``hash127-96`` and ``wc-…`` stand for their
 /// ``mac-`` names. Inputs of 2 KiB or more are hashed with the GIL released.
 ///

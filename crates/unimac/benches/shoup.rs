@@ -1,5 +1,5 @@
 //! Shoup's hashes against RustCrypto's GHASH and POLYVAL (one run, same machine):
-//! eval128 (SPEC §7) is the like-for-like peer of POLYVAL (a 128-bit evaluation
+//! eval128 (docs/WIRE.md §5) is the like-for-like peer of POLYVAL (a 128-bit evaluation
 //! hash over a field of 2^128 elements).
 //!
 //! `cargo bench -p unimac --bench shoup` — groups `shoup-hash/<size>` (throughput,

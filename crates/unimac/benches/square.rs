@@ -1,5 +1,6 @@
-//! Square Hash benchmarks: the paper's Tables 1 and 2 (seed 003, section 6)
-//! on this CPU — MMH (mmh32x3) vs SQH1 (`sqh96-asm2`) vs SQH2 (`sqh96-e`) vs
+//! Square Hash benchmarks: the Tables 1 and 2 of Etzel, Patel and Ramzan,
+//! "Square Hash: fast message authentication via optimized universal hash
+//! functions" (CRYPTO 1999, section 6), on this CPU — MMH (mmh32x3) vs SQH1 (`sqh96-asm2`) vs SQH2 (`sqh96-e`) vs
 //! HMAC-SHA1, 96-bit output, 2112- and 1056-bit blocks — plus every
 //! `sqh{l}-{asm,asm2,e}` block and the tree modes over 1 MiB.
 //!
@@ -7,7 +8,7 @@
 //! paper's ARM7 figures (TSC cycles: the time-stamp counter ticks at the
 //! nominal clock).
 //!
-//! MMH appears twice: `unimac::mmh::Mmh32` (SPEC §2 fixes its block at 32
+//! MMH appears twice: `unimac::mmh::Mmh32` (the wire format, docs/WIRE.md §3, fixes its block at 32
 //! words = 1024 bits, so its cost per 2112 or 1056 bits is scaled from its
 //! per-128-byte cost), and `mmh-loop`, a straightforward multiply-add loop
 //! over the paper's own block of 66 (33) words with three Toeplitz 64-bit

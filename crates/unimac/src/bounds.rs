@@ -1,4 +1,4 @@
-//! Forgery bounds of the named MACs (SPEC §6): the probability that any of
+//! Forgery bounds of the named MACs (the wire format, docs/WIRE.md §8): the probability that any of
 //! `D` forgery attempts succeeds after `C` tagged messages of at most `L`
 //! bytes, with the theorem it comes from. The derivations are in
 //! `docs/BOUNDS.md`.
@@ -78,7 +78,8 @@ pub struct Attack {
     pub tags: u64,
     /// `D`: forgery attempts (verification queries).
     pub forgeries: u64,
-    /// Whether the `C` nonces are drawn at random (128 bits each, seed 000 §9
+    /// Whether the `C` nonces are drawn at random (128 bits each, Bernstein,
+    /// "Floating-point arithmetic and message authentication", §9
     /// "Random numbers instead of counters") instead of from a counter: the
     /// bound then adds the chance that two of them repeat.
     pub random_nonces: bool,
@@ -114,7 +115,8 @@ pub struct Bound {
     pub name: String,
     /// The attack.
     pub attack: Attack,
-    /// Where it comes from, e.g. "Bernstein (seed 000), Theorem 9.2".
+    /// Where it comes from, e.g. "Bernstein, “Floating-point arithmetic and
+    /// message authentication”, Theorem 9.2".
     pub theorem: String,
     /// The terms that are added up in [`Bound::log2`].
     pub terms: Vec<Term>,
@@ -221,7 +223,7 @@ pub fn blocks(max_bytes: u64, b: u64) -> u128 {
     max_bytes as u128 / b as u128 + 1
 }
 
-/// Height of `tree-F` (SPEC §5) for messages of at most `L` bytes: the
+/// Height of `tree-F` (docs/WIRE.md §6) for messages of at most `L` bytes: the
 /// number of levels, non-decreasing in the length.
 pub fn tree_height(max_bytes: u64, block: u64, out: u64) -> u32 {
     let (b, o) = (block as u128, out as u128);
@@ -248,7 +250,7 @@ struct BlockEps {
     note: Option<String>,
 }
 
-/// The block functions that have a `wc-` MAC: (B, O, K) of SPEC §5.
+/// The block functions that have a `wc-` MAC: (B, O, K) of the table in docs/WIRE.md §6.
 fn block_params(f: &str) -> Option<(u64, u64, u64)> {
     if let Some(n) = f.strip_prefix("mmh32x") {
         let n: u64 = n.parse().ok().filter(|n| (1..=4).contains(n))?;
@@ -272,7 +274,7 @@ fn block_params(f: &str) -> Option<(u64, u64, u64)> {
     }
 }
 
-/// `ε` of `N` Toeplitz words of MMH32 (SPEC §2 `mmh32xN`), derived in
+/// `ε` of `N` Toeplitz words of MMH32 (`mmh32xN`, docs/WIRE.md §3), derived in
 /// docs/BOUNDS.md: `6 · 9^(N−1) / 2^(32N)` (Theorem 8 for one word, at most
 /// 9 key values for each further word).
 pub fn toeplitz_eps_log2(n: u32, word_bits: u32) -> f64 {
@@ -287,10 +289,10 @@ fn block_eps(f: &str) -> Option<BlockEps> {
             log2: e,
             point: e,
             source: if n == 1 {
-                "Halevi–Krawczyk (seed 004) Theorem 8: eps <= 6 * 2^-32 (subtraction mod 2^32)".into()
+                "Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, Theorem 8: eps <= 6 * 2^-32 (subtraction mod 2^32)".into()
             } else {
                 format!(
-                    "Toeplitz MMH32 with {n} words (seed 004 section 2.4), subtraction mod 2^32 word by word: eps <= 6 * 9^{} / 2^{} (derived in docs/BOUNDS.md; Theorem 8 for one word, at most 9 key values for each further word; checked exhaustively at reduced word size)",
+                    "Toeplitz MMH32 with {n} words (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 2.4), subtraction mod 2^32 word by word: eps <= 6 * 9^{} / 2^{} (derived in docs/BOUNDS.md; Theorem 8 for one word, at most 9 key values for each further word; checked exhaustively at reduced word size)",
                     n - 1,
                     32 * n
                 )
@@ -307,7 +309,7 @@ fn block_eps(f: &str) -> Option<BlockEps> {
             return Some(BlockEps {
                 log2: Log2(12f64.log2() - 32.0),
                 point: Log2(5f64.log2() - 32.0),
-                source: "NMH32 (seed 004 section 5, Definition 10; the paper claims only 'eps close to 2^-32'): eps <= 12 * 2^-32 (subtraction mod 2^32), derived in crates/unimac/tests/mmh_proofs.rs (4/2^32 mod p as in Lemma 7, x3 as in Theorem 8) and checked exhaustively there at reduced scale".into(),
+                source: "NMH32 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 5, Definition 10; the paper claims only 'eps close to 2^-32'): eps <= 12 * 2^-32 (subtraction mod 2^32), derived in crates/unimac/tests/mmh_proofs.rs (4/2^32 mod p as in Lemma 7, x3 as in Theorem 8) and checked exhaustively there at reduced scale".into(),
                 point_source: "key shift: a_i = (y_i + x_i) mod 2^32 is uniform whatever y, so Pr[F(y) = u] = Pr_a[G(a) = u] <= 1/2^32 (a_2 = 0) + 4/2^32 (two values mod p, two carries) = 5 * 2^-32".into(),
                 proven: true,
                 note: None,
@@ -317,7 +319,7 @@ fn block_eps(f: &str) -> Option<BlockEps> {
             return Some(BlockEps {
                 log2: Log2(6f64.log2() - 64.0),
                 point: Log2(6f64.log2() - 64.0),
-                source: "Theorem 8 (seed 004) with 64-bit words and p = 2^64 + 13 (section 3.2): eps <= 6 * 2^-64 (subtraction mod 2^64)".into(),
+                source: "Theorem 8 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”) with 64-bit words and p = 2^64 + 13 (section 3.2): eps <= 6 * 2^-64 (subtraction mod 2^64)".into(),
                 point_source: "F is linear and F(0) = 0: mu <= eps".into(),
                 proven: true,
                 note: Some("the paper names the 64-bit variant (section 3.2) without restating Theorem 8; its proof is generic in the word size (Lemma 7: 2 * 2^-64; three integer differences: x3)".into()),
@@ -332,7 +334,7 @@ fn block_eps(f: &str) -> Option<BlockEps> {
         "asm" => Some(BlockEps {
             log2: Log2(3f64.log2() - l as f64),
             point: Log2(4f64.log2() - l as f64),
-            source: format!("Etzel–Patel–Ramzan (seed 003) Theorem 6 (SQH_asm): eps <= 3 * 2^-{l} (subtraction mod 2^{l})"),
+            source: format!("Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, Theorem 6 (SQH_asm): eps <= 3 * 2^-{l} (subtraction mod 2^{l})"),
             point_source: format!("(y_1 + x_1)^2 = c mod p has at most 2 roots, each met by at most one l-bit x_1; two values mod p reduce to u mod 2^{l}: mu <= 4 * 2^-{l}"),
             proven: true,
             note: None,
@@ -346,7 +348,7 @@ fn block_eps(f: &str) -> Option<BlockEps> {
                 log2: e,
                 point: e.times(Log2::pow2(1.0)),
                 source: format!(
-                    "Etzel–Patel–Ramzan (seed 003) Theorem 10 (SQH_E), word size 32, w = {w}: eps <= 6 * {} / 2^{} (subtraction mod 2^{l}): the paper's sketch, not a full proof",
+                    "Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, Theorem 10 (SQH_E), word size 32, w = {w}: eps <= 6 * {} / 2^{} (subtraction mod 2^{l}): the paper's sketch, not a full proof",
                     factors.join(" * "),
                     32 * w
                 ),
@@ -361,21 +363,22 @@ fn block_eps(f: &str) -> Option<BlockEps> {
     }
 }
 
-/// The `ε` of Shoup's hashes for `n` blocks of `pad(M, 8)` (seed 001 §4,
-/// adapted to SPEC §4's keys; derivations in docs/BOUNDS.md).
+/// The `ε` of Shoup's hashes for `n` blocks of `pad(M, 8)` (Shoup, "On fast
+/// and provably secure message authentication based on universal hashing",
+/// §4, adapted to the keys of docs/WIRE.md §5; derivations in docs/BOUNDS.md).
 fn shoup_eps(h: &str, n: u128) -> Option<(Log2, String)> {
     match h {
         "eval64" => Some((
             l2(n + 1).times(Log2::pow2(-64.0)),
-            "evaluation hash, Shoup (seed 001) section 4: a nonzero polynomial of degree <= n + 1 in alpha has at most n + 1 roots: eps <= (n + 1)/2^64".into(),
+            "evaluation hash, Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: a nonzero polynomial of degree <= n + 1 in alpha has at most n + 1 roots: eps <= (n + 1)/2^64".into(),
         )),
         "division64" => Some((
             l2(64 * (n + 1)).times(Log2::pow2(-64.0)),
-            "division hash, Shoup (seed 001) section 4: the keys g whose minimal polynomial divides a nonzero polynomial of degree <= 64(n + 1) number at most 64(n + 1): eps <= 64(n + 1)/2^64".into(),
+            "division hash, Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: the keys g whose minimal polynomial divides a nonzero polynomial of degree <= 64(n + 1) number at most 64(n + 1): eps <= 64(n + 1)/2^64".into(),
         )),
         "gdivision64" => Some((
             l2(8 * (n + 1)).times(Log2::pow2(-64.0)),
-            "generalized division hash over GF(2^8), Shoup (seed 001) section 4: degree <= 8(n + 1) over GF(2^8): eps <= 8(n + 1)/2^64".into(),
+            "generalized division hash over GF(2^8), Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: degree <= 8(n + 1) over GF(2^8): eps <= 8(n + 1)/2^64".into(),
         )),
         _ => None,
     }
@@ -420,10 +423,10 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         BoundRule::Hash127OneTime => {
             if c > 1 {
                 return Err(Error::Invalid(
-                    "hash127: the key authenticates ONE message (seed 000 section 8); use --tags 1 or a hash127-aes MAC".into(),
+                    "hash127: the key authenticates ONE message (Bernstein, “Floating-point arithmetic and message authentication”, section 8); use --tags 1 or a hash127-aes MAC".into(),
                 ));
             }
-            b.theorem = "Bernstein (seed 000), Theorem 8.2: one message per key (r, k)".into();
+            b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 8.2: one message per key (r, k)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "D attempts, each at most 3(L_w + 2)/2^128",
@@ -434,10 +437,10 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         BoundRule::Hash127OneTime96 => {
             if c > 1 {
                 return Err(Error::Invalid(
-                    "hash127-96: the key authenticates ONE message (seed 000 section 8 notes); use --tags 1 or a hash127-aes MAC".into(),
+                    "hash127-96: the key authenticates ONE message (Bernstein, “Floating-point arithmetic and message authentication”, section 8 notes); use --tags 1 or a hash127-aes MAC".into(),
                 ));
             }
-            b.theorem = "Bernstein (seed 000), Theorem 8.1 and the 96-bit compression of section 8's notes (derivation in docs/BOUNDS.md)".into();
+            b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 8.1 and the 96-bit compression of section 8's notes (derivation in docs/BOUNDS.md)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             // Per attempt: 2^-96 (1 + 2^-31)^2 when the hashes differ, plus
             // (2L_w + 4)(1 + 2^-31)/2^128 for a hash collision.
@@ -451,7 +454,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             ));
         }
         BoundRule::Hash127Scramble => {
-            b.theorem = "Bernstein (seed 000), Theorem 9.2 (protocol 2, f = AES_K)".into();
+            b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2 (protocol 2, f = AES_K)".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             let pairs = l2(c).times(l2(c - 1)).times(Log2::pow2(-1.0)).plus(l2(c).times(l2(d)));
             b.terms.push(term(
@@ -464,7 +467,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.not_included.push(adv_aes("K", q));
         }
         BoundRule::Hash127Pad => {
-            b.theorem = "Bernstein (seed 000), Theorem 9.1 (protocol 1, f(n) = AES_K(n) read as an integer in [0, 2^128))".into();
+            b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.1 (protocol 1, f(n) = AES_K(n) read as an integer in [0, 2^128))".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "nonuniform f(n) mod p, and D attempts of (L_w + 2)/2^127 each",
@@ -476,7 +479,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.notes.push("nonces must never repeat under one key (Theorem 9.1 assumes message numbers are not reused)".into());
         }
         BoundRule::Hash127NonceScramble => {
-            b.theorem = "Bernstein (seed 000), Theorem 9.3 (protocol 3, f(n, h) = AES_K(AES_K(n) xor h))".into();
+            b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.3 (protocol 3, f(n, h) = AES_K(AES_K(n) xor h))".into();
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "D attempts, each at most (2L_w + 5)/2^128",
@@ -494,7 +497,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             ));
             b.terms.push(model("AES is a permutation, not a function (switching lemma, 2q calls)", "2q(2q-1)/2^129", switching(2 * q)));
             b.not_included.push(adv_aes("K", 2 * q));
-            b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (seed 000 section 9)".into());
+            b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (Bernstein, “Floating-point arithmetic and message authentication”, section 9)".into());
         }
         BoundRule::Shoup => shoup7_bound(&mut b, desc, attack)?,
         BoundRule::Published { .. } => spec_bound(&mut b, desc, attack),
@@ -519,7 +522,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         ));
         b.params.push(("nonces".into(), format!("random, {bits} bits each ({} bytes{})", desc.nonce.max(), if bits % 8 == 0 { "" } else { ", the top bit clear" })));
         if desc.bound == BoundRule::Hash127NonceScramble {
-            b.notes.push("a repeated nonce degrades this MAC only to Theorem 9.2 (seed 000 section 9); the repeat term counts it as a loss, which is conservative".into());
+            b.notes.push("a repeated nonce degrades this MAC only to Theorem 9.2 (Bernstein, “Floating-point arithmetic and message authentication”, section 9); the repeat term counts it as a loss, which is conservative".into());
         }
     }
     b.log2 = b.terms.iter().fold(Log2::ZERO, |acc, t| acc.plus(t.log2));
@@ -555,7 +558,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         eps_desc = desc;
     } else if let (Some((blk, out, key)), Some(be)) = (block_params(h), block_eps(h)) {
         let t = tree_height(attack.max_bytes, blk, out);
-        b.params.push(("T (tree height, SPEC section 5)".into(), t.to_string()));
+        b.params.push(("T (tree height, docs/WIRE.md §6)".into(), t.to_string()));
         b.params.push(("eps_F (block function)".into(), format!("2^{:.2}", be.log2.0)));
         b.params.push(("mu_F (largest point probability of F)".into(), format!("2^{:.2}", be.point.0)));
         // The tree lemma (docs/BOUNDS.md): equal heights t <= T give t eps_F;
@@ -598,12 +601,12 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         .then(|| l2(d).times(eps).times(Log2::pow2(1.0)));
     match thm2 {
         Some(t2) if t2 < thm1 => {
-            b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
+            b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
             b.terms.insert(0, Term { what: "D attempts at 2 eps each".into(), formula: "2 D eps".into(), log2: t2, theorem: true });
         }
         _ if tree_mac => {
             b.theorem = format!(
-                "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, seed 004 section 2.3; Etzel–Patel–Ramzan, seed 003 section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
+                "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 2.3; Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
             );
             b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
             b.terms.insert(1, Term {
@@ -615,7 +618,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         }
         _ => {
             b.theorem = format!(
-                "Shoup (seed 001), Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
+                "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
                 if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
             );
             b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
@@ -632,7 +635,7 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     Ok(())
 }
 
-/// `ε` of eval128 (SPEC §7) for messages of at most `L` bytes: `n` blocks of
+/// `ε` of eval128 (docs/WIRE.md §5) for messages of at most `L` bytes: `n` blocks of
 /// `pad(M, 16)`, a nonzero difference polynomial of degree ≤ `n + 1` in `α`:
 /// `ε ≤ (n + 1)/2^128`.
 fn eval128_eps(max_bytes: u64) -> (u128, Log2) {
@@ -640,7 +643,7 @@ fn eval128_eps(max_bytes: u64) -> (u128, Log2) {
     (n, l2(n + 1).times(Log2::pow2(-128.0)))
 }
 
-/// The MACs of SPEC §7 on Shoup's hashes (seed 001 Theorems 2–4), each with its
+/// The MACs on Shoup's hashes of docs/WIRE.md §8.5 (Shoup, Theorems 2–4), each with its
 /// theorem's condition checked and reported (derivations in docs/BOUNDS.md).
 fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Error> {
     let name = desc.name;
@@ -665,11 +668,11 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
             let thm1 = l2(d).times(eps).plus(switching(q));
             let thm2 = l2(d).times(eps).times(Log2::pow2(1.0));
             if holds && thm2 < thm1 {
-                b.theorem = "Shoup (seed 001), Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
+                b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
                 b.terms.push(term("D attempts at 2 eps each", "2 D eps", thm2));
             } else {
                 b.theorem = format!(
-                    "Shoup (seed 001), Theorem 1: f = AES_K as a random function{}",
+                    "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K as a random function{}",
                     if holds { " (smaller here than Theorem 2's 2 D eps)" } else { " (Theorem 2's condition C^2 <= 1/eps fails)" }
                 );
                 b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
@@ -694,7 +697,7 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
                     "{name}: Theorem 3 needs C^2 <= 2^128 (C <= 2^64 tags per key); C = {c}: change the key sooner"
                 )));
             }
-            b.theorem = "Shoup (seed 001), Theorem 3: f = AES_K a random permutation, h1(n) = beta n (eps1 = 2^-128), C^2 <= 1/eps1".into();
+            b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 3: f = AES_K a random permutation, h1(n) = beta n (eps1 = 2^-128), C^2 <= 1/eps1".into();
             b.terms.push(term("D attempts at 2 eps2 each", "2 D eps2", l2(d).times(eps2).times(Log2::pow2(1.0))));
             b.not_included.push(adv_aes("K", q));
             b.notes.push("nonces must never repeat under one key (Theorem 3's tag is a counter)".into());
@@ -716,7 +719,7 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
             if !holds {
                 return Err(Error::Invalid(format!("{name}: Theorem 4 needs C < 2^63 tags per key; C = {c}")));
             }
-            b.theorem = "Shoup (seed 001), Theorem 4: f, g random functions on 64-bit strings, r and s uniform per message, C < 2^63".into();
+            b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 4: f, g random functions on 64-bit strings, r and s uniform per message, C < 2^63".into();
             b.terms.push(term("a repeated pair (r, s) among the C tags, and its consequences", "1.5 C^2/2^128", c2.times(l2(3)).times(Log2::pow2(-129.0))));
             b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
             // f(r) = AES(K_f, r || 0^8)[0..8] is a random function of r once AES under K_f
@@ -729,13 +732,14 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
             ));
             b.not_included.push(adv_aes("K_f", q));
             b.not_included.push(adv_aes("K_g", q));
-            b.notes.push("stateless: r || s must come from a good random generator (the library draws it from the OS for every tag); Theorem 4 is proved for random functions, not permutations (seed 001 section 3)".into());
+            b.notes.push("stateless: r || s must come from a good random generator (the library draws it from the OS for every tag); Theorem 4 is proved for random functions, not permutations (Shoup, “On fast and provably secure message authentication based on universal hashing”, section 3)".into());
         }
     }
     Ok(())
 }
 
-/// The forgery probability per attempt that a SPEC §8 specification
+/// The forgery probability per attempt that the specification of UMAC or
+/// VMAC (docs/WIRE.md §8.6)
 /// publishes for its MAC with truly random keys and pads, as `(log2 ε, source)`.
 pub fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
     const RFC: &str = "RFC 4418 section 1: with truly random keys and pads, an attacker (even computationally unbounded) produces a correct tag for a message of its choosing with probability no more than 1/2^30, 1/2^60, 1/2^90 or 1/2^120 for 32-, 64-, 96- or 128-bit tags; N attempts: at most N times that (UHASH is iterated tag/32 times under independent keys, about 2^-30 each)";
@@ -745,7 +749,7 @@ pub fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
     Some((f64::from(eps_log2), if d.hash == macs::Hash::Vhash { VMAC } else { RFC }))
 }
 
-/// UMAC and VMAC (SPEC §8): the specification's own `ε` per forgery
+/// UMAC and VMAC (docs/WIRE.md §8.6): the specification's own `ε` per forgery
 /// attempt, plus what replacing the random pads by AES costs.
 fn spec_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) {
     let name = desc.name;
@@ -889,7 +893,7 @@ mod tests {
 
     #[test]
     fn tree_height_matches_the_tree_definition() {
-        // Direct simulation of SPEC §5 lengths.
+        // Direct simulation of the lengths of docs/WIRE.md §6.
         for (b, o) in [(128u64, 4u64), (128, 16), (256, 8), (704, 32), (256, 16)] {
             for l in [0u64, 1, b - 1, b, b + 1, b * b / o, 1 << 20, 1 << 33] {
                 let mut x = l;
@@ -944,8 +948,9 @@ mod tests {
         assert_eq!(Log2::ZERO.sci(), "0");
     }
 
-    /// Seeds 003/004 prove ε for subtraction, which is why SPEC §6 (version
-    /// 2) adds the pad in that group; XOR would have no theorem. Measure both
+    /// Etzel, Patel and Ramzan (Square Hash) and Halevi and Krawczyk (MMH)
+    /// prove ε for subtraction, which is why the wire format (docs/WIRE.md
+    /// §8.4) adds the pad in that group; XOR would have no theorem. Measure both
     /// at reduced scale (w = 8,
     /// p = 257, k = 2, every one of the 2^16 keys) with the generic MMH/NMH
     /// code that defines the real functions, over many message pairs.
@@ -1008,7 +1013,8 @@ mod tests {
         (worst_x, worst_d, witness)
     }
 
-    /// SQH_asm (seed 003 Definition 9, SPEC §3 `sqh{l}-asm` with l-bit keys)
+    /// SQH_asm (Etzel, Patel and Ramzan, Definition 9; `sqh{l}-asm` of
+    /// docs/WIRE.md §4 with l-bit keys)
     /// at l = 8, p = 257, k = 2: subtraction mod 2^8 vs XOR, every key.
     #[test]
     fn square_hash_asm_xor_versus_subtraction_at_reduced_scale() {
@@ -1072,12 +1078,12 @@ mod tests {
         }
     }
 
-    /// The counterexample at full size: the MMH32 block function (SPEC §2,
+    /// The counterexample at full size: the MMH32 block function (docs/WIRE.md §3,
     /// Definition 5) is far from AXU. For a block `m = (16, 0, …)` and
     /// `m' = (p − 16, 0, …) = (2^32 − 1, 0, …)`, `H~(m') = −H~(m) mod p`, and
     /// `a xor (p − a mod 2^32)` is `0xffffffef` whenever bit 4 of `a` is set:
-    /// probability about 1/2 instead of 6 · 2^-32: why SPEC §6 (version 2)
-    /// adds the pad mod 2^32 instead of XOR. (The padded tree happens to
+    /// probability about 1/2 instead of 6 · 2^-32: why the wire format
+    /// (docs/WIRE.md §8.4) adds the pad mod 2^32 instead of XOR. (The padded tree happens to
     /// spread this pair, but no theorem said so.)
     #[test]
     fn mmh32_block_function_is_not_axu_but_the_padded_tree_escapes_this_pair() {
@@ -1125,7 +1131,7 @@ mod tests {
             assert_eq!(block_params(&f.name), Some((f.block as u64, f.out as u64, f.key as u64)), "{}", f.name);
             assert!(block_eps(&f.name).is_some(), "{}", f.name);
         }
-        // Every tree MAC of SPEC §6 has a bound (wc-eval128 of §7 has its own, shoup7_bound).
+        // Every tree MAC of docs/WIRE.md §8.4 has a bound (wc-eval128 has its own, shoup7_bound).
         for n in names().iter().filter_map(|n| n.strip_prefix("wc-")) {
             assert!(block_params(n).is_some() || shoup_eps(n, 1).is_some() || n == "eval128", "{n}");
         }
@@ -1173,7 +1179,7 @@ mod tests {
         assert!(matches!(bound("hash127-aes", &at), Err(Error::Invalid(_))));
     }
 
-    /// `ε_tree <= max(T ε_F, μ_F)`, checked on SPEC §5's tree code itself at
+    /// `ε_tree <= max(T ε_F, μ_F)`, checked on the tree code of docs/WIRE.md §6 itself at
     /// reduced scale, for the linear MMH and the non-linear NMH: the block
     /// function is MMH_8 or NMH_8 (p = 257, k = 4 one-byte words: B = 4,
     /// O = 1, K = 4, ε_F = 6/2^8 and 12/2^8), the level keys come from the AES

@@ -8,7 +8,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The name is not one of SPEC.md's public names.
+    /// The name is not one of the public names of the wire format (docs/WIRE.md).
     UnknownName(String),
     /// The name is known but this build does not implement it.
     NotImplemented(String),

@@ -1,16 +1,19 @@
-//! The group in which a Wegman–Carter MAC adds its pad to the hash (SPEC §6).
+//! The group in which a Wegman–Carter MAC adds its pad to the hash (the wire
+//! format, docs/WIRE.md §8.4).
 //!
 //! Wegman–Carter `tag = f(n) ⋆ H(M)` is secure when `H` is ε-almost-Δ-universal
 //! for the group operation `⋆`: `Pr[H(x) − H(y) = δ] ≤ ε` for `x ≠ y` and every
-//! `δ` (seed 004 §2.3, seed 003 §1). Each hash is proven so for one group only,
+//! `δ` (Halevi and Krawczyk, "MMH: software message authentication in the
+//! Gbit/second rates", §2.3; Etzel, Patel and Ramzan, "Square Hash: fast
+//! message authentication via optimized universal hash functions", §1). Each hash is proven so for one group only,
 //! and the MAC must use that one:
 //!
 //! | hash | group | proven in |
 //! |---|---|---|
-//! | MMH32 (Toeplitz words), NMH32 | `Z_{2^32}^N`, word by word | seed 004 Theorem 8, Definition 10 |
-//! | MMH64 | `Z_{2^64}` | seed 004 §3.2 |
-//! | Square Hash `asm`, `E` | `Z_{2^l}` | seed 003 Theorems 6, 10 |
-//! | Shoup's hashes | `GF(2)^l`, XOR | seed 001 §4 (characteristic 2) |
+//! | MMH32 (Toeplitz words), NMH32 | `Z_{2^32}^N`, word by word | Halevi and Krawczyk, Theorem 8, Definition 10 |
+//! | MMH64 | `Z_{2^64}` | Halevi and Krawczyk, §3.2 |
+//! | Square Hash `asm`, `E` | `Z_{2^l}` | Etzel, Patel and Ramzan, Theorems 6, 10 |
+//! | Shoup's hashes | `GF(2)^l`, XOR | Shoup, "On fast and provably secure message authentication based on universal hashing", §4 (characteristic 2) |
 
 /// The group of a hash's output in which its differences are bounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! every input, each with a portable path and run-time-dispatched fast paths,
 //! and the Wegman–Carter MACs built on them with their proven forgery bounds.
 //!
-//! Every public name of the wire specification is reachable by name through
+//! Every public name of the wire format (docs/WIRE.md) is reachable by name through
 //! [`registry`]; each family also has its own typed API in its module, and
 //! the RustCrypto traits ([`rustcrypto`]).
 //!

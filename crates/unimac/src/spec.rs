@@ -122,7 +122,7 @@ pub(crate) type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Er
 /// [`Keyed::start_with_nonce`] (checked against the name's nonce size, with
 /// the same errors as [`open`](crate::registry::open)); names without a nonce take `None`.
 ///
-/// `mac-hash127` authenticates one message per key (SPEC §6): its keyed
+/// `mac-hash127` authenticates one message per key (docs/WIRE.md §8.2): its keyed
 /// object starts one message and refuses the next ([`Error::KeySpent`]);
 /// [`Keyed::start_check`] verifies any number.
 pub trait Keyed: Send + Sync {
@@ -143,7 +143,7 @@ pub trait Keyed: Send + Sync {
 
     /// One-shot into `out`, which must hold the output (its length is
     /// returned): [`compute`](Self::compute) without an allocation where the
-    /// family has such a path (every MAC of SPEC §6–§8 and the hashes under
+    /// family has such a path (every MAC of docs/WIRE.md §8 and the hashes under
     /// them); by default `compute`, copied.
     fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         put(out, &self.compute(nonce, msg)?)
@@ -287,7 +287,7 @@ impl<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> Stream for Buffered<F> {
     }
 }
 
-/// `pad(M, B)` of SPEC §0: append 0x01, then zeros to a multiple of `b`.
+/// `pad(M, B)` of the wire format (docs/WIRE.md §1): append 0x01, then zeros to a multiple of `b`.
 pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
     let mut v = Vec::with_capacity(m.len() + b);
     v.extend_from_slice(m);
@@ -299,7 +299,7 @@ pub fn pad(m: &[u8], b: usize) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------
-// Block functions (SPEC §5): what the tree mode is built from
+// Block functions (docs/WIRE.md §6): what the tree mode is built from
 // ---------------------------------------------------------------------------
 
 /// A block function under one key: hashes whole blocks, many at a time (so a
@@ -312,10 +312,10 @@ pub trait BlockHash: Send + Sync {
 
 type KeyedFn = Arc<dyn Fn(&[u8]) -> Box<dyn BlockHash> + Send + Sync>;
 
-/// A block function of SPEC §5's table: its sizes and how to key it.
+/// A block function of the table in docs/WIRE.md §6: its sizes and how to key it.
 #[derive(Clone)]
 pub struct BlockFamily {
-    /// SPEC name of `F` (e.g. `mmh32x2`).
+    /// Wire name of `F` (e.g. `mmh32x2`).
     pub name: String,
     /// Block size `B` in bytes.
     pub block: usize,
@@ -357,7 +357,7 @@ impl BlockFamily {
 // ---------------------------------------------------------------------------
 
 /// A MAC whose message is hashed before its nonce is known (UMAC and VMAC
-/// add their pad last, as every SPEC §6 MAC does): the by-name
+/// add their pad last, as every nonce MAC of docs/WIRE.md §8 does): the by-name
 /// `Mac::start_deferred` of [`crate::registry`] hands one out.
 pub(crate) trait DeferredNonce: Send {
     /// Absorb more of the message.

@@ -1,5 +1,7 @@
-//! The AES key stream and tree hashing of long messages (SPEC §5; the tree
-//! construction of Wegman and Carter, MMH paper section 2.4).
+//! The AES key stream and tree hashing of long messages (the wire format,
+//! docs/WIRE.md §6; the tree construction of Wegman and Carter, as Halevi and
+//! Krawczyk, "MMH: software message authentication in the Gbit/second
+//! rates", describe it in section 2.4).
 //!
 //! A block function `F` maps a `B`-byte block to `O` bytes, `2·O < B`, under a
 //! `K`-byte key. `tree-F(s, M)` hashes the blocks of `pad(M, B)` with the key
@@ -66,7 +68,7 @@ pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
     out
 }
 
-/// Every block function that has a tree mode, in SPEC §5 order.
+/// Every block function that has a tree mode, in the order of docs/WIRE.md §6.
 pub fn families() -> Vec<BlockFamily> {
     let mut v = crate::mmh::block_families();
     v.extend(crate::square::block_families());
@@ -264,10 +266,10 @@ pub struct Tree {
 /// stack (at least `O`·(`len/B` + 1) for the messages it takes).
 pub const SHORT_LEVEL: usize = 256;
 
-/// The largest block of SPEC §5's table.
+/// The largest block of the table in docs/WIRE.md §6.
 const MAX_BLOCK: usize = 264;
 
-/// The largest output of SPEC §5's table.
+/// The largest output of the table in docs/WIRE.md §6.
 const MAX_OUT: usize = 16;
 
 /// Levels of a one-shot tree ([`TreeKey::hash_into`]): every family has
@@ -673,7 +675,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
             nonce: 0,
             out: 0,
             takes_len: true,
-            summary: "AES-128 counter-mode key stream (SPEC §5); the message is ignored".into(),
+            summary: "AES-128 counter-mode key stream (docs/WIRE.md §6); the message is ignored".into(),
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let len = p.len.expect("registry checked --len");

@@ -1,5 +1,6 @@
-//! Known-answer files: SPEC §7's `.jsonl` lines, and the original hash127
-//! package's accuracy test (`hash127-accuracy.exp`).
+//! Known-answer files (the wire format, docs/WIRE.md §9.5): `.jsonl` lines,
+//! the original hash127 package's accuracy test (`hash127-accuracy.exp`), and
+//! Wycheproof's `mac_with_iv` files.
 
 use crate::registry::{self, Params};
 
@@ -71,7 +72,7 @@ pub fn check_jsonl(text: &str) -> Report {
     r
 }
 
-/// The key of the original hash127 accuracy test (SPEC §1).
+/// The key of the original hash127 accuracy test (docs/WIRE.md §9.5).
 pub const ACCURACY_R: [i32; 4] = [1234567890, 1234567891, 1234567892, 1234567893];
 /// The `k` of the original hash127 accuracy test.
 pub const ACCURACY_K: [i32; 4] = [314159265, 358979323, 846264338, 327950288];
@@ -200,7 +201,7 @@ pub fn check_wycheproof(text: &str) -> Report {
 
 /// Check a known-answer file by its name: `.exp` is the accuracy test, a
 /// Wycheproof file (one JSON object with `testGroups`) its own format,
-/// anything else SPEC §7 JSON lines.
+/// anything else JSON lines (docs/WIRE.md §9.5).
 pub fn check_file_text(file_name: &str, text: &str) -> Report {
     if file_name.ends_with(".exp") {
         check_accuracy(text)

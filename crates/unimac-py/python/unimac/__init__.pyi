@@ -120,7 +120,7 @@ def compute(
     nonce: Optional[_ReadableBuffer] = None,
     length: Optional[int] = None,
 ) -> bytes:
-    """Any name of the wire specification, as ``unimac compute``.
+    """Any name of the wire format (docs/WIRE.md), as ``unimac compute``.
 
     >>> compute("keystream", bytes(16), b"", length=4).hex()
     '66e94bd4'
@@ -134,7 +134,7 @@ def compare_digest(a: _ReadableBuffer, b: _ReadableBuffer) -> bool:
     """
 
 def names() -> List[str]:
-    """Every name of the wire specification in this build.
+    """Every name of the wire format (docs/WIRE.md) in this build.
 
     >>> "eval64" in names()
     True

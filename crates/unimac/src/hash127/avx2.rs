@@ -1,5 +1,5 @@
-//! hash127 with AVX2 and FMA: the paper's floating-point method (seed 000,
-//! section 6) on four lanes of 53-bit doubles.
+//! hash127 with AVX2 and FMA: the paper's floating-point method (Bernstein,
+//! "Floating-point arithmetic and message authentication", §6) on four lanes of 53-bit doubles.
 //!
 //! The state is eight limbs (`t_j ∈ 2^(16j) Z`, section 3) in each of four
 //! lanes; the value it stands for is the sum over lanes and limbs. Lane `l`

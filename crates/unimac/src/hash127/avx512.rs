@@ -1,5 +1,5 @@
-//! hash127 with AVX-512F: the paper's floating-point method (seed 000,
-//! section 6) on eight lanes of 53-bit doubles, 512-bit FMAs.
+//! hash127 with AVX-512F: the paper's floating-point method (Bernstein,
+//! "Floating-point arithmetic and message authentication", §6) on eight lanes of 53-bit doubles, 512-bit FMAs.
 //!
 //! The same method as `avx2.rs` with twice the lanes: the state is eight
 //! limbs (`t_j ∈ 2^(16j) Z`, section 3) in each of eight lanes, and the value

@@ -1,5 +1,5 @@
 //! The paper's 53-bit floating-point arithmetic mod `p = 2^127 − 1`, scalar
-//! (seed 000, sections 2–5): `top`/`bottom`, `carry`, `squeeze`, `freeze`,
+//! (Bernstein, "Floating-point arithmetic and message authentication", §§2–5): `top`/`bottom`, `carry`, `squeeze`, `freeze`,
 //! `prod`, `power`. Every value is an `f64` holding an integer multiple of
 //! `2^(16j)` (limb `j` of eight) or `2^(32j)` (word `j` of four), exactly as
 //! in the paper; no value ever rounds (each theorem cited gives the bound).

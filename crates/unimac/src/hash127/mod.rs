@@ -1,6 +1,7 @@
 //! hash127 (Bernstein, *Floating-point arithmetic and message authentication*,
-//! seed 000; SPEC §1): `h_r(m) = (r^(l+1) + m_0 r^l + … + m_{l-1} r) mod p`
-//! with `p = 2^127 − 1`, plus `k`.
+//! §§1–6; `hash127` and `hash127-raw` of the wire format, docs/WIRE.md §2):
+//! `h_r(m) = (r^(l+1) + m_0 r^l + … + m_{l-1} r) mod p` with `p = 2^127 − 1`,
+//! plus `k`.
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
 //!
@@ -601,7 +602,7 @@ impl Drop for Hash127 {
     }
 }
 
-/// `hash127-raw(key, M)` (SPEC §1): `M` must be a whole number of words.
+/// `hash127-raw(key, M)` (docs/WIRE.md §2): `M` must be a whole number of words.
 pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
     if !msg.len().is_multiple_of(4) {
         return Err(Error::Message {
@@ -612,7 +613,7 @@ pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
     Ok(encode(oneshot_lazy(key, msg, false)))
 }
 
-/// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (SPEC §1).
+/// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (docs/WIRE.md §2).
 pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
     encode(oneshot_lazy(key, msg, true))
 }
@@ -700,7 +701,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 nonce: 0,
                 out: 16,
                 takes_len: false,
-                summary: "hash127 of a whole number of signed 32-bit words (SPEC §1)".into(),
+                summary: "hash127 of a whole number of signed 32-bit words (docs/WIRE.md §2)".into(),
             },
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(Keyed127 { key: key_of(p), raw: true }))
@@ -713,7 +714,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 nonce: 0,
                 out: 16,
                 takes_len: false,
-                summary: "hash127 of any byte string, pad(M, 4) (SPEC §1)".into(),
+                summary: "hash127 of any byte string, pad(M, 4) (docs/WIRE.md §2)".into(),
             },
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(Keyed127 { key: key_of(p), raw: false }))

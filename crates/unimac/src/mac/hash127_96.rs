@@ -1,7 +1,8 @@
-//! `mac-hash127-96` (SPEC §7): the 96-bit one-time authenticator of seed 000
-//! §8's notes, `π((k + h_r(m)·u) mod p)` with `π` the low 96 bits.
+//! `mac-hash127-96` (the wire format, docs/WIRE.md §8.2): the 96-bit one-time
+//! authenticator of the notes to §8 of Bernstein, "Floating-point arithmetic
+//! and message authentication": `π((k + h_r(m)·u) mod p)` with `π` the low 96 bits.
 //!
-//! Carter and Wegman's compression (seed 000 §8 notes): multiplying the hash by
+//! Carter and Wegman's compression (the same paper, notes to §8): multiplying the hash by
 //! a second secret `u` before adding `k` makes the low 96 bits of the sum a
 //! good tag. The bare truncation `π((k + h_r(m)) mod p)` is not safe: the 31
 //! dropped bits let the forger aim `h_r(m') − h_r(m)` at a multiple of `2^96`,
@@ -59,7 +60,7 @@ pub struct Hash127OneTime96 {
 
 impl Hash127OneTime96 {
     /// `r ‖ k ‖ u`, 48 bytes, each 16 bytes four signed little-endian words
-    /// (SPEC §1).
+    /// (as hash127's keys, docs/WIRE.md §2).
     pub fn new(key: &[u8; KEY_BYTES]) -> Self {
         let mut r0 = Zeroizing::new([0u8; 32]);
         r0[..16].copy_from_slice(&key[..16]);

@@ -1,17 +1,22 @@
-//! The named message authentication codes of SPEC §6: the hash127 protocols
-//! of Bernstein (seed 000 §§8–9) and the Wegman–Carter construction
-//! `(n, f(n) ⊕ h(M))` of Shoup (seed 001 §1) and Halevi–Krawczyk (seed 004
-//! §2.3) over any keyed hash with a fixed output.
+//! The named message authentication codes of the wire format (docs/WIRE.md
+//! §8): the hash127 protocols of Bernstein, "Floating-point arithmetic and
+//! message authentication" (§§8–9), and the Wegman–Carter construction
+//! `(n, f(n) ⊕ h(M))` of Shoup, "On fast and provably secure message
+//! authentication based on universal hashing" (CRYPTO 1996, §1) and of Halevi
+//! and Krawczyk, "MMH: software message authentication in the Gbit/second
+//! rates" (FSE 1997, §2.3), over any keyed hash with a fixed output; Etzel,
+//! Patel and Ramzan, "Square Hash: fast message authentication via optimized
+//! universal hash functions" (CRYPTO 1999), give its group for Square Hash.
 //!
 //! | name | construction | paper |
 //! |---|---|---|
-//! | `hash127` | `k + h_r(M) mod p`, one message per key | 000 §8, Theorem 8.2 |
-//! | `hash127-aes` | `AES_K(h_r(M))` | 000 §9 protocol 2, Theorem 9.2 |
-//! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | 000 §9 protocol 3, Theorem 9.3 |
-//! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | 000 §9 protocol 1, Theorem 9.1 |
-//! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | 001 §1, Theorems 1–2 |
-//! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | 004 §2.3, 003 §1 |
-//! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` (SPEC §7) | see [`shoup`] | 001 Theorems 2–4 |
+//! | `hash127` | `k + h_r(M) mod p`, one message per key | Bernstein §8, Theorem 8.2 |
+//! | `hash127-aes` | `AES_K(h_r(M))` | Bernstein §9 protocol 2, Theorem 9.2 |
+//! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | Bernstein §9 protocol 3, Theorem 9.3 |
+//! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | Bernstein §9 protocol 1, Theorem 9.1 |
+//! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | Shoup §1, Theorems 1–2 |
+//! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | Halevi and Krawczyk §2.3; Etzel, Patel and Ramzan §1 |
+//! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` | see [`shoup`] | Shoup, Theorems 2–4 |
 //!
 //! Every type keeps its key material in zeroized memory (the AES key schedule
 //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
@@ -35,7 +40,7 @@
 //! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
 //! assert_eq!(t.len(), 8);
 //!
-//! // The same MAC by its SPEC name, streaming, the nonce given at the end.
+//! // The same MAC by its wire name, streaming, the nonce given at the end.
 //! let m = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
 //! let mut p = m.start_deferred().unwrap();
 //! p.update(b"attack ");
@@ -68,7 +73,7 @@ pub fn tags_equal(a: &[u8], b: &[u8]) -> bool {
     verify_tag(a, b).is_ok()
 }
 
-/// `AES(K, x)` of SPEC §0.
+/// `AES(K, x)` of the wire format (docs/WIRE.md §1).
 fn aes_block(aes: &Aes128, x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
     let mut b = aes::Block::from(*x);
     aes.encrypt_block(&mut b);
@@ -110,10 +115,11 @@ fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
 }
 
 // ---------------------------------------------------------------------------
-// hash127 protocols (seed 000 §§8–9)
+// hash127 protocols (Bernstein, "Floating-point arithmetic and message
+// authentication", §§8–9)
 // ---------------------------------------------------------------------------
 
-/// `mac-hash127`: `s = (k + h_r(M)) mod p` (seed 000 §8). The key `r ‖ k`
+/// `mac-hash127`: `s = (k + h_r(M)) mod p` (Bernstein, §8). The key `r ‖ k`
 /// authenticates ONE message: a second message under the same key reveals
 /// `h_r(m) − h_r(m')` and voids Theorem 8.2. So the type is not `Clone`, and
 /// tagging consumes it; checking a tag does not.
@@ -157,7 +163,7 @@ impl Hash127OneTime {
     }
 }
 
-/// `mac-hash127-aes`: `AES_K(h_r(M))`, protocol 2 "scrambling" of seed 000 §9
+/// `mac-hash127-aes`: `AES_K(h_r(M))`, protocol 2 "scrambling" of Bernstein's §9
 /// with Rijndael as the random function `f`. Stateless: no nonce.
 #[derive(Clone)]
 pub struct Hash127Aes {
@@ -166,7 +172,7 @@ pub struct Hash127Aes {
 }
 
 /// `mac-hash127-aes-nonce`: `AES_K(AES_K(n) ⊕ h_r(M))`, protocol 3 "one-time
-/// scrambling" of seed 000 §9, `f(n, h) = AES_K(AES_K(n) ⊕ h)`.
+/// scrambling" of Bernstein's §9, `f(n, h) = AES_K(AES_K(n) ⊕ h)`.
 #[derive(Clone)]
 pub struct Hash127AesNonce {
     r: hash127::Key,
@@ -174,7 +180,7 @@ pub struct Hash127AesNonce {
 }
 
 /// `mac-hash127-aes-add`: `(AES_K(n) + h_r(M)) mod p`, protocol 1 "one-time
-/// pad" of seed 000 §9, with `f(n) = AES_K(n)` read as an unsigned integer.
+/// pad" of Bernstein's §9, with `f(n) = AES_K(n)` read as an unsigned integer.
 #[derive(Clone)]
 pub struct Hash127AesAdd {
     r: hash127::Key,
@@ -314,7 +320,7 @@ impl Stream for Hash127Stream {
 }
 
 // ---------------------------------------------------------------------------
-// Wegman–Carter over any keyed hash (seed 001 §1, seed 004 §2.3)
+// Wegman–Carter over any keyed hash (Shoup §1; Halevi and Krawczyk §2.3)
 // ---------------------------------------------------------------------------
 
 /// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
@@ -322,14 +328,14 @@ impl Stream for Hash127Stream {
 /// ([`TreeHash`]), for Shoup's hashes ([`ShoupHash`]) and for any registry
 /// name ([`crate::registry::NamedHash`], e.g. `hash127`).
 pub trait KeyedHash: Send + Sync {
-    /// The SPEC name of `H` (e.g. `eval64`, `mmh32x2`).
+    /// The wire name of `H` (e.g. `eval64`, `mmh32x2`).
     fn name(&self) -> &str;
     /// Bytes of the hash key `g`.
     fn key_len(&self) -> usize;
     /// Output bytes `O` (at most 16: the pad is one AES block).
     fn out_len(&self) -> usize;
     /// The group in which `H` is proven almost-Δ-universal: the MAC adds its
-    /// pad there (SPEC §6). XOR unless the hash says otherwise.
+    /// pad there (docs/WIRE.md §8.4). XOR unless the hash says otherwise.
     fn group(&self) -> DeltaGroup {
         DeltaGroup::Xor
     }
@@ -344,7 +350,7 @@ pub trait KeyedHash: Send + Sync {
     }
 }
 
-/// `tree-F` (SPEC §5) as a keyed hash; its key is the 16-byte key-stream seed `s`.
+/// `tree-F` (docs/WIRE.md §6) as a keyed hash; its key is the 16-byte key-stream seed `s`.
 #[derive(Clone)]
 pub struct TreeHash(pub BlockFamily);
 
@@ -381,8 +387,8 @@ impl KeyedHash for TreeHash {
     }
 }
 
-/// One of Shoup's hashes (`eval64`, `division64`, `gdivision64` of SPEC §4,
-/// `eval128` of SPEC §7) as the keyed hash of its `wc-` MAC, taken from the
+/// One of Shoup's hashes (`eval64`, `division64`, `gdivision64`,
+/// `eval128` of the wire format, docs/WIRE.md §5) as the keyed hash of its `wc-` MAC, taken from the
 /// family's own catalogue.
 #[derive(Clone)]
 pub struct ShoupHash {
@@ -467,8 +473,8 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     }
 }
 
-/// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⋆ H(g, M))` of Shoup (seed 001 §1)
-/// and Halevi–Krawczyk (seed 004 §2.3) over a keyed hash `H` with `O`-byte
+/// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⋆ H(g, M))` of Shoup (§1)
+/// and Halevi and Krawczyk (§2.3) over a keyed hash `H` with `O`-byte
 /// output, `⋆` the group of `H` ([`KeyedHash::group`]: XOR for Shoup's
 /// hashes, addition mod `2^32` word by word or mod `2^(8O)` for MMH, NMH and
 /// Square Hash). Key: `K` (16 bytes) ‖ `g`.
@@ -655,7 +661,7 @@ enum PendingFinish {
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
     Wc(Aes128, usize, DeltaGroup),
-    /// A MAC of [`shoup`] (SPEC §7): its pad from the nonce, XORed.
+    /// A MAC of [`shoup`] (docs/WIRE.md §8.5): its pad from the nonce, XORed.
     Pad(shoup::DeferredPad),
     Deferred,
 }
@@ -732,7 +738,7 @@ impl Pending {
 
 
 impl Pending {
-    /// A UMAC or VMAC message (SPEC §8) under way: its pad comes from the
+    /// A UMAC or VMAC message (docs/WIRE.md §8.6) under way: its pad comes from the
     /// nonce at the end.
     pub(crate) fn deferred(d: Box<dyn DeferredNonce>, desc: &'static MacDesc) -> Pending {
         Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, desc }

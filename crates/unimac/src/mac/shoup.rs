@@ -1,4 +1,6 @@
-//! Shoup's MACs of SPEC §7 (seed 001 §1): every tag is `pad ⊕ H(M)` in the
+//! Shoup's MACs of the wire format (docs/WIRE.md §8.5; Shoup, "On fast and
+//! provably secure message authentication based on universal hashing", §1):
+//! every tag is `pad ⊕ H(M)` in the
 //! hash's own group (XOR: characteristic 2), the pad depending only on the
 //! key and the per-message value (nonce, or the random pair `r ‖ s`).
 //!
@@ -50,7 +52,7 @@ fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
 // wc-eval64, wc-division64, wc-gdivision64, typed
 // ---------------------------------------------------------------------------
 
-/// `mac-wc-eval64`, `mac-wc-division64` or `mac-wc-gdivision64` (SPEC §6),
+/// `mac-wc-eval64`, `mac-wc-division64` or `mac-wc-gdivision64` (docs/WIRE.md §8.4),
 /// typed: `AES_K(n)[0..8] ⊕ H(g, M)` with `H` one of Shoup's 64-bit hashes.
 /// Key `K` (16) ‖ `g` (8); a nonce must never repeat under one key. The same
 /// tags as the names through [`crate::registry`], without the by-name layer.
@@ -258,7 +260,7 @@ impl Shoup4Hash {
             Shoup4Hash::Division64 => Kind::Division64,
         }
     }
-    /// The SPEC name without `mac-`.
+    /// The wire name without `mac-`.
     pub fn name(self) -> &'static str {
         match self {
             Shoup4Hash::Eval64 => "shoup4-eval64",
@@ -400,7 +402,7 @@ impl Stream for Shoup4Stream {
 }
 
 /// The registry's view of a `shoup4-` name: the "nonce" is the pair `r ‖ s`
-/// of a known answer, and the output the 8-byte tag (SPEC §7, §9).
+/// of a known answer, and the output the 8-byte tag (docs/WIRE.md §8.5, §9.5).
 pub(crate) struct Shoup4Known(Shoup4);
 
 /// A `shoup4-` tag under a given pair, its output the 8-byte tag alone.

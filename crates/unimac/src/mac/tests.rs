@@ -192,7 +192,7 @@ fn wegman_carter_is_generic_over_any_keyed_hash() {
     assert!(matches!(WegmanCarter::new(NamedHash::new("hash127").unwrap(), &[1u8; 48]), Err(Error::OneTimeOnly(_))));
 }
 
-/// SPEC §6 version 2: the `wc-` tree MACs add the pad in the hash's group —
+/// The wire format (docs/WIRE.md §8.4): the `wc-` tree MACs add the pad in the hash's group —
 /// word by word mod 2^32 for MMH32/NMH32, one integer mod 2^(8O) for MMH64 and
 /// Square Hash (modelled here with big integers, independently of
 /// `DeltaGroup`).

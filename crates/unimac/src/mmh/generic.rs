@@ -7,7 +7,7 @@
 //! prime which satisfies 2^32 < p < 2^32 + 2^16 will do").
 //!
 //! This is the research API: plain, exact, not fast. The fast block functions
-//! of SPEC §2 ([`super::portable`], [`super::avx2`]) are tested against this
+//! of the wire format (docs/WIRE.md §3) ([`super::portable`], [`super::avx2`]) are tested against this
 //! code at `w = 32, p = 2^32 + 15` and `w = 64, p = 2^64 + 13`, and the proof
 //! checks run this same code at `w = 8, p = 257`.
 

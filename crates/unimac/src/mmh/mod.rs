@@ -1,16 +1,17 @@
 //! MMH and NMH: Halevi and Krawczyk, "MMH: Software Message Authentication in
-//! the Gbit/second Rates" (seed 004), with SPEC §2's byte layout.
+//! the Gbit/second Rates" (FSE 1997), with the byte layout of the wire format
+//! (docs/WIRE.md §3).
 //!
 //! - `generic`: the paper's definitions generic in word size and prime —
 //!   MMH* and NMH* over any prime (Definitions 2 and 9), MMH_w, H_w, NMH_w and
 //!   the Toeplitz shift for any `2^w < p < 2^w + 2^(w/2)` (Definitions 5, 6,
 //!   10; section 2.4), with the division-less reduction of section 3.1.
-//! - [`Mmh32`], [`Nmh32`], [`Mmh64`]: SPEC §2's block functions `mmh32xN`
+//! - [`Mmh32`], [`Nmh32`], [`Mmh64`]: the wire format's block functions `mmh32xN`
 //!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
 //!   each hashing many 32-element blocks per call, with a portable path
 //!   ([`portable`]), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
 //!   its AVX-512F form (`avx512`), chosen through [`crate::platform::Platform::detect`].
-//! - [`block_families`]: the same as tree block functions (SPEC §5), so
+//! - [`block_families`]: the same as tree block functions (docs/WIRE.md §6), so
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
 //! Security (section 4; every bound below is checked exhaustively at reduced
@@ -94,7 +95,7 @@ fn check_len(name: &str, what: &str, got: usize, want: usize) -> Result<(), Erro
     }
 }
 
-/// `mmh32xN` (SPEC §2): MMH_32 (Definition 5) with `N` Toeplitz outputs.
+/// `mmh32xN` (docs/WIRE.md §3): MMH_32 (Definition 5) with `N` Toeplitz outputs.
 pub struct Mmh32 {
     key: Zeroizing<Vec<u32>>,
     backend: Backend,
@@ -153,7 +154,7 @@ impl Mmh32 {
     }
 }
 
-/// `nmh32` (SPEC §2): NMH_32 (Definition 10).
+/// `nmh32` (docs/WIRE.md §3): NMH_32 (Definition 10).
 pub struct Nmh32 {
     key: Zeroizing<[u32; K]>,
     backend: Backend,
@@ -207,7 +208,7 @@ impl Nmh32 {
     }
 }
 
-/// `mmh64` (SPEC §2): section 3.2's 64-bit MMH, `p = 2^64 + 13`. AVX2 has no
+/// `mmh64` (docs/WIRE.md §3): section 3.2's 64-bit MMH, `p = 2^64 + 13`. AVX2 has no
 /// 64×64-bit multiply, so this is the portable `mul`/`adc` loop everywhere.
 pub struct Mmh64 {
     key: Zeroizing<[u64; K]>,
@@ -261,7 +262,7 @@ impl BlockHash for Mmh64 {
     }
 }
 
-/// `mmh32x1..4`, `nmh32`, `mmh64` as one-block functions (SPEC §2): the
+/// `mmh32x1..4`, `nmh32`, `mmh64` as one-block functions (docs/WIRE.md §3): the
 /// message must be exactly one block.
 pub(crate) fn catalog() -> Vec<Entry> {
     let mut v = Vec::new();
@@ -315,7 +316,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
     v
 }
 
-/// The block functions of this family that have a tree mode (SPEC §5):
+/// The block functions of this family that have a tree mode (docs/WIRE.md §6):
 /// `mmh32x1..4` (B = 128, O = 4N, K = 4(31+N)), `nmh32` (128, 4, 128) and
 /// `mmh64` (256, 8, 256).
 pub fn block_families() -> Vec<BlockFamily> {

@@ -1,4 +1,4 @@
-//! The block functions of SPEC §2 in portable Rust: `mmh32xN` (Definition 5
+//! The block functions of the wire format (docs/WIRE.md §3) in portable Rust: `mmh32xN` (Definition 5
 //! with the Toeplitz shift of section 2.4), `nmh32` (Definition 10) and
 //! `mmh64` (section 3.2's 64-bit variant), with the division-less reductions
 //! of section 3.1 specialised to `p = 2^32 + 15` and `p = 2^64 + 13`.

@@ -1,6 +1,7 @@
-//! `modp` (SPEC §7): huge integers reduced mod a secret random 128-bit prime,
-//! to check ring identities such as `a² = bc + de` (seed 000, "Other
-//! applications").
+//! `modp` (the wire format, docs/WIRE.md §7): huge integers reduced mod a
+//! secret random 128-bit prime, to check ring identities such as
+//! `a² = bc + de` (Bernstein, "Floating-point arithmetic and message
+//! authentication", "Other applications" in §1).
 //!
 //! Bernstein's remark: to check `a² = bc + de` on integers of millions of
 //! digits, pick a prime `p` in `[2^120, 2^128)` that the prover never sees and
@@ -298,7 +299,7 @@ impl SecretPrime {
         ModpStream { key: std::sync::Arc::clone(self), w: 0, n: 0, buf: zeroize::Zeroizing::new(Vec::with_capacity(STREAM_CHUNK)) }
     }
 
-    /// `M mod p`, 16 bytes little-endian (SPEC §7 `modp`).
+    /// `M mod p`, 16 bytes little-endian (`modp`, docs/WIRE.md §7).
     pub fn reduce(&self, m: &[u8]) -> [u8; 16] {
         self.reduce_u128(m).to_le_bytes()
     }
@@ -432,7 +433,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
             nonce: 0,
             out: 16,
             takes_len: false,
-            summary: "M mod p, p a secret prime in [2^120, 2^128), M little-endian (seed 000; SPEC §7)".into(),
+            summary: "M mod p, p a secret prime in [2^120, 2^128), M little-endian (Bernstein, “Floating-point arithmetic and message authentication”; docs/WIRE.md §7)".into(),
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             Ok(Box::new(KeyedModp(std::sync::Arc::new(SecretPrime::from_bytes(p.key)?))))

@@ -1,5 +1,6 @@
 //! Portable reduction of a long little-endian integer mod a secret 128-bit
-//! prime: the dot product of seed 000's "Other applications" on `u64` limbs.
+//! prime: the dot product of "Other applications" (Bernstein, "Floating-point
+//! arithmetic and message authentication", §1) on `u64` limbs.
 //!
 //! Write the integer as 64-bit limbs `x_0, x_1, …` and cut it into blocks of
 //! [`K`] limbs, `M = Σ_{j<J} X_j T^j`, `T = 2^(64K)`. The blocks are read in

@@ -1,4 +1,5 @@
-//! Every public name of SPEC.md, with its sizes, behind one lookup.
+//! Every public name of the wire format (docs/WIRE.md), with its sizes,
+//! behind one lookup.
 //!
 //! Each family module contributes its entries through a `catalog()` function;
 //! the CLI, the vector runner and the Python package only ever go through
@@ -23,7 +24,7 @@ pub mod names;
 pub use mac::{check_nonce, desc, is_one_time, names, Mac, NamedHash, OneTimeMac};
 pub use crate::mac::Pending;
 
-/// Every implemented name, in SPEC order.
+/// Every implemented name, in the wire format's order.
 pub fn entries() -> &'static [Entry] {
     static CATALOG: OnceLock<Vec<Entry>> = OnceLock::new();
     CATALOG.get_or_init(|| {
@@ -51,7 +52,7 @@ pub fn nonce_sizes(info: &Info) -> std::ops::RangeInclusive<usize> {
     min..=info.nonce
 }
 
-/// Every name SPEC.md defines (for telling "not implemented" from "unknown").
+/// Every name the wire format (docs/WIRE.md) defines (for telling "not implemented" from "unknown").
 pub fn spec_names() -> Vec<String> {
     let mut v: Vec<String> = vec!["hash127-raw".into(), "hash127".into()];
     let trees: Vec<String> = {

@@ -14,9 +14,11 @@ const PAPERS: &[(&str, &str, &str)] = &[
     ("004", "Halevi–Krawczyk", "“MMH: software message authentication in the Gbit/second rates”"),
 ];
 
-/// `text` with every "seed NNN" reference replaced by the paper's author
-/// and title ("Bernstein (seed 000)" becomes "Bernstein, “Floating-point
-/// …”"); typographic quotes, so the text stays valid inside JSON strings.
+/// `text` with every reference of the form "seed" and a paper's three-digit
+/// number (the numbers of the table above) replaced by the paper's author and
+/// title, "Bernstein, “Floating-point arithmetic and message authentication”"
+/// for the first; typographic quotes, so the text stays valid inside JSON
+/// strings.
 pub fn cite(text: &str) -> String {
     let mut s = text.to_string();
     for (n, author, title) in PAPERS {
@@ -94,8 +96,8 @@ fn unknown(name: &str, all: &[String]) -> Error {
     }
 }
 
-/// A name to compute: a SPEC name as is; `X` for `mac-X` when `X` is a MAC
-/// and not itself a SPEC name (`hash127` is the hash, `hash127-aes` the MAC);
+/// A name to compute: a wire name as is; `X` for `mac-X` when `X` is a MAC
+/// and not itself a wire name (`hash127` is the hash, `hash127-aes` the MAC);
 /// "did you mean" for typos.
 pub fn resolve_spec(name: &str) -> Result<String, Error> {
     if lookup(name).is_ok() {
@@ -107,7 +109,7 @@ pub fn resolve_spec(name: &str) -> Result<String, Error> {
     Err(unknown(name, &spec_names()))
 }
 
-/// A MAC (`X` or `mac-X`) or else a SPEC name (a raw hash such as
+/// A MAC (`X` or `mac-X`) or else a wire name (a raw hash such as
 /// `eval64`): `(catalogue name, is a MAC)`.
 pub fn resolve_any(name: &str) -> Result<(String, bool), Error> {
     if let Some(m) = mac_name(name) {

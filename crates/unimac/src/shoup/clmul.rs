@@ -251,7 +251,7 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
 // ---------------------------------------------------------------- eval128 ----
 
 /// The product sum `lo + mid·x^64 + hi·x^128` (each 128 bits, `deg ≤ 254` in
-/// all) reduced modulo `x^128 + x^7 + x^2 + x + 1` (SPEC §7): with the 64-bit
+/// all) reduced modulo `x^128 + x^7 + x^2 + x + 1` (`eval128`'s field, docs/WIRE.md §5): with the 64-bit
 /// words `D_3..D_0` of the sum, `D_3 x^192 ≡ D_3 R x^64` (`R = x^7 + x^2 + x + 1`,
 /// a product of ≤ 71 bits added to `D_2 D_1`), then `D_2 x^128 ≡ D_2 R` (≤ 71 bits,
 /// added to `D_1 D_0`): two dependent PCLMULQDQs.

@@ -1,4 +1,6 @@
-//! `eval128` (SPEC §7): Shoup's evaluation hash (seed 001 §5) with `l = 128`,
+//! `eval128` (the wire format, docs/WIRE.md §5): Shoup's evaluation hash
+//! ("On fast and provably secure message authentication based on universal
+//! hashing", §5) with `l = 128`,
 //! over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`, elements and blocks
 //! read little-endian (module [`super::gf128`]).
 //!
@@ -325,7 +327,7 @@ pub(crate) fn entry() -> Entry {
             nonce: 0,
             out: 16,
             takes_len: false,
-            summary: "Shoup's evaluation hash M(alpha)*alpha over GF(2^128), little-endian, pad(M, 16) (SPEC §7)".into(),
+            summary: "Shoup's evaluation hash M(alpha)*alpha over GF(2^128), little-endian, pad(M, 16) (docs/WIRE.md §5)".into(),
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let k: [u8; 16] =

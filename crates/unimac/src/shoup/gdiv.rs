@@ -1,4 +1,5 @@
-//! The generalized division hash's fields (seed 001 §7): `K = GF(2^8) =
+//! The generalized division hash's fields (Shoup, "On fast and provably secure
+//! message authentication based on universal hashing", §7): `K = GF(2^8) =
 //! GF(2)[x]/(x^8 + x^4 + x^3 + x + 1)`, `L = K[y]/(F)` with
 //! `F = y^8 + y^3 + y + 0x0E` (Shoup's form `y^8 + f_0(y)`, `deg f_0 < 4`), the
 //! key polynomial as the minimal polynomial over K of a random `g ∈ L` by
@@ -148,7 +149,7 @@ pub fn berlekamp_massey(s: &[u8; 16]) -> ([u8; 9], u32) {
     (core::array::from_fn(|i| c[i]), l)
 }
 
-/// `gdivision64-key(g)` (SPEC §4): the minimal polynomial `q` of `g` over K,
+/// `gdivision64-key(g)` (docs/WIRE.md §5): the minimal polynomial `q` of `g` over K,
 /// times `z^(8 − deg q)`: the monic degree-8 `Σ c_i z^(8−i)`; its coefficients of
 /// `z^0..z^7`, one byte each.
 pub fn key_poly(g: &[u8; 8]) -> [u8; 8] {

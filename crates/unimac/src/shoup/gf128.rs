@@ -1,5 +1,7 @@
 //! Portable constant-time arithmetic in `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`
-//! (SPEC §7, Shoup's evaluation hash with `l = 128`, seed 001 §5).
+//! (`eval128` of the wire format, docs/WIRE.md §5: Shoup's evaluation hash
+//! with `l = 128`, "On fast and provably secure message authentication based
+//! on universal hashing", §5).
 //!
 //! An element is a `u128` whose bit `i` is the coefficient of `x^i` (the
 //! little-endian reading of 16 bytes; not GHASH's reflected order). Nothing

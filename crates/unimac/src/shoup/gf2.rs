@@ -1,5 +1,6 @@
 //! Portable constant-time arithmetic in `GF(2)[x]`: carry-less multiplication,
-//! `GF(2^64) = GF(2)[x]/(f)` with `f = x^64 + x^4 + x^3 + x + 1` (seed 001 §5),
+//! `GF(2^64) = GF(2)[x]/(f)` with `f = x^64 + x^4 + x^3 + x + 1` (Shoup, "On fast and
+//! provably secure message authentication based on universal hashing", §5),
 //! and Barrett reduction modulo any monic polynomial of degree 64 (§6.1).
 //!
 //! Nothing here branches on, or indexes memory with, its operands.

@@ -2,7 +2,7 @@
 //! by [`Platform::detect`](crate::platform::Platform::detect)).
 //!
 //! `VGF2P8MULB` multiplies bytes in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`,
-//! which is exactly SPEC §4's `K`, 32 products per instruction. Multiplication
+//! which is exactly the field `K` of `gdivision64` (docs/WIRE.md §5), 32 products per instruction. Multiplication
 //! by a fixed `C ∈ K[z]/(P)` is the K-linear map `B ↦ Σ_i b_i (z^i C mod P)`: the
 //! eight coefficients `b_i` broadcast against the eight precomputed columns,
 //! two instructions per 8-byte block, and the result is already reduced (no

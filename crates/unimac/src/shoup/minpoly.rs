@@ -1,4 +1,5 @@
-//! The minimal polynomial over GF(2) of `g ∈ GF(2^64)` (seed 001 §6.2), three
+//! The minimal polynomial over GF(2) of `g ∈ GF(2^64)` (Shoup, "On fast and
+//! provably secure message authentication based on universal hashing", §6.2), three
 //! ways, as the paper describes them:
 //!
 //! 1. `linear_algebra`: powers `g^0, g^1, …` reduced against each other by
@@ -32,7 +33,7 @@ impl std::fmt::Debug for MinPoly {
 }
 
 impl MinPoly {
-    /// SPEC §4's key polynomial `q · x^(64 − deg q)`, monic of degree 64, as its
+    /// The key polynomial of `division64-key` (docs/WIRE.md §5), `q · x^(64 − deg q)`, monic of degree 64, as its
     /// low 64 coefficients (the fallback of §6.2 when `deg q < 64`).
     pub fn key(&self) -> u64 {
         (self.poly << (64 - self.degree)) as u64

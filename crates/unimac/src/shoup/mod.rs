@@ -1,5 +1,5 @@
 //! Shoup's hash functions (*On Fast and Provably Secure Message Authentication
-//! Based on Universal Hashing*, seed 001; SPEC §4), each with an 8-byte key and
+//! Based on Universal Hashing*, CRYPTO 1996; the wire format, docs/WIRE.md §5), each with an 8-byte key and
 //! an 8-byte output:
 //!
 //! * `eval64` — the evaluation hash `M(α)·α` over `GF(2^64) = GF(2)[x]/(f)`,
@@ -10,7 +10,7 @@
 //! * `gdivision64` — the generalized division hash over `K = GF(2^8)` (§7), key
 //!   `gdivision64-key(g)`: the minimal polynomial over K of a random `g ∈ L`,
 //!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]);
-//! * `eval128` (SPEC §7) — the evaluation hash with `l = 128`, 16-byte key and
+//! * `eval128` (docs/WIRE.md §5) — the evaluation hash with `l = 128`, 16-byte key and
 //!   output, over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)` ([`eval128`]).
 //!
 //! The three 64-bit hashes are Horner recurrences over 8-byte blocks of `pad(M, 8)` with an
@@ -112,7 +112,7 @@ impl Backend {
     }
 }
 
-/// **Non-constant-time, benchmark only**: the table methods of seed 001
+/// **Non-constant-time, benchmark only**: the table methods of Shoup's paper
 /// ([`Hasher::with_table`]).
 #[cfg(feature = "reference")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -632,7 +632,7 @@ fn info(name: &str, summary: &str) -> Info {
 pub(crate) fn catalog() -> Vec<Entry> {
     vec![
         Entry::keyed(
-            info("eval64", "Shoup's evaluation hash M(alpha)*alpha over GF(2^64), pad(M, 8) (SPEC §4)"),
+            info("eval64", "Shoup's evaluation hash M(alpha)*alpha over GF(2^64), pad(M, 8) (docs/WIRE.md §5)"),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedHasher(Hasher::new(Kind::Eval64, &key8(p)?))))
             },
@@ -640,14 +640,14 @@ pub(crate) fn catalog() -> Vec<Entry> {
         Entry::keyed(
             info(
                 "division64-key",
-                "the division hash's key polynomial: minimal polynomial of g in GF(2^64) (SPEC §4); ignores the message",
+                "the division hash's key polynomial: minimal polynomial of g in GF(2^64) (docs/WIRE.md §5); ignores the message",
             ),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedKey(division64_key(&key8(p)?))))
             },
         ),
         Entry::keyed(
-            info("division64", "Shoup's division hash m(x)*x^64 mod p, p = division64-key(g) (SPEC §4)"),
+            info("division64", "Shoup's division hash m(x)*x^64 mod p, p = division64-key(g) (docs/WIRE.md §5)"),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedHasher(Hasher::new(Kind::Division64, &key8(p)?))))
             },
@@ -655,14 +655,14 @@ pub(crate) fn catalog() -> Vec<Entry> {
         Entry::keyed(
             info(
                 "gdivision64-key",
-                "the generalized division hash's key: minimal polynomial over GF(2^8) of g (SPEC §4); ignores the message",
+                "the generalized division hash's key: minimal polynomial over GF(2^8) of g (docs/WIRE.md §5); ignores the message",
             ),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedKey(gdivision64_key(&key8(p)?))))
             },
         ),
         Entry::keyed(
-            info("gdivision64", "Shoup's generalized division hash over GF(2^8), P = gdivision64-key(g) (SPEC §4)"),
+            info("gdivision64", "Shoup's generalized division hash over GF(2^8), P = gdivision64-key(g) (docs/WIRE.md §5)"),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedHasher(Hasher::new(Kind::GDivision64, &key8(p)?))))
             },

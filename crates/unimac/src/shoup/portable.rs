@@ -1,9 +1,10 @@
 //! Portable constant-time hashing paths (no table, no branch on secret data).
 //!
-//! * eval64: Horner's rule `X ← (X + b)·α` in GF(2^64) (seed 001 §5), the
+//! * eval64: Horner's rule `X ← (X + b)·α` in GF(2^64) (Shoup, "On fast and provably
+//!   secure message authentication based on universal hashing", §5), the
 //!   product by [`clmul64`] and the sparse reduction by `f`.
 //! * division64: `r ← r·x^64 + b mod p` (§6.1) by Barrett reduction.
-//! * eval128: Horner's rule `X ← (X + b)·α` in GF(2^128) (SPEC §7), the
+//! * eval128: Horner's rule `X ← (X + b)·α` in GF(2^128) (docs/WIRE.md §5), the
 //!   product by three [`clmul64`] (Karatsuba) and the sparse reduction by
 //!   `x^128 + x^7 + x^2 + x + 1` ([`gf128`](super::gf128)).
 //! * gdivision64: `r ← r·z^8 + B mod P` over K = GF(2^8) (§7.1), the map

@@ -1,4 +1,5 @@
-//! **Non-constant-time, benchmark only.** The table methods of seed 001:
+//! **Non-constant-time, benchmark only.** The table methods of Shoup, "On fast
+//! and provably secure message authentication based on universal hashing":
 //! §5 methods 1 and 2 for the evaluation hash, §6.1 methods 1 (one table) and
 //! 2 (four tables) for the division hashes (§7.1 uses the same code over K).
 //!

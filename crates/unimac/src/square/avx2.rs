@@ -9,7 +9,7 @@
 //! `sum P mod 2^32` in its low half — word `r` of `C(sum C2(a_i^2))` — and
 //! `sum (P >> 32) mod 2^32` in its high half — word `r + 1`. Cross products
 //! (`j < k`) are computed once into their own accumulators and doubled at
-//! the end, halves separately (SPEC §3 allows this: identical words).
+//! the end, halves separately (the wire format allows this, docs/WIRE.md §4: identical words).
 //!
 //! The exact variants (Def. 7, 9, 10) use the same lanes with exact column
 //! sums: each product is added whole into `S_r` (wrapping mod `2^64`) and

@@ -12,7 +12,7 @@
 //! the carry-free sum `C(sum C2(·))` (accumulator `S_r` holds word `r` in
 //! its low half and word `r + 1`'s contribution in its high half). Cross
 //! products `j < k` are summed once and doubled at the end, halves
-//! separately (SPEC §3: identical words). For the exact sums,
+//! separately (docs/WIRE.md §4: identical words). For the exact sums,
 //! `vpmadd52luq`/`vpmadd52huq` add each product's low 52 bits and high bits
 //! to two accumulators, exactly. Either way the sums are lane-wise, so the
 //! lanes of each block are added at the end in any order: one

@@ -1,4 +1,6 @@
-//! Square Hash (Etzel, Patel and Ramzan, CRYPTO '99; seed 003) at SPEC §3's sizes.
+//! Square Hash (Etzel, Patel and Ramzan, "Square Hash: fast message
+//! authentication via optimized universal hash functions", CRYPTO 1999) at the
+//! sizes of the wire format (docs/WIRE.md §4).
 //!
 //! `p_l` is the least prime above `2^l` (`2^32+15`, `2^64+13`, `2^96+61`,
 //! `2^128+51`); key and message are `k` elements of `l` bits, `a_i = m_i + x_i`.
@@ -45,7 +47,7 @@ pub(crate) mod portable;
 #[cfg(feature = "reference")]
 pub mod reference;
 
-/// The six Square Hash variants of SPEC §3.
+/// The six Square Hash variants of the wire format (docs/WIRE.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// `SQH*` (Def. 7), keys restricted to `l` bits.
@@ -63,7 +65,7 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// All six, in SPEC order.
+    /// All six, in the wire format's order.
     pub const ALL: [Variant; 6] = [Variant::Star, Variant::Asm, Variant::Asm2, Variant::C, Variant::C2, Variant::E];
 
     /// The name suffix (`sqh{l}-{suffix}`).
@@ -88,7 +90,7 @@ impl Variant {
     }
 }
 
-/// The element sizes of SPEC §3.
+/// The element sizes of the wire format (docs/WIRE.md §4).
 pub const WIDTHS: [usize; 4] = [32, 64, 96, 128];
 
 fn check_width(l: usize) -> Result<(), Error> {
@@ -103,7 +105,7 @@ fn name(l: usize, v: Variant) -> String {
     format!("sqh{l}-{}", v.suffix())
 }
 
-/// `sqh{l}-{variant}(key, msg)` (SPEC §3): `key` and `msg` are `k >= 1`
+/// `sqh{l}-{variant}(key, msg)` (docs/WIRE.md §4): `key` and `msg` are `k >= 1`
 /// little-endian `l/8`-byte elements each, equally many.
 pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     hash_on(Platform::detect(), l, variant, key, msg)
@@ -243,7 +245,7 @@ pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
     }
 }
 
-/// Every `sqh{l}-{variant}` of SPEC §3.
+/// Every `sqh{l}-{variant}` of docs/WIRE.md §4.
 pub(crate) fn catalog() -> Vec<Entry> {
     let mut v = Vec::new();
     for l in WIDTHS {
@@ -279,7 +281,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
     v
 }
 
-/// A Square Hash block function under one key (SPEC §5).
+/// A Square Hash block function under one key (docs/WIRE.md §6).
 struct Block(BlockKey);
 
 impl BlockHash for Block {
@@ -541,7 +543,7 @@ fn exact_four<const V: usize, const V1: usize>(variant: Variant, prep: &[[u64; 4
     }
 }
 
-/// The block size `B` of SPEC §5's table: `22 l/8` (22 elements: the paper's
+/// The block size `B` of the table in docs/WIRE.md §6: `22 l/8` (22 elements: the paper's
 /// 2112-bit block at l = 96) for l = 32, 64, 96, and 256 for l = 128.
 pub fn tree_block_bytes(l: usize) -> usize {
     if l == 128 {
@@ -551,7 +553,7 @@ pub fn tree_block_bytes(l: usize) -> usize {
     }
 }
 
-/// `sqh{l}-asm` and `sqh{l}-e` as block functions (SPEC §5): `B = K`, `O = l/8`.
+/// `sqh{l}-asm` and `sqh{l}-e` as block functions (docs/WIRE.md §6): `B = K`, `O = l/8`.
 pub fn block_families() -> Vec<BlockFamily> {
     let mut v = Vec::new();
     for l in WIDTHS {

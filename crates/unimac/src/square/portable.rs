@@ -1,5 +1,5 @@
-//! Portable Square Hash at SPEC §3's sizes (32-bit machine words, `V = l/32`
-//! words an element), exact and constant-time, giving the identical bytes of
+//! Portable Square Hash at the wire format's sizes (docs/WIRE.md §4: 32-bit
+//! machine words, `V = l/32` words an element), exact and constant-time, giving the identical bytes of
 //! [`super::reference`].
 //!
 //! One kernel serves all six variants. For each element it forms
@@ -12,7 +12,7 @@
 //! - taken exactly (`sum col_r 2^(32r)`), it is `sum a_i^2`: Def. 7, 9, 10;
 //! - taken mod `2^32` word by word, it is `C(sum C2(a_i^2))`: Def. 12, 13 —
 //!   doubling a column mod `2^32` doubles the low and high halves of the cross
-//!   products separately, as SPEC §3 allows, and dropping the column carries
+//!   products separately, as docs/WIRE.md §4 allows, and dropping the column carries
 //!   is exactly `C` and `C2`.
 //!
 //! Def. 11 (`C` of exact squares) needs each square normalised before the
@@ -20,7 +20,7 @@
 
 use super::Variant;
 
-/// `t` of `p_l = 2^l + t`, indexed by `V = l/32` (SPEC §3).
+/// `t` of `p_l = 2^l + t`, indexed by `V = l/32` (docs/WIRE.md §4).
 pub(crate) const T: [u64; 5] = [0, 15, 13, 61, 51];
 
 /// Columns a chunk may need: `2(V + 1)` for `C2` on `V + 1` words, V <= 4.

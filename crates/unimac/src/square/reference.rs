@@ -1,10 +1,12 @@
-//! The word-by-word definitions of Square Hash (SPEC §3; paper sections 4.2–4.8),
+//! The word-by-word definitions of Square Hash (docs/WIRE.md §4; Etzel, Patel
+//! and Ramzan, "Square Hash: fast message authentication via optimized
+//! universal hash functions", sections 4.2–4.8),
 //! generic in the machine word size, the element size `l` and the prime `p`.
 //!
 //! This is the model every fast path is tested against, and the very code the
 //! scaled-down proof checks (`tests/square_proofs.rs`) enumerate at 4- and
 //! 8-bit machine words: the carry rules `C` and `C2` are written exactly as
-//! SPEC §3 states them, one machine word at a time, with no cleverness.
+//! the wire format states them, one machine word at a time, with no cleverness.
 //! It is exact but neither fast nor constant-time (its `mod p` is a plain
 //! long division); the library computes through `portable.rs` and
 //! `avx2.rs`, which are tested to give the identical bytes.
@@ -210,14 +212,14 @@ impl Geometry {
         r
     }
 
-    /// SPEC §3's geometry for `l` in {32, 64, 96, 128}: 32-bit words, `p_l`.
+    /// The wire format's geometry (docs/WIRE.md §4) for `l` in {32, 64, 96, 128}: 32-bit words, `p_l`.
     pub fn spec(l: u32) -> Geometry {
         let t = match l {
             32 => 15,
             64 => 13,
             96 => 61,
             128 => 51,
-            _ => panic!("SPEC §3 has no l = {l}"),
+            _ => panic!("the wire format has no Square Hash with l = {l}"),
         };
         Geometry::new(32, l, Self::pow2(l).add(&Nat::from_u128(t)))
     }
@@ -228,7 +230,7 @@ impl Geometry {
     }
 
     /// How many words the carry-free sum `C` of `variant` runs over
-    /// (SPEC §3's table); `None` for the exact variants.
+    /// (the table of docs/WIRE.md §4); `None` for the exact variants.
     pub fn c_words(&self, v: Variant) -> Option<u32> {
         let w = self.w();
         match v {
@@ -253,7 +255,7 @@ pub fn c_add(a: &Nat, b: &Nat, n: u32, w: u32) -> Nat {
 }
 
 /// `C2(a^2)` for `a` taken as `v` machine words of `w` bits (section 4.7,
-/// "ignoring carry bits when squaring"; SPEC §3): start `2v` zero words `R`;
+/// "ignoring carry bits when squaring"; docs/WIRE.md §4): start `2v` zero words `R`;
 /// for every ordered pair `(j, k)` with `P = a_j a_k`, add `P mod 2^w` to
 /// `R_{j+k}` and `P >> w` to `R_{j+k+1}`, each addition mod `2^w`.
 pub fn c2_square(a: &Nat, v: u32, w: u32) -> Nat {
@@ -307,7 +309,7 @@ pub fn finish(g: &Geometry, v: Variant, acc: &Nat) -> Nat {
     }
 }
 
-/// `g_x(m)` of `variant` (SPEC §3) at geometry `g`: `key` and `msg` are the
+/// `g_x(m)` of `variant` (docs/WIRE.md §4) at geometry `g`: `key` and `msg` are the
 /// elements `x_i`, `m_i` (each below `2^l`, same count `k >= 1`).
 pub fn hash(g: &Geometry, v: Variant, key: &[Nat], msg: &[Nat]) -> Nat {
     assert_eq!(key.len(), msg.len());
@@ -315,7 +317,7 @@ pub fn hash(g: &Geometry, v: Variant, key: &[Nat], msg: &[Nat]) -> Nat {
     finish(g, v, &acc)
 }
 
-/// [`hash`] on SPEC §3's byte encoding at 32-bit words: key and message are
+/// [`hash`] on the byte encoding of docs/WIRE.md §4 at 32-bit words: key and message are
 /// `k` little-endian `l/8`-byte elements; the output is `l/8` or `l/8 + 1` bytes.
 pub fn hash_bytes(l: u32, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     let g = Geometry::spec(l);

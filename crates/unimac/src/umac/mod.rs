@@ -2,17 +2,18 @@
 //!
 //! UHASH is three layers (RFC 4418 §5), run `iters = taglen/4` times under
 //! independent keys:
-//! - L1 (`nh`): NH over 1024-byte chunks — NMH of seed 004 (Definition 10)
+//! - L1 (`nh`): NH over 1024-byte chunks — NMH of Halevi and Krawczyk, "MMH:
+//!   software message authentication in the Gbit/second rates" (Definition 10)
 //!   with the pairs four words apart and no prime — plus the chunk's bit
 //!   length; the `iters` L1 keys are one key stream read at offsets of 16
-//!   bytes, MMH's Toeplitz construction (seed 004 §2.4).
+//!   bytes, MMH's Toeplitz construction (the same paper's §2.4).
 //! - L2 ([`poly`]): POLY over the L1 outputs, mod `2^64 − 59`, switching to
 //!   mod `2^128 − 159` after `2^14` outputs (16 MiB of message); skipped when
 //!   the message is one chunk (at most 1024 bytes).
 //! - L3: an inner product mod `2^36 − 5` of the 128-bit L2 output's eight
 //!   16-bit pieces, truncated to 32 bits and XORed with a key word.
 //!
-//! The names are `umac32`, `umac64`, `umac96`, `umac128` (SPEC §8): key 16
+//! The names are `umac32`, `umac64`, `umac96`, `umac128` (docs/WIRE.md §8.6): key 16
 //! bytes, nonce 1 to 16 bytes, tag 4/8/12/16 bytes. RFC 4418 §6.2 gives the
 //! forgery probability of each (see [`crate::bounds`]).
 //!

@@ -1,9 +1,11 @@
 //! NH of RFC 4418 §5.2.1: `NH_K(M) = Σ ((m_{8i+j} + k_{8i+j}) mod 2^32) ·
 //! ((m_{8i+j+4} + k_{8i+j+4}) mod 2^32) mod 2^64` over 32-byte groups — NMH
-//! (seed 004 Definition 10) with the pairs four words apart and no prime.
+//! (Halevi and Krawczyk, "MMH: software message authentication in the
+//! Gbit/second rates", Definition 10) with the pairs four words apart and no
+//! prime.
 //!
 //! The `iters` outputs of UHASH (1 to 4) use the same message with the key
-//! shifted by 4 words each (the Toeplitz construction of seed 004 §2.4), so
+//! shifted by 4 words each (the Toeplitz construction of the same paper's §2.4), so
 //! one pass over the message computes all of them. This file dispatches to the
 //! portable code below or to the vector kernels of [`super::avx2`] /
 //! [`super::avx512`] through the [`Platform`] the key was made with.

@@ -3,10 +3,12 @@
 //!
 //! VHASH (draft §5) is three layers, once per 64 bits of tag:
 //! - L1 (`nh`): NH on 64-bit words over 128-byte blocks, products mod
-//!   `2^128` — NMH (seed 004 Definition 10) with 64-bit words and no prime;
-//!   the second iteration of VMAC-128 reads the key two words further on
-//!   (Toeplitz, seed 004 §2.4).
-//! - L2: a polynomial mod `p127 = 2^127 − 1` — hash127's field (seed 000) —
+//!   `2^128` — NMH (Halevi and Krawczyk, "MMH: software message
+//!   authentication in the Gbit/second rates", Definition 10) with 64-bit
+//!   words and no prime; the second iteration of VMAC-128 reads the key two
+//!   words further on (Toeplitz, the same paper's §2.4).
+//! - L2: a polynomial mod `p127 = 2^127 − 1` — hash127's field (Bernstein, "Floating-point
+//!   arithmetic and message authentication") —
 //!   evaluated with hash127's exact integer arithmetic
 //!   ([`crate::hash127::portable::mul_mod`], `add_mod`)
 //!   on the L1 outputs masked to 126 bits, the key masked by
@@ -15,7 +17,7 @@
 //!   `2^64`), split by division by `2^64 − 2^32` into `q` and `r`, gives
 //!   `(q + k1)(r + k2) mod (2^64 − 257)`.
 //!
-//! The names are `vmac64` and `vmac128` (SPEC §8): key 16, 24 or 32 bytes,
+//! The names are `vmac64` and `vmac128` (docs/WIRE.md §8.6): key 16, 24 or 32 bytes,
 //! nonce 1 to 16 bytes, a 16-byte nonce with its top bit clear (blocks with
 //! that bit set are the key derivation's).
 //!
@@ -774,6 +776,6 @@ impl<const T: usize> Keyed for Vmac<T> {
     }
 }
 
-/// The `mac-vmac*` names of SPEC §8.
+/// The `mac-vmac*` names of the wire format (docs/WIRE.md §8.6).
 #[cfg(test)]
 mod tests;

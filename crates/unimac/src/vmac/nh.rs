@@ -1,8 +1,9 @@
 //! NH of draft-krovetz-vmac-01 §5.3 on 64-bit words:
 //! `Σ_j ((m_{2j} + k_{2j}) mod 2^64) · ((m_{2j+1} + k_{2j+1}) mod 2^64) mod 2^128`
-//! over one block of at most 16 little-endian words — NMH (seed 004
-//! Definition 10) with 64-bit words and no prime. VMAC-128's second
-//! iteration reads the key two words further on (Toeplitz, seed 004 §2.4),
+//! over one block of at most 16 little-endian words — NMH (Halevi and
+//! Krawczyk, "MMH: software message authentication in the Gbit/second
+//! rates", Definition 10) with 64-bit words and no prime. VMAC-128's second
+//! iteration reads the key two words further on (Toeplitz, the same paper's §2.4),
 //! so one pass over the block computes both.
 
 
