@@ -463,55 +463,48 @@ pub fn tag(
     if !opts.allow_weak {
         check_strength(name, &items, random)?;
     }
-    // Files that cannot be opened are reported, and get no nonce.
+    // The nonces are reserved durably (lock, write, fsync, rename, fsync the
+    // directory) before any file is hashed: a counter that cannot be used is
+    // reported before any work, and no tag is printed before its nonce is on
+    // disk. One nonce per file listed; a file that fails skips its nonce.
+    // A file that does not exist gets no nonce (found by a stat, not an
+    // open: each file is opened once, when it is hashed).
     let items: Vec<Item> = items
         .into_iter()
         .map(|(p, e)| {
-            let e = e.or_else(|| check_readable(&p).err());
+            let e = e.or_else(|| {
+                (p.as_os_str() != "-")
+                    .then(|| std::fs::metadata(&p).err().map(|x| format!("{}: {}", p.display(), io_msg(&x))))
+                    .flatten()
+            });
             (p, e)
         })
         .collect();
-    let good = items.iter().filter(|(_, e)| e.is_none()).count();
-    // Reserve the nonces durably (lock, write, fsync, rename, fsync the
-    // directory) on another thread while the files are hashed: the nonce
-    // enters every MAC of docs/WIRE.md §8 only after the hash, and no tag is printed
-    // before the reservation is on disk. A file that fails while it is read
-    // only skips its nonce.
+    let listed = items.iter().filter(|(_, e)| e.is_none()).count();
     let binding = unimac::counter::Binding::new(desc, &key);
-    let reservation = counter.filter(|_| good > 0).map(|c| {
-        let c = c.to_path_buf();
-        let binding = binding.clone();
-        std::thread::spawn(move || keyfile::reserve(&c, good as u128, &binding))
-    });
-    let hashed: Vec<Result<unimac::registry::Pending, String>> = items
-        .iter()
-        .map(|(f, e)| {
-            if let Some(e) = e {
-                return Err(e.clone());
-            }
-            let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
-            feed(f, &mut |d| p.update(d)).map_err(|Fail(e)| {
-                e.strip_prefix("cannot read ")
-                    .map(str::to_string)
-                    .unwrap_or(e)
-            })?;
-            Ok(p)
-        })
-        .collect();
-    let first = match reservation {
-        Some(h) => Some(
-            h.join()
-                .map_err(|_| Fail("the counter reservation failed".into()))??,
-        ),
+    let mut next = match counter.filter(|_| listed > 0) {
+        Some(c) => Some(keyfile::reserve(c, listed as u128, &binding)?),
         None => None,
     };
-    let mut next = first;
-    let mut lines: Vec<Result<Vec<u8>, String>> = Vec::with_capacity(items.len());
-    for ((f, _), h) in items.iter().zip(hashed) {
-        let p = match h {
+    // Each file is hashed, tagged and printed in turn, then dropped: one key
+    // set-up for the run, the state of one file at a time, and every line
+    // out as soon as its file (and all before it) is done.
+    let mut out = LineOut::new();
+    let mut all_good = true;
+    for (f, e) in &items {
+        let hashed = match e {
+            Some(e) => Err(e.clone()),
+            None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
+                feed(f, &mut |d| p.update(d))
+                    .map(|_| p)
+                    .map_err(|Fail(e)| per_file(e))
+            }),
+        };
+        let p = match hashed {
             Ok(p) => p,
             Err(e) => {
-                lines.push(Err(e));
+                all_good = false;
+                out.error(&e)?;
                 continue;
             }
         };
@@ -547,17 +540,50 @@ pub fn tag(
             }
             unimac::macs::Framing::Tag => (n, sent),
         };
-        lines.push(Ok(tag_line(
-            name,
-            &path_bytes(f),
-            n.as_deref(),
-            &t,
-            opts.bsd,
-        )));
+        out.line(&tag_line(name, &path_bytes(f), n.as_deref(), &t, opts.bsd))?;
     }
-    let all_good = lines.iter().all(|l| l.is_ok());
-    print_lines(lines)?;
+    out.finish()?;
     Ok(all_good)
+}
+
+/// A file's read error as `tag` and `verify` print it, as sha256sum does:
+/// `FILE: why`.
+fn per_file(e: String) -> String {
+    match e.strip_prefix("cannot read ").or_else(|| e.strip_prefix("cannot open ")) {
+        Some(rest) => rest.to_string(),
+        None => e,
+    }
+}
+
+/// Standard output for lines that must appear in order, each as soon as it
+/// is ready for whoever watches: buffered, but flushed before an error goes
+/// to stderr, at the end, and whenever a line has waited a fifth of a second.
+struct LineOut {
+    out: io::BufWriter<io::Stdout>,
+    flushed: std::time::Instant,
+}
+
+impl LineOut {
+    fn new() -> LineOut {
+        LineOut { out: io::BufWriter::with_capacity(1 << 16, io::stdout()), flushed: std::time::Instant::now() }
+    }
+    fn line(&mut self, l: &[u8]) -> Result<(), Fail> {
+        self.out.write_all(l)?;
+        if self.flushed.elapsed() >= std::time::Duration::from_millis(200) {
+            self.out.flush()?;
+            self.flushed = std::time::Instant::now();
+        }
+        Ok(())
+    }
+    fn error(&mut self, e: &str) -> Result<(), Fail> {
+        self.out.flush()?;
+        eprintln!("unimac: {e}");
+        Ok(())
+    }
+    fn finish(mut self) -> Result<(), Fail> {
+        self.out.flush()?;
+        Ok(())
+    }
 }
 
 /// `tag` for a one-time MAC: one file, the key file locked and marked spent
@@ -806,43 +832,88 @@ pub fn verify(
         None => keyfile::read_named_key(key_file)?,
     };
     let m = Checker::new(&name, &key)?;
-    // Read every check file first: a line that names stdin while stdin is
-    // taken is refused before anything is checked.
-    let mut lists: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut stdin_lines = 0usize;
-    for c in checks {
-        let mut sums = Vec::new();
-        read_message(Some(c), |d| sums.extend_from_slice(d))?;
-        let shown_c = shown(Some(c));
-        for (i, line) in sums.split(|&b| b == b'\n').enumerate() {
-            if split_check_line(line).is_some_and(|l| l.file == b"-") {
-                if stdin_lists == 1 || key_file.as_os_str() == "-" {
-                    let taken = if stdin_lists == 1 {
-                        "the check list"
-                    } else {
-                        "the key file"
-                    };
+    // Each check file is read as a stream, line by line (a line longer than
+    // MAX_CHECK_LINE is malformed), and each listed file is opened once.
+    let mut stdin_taken = match (stdin_lists, key_file.as_os_str() == "-") {
+        (1, _) => Some("the check list"),
+        (_, true) => Some("the key file"),
+        _ => None,
+    };
+    // When stdin is the key file, a check file that lists '-' is refused
+    // before anything is checked (a first pass over the named check files;
+    // a check list on stdin is refused at its '-' line).
+    if key_file.as_os_str() == "-" || stdin_lists == 1 {
+        for c in checks.iter().filter(|c| c.as_os_str() != "-") {
+            let shown_c = shown(Some(c));
+            let f = std::fs::File::open(c).map_err(|e| Fail(format!("cannot open {shown_c}: {}", io_msg(&e))))?;
+            let mut r = io::BufReader::with_capacity(1 << 16, f);
+            let mut buf = Vec::new();
+            let mut i = 0usize;
+            while let Some(fits) = next_line(&mut r, &mut buf).map_err(|e| Fail(format!("cannot read {shown_c}: {}", io_msg(&e))))? {
+                i += 1;
+                if fits && split_check_line(&buf).is_some_and(|l| l.file == b"-") {
                     return Err(Fail(format!(
-                        "{shown_c}: line {}: checks '-' (stdin), but stdin is {taken}; give the check file by name",
-                        i + 1
+                        "{shown_c}: line {i}: checks '-' (stdin), but stdin is {}; give the file by name",
+                        stdin_taken.unwrap_or("taken")
                     )));
                 }
-                stdin_lines += 1;
             }
         }
-        lists.push((shown_c, sums));
-    }
-    if stdin_lines > 1 {
-        return Err(Fail(
-            "stdin ('-') is listed more than once; it can be read only once".into(),
-        ));
     }
     let mut all_ok = true;
     let mut seen = NoncesSeen::default();
-    for (shown_c, sums) in &lists {
-        all_ok &= verify_list(&name, &m, shown_c, sums, opts, &mut seen)?;
+    for c in checks {
+        let shown_c = shown(Some(c));
+        let reader: Box<dyn io::BufRead> = if c.as_os_str() == "-" {
+            Box::new(io::BufReader::new(io::stdin()))
+        } else {
+            let f = std::fs::File::open(c).map_err(|e| Fail(format!("cannot open {shown_c}: {}", io_msg(&e))))?;
+            if f.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(Fail(format!("cannot read {shown_c}: is a directory")));
+            }
+            Box::new(io::BufReader::with_capacity(1 << 16, f))
+        };
+        let list = CheckList { name: &name, m: &m, sums_name: &shown_c, opts };
+        all_ok &= list.verify(reader, &mut seen, &mut stdin_taken)?;
     }
     Ok(all_ok)
+}
+
+/// The longest check line read whole; a longer one is malformed (a name
+/// can be 4096 bytes, twice that escaped, plus nonce and tag).
+const MAX_CHECK_LINE: usize = 16 << 10;
+
+/// Read the next line of `r` into `buf` (without its newline): `Ok(None)` at
+/// the end, `Ok(Some(false))` for a line longer than [`MAX_CHECK_LINE`]
+/// (skipped to its end), `Ok(Some(true))` otherwise.
+fn next_line(r: &mut dyn io::BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    buf.clear();
+    let mut fits = true;
+    let mut any = false;
+    loop {
+        let avail = r.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let (take, done) = match avail.iter().position(|&c| c == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if fits && buf.len() + take <= MAX_CHECK_LINE + 1 {
+            buf.extend_from_slice(&avail[..take]);
+        } else {
+            fits = false;
+            buf.clear();
+        }
+        r.consume(take);
+        if done {
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+            }
+            return Ok(Some(fits));
+        }
+    }
 }
 
 /// What `verify` checks tags with: the reusable MAC, or for a one-time MAC
@@ -887,26 +958,40 @@ impl Checker {
 #[derive(Default)]
 struct NoncesSeen(std::collections::HashMap<[u8; 17], (Vec<u8>, String)>);
 
-/// Check the lines of one check file.
-fn verify_list(
-    name: &str,
-    m: &Checker,
-    sums_name: &str,
-    sums: &[u8],
+/// One check file being verified.
+struct CheckList<'a> {
+    name: &'a str,
+    m: &'a Checker,
+    sums_name: &'a str,
     opts: VerifyOpts,
+}
+
+impl CheckList<'_> {
+/// Check the lines of one check file, read from `r` as a stream.
+fn verify(
+    &self,
+    mut r: Box<dyn io::BufRead>,
     seen: &mut NoncesSeen,
+    stdin_taken: &mut Option<&'static str>,
 ) -> Result<bool, Fail> {
+    let CheckList { name, m, sums_name, opts } = *self;
     let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) =
         (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
     let mut reused = 0usize;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut lines: Vec<&[u8]> = sums.split(|&b| b == b'\n').collect();
-    if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    for (i, line) in lines.into_iter().enumerate() {
-        let parsed = split_check_line(line);
+    let mut buf = Vec::new();
+    let mut i = 0usize;
+    loop {
+        let fits = match next_line(&mut *r, &mut buf) {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => return Err(Fail(format!("cannot read {sums_name}: {}", io_msg(&e)))),
+        };
+        i += 1;
+        let i = i - 1;
+        let line: &[u8] = if fits { &buf } else { b"" };
+        let parsed = if fits { split_check_line(line) } else { None };
         let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
         let decoded = parsed.and_then(|l| {
             decode_value(&l.value, m.line_nonce_sizes(), m.desc().tag).map(|v| (v, l.file))
@@ -969,14 +1054,27 @@ fn verify_list(
         let mut s = m
             .start_check(nonce.as_deref())
             .map_err(|e| Fail(cite(&e.to_string())))?;
-        let read = check_readable(&path)
-            .map_err(Fail)
-            .and_then(|_| feed(&path, &mut |d| s.update(d)));
+        // Stdin can be read once: a second '-', or one while stdin is the
+        // key file or the check list, cannot be checked.
+        let read = if file == b"-" {
+            match stdin_taken.replace("an earlier line") {
+                Some(taken) => {
+                    out.flush()?;
+                    return Err(Fail(format!(
+                        "{sums_name}: line {}: checks '-' (stdin), but stdin is {taken}; give the file by name",
+                        i + 1
+                    )));
+                }
+                None => feed(&path, &mut |d| s.update(d)),
+            }
+        } else {
+            feed(&path, &mut |d| s.update(d))
+        };
         if let Err(Fail(e)) = read {
             unreadable += 1;
             if !opts.status {
                 out.flush()?;
-                eprintln!("unimac: {}", e.strip_prefix("cannot read ").unwrap_or(&e));
+                eprintln!("unimac: {}", per_file(e));
                 line_out.extend_from_slice(b": FAILED open or read\n");
                 out.write_all(&line_out)?;
             }
@@ -1048,6 +1146,7 @@ fn verify_list(
         );
     }
     Ok(good)
+}
 }
 
 /// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.

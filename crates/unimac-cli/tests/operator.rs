@@ -436,13 +436,23 @@ fn verify_refuses_stdin_twice() {
     let a = d.write("a", b"x");
     let line_dash = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", &k], b"x"));
     let line_a = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a]));
-    // The check list on stdin names '-': refused, nothing checked, no FAILED.
+    // The check list on stdin names '-': refused at that line (the list is
+    // read as a stream: the lines before it are checked), no FAILED.
     let o = run_stdin(
         &["verify", "hash127-aes", "--key-file", &k, "-c", "-"],
         format!("{line_a}{line_dash}").as_bytes(),
     );
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 2: checks '-' (stdin)"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1);
+    assert_eq!(stdout(&o), format!("{a}: OK\n"));
+    // '-' listed first: refused before anything is checked.
+    let o = run_stdin(
+        &["verify", "hash127-aes", "--key-file", &k, "-c", "-"],
+        format!("{line_dash}{line_a}").as_bytes(),
+    );
     assert_error(&o, "stdin");
-    assert!(!stdout(&o).contains("FAILED"));
     // The key on stdin and a line '-': refused too; the key on stdin with a
     // check file works.
     let sums = d.write("SUMS", line_a.as_bytes());
