@@ -527,6 +527,20 @@ fn compute<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    by_spec(py, name, key, data, nonce, length, registry::compute)
+}
+
+/// A name of the wire format on ``data`` through `f` (the catalogue's
+/// `compute` or `known_answer`), with the arguments as Python gives them.
+fn by_spec<'py>(
+    py: Python<'py>,
+    name: &str,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    nonce: Option<&Bound<'py, PyAny>>,
+    length: Option<usize>,
+    f: fn(&str, &Params<'_>, &[u8]) -> Result<Vec<u8>, Error>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let full = names::resolve_spec(name).map_err(value_err)?;
     let k = buffer::data(key, "key")?;
     let n = match nonce {
@@ -534,7 +548,7 @@ fn compute<'py>(
         None => None,
     };
     let p = Params { key: k.as_slice(), nonce: n.as_ref().map(|d| d.as_slice()), len: length };
-    let out = with_data(data, "data", |s| registry::compute(&full, &p, s))?.map_err(err)?;
+    let out = with_data(data, "data", |s| f(&full, &p, s))?.map_err(err)?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -559,15 +573,7 @@ fn known_answer<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let full = names::resolve_spec(name).map_err(value_err)?;
-    let k = buffer::data(key, "key")?;
-    let n = match nonce {
-        Some(n) => Some(buffer::data(n, "nonce")?),
-        None => None,
-    };
-    let p = Params { key: k.as_slice(), nonce: n.as_ref().map(|d| d.as_slice()), len: length };
-    let out = with_data(data, "data", |s| registry::known_answer(&full, &p, s))?.map_err(err)?;
-    Ok(PyBytes::new(py, &out))
+    by_spec(py, name, key, data, nonce, length, registry::known_answer)
 }
 
 /// A one-time MAC key (``hash127``, ``hash127-96``): it tags ONE message.
