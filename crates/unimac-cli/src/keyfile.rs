@@ -217,6 +217,23 @@ fn parse_key_file(
     let not_key = || {
         Fail(format!("key file {shown}: not a key file (expected '{MAGIC} NAME', the key in hex, each on a line)"))
     };
+    // Line ends as editors write them: CRLF, and spaces or tabs at the end
+    // of a line, are taken as plain newlines (in a zeroized copy).
+    if text.iter().any(|&c| c == b'\r' || c == b' ' || c == b'\t') {
+        let mut clean = Zeroizing::new(Vec::with_capacity(text.capacity()));
+        for line in text.split_inclusive(|&c| c == b'\n') {
+            let (body, nl) = match line.strip_suffix(b"\n") {
+                Some(b) => (b, true),
+                None => (line, false),
+            };
+            let end = body.iter().rposition(|&c| !matches!(c, b'\r' | b' ' | b'\t')).map_or(0, |i| i + 1);
+            clean.extend_from_slice(&body[..end]);
+            if nl {
+                clean.push(b'\n');
+            }
+        }
+        text = clean;
+    }
     let (body, spent): (&[u8], bool) = match text.strip_suffix(b"\nspent\n") {
         Some(b) => (b, true),
         None => (text.strip_suffix(b"\n").unwrap_or(&text), false),

@@ -910,6 +910,11 @@ fn next_line(r: &mut dyn io::BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bo
         if done {
             if buf.last() == Some(&b'\n') {
                 buf.pop();
+                // CRLF line ends, as sha256sum -c takes them (a carriage
+                // return in a name is escaped by tag, never raw).
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
             }
             return Ok(Some(fits));
         }

@@ -1032,3 +1032,36 @@ fn bench_never_panics() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_error(&run(&["bench", "no-such-name"]), "unknown name");
 }
+
+/// Check files and key files with CRLF line ends, and key files with spaces
+/// or tabs at the end of a line, are read as sha256sum -c reads them; a
+/// tag that no longer matches still fails.
+#[test]
+fn crlf_and_trailing_blanks_are_plain_line_ends() {
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let a = d.write("a", b"alpha");
+    let b = d.write("b", b"beta");
+    let sums = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &b]));
+    let crlf = d.write("SUMS.crlf", sums.replace('\n', "\r\n").as_bytes());
+    assert_eq!(ok(&run(&["verify", "--key-file", &k, &crlf])), format!("{a}: OK\n{b}: OK\n"));
+    // The same key file written with CRLF and trailing blanks.
+    let text = std::fs::read_to_string(&k).unwrap();
+    let messy = d.write("k.messy", text.replace('\n', " \t\r\n").as_bytes());
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&messy, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    assert_eq!(ok(&run(&["verify", "--key-file", &messy, &crlf])), format!("{a}: OK\n{b}: OK\n"));
+    assert_eq!(ok(&run(&["tag", "hash127-aes", "--key-file", &messy, &a])), sums.lines().next().unwrap().to_string() + "\n");
+    // A changed file still fails under CRLF lines.
+    std::fs::write(&b, b"gamma").unwrap();
+    let o = run(&["verify", "--key-file", &k, &crlf]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{a}: OK\n{b}: FAILED\n"));
+    // Blanks inside a line are not trimmed away: a key with a space in its hex is refused.
+    let lines: Vec<&str> = text.lines().collect();
+    let broken = format!("{}\n{} {}\n", lines[0], &lines[1][..10], &lines[1][10..]);
+    let broken = d.write("k.broken", broken.as_bytes());
+    assert!(!run(&["verify", "--key-file", &broken, &crlf]).status.success());
+}
