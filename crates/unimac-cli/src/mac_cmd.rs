@@ -378,7 +378,24 @@ pub fn tag(
     opts: TagOpts<'_>,
     files: &[PathBuf],
 ) -> Result<bool, Fail> {
-    let name = resolve_mac(name)?;
+    // `tag --key-file K FILE...` without NAME: the key file names its MAC
+    // (as `verify` takes it), and the first argument is a file.
+    let with_first: Vec<PathBuf>;
+    let (name, files) = match resolve_mac(name) {
+        Ok(n) => (n, files),
+        Err(e) => {
+            let named = (key_file.as_os_str() != "-" && Path::new(name).exists())
+                .then(|| keyfile::read_named_key(key_file).ok())
+                .flatten();
+            match named {
+                Some((mac, _)) => {
+                    with_first = std::iter::once(PathBuf::from(name)).chain(files.iter().cloned()).collect();
+                    (mac, &with_first[..])
+                }
+                None => return Err(e),
+            }
+        }
+    };
     let name = name.as_str();
     let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
     let klen = mac_key_spec(name)?;

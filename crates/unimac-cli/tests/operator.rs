@@ -1065,3 +1065,17 @@ fn crlf_and_trailing_blanks_are_plain_line_ends() {
     let broken = d.write("k.broken", broken.as_bytes());
     assert!(!run(&["verify", "--key-file", &broken, &crlf]).status.success());
 }
+
+/// `tag --key-file K FILE` without the MAC's name takes it from the key
+/// file, as `verify` does; an argument that is neither a MAC nor a file is
+/// still "unknown MAC".
+#[test]
+fn tag_takes_the_mac_from_the_key_file() {
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let a = d.write("a", b"alpha");
+    let b = d.write("b", b"beta");
+    let named = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &b]));
+    assert_eq!(ok(&run(&["tag", "--key-file", &k, &a, &b])), named);
+    assert_error(&run(&["tag", "--key-file", &k, &d.s("no-such-file")]), "unknown MAC");
+}
