@@ -137,14 +137,14 @@ enum Cmd {
     Bound {
         /// A MAC name, e.g. hash127-aes or wc-mmh32x4, or modp.
         name: String,
-        /// L: the longest message, in bytes.
-        #[arg(long = "max-bytes")]
+        /// L: the longest message, in bytes (1048576, 2^20, 1MiB, 1MB, 4GiB).
+        #[arg(long = "max-bytes", value_parser = parse_count)]
         max_bytes: u64,
-        /// C: messages tagged under the key.
-        #[arg(long, default_value_t = 1)]
+        /// C: messages tagged under the key (a number, or 2^32, or 1e6).
+        #[arg(long, default_value_t = 1, value_parser = parse_count)]
         tags: u64,
-        /// D: forgery attempts.
-        #[arg(long, default_value_t = 1)]
+        /// D: forgery attempts (a number, or 2^32, or 1e6).
+        #[arg(long, default_value_t = 1, value_parser = parse_count)]
         forgeries: u64,
         /// The C nonces are random 128-bit values ('tag --random-nonce'), not
         /// a counter: add the chance that two of them repeat.
@@ -504,7 +504,10 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => parse_error(e),
+    };
     // The command-line tool opts in to threads for long inputs (every core
     // unless --threads says otherwise); the library uses none unless asked.
     unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
@@ -646,4 +649,82 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A count or size as people write it: `1048576`, `2^20`, `1e6`, or a
+/// number with a unit, binary (`KiB`, `MiB`, `GiB`, `TiB`, and `K`, `M`,
+/// `G`, `T`) or decimal (`KB`, `MB`, `GB`, `TB`).
+fn parse_count(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    let over = || format!("'{s}' is more than 2^64 - 1");
+    if let Some((b, e)) = t.split_once('^') {
+        let b: u64 = b.trim().parse().map_err(|_| format!("'{s}': expected BASE^EXPONENT, e.g. 2^32"))?;
+        let e: u32 = e.trim().parse().map_err(|_| format!("'{s}': expected BASE^EXPONENT, e.g. 2^32"))?;
+        return b.checked_pow(e).ok_or_else(over);
+    }
+    if let Some((m, e)) = t.split_once(['e', 'E']) {
+        let m: u64 = m.trim().parse().map_err(|_| format!("'{s}': expected MANTISSAeEXPONENT, e.g. 1e6"))?;
+        let e: u32 = e.trim().parse().map_err(|_| format!("'{s}': expected MANTISSAeEXPONENT, e.g. 1e6"))?;
+        return 10u64.checked_pow(e).and_then(|p| m.checked_mul(p)).ok_or_else(over);
+    }
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n.parse().map_err(|_| format!("'{s}': expected a number such as 1048576, 2^20, 1e6 or 1MiB"))?;
+    let mul: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "K" | "KiB" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        "T" | "TiB" => 1 << 40,
+        "KB" | "kB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "TB" => 1_000_000_000_000,
+        u => return Err(format!("'{s}': unknown unit '{u}' (KiB, MiB, GiB, TiB; KB, MB, GB, TB)")),
+    };
+    n.checked_mul(mul).ok_or_else(over)
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::parse_count;
+
+    #[test]
+    fn counts_as_people_write_them() {
+        for (s, v) in [
+            ("1048576", 1u64 << 20),
+            ("2^20", 1 << 20),
+            ("2^32", 1 << 32),
+            ("1MiB", 1 << 20),
+            ("1M", 1 << 20),
+            ("4GiB", 4 << 30),
+            ("1MB", 1_000_000),
+            ("1e6", 1_000_000),
+            ("1_000", 1000),
+            (" 7 ", 7),
+            ("2^63", 1 << 63),
+        ] {
+            assert_eq!(parse_count(s), Ok(v), "{s}");
+        }
+        for bad in ["", "x", "2^64", "1ZiB", "-1", "1.5MiB", "2^", "1e30", "18446744073709551616"] {
+            assert!(parse_count(bad).is_err(), "{bad}");
+        }
+    }
+}
+
+/// An argument error as one line on stderr (`unimac: ...`, the usage left
+/// to `--help`), exit 2; help and version as clap prints them, exit 0.
+fn parse_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    // The message is the first paragraph (a list of missing arguments
+    // follows on indented lines), joined into one line.
+    let para: Vec<&str> = text.lines().map(str::trim).skip_while(|l| l.is_empty()).take_while(|l| !l.is_empty()).collect();
+    let msg = para.join(" ");
+    let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
+    eprintln!("unimac: {msg} (see 'unimac --help')");
+    std::process::exit(2)
 }

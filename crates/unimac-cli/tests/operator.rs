@@ -1079,3 +1079,19 @@ fn tag_takes_the_mac_from_the_key_file() {
     assert_eq!(ok(&run(&["tag", "--key-file", &k, &a, &b])), named);
     assert_error(&run(&["tag", "--key-file", &k, &d.s("no-such-file")]), "unknown MAC");
 }
+
+/// Argument errors are one line naming the problem, exit 2, nothing on
+/// stdout; counts and sizes take the forms README writes (2^32, 1MiB, 1e6).
+#[test]
+fn argument_errors_are_one_line_and_counts_read_as_written() {
+    assert_error(&run(&["tag"]), "required arguments were not provided");
+    assert_error(&run(&["--no-such-option"]), "unexpected argument");
+    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "1ZB"]), "unknown unit");
+    assert_error(&run(&["bound", "hash127-aes", "--max-bytes", "2^64"]), "more than 2^64");
+    let a = ok(&run(&["bound", "hash127-aes", "--max-bytes", "1MiB", "--tags", "2^32", "--forgeries", "2^32"]));
+    let b = ok(&run(&["bound", "hash127-aes", "--max-bytes", "1048576", "--tags", "4294967296", "--forgeries", "4294967296"]));
+    assert_eq!(a, b);
+    assert!(a.contains("L = 1048576 bytes") && a.contains("C = 4294967296"), "{a}");
+    let c = ok(&run(&["bound", "hash127-aes", "--max-bytes", "1e6"]));
+    assert!(c.contains("L = 1000000 bytes"), "{c}");
+}
