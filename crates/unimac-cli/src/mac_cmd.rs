@@ -791,7 +791,12 @@ pub struct VerifyOpts {
     pub ignore_missing: bool,
     /// Improperly formatted lines make the exit status non-zero.
     pub strict: bool,
+    /// Name every improperly formatted line (else the first few).
+    pub warn: bool,
 }
+
+/// Improperly formatted lines named one by one without `--warn`.
+const SHOWN_MALFORMED: usize = 3;
 
 /// The arguments of `verify` split into the MAC name (if the first one is a
 /// MAC's name) and check files.
@@ -1032,12 +1037,17 @@ fn verify(
         }
         let Some(((nonce, want), file)) = decoded else {
             malformed += 1;
-            if !opts.status {
+            // The first few are named; a file of another format is then
+            // summed up (--warn names every one).
+            if !opts.status && (opts.warn || malformed <= SHOWN_MALFORMED) {
                 out.flush()?;
                 eprintln!(
                     "unimac: {sums_name}: {}: improperly formatted {name} line",
                     i + 1
                 );
+                if !opts.warn && malformed == SHOWN_MALFORMED {
+                    eprintln!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)");
+                }
             }
             continue;
         };

@@ -126,6 +126,10 @@ enum Cmd {
         /// Skip listed files that do not exist (instead of failing them).
         #[arg(long = "ignore-missing")]
         ignore_missing: bool,
+        /// Name every improperly formatted line (without it, the first three
+        /// and a count).
+        #[arg(short = 'w', long)]
+        warn: bool,
         /// [NAME] [CHECKFILE]...: the MAC (optional; must match the key
         /// file), then more check files (stdin when none at all).
         args: Vec<PathBuf>,
@@ -571,6 +575,7 @@ fn main() -> ExitCode {
             status,
             strict,
             ignore_missing,
+            warn,
             args,
         } => mac_cmd::split_verify_args(args).and_then(|(name, more)| {
             let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
@@ -579,6 +584,7 @@ fn main() -> ExitCode {
                 status: *status,
                 ignore_missing: *ignore_missing,
                 strict: *strict,
+                warn: *warn,
             };
             mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
         }),

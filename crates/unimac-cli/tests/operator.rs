@@ -1095,3 +1095,24 @@ fn argument_errors_are_one_line_and_counts_read_as_written() {
     let c = ok(&run(&["bound", "hash127-aes", "--max-bytes", "1e6"]));
     assert!(c.contains("L = 1000000 bytes"), "{c}");
 }
+
+/// A check file of another format is summed up, as sha256sum does: the
+/// first three improperly formatted lines named, then a count; --warn names
+/// every one.
+#[test]
+fn improperly_formatted_lines_are_summed_up() {
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let a = d.write("a", b"alpha");
+    let good = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a]));
+    let other: String = (0..500).map(|i| format!("{i:064x}  file{i}\n")).collect();
+    let sums = d.write("SUMS", format!("{good}{other}").as_bytes());
+    let o = run(&["verify", "--key-file", &k, &sums]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), format!("{a}: OK\n"));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 5, "{e}");
+    assert!(e.contains("counted, not shown") && e.contains("WARNING: 500 lines are improperly formatted"), "{e}");
+    let o = run(&["verify", "--warn", "--key-file", &k, &sums]);
+    assert_eq!(stderr(&o).lines().filter(|l| l.contains(": improperly formatted hash127-aes line")).count(), 500);
+}
