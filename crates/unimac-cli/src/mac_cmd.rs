@@ -68,6 +68,18 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
         keyfile::random_key(len)?
     };
     let text = keyfile::key_file_text(name, &key)?;
+    // Say now, not at the first tag, when `tag` will call this MAC weak.
+    if let Some(d) = row {
+        let l = use_bound(d.name, 1 << 20, false);
+        if l.is_none_or(|l| l > WEAK_LOG2) {
+            let why = l.map_or("it has no forgery guarantee".to_string(), |l| format!("its forgery bound is 2^{l:.1}"));
+            eprintln!(
+                "unimac: warning: {} is weak for tag's default use ({why} for {} tags and 2^32 forgery attempts on 1 MiB messages): 'unimac tag' will ask for --allow-weak",
+                d.name,
+                use_tags(d.name, 1 << 20)
+            );
+        }
+    }
     match out {
         Some(p) => {
             keyfile::write_new_private(p, &text, "key file")?;

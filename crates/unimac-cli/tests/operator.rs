@@ -970,15 +970,17 @@ fn advice_and_weak_macs_need_allow_weak() {
     for strong in ["hash127-aes", "hash127-aes-nonce", "wc-mmh32x4"] {
         assert!(!row(strong).contains("weak"), "{strong}");
     }
-    // Tagging with a weak MAC needs --allow-weak.
-    ok(&run(&[
+    // Tagging with a weak MAC needs --allow-weak; keygen says so at once.
+    let o = run(&[
         "keygen",
         "wc-mmh32x1",
         "-o",
         &d.s("k"),
         "--counter",
         &d.s("c"),
-    ]));
+    ]);
+    assert!(o.status.success() && o.stdout.is_empty());
+    assert!(stderr(&o).contains("wc-mmh32x1 is weak") && stderr(&o).contains("--allow-weak"), "{}", stderr(&o));
     let args = [
         "tag",
         "wc-mmh32x1",
@@ -1115,4 +1117,16 @@ fn improperly_formatted_lines_are_summed_up() {
     assert!(e.contains("counted, not shown") && e.contains("WARNING: 500 lines are improperly formatted"), "{e}");
     let o = run(&["verify", "--warn", "--key-file", &k, &sums]);
     assert_eq!(stderr(&o).lines().filter(|l| l.contains(": improperly formatted hash127-aes line")).count(), 500);
+}
+
+/// keygen says at once, on stderr, when tag will call the MAC weak; the
+/// key is still made (stdout or the file), and a strong MAC gets no warning.
+#[test]
+fn keygen_warns_of_a_weak_mac() {
+    let o = run(&["keygen", "umac64"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("unimac-key umac64\n"));
+    assert!(stderr(&o).contains("umac64 is weak") && stderr(&o).contains("--allow-weak"), "{}", stderr(&o));
+    let o = run(&["keygen", "umac128"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
 }

@@ -64,13 +64,25 @@ fn key_file_input() -> impl Strategy<Value = Vec<u8>> {
 
 /// Strictness: an accepted file is `key_file_text(name, key)` (and `spent`),
 /// except that hex digits may be upper case, the name may carry the `mac-`
-/// prefix, and an unspent file may lack its final newline.
+/// prefix, a line may end in blanks (spaces, tabs, a CR), and an unspent
+/// file may lack its final newline.
 fn assert_canonical(text: &[u8], key: &[u8], spent: bool, name: &str) {
     let mut want = ok(key_file_text(name, key)).to_vec();
     if spent {
         want.extend_from_slice(b"spent\n");
     }
-    let mut got = text.to_ascii_lowercase();
+    let mut got = Vec::new();
+    for line in text.to_ascii_lowercase().split_inclusive(|&c| c == b'\n') {
+        let (body, nl) = match line.strip_suffix(b"\n") {
+            Some(b) => (b, true),
+            None => (line, false),
+        };
+        let end = body.iter().rposition(|&c| !matches!(c, b' ' | b'\t' | b'\r')).map_or(0, |i| i + 1);
+        got.extend_from_slice(&body[..end]);
+        if nl {
+            got.push(b'\n');
+        }
+    }
     let prefixed = format!("{MAGIC} mac-{name}\n");
     if got.starts_with(prefixed.as_bytes()) {
         got.drain(MAGIC.len() + 1..MAGIC.len() + 5);
