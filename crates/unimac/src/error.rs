@@ -35,6 +35,8 @@ pub enum Error {
     /// A caller offered the random pair of a MAC that draws its own
     /// (`shoup4-*`).
     CallerPair(String),
+    /// Memory for an output could not be allocated (the message names what).
+    OutOfMemory(String),
     /// Any other invalid argument.
     Invalid(String),
     /// A file could not be created, read, written or synced (the nonce
@@ -70,6 +72,7 @@ impl fmt::Display for Error {
                 f,
                 "{n} draws its random r || s for every message itself: no tagging interface takes one (known answers: the known-answer interface)"
             ),
+            Error::OutOfMemory(s) => write!(f, "{s}: out of memory"),
             Error::Invalid(s) => write!(f, "{s}"),
             Error::Io(s) => write!(f, "{s}"),
         }

@@ -38,8 +38,24 @@ pub fn keystream(s: &[u8; 16], n: usize) -> Vec<u8> {
 
 /// Bytes `offset .. offset + n` of [`keystream`]`(s, ∞)`.
 pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
-    let aes = Aes128::new(s.into());
     let mut out = Vec::with_capacity(n);
+    keystream_extend(s, offset, n, &mut out);
+    out
+}
+
+/// [`keystream`] into a buffer reserved with `try_reserve`: an allocation
+/// that cannot be made is an error, not an abort.
+pub fn try_keystream(s: &[u8; 16], n: usize) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n)
+        .map_err(|_| Error::OutOfMemory(format!("keystream: cannot allocate {n} bytes")))?;
+    keystream_extend(s, 0, n, &mut out);
+    Ok(out)
+}
+
+/// Append bytes `offset .. offset + n` of the key stream to `out`.
+fn keystream_extend(s: &[u8; 16], offset: usize, n: usize, out: &mut Vec<u8>) {
+    let aes = Aes128::new(s.into());
     let first = offset / 16;
     let last = (offset + n).div_ceil(16);
     // Counter blocks encrypted 32 at a time: the AES-NI backend pipelines a
@@ -65,7 +81,6 @@ pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
     for b in batch[..used].iter_mut() {
         zeroize::Zeroize::zeroize(b.as_mut_slice());
     }
-    out
 }
 
 /// Every block function that has a tree mode, in the order of docs/WIRE.md §6.
@@ -627,7 +642,7 @@ struct KeystreamStream {
 impl Stream for KeystreamStream {
     fn update(&mut self, _data: &[u8]) {}
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
-        Ok(keystream(&self.seed, self.len))
+        try_keystream(&self.seed, self.len)
     }
 }
 
