@@ -7,7 +7,10 @@
 //! lacks. The answer is computed once and cached, so dispatch costs one
 //! relaxed load. Setting the environment variable `UNIMAC_FORCE_PORTABLE` to
 //! anything non-empty forces the portable paths (to test and benchmark both
-//! on one machine). Outside x86-64 every path is portable.
+//! on one machine); `UNIMAC_DISABLE=avx512` (a comma-separated list of
+//! [`Feature::name`]s) narrows the detected features instead, e.g. to measure
+//! the AVX2 paths on a CPU with AVX-512. Outside x86-64 every path is
+//! portable.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -188,7 +191,27 @@ impl Platform {
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty()) {
             return Platform::portable();
         }
-        Self::hardware()
+        let hw = Self::hardware();
+        match std::env::var("UNIMAC_DISABLE") {
+            Ok(list) => hw.disabled(&list),
+            Err(_) => hw,
+        }
+    }
+
+    /// The evidence without the features named in `list` (comma- or
+    /// space-separated [`Feature::name`]s; `avx512` also removes
+    /// `avx512ifma`, which needs it); unknown names are ignored. What the
+    /// environment variable `UNIMAC_DISABLE` does to [`Platform::detect`].
+    pub fn disabled(self, list: &str) -> Platform {
+        let mut p = self;
+        for name in list.split([',', ' ']).map(str::trim).filter(|n| !n.is_empty()) {
+            for f in Feature::ALL {
+                if f.name() == name || (name == "avx512" && f == Feature::Avx512Ifma) {
+                    p = p.without(f);
+                }
+            }
+        }
+        p
     }
 
     fn probe_cpu() -> Platform {
@@ -253,5 +276,24 @@ mod tests {
         assert_eq!(Platform::portable().to_string(), "portable");
         #[cfg(not(target_arch = "x86_64"))]
         assert_eq!(d, Platform::portable());
+    }
+}
+
+#[cfg(test)]
+mod disable_tests {
+    use super::*;
+
+    #[test]
+    fn disabling_only_removes_the_named_features() {
+        let hw = Platform::hardware();
+        let p = hw.disabled("avx512");
+        assert!(!p.has(Feature::Avx512) && !p.has(Feature::Avx512Ifma));
+        for f in [Feature::Avx2Fma, Feature::Pclmul, Feature::Vpclmul, Feature::Gfni] {
+            assert_eq!(p.has(f), hw.has(f), "{f:?}");
+        }
+        let q = hw.disabled("vpclmul, gfni,no-such-feature");
+        assert!(!q.has(Feature::Vpclmul) && !q.has(Feature::Gfni));
+        assert_eq!(q.has(Feature::Avx512), hw.has(Feature::Avx512));
+        assert_eq!(hw.disabled(""), hw);
     }
 }
