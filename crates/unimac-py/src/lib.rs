@@ -26,7 +26,9 @@ use unimac::Error;
 
 mod buffer;
 mod counter;
+mod keyfile;
 mod names;
+mod oserror;
 mod partial;
 
 use buffer::{data, with_data, GIL_RELEASE_BYTES};
@@ -43,6 +45,7 @@ create_exception!(
 fn err(e: Error) -> PyErr {
     match e {
         Error::TagMismatch => InvalidTag::new_err("tag mismatch"),
+        Error::OutOfMemory(_) => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
         e => PyValueError::new_err(names::cite(&e.to_string())),
     }
 }
@@ -140,6 +143,8 @@ impl UnimacHash {
 #[pymethods]
 impl UnimacHash {
     /// Absorb more of the message (any C-contiguous buffer; not ``str``).
+    /// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`) it raises
+    /// ``ValueError``: the tag is given; make a new object.
     ///
     /// >>> h = unimac.new("eval64", bytes(8)); h.update(memoryview(b"abc")[1:])
     fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -280,22 +285,45 @@ impl UnimacHash {
     }
 }
 
-/// A new streaming object of the MAC or hash ``name`` under ``key`` (and
-/// ``nonce`` for nonce MACs): like ``hmac.new`` / ``hashlib.new``.
+/// A new streaming object of the MAC or hash ``name`` under ``key``, as
+/// ``hmac.new(key, msg)`` / ``hashlib.new(name, data)``: ``data``, if given,
+/// is hashed at once (as by :meth:`~UnimacHash.update`); ``nonce`` is
+/// keyword-only (for nonce MACs).
 ///
 /// ``name`` is a MAC as ``unimac tag`` takes it (``hash127-aes``,
 /// ``wc-mmh32x2``, ``umac64``; ``mac-`` optional) or a raw hash of the wire
 /// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
 /// ``r ‖ s`` is drawn when no nonce is given.
 ///
+/// :meth:`~UnimacHash.digest` and :meth:`~UnimacHash.hexdigest` may be
+/// called again (same tag); :meth:`~UnimacHash.update` after them raises
+/// ``ValueError``.
+///
 /// >>> import unimac
-/// >>> h = unimac.new("wc-mmh32x2", bytes(32), nonce=(1).to_bytes(16, "little"))
-/// >>> h.update(b"attack at dawn")
-/// >>> len(h.digest())
-/// 8
+/// >>> h = unimac.new("wc-mmh32x2", bytes(32), b"attack at ", nonce=(1).to_bytes(16, "little"))
+/// >>> h.update(b"dawn")
+/// >>> h.digest() == unimac.tag("wc-mmh32x2", bytes(32), b"attack at dawn", nonce=(1).to_bytes(16, "little"))
+/// True
+/// >>> h.update(b"!")
+/// Traceback (most recent call last):
+/// ...
+/// ValueError: wc-mmh32x2: this object has already given its tag; ...
 #[pyfunction]
-#[pyo3(name = "new", signature = (name, key, nonce = None))]
-fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {
+#[pyo3(name = "new", signature = (name, key, data = None, *, nonce = None))]
+fn new_(
+    name: &str,
+    key: &Bound<'_, PyAny>,
+    data: Option<&Bound<'_, PyAny>>,
+    nonce: Option<&Bound<'_, PyAny>>,
+) -> PyResult<UnimacHash> {
+    let h = new_object(name, key, nonce)?;
+    if let Some(d) = data {
+        h.update(d)?;
+    }
+    Ok(h)
+}
+
+fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {
     let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
     let k = data(key, "key")?;
     let nonce = bytes_of(nonce, "nonce")?;
@@ -332,6 +360,74 @@ fn new_(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) ->
             state: Mutex::new(State::Open(stream)),
         })
     }
+}
+
+/// Feed the file at `path` to `update` in chunks of 1 MiB.
+fn feed_file(path: &std::path::Path, update: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let k = match f.read(&mut buf) {
+            Ok(k) => k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if k == 0 {
+            return Ok(());
+        }
+        update(&buf[..k]);
+    }
+}
+
+/// Whether ``tag`` (under ``nonce``: for ``shoup4-*`` the pair ``r ‖ s``)
+/// is the tag of the file at ``path`` under the MAC ``name`` (one-time
+/// MACs included: checking never spends a key), as ``unimac verify``
+/// checks a line; read in chunks with the GIL released.
+#[pyfunction]
+#[pyo3(name = "_check_file", signature = (name, key, path, tag, nonce = None))]
+fn check_file(
+    py: Python<'_>,
+    name: &str,
+    key: &Bound<'_, PyAny>,
+    path: PathBuf,
+    tag: &Bound<'_, PyAny>,
+    nonce: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    let bare = names::resolve_mac(name).map_err(value_err)?;
+    let k = data(key, "key")?;
+    let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
+    let n = bytes_of(nonce, "nonce")?;
+    let d = registry::desc(&bare).map_err(err)?;
+    let mut s = if d.one_time {
+        registry::OneTimeMac::new(&bare, k.as_slice()).and_then(|m| m.start_check())
+    } else {
+        NamedMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(n.as_deref()))
+    }
+    .map_err(err)?;
+    py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| oserror::from_io(py, &e, &path))?;
+    let got = s.finalize().map_err(err)?;
+    Ok(mac::tags_equal(&got, &t))
+}
+
+/// The MAC ``name`` (``X`` or ``mac-X``) without ``mac-``; ``ValueError``
+/// (the CLI's message) for anything else.
+#[pyfunction]
+#[pyo3(name = "_mac_name")]
+fn mac_name_py(name: &str) -> PyResult<String> {
+    names::resolve_mac(name).map_err(value_err)
+}
+
+/// The nonce as the MAC's cipher sees it (UMAC's ``02`` and ``0200`` are
+/// one nonce), to find a nonce used twice; ``None`` for a MAC without such
+/// nonces or a nonce of the wrong size.
+#[pyfunction]
+#[pyo3(name = "_canonical_nonce")]
+fn canonical_nonce<'py>(py: Python<'py>, name: &str, nonce: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let bare = names::resolve_mac(name).map_err(value_err)?;
+    let d = registry::desc(&bare).map_err(err)?;
+    let n = data(nonce, "nonce")?;
+    Ok(d.canonical_nonce(n.as_slice()).map(|c| PyBytes::new(py, &c)))
 }
 
 // ---------------------------------------------------------------------------
@@ -419,8 +515,17 @@ impl PyMac {
     }
 
     /// The tag of the file at ``path``, read in chunks with the GIL released.
+    /// A file that cannot be read raises the ``OSError`` subclass ``open``
+    /// would (``FileNotFoundError``...), with ``errno`` and ``filename``.
     ///
-    /// >>> unimac.Mac("hash127-aes", bytes(32)).tag_file("README.md")  # doctest: +SKIP
+    /// >>> with open("msg.txt", "wb") as f: _ = f.write(b"attack at dawn")
+    /// >>> m = unimac.Mac("hash127-aes", bytes(32))
+    /// >>> m.tag_file("msg.txt") == m.tag(b"attack at dawn")
+    /// True
+    /// >>> m.tag_file("missing.txt")
+    /// Traceback (most recent call last):
+    /// ...
+    /// FileNotFoundError: [Errno 2] No such file or directory: 'missing.txt'
     #[pyo3(signature = (path, nonce = None))]
     fn tag_file<'py>(
         &self,
@@ -433,19 +538,12 @@ impl PyMac {
         // file is read.
         registry::check_nonce(self.mac.desc(), n.as_deref()).map_err(err)?;
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
-        let out = py.allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
-            use std::io::Read;
-            let mut f = std::fs::File::open(&path)?;
-            let mut buf = vec![0u8; 1 << 20];
-            loop {
-                let k = f.read(&mut buf)?;
-                if k == 0 {
-                    break;
-                }
-                p.update(&buf[..k]);
-            }
-            Ok(p.finalize(n.as_deref()))
-        })?;
+        let out = py
+            .allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
+                feed_file(&path, &mut |d| p.update(d))?;
+                Ok(p.finalize(n.as_deref()))
+            })
+            .map_err(|e| oserror::from_io(py, &e, &path))?;
         Ok(PyBytes::new(py, &out.map_err(err)?))
     }
 
@@ -1117,6 +1215,11 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add_function(wrap_pyfunction!(keygen, m)?)?;
     m.add_function(wrap_pyfunction!(bound, m)?)?;
+    m.add_function(wrap_pyfunction!(check_file, m)?)?;
+    m.add_function(wrap_pyfunction!(mac_name_py, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_nonce, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::load_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::save_key, m)?)?;
     partial::register(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())

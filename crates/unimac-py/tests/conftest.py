@@ -16,8 +16,15 @@ def vectors_dir():
 
 @pytest.fixture(scope="session")
 def cli():
-    """The `unimac` binary of this checkout, if built (to compare messages)."""
-    for p in (ROOT / "target" / "release" / "unimac", ROOT / "target" / "debug" / "unimac"):
+    """The `unimac` binary of this checkout, if built (to compare messages):
+    $UNIMAC_CLI, else target/release or target/debug (of $CARGO_TARGET_DIR,
+    then of the checkout), else `unimac` on $PATH."""
+    env = os.environ.get("UNIMAC_CLI")
+    if env:
+        return env
+    dirs = [pathlib.Path(os.environ["CARGO_TARGET_DIR"])] if os.environ.get("CARGO_TARGET_DIR") else []
+    dirs.append(ROOT / "target")
+    for p in (d / profile / "unimac" for d in dirs for profile in ("release", "debug")):
         if p.is_file() and os.access(p, os.X_OK):
             return str(p)
     found = shutil.which("unimac")

@@ -627,3 +627,22 @@ def test_tag_file_checks_the_nonce_before_reading(tmp_path):
         unimac.Mac("hash127-aes", unimac.keygen("hash127-aes")).tag_file(missing, nonce=bytes(16))
     with pytest.raises(ValueError, match=PAIR_REFUSED):
         unimac.Mac("shoup4-eval64", unimac.keygen("shoup4-eval64")).tag_file(missing, nonce=bytes(16))
+
+
+def test_an_output_too_large_to_allocate_is_memory_error_not_an_abort():
+    """A keystream longer than memory allows is a MemoryError (or the
+    library's length refusal), never an aborted interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, unimac\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))\n"
+        "try:\n"
+        "    unimac.compute('keystream', bytes(16), b'', length=2**32)\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError', e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("MemoryError") and "keystream" in r.stdout, r.stdout

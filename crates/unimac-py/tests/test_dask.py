@@ -22,6 +22,14 @@ import unimac.dask as ud  # noqa: E402
 
 NAMES = ["hash127-aes", "wc-eval64", "wc-mmh32x2", "hash127-aes-nonce"]
 
+# These tests run a plain-TCP LocalCluster and give nonces with the
+# deprecated tag_large(nonce=...): both warnings are expected here (and
+# checked in test_dask_api.py).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::unimac.dask.InsecureClusterWarning"),
+    pytest.mark.filterwarnings("ignore:unimac.dask.tag_large.nonce=:DeprecationWarning"),
+]
+
 
 @pytest.fixture(scope="module")
 def client():
@@ -254,7 +262,7 @@ def test_readme_clusters_example_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for n, size in (("big.bin", 300_001), ("a.bin", 10), ("b.bin", 70_000)):
         (tmp_path / n).write_bytes(os.urandom(size))
-    scope = {}
+    scope = {"__name__": "__main__"}
     exec(compile(code, str(readme), "exec"), scope)
     assert scope["tag"] == unimac.Mac("hash127-aes", scope["key"]).tag_file("big.bin")
     assert scope["sec"].require_encryption

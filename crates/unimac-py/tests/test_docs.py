@@ -86,3 +86,51 @@ def test_readme_example_runs(tmp_path, monkeypatch):
     scope["once"].verify(b"the one message", scope["t1"])
     with pytest.raises(ValueError, match="already tagged"):
         scope["once"].tag(b"another message")
+
+
+# unimac.dask: its examples run against ``client``, a Client of a
+# LocalCluster(processes=False) (threads of this process, as its module
+# docstring says: for the examples only).
+
+
+def _dask_objects():
+    try:
+        import unimac.dask as ud
+    except ImportError:
+        return []
+    out = [("unimac.dask", ud)]
+    for name in ud.__all__:
+        obj = getattr(ud, name)
+        out.append((f"unimac.dask.{name}", obj))
+    return out
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0", silence_logs=40
+    )
+    client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+@pytest.mark.parametrize("name,obj", _dask_objects(), ids=[n for n, _ in _dask_objects()])
+def test_dask_docstring_examples(name, obj, dask_client, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    doc = getattr(obj, "__doc__", None) or ""
+    test = doctest.DocTestParser().get_doctest(doc, {"unimac": unimac, "client": dask_client}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    out = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)
+
+
+def test_every_public_dask_function_has_an_example():
+    ud = pytest.importorskip("unimac.dask")
+    for name in ud.__all__:
+        assert ">>>" in (getattr(ud, name).__doc__ or ""), name

@@ -26,6 +26,10 @@ Messages are any C-contiguous buffer (bytes, bytearray, memoryview, numpy
 arrays), read in place; inputs of 2 KiB or more are hashed with the GIL
 released.
 
+The CLI's files: key files (:func:`load_key`, :func:`save_key`), check
+lines (:func:`format_check_line`, :func:`parse_check_line`,
+:func:`verify_check_file`) and nonce counters (:class:`Counter`).
+
 A long message can be hashed in pieces on other processes or machines
 (:func:`partial_hash`, :func:`partial_combine`, then :func:`finish_mac` where
 the whole key is); :mod:`unimac.dask` does that over a Dask cluster.
@@ -63,6 +67,17 @@ from ._unimac import (
     verify,
 )
 
+from ._files import (
+    CheckLine,
+    CheckResult,
+    KeyFile,
+    format_check_line,
+    load_key,
+    parse_check_line,
+    save_key,
+    verify_check_file,
+)
+
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
 
@@ -76,8 +91,11 @@ except ImportError:  # pragma: no cover
 __all__ = [
     "GIL_RELEASE_BYTES",
     "Bound",
+    "CheckLine",
+    "CheckResult",
     "Counter",
     "InvalidTag",
+    "KeyFile",
     "Mac",
     "OneTimeKey",
     "SecretPrime",
@@ -87,11 +105,13 @@ __all__ = [
     "compute",
     "finish_hash",
     "finish_mac",
+    "format_check_line",
     "granularity",
     "hash_key",
     "info",
     "keygen",
     "known_answer",
+    "load_key",
     "mac_names",
     "max_threads",
     "names",
@@ -100,7 +120,10 @@ __all__ = [
     "partial_hash",
     "partial_info",
     "partial_names",
+    "parse_check_line",
+    "save_key",
     "set_max_threads",
     "tag",
     "verify",
+    "verify_check_file",
 ]

@@ -3,23 +3,31 @@
 import os
 import pathlib
 import sys
-from typing import Any, Dict, List, Optional, Tuple, Union, final
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final
 
+# PEP 688: any object with a buffer (bytes, bytearray, memoryview, numpy
+# arrays, mmap). typing_extensions is needed by type checkers only (they
+# bundle it); nothing imports it at run time.
 if sys.version_info >= (3, 12):
-    from collections.abc import Buffer as _Buffer
-
-    _ReadableBuffer = _Buffer
+    from collections.abc import Buffer
 else:
-    _ReadableBuffer = Union[bytes, bytearray, memoryview, Any]
+    from typing_extensions import Buffer
+
+_ReadableBuffer = Buffer
 
 _StrPath = Union[str, "os.PathLike[str]"]
+_BytesOrStrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 __all__ = [
     "GIL_RELEASE_BYTES",
     "Bound",
+    "CheckLine",
+    "CheckResult",
     "Counter",
     "InvalidTag",
+    "KeyFile",
     "Mac",
+    "OneTimeKey",
     "SecretPrime",
     "UnimacHash",
     "bound",
@@ -27,10 +35,13 @@ __all__ = [
     "compute",
     "finish_hash",
     "finish_mac",
+    "format_check_line",
     "granularity",
     "hash_key",
     "info",
     "keygen",
+    "known_answer",
+    "load_key",
     "mac_names",
     "max_threads",
     "names",
@@ -39,9 +50,12 @@ __all__ = [
     "partial_hash",
     "partial_info",
     "partial_names",
+    "parse_check_line",
+    "save_key",
     "set_max_threads",
     "tag",
     "verify",
+    "verify_check_file",
 ]
 
 __version__: str
@@ -64,16 +78,24 @@ class UnimacHash:
     def nonce_size(self) -> int: ...
     @property
     def block_size(self) -> int: ...
-    def update(self, data: _ReadableBuffer) -> None: ...
-    def digest(self) -> bytes: ...
-    def hexdigest(self) -> str: ...
+    def update(self, data: _ReadableBuffer) -> None:
+        """Absorb more of the message; ``ValueError`` after :meth:`digest`."""
+    def digest(self) -> bytes:
+        """The tag; the same again on a second call."""
+    def hexdigest(self) -> str:
+        """The tag in lowercase hex; the same again on a second call."""
     def verify(self, tag: _ReadableBuffer) -> None: ...
     def copy(self) -> "UnimacHash": ...
 
-def new(name: str, key: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> UnimacHash:
-    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``).
+def new(
+    name: str, key: _ReadableBuffer, data: Optional[_ReadableBuffer] = None, *, nonce: Optional[_ReadableBuffer] = None
+) -> UnimacHash:
+    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``):
+    ``data`` is hashed at once; ``nonce`` is keyword-only. ``digest()`` and
+    ``hexdigest()`` may be repeated; ``update()`` after them raises
+    ``ValueError``.
 
-    >>> h = new("hash127-aes", bytes(32)); h.update(b"m"); len(h.digest())
+    >>> h = new("hash127-aes", bytes(32), b"m"); len(h.digest())
     16
     """
 
@@ -96,7 +118,9 @@ class Mac:
     def key_size(self) -> int: ...
     def tag(self, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes: ...
     def verify(self, data: _ReadableBuffer, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> None: ...
-    def tag_file(self, path: _StrPath, nonce: Optional[_ReadableBuffer] = None) -> bytes: ...
+    def tag_file(self, path: _StrPath, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+        """The tag of a file; the ``OSError`` subclass of ``open``
+        (``FileNotFoundError``...) with ``errno`` and ``filename`` if it cannot be read."""
 
 def tag(name: str, key: _ReadableBuffer, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes:
     """One-shot tag.
@@ -197,9 +221,11 @@ class Counter:
     True
     """
 
-    def __new__(cls, path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter": ...
+    def __new__(cls, path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter":
+        """Open an existing counter file (``FileNotFoundError`` if there is none)."""
     @staticmethod
-    def create(path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter": ...
+    def create(path: _StrPath, name: str, key: _ReadableBuffer) -> "Counter":
+        """Create a new counter file (``FileExistsError`` if one is there)."""
     def next(self) -> bytes: ...
     def reserve(self, count: int = 1) -> int: ...
     def peek(self) -> int: ...
@@ -289,3 +315,46 @@ def set_max_threads(n: int) -> None:
 
 def max_threads() -> int:
     """The setting of :func:`set_max_threads`."""
+
+# The CLI's key files and check lines.
+
+class KeyFile(NamedTuple):
+    """A key file's MAC, key and ``spent`` mark (:func:`load_key`)."""
+
+    name: str
+    key: bytes
+    spent: bool
+
+def load_key(path: _StrPath) -> KeyFile:
+    """The MAC, key and ``spent`` mark of a key file of ``unimac keygen -o``."""
+
+def save_key(path: _StrPath, name: str, key: _ReadableBuffer) -> None:
+    """Write a new key file (mode 0600; ``FileExistsError`` if one is there)."""
+
+class CheckLine(NamedTuple):
+    """A parsed line of ``unimac tag`` (:func:`parse_check_line`)."""
+
+    mac: Optional[str]
+    nonce: Optional[bytes]
+    tag: bytes
+    filename: bytes
+
+class CheckResult(NamedTuple):
+    """One checked line of :func:`verify_check_file`: ``"OK"``, ``"FAILED"``
+    or ``"FAILED ..."`` with the reason."""
+
+    filename: str
+    status: str
+
+def format_check_line(
+    name: str, filename: _BytesOrStrPath, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None, bsd: bool = False
+) -> bytes:
+    """A line of ``unimac tag`` (``bsd``: of ``unimac tag --tag``), newline included."""
+
+def parse_check_line(line: Union[_ReadableBuffer, str]) -> CheckLine:
+    """A line of ``unimac tag`` as ``unimac verify`` reads it; ``ValueError`` if malformed."""
+
+def verify_check_file(
+    path: _StrPath, key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile], *, strict: bool = False
+) -> List[CheckResult]:
+    """Check every line of a check file, as ``unimac verify --key-file KEY FILE``."""

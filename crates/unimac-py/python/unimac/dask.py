@@ -9,17 +9,29 @@ protects the cipher key from disclosure, not the tags from forgery: see
 **Security** below.
 
 * :func:`tag_files` / :func:`verify_files`: one tag per file, each file hashed
-  whole by one worker. MACs with a nonce take their nonces from a
-  :class:`unimac.Counter` on the client; they are returned with the tags.
+  whole by one worker.
 * :func:`tag_large` / :func:`verify_large`: one tag of one huge file (a local
   path or any fsspec URL, e.g. ``s3://bucket/big.bin``), split into byte
   ranges by :func:`dask.bytes.read_bytes`, each range hashed by a worker,
   the partials combined on the client in order.
 
+Both tagging functions take the nonces of a nonce MAC the same way:
+``counter=``, a :class:`unimac.Counter` bound to the MAC and key, drawn on
+the client after the hashing; the nonces come back with the tags
+(:attr:`Tags.nonces`, :attr:`Tag.nonce`). The checking functions take the
+nonces the tags were made with (``nonces=``, ``nonce=``). Local paths are
+made absolute on the client (``os.path.abspath``) before any task is
+built, so the workers open the files the client names.
+
 A lost worker is no problem: Dask reruns its tasks elsewhere and the tag is
 the same bit for bit. Errors (a bad key, a missing file) are raised on the
 client as ``ValueError`` / ``FileNotFoundError``; a tag that does not verify
 raises :class:`unimac.InvalidTag`.
+
+The examples of the functions below run with ``client``, a
+``distributed.Client``; as doctests (``tests/test_docs.py``) it is one of a
+``LocalCluster(processes=False)``, whose workers are threads of the one
+process: for the examples only, not for keys (a real cluster: TLS, below).
 
 **Security: the cluster is trusted as much as the whole key.** The
 workers, the scheduler, and whatever can read the tasks, the workers'
@@ -43,7 +55,9 @@ spill files or the partials are trusted exactly as much as the key itself:
   does not expose the cipher key. It does not keep tags from being forged.
 
 So run the cluster only on machines trusted with the key, with TLS between
-client, scheduler and workers (:class:`distributed.security.Security`).
+client, scheduler and workers (:class:`distributed.security.Security`):
+a client whose scheduler is at a plain ``tcp://`` address gets an
+:class:`InsecureClusterWarning`.
 Task names carry no function of the key (a fixed prefix, a random run
 identifier and a block offset or file index), and the hash key inside a
 task prints as ``<unimac hash key>`` in reprs and in the workers' logs.
@@ -74,6 +88,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import warnings
 from typing import Any, List, NamedTuple, Optional, Sequence, Union
 
 import unimac
@@ -83,25 +98,73 @@ try:
     import distributed
     from dask.bytes import read_bytes
     from dask.utils import parse_bytes
-    from fsspec.core import get_fs_token_paths
+    from fsspec.core import get_fs_token_paths, split_protocol
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
         "unimac.dask needs Dask's distributed scheduler: pip install 'unimac[dask]' "
         "(or 'dask[distributed]')"
     ) from e
 
-__all__ = ["Tags", "tag_files", "verify_files", "tag_large", "verify_large"]
+__all__ = [
+    "InsecureClusterWarning",
+    "Tag",
+    "Tags",
+    "large_tasks",
+    "tag_files",
+    "tag_large",
+    "verify_files",
+    "verify_large",
+]
 
 #: Bytes read at a time when a worker hashes a whole file.
 FILE_READ_BYTES = 16 << 20
 
 
+class InsecureClusterWarning(UserWarning):
+    """The client talks to its scheduler over plain ``tcp://``: the hash key
+    in the tasks and the partials travel unencrypted. Use TLS
+    (``distributed.security.Security``).
+
+    >>> import warnings, unimac.dask
+    >>> issubclass(unimac.dask.InsecureClusterWarning, UserWarning)
+    True
+    """
+
+
 class Tags(NamedTuple):
     """What :func:`tag_files` returns: ``tags[i]`` of ``paths[i]``, under
-    ``nonces[i]`` (``nonces`` is ``None`` for the MACs without a nonce)."""
+    ``nonces[i]`` (``nonces`` is ``None`` for the MACs without a nonce).
+
+    >>> import unimac.dask
+    >>> tags, nonces = unimac.dask.Tags([b"t"], None)
+    """
 
     tags: List[bytes]
     nonces: Optional[List[bytes]]
+
+
+class Tag(bytes):
+    """What :func:`tag_large` returns: the tag (``bytes``), with the nonce it
+    was made under in :attr:`nonce` (``None`` for a MAC without a nonce).
+
+    >>> import unimac.dask
+    >>> t = unimac.dask.Tag(b"\\x01\\x02", nonce=bytes(16))
+    >>> t == b"\\x01\\x02", len(t.nonce)
+    (True, 16)
+    """
+
+    nonce: Optional[bytes]
+
+    def __new__(cls, tag: bytes, nonce: Optional[bytes] = None):
+        t = super().__new__(cls, tag)
+        t.nonce = nonce
+        return t
+
+    def __reduce__(self):
+        return (Tag, (bytes(self), self.nonce))
+
+    def __repr__(self) -> str:
+        return f"Tag({bytes(self)!r}, nonce={self.nonce!r})"
 
 
 class _Name(NamedTuple):
@@ -158,7 +221,47 @@ def _run_id() -> str:
 
 
 def _client(client):
-    return client if client is not None else distributed.get_client()
+    """The client to use, with an :class:`InsecureClusterWarning` when its
+    scheduler is at a plain ``tcp://`` (or ``ws://``) address. Called by the
+    public functions only (the warning names their caller)."""
+    client = client if client is not None else distributed.get_client()
+    try:
+        address = str(client.scheduler.address or "")
+    except Exception:  # noqa: BLE001 - a stand-in client without a scheduler rpc
+        address = ""
+    if address.startswith(("tcp://", "ws://")):
+        warnings.warn(
+            f"unimac.dask: the scheduler is at {address}, without TLS: the hash key in the tasks and the "
+            "partials (which reveal it) travel unencrypted; TLS is recommended "
+            "(distributed.security.Security, a tls:// scheduler)",
+            InsecureClusterWarning,
+            stacklevel=3,
+        )
+    return client
+
+
+def _paths(paths, what: str = "paths") -> List[str]:
+    """A list of paths, each absolute (made so on the client, before any
+    task is built); a lone path is refused (it would be taken as a list of
+    one-character paths)."""
+    if isinstance(paths, (str, bytes, bytearray, os.PathLike)):
+        raise TypeError(f"{what} must be a list of paths, not a single {type(paths).__name__}: pass [{paths!r}]")
+    return [os.path.abspath(os.fspath(p)) for p in paths]
+
+
+def _byte_list(xs, what: str):
+    if isinstance(xs, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be a list (one per file), not a single {type(xs).__name__}")
+    return list(xs)
+
+
+def _url(urlpath) -> str:
+    """A local path made absolute on the client; an fsspec URL as given."""
+    u = os.fspath(urlpath)
+    if isinstance(u, bytes):
+        u = os.fsdecode(u)
+    protocol, _ = split_protocol(u)
+    return os.path.abspath(u) if protocol in (None, "file", "local") and "://" not in u else u
 
 
 def _check_nonce(n: _Name, name: str, nonce) -> Optional[bytes]:
@@ -239,8 +342,7 @@ def _block_partial(block: bytes, spec: str, hk: _HashKey, offset: int, length: i
 # ---------------------------------------------------------------------------
 
 
-def _file_partials(paths: Sequence[Union[str, os.PathLike]], n: _Name, hk: bytes, client) -> List[bytes]:
-    paths = [os.fspath(p) for p in paths]
+def _file_partials(paths: List[str], n: _Name, hk: bytes, client) -> List[bytes]:
     if not paths:
         return []
     run = _run_id()
@@ -278,10 +380,24 @@ def tag_files(
     (``unimac.info(name)["one_time"]``) raise ``ValueError``: use
     :class:`unimac.OneTimeKey`.
 
+    ``paths`` is a list (a lone ``str`` or path raises ``TypeError``); the
+    paths are made absolute on the client.
+
     The workers get the hash key, which lets them forge once they see a
     tag, and each tag is of the partial a worker returned, whatever file it
     read: the cluster is trusted as much as ``key`` (module docstring).
+
+    >>> import unimac, unimac.dask
+    >>> for f in ("a.bin", "b.bin"):
+    ...     with open(f, "wb") as out: _ = out.write(f.encode() * 1000)
+    >>> key = unimac.keygen("wc-mmh32x4")
+    >>> ctr = unimac.Counter.create("files.ctr", "wc-mmh32x4", key)
+    >>> tags, nonces = unimac.dask.tag_files(["a.bin", "b.bin"], "wc-mmh32x4", key, counter=ctr, client=client)
+    >>> tags[1] == unimac.Mac("wc-mmh32x4", key).tag_file("b.bin", nonce=nonces[1])
+    True
     """
+    paths = _paths(paths)
+    client = _client(client)
     n = _name(name)
     key = bytes(key)
     hk = unimac.hash_key(n.spec, key)  # checks the key
@@ -293,7 +409,7 @@ def tag_files(
         # The counter must be bound to this MAC and key: reopened with them,
         # another key's or MAC's counter is refused before anything is hashed.
         counter = unimac.Counter(counter.path, name, key)
-    partials = _file_partials(paths, n, hk, _client(client))
+    partials = _file_partials(paths, n, hk, client)
     nonces = [counter.next() for _ in partials] if n.nonce_size else None
     tags = [_finish(n, key, p, nonces[i] if nonces else None) for i, p in enumerate(partials)]
     return Tags(tags, nonces)
@@ -313,24 +429,40 @@ def verify_files(
 
     Each file is checked against the partial a worker returned: a worker
     can make any file pass. The cluster is trusted as much as ``key``
-    (module docstring)."""
+    (module docstring).
+
+    >>> import unimac, unimac.dask
+    >>> with open("c.bin", "wb") as f: _ = f.write(b"attack at dawn")
+    >>> key = unimac.keygen("hash127-aes")
+    >>> tags, _ = unimac.dask.tag_files(["c.bin"], "hash127-aes", key, client=client)
+    >>> unimac.dask.verify_files(["c.bin"], "hash127-aes", key, tags, client=client)
+    >>> unimac.dask.verify_files(["c.bin"], "hash127-aes", unimac.keygen("hash127-aes"), tags, client=client)
+    Traceback (most recent call last):
+    ...
+    unimac.InvalidTag: tag mismatch: c.bin
+    """
+    paths = list(paths) if not isinstance(paths, (str, bytes, bytearray, os.PathLike)) else _paths(paths)
+    shown = [os.fsdecode(os.fspath(p)) for p in paths]  # as the caller named them
+    paths = _paths(paths)
+    tags = _byte_list(tags, "tags")
+    client = _client(client)
     n = _name(name)
     key = bytes(key)
     hk = unimac.hash_key(n.spec, key)
     if len(tags) != len(paths):
         raise ValueError(f"{len(paths)} paths but {len(tags)} tags")
     if n.nonce_size:
-        if nonces is None or len(nonces) != len(paths):
+        if nonces is None or len(_byte_list(nonces, "nonces")) != len(paths):
             raise ValueError(f"{name}: one nonce per file is required")
-        nonces = [_check_nonce(n, name, x) for x in nonces]
+        nonces = [_check_nonce(n, name, x) for x in _byte_list(nonces, "nonces")]
     elif nonces is not None:
         raise ValueError(f"{name}: this MAC takes no nonce")
-    partials = _file_partials(paths, n, hk, _client(client))
+    partials = _file_partials(paths, n, hk, client)
     bad = []
     for i, p in enumerate(partials):
         t = _finish(n, key, p, nonces[i] if nonces else None)
         if not unimac.compare_digest(t, tags[i]):
-            bad.append(os.fspath(paths[i]))
+            bad.append(shown[i])
     if bad:
         shown = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
         raise unimac.InvalidTag(f"tag mismatch: {shown}")
@@ -365,8 +497,20 @@ def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[in
     which goes into every task (it prints as ``<unimac hash key>``) and
     suffices to forge once a tag is seen: whoever runs or reads the tasks is
     trusted as much as the whole key. The task names are
-    ``unimac-block-RUN-OFFSET``, ``RUN`` random for each call.
+    ``unimac-block-RUN-OFFSET``, ``RUN`` random for each call. A local path
+    is made absolute here, on the client.
+
+    >>> import dask, unimac, unimac.dask
+    >>> with open("big.bin", "wb") as f: _ = f.write(bytes(10_000))
+    >>> hk = unimac.hash_key("hash127-aes", bytes(32))
+    >>> tasks, ranges, size, gran = unimac.dask.large_tasks("big.bin", "hash127-aes", hk, blocksize=4096)
+    >>> ranges, size, gran
+    ([(0, 5000), (5000, 5000)], 10000, 4)
+    >>> head, partial, tail = dask.compute(*tasks, scheduler="sync")[1]
+    >>> unimac.partial_info(partial)["offset"]
+    5000
     """
+    urlpath = _url(urlpath)
     n = _name(name)
     gran = unimac.granularity(n.spec)
     bs = _round_blocksize(blocksize, gran)
@@ -416,7 +560,6 @@ def _combine_blocks(spec: str, hk: bytes, results, ranges, size: int, gran: int)
 
 
 def _large_partial(urlpath, n: _Name, hk: bytes, blocksize, client, storage_options) -> bytes:
-    client = _client(client)
     tasks, ranges, size, gran = large_tasks(urlpath, n.spec, hk, blocksize=blocksize, **storage_options)
     futures = client.compute(tasks)
     try:
@@ -432,30 +575,71 @@ def tag_large(
     name: str,
     key: bytes,
     *,
+    counter: Optional["unimac.Counter"] = None,
     nonce: Optional[bytes] = None,
     blocksize: Union[int, str] = "128 MiB",
     client: Optional["distributed.Client"] = None,
     **storage_options: Any,
-) -> bytes:
-    """The tag of one (large) file, a local path or any fsspec URL
-    (``storage_options`` go to fsspec), hashed in byte ranges of about
-    ``blocksize`` (rounded up to a multiple of :func:`unimac.granularity`)
-    by the workers under the hash key; the partials are combined and the
-    MAC finished on the client. Equal to ``unimac.Mac(name, key).tag_file(
-    path, nonce)`` (a raw hash name: ``unimac.compute`` of the contents).
-    One-time MACs (``unimac.info(name)["one_time"]``) raise ``ValueError``:
-    use :class:`unimac.OneTimeKey`.
+) -> Tag:
+    """The tag of one (large) file, a local path (made absolute on the
+    client) or any fsspec URL (``storage_options`` go to fsspec), hashed in
+    byte ranges of about ``blocksize`` (rounded up to a multiple of
+    :func:`unimac.granularity`) by the workers under the hash key; the
+    partials are combined and the MAC finished on the client. Equal to
+    ``unimac.Mac(name, key).tag_file(path, nonce)`` (a raw hash name:
+    ``unimac.compute`` of the contents). One-time MACs
+    (``unimac.info(name)["one_time"]``) raise ``ValueError``: use
+    :class:`unimac.OneTimeKey`.
+
+    A MAC with a nonce takes it from ``counter`` (a :class:`unimac.Counter`
+    bound to the MAC and key, drawn on the client after the hashing), as
+    :func:`tag_files` does. Returns a :class:`Tag`: the tag as ``bytes``,
+    its nonce in ``.nonce``. ``nonce=`` (a nonce given by the caller) is
+    deprecated: it still works, with a ``DeprecationWarning``.
 
     The tag is of the partials the workers returned, whatever they read,
     and the hash key they hold lets them forge once they see a tag: the
     cluster is trusted as much as ``key`` (module docstring).
+
+    >>> import unimac, unimac.dask
+    >>> with open("big.bin", "wb") as f: _ = f.write(bytes(range(256)) * 1000)
+    >>> key = unimac.keygen("wc-mmh32x4")
+    >>> ctr = unimac.Counter.create("big.ctr", "wc-mmh32x4", key)
+    >>> t = unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, counter=ctr, blocksize="64 KiB", client=client)
+    >>> t.nonce == bytes(16), t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce)
+    (True, True)
     """
+    urlpath = _url(urlpath)
+    client = _client(client)
+    if nonce is not None:
+        warnings.warn(
+            "unimac.dask.tag_large(nonce=...) is deprecated: pass counter=unimac.Counter(...) as tag_files takes it "
+            "(the nonce comes back as the result's .nonce)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    return _tag_large(urlpath, name, key, counter, nonce, blocksize, client, storage_options)
+
+
+def _tag_large(urlpath: str, name, key, counter, nonce, blocksize, client, storage_options) -> Tag:
     n = _name(name)
     key = bytes(key)
     hk = unimac.hash_key(n.spec, key)
-    nonce = _check_nonce(n, name, nonce) if n.mac else None
-    p = _large_partial(os.fspath(urlpath), n, hk, blocksize, client, storage_options)
-    return _finish(n, key, p, nonce)
+    if counter is not None and nonce is not None:
+        raise ValueError(f"{name}: give counter= or nonce=, not both")
+    if counter is not None:
+        if not n.nonce_size:
+            raise ValueError(f"{name}: this MAC takes no nonce (no counter)")
+        # Bound to this MAC and key: another key's counter is refused now.
+        counter = unimac.Counter(counter.path, name, key)
+    elif n.mac and n.nonce_size and nonce is None:
+        raise ValueError(f"{name}: a nonce MAC: pass counter=unimac.Counter(...)")
+    else:
+        nonce = _check_nonce(n, name, nonce) if n.mac else None
+    p = _large_partial(urlpath, n, hk, blocksize, client, storage_options)
+    if counter is not None:
+        nonce = counter.next()
+    return Tag(_finish(n, key, p, nonce), nonce)
 
 
 def verify_large(
@@ -472,9 +656,29 @@ def verify_large(
     """Check the tag of one large file as :func:`tag_large` computes it;
     raise :class:`unimac.InvalidTag` if it is wrong.
 
+    ``nonce``: the nonce the tag was made under (a :class:`Tag`'s
+    ``.nonce``).
+
     The check is of the partials the workers returned: a worker can make
     any file pass. The cluster is trusted as much as ``key`` (module
-    docstring)."""
-    t = tag_large(urlpath, name, key, nonce=nonce, blocksize=blocksize, client=client, **storage_options)
+    docstring).
+
+    >>> import unimac, unimac.dask
+    >>> with open("big.bin", "wb") as f: _ = f.write(bytes(100_000))
+    >>> key = unimac.keygen("hash127-aes")
+    >>> t = unimac.dask.tag_large("big.bin", "hash127-aes", key, client=client)
+    >>> unimac.dask.verify_large("big.bin", "hash127-aes", key, t, client=client)
+    >>> unimac.dask.verify_large("big.bin", "hash127-aes", key, bytes(16), client=client)
+    Traceback (most recent call last):
+    ...
+    unimac.InvalidTag: tag mismatch: big.bin
+    """
+    shown = os.fsdecode(os.fspath(urlpath))
+    urlpath = _url(urlpath)
+    client = _client(client)
+    n = _name(name)
+    if n.mac and n.nonce_size and nonce is None:
+        raise ValueError(f"{name}: a nonce is required (the nonce the tag was made under)")
+    t = _tag_large(urlpath, name, key, None, nonce, blocksize, client, storage_options)
     if not unimac.compare_digest(t, tag):
-        raise unimac.InvalidTag(f"tag mismatch: {os.fspath(urlpath)}")
+        raise unimac.InvalidTag(f"tag mismatch: {shown}")
