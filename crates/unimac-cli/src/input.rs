@@ -23,12 +23,67 @@ pub const BUF: usize = 1 << 20;
 /// Buffers in flight: one being hashed, the others being filled.
 const BUFFERS: usize = 4;
 
-/// The name to show for a path (`-`/None is stdin).
+/// The name to show for a path (`-`/None is stdin), safe for a terminal:
+/// control characters as `\xNN` ([`terminal_safe`]).
 pub fn shown(path: Option<&Path>) -> String {
     match path {
         None => "-".to_string(),
-        Some(p) => p.display().to_string(),
+        Some(p) => terminal_safe(&p.display().to_string()),
     }
+}
+
+/// `s` with every control character (NUL, ESC, newline, DEL, the C1
+/// controls U+0080 to U+009F) written as `\xNN` (`\u{NNNN}` past 0xFF),
+/// so that a name or a line read from a file cannot move the cursor,
+/// recolour or retitle the terminal it is printed on.
+pub fn terminal_safe(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c as u32 {
+            _ if !c.is_control() => out.push(c),
+            n @ 0..=0xff => out.push_str(&format!("\\x{n:02x}")),
+            n => out.push_str(&format!("\\u{{{n:04x}}}")),
+        }
+    }
+    out
+}
+
+/// The bytes of a name as [`terminal_safe`] shows them: valid UTF-8 with
+/// its control characters escaped; bytes that are not UTF-8 kept as they
+/// are (a Latin-1 name stays byte for byte), but for 0x80 to 0x9F, which
+/// an 8-bit terminal takes as C1 controls, written as `\xNN`.
+pub fn terminal_safe_bytes(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        out.extend_from_slice(terminal_safe(chunk.valid()).as_bytes());
+        for &c in chunk.invalid() {
+            if (0x80..0xa0).contains(&c) {
+                out.extend_from_slice(format!("\\x{c:02x}").as_bytes());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A message for the user as printed: Rust's " (os error N)" suffixes
+/// removed (wherever an I/O error was formatted whole), and control
+/// characters escaped ([`terminal_safe`]).
+pub fn clean_msg(msg: &str) -> String {
+    let mut s = msg.to_string();
+    while let Some(i) = s.find(" (os error ") {
+        let rest = &s[i + " (os error ".len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(')') {
+            break;
+        }
+        s.replace_range(i..i + " (os error ".len() + digits + 1, "");
+    }
+    terminal_safe(&s)
 }
 
 fn is_stdin(path: Option<&Path>) -> bool {
@@ -199,6 +254,19 @@ fn read_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_terminal_safe_and_without_os_error_numbers() {
+        assert_eq!(terminal_safe("plain é"), "plain é");
+        assert_eq!(terminal_safe("a\x1b[31mb\0c\n\u{7f}\u{9b}"), "a\\x1b[31mb\\x00c\\x0a\\x7f\\x9b");
+        assert_eq!(terminal_safe_bytes(b"caf\xe9 \x9b\x1b"), b"caf\xe9 \\x9b\\x1b".to_vec());
+        assert_eq!(
+            clean_msg("cannot open f: No such file or directory (os error 2)"),
+            "cannot open f: No such file or directory"
+        );
+        assert_eq!(clean_msg("x (os error 13); y (os error 2)"), "x; y");
+        assert_eq!(clean_msg("x (os error z)"), "x (os error z)");
+    }
 
     /// Every way of reading a file (small, one buffer, pipelined) gives the
     /// same bytes in order.

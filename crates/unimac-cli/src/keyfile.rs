@@ -163,7 +163,8 @@ impl OneTimeKey {
             .and_then(|_| self.file.sync_all())
             .map_err(|e| {
                 Fail(format!(
-                    "cannot mark the one-time key file {shown} as spent: {e}; no tag is shown"
+                    "cannot mark the one-time key file {shown} as spent: {}; no tag is shown",
+                    crate::input::io_msg(&e)
                 ))
             })
         // Dropping the file releases the lock.
@@ -178,10 +179,10 @@ pub fn one_time_key(path: &Path, name: &str, want: KeySpec) -> Result<OneTimeKey
         return Err(Fail(format!("{name} is a one-time MAC: its key must be a file (it is marked spent when it tags), not stdin")));
     }
     let f = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
-        Fail(format!("cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {e}"))
+        Fail(format!("cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {}", crate::input::io_msg(&e)))
     })?;
     f.lock()
-        .map_err(|e| Fail(format!("cannot lock key file {shown}: {e}")))?;
+        .map_err(|e| Fail(format!("cannot lock key file {shown}: {}", crate::input::io_msg(&e))))?;
     warn_if_open(&f, &shown);
     let (key, spent, _) = parse_key_file(&f, &shown, Some(name), want)?;
     if spent {
@@ -210,7 +211,7 @@ fn parse_key_file(
     let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
     f.take(MAX_KEY_FILE + 1)
         .read_to_end(&mut text)
-        .map_err(|e| Fail(format!("cannot read key file {shown}: {e}")))?;
+        .map_err(|e| Fail(format!("cannot read key file {shown}: {}", crate::input::io_msg(&e))))?;
     if text.len() as u64 > MAX_KEY_FILE {
         return Err(Fail(format!("key file {shown}: too long to be a key file")));
     }

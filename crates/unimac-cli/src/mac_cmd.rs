@@ -17,7 +17,7 @@ use crate::Fail;
 
 /// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
 /// row's byte order (`MacDesc::counter_nonce`); VMAC refuses `c ≥ 2^127`.
-fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
+pub(crate) fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
     d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| {
         Fail(format!(
             "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key",
@@ -101,7 +101,7 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
 }
 
 /// The bytes of a path (its name as given, byte for byte on unix).
-fn path_bytes(p: &Path) -> Vec<u8> {
+pub(crate) fn path_bytes(p: &Path) -> Vec<u8> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -114,7 +114,7 @@ fn path_bytes(p: &Path) -> Vec<u8> {
 }
 
 /// A path from the bytes of a line.
-fn bytes_path(b: &[u8]) -> PathBuf {
+pub(crate) fn bytes_path(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -129,7 +129,7 @@ fn bytes_path(b: &[u8]) -> PathBuf {
 /// sha256sum's escaping of a file name in a line: `\`, newline and carriage
 /// return escaped, and the line then starts with a backslash. Other bytes,
 /// UTF-8 or not, are kept as they are.
-fn escape_name(name: &[u8]) -> (bool, Vec<u8>) {
+pub(crate) fn escape_name(name: &[u8]) -> (bool, Vec<u8>) {
     if !name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r')) {
         return (false, name.to_vec());
     }
@@ -145,7 +145,16 @@ fn escape_name(name: &[u8]) -> (bool, Vec<u8>) {
     (true, out)
 }
 
-fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
+/// A name as `verify` prints it: escaped as in a tag line, and every other
+/// control character as `\xNN` too (then with the leading backslash), so
+/// that no control byte of a check line reaches the terminal.
+fn display_name(name: &[u8]) -> (bool, Vec<u8>) {
+    let (esc, e) = escape_name(name);
+    let safe = crate::input::terminal_safe_bytes(&e);
+    (esc || safe != e, safe)
+}
+
+pub(crate) fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len());
     let mut it = s.iter();
     while let Some(&c) = it.next() {
@@ -164,7 +173,7 @@ fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Feed the file at `path` to `f`, with a progress bar on a terminal.
-fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
+pub(crate) fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
     const SLICE: usize = 64 << 20;
     let size = Some(path)
         .filter(|p| p.as_os_str() != "-")
@@ -245,14 +254,17 @@ pub struct TagOpts<'a> {
     pub bsd: bool,
     /// Tag even if the MAC's forgery bound for this use is above 2^-32.
     pub allow_weak: bool,
+    /// Lines end in NUL, not newline, and names are not escaped (as
+    /// sha256sum -z).
+    pub zero: bool,
 }
 
 /// One input of `tag`: a path, or an error found while listing.
-type Item = (PathBuf, Option<String>);
+pub(crate) type Item = (PathBuf, Option<String>);
 
 /// The files to tag: the named ones (directories expanded with
 /// `recursive`), then those listed in `files_from`; stdin if none at all.
-fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fail> {
+pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fail> {
     let mut out: Vec<Item> = Vec::new();
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(from) = list.files_from {
@@ -301,27 +313,81 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
             return;
         }
     };
-    let mut entries: Vec<(OsString, PathBuf, bool)> = Vec::new();
+    let mut entries: Vec<(OsString, PathBuf, Option<std::fs::FileType>)> = Vec::new();
     for e in rd {
         match e {
-            Ok(e) => {
-                let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                entries.push((e.file_name(), e.path(), is_dir));
-            }
+            Ok(e) => entries.push((e.file_name(), e.path(), e.file_type().ok())),
             Err(e) => out.push((
                 dir.to_path_buf(),
                 Some(format!("{}: {}", dir.display(), io_msg(&e))),
             )),
         }
     }
-    entries.sort();
-    for (_, p, is_dir) in entries {
-        if is_dir {
-            walk(&p, out);
-        } else {
-            out.push((p, None));
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, p, t) in entries {
+        match t.map_or(TreeEntry::File, |t| tree_entry(&p, t)) {
+            TreeEntry::Dir => walk(&p, out),
+            TreeEntry::File => out.push((p, None)),
+            TreeEntry::LinkedDir => {}
+            TreeEntry::Special(what) => eprintln!(
+                "unimac: warning: {}: {what}, skipped (-r tags regular files)",
+                shown(Some(&p))
+            ),
         }
     }
+}
+
+/// What `walk` does with an entry of a tree.
+enum TreeEntry {
+    /// A directory: walked.
+    Dir,
+    /// A regular file or a symbolic link to one (or an entry whose type is
+    /// unknown, or a dangling link: its error comes when it is read).
+    File,
+    /// A symbolic link to a directory: not followed, not an error.
+    LinkedDir,
+    /// A named pipe, socket or device, or a link to one: skipped with a
+    /// warning (opening a named pipe would wait for a writer forever).
+    Special(&'static str),
+}
+
+fn tree_entry(p: &Path, t: std::fs::FileType) -> TreeEntry {
+    if t.is_dir() {
+        return TreeEntry::Dir;
+    }
+    let t = if t.is_symlink() {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => return TreeEntry::LinkedDir,
+            Ok(m) => m.file_type(),
+            Err(_) => return TreeEntry::File,
+        }
+    } else {
+        t
+    };
+    special_file(t).map_or(TreeEntry::File, TreeEntry::Special)
+}
+
+/// What a file that is neither a regular file nor a directory is.
+fn special_file(t: std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a named pipe");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = t;
+    None
 }
 
 /// What `tag` calls weak: a forgery bound above 2^-32 for its use.
@@ -360,7 +426,7 @@ pub fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
 }
 
 /// Refuse a weak MAC for this use unless `--allow-weak`.
-fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
+pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
     let longest = items
         .iter()
         .map(|(p, _)| match std::fs::metadata(p) {
@@ -395,6 +461,7 @@ pub fn tag(
     let with_first: Vec<PathBuf>;
     let (name, files) = match resolve_mac(name) {
         Ok(n) => (n, files),
+        Err(_) if name == "modp" => return Err(modp_not_tags(key_file)),
         Err(e) => {
             let named = (key_file.as_os_str() != "-" && Path::new(name).exists())
                 .then(|| keyfile::read_named_key(key_file).ok())
@@ -409,6 +476,9 @@ pub fn tag(
         }
     };
     let name = name.as_str();
+    if name == "modp" {
+        return Err(modp_not_tags(key_file));
+    }
     let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
     let klen = mac_key_spec(name)?;
     let items = collect_files(files, opts.list)?;
@@ -518,17 +588,20 @@ pub fn tag(
     // Each file is hashed, tagged and printed in turn, then dropped: one key
     // set-up for the run, the state of one file at a time, and every line
     // out as soon as its file (and all before it) is done.
-    let mut out = LineOut::new();
+    let progress = Progress::new(&items);
+    let mut out = LineOut::new().with_progress(&progress);
     let mut all_good = true;
     for (f, e) in &items {
         let hashed = match e {
             Some(e) => Err(e.clone()),
             None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
-                feed(f, &mut |d| p.update(d))
+                progress
+                    .feed(f, &mut |d| p.update(d))
                     .map(|_| p)
                     .map_err(|Fail(e)| per_file(e))
             }),
         };
+        progress.file_done();
         let p = match hashed {
             Ok(p) => p,
             Err(e) => {
@@ -569,15 +642,24 @@ pub fn tag(
             }
             unimac::macs::Framing::Tag => (n, sent),
         };
-        out.line(&tag_line(name, &path_bytes(f), n.as_deref(), &t, opts.bsd))?;
+        out.line(&tag_line_ended(name, &path_bytes(f), n.as_deref(), &t, opts.bsd, opts.zero))?;
     }
+    progress.finish();
     out.finish()?;
     Ok(all_good)
 }
 
+/// A modp key file given to `tag` or `verify`.
+fn modp_not_tags(key_file: &Path) -> Fail {
+    Fail(format!(
+        "key file {} is a modp key: modp key files check identities, not tags (unimac check-identity)",
+        shown(Some(key_file))
+    ))
+}
+
 /// A file's read error as `tag` and `verify` print it, as sha256sum does:
 /// `FILE: why`.
-fn per_file(e: String) -> String {
+pub(crate) fn per_file(e: String) -> String {
     match e.strip_prefix("cannot read ").or_else(|| e.strip_prefix("cannot open ")) {
         Some(rest) => rest.to_string(),
         None => e,
@@ -590,15 +672,84 @@ fn per_file(e: String) -> String {
 struct LineOut {
     out: io::BufWriter<io::Stdout>,
     flushed: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+/// `tag`'s progress while stderr is a terminal (never otherwise): one line,
+/// updated in place, with the bytes and files done of the whole run.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    files: u64,
+    done: std::cell::Cell<u64>,
+}
+
+impl Progress {
+    fn new(items: &[Item]) -> Progress {
+        let files = items.len() as u64;
+        if !io::stderr().is_terminal() {
+            return Progress { bar: None, files, done: 0.into() };
+        }
+        let total: u64 = items
+            .iter()
+            .filter(|(p, e)| e.is_none() && p.as_os_str() != "-")
+            .filter_map(|(p, _)| std::fs::metadata(p).ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum();
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(5),
+        );
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bytes}/{total_bytes} ({bytes_per_sec}), {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(format!("0/{files} files"));
+        Progress { bar: Some(bar), files, done: 0.into() }
+    }
+    /// Feed the file at `path` to `update`, counting its bytes.
+    fn feed(&self, path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
+        let Some(bar) = &self.bar else {
+            return read_message(Some(path), |d| update(d));
+        };
+        read_message(Some(path), |d| {
+            for c in d.chunks(1 << 20) {
+                update(c);
+                bar.inc(c.len() as u64);
+            }
+        })
+    }
+    fn file_done(&self) {
+        self.done.set(self.done.get() + 1);
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{}/{} files", self.done.get(), self.files));
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 impl LineOut {
     fn new() -> LineOut {
-        LineOut { out: io::BufWriter::with_capacity(1 << 16, io::stdout()), flushed: std::time::Instant::now() }
+        LineOut { out: io::BufWriter::with_capacity(1 << 16, io::stdout()), flushed: std::time::Instant::now(), bar: None }
+    }
+    /// Lines and errors printed around `progress`'s line (each line at
+    /// once, the progress line cleared while it is written).
+    fn with_progress(mut self, progress: &Progress) -> LineOut {
+        self.bar = progress.bar.clone();
+        self
     }
     fn line(&mut self, l: &[u8]) -> Result<(), Fail> {
         self.out.write_all(l)?;
-        if self.flushed.elapsed() >= std::time::Duration::from_millis(200) {
+        if let Some(bar) = &self.bar {
+            let out = &mut self.out;
+            bar.suspend(|| out.flush())?;
+        } else if self.flushed.elapsed() >= std::time::Duration::from_millis(200) {
             self.out.flush()?;
             self.flushed = std::time::Instant::now();
         }
@@ -606,7 +757,11 @@ impl LineOut {
     }
     fn error(&mut self, e: &str) -> Result<(), Fail> {
         self.out.flush()?;
-        eprintln!("unimac: {e}");
+        let e = crate::input::clean_msg(e);
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("unimac: {e}")),
+            None => eprintln!("unimac: {e}"),
+        }
         Ok(())
     }
     fn finish(mut self) -> Result<(), Fail> {
@@ -639,7 +794,7 @@ fn tag_one_time(
     feed(f, &mut |d| s.update(d))?;
     let t = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
     k.spend()?;
-    print_lines(vec![Ok(tag_line(name, &path_bytes(f), None, &t, opts.bsd))])?;
+    print_lines(vec![Ok(tag_line_ended(name, &path_bytes(f), None, &t, opts.bsd, opts.zero))])?;
     Ok(true)
 }
 
@@ -652,7 +807,7 @@ fn print_lines(lines: Vec<Result<Vec<u8>, String>>) -> Result<(), Fail> {
             Ok(l) => out.write_all(&l)?,
             Err(e) => {
                 out.flush()?;
-                eprintln!("unimac: {e}");
+                eprintln!("unimac: {}", crate::input::clean_msg(&e));
             }
         }
     }
@@ -662,8 +817,15 @@ fn print_lines(lines: Vec<Result<Vec<u8>, String>>) -> Result<(), Fail> {
 
 /// One line of `tag`'s output: `[NONCE:]TAG  FILE`, or with `bsd`
 /// `NAME (FILE) = [NONCE:]TAG`; a leading backslash if the name is escaped.
+#[cfg(test)]
 fn tag_line(name: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], bsd: bool) -> Vec<u8> {
-    let (esc, file) = escape_name(file);
+    tag_line_ended(name, file, nonce, tag, bsd, false)
+}
+
+/// [`tag_line`], or with `zero` the line ended by NUL and the name as it is
+/// (sha256sum -z).
+fn tag_line_ended(name: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], bsd: bool, zero: bool) -> Vec<u8> {
+    let (esc, file) = if zero { (false, file.to_vec()) } else { escape_name(file) };
     let mut value = String::new();
     if let Some(n) = nonce {
         value.push_str(&hex::encode(n));
@@ -684,7 +846,7 @@ fn tag_line(name: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], bsd: bool
         out.extend_from_slice(b"  ");
         out.extend_from_slice(&file);
     }
-    out.push(b'\n');
+    out.push(if zero { b'\0' } else { b'\n' });
     out
 }
 
@@ -752,7 +914,7 @@ fn split_check_line(line: &[u8]) -> Option<CheckLine> {
 }
 
 /// `[NONCE:]TAG` decoded for a MAC with these sizes, or None if malformed.
-fn decode_value(
+pub(crate) fn decode_value(
     value: &str,
     nonce_sizes: std::ops::RangeInclusive<usize>,
     tag_len: usize,
@@ -805,6 +967,8 @@ pub struct VerifyOpts {
     pub strict: bool,
     /// Name every improperly formatted line (else the first few).
     pub warn: bool,
+    /// Check lines end in NUL, not newline (`tag -z` output).
+    pub zero: bool,
 }
 
 /// Improperly formatted lines named one by one without `--warn`.
@@ -845,6 +1009,12 @@ pub fn verify(
     checks: &[PathBuf],
     opts: VerifyOpts,
 ) -> Result<bool, Fail> {
+    // One sealed manifest ('unimac seal'): checked as a whole (crate::seal).
+    if let [only] = checks {
+        if crate::seal::is_manifest(only) {
+            return crate::seal::verify_manifest(name, key_file, only, opts);
+        }
+    }
     let stdin = [PathBuf::from("-")];
     let checks: &[PathBuf] = if checks.is_empty() { &stdin } else { checks };
     let stdin_lists = checks.iter().filter(|c| c.as_os_str() == "-").count();
@@ -865,6 +1035,9 @@ pub fn verify(
         }
         None => keyfile::read_named_key(key_file)?,
     };
+    if name == "modp" {
+        return Err(modp_not_tags(key_file));
+    }
     let m = Checker::new(&name, &key)?;
     // Each check file is read as a stream, line by line (a line longer than
     // MAX_CHECK_LINE is malformed), and each listed file is opened once.
@@ -883,7 +1056,7 @@ pub fn verify(
             let mut r = io::BufReader::with_capacity(1 << 16, f);
             let mut buf = Vec::new();
             let mut i = 0usize;
-            while let Some(fits) = next_line(&mut r, &mut buf).map_err(|e| Fail(format!("cannot read {shown_c}: {}", io_msg(&e))))? {
+            while let Some(fits) = next_record(&mut r, &mut buf, opts.zero).map_err(|e| Fail(format!("cannot read {shown_c}: {}", io_msg(&e))))? {
                 i += 1;
                 if fits && split_check_line(&buf).is_some_and(|l| l.file == b"-") {
                     return Err(Fail(format!(
@@ -920,7 +1093,10 @@ const MAX_CHECK_LINE: usize = 16 << 10;
 /// Read the next line of `r` into `buf` (without its newline): `Ok(None)` at
 /// the end, `Ok(Some(false))` for a line longer than [`MAX_CHECK_LINE`]
 /// (skipped to its end), `Ok(Some(true))` otherwise.
-fn next_line(r: &mut dyn io::BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+/// With `zero`, the next record ended by NUL instead (`verify -z`; a
+/// carriage return before it is part of the name).
+fn next_record(r: &mut dyn io::BufRead, buf: &mut Vec<u8>, zero: bool) -> io::Result<Option<bool>> {
+    let end = if zero { b'\0' } else { b'\n' };
     buf.clear();
     let mut fits = true;
     let mut any = false;
@@ -930,7 +1106,7 @@ fn next_line(r: &mut dyn io::BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bo
             return Ok(any.then_some(fits));
         }
         any = true;
-        let (take, done) = match avail.iter().position(|&c| c == b'\n') {
+        let (take, done) = match avail.iter().position(|&c| c == end) {
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
         };
@@ -942,8 +1118,11 @@ fn next_line(r: &mut dyn io::BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bo
         }
         r.consume(take);
         if done {
-            if buf.last() == Some(&b'\n') {
+            if buf.last() == Some(&end) {
                 buf.pop();
+                if zero {
+                    return Ok(Some(fits));
+                }
                 // CRLF line ends, as sha256sum -c takes them (a carriage
                 // return in a name is escaped by tag, never raw).
                 if buf.last() == Some(&b'\r') {
@@ -1022,7 +1201,7 @@ fn verify(
     let mut buf = Vec::new();
     let mut i = 0usize;
     loop {
-        let fits = match next_line(&mut *r, &mut buf) {
+        let fits = match next_record(&mut *r, &mut buf, opts.zero) {
             Ok(Some(f)) => f,
             Ok(None) => break,
             Err(e) => return Err(Fail(format!("cannot read {sums_name}: {}", io_msg(&e)))),
@@ -1042,6 +1221,7 @@ fn verify(
                 other_mac += 1;
                 if !opts.status {
                     out.flush()?;
+                    let by_name = crate::input::terminal_safe(&by_name);
                     eprintln!("unimac: {sums_name}: line {}: made by {by_name}, not checked with this {name} key", i + 1);
                 }
                 continue;
@@ -1085,7 +1265,7 @@ fn verify(
             }
         }
         let path = bytes_path(&file);
-        let (esc, shown_name) = escape_name(&file);
+        let (esc, shown_name) = display_name(&file);
         let mut line_out = Vec::new();
         if esc {
             line_out.push(b'\\');
@@ -1118,7 +1298,7 @@ fn verify(
             unreadable += 1;
             if !opts.status {
                 out.flush()?;
-                eprintln!("unimac: {}", per_file(e));
+                eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
                 line_out.extend_from_slice(b": FAILED open or read\n");
                 out.write_all(&line_out)?;
             }

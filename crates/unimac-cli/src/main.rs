@@ -5,10 +5,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use unimac::registry::{self, Params};
 use unimac::vectors;
 
+mod advise;
 mod bench;
 mod bundled;
 mod identity;
@@ -17,6 +18,7 @@ mod keyfile;
 mod mac_cmd;
 mod modes;
 mod names;
+mod seal;
 
 use names::cite;
 
@@ -91,8 +93,9 @@ enum Cmd {
         /// stdin counts as 1 GiB).
         #[arg(long = "allow-weak")]
         allow_weak: bool,
-        /// Tag the files under directories, recursively (sorted; links to
-        /// directories not followed).
+        /// Tag the files under directories, recursively (sorted; symbolic
+        /// links to directories not followed, links to files tagged; named
+        /// pipes, sockets and devices skipped with a warning).
         #[arg(short = 'r', long)]
         recursive: bool,
         /// Also tag the files named in FILE, one per line ('-': stdin).
@@ -101,6 +104,10 @@ enum Cmd {
         /// The names in --files-from end with NUL, not newline (find -print0).
         #[arg(short = '0', long = "null")]
         zero: bool,
+        /// End each output line with NUL, not newline, and do not escape
+        /// names (as sha256sum -z; 'verify -z' reads them).
+        #[arg(short = 'z', long = "zero")]
+        zero_lines: bool,
         /// Files to tag; stdin when absent or '-'.
         files: Vec<PathBuf>,
     },
@@ -130,9 +137,47 @@ enum Cmd {
         /// and a count).
         #[arg(short = 'w', long)]
         warn: bool,
+        /// Check lines end with NUL, not newline ('tag -z' output).
+        #[arg(short = 'z', long = "zero")]
+        zero: bool,
         /// [NAME] [CHECKFILE]...: the MAC (optional; must match the key
         /// file), then more check files (stdin when none at all).
         args: Vec<PathBuf>,
+    },
+    /// Write a sealed manifest: '[NONCE:]TAG SIZE NAME' per file and a last
+    /// line sealing the whole list under the key, so that 'verify --key-file
+    /// K MANIFEST' finds changed, removed, added and renamed files and any
+    /// change to the manifest itself.
+    Seal {
+        /// The key file ('-' for stdin); it names the MAC.
+        #[arg(long = "key-file")]
+        key_file: PathBuf,
+        /// The key's counter file (nonce MACs): one nonce per file and one
+        /// for the seal, reserved before any tag.
+        #[arg(long)]
+        counter: Option<PathBuf>,
+        /// Random nonces of the MAC's full length instead of a counter.
+        #[arg(long = "random-nonce")]
+        random_nonce: bool,
+        /// Seal the tree under DIR (sorted; links to directories not
+        /// followed); 'verify' then also reports files added under it.
+        #[arg(short = 'r', long = "recursive", value_name = "DIR", conflicts_with_all = ["files", "files_from"])]
+        root: Option<PathBuf>,
+        /// Also seal the files named in FILE, one per line ('-': stdin).
+        #[arg(long = "files-from", value_name = "FILE")]
+        files_from: Option<PathBuf>,
+        /// The names in --files-from end with NUL, not newline (find -print0).
+        #[arg(short = '0', long = "null")]
+        zero: bool,
+        /// Write the manifest to this new file (never over an existing one;
+        /// stdout when absent).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Seal with a MAC that is weak for this use (as 'tag --allow-weak').
+        #[arg(long = "allow-weak")]
+        allow_weak: bool,
+        /// The files to seal, in this order.
+        files: Vec<PathBuf>,
     },
     /// The forgery bound of MAC NAME: the probability that any of D forgery
     /// attempts succeeds after C tags on messages of at most L bytes; for
@@ -158,6 +203,31 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Which MAC for a use, on this machine: times every reusable MAC now
+    /// (about a second) and names the fastest whose forgery bound for the
+    /// use is at most 2^-32, with its bound, its speed and why.
+    Advise {
+        /// L: the longest message, in bytes (1048576, 2^20, 1MiB, 1MB, 4GiB).
+        #[arg(long = "max-bytes", default_value = "1MiB", value_parser = parse_count)]
+        max_bytes: u64,
+        /// C: messages tagged under the key (default: 2^32, fewer if that
+        /// would be more than 4 PiB in all, as 'tag' checks).
+        #[arg(long, value_parser = parse_count)]
+        tags: Option<u64>,
+        /// D: forgery attempts.
+        #[arg(long, default_value = "2^32", value_parser = parse_count)]
+        forgeries: u64,
+    },
+    /// Print the shell completions of unimac (bash, zsh, fish, elvish,
+    /// powershell) on stdout.
+    #[command(hide = true)]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print unimac's manual page (roff, for man -l -) on stdout.
+    #[command(hide = true)]
+    Manpage,
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {
         /// A name of the wire format (docs/WIRE.md), with the tree- and mac-
@@ -267,6 +337,8 @@ const ADVICE: &str = "\
 # --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
 # attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
 # long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
+# The fastest MAC differs from machine to machine: 'unimac advise [--max-bytes N] [--tags N]'
+# times them on this one and names the fastest whose bound meets the use.
 ";
 
 fn list() -> Result<(), Fail> {
@@ -274,8 +346,8 @@ fn list() -> Result<(), Fail> {
     out.push_str(ADVICE);
     out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
     out.push_str(&format!(
-        "{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n",
-        "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"
+        "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
+        "NAME", "KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)", "WHAT"
     ));
     for name in unimac::registry::names() {
         let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
@@ -304,34 +376,36 @@ fn list() -> Result<(), Fail> {
         );
         let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
             Ok(b) => (
-                format!("2^{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
+                format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
                 b.log2.0 > mac_cmd::WEAK_LOG2,
             ),
             Err(_) => ("none".to_string(), true),
         };
         let mut what = cite(&i.summary);
         if name == "hash127-aes" {
-            what = format!("RECOMMENDED; {what}");
+            what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
         }
         if weak {
             what = format!("weak; {what}");
         }
         out.push_str(&format!(
-            "{:<22} {:>4} {:>6} {:>5} {:>9}  {}\n",
+            "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
             name,
             key,
             nonce,
-            i.out * 8,
+            i.out,
             bound,
             what
         ));
     }
-    out.push_str("# TAG in bits; BOUND: forgery bound for 2^32 tags (1 for a one-message MAC) and 2^32 forgery attempts\n");
-    out.push_str("# on 1 MiB messages, AES advantage not included; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
+    out.push_str("# Sizes in bytes (a/b/c: any of them; a..b: from a to b). log2(BOUND): log2 of the forgery bound for 2^32 tags\n");
+    out.push_str("# (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44), AES advantage not\n");
+    out.push_str("# included; none: no guarantee; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
     out.push_str("\nEvery name ('unimac compute'):\n");
+    out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
     out.push_str(&format!(
-        "{:<22} {:>12} {:>6} {:>7}  {}\n",
-        "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"
+        "{:<22} {:>12} {:>12} {:>13}  {}\n",
+        "NAME", "KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)", "WHAT"
     ));
     for e in registry::entries() {
         let i = &e.info;
@@ -356,7 +430,7 @@ fn list() -> Result<(), Fail> {
             n => format!("{}..{n}", sizes.start()),
         };
         out.push_str(&format!(
-            "{:<22} {:>12} {:>6} {:>7}  {}\n",
+            "{:<22} {:>12} {:>12} {:>13}  {}\n",
             i.name,
             key,
             nonce,
@@ -472,7 +546,7 @@ fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
     } else {
         for f in files {
             let text = std::fs::read_to_string(f)
-                .map_err(|e| Fail(format!("cannot read {}: {e}", f.display())))?;
+                .map_err(|e| Fail(format!("cannot read {}: {}", input::shown(Some(f)), input::io_msg(&e))))?;
             inputs.push((f.display().to_string(), text));
         }
     }
@@ -492,6 +566,56 @@ fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
     out.push_str(&format!("{passed} passed, {failed} failed\n"));
     io::stdout().write_all(out.as_bytes())?;
     Ok(failed == 0)
+}
+
+/// unimac's manual page, from the argument parser: the command's page, then
+/// a section per subcommand (hidden ones left out) with its arguments.
+fn manpage() -> Result<(), Fail> {
+    let cmd = Cli::command();
+    let mut out = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
+    // Text as roff takes it: backslashes escaped, no line taken as a request.
+    let roff = |s: &str| {
+        s.replace('\\', "\\e")
+            .lines()
+            .map(|l| if l.starts_with(['.', '\'']) { format!("\\&{l}") } else { l.to_string() })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut text = String::new();
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        text.push_str(&format!(".SH \"UNIMAC {}\"\n", sub.get_name().to_uppercase()));
+        let mut usage = sub.clone().bin_name(format!("unimac {}", sub.get_name()));
+        text.push_str(&format!(".B {}\n.PP\n", roff(&usage.render_usage().to_string().replace("Usage: ", ""))));
+        if let Some(about) = sub.get_long_about().or(sub.get_about()) {
+            text.push_str(&format!("{}\n", roff(&about.to_string())));
+        }
+        for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
+            let mut names: Vec<String> = Vec::new();
+            if let Some(s) = arg.get_short() {
+                names.push(format!("\\fB-{s}\\fR"));
+            }
+            if let Some(l) = arg.get_long() {
+                names.push(format!("\\fB--{}\\fR", roff(l)));
+            }
+            let values = arg
+                .get_value_names()
+                .map(|v| v.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
+                .unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
+            let head = if names.is_empty() {
+                format!("\\fI{}\\fR", roff(&values))
+            } else if arg.get_action().takes_values() {
+                format!("{} \\fI{}\\fR", names.join(", "), roff(&values))
+            } else {
+                names.join(", ")
+            };
+            let help = arg.get_long_help().or(arg.get_help()).map(|h| h.to_string()).unwrap_or_default();
+            text.push_str(&format!(".TP\n{head}\n{}\n", roff(&help)));
+        }
+    }
+    out.extend_from_slice(text.as_bytes());
+    io::stdout().write_all(&out)?;
+    Ok(())
 }
 
 /// Writing to a closed pipe ends the process quietly, as for coreutils
@@ -534,6 +658,7 @@ fn main() -> ExitCode {
             recursive,
             files_from,
             zero,
+            zero_lines,
             files,
         } => {
             let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
@@ -563,6 +688,7 @@ fn main() -> ExitCode {
                         list,
                         bsd: *bsd,
                         allow_weak: *allow_weak,
+                        zero: *zero_lines,
                     },
                     files,
                 )
@@ -576,6 +702,7 @@ fn main() -> ExitCode {
             strict,
             ignore_missing,
             warn,
+            zero,
             args,
         } => mac_cmd::split_verify_args(args).and_then(|(name, more)| {
             let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
@@ -585,9 +712,33 @@ fn main() -> ExitCode {
                 ignore_missing: *ignore_missing,
                 strict: *strict,
                 warn: *warn,
+                zero: *zero,
             };
             mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
         }),
+        Cmd::Seal {
+            key_file,
+            counter,
+            random_nonce,
+            root,
+            files_from,
+            zero,
+            output,
+            allow_weak,
+            files,
+        } => seal::seal(
+            key_file,
+            seal::SealOpts {
+                counter: counter.as_deref(),
+                random_nonce: *random_nonce,
+                root: root.as_deref(),
+                files_from: files_from.as_deref(),
+                zero: *zero,
+                output: output.as_deref(),
+                allow_weak: *allow_weak,
+            },
+            files,
+        ),
         Cmd::Bound {
             name,
             max_bytes,
@@ -616,6 +767,17 @@ fn main() -> ExitCode {
             file.as_deref(),
         )
         .map(|_| true),
+        Cmd::Advise {
+            max_bytes,
+            tags,
+            forgeries,
+        } => advise::advise(*max_bytes, *tags, *forgeries).map(|_| true),
+        Cmd::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "unimac", &mut out);
+            io::stdout().write_all(&out).map(|_| true).map_err(Fail::from)
+        }
+        Cmd::Manpage => manpage().map(|_| true),
         Cmd::CheckVectors { files } => check_vectors(files),
         Cmd::CheckIdentity {
             key_file,
@@ -651,7 +813,7 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(Fail(msg)) => {
-            eprintln!("unimac: {}", cite(&msg));
+            eprintln!("unimac: {}", input::clean_msg(&cite(&msg)));
             ExitCode::from(2)
         }
     }
@@ -691,6 +853,23 @@ fn parse_count(s: &str) -> Result<u64, String> {
     n.checked_mul(mul).ok_or_else(over)
 }
 
+/// An argument error as one line on stderr (`unimac: ...`, the usage left
+/// to `--help`), exit 2; help and version as clap prints them, exit 0.
+fn parse_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    // The message is the first paragraph (a list of missing arguments
+    // follows on indented lines), joined into one line.
+    let para: Vec<&str> = text.lines().map(str::trim).skip_while(|l| l.is_empty()).take_while(|l| !l.is_empty()).collect();
+    let msg = para.join(" ");
+    let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
+    eprintln!("unimac: {msg} (see 'unimac --help')");
+    std::process::exit(2)
+}
+
 #[cfg(test)]
 mod count_tests {
     use super::parse_count;
@@ -716,21 +895,4 @@ mod count_tests {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
     }
-}
-
-/// An argument error as one line on stderr (`unimac: ...`, the usage left
-/// to `--help`), exit 2; help and version as clap prints them, exit 0.
-fn parse_error(e: clap::Error) -> ! {
-    use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
-        e.exit();
-    }
-    let text = e.render().to_string();
-    // The message is the first paragraph (a list of missing arguments
-    // follows on indented lines), joined into one line.
-    let para: Vec<&str> = text.lines().map(str::trim).skip_while(|l| l.is_empty()).take_while(|l| !l.is_empty()).collect();
-    let msg = para.join(" ");
-    let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
-    eprintln!("unimac: {msg} (see 'unimac --help')");
-    std::process::exit(2)
 }

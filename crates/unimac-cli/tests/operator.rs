@@ -1130,3 +1130,259 @@ fn keygen_warns_of_a_weak_mac() {
     let o = run(&["keygen", "umac128"]);
     assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------- trees, -z, terminals
+
+/// `run` that gives up (and fails the test) after `secs` seconds instead of
+/// hanging.
+fn run_within<S: AsRef<std::ffi::OsStr>>(secs: u64, args: &[S]) -> Output {
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while c.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(secs) {
+            let _ = c.kill();
+            panic!("still running after {secs} s: {:?}", args.iter().map(|a| a.as_ref().to_owned()).collect::<Vec<_>>());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    c.wait_with_output().unwrap()
+}
+
+/// Under -r: a named pipe, a socket and a device (here a link to /dev/null)
+/// are skipped with a one-line warning each, never opened (a pipe would
+/// wait forever); a link to a directory is not followed and is no error; a
+/// link to a regular file is tagged.
+#[cfg(unix)]
+#[test]
+fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
+    use std::os::unix::fs::symlink;
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    fs::create_dir_all(d.p("t/sub")).unwrap();
+    fs::create_dir_all(d.p("elsewhere")).unwrap();
+    d.write("t/a", b"a");
+    d.write("t/sub/b", b"b");
+    d.write("elsewhere/c", b"c");
+    let made = Command::new("mkfifo").arg(d.p("t/fifo")).status().unwrap();
+    assert!(made.success());
+    let _sock = std::os::unix::net::UnixListener::bind(d.p("t/sock")).unwrap();
+    symlink("/dev/null", d.p("t/dev")).unwrap();
+    symlink(d.p("elsewhere"), d.p("t/linkdir")).unwrap();
+    symlink(d.p("t/a"), d.p("t/linkfile")).unwrap();
+    let o = run_within(60, &["tag", "hash127-aes", "--key-file", &k, "-r", &d.s("t")]);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let names: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| l.split_once("  ").unwrap().1.to_string())
+        .collect();
+    assert_eq!(names, [d.s("t/a"), d.s("t/linkfile"), d.s("t/sub/b")]);
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 3, "{e}");
+    for (what, name) in [("named pipe", "t/fifo"), ("socket", "t/sock"), ("character device", "t/dev")] {
+        assert!(
+            e.lines().any(|l| l.contains("warning") && l.contains(what) && l.contains(&d.s(name))),
+            "{what}: {e}"
+        );
+    }
+    assert!(!e.contains("linkdir"), "{e}");
+    // The link to a file has the file's tag.
+    let tag_of = |n: usize| stdout(&o).lines().nth(n).unwrap().split_once("  ").unwrap().0.to_string();
+    assert_eq!(tag_of(0), tag_of(1));
+}
+
+/// `tag -z`: lines end in NUL and names are not escaped (sha256sum -z);
+/// `verify -z` reads them.
+#[cfg(unix)]
+#[test]
+fn zero_terminated_lines_round_trip() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let odd = d.0.join(std::ffi::OsStr::from_bytes(b"new\nline\\back"));
+    fs::write(&odd, b"x").unwrap();
+    let plain = d.write("plain", b"y");
+    for bsd in [false, true] {
+        let mut args: Vec<std::ffi::OsString> =
+            ["tag", "hash127-aes", "--key-file", &k, "-z"].iter().map(Into::into).collect();
+        if bsd {
+            args.push("--tag".into());
+        }
+        args.push(odd.clone().into());
+        args.push(plain.clone().into());
+        let o = bin().args(&args).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = o.stdout.clone();
+        assert_eq!(out.iter().filter(|&&c| c == 0).count(), 2);
+        assert_eq!(out.last(), Some(&0));
+        assert!(!out.starts_with(b"\\"), "no escaping with -z");
+        assert!(out.windows(odd.as_os_str().len()).any(|w| w == odd.as_os_str().as_bytes()));
+        let sums = d.p(if bsd { "SUMS0-bsd" } else { "SUMS0" });
+        fs::write(&sums, &out).unwrap();
+        let v = ok(&run(&["verify".as_ref(), "-z".as_ref(), "--key-file".as_ref(), k.as_ref(), sums.as_os_str()]));
+        assert_eq!(v.matches(": OK").count(), 2, "{v}");
+        // A changed file fails.
+        fs::write(&plain, b"z").unwrap();
+        let o = run(&["verify".as_ref(), "-z".as_ref(), "--key-file".as_ref(), k.as_ref(), sums.as_os_str()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stdout(&o).contains(": FAILED"));
+        fs::write(&plain, b"y").unwrap();
+    }
+}
+
+/// Nothing from a check line or a name reaches the terminal raw: control
+/// bytes are shown as \xNN; and no message carries " (os error N)".
+#[cfg(unix)]
+#[test]
+fn verify_escapes_control_bytes_and_drops_os_error_numbers() {
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let t = "00".repeat(16);
+    let lines = format!(
+        "{t}  {dir}/gone\x1b[31mred\x07\n{t}  {dir}/nul\x1b]0;title\x07\nwc\x1bx (f) = {t}\n",
+        dir = d.0.display()
+    );
+    let sums = d.write("SUMS\x1b[2J", lines.as_bytes());
+    let o = run(&["verify", "--key-file", &k, &sums]);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+        assert!(
+            !bytes.iter().any(|&c| c < 0x20 && c != b'\n' || c == 0x7f),
+            "{what} has a raw control byte: {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("gone\\x1b[31mred\\x07: FAILED open or read"), "{out}");
+    assert!(err.contains("SUMS\\x1b[2J"), "{err}");
+    assert!(err.contains("made by wc\\x1bx"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+    // One-line errors: never Rust's os error suffix.
+    for args in [
+        vec!["verify", "--key-file", &k, "/nonexistent/SUMS"],
+        vec!["verify", "--key-file", "/nonexistent/k", &sums],
+        vec!["tag", "hash127-aes", "--key-file", "/nonexistent/k", &sums],
+        vec!["check-vectors", "/nonexistent/v.json"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).contains("os error"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("No such file"), "{}", stderr(&o));
+    }
+}
+
+/// A modp key file given to verify or tag: what it is for, not "unknown name".
+#[test]
+fn a_modp_key_file_is_for_check_identity() {
+    let d = Dir::new();
+    let p = d.keygen("modp", "p.key");
+    let f = d.write("f", b"x");
+    let sums = d.write("SUMS", format!("{}  {f}\n", "00".repeat(16)).as_bytes());
+    for args in [
+        vec!["verify", "--key-file", &p, &sums],
+        vec!["tag", "--key-file", &p, &f],
+        vec!["tag", "modp", "--key-file", &p, &f],
+    ] {
+        let o = run(&args);
+        assert_error(&o, "modp key files check identities, not tags (unimac check-identity)");
+        assert!(!stderr(&o).contains("unknown name"), "{}", stderr(&o));
+    }
+}
+
+/// `list` names its units: sizes in bytes, the bound as log2; the
+/// recommended MAC says why when others show smaller bounds.
+#[test]
+fn list_labels_its_units_and_explains_the_recommendation() {
+    let list = ok(&run(&["list"]));
+    let headers: Vec<&str> = list.lines().filter(|l| l.starts_with("NAME")).collect();
+    assert_eq!(headers.len(), 2, "{list}");
+    for h in ["KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)"] {
+        assert!(headers[0].contains(h), "{}", headers[0]);
+    }
+    for h in ["KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)"] {
+        assert!(headers[1].contains(h), "{}", headers[1]);
+    }
+    let row = |n: &str| list.lines().find(|l| l.starts_with(&format!("{n} "))).unwrap().to_string();
+    // TAG in bytes, like KEY and NONCE.
+    let cols: Vec<String> = row("hash127-aes").split_whitespace().map(str::to_string).collect();
+    assert_eq!(&cols[1..5], ["32", "-", "16", "-44"]);
+    let rec = row("hash127-aes");
+    assert!(rec.contains("RECOMMENDED") && rec.contains("stateless") && rec.contains("smaller bounds"), "{rec}");
+    assert!(list.contains("unimac advise"), "{list}");
+}
+
+/// `advise` measures this machine and names a MAC whose bound meets the
+/// use (speeds are not asserted).
+#[test]
+fn advise_names_a_mac_that_meets_the_use() {
+    for args in [
+        vec!["advise"],
+        vec!["advise", "--max-bytes", "64", "--tags", "2^20", "--forgeries", "1e6"],
+        vec!["advise", "--max-bytes", "1GiB"],
+    ] {
+        let out = ok(&run(&args));
+        let line = out.lines().find(|l| l.starts_with("Use ")).unwrap_or_else(|| panic!("{out}"));
+        let name = line["Use ".len()..].split(':').next().unwrap().to_string();
+        assert!(line.contains("GiB/s") && line.contains("forgery bound 2^-"), "{line}");
+        assert!(out.lines().any(|l| l.starts_with("Why: ")), "{out}");
+        // The named MAC's bound for the use, as `bound` computes it.
+        let max = args.iter().position(|a| *a == "--max-bytes").map_or("1MiB", |i| args[i + 1]);
+        let mut b = vec!["bound", &name, "--max-bytes", max, "--json"];
+        if let Some(i) = args.iter().position(|a| *a == "--tags") {
+            b.extend(["--tags", args[i + 1]]);
+        } else {
+            b.extend(["--tags", if max == "1GiB" { "2^22" } else { "2^32" }]);
+        }
+        let f = args.iter().position(|a| *a == "--forgeries").map_or("2^32", |i| args[i + 1]);
+        b.extend(["--forgeries", f]);
+        let v: serde_json::Value = serde_json::from_str(ok(&run(&b)).trim()).unwrap();
+        assert!(v["bound_log2"].as_f64().unwrap() <= -32.0, "{name}: {v}");
+        assert!(!["hash127", "hash127-96"].contains(&name.as_str()), "one-time MAC advised");
+    }
+}
+
+/// Shell completions and the manual page come from the argument parser.
+#[test]
+fn completions_and_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = ok(&run(&["completions", shell]));
+        assert!(out.len() > 100 && out.contains("verify") && out.contains("advise"), "{shell}");
+    }
+    let man = ok(&run(&["manpage"]));
+    assert!(man.starts_with(".ie") || man.contains(".TH"), "{}", &man[..200.min(man.len())]);
+    assert!(man.contains("verify") && man.contains("UNIMAC VERIFY") && man.contains("zero"));
+    assert_error(&run(&["completions", "tcsh"]), "tcsh");
+}
+
+/// On a terminal `tag` shows one progress line (bytes and files of the
+/// whole run), cleared at the end; never when stderr is not a terminal.
+#[cfg(target_os = "linux")]
+#[test]
+fn progress_only_on_a_terminal() {
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let big: Vec<u8> = vec![7u8; 32 << 20];
+    let a = d.write("a", &big);
+    let b = d.write("b", &big);
+    // Not a terminal: stderr stays empty.
+    assert_eq!(ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &b])).lines().count(), 2);
+    // A terminal (util-linux script), when there is one to make.
+    let cmd = format!("{} tag hash127-aes --key-file {k} {a} {b}", env!("CARGO_BIN_EXE_unimac"));
+    let Ok(o) = Command::new("script").args(["-qec", &cmd, "/dev/null"]).stdin(Stdio::null()).output() else {
+        return;
+    };
+    if !o.status.success() {
+        return;
+    }
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains("files"), "no progress line: {tty:?}");
+    assert_eq!(tty.matches(&*a).count(), 1, "{tty:?}");
+    assert_eq!(tty.matches(&*b).count(), 1, "{tty:?}");
+}
