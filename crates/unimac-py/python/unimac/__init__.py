@@ -28,7 +28,8 @@ released.
 
 The CLI's files: key files (:func:`load_key`, :func:`save_key`), check
 lines (:func:`format_check_line`, :func:`parse_check_line`,
-:func:`verify_check_file`) and nonce counters (:class:`Counter`).
+:func:`verify_check_file`), sealed manifests (:func:`seal`,
+:func:`verify_manifest`) and nonce counters (:class:`Counter`).
 
 A long message can be hashed in pieces on other processes or machines
 (:func:`partial_hash`, :func:`partial_combine`, then :func:`finish_mac` where
@@ -78,6 +79,8 @@ from ._files import (
     verify_check_file,
 )
 
+from ._seal import ManifestFile, ManifestResult, seal, verify_manifest
+
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
 
@@ -97,6 +100,8 @@ __all__ = [
     "InvalidTag",
     "KeyFile",
     "Mac",
+    "ManifestFile",
+    "ManifestResult",
     "OneTimeKey",
     "SecretPrime",
     "UnimacHash",
@@ -122,8 +127,10 @@ __all__ = [
     "partial_names",
     "parse_check_line",
     "save_key",
+    "seal",
     "set_max_threads",
     "tag",
     "verify",
     "verify_check_file",
+    "verify_manifest",
 ]

@@ -27,6 +27,8 @@ __all__ = [
     "InvalidTag",
     "KeyFile",
     "Mac",
+    "ManifestFile",
+    "ManifestResult",
     "OneTimeKey",
     "SecretPrime",
     "UnimacHash",
@@ -52,10 +54,12 @@ __all__ = [
     "partial_names",
     "parse_check_line",
     "save_key",
+    "seal",
     "set_max_threads",
     "tag",
     "verify",
     "verify_check_file",
+    "verify_manifest",
 ]
 
 __version__: str
@@ -358,3 +362,44 @@ def verify_check_file(
     path: _StrPath, key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile], *, strict: bool = False
 ) -> List[CheckResult]:
     """Check every line of a check file, as ``unimac verify --key-file KEY FILE``."""
+
+# The CLI's sealed manifests (`unimac seal`).
+
+class ManifestFile(NamedTuple):
+    """One file of :func:`verify_manifest`: ``"OK"``, ``"CHANGED"``,
+    ``"REMOVED"``, ``"ADDED"``, ``"RENAMED OLD -> NEW"`` or ``"FAILED ..."``."""
+
+    name: str
+    status: str
+
+class ManifestResult(NamedTuple):
+    """What :func:`verify_manifest` found."""
+
+    seal_ok: bool
+    files: List[ManifestFile]
+    malformed: List[int]
+    errors: List[str]
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def renamed(self) -> Dict[str, str]: ...
+
+def seal(
+    paths_or_dir: Union[_BytesOrStrPath, List[_BytesOrStrPath]],
+    key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile],
+    *,
+    name: Optional[str] = None,
+    counter: Optional[Union[Counter, _StrPath]] = None,
+    random_nonce: bool = False,
+    recursive: bool = False,
+    allow_weak: bool = False,
+) -> bytes:
+    """The bytes of ``unimac seal --key-file KEY [-r DIR | FILE...]``."""
+
+def verify_manifest(
+    manifest: Union[_StrPath, _ReadableBuffer],
+    key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile],
+    *,
+    base_dir: Optional[_BytesOrStrPath] = None,
+) -> ManifestResult:
+    """Check a sealed manifest as ``unimac verify --key-file KEY MANIFEST``."""
