@@ -628,6 +628,9 @@ fn compute<'py>(
     by_spec(py, name, key, data, nonce, length, registry::compute)
 }
 
+/// The catalogue's `compute` or `known_answer`.
+type ByName = fn(&str, &Params<'_>, &[u8]) -> Result<Vec<u8>, Error>;
+
 /// A name of the wire format on ``data`` through `f` (the catalogue's
 /// `compute` or `known_answer`), with the arguments as Python gives them.
 fn by_spec<'py>(
@@ -637,7 +640,7 @@ fn by_spec<'py>(
     data: &Bound<'py, PyAny>,
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
-    f: fn(&str, &Params<'_>, &[u8]) -> Result<Vec<u8>, Error>,
+    f: ByName,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let full = names::resolve_spec(name).map_err(value_err)?;
     let k = buffer::data(key, "key")?;

@@ -4,7 +4,7 @@
 //! multi-threaded figure. Run: `cargo bench -p unimac --bench hash127`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use poly1305::universal_hash::KeyInit;
+use poly1305_09::universal_hash::KeyInit;
 use std::time::Duration;
 use unimac::hash127::{hash127, hash127_on, Hash127, Key};
 use unimac::{Feature, Platform};
@@ -17,7 +17,7 @@ fn compare(c: &mut Criterion) {
     let key_bytes: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11));
     let key = Key::new(&key_bytes);
     key.precompute();
-    let p_key = poly1305::Key::from_slice(&key_bytes);
+    let p_key = poly1305_09::Key::from(key_bytes);
     let mut g = c.benchmark_group("hash127");
     g.sample_size(15).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
     for &n in &[64usize, 1024, 16 << 10, 1 << 20] {
@@ -52,7 +52,7 @@ fn compare(c: &mut Criterion) {
             })
         });
         g.bench_with_input(BenchmarkId::new("poly1305", n), &m, |b, m| {
-            b.iter(|| poly1305::Poly1305::new(p_key).compute_unpadded(black_box(m)))
+            b.iter(|| poly1305_09::Poly1305::new(&p_key).compute_unpadded(black_box(m)))
         });
         g.bench_with_input(BenchmarkId::new("blake3-keyed", n), &m, |b, m| {
             b.iter(|| blake3::keyed_hash(&key_bytes, black_box(m)))

@@ -6,8 +6,8 @@
 //! `cargo bench -p unimac --bench mmh`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use poly1305::universal_hash::KeyInit;
-use poly1305::Poly1305;
+use poly1305_09::universal_hash::KeyInit;
+use poly1305_09::Poly1305;
 use std::time::{Duration, Instant};
 use unimac::tree::{family, tree_hash, Tree};
 

@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use sha1::Sha1;
 use unimac::registry::{self, Params};
 use unimac::square::{self, BlockKey, Variant};
@@ -76,7 +76,7 @@ fn words(b: &[u8]) -> Vec<u32> {
 }
 
 fn hmac_sha1(key: &[u8], msg: &[u8]) -> [u8; 20] {
-    let mut m = <Hmac<Sha1> as Mac>::new_from_slice(key).expect("any key length");
+    let mut m = <Hmac<Sha1> as KeyInit>::new_from_slice(key).expect("any key length");
     m.update(msg);
     m.finalize().into_bytes().into()
 }

@@ -92,21 +92,21 @@ fn main() {
     {
         let k = key32;
         jobs.push(("blake3-keyed".into(), Box::new(move |m| sink(blake3::keyed_hash(&k, m)))));
-        use polyval::universal_hash::{KeyInit, UniversalHash};
-        let pv = polyval::Polyval::new(&key16.into());
+        use polyval07::universal_hash::UniversalHash;
+        let pv = polyval07::Polyval::new(&key16.into());
         jobs.push(("polyval".into(), Box::new(move |m| {
             let mut h = pv.clone();
             h.update_padded(m);
             sink(h.finalize());
         })));
         use hmac::Mac as _;
-        let hm = <hmac::Hmac<sha2::Sha256> as hmac::Mac>::new_from_slice(&key32).unwrap();
+        let hm = <hmac::Hmac<sha2::Sha256> as hmac::KeyInit>::new_from_slice(&key32).unwrap();
         jobs.push(("hmac-sha256".into(), Box::new(move |m| {
             let mut h = hm.clone();
             h.update(m);
             sink(h.finalize());
         })));
-        let cm = <cmac::Cmac<aes::Aes128> as cmac::Mac>::new_from_slice(&key16).unwrap();
+        let cm = <cmac::Cmac<aes09::Aes128> as cmac::KeyInit>::new_from_slice(&key16).unwrap();
         jobs.push(("aes-cmac".into(), Box::new(move |m| {
             let mut h = cm.clone();
             cmac::Mac::update(&mut h, m);

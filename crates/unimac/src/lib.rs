@@ -27,16 +27,45 @@
 //! assert_eq!(mac.verify(b"attack at dusk", &tag), Err(MacError));
 //!
 //! // The same MAC through `digest::Mac`, and a universal hash through
-//! // `universal_hash::UniversalHash`.
-//! use digest::Mac as _;
-//! let mut m = <unimac::rustcrypto::Hash127AesMac as digest::Mac>::new_from_slice(&[7u8; 32]).unwrap();
+//! // `universal_hash::UniversalHash`: the trait crates as unimac re-exports
+//! // them (`unimac::digest`, `unimac::universal_hash`), so their versions
+//! // are the ones implemented.
+//! use unimac::digest::{KeyInit as _, Mac as _};
+//! let mut m = unimac::rustcrypto::Hash127AesMac::new_from_slice(&[7u8; 32]).unwrap();
 //! m.update(b"attack at dawn");
 //! assert!(m.verify_slice(tag.as_bytes()).is_ok());
 //!
-//! use universal_hash::{KeyInit, UniversalHash};
+//! use unimac::universal_hash::{KeyInit, UniversalHash};
 //! let mut h = unimac::rustcrypto::Eval64Uhf::new(&[5u8; 8].into());
 //! h.update_padded(b"eight-byte blocks; the caller pads");
 //! assert_eq!(h.finalize().len(), 8);
+//! ```
+//!
+//! README's library snippet, the same code: it needs no dependency but
+//! `unimac`, and builds as well beside direct dependencies on
+//! `universal-hash` 0.6 and `digest` 0.11, the versions `cargo add` picks.
+//!
+//! ```
+//! use unimac::mac::Hash127Aes;
+//!
+//! // Typed MACs: fixed-size tags (constant-time ==), verify returns Result.
+//! let mac = Hash127Aes::new(&[7u8; 32]);            // r ‖ K, from `unimac keygen hash127-aes`
+//! let tag = mac.tag(b"attack at dawn");             // unimac::Tag<16>, no allocation
+//! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
+//! assert!(mac.verify(b"attack at dusk", &tag).is_err()); // Err(MacError), never Ok
+//!
+//! // The RustCrypto traits (universal-hash 0.6, digest 0.11), re-exported as
+//! // unimac::universal_hash and unimac::digest: UniversalHash + KeyInit for
+//! // hash127, eval64, division64 and eval128; digest::Mac for hash127-aes.
+//! use unimac::universal_hash::{KeyInit, UniversalHash};
+//! let mut h = unimac::rustcrypto::Eval128Uhf::new(&[3u8; 16].into());
+//! h.update_padded(b"any bytes; the caller pads");
+//! let _ = h.finalize();
+//!
+//! use unimac::digest::Mac;
+//! let mut m = unimac::rustcrypto::Hash127AesMac::new_from_slice(&[7u8; 32]).unwrap();
+//! m.update(b"attack at dawn");
+//! assert!(m.verify_slice(tag.as_bytes()).is_ok()); // never verify_truncated_*
 //! ```
 
 pub mod bounds;
@@ -67,3 +96,6 @@ pub use error::Error;
 pub use tag::{MacError, Tag};
 pub use platform::{Feature, Platform};
 pub use registry::{compute, open, Params, Stream};
+/// The RustCrypto trait crates [`rustcrypto`] implements, at the versions
+/// it implements: `universal-hash` 0.6 and `digest` 0.11.
+pub use {digest, universal_hash};
