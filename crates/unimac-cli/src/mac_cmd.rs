@@ -592,6 +592,9 @@ pub fn tag(
     let mut out = LineOut::new().with_progress(&progress);
     let mut all_good = true;
     for (f, e) in &items {
+        if e.is_none() {
+            out.before(f)?;
+        }
         let hashed = match e {
             Some(e) => Err(e.clone()),
             None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
@@ -750,6 +753,16 @@ impl LineOut {
             let out = &mut self.out;
             bar.suspend(|| out.flush())?;
         } else if self.flushed.elapsed() >= std::time::Duration::from_millis(200) {
+            self.out.flush()?;
+            self.flushed = std::time::Instant::now();
+        }
+        Ok(())
+    }
+    /// Before hashing `path`: lines still in the buffer go out now if the
+    /// file will take a while (1 MiB or more, or not a regular file), so
+    /// every line appears once its file and those before it are done.
+    fn before(&mut self, path: &Path) -> Result<(), Fail> {
+        if !self.out.buffer().is_empty() && std::fs::metadata(path).map_or(true, |m| !m.is_file() || m.len() >= 1 << 20) {
             self.out.flush()?;
             self.flushed = std::time::Instant::now();
         }

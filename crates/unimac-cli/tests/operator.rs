@@ -1386,3 +1386,43 @@ fn progress_only_on_a_terminal() {
     assert_eq!(tty.matches(&*a).count(), 1, "{tty:?}");
     assert_eq!(tty.matches(&*b).count(), 1, "{tty:?}");
 }
+
+/// A tag line is out as soon as its file is done, before a slow file after
+/// it is read: the second "file" is a FIFO whose writer waits to see the
+/// first line on tag's stdout (a pipe) before it writes and closes.
+#[test]
+fn each_line_is_out_before_a_slow_file_is_read() {
+    use std::io::{BufRead, Write};
+    let d = Dir::new();
+    let k = d.keygen("hash127-aes", "k");
+    let a = d.write("a", b"alpha");
+    let fifo = d.s("slow");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = bin()
+        .args(["tag", "hash127-aes", "--key-file", &k, &a, &fifo])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    // The first line arrives while tag is still waiting on the FIFO.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        tx.send(first).unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        rest
+    });
+    let first = rx.recv_timeout(std::time::Duration::from_secs(20));
+    // Release the FIFO whatever happened, so the child ends.
+    let mut w = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    w.write_all(b"slow data").unwrap();
+    drop(w);
+    let first = first.expect("the first line was not printed before the slow file was read");
+    assert!(first.ends_with(&format!("  {a}\n")), "{first}");
+    let rest = reader.join().unwrap();
+    assert!(rest.ends_with(&format!("  {fifo}\n")), "{rest}");
+    assert!(child.wait().unwrap().success());
+}

@@ -1,4 +1,4 @@
-//! UMAC and VMAC (SPEC §8) through the CLI: key files of every accepted size,
+//! UMAC and VMAC (docs/WIRE.md §8.6) through the CLI: key files of every accepted size,
 //! nonces of 1 to 16 bytes, counter nonces (VMAC's kept below 2^127), the
 //! Wycheproof files through check-vectors, and the bounds.
 

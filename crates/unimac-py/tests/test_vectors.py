@@ -199,7 +199,7 @@ def test_every_refused_name_has_answers():
 
 
 def test_hash127_accuracy(vectors_dir):
-    """The original hash127 package's accuracy test (SPEC §1)."""
+    """The original hash127 package's accuracy test (docs/WIRE.md §2)."""
     def words(ws):
         return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in ws)
 

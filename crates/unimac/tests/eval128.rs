@@ -1,4 +1,4 @@
-//! eval128 (SPEC §7) against a plain bit-by-bit polynomial model, every
+//! eval128 (docs/WIRE.md §8) against a plain bit-by-bit polynomial model, every
 //! backend on the same inputs (random, all-ones, zero; every length 0..=300
 //! and the lengths around each kernel's step), streaming in every chunking.
 
@@ -27,7 +27,7 @@ fn mulmod(a: u128, b: u128) -> u128 {
     r
 }
 
-/// `pad(M, 16)` (SPEC §0).
+/// `pad(M, 16)` (docs/WIRE.md §1).
 fn pad16(m: &[u8]) -> Vec<u8> {
     let mut v = m.to_vec();
     v.push(1);

@@ -1,4 +1,4 @@
-//! hash127 against a big-integer model of SPEC §1, on every backend this CPU
+//! hash127 against a big-integer model of docs/WIRE.md §2, on every backend this CPU
 //! has: random and extreme keys and words, every length up to 400 words,
 //! lengths around every chunk boundary, streaming split at every byte, and
 //! the multi-threaded path against one thread.

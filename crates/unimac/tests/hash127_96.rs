@@ -1,4 +1,4 @@
-//! `mac-hash127-96` (SPEC §7): the tag is the low 96 bits of
+//! `mac-hash127-96` (docs/WIRE.md §8): the tag is the low 96 bits of
 //! `(k + h u) mod p`, checked against num-bigint; streaming equals one-shot;
 //! verification is exact. By name it is a one-time MAC: `OneTimeMac` and
 //! `registry::known_answer` give the tag, the reusable doors refuse it.
@@ -10,7 +10,7 @@ use unimac::mac::Hash127OneTime96;
 use unimac::registry::{self, OneTimeMac};
 use unimac::Error;
 
-/// The integer of four signed little-endian words (SPEC §1).
+/// The integer of four signed little-endian words (docs/WIRE.md §2).
 fn words(b: &[u8]) -> BigInt {
     (0..4).fold(BigInt::from(0), |acc, i| {
         acc + (BigInt::from(i32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap())) << (32 * i))

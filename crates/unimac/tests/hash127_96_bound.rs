@@ -129,7 +129,7 @@ fn best_forger_within_the_bound_at_reduced_size() {
     assert!(worst >= 2f64.powi(-(B_BITS as i32)));
 }
 
-/// The bare truncation `π((k + h_r(m)) mod p)` that seed 000 warns against
+/// The bare truncation `π((k + h_r(m)) mod p)` that Bernstein, “Floating-point arithmetic and message authentication” warns against
 /// is forged more easily at the same size (its forger can aim the hash
 /// difference at the dropped bits).
 #[test]

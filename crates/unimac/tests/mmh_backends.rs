@@ -22,7 +22,7 @@ fn words64(b: &[u8]) -> Vec<u64> {
     b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
-/// The plain big-integer reading of SPEC §2: `((Σ m_i x_i) mod 2^(2w) mod p) mod 2^w`.
+/// The plain big-integer reading of docs/WIRE.md §3: `((Σ m_i x_i) mod 2^(2w) mod p) mod 2^w`.
 fn model_mmh(w: u32, c: u64, x: &[u64], m: &[u64]) -> u64 {
     let s: BigUint = x.iter().zip(m).map(|(&a, &b)| BigUint::from(a) * BigUint::from(b)).sum();
     let two = BigUint::from(2u32);

@@ -1,4 +1,4 @@
-//! The collision bounds of the MMH paper (seed 004, section 4), checked
+//! The collision bounds of the MMH paper (Halevi and Krawczyk, “MMH”, section 4), checked
 //! exhaustively at reduced scale with the same generic code that defines the
 //! 32- and 64-bit functions (`unimac::mmh::generic`): for `w`-bit words and a
 //! prime `2^w < p < 2^w + 2^(w/2)`, enumerate **every** key `x ∈ ({0,1}^w)^k`
@@ -283,7 +283,7 @@ fn same_code_as_the_full_size_functions() {
 
 /// Largest number of keys of `k + n − 1` words with
 /// `(MMH_{x_j..}(m) − MMH_{x_j..}(m'))_{j<n} = (δ_j)` word by word mod 2^w,
-/// over all `δ` (the Toeplitz words of section 2.4, SPEC §2's `mmh32xN`).
+/// over all `δ` (the Toeplitz words of section 2.4, docs/WIRE.md §3's `mmh32xN`).
 fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W], n: usize) -> u64 {
     let w = W::BITS as usize;
     let k = m.len();

@@ -1,5 +1,5 @@
 //! `tree-F` for the MMH/NMH block functions: streaming in every split equals
-//! one-shot equals a plain, non-streaming model of SPEC §5 written here with
+//! one-shot equals a plain, non-streaming model of docs/WIRE.md §6 written here with
 //! the generic definitions of `unimac::mmh::generic` as `F`.
 
 use rand::{Rng, SeedableRng};
@@ -22,7 +22,7 @@ fn block_model(name: &str, key: &[u8], block: &[u8]) -> Vec<u8> {
     }
 }
 
-/// SPEC §5 as written: pad, hash every block with the level's key, repeat.
+/// docs/WIRE.md §6 as written: pad, hash every block with the level's key, repeat.
 fn tree_model(name: &str, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
     let f = family(name).unwrap();
     let (b, k) = (f.block, f.key);
@@ -98,7 +98,7 @@ fn every_split_point_equals_one_shot_and_model() {
             }
         }
     }
-    println!("{total} two-piece splits agree with one-shot and the SPEC §5 model");
+    println!("{total} two-piece splits agree with one-shot and the docs/WIRE.md §6 model");
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn keystream_matches_block_by_block_aes() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(15);
     let s: [u8; 16] = rng.gen();
     let aes = aes::Aes128::new((&s).into());
-    // SPEC §5, one counter block at a time: 100 blocks, across the batch size.
+    // docs/WIRE.md §6, one counter block at a time: 100 blocks, across the batch size.
     let model: Vec<u8> = (0u128..100)
         .flat_map(|i| {
             let mut b = aes::Block::from(i.to_le_bytes());
@@ -263,7 +263,7 @@ fn short_one_shot_equals_model_for_every_family() {
 /// partial blocks per level, outputs handed up in stack batches) equals the
 /// streaming tree for every block family, at the lengths where its batches,
 /// the second, third and fourth level begin, and at random lengths; and the
-/// model of SPEC §5 for the MMH/NMH families.
+/// model of docs/WIRE.md §6 for the MMH/NMH families.
 #[test]
 fn one_shot_of_any_length_equals_streaming_for_every_family() {
     use std::sync::Arc;

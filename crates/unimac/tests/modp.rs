@@ -1,4 +1,4 @@
-//! `modp` (SPEC §7) against num-bigint: random and extreme integers, every
+//! `modp` (docs/WIRE.md §8) against num-bigint: random and extreme integers, every
 //! length around the block boundaries, 1 MiB; generated keys are primes of the
 //! range; the identity check accepts true identities and rejects false ones.
 

@@ -1,4 +1,4 @@
-//! Shoup's hashes (SPEC §4) against plain bit-by-bit polynomial models, every
+//! Shoup's hashes (docs/WIRE.md §5) against plain bit-by-bit polynomial models, every
 //! backend on the same inputs, streaming at every split point, the three
 //! minimal-polynomial methods against each other, and Rabin's irreducibility
 //! test on generated keys.

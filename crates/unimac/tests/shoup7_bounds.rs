@@ -1,4 +1,4 @@
-//! The forgery bounds of SPEC §7's Shoup MACs (seed 001 Theorems 2–4): the
+//! The forgery bounds of docs/WIRE.md §8's Shoup MACs (Shoup, “On fast and provably secure message authentication based on universal hashing” Theorems 2–4): the
 //! formulas, and each theorem's condition checked and reported.
 
 use unimac::bounds::{bound, names, Attack};

@@ -1,5 +1,5 @@
 //! A scaled-down exhaustive check of the division hash's forgery bound with
-//! Shoup's key generation (seed 001 §4, §6.2), including the fallback
+//! Shoup's key generation (Shoup, “On fast and provably secure message authentication based on universal hashing” §4, §6.2), including the fallback
 //! `p = q·x^(l − deg q)` the paper leaves "to the reader".
 //!
 //! Scale: `l = 8`, `GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x + 1)`, keys `g` over all

@@ -1,4 +1,4 @@
-//! Shoup's MACs of SPEC §7 against models written from the table (AES by the
+//! Shoup's MACs of docs/WIRE.md §8 against models written from the table (AES by the
 //! `aes` crate, the field products bit by bit), through the typed API, the
 //! registry, the deferred-nonce path and streaming; shoup4's random `r ‖ s`,
 //! which the library draws itself (a given pair only for known answers and

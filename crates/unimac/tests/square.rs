@@ -34,7 +34,7 @@ fn c_sum(terms: &[BigUint], n: usize) -> BigUint {
     from_words(&w)
 }
 
-/// `C2(a^2)` with `a` as `v` words: SPEC §3, on BigUint.
+/// `C2(a^2)` with `a` as `v` words: docs/WIRE.md §4, on BigUint.
 fn c2(a: &BigUint, v: usize) -> BigUint {
     let mut r = vec![0u64; 2 * v];
     for j in 0..v {
@@ -47,7 +47,7 @@ fn c2(a: &BigUint, v: usize) -> BigUint {
     from_words(&r)
 }
 
-/// The num-bigint model of SPEC §3.
+/// The num-bigint model of docs/WIRE.md §4.
 fn model(l: usize, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     let b = l / 8;
     let p = p_of(l);

@@ -45,7 +45,7 @@ fn bound(s: &Size, v: Variant) -> (f64, &'static str) {
     let prod: f64 = (1..=s.w()).map(|i| ((4 * i + 1) as f64).powi(2)).product();
     match v {
         // Thm 4 gives 1/p over keys in Z_p; with keys restricted to l bits
-        // (SPEC §3) its proof leaves at most one key x_1 per δ: 1/2^l.
+        // (docs/WIRE.md §4) its proof leaves at most one key x_1 per δ: 1/2^l.
         Variant::Star => (1.0 / two_l, "Thm 4 (l-bit keys): 1/2^l"),
         Variant::Asm => (3.0 / two_l, "Thm 6: 3/2^l"),
         Variant::Asm2 => (2.0 / two_l, "Thm 7: 2/2^l"),

@@ -1,12 +1,12 @@
-//! tree-sqh{l}-asm and tree-sqh{l}-e (SPEC §5): one-shot and streaming
-//! against a direct transcription of SPEC §5's recursion over the block names.
+//! tree-sqh{l}-asm and tree-sqh{l}-e (docs/WIRE.md §6): one-shot and streaming
+//! against a direct transcription of docs/WIRE.md §6's recursion over the block names.
 
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, pad, Params};
 use unimac::square::{tree_block_bytes, WIDTHS};
 use unimac::tree::keystream;
 
-/// SPEC §5 literally: level j keyed by keystream(s, (j+1)K)[jK..], pad, hash
+/// docs/WIRE.md §6 literally: level j keyed by keystream(s, (j+1)K)[jK..], pad, hash
 /// every block with the block function by name, until one block is left.
 fn tree_model(f: &str, b: usize, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
     let mut x = msg.to_vec();

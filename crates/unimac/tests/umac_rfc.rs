@@ -1,4 +1,4 @@
-//! UMAC known answers (SPEC §8): RFC 4418's appendix and boundary cases
+//! UMAC known answers (docs/WIRE.md §8.6): RFC 4418's appendix and boundary cases
 //! around every length where UMAC changes path (the 32-byte NH group, the
 //! 1024-byte L1 chunk, and the switch of L2 from POLY64 to POLY128 after
 //! `2^14` chunks, 16 MiB). Every case is checked one-shot and streamed in

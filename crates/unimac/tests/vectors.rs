@@ -97,7 +97,7 @@ fn modp_jsonl() {
     assert!(r.failures.is_empty(), "{:#?}", r.failures);
 }
 
-/// SPEC §9's mac2.jsonl whole: hash127-96, wc-eval128, shoup3-eval128,
+/// docs/WIRE.md §9.5's mac2.jsonl whole: hash127-96, wc-eval128, shoup3-eval128,
 /// shoup4-eval64, shoup4-division64.
 #[test]
 fn mac2_jsonl() {

@@ -1,4 +1,4 @@
-//! VMAC known answers with long messages (SPEC §8): the appendix of
+//! VMAC known answers with long messages (docs/WIRE.md §8.6): the appendix of
 //! draft-krovetz-vmac-01 (key "abcdefghijklmnop", nonce "bcdefghi", messages
 //! "abc" repeated 0, 1, 16, 100 and 1,000,000 times) and further messages
 //! across the 128-byte block boundary as published with Crypto++'s VMAC test

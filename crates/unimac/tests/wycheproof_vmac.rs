@@ -1,4 +1,4 @@
-//! Wycheproof's VMAC-AES files (SPEC §8), run in full through the registry:
+//! Wycheproof's VMAC-AES files (docs/WIRE.md §8.6), run in full through the registry:
 //! every valid test gives its tag, every invalid one is rejected.
 
 use unimac::vectors;
