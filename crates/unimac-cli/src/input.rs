@@ -111,7 +111,7 @@ pub fn read_message_limited(
 ) -> Result<bool, Fail> {
     let name = shown(path);
     if is_stdin(path) {
-        return read_stream(io::stdin().lock(), &name, limit, f);
+        return read_stream(io::stdin().lock(), &name, limit, BUF, None, f);
     }
     let p = path.expect("not stdin");
     let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
@@ -122,14 +122,20 @@ pub fn read_message_limited(
         return Err(Fail(format!("cannot read {name}: is a directory")));
     }
     if !meta.is_file() {
-        return read_stream(file, &name, limit, f);
+        return read_stream(file, &name, limit, BUF, None, f);
     }
     let before = stamp(&meta);
     let (total, over) = if meta.len() >= BUF as u64 && limit == u64::MAX {
         (read_pipelined(&file, &name, &mut f)?, false)
     } else {
         let mut total = 0u64;
-        let over = read_stream(&file, &name, limit, |d| {
+        // A buffer the size of the file (and one byte to see its end): no
+        // 1 MiB buffer to clear for every small file.
+        let cap = usize::try_from(meta.len()).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
+        // Reading stops at the size the file had: a file that grew is caught
+        // by the stamps compared below, without one more read() to see EOF.
+        let expect = (meta.len() > 0).then_some(meta.len());
+        let over = read_stream(&file, &name, limit, cap, expect, |d| {
             total += d.len() as u64;
             f(d)
         })?;
@@ -231,11 +237,16 @@ fn read_stream(
     mut input: impl Read,
     name: &str,
     limit: u64,
+    cap: usize,
+    expect: Option<u64>,
     mut f: impl FnMut(&[u8]),
 ) -> Result<bool, Fail> {
-    let mut buf = vec![0u8; 1 << 20];
+    let mut buf = vec![0u8; cap];
     let mut total = 0u64;
     loop {
+        if expect == Some(total) {
+            return Ok(false);
+        }
         match input.read(&mut buf) {
             Ok(0) => return Ok(false),
             Ok(n) => {

@@ -427,15 +427,20 @@ pub fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
 
 /// Refuse a weak MAC for this use unless `--allow-weak`.
 pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
-    let longest = items
+    let sizes: Vec<Option<u64>> = items
         .iter()
         .map(|(p, _)| match std::fs::metadata(p) {
-            Ok(m) if m.is_file() && p.as_os_str() != "-" => m.len(),
-            _ => 1 << 30,
+            Ok(m) if m.is_file() && p.as_os_str() != "-" => Some(m.len()),
+            _ => None,
         })
-        .max()
-        .unwrap_or(0)
-        .max(1 << 20);
+        .collect();
+    check_strength_for(name, &sizes, random)
+}
+
+/// [`check_strength`] from the files' sizes (`None`: not a regular file,
+/// counted as 1 GiB).
+fn check_strength_for(name: &str, sizes: &[Option<u64>], random: bool) -> Result<(), Fail> {
+    let longest = sizes.iter().map(|s| s.unwrap_or(1 << 30)).max().unwrap_or(0).max(1 << 20);
     let why = match use_bound(name, longest, random) {
         Some(l) if l <= WEAK_LOG2 => return Ok(()),
         Some(l) => format!("its forgery bound is 2^{l:.1}"),
@@ -559,26 +564,36 @@ pub fn tag(
             }
             (_, Some(_), None) => None,
         };
+    // One stat per file: a file that does not exist is found now (and gets
+    // no nonce), and the sizes serve the strength check and the output.
+    let mut sizes: Vec<Option<u64>> = Vec::with_capacity(items.len());
+    let items: Vec<Item> = items
+        .into_iter()
+        .map(|(p, e)| {
+            let mut size = None;
+            let e = e.or_else(|| {
+                if p.as_os_str() == "-" {
+                    return None;
+                }
+                match std::fs::metadata(&p) {
+                    Ok(m) => {
+                        size = m.is_file().then(|| m.len());
+                        None
+                    }
+                    Err(x) => Some(format!("{}: {}", p.display(), io_msg(&x))),
+                }
+            });
+            sizes.push(size);
+            (p, e)
+        })
+        .collect();
     if !opts.allow_weak {
-        check_strength(name, &items, random)?;
+        check_strength_for(name, &sizes, random)?;
     }
     // The nonces are reserved durably (lock, write, fsync, rename, fsync the
     // directory) before any file is hashed: a counter that cannot be used is
     // reported before any work, and no tag is printed before its nonce is on
     // disk. One nonce per file listed; a file that fails skips its nonce.
-    // A file that does not exist gets no nonce (found by a stat, not an
-    // open: each file is opened once, when it is hashed).
-    let items: Vec<Item> = items
-        .into_iter()
-        .map(|(p, e)| {
-            let e = e.or_else(|| {
-                (p.as_os_str() != "-")
-                    .then(|| std::fs::metadata(&p).err().map(|x| format!("{}: {}", p.display(), io_msg(&x))))
-                    .flatten()
-            });
-            (p, e)
-        })
-        .collect();
     let listed = items.iter().filter(|(_, e)| e.is_none()).count();
     let binding = unimac::counter::Binding::new(desc, &key);
     let mut next = match counter.filter(|_| listed > 0) {
@@ -591,9 +606,9 @@ pub fn tag(
     let progress = Progress::new(&items);
     let mut out = LineOut::new().with_progress(&progress);
     let mut all_good = true;
-    for (f, e) in &items {
+    for ((f, e), size) in items.iter().zip(&sizes) {
         if e.is_none() {
-            out.before(f)?;
+            out.before(*size)?;
         }
         let hashed = match e {
             Some(e) => Err(e.clone()),
@@ -758,11 +773,12 @@ impl LineOut {
         }
         Ok(())
     }
-    /// Before hashing `path`: lines still in the buffer go out now if the
-    /// file will take a while (1 MiB or more, or not a regular file), so
+    /// Before hashing a file of `size` bytes (`None`: not a regular file):
+    /// lines still in the buffer go out now if it will take a while (1 MiB
+    /// or more, or a stream), so
     /// every line appears once its file and those before it are done.
-    fn before(&mut self, path: &Path) -> Result<(), Fail> {
-        if !self.out.buffer().is_empty() && std::fs::metadata(path).map_or(true, |m| !m.is_file() || m.len() >= 1 << 20) {
+    fn before(&mut self, size: Option<u64>) -> Result<(), Fail> {
+        if !self.out.buffer().is_empty() && size.is_none_or(|n| n >= 1 << 20) {
             self.out.flush()?;
             self.flushed = std::time::Instant::now();
         }

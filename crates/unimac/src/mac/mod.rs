@@ -657,6 +657,9 @@ enum PendingHash {
 }
 
 enum PendingFinish {
+    /// The stream's output is the tag (a stateless MAC started from its
+    /// keyed object: no key set-up per message).
+    Direct,
     Scramble(Aes128),
     OneTimeScramble(Aes128),
     OneTimePad(Aes128),
@@ -720,7 +723,7 @@ impl Pending {
                         Finish::OneTimeScramble(Arc::new(aes), pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
-                    PendingFinish::Wc(..) | PendingFinish::Pad(_) | PendingFinish::Deferred => {
+                    PendingFinish::Wc(..) | PendingFinish::Pad(_) | PendingFinish::Deferred | PendingFinish::Direct => {
                         unreachable!("hash127 MACs are not wc-")
                     }
                 };
@@ -730,6 +733,7 @@ impl Pending {
                 WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
             }
             (PendingHash::Other(s), PendingFinish::Pad(pad)) => pad.apply(&nonce(), &Zeroizing::new(s.finalize()?)),
+            (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
             (PendingHash::Deferred(_), _) => unreachable!("finalized above"),
         }
@@ -738,6 +742,12 @@ impl Pending {
 
 
 impl Pending {
+    /// A stateless MAC's message (no nonce, no pair): `stream` is a message
+    /// started from the MAC's keyed object, its output the tag.
+    pub(crate) fn direct(stream: Box<dyn Stream>, desc: &'static MacDesc) -> Pending {
+        Pending { hash: PendingHash::Other(stream), finish: PendingFinish::Direct, desc }
+    }
+
     /// A UMAC or VMAC message (docs/WIRE.md §8.6) under way: its pad comes from the
     /// nonce at the end.
     pub(crate) fn deferred(d: Box<dyn DeferredNonce>, desc: &'static MacDesc) -> Pending {

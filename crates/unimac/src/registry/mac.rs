@@ -387,6 +387,11 @@ impl Mac {
     /// nonce (e.g. fsync a counter) while the message is being hashed, and
     /// give it to [`Pending::finalize`].
     pub fn start_deferred(&self) -> Result<Pending, Error> {
+        // A stateless MAC has nothing to defer: its message starts from the
+        // key set up once (no AES schedule or table of powers per message).
+        if self.desc.nonce == Nonce::None {
+            return Ok(Pending::direct(self.engine.start(None)?, self.desc));
+        }
         crate::mac::start_deferred(self.desc, &self.key)
     }
 }
