@@ -577,7 +577,7 @@ pub fn tag(
                 }
                 match std::fs::metadata(&p) {
                     Ok(m) => {
-                        size = m.is_file().then(|| m.len());
+                        size = m.is_file().then_some(m.len());
                         None
                     }
                     Err(x) => Some(format!("{}: {}", p.display(), io_msg(&x))),
