@@ -248,6 +248,69 @@ impl Platform {
     }
 }
 
+/// A family's choice of implementation: one `enum Backend` per family
+/// implements this, so every family is dispatched the same way.
+///
+/// The idiom: the backend is chosen once, from the [`Platform`] evidence,
+/// when a key is set up (`new` calls `new_on(Platform::detect(), ..)`), and
+/// kept in the key; no hashing call detects again. Each kernel module's
+/// entry points are safe functions that take the `Platform` and `assert!`
+/// the features they need before their one `unsafe` call into
+/// `#[target_feature]` code, so no safe caller can reach an instruction the
+/// CPU lacks. Names are the [`Feature::name`] of the feature a backend
+/// needs (`"avx2fma"`, `"avx512"`, `"avx512ifma"`, `"pclmul"`,
+/// `"vpclmul"`, `"gfni"`), or `"portable"`, or a family's own name for a
+/// portable variant (`"int26"`).
+pub(crate) trait Backend: Copy + Eq + core::fmt::Debug + 'static {
+    /// The fastest backend the evidence `p` allows.
+    fn for_platform(p: Platform) -> Self;
+    /// The name `backend()` reports.
+    fn name(self) -> &'static str;
+}
+
+/// Every distinct backend of a family that this CPU can run, portable
+/// first: the backends [`Backend::for_platform`] picks for each subset of
+/// the hardware's features.
+#[cfg(test)]
+pub(crate) fn backends<B: Backend>() -> Vec<B> {
+    let mut v: Vec<B> = Vec::new();
+    for p in Platform::hardware().variants() {
+        let b = B::for_platform(p);
+        if !v.contains(&b) {
+            v.push(b);
+        }
+    }
+    v
+}
+
+/// The one differential check every kernel module calls: `kernel(b, x)`
+/// must equal `reference(x)` for every backend `b` of the family this CPU
+/// can run and every input `x` (the caller supplies random and extreme
+/// ones). Returns how many (backend, input) pairs were compared, so a
+/// caller can assert that its check was not vacuous.
+#[cfg(test)]
+pub(crate) fn check_backends<B, I, O>(
+    inputs: &[I],
+    reference: impl Fn(&I) -> O,
+    kernel: impl Fn(B, &I) -> O,
+) -> usize
+where
+    B: Backend,
+    I: core::fmt::Debug,
+    O: PartialEq + core::fmt::Debug,
+{
+    let mut n = 0;
+    for b in backends::<B>() {
+        for x in inputs {
+            let want = reference(x);
+            let got = kernel(b, x);
+            assert_eq!(got, want, "backend {} ({b:?}) differs from the reference on {x:?}", b.name());
+            n += 1;
+        }
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
