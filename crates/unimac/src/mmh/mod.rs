@@ -10,7 +10,8 @@
 //!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
 //!   each hashing many 32-element blocks per call, with a portable path
 //!   ([`portable`]), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
-//!   its AVX-512F form (`avx512`), chosen through [`crate::platform::Platform::detect`].
+//!   its AVX-512F form (`avx512`), chosen once per key from
+//!   [`crate::platform::Platform::detect`] (or the evidence given to `new_on`).
 //! - [`block_families`]: the same as tree block functions (docs/WIRE.md §6), so
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
@@ -30,7 +31,7 @@ use crate::group::DeltaGroup;
 use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
 use crate::spec::{BlockFamily, BlockHash};
 use crate::error::Error;
-use crate::platform::Platform;
+use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -49,26 +50,26 @@ pub const BLOCK32: usize = 4 * K;
 /// Block size of `mmh64` in bytes.
 pub const BLOCK64: usize = 8 * K;
 
-/// Which implementation computes the block functions (private: chosen from
-/// a [`Platform`], the only evidence of CPU features).
+/// Which implementation computes the block functions (private: chosen once,
+/// when a key is set up, from a [`Platform`], the only evidence of CPU
+/// features, which the key keeps for the kernels to check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
     /// Plain Rust ([`portable`]).
     Portable,
     /// AVX2 `vpmuludq` inner products over several blocks at once (`avx2`).
-    Avx2,
+    Avx2Fma,
     /// The same with 512-bit registers, one block in two (`avx512`).
     Avx512,
 }
 
-impl Backend {
-    /// The fastest backend `p` proves this CPU can run.
+impl crate::platform::Backend for Backend {
     fn for_platform(p: Platform) -> Backend {
         // The AVX-512 path also uses AVX2 instructions (every AVX-512F CPU has them).
         if cfg!(target_arch = "x86_64") && p.avx512() && p.avx2_fma() {
             Backend::Avx512
         } else if cfg!(target_arch = "x86_64") && p.avx2_fma() {
-            Backend::Avx2
+            Backend::Avx2Fma
         } else {
             Backend::Portable
         }
@@ -77,9 +78,34 @@ impl Backend {
     fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
-            Backend::Avx2 => "avx2",
+            Backend::Avx2Fma => "avx2fma",
             Backend::Avx512 => "avx512",
         }
+    }
+}
+
+/// `mmh32xN` of `blocks` on `backend`, whose features `platform` must show
+/// (each kernel asserts them).
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn run_mmh32(platform: Platform, backend: Backend, key: &[u32], blocks: &[u8], out: &mut [u8]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2Fma => avx2::mmh32(platform, key, blocks, out),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => avx512::mmh32(platform, key, blocks, out),
+        _ => portable::mmh32(key, blocks, out),
+    }
+}
+
+/// `nmh32` of `blocks` on `backend`, as [`run_mmh32`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn run_nmh32(platform: Platform, backend: Backend, key: &[u32; K], blocks: &[u8], out: &mut [u8]) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2Fma => avx2::nmh32(platform, key, blocks, out),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => avx512::nmh32(platform, key, blocks, out),
+        _ => portable::nmh32(key, blocks, out),
     }
 }
 
@@ -98,6 +124,7 @@ fn check_len(name: &str, what: &str, got: usize, want: usize) -> Result<(), Erro
 /// `mmh32xN` (docs/WIRE.md §3): MMH_32 (Definition 5) with `N` Toeplitz outputs.
 pub struct Mmh32 {
     key: Zeroizing<Vec<u32>>,
+    platform: Platform,
     backend: Backend,
 }
 
@@ -114,10 +141,10 @@ impl Mmh32 {
             return Err(Error::Invalid(format!("mmh32xN: N must be 1..4, got {n}")));
         }
         check_len(&format!("mmh32x{n}"), "key", key.len(), 4 * (K - 1 + n))?;
-        Ok(Mmh32 { key: Zeroizing::new(words32(key)), backend: Backend::for_platform(platform) })
+        Ok(Mmh32 { key: Zeroizing::new(words32(key)), platform, backend: Backend::for_platform(platform) })
     }
 
-    /// The kernel in use: `"portable"`, `"avx2"` or `"avx512"`.
+    /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }
@@ -134,15 +161,7 @@ impl Mmh32 {
     pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         assert_eq!(blocks.len() % BLOCK32, 0, "mmh32xN: whole 128-byte blocks");
         assert_eq!(out.len(), blocks.len() / BLOCK32 * 4 * self.outputs(), "mmh32xN: 4N bytes out per block");
-        match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx2 only if the Platform (detection's evidence) has AVX2.
-            Backend::Avx2 => unsafe { avx2::mmh32(&self.key, blocks, out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx512 only if the Platform has AVX-512F and AVX2.
-            Backend::Avx512 => unsafe { avx512::mmh32(&self.key, blocks, out) },
-            _ => portable::mmh32(&self.key, blocks, out),
-        }
+        run_mmh32(self.platform, self.backend, &self.key, blocks, out)
     }
 
     /// One block (exactly 128 bytes) to `4N` bytes.
@@ -157,6 +176,7 @@ impl Mmh32 {
 /// `nmh32` (docs/WIRE.md §3): NMH_32 (Definition 10).
 pub struct Nmh32 {
     key: Zeroizing<[u32; K]>,
+    platform: Platform,
     backend: Backend,
 }
 
@@ -173,10 +193,10 @@ impl Nmh32 {
         for (w, c) in k.iter_mut().zip(key.chunks_exact(4)) {
             *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
-        Ok(Nmh32 { key: k, backend: Backend::for_platform(platform) })
+        Ok(Nmh32 { key: k, platform, backend: Backend::for_platform(platform) })
     }
 
-    /// The kernel in use: `"portable"`, `"avx2"` or `"avx512"`.
+    /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }
@@ -188,15 +208,7 @@ impl Nmh32 {
     pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         assert_eq!(blocks.len() % BLOCK32, 0, "nmh32: whole 128-byte blocks");
         assert_eq!(out.len(), blocks.len() / BLOCK32 * 4, "nmh32: 4 bytes out per block");
-        match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx2 only if the Platform (detection's evidence) has AVX2.
-            Backend::Avx2 => unsafe { avx2::nmh32(&self.key, blocks, out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the backend is Avx512 only if the Platform has AVX-512F and AVX2.
-            Backend::Avx512 => unsafe { avx512::nmh32(&self.key, blocks, out) },
-            _ => portable::nmh32(&self.key, blocks, out),
-        }
+        run_nmh32(self.platform, self.backend, &self.key, blocks, out)
     }
 
     /// One block (exactly 128 bytes) to 4 bytes.
@@ -334,3 +346,6 @@ pub fn block_families() -> Vec<BlockFamily> {
     }));
     v
 }
+
+#[cfg(test)]
+mod tests;

@@ -103,3 +103,16 @@ pub fn mmh64(key: &[u64; K], blocks: &[u8], out: &mut [u8]) {
         o.copy_from_slice(&reduce64(s).to_le_bytes());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tests::differential, Backend};
+
+    #[test]
+    fn matches_the_definitions() {
+        differential(Backend::Portable, |c, out| match c.key.as_slice().try_into() {
+            Ok(key) if c.outputs == 0 => super::nmh32(key, &c.blocks, out),
+            _ => super::mmh32(&c.key, &c.blocks, out),
+        });
+    }
+}
