@@ -14,12 +14,15 @@
 //! through the portable path, and `M ≡ (w + top)·T^J` at the end
 //! ([`super::portable::finish`]).
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::portable::{self, Tables};
+use crate::platform::Platform;
 
 /// 32-bit words per block.
 pub const WORDS: usize = 512;
@@ -86,23 +89,29 @@ fn add_shifted(lo: &mut u128, hi: &mut u128, x: u64, shift: u32) {
 /// [`portable::absorb`] (the same invariant: `w ≡ A·2^(-8n)` after `n` bytes,
 /// since `T = 2^(8·2048)`).
 ///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512 IFMA52.
+/// # Panics
+/// If `platform` lacks AVX-512 IFMA52 (with AVX-512F).
+pub(crate) fn absorb(platform: Platform, t: &Tables, it: &IfmaTables, w: u128, x: &[u8]) -> u128 {
+    assert!(platform.avx512ifma(), "modp IFMA52 kernel without AVX-512 IFMA52");
+    // SAFETY: the evidence `platform` shows AVX-512 IFMA52, which detection
+    // reports only with AVX-512F.
+    unsafe { absorb_ifma(t, it, w, x) }
+}
+
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn absorb(t: &Tables, it: &IfmaTables, mut w: u128, x: &[u8]) -> u128 {
+fn absorb_ifma(t: &Tables, it: &IfmaTables, mut w: u128, x: &[u8]) -> u128 {
     debug_assert!(x.len().is_multiple_of(BLOCK_BYTES));
     for b in x.chunks_exact(BLOCK_BYTES) {
-        // SAFETY: `b` is BLOCK_BYTES long; the features are the caller's.
-        w = unsafe { block(t, it, b, w) };
+        w = block(t, it, b, w);
     }
     w
 }
 
 /// `(w + X)·T^-1 (mod p)`, `< 2^128`, for one block `X` (`x`, 2048 bytes).
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
-    debug_assert_eq!(x.len(), BLOCK_BYTES);
-    debug_assert_eq!(it.digits.len(), 3 * WORDS);
+fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
+    // The loads below read all of `x` and of `digits`.
+    assert!(x.len() == BLOCK_BYTES && it.digits.len() == 3 * WORDS, "modp IFMA52 block: lengths");
     let z = _mm512_setzero_si512();
     let (mut a0, mut a1, mut a2, mut a3, mut a4, mut a5) = (z, z, z, z, z, z);
     let xp = x.as_ptr();
@@ -151,4 +160,17 @@ unsafe fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
     }
     // S < 2^198 < (K + 2)·2^192 (K = 64): the portable fold's bound holds.
     t.fold(lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tests::differential, Backend};
+    use crate::platform::Platform;
+
+    #[test]
+    fn matches_the_big_integer_model() {
+        differential(Backend::Avx512Ifma, |k, w, x| {
+            super::absorb(Platform::hardware(), &k.t, k.ifma.get_or_init(|| super::IfmaTables::new(&k.t)), w, x)
+        });
+    }
 }

@@ -35,7 +35,7 @@ use std::fmt;
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
-use crate::platform::Platform;
+use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -68,8 +68,9 @@ const fn max(a: usize, b: usize) -> usize {
 const STREAM_CHUNK: usize = 64 << 10;
 const _: () = assert!(STREAM_CHUNK.is_multiple_of(UNIT) && UNIT.is_multiple_of(BLOCK_BYTES));
 
-/// A reduction kernel (private: chosen from a [`Platform`], the only
-/// evidence of CPU features).
+/// A reduction kernel (private: chosen once per key from a [`Platform`],
+/// the only evidence of CPU features, which the key keeps for the kernel to
+/// check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
     /// `u64 × u64 → u128` products (`portable`).
@@ -78,13 +79,19 @@ enum Backend {
     Avx512Ifma,
 }
 
-impl Backend {
-    /// The fastest backend `p` proves this CPU can run.
+impl crate::platform::Backend for Backend {
     fn for_platform(p: Platform) -> Backend {
         if cfg!(target_arch = "x86_64") && p.avx512ifma() {
             Backend::Avx512Ifma
         } else {
             Backend::Portable
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Avx512Ifma => "avx512ifma",
         }
     }
 }
@@ -97,6 +104,10 @@ pub const KEY_BYTES: usize = 16;
 /// material. Build with [`SecretPrime::generate`] or [`SecretPrime::from_bytes`].
 pub struct SecretPrime {
     t: portable::Tables,
+    /// The evidence the key was set up with, and the kernel it chose for
+    /// long integers.
+    platform: Platform,
+    backend: Backend,
     /// The IFMA52 kernel's digits, built on first use (they zeroize
     /// themselves when dropped).
     #[cfg(target_arch = "x86_64")]
@@ -210,9 +221,14 @@ impl SecretPrime {
         zeroize::Zeroizing::new(self.t.p.to_le_bytes())
     }
 
+    /// The key's set-up: the kernel for long integers is chosen here, once,
+    /// from [`Platform::detect`].
     fn with_tables(t: portable::Tables) -> SecretPrime {
+        let platform = Platform::detect();
         SecretPrime {
             t,
+            platform,
+            backend: Backend::for_platform(platform),
             #[cfg(target_arch = "x86_64")]
             ifma: std::sync::OnceLock::new(),
         }
@@ -230,31 +246,39 @@ impl SecretPrime {
     /// allows, at every length and on one thread (tests and benchmarks pass
     /// each of [`Platform::variants`]).
     pub fn reduce_on(&self, platform: Platform, m: &[u8]) -> u128 {
+        self.reduce_with(platform, Backend::for_platform(platform), m)
+    }
+
+    /// `M mod p` on `backend` at every length, one thread; `platform` must
+    /// show the backend's features (its kernel asserts them).
+    fn reduce_with(&self, platform: Platform, backend: Backend, m: &[u8]) -> u128 {
         let full = m.len() / UNIT * UNIT;
-        let w = self.absorb(Backend::for_platform(platform), 0, &m[..full]);
+        let w = self.absorb(platform, backend, 0, &m[..full]);
         portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
     }
 
     /// The kernel `platform` selects for long integers: `"portable"` or
     /// `"avx512ifma"`.
     pub fn backend_on(platform: Platform) -> &'static str {
-        match Backend::for_platform(platform) {
-            Backend::Portable => "portable",
-            Backend::Avx512Ifma => "avx512ifma",
-        }
+        Backend::for_platform(platform).name()
+    }
+
+    /// The kernel this key chose for long integers when it was set up:
+    /// `"portable"` or `"avx512ifma"`.
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// Whole units `x` (a multiple of [`UNIT`] bytes) after `w` on `backend`:
     /// both backends keep `w ≡ A·2^(-8n)` for the `n` bytes read so far.
-    fn absorb(&self, backend: Backend, w: u128, x: &[u8]) -> u128 {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn absorb(&self, platform: Platform, backend: Backend, w: u128, x: &[u8]) -> u128 {
         match backend {
             Backend::Portable => portable::absorb(&self.t, w, x),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Ifma => {
                 let it = self.ifma.get_or_init(|| avx512::IfmaTables::new(&self.t));
-                // SAFETY: the backend is Avx512Ifma only if the Platform
-                // (detection's evidence) has AVX-512F and IFMA52.
-                unsafe { avx512::absorb(&self.t, it, w, x) }
+                avx512::absorb(platform, &self.t, it, w, x)
             }
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Avx512Ifma => unreachable!("no IFMA kernel off x86-64; for_platform never picks it"),
@@ -290,8 +314,8 @@ impl SecretPrime {
     fn absorb_one(&self, w: u128, x: &[u8]) -> u128 {
         // (IFMA_MIN_BYTES is 0 on targets without the IFMA code.)
         #[allow(clippy::absurd_extreme_comparisons)]
-        let b = if x.len() >= IFMA_MIN_BYTES { Backend::for_platform(Platform::detect()) } else { Backend::Portable };
-        self.absorb(b, w, x)
+        let b = if x.len() >= IFMA_MIN_BYTES { self.backend } else { Backend::Portable };
+        self.absorb(self.platform, b, w, x)
     }
 
     /// Start reducing an integer that arrives in pieces, lowest bytes first.

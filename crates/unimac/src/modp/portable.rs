@@ -314,3 +314,13 @@ fn mul_wide(a: u128, b: u128) -> (u128, u128) {
     let hi = hh + (mid >> 64) + ((mc as u128) << 64) + c1 as u128;
     (lo, hi)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tests::differential, Backend};
+
+    #[test]
+    fn matches_the_big_integer_model() {
+        differential(Backend::Portable, |k, w, x| super::absorb(&k.t, w, x));
+    }
+}
