@@ -14,10 +14,13 @@
 //! the limb's scale) and its sum is within the chunk bound derived at
 //! [`super::fp::GROUPS`], so `fp53` never rounds (Theorem 2.2).
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::fp::{self, Table, CHUNK_BYTES, CHUNK_WORDS};
+use crate::platform::Platform;
 
 /// The vector state: `acc[4j + l]` is limb `j` of lane `l`.
 #[derive(Clone, Copy)]
@@ -51,44 +54,54 @@ impl State {
 }
 
 /// `y = top_k(x)` on four lanes (Theorem 2.4), with `a = 3·2^(k+51)`.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
 #[inline(always)]
 unsafe fn top(x: __m256d, a: __m256d) -> __m256d {
-    _mm256_sub_pd(_mm256_add_pd(x, a), a)
+    // SAFETY: register-only AVX instructions; the caller guarantees AVX2.
+    unsafe { _mm256_sub_pd(_mm256_add_pd(x, a), a) }
 }
 
 /// `squeeze` (section 3) on four lanes at once, in the paper's parallel
 /// order (`fp::SQUEEZE_PARALLEL`: six steps of two independent carries; its
 /// bounds, `|t_j| <= 0.98·2^53·2^(16j)` in, `|v_j| <= 1.01·2^15·2^(16j)` out,
 /// are checked in the tests as for Theorem 3.2).
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
 #[inline(always)]
 unsafe fn squeeze(t: &mut [__m256d; 8]) {
-    // Spelled out (indices are literals) so the limbs stay in registers.
-    macro_rules! carry {
-        (7) => {{
-            let y = top(t[7], _mm256_set1_pd(3.0 * fp::pow2(178)));
-            t[7] = _mm256_sub_pd(t[7], y);
-            // 2^127 ≡ 1 (mod p): y·2^−127 is exact and joins limb 0.
-            t[0] = _mm256_fmadd_pd(y, _mm256_set1_pd(fp::pow2(-127)), t[0]);
-        }};
-        ($i:literal) => {{
-            let y = top(t[$i], _mm256_set1_pd(3.0 * fp::pow2(67 + 16 * $i)));
-            t[$i] = _mm256_sub_pd(t[$i], y);
-            t[$i + 1] = _mm256_add_pd(t[$i + 1], y);
-        }};
+    // SAFETY: register-only AVX2 and FMA instructions; the caller guarantees both.
+    unsafe {
+        // Spelled out (indices are literals) so the limbs stay in registers.
+        macro_rules! carry {
+            (7) => {{
+                let y = top(t[7], _mm256_set1_pd(3.0 * fp::pow2(178)));
+                t[7] = _mm256_sub_pd(t[7], y);
+                // 2^127 ≡ 1 (mod p): y·2^−127 is exact and joins limb 0.
+                t[0] = _mm256_fmadd_pd(y, _mm256_set1_pd(fp::pow2(-127)), t[0]);
+            }};
+            ($i:literal) => {{
+                let y = top(t[$i], _mm256_set1_pd(3.0 * fp::pow2(67 + 16 * $i)));
+                t[$i] = _mm256_sub_pd(t[$i], y);
+                t[$i + 1] = _mm256_add_pd(t[$i + 1], y);
+            }};
+        }
+        // fp::SQUEEZE_PARALLEL = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5].
+        carry!(0);
+        carry!(4);
+        carry!(1);
+        carry!(5);
+        carry!(2);
+        carry!(6);
+        carry!(3);
+        carry!(7);
+        carry!(0);
+        carry!(4);
+        carry!(1);
+        carry!(5);
     }
-    // fp::SQUEEZE_PARALLEL = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5].
-    carry!(0);
-    carry!(4);
-    carry!(1);
-    carry!(5);
-    carry!(2);
-    carry!(6);
-    carry!(3);
-    carry!(7);
-    carry!(0);
-    carry!(4);
-    carry!(1);
-    carry!(5);
 }
 
 /// `d + prod(w, u)` (section 5) on four lanes, `w` broadcast from
@@ -96,39 +109,59 @@ unsafe fn squeeze(t: &mut [__m256d; 8]) {
 /// and `|u_j| <= 1.01·2^15·2^(16j)` the product limbs are at most
 /// `2^50·2^(16j)` (Theorem 5.1), and every partial sum with `d` stays within
 /// the chunk bound, so each FMA is exact in any order (Theorem 5.2).
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
 #[inline(always)]
 unsafe fn prod_add(mul: &[f64; 8], u: &[__m256d; 8], d: &mut [__m256d; 8]) {
-    for a in 0..4 {
-        for k in 0..4 {
-            let m = _mm256_set1_pd(if k <= a { mul[a - k] } else { mul[8 + a - k] });
-            d[2 * a] = _mm256_fmadd_pd(m, u[2 * k], d[2 * a]);
-            d[2 * a + 1] = _mm256_fmadd_pd(m, u[2 * k + 1], d[2 * a + 1]);
+    // SAFETY: register-only AVX2 and FMA instructions; the caller guarantees both.
+    unsafe {
+        for a in 0..4 {
+            for k in 0..4 {
+                let m = _mm256_set1_pd(if k <= a { mul[a - k] } else { mul[8 + a - k] });
+                d[2 * a] = _mm256_fmadd_pd(m, u[2 * k], d[2 * a]);
+                d[2 * a + 1] = _mm256_fmadd_pd(m, u[2 * k + 1], d[2 * a + 1]);
+            }
         }
     }
 }
 
+/// The state's limbs in registers.
+///
+/// # Safety
+/// The CPU must support AVX2.
 #[inline(always)]
 unsafe fn load(st: &State) -> [__m256d; 8] {
-    // SAFETY (callers): `acc` is 32-byte aligned and holds 32 doubles.
-    core::array::from_fn(|j| _mm256_load_pd(st.acc.as_ptr().add(4 * j)))
+    // SAFETY: the caller guarantees AVX; `acc` is 32-byte aligned (the
+    // first field of a `repr(C, align(32))` struct) and holds 32 doubles, so
+    // each aligned load of four at 4j, j < 8, is in bounds.
+    core::array::from_fn(|j| unsafe { _mm256_load_pd(st.acc.as_ptr().add(4 * j)) })
 }
 
+/// The limbs `v` back into the state.
+///
+/// # Safety
+/// The CPU must support AVX2.
 #[inline(always)]
 unsafe fn store(st: &mut State, v: &[__m256d; 8]) {
     for (j, x) in v.iter().enumerate() {
-        _mm256_store_pd(st.acc.as_mut_ptr().add(4 * j), *x);
+        // SAFETY: as in `load`.
+        unsafe { _mm256_store_pd(st.acc.as_mut_ptr().add(4 * j), *x) };
     }
 }
 
 /// One chunk: the words of `m` (`m.len()` a multiple of 4) followed by
 /// `tail` if present, `n` words in all with `1 <= n <= CHUNK_WORDS`:
 /// `state ← state·r^n + Σ_t m_t r^(n−t)`.
-#[inline(always)]
-unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
     let n0 = m.len() / 4;
     let n = n0 + tail.is_some() as usize;
     assert!(m.len().is_multiple_of(4) && (1..=CHUNK_WORDS).contains(&n));
     let groups = n.div_ceil(4);
+    // The group loads below read the table's groups 0..groups.
+    assert!(groups <= t.tab.len(), "hash127 avx2 chunk: the table ends before the chunk");
     // A chunk whose length is not a multiple of four (only the last one of a
     // message) starts with `lead` zero words, so that its groups line up with
     // the table, which counts groups from the chunk's end.
@@ -143,7 +176,7 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
             0
         } else if v - lead < n0 {
             // SAFETY: v − lead < n0 words lie inside `m`.
-            i32::from_le_bytes(*(base.add(4 * (v - lead)) as *const [u8; 4]))
+            i32::from_le_bytes(unsafe { *(base.add(4 * (v - lead)) as *const [u8; 4]) })
         } else {
             tail.unwrap_or(0)
         }
@@ -152,10 +185,15 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
     macro_rules! group {
         ($e:expr, $words:expr) => {{
             let w = _mm256_cvtepi32_pd($words);
-            let c = (*tab.add($e)).0.as_ptr();
             // The dot product of section 6: limb j of each lane gains m·c_{i,j}.
-            for j in 0..8 {
-                d[j] = _mm256_fmadd_pd(w, _mm256_load_pd(c.add(4 * j)), d[j]);
+            // SAFETY: `$e < groups <= t.tab.len()` (asserted above), and a
+            // `Group` is 32 doubles, 32-byte aligned: each aligned load of
+            // four at 4j, j < 8, is inside it.
+            unsafe {
+                let c = (*tab.add($e)).0.as_ptr();
+                for j in 0..8 {
+                    d[j] = _mm256_fmadd_pd(w, _mm256_load_pd(c.add(4 * j)), d[j]);
+                }
             }
         }};
     }
@@ -163,25 +201,31 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
     let mut g = 0;
     if lead != 0 {
         let w: [i32; 4] = core::array::from_fn(word);
-        group!(groups - 1, _mm_loadu_si128(w.as_ptr() as *const __m128i));
+        // SAFETY (the load): `w` is 16 bytes.
+        group!(groups - 1, unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) });
         g = 1;
     }
     // Whole groups read straight from `m`: group g is words 4g − lead .. 4g − lead + 3.
     let full_end = if tail.is_some() { groups - 1 } else { groups };
     while g + 2 <= full_end {
-        // SAFETY: both groups lie inside `m` (g < full_end).
-        let p = base.add(4 * (4 * g - lead));
-        group!(groups - 1 - g, _mm_loadu_si128(p as *const __m128i));
-        group!(groups - 2 - g, _mm_loadu_si128(p.add(16) as *const __m128i));
+        // SAFETY: both groups lie inside `m` (g + 1 < full_end).
+        let (w0, w1) = unsafe {
+            let p = base.add(4 * (4 * g - lead));
+            (_mm_loadu_si128(p as *const __m128i), _mm_loadu_si128(p.add(16) as *const __m128i))
+        };
+        group!(groups - 1 - g, w0);
+        group!(groups - 2 - g, w1);
         g += 2;
     }
     while g < groups {
         if g < full_end {
-            let p = base.add(4 * (4 * g - lead));
-            group!(groups - 1 - g, _mm_loadu_si128(p as *const __m128i));
+            // SAFETY: the group lies inside `m` (g < full_end).
+            let w = unsafe { _mm_loadu_si128(base.add(4 * (4 * g - lead)) as *const __m128i) };
+            group!(groups - 1 - g, w);
         } else {
             let w: [i32; 4] = core::array::from_fn(|i| word(4 * g + i));
-            group!(groups - 1 - g, _mm_loadu_si128(w.as_ptr() as *const __m128i));
+            // SAFETY: `w` is 16 bytes.
+            group!(groups - 1 - g, unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) });
         }
         g += 1;
     }
@@ -194,19 +238,29 @@ unsafe fn chunk(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
         }
         st.fresh = false;
     } else {
-        let mut u = load(st);
-        squeeze(&mut u);
-        prod_add(&t.mul[n], &u, &mut d);
+        // SAFETY: this function has AVX2 and FMA.
+        unsafe {
+            let mut u = load(st);
+            squeeze(&mut u);
+            prod_add(&t.mul[n], &u, &mut d);
+        }
     }
-    store(st, &d);
+    // SAFETY: this function has AVX2.
+    unsafe { store(st, &d) };
 }
 
 /// Absorb whole chunks: `m.len()` is a multiple of `CHUNK_BYTES`.
 ///
-/// # Safety
-/// The CPU must support AVX2 and FMA.
+/// # Panics
+/// If `platform` lacks AVX2 and FMA.
+pub(crate) fn chunks(platform: Platform, st: &mut State, t: &Table, m: &[u8]) {
+    assert!(platform.avx2_fma(), "hash127 avx2 kernel without AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX2 and FMA.
+    unsafe { chunks_avx2(st, t, m) }
+}
+
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
+fn chunks_avx2(st: &mut State, t: &Table, m: &[u8]) {
     assert!(m.len().is_multiple_of(CHUNK_BYTES));
     for c in m.chunks_exact(CHUNK_BYTES) {
         chunk(st, t, c, None);
@@ -216,10 +270,16 @@ pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
 /// Absorb a last, possibly short chunk: the words of `m` (`m.len()` a
 /// multiple of 4), then `tail` if present; at most `CHUNK_WORDS` words.
 ///
-/// # Safety
-/// The CPU must support AVX2 and FMA.
+/// # Panics
+/// If `platform` lacks AVX2 and FMA.
+pub(crate) fn last(platform: Platform, st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+    assert!(platform.avx2_fma(), "hash127 avx2 kernel without AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX2 and FMA.
+    unsafe { last_avx2(st, t, m, tail) }
+}
+
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+fn last_avx2(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
     assert!(m.len().is_multiple_of(4) && m.len() / 4 + tail.is_some() as usize <= CHUNK_WORDS);
     if !m.is_empty() || tail.is_some() {
         chunk(st, t, m, tail);
@@ -231,16 +291,26 @@ pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>
 /// (`|w_j| <= 4.1·2^31·2^(32j)`), `t_j = w_j + k_j` (`|t_j| <= 5.1·2^31·2^(32j)
 /// <= 2^49·2^(32j)`), then `freeze` (Theorem 4.2).
 ///
-/// # Safety
-/// The CPU must support AVX2 and FMA.
+/// # Panics
+/// If `platform` lacks AVX2 and FMA.
+pub(crate) fn finish(platform: Platform, st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
+    assert!(platform.avx2_fma(), "hash127 avx2 kernel without AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX2 and FMA.
+    unsafe { finish_avx2(st, t, k) }
+}
+
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
+fn finish_avx2(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
     let mut v = [0.0f64; 8];
     if st.fresh {
         v = t.pow[1];
     } else {
-        let mut u = load(st);
-        squeeze(&mut u);
+        // SAFETY: this function has AVX2 and FMA.
+        let u = unsafe {
+            let mut u = load(st);
+            squeeze(&mut u);
+            u
+        };
         for j in 0..8 {
             // Horizontal sum of the four lanes of limb j (exact: < 2^18·2^(16j)).
             let lo = _mm256_castpd256_pd128(u[j]);
@@ -260,10 +330,21 @@ pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
 /// VPMULUDQ per limb; every sum stays below 2^64 (at most 256 products below
 /// 2^56).
 ///
-/// # Safety
-/// The CPU must support AVX2.
+/// # Panics
+/// If `platform` lacks AVX2, or the powers end before the words.
+pub(crate) fn short_head(
+    platform: Platform,
+    sp: &super::portable::ShortPowers,
+    words: &[u8],
+    off: usize,
+) -> [u64; super::portable::LIMBS] {
+    assert!(platform.avx2_fma(), "hash127 avx2 kernel without AVX2");
+    // SAFETY: the evidence `platform` shows AVX2.
+    unsafe { short_head_avx2(sp, words, off) }
+}
+
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn short_head(sp: &super::portable::ShortPowers, words: &[u8], off: usize) -> [u64; super::portable::LIMBS] {
+fn short_head_avx2(sp: &super::portable::ShortPowers, words: &[u8], off: usize) -> [u64; super::portable::LIMBS] {
     use super::portable::{LIMBS, SHORT_WORDS};
     let groups = words.len() / 16;
     // The loads below read limbs[k][off .. off + 4·groups] and words[.. 16·groups].
@@ -286,4 +367,12 @@ pub(crate) unsafe fn short_head(sp: &super::portable::ShortPowers, words: &[u8],
         *c = (_mm_cvtsi128_si64(s) as u64).wrapping_add(_mm_extract_epi64::<1>(s) as u64);
     }
     cols
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_big_integer_model() {
+        super::super::tests::differential(super::super::Backend::Avx2Fma);
+    }
 }

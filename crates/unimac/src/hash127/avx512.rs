@@ -16,6 +16,8 @@
 //! [`super::fp::GROUPS8`] (at most `0.55·2^53` per limb scale), so `fp53`
 //! never rounds (Theorem 2.2).
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 // The SIMD loops index the limbs of several arrays by the same number.
 #![allow(clippy::needless_range_loop)]
 
@@ -23,6 +25,7 @@
 use core::arch::x86_64::*;
 
 use super::fp::{self, Table, CHUNK_BYTES, CHUNK_WORDS};
+use crate::platform::Platform;
 
 /// The vector state: `acc[8j + l]` is limb `j` of lane `l`.
 #[derive(Clone, Copy)]
@@ -56,43 +59,53 @@ impl State {
 }
 
 /// `y = top_k(x)` on eight lanes (Theorem 2.4), with `a = 3·2^(k+51)`.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn top(x: __m512d, a: __m512d) -> __m512d {
-    _mm512_sub_pd(_mm512_add_pd(x, a), a)
+    // SAFETY: register-only AVX-512F instructions; the caller guarantees AVX-512F.
+    unsafe { _mm512_sub_pd(_mm512_add_pd(x, a), a) }
 }
 
 /// `squeeze` (section 3) on eight lanes at once, in the paper's parallel
 /// order (`fp::SQUEEZE_PARALLEL`; bounds `|t_j| <= 0.98·2^53·2^(16j)` in,
 /// `|v_j| <= 1.01·2^15·2^(16j)` out, checked in the tests as for Theorem 3.2).
+///
+/// # Safety
+/// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn squeeze(t: &mut [__m512d; 8]) {
-    // Spelled out (indices are literals) so the limbs stay in registers.
-    macro_rules! carry {
-        (7) => {{
-            let y = top(t[7], _mm512_set1_pd(3.0 * fp::pow2(178)));
-            t[7] = _mm512_sub_pd(t[7], y);
-            // 2^127 ≡ 1 (mod p): y·2^−127 is exact and joins limb 0.
-            t[0] = _mm512_fmadd_pd(y, _mm512_set1_pd(fp::pow2(-127)), t[0]);
-        }};
-        ($i:literal) => {{
-            let y = top(t[$i], _mm512_set1_pd(3.0 * fp::pow2(67 + 16 * $i)));
-            t[$i] = _mm512_sub_pd(t[$i], y);
-            t[$i + 1] = _mm512_add_pd(t[$i + 1], y);
-        }};
+    // SAFETY: register-only AVX-512F and FMA instructions; the caller guarantees them.
+    unsafe {
+        // Spelled out (indices are literals) so the limbs stay in registers.
+        macro_rules! carry {
+            (7) => {{
+                let y = top(t[7], _mm512_set1_pd(3.0 * fp::pow2(178)));
+                t[7] = _mm512_sub_pd(t[7], y);
+                // 2^127 ≡ 1 (mod p): y·2^−127 is exact and joins limb 0.
+                t[0] = _mm512_fmadd_pd(y, _mm512_set1_pd(fp::pow2(-127)), t[0]);
+            }};
+            ($i:literal) => {{
+                let y = top(t[$i], _mm512_set1_pd(3.0 * fp::pow2(67 + 16 * $i)));
+                t[$i] = _mm512_sub_pd(t[$i], y);
+                t[$i + 1] = _mm512_add_pd(t[$i + 1], y);
+            }};
+        }
+        // fp::SQUEEZE_PARALLEL = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5].
+        carry!(0);
+        carry!(4);
+        carry!(1);
+        carry!(5);
+        carry!(2);
+        carry!(6);
+        carry!(3);
+        carry!(7);
+        carry!(0);
+        carry!(4);
+        carry!(1);
+        carry!(5);
     }
-    // fp::SQUEEZE_PARALLEL = [0, 4, 1, 5, 2, 6, 3, 7, 0, 4, 1, 5].
-    carry!(0);
-    carry!(4);
-    carry!(1);
-    carry!(5);
-    carry!(2);
-    carry!(6);
-    carry!(3);
-    carry!(7);
-    carry!(0);
-    carry!(4);
-    carry!(1);
-    carry!(5);
 }
 
 /// `d + prod(w, u)` (section 5) on eight lanes, `w` broadcast from
@@ -100,40 +113,59 @@ unsafe fn squeeze(t: &mut [__m512d; 8]) {
 /// and `|u_j| <= 1.01·2^15·2^(16j)` the product limbs are at most
 /// `2^50·2^(16j)` (Theorem 5.1), and every partial sum with `d` stays within
 /// the chunk bound, so each FMA is exact in any order (Theorem 5.2).
+///
+/// # Safety
+/// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn prod_add(mul: &[f64; 8], u: &[__m512d; 8], d: &mut [__m512d; 8]) {
-    for a in 0..4 {
-        for k in 0..4 {
-            let m = _mm512_set1_pd(if k <= a { mul[a - k] } else { mul[8 + a - k] });
-            d[2 * a] = _mm512_fmadd_pd(m, u[2 * k], d[2 * a]);
-            d[2 * a + 1] = _mm512_fmadd_pd(m, u[2 * k + 1], d[2 * a + 1]);
+    // SAFETY: register-only AVX-512F instructions; the caller guarantees AVX-512F.
+    unsafe {
+        for a in 0..4 {
+            for k in 0..4 {
+                let m = _mm512_set1_pd(if k <= a { mul[a - k] } else { mul[8 + a - k] });
+                d[2 * a] = _mm512_fmadd_pd(m, u[2 * k], d[2 * a]);
+                d[2 * a + 1] = _mm512_fmadd_pd(m, u[2 * k + 1], d[2 * a + 1]);
+            }
         }
     }
 }
 
+/// The state's limbs in registers.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn load(st: &State) -> [__m512d; 8] {
-    // SAFETY (callers): `acc` is 64-byte aligned and holds 64 doubles.
-    core::array::from_fn(|j| _mm512_load_pd(st.acc.as_ptr().add(8 * j)))
+    // SAFETY: the caller guarantees AVX-512F; `acc` is 64-byte aligned (the
+    // first field of a `repr(C, align(64))` struct) and holds 64 doubles, so
+    // each aligned load of eight at 8j, j < 8, is in bounds.
+    core::array::from_fn(|j| unsafe { _mm512_load_pd(st.acc.as_ptr().add(8 * j)) })
 }
 
+/// The limbs `v` back into the state.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn store(st: &mut State, v: &[__m512d; 8]) {
     for (j, x) in v.iter().enumerate() {
-        // SAFETY (callers): as in `load`.
-        _mm512_store_pd(st.acc.as_mut_ptr().add(8 * j), *x);
+        // SAFETY: as in `load`.
+        unsafe { _mm512_store_pd(st.acc.as_mut_ptr().add(8 * j), *x) };
     }
 }
 
 /// One chunk: the words of `m` (`m.len()` a multiple of 4) followed by
 /// `tail` if present, `n` words in all with `1 <= n <= CHUNK_WORDS`:
 /// `state ← state·r^n + Σ_t m_t r^(n−t)`.
-#[inline(always)]
-unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: Option<i32>) {
+#[target_feature(enable = "avx512f,avx2,fma")]
+#[inline]
+fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: Option<i32>) {
     let n0 = m.len() / 4;
     let n = n0 + tail.is_some() as usize;
     assert!(m.len().is_multiple_of(4) && (1..=CHUNK_WORDS).contains(&n));
     let groups = n.div_ceil(8);
+    // The group loads below read the table's groups 0..groups.
+    assert!(groups <= tab.len(), "hash127 avx512 chunk: the table ends before the chunk");
     // A chunk whose length is not a multiple of eight (only the last one of
     // a message) starts with `lead` zero words, so that its groups line up
     // with the table, which counts groups from the chunk's end.
@@ -148,7 +180,7 @@ unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: O
             0
         } else if v - lead < n0 {
             // SAFETY: v − lead < n0 words lie inside `m`.
-            i32::from_le_bytes(*(base.add(4 * (v - lead)) as *const [u8; 4]))
+            i32::from_le_bytes(unsafe { *(base.add(4 * (v - lead)) as *const [u8; 4]) })
         } else {
             tail.unwrap_or(0)
         }
@@ -157,11 +189,15 @@ unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: O
     macro_rules! group {
         ($e:expr, $words:expr) => {{
             let w = _mm512_cvtepi32_pd($words);
-            // SAFETY: `$e < groups <= GROUPS8`, the table's length.
-            let c = (*tab.add($e)).0.as_ptr();
             // The dot product of section 6: limb j of each lane gains m·c_{i,j}.
-            for j in 0..8 {
-                d[j] = _mm512_fmadd_pd(w, _mm512_load_pd(c.add(8 * j)), d[j]);
+            // SAFETY: `$e < groups <= tab.len()` (asserted above), and a
+            // `Group8` is 64 doubles, 64-byte aligned: each aligned load of
+            // eight at 8j, j < 8, is inside it.
+            unsafe {
+                let c = (*tab.add($e)).0.as_ptr();
+                for j in 0..8 {
+                    d[j] = _mm512_fmadd_pd(w, _mm512_load_pd(c.add(8 * j)), d[j]);
+                }
             }
         }};
     }
@@ -169,26 +205,31 @@ unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: O
     let mut g = 0;
     if lead != 0 {
         let w: [i32; 8] = core::array::from_fn(word);
-        group!(groups - 1, _mm256_loadu_si256(w.as_ptr() as *const __m256i));
+        // SAFETY (the load): `w` is 32 bytes.
+        group!(groups - 1, unsafe { _mm256_loadu_si256(w.as_ptr() as *const __m256i) });
         g = 1;
     }
     // Whole groups read straight from `m`: group g is words 8g − lead .. 8g − lead + 7.
     let full_end = if tail.is_some() { groups - 1 } else { groups };
     while g + 2 <= full_end {
         // SAFETY: both groups lie inside `m` (g + 1 < full_end).
-        let p = base.add(4 * (8 * g - lead));
-        group!(groups - 1 - g, _mm256_loadu_si256(p as *const __m256i));
-        group!(groups - 2 - g, _mm256_loadu_si256(p.add(32) as *const __m256i));
+        let (w0, w1) = unsafe {
+            let p = base.add(4 * (8 * g - lead));
+            (_mm256_loadu_si256(p as *const __m256i), _mm256_loadu_si256(p.add(32) as *const __m256i))
+        };
+        group!(groups - 1 - g, w0);
+        group!(groups - 2 - g, w1);
         g += 2;
     }
     while g < groups {
         if g < full_end {
             // SAFETY: the group lies inside `m` (g < full_end).
-            let p = base.add(4 * (8 * g - lead));
-            group!(groups - 1 - g, _mm256_loadu_si256(p as *const __m256i));
+            let w = unsafe { _mm256_loadu_si256(base.add(4 * (8 * g - lead)) as *const __m256i) };
+            group!(groups - 1 - g, w);
         } else {
             let w: [i32; 8] = core::array::from_fn(|i| word(8 * g + i));
-            group!(groups - 1 - g, _mm256_loadu_si256(w.as_ptr() as *const __m256i));
+            // SAFETY: `w` is 32 bytes.
+            group!(groups - 1 - g, unsafe { _mm256_loadu_si256(w.as_ptr() as *const __m256i) });
         }
         g += 1;
     }
@@ -201,19 +242,29 @@ unsafe fn chunk(st: &mut State, t: &Table, tab: &[fp::Group8], m: &[u8], tail: O
         }
         st.fresh = false;
     } else {
-        let mut u = load(st);
-        squeeze(&mut u);
-        prod_add(&t.mul[n], &u, &mut d);
+        // SAFETY: this function has AVX-512F.
+        unsafe {
+            let mut u = load(st);
+            squeeze(&mut u);
+            prod_add(&t.mul[n], &u, &mut d);
+        }
     }
-    store(st, &d);
+    // SAFETY: this function has AVX-512F.
+    unsafe { store(st, &d) };
 }
 
 /// Absorb whole chunks: `m.len()` is a multiple of `CHUNK_BYTES`.
 ///
-/// # Safety
-/// The CPU must support AVX-512F.
+/// # Panics
+/// If `platform` lacks AVX-512F or AVX2 and FMA.
+pub(crate) fn chunks(platform: Platform, st: &mut State, t: &Table, m: &[u8]) {
+    assert!(platform.avx512() && platform.avx2_fma(), "hash127 avx512 kernel without AVX-512F, AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX-512F, AVX2 and FMA.
+    unsafe { chunks_avx512(st, t, m) }
+}
+
 #[target_feature(enable = "avx512f,avx2,fma")]
-pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
+fn chunks_avx512(st: &mut State, t: &Table, m: &[u8]) {
     assert!(m.len().is_multiple_of(CHUNK_BYTES));
     let tab = t.tab8();
     for c in m.chunks_exact(CHUNK_BYTES) {
@@ -224,10 +275,16 @@ pub(crate) unsafe fn chunks(st: &mut State, t: &Table, m: &[u8]) {
 /// Absorb a last, possibly short chunk: the words of `m` (`m.len()` a
 /// multiple of 4), then `tail` if present; at most `CHUNK_WORDS` words.
 ///
-/// # Safety
-/// The CPU must support AVX-512F.
+/// # Panics
+/// If `platform` lacks AVX-512F or AVX2 and FMA.
+pub(crate) fn last(platform: Platform, st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+    assert!(platform.avx512() && platform.avx2_fma(), "hash127 avx512 kernel without AVX-512F, AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX-512F, AVX2 and FMA.
+    unsafe { last_avx512(st, t, m, tail) }
+}
+
 #[target_feature(enable = "avx512f,avx2,fma")]
-pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
+fn last_avx512(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>) {
     assert!(m.len().is_multiple_of(4) && m.len() / 4 + tail.is_some() as usize <= CHUNK_WORDS);
     if !m.is_empty() || tail.is_some() {
         chunk(st, t, t.tab8(), m, tail);
@@ -239,16 +296,26 @@ pub(crate) unsafe fn last(st: &mut State, t: &Table, m: &[u8], tail: Option<i32>
 /// v_{2j+1}` (`|w_j| <= 8.1·2^31·2^(32j)`), `t_j = w_j + k_j`
 /// (`|t_j| <= 9.1·2^31·2^(32j) <= 2^49·2^(32j)`), then `freeze` (Theorem 4.2).
 ///
-/// # Safety
-/// The CPU must support AVX-512F.
+/// # Panics
+/// If `platform` lacks AVX-512F or AVX2 and FMA.
+pub(crate) fn finish(platform: Platform, st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
+    assert!(platform.avx512() && platform.avx2_fma(), "hash127 avx512 kernel without AVX-512F, AVX2 and FMA");
+    // SAFETY: the evidence `platform` shows AVX-512F, AVX2 and FMA.
+    unsafe { finish_avx512(st, t, k) }
+}
+
 #[target_feature(enable = "avx512f,avx2,fma")]
-pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
+fn finish_avx512(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
     let mut v = [0.0f64; 8];
     if st.fresh {
         v = t.pow[1];
     } else {
-        let mut u = load(st);
-        squeeze(&mut u);
+        // SAFETY: this function has AVX-512F.
+        let u = unsafe {
+            let mut u = load(st);
+            squeeze(&mut u);
+            u
+        };
         for j in 0..8 {
             // Horizontal sum of the eight lanes of limb j (exact: < 2^19·2^(16j)).
             v[j] = _mm512_reduce_add_pd(u[j]);
@@ -256,4 +323,12 @@ pub(crate) unsafe fn finish(st: &State, t: &Table, k: &[f64; 4]) -> [u32; 4] {
     }
     let w = fp::merge(&v);
     fp::freeze(&core::array::from_fn(|j| w[j] + k[j]))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_big_integer_model() {
+        super::super::tests::differential(super::super::Backend::Avx512);
+    }
 }

@@ -306,3 +306,11 @@ pub fn finish(v: &Elem, k: u128) -> u128 {
     }
     freeze(s)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_big_integer_model() {
+        super::super::tests::differential(super::super::Backend::Int26);
+    }
+}

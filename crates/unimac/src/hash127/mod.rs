@@ -5,8 +5,9 @@
 //!
 //! [`Key`] expands `r` once; [`Hash127`] streams a message in any chunking.
 //!
-//! Three backends give identical results, chosen once per hash through
-//! [`Platform::detect`]:
+//! The backends give identical results; one is chosen once per key, from
+//! [`Platform::detect`] when the key is set up (or the evidence given to
+//! [`Key::new_on`] or [`Hash127::new_on`]), and no hashing call detects again:
 //! - `avx512.rs` is the same method on eight lanes of AVX-512F (8 FMAs per
 //!   32 bytes instead of per 16), the default where the CPU has AVX-512F;
 //!   its exactness bound is derived at `fp::GROUPS8`.
@@ -33,7 +34,7 @@ use zeroize::Zeroize;
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
-use crate::platform::Platform;
+use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -66,6 +67,9 @@ pub fn encode(x: u128) -> [u8; 16] {
 }
 
 struct KeyInner {
+    /// The evidence the key was set up with, and the backend it chose.
+    platform: Platform,
+    backend: Backend,
     r_words: [i32; 4],
     k_words: [i32; 4],
     r: u128,
@@ -107,11 +111,18 @@ pub struct Key {
 }
 
 impl Key {
-    /// `r ‖ k`, 32 bytes, each half four signed little-endian words.
+    /// `r ‖ k`, 32 bytes, each half four signed little-endian words; the
+    /// backend is the fastest this CPU has ([`Key::new_on`] with
+    /// [`Platform::detect`]).
     pub fn new(key: &[u8; 32]) -> Key {
+        Key::new_on(Platform::detect(), key)
+    }
+
+    /// [`Key::new`] with the fastest backend `platform` allows.
+    pub fn new_on(platform: Platform, key: &[u8; 32]) -> Key {
         let mut r = le_words(key[..16].try_into().unwrap());
         let mut k = le_words(key[16..].try_into().unwrap());
-        let key = Key::from_words(r, k);
+        let key = Key::from_words_on(platform, r, k);
         r.zeroize();
         k.zeroize();
         key
@@ -127,9 +138,16 @@ impl Key {
     /// for one short message (a one-time MAC) never pays for the table, and a
     /// key used for many pays for it once. [`Key::precompute`] builds it now.
     pub fn from_words(r: [i32; 4], k: [i32; 4]) -> Key {
+        Key::from_words_on(Platform::detect(), r, k)
+    }
+
+    /// [`Key::from_words`] with the fastest backend `platform` allows.
+    pub fn from_words_on(platform: Platform, r: [i32; 4], k: [i32; 4]) -> Key {
         let rm = words_mod_p(r);
         Key {
             inner: Arc::new(KeyInner {
+                platform,
+                backend: Backend::for_platform(platform),
                 r_words: r,
                 k_words: k,
                 r: rm,
@@ -144,11 +162,17 @@ impl Key {
         }
     }
 
-    /// Build the fast path's table of powers now, if this CPU has the fast
-    /// path (otherwise nothing to do), in the layout of every vector backend
-    /// the default dispatch may pick.
+    /// Build the fast path's table of powers now, if the key's backend is a
+    /// vector one (otherwise nothing to do), in the layout of every vector
+    /// backend the default dispatch may pick.
     pub fn precompute(&self) {
-        self.precompute_on(Platform::detect())
+        self.precompute_on(self.inner.platform)
+    }
+
+    /// The name of the backend this key chose when it was set up
+    /// (`"portable"`, `"avx2fma"` or `"avx512"`).
+    pub fn backend(&self) -> &'static str {
+        self.inner.backend.name()
     }
 
     /// [`Key::precompute`] for the backend `platform` selects.
@@ -226,17 +250,28 @@ pub(crate) enum Backend {
     Avx512,
 }
 
-impl Backend {
-    /// The fastest backend `p` proves this CPU can run.
-    pub(crate) fn for_platform(p: Platform) -> Backend {
-        if p.avx512() && p.avx2_fma() {
+impl crate::platform::Backend for Backend {
+    fn for_platform(p: Platform) -> Backend {
+        if cfg!(target_arch = "x86_64") && p.avx512() && p.avx2_fma() {
             Backend::Avx512
-        } else if p.avx2_fma() {
+        } else if cfg!(target_arch = "x86_64") && p.avx2_fma() {
             Backend::Avx2Fma
         } else {
             Backend::Portable
         }
     }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Int26 => "int26",
+            Backend::Avx2Fma => "avx2fma",
+            Backend::Avx512 => "avx512",
+        }
+    }
+}
+
+impl Backend {
 
     /// The backend for a one-shot message of `len` bytes when `self` is the
     /// detected one: below [`AVX512_MIN`] bytes the four-lane AVX2 backend
@@ -247,16 +282,6 @@ impl Backend {
             Backend::Avx2Fma
         } else {
             self
-        }
-    }
-
-    /// A short name, e.g. `"avx2fma"`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::Int26 => "int26",
-            Backend::Avx2Fma => "avx2fma",
-            Backend::Avx512 => "avx512",
         }
     }
 }
@@ -322,8 +347,11 @@ impl Acc {
         }
     }
 
-    /// Absorb whole chunks (`m.len()` a multiple of `CHUNK_BYTES`).
-    fn chunks(&mut self, key: &Key, m: &[u8]) {
+    /// Absorb whole chunks (`m.len()` a multiple of `CHUNK_BYTES`). `p` is
+    /// the evidence the state's backend was chosen from (its kernel asserts
+    /// the features it needs).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn chunks(&mut self, p: Platform, key: &Key, m: &[u8]) {
         match self {
             Acc::Portable(v) => {
                 if m.len() >= INT26_MIN || key.inner.int26.get().is_some() {
@@ -333,19 +361,17 @@ impl Acc {
                 }
             }
             Acc::Int26(v) => int26::absorb(v, key.int26(), m, None),
-            // SAFETY: an `Avx2` state is only made for `Backend::Avx2Fma`,
-            // which is only used when the CPU supports it.
             #[cfg(target_arch = "x86_64")]
-            Acc::Avx2(s) => unsafe { avx2::chunks(s, key.table(), m) },
-            // SAFETY: likewise an `Avx512` state only for `Backend::Avx512`.
+            Acc::Avx2(s) => avx2::chunks(p, s, key.table(), m),
             #[cfg(target_arch = "x86_64")]
-            Acc::Avx512(s) => unsafe { avx512::chunks(s, key.table(), m) },
+            Acc::Avx512(s) => avx512::chunks(p, s, key.table(), m),
         }
     }
 
     /// Absorb a last chunk: the words of `m` (`m.len()` a multiple of 4), then
     /// `tail` if present, at most `CHUNK_BYTES / 4` words in all.
-    fn last(&mut self, key: &Key, m: &[u8], tail: Option<i32>) {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn last(&mut self, p: Platform, key: &Key, m: &[u8], tail: Option<i32>) {
         match self {
             Acc::Portable(v) if m.len() >= 64 && key.inner.int26.get().is_some() => {
                 *v = int26_absorb(key, *v, m, tail);
@@ -357,31 +383,27 @@ impl Acc {
                 }
             }
             Acc::Int26(v) => int26::absorb(v, key.int26(), m, tail),
-            // SAFETY: as in `chunks`.
             #[cfg(target_arch = "x86_64")]
-            Acc::Avx2(s) => unsafe { avx2::last(s, key.table(), m, tail) },
-            // SAFETY: as in `chunks`.
+            Acc::Avx2(s) => avx2::last(p, s, key.table(), m, tail),
             #[cfg(target_arch = "x86_64")]
-            Acc::Avx512(s) => unsafe { avx512::last(s, key.table(), m, tail) },
+            Acc::Avx512(s) => avx512::last(p, s, key.table(), m, tail),
         }
     }
 
     /// `(v + k) mod p`, `k` given as words (`[0; 4]` for the bare value).
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    fn finish(&self, key: &Key, k_words: [i32; 4]) -> u128 {
+    fn finish(&self, p: Platform, key: &Key, k_words: [i32; 4]) -> u128 {
         match self {
             Acc::Portable(v) => portable::add_mod(*v, words_mod_p(k_words)),
             Acc::Int26(v) => int26::finish(v, words_mod_p(k_words)),
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => {
-                // SAFETY: as in `chunks`.
-                let x = unsafe { avx2::finish(s, key.table(), &fp::words(k_words)) };
+                let x = avx2::finish(p, s, key.table(), &fp::words(k_words));
                 x.iter().rev().fold(0u128, |a, &w| (a << 32) | w as u128)
             }
             #[cfg(target_arch = "x86_64")]
             Acc::Avx512(s) => {
-                // SAFETY: as in `chunks`.
-                let x = unsafe { avx512::finish(s, key.table(), &fp::words(k_words)) };
+                let x = avx512::finish(p, s, key.table(), &fp::words(k_words));
                 x.iter().rev().fold(0u128, |a, &w| (a << 32) | w as u128)
             }
         }
@@ -422,25 +444,25 @@ pub const INT26_MIN: usize = 2 * CHUNK_BYTES;
 /// least `par_min` bytes: each piece is hashed from zero on its own thread
 /// and the pieces are joined with `S(a‖b) = S(a)·r^|b| + S(b)` (|b| in
 /// words).
-fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
+fn absorb_bulk(acc: &mut Acc, p: Platform, b: Backend, key: &Key, m: &[u8], par_min: usize) {
     if !crate::threads::parallel(m.len(), par_min) {
-        acc.chunks(key, m);
+        acc.chunks(p, key, m);
         return;
     }
     let pieces = crate::threads::split(m.len(), CHUNK_BYTES, par_min);
     if pieces.len() < 2 {
-        acc.chunks(key, m);
+        acc.chunks(p, key, m);
         return;
     }
     // `S` of each piece hashed from zero.
     let values = crate::threads::map(&pieces, |range| {
         let mut a = Acc::from_value(b, 0);
-        a.chunks(key, &m[range.clone()]);
-        let v = a.finish(key, [0; 4]);
+        a.chunks(p, key, &m[range.clone()]);
+        let v = a.finish(p, key, [0; 4]);
         a.wipe();
         v
     });
-    let mut v = acc.finish(key, [0; 4]);
+    let mut v = acc.finish(p, key, [0; 4]);
     for (sv, range) in values.into_iter().zip(&pieces) {
         let shift = portable::pow_mod(key.r(), (range.len() / 4) as u64);
         v = portable::add_mod(portable::mul_mod(v, shift), sv);
@@ -456,7 +478,8 @@ fn absorb_bulk(acc: &mut Acc, b: Backend, key: &Key, m: &[u8], par_min: usize) {
 /// Without `pad`, `piece.len()` must be a multiple of 4.
 pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u128 {
     debug_assert!(pad || piece.len().is_multiple_of(4));
-    let wanted = Backend::for_platform(Platform::detect()).for_len(piece.len());
+    let p = key.inner.platform;
+    let wanted = key.inner.backend.for_len(piece.len());
     let b = key.pick(wanted, piece.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(piece.len() as u64, Ordering::Relaxed);
@@ -464,12 +487,12 @@ pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u1
     let mut acc = if first { Acc::start(b, key) } else { Acc::from_value(b, 0) };
     let whole = if pad { piece.len() / CHUNK_BYTES * CHUNK_BYTES } else { piece.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
     if whole > 0 {
-        absorb_bulk(&mut acc, b, key, &piece[..whole], PARALLEL_MIN);
+        absorb_bulk(&mut acc, p, b, key, &piece[..whole], PARALLEL_MIN);
     }
     let rest = &piece[whole..];
     let (words, tail) = rest.split_at(rest.len() / 4 * 4);
-    acc.last(key, words, pad.then(|| pad_word(tail)));
-    let x = acc.finish(key, [0; 4]);
+    acc.last(p, key, words, pad.then(|| pad_word(tail)));
+    let x = acc.finish(p, key, [0; 4]);
     acc.wipe();
     x
 }
@@ -478,6 +501,8 @@ pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u1
 #[derive(Clone)]
 pub struct Hash127 {
     key: Key,
+    /// The evidence `wanted` was chosen from (passed to its kernels).
+    platform: Platform,
     backend: Backend,
     /// The backend asked for: `backend` is the portable one until the key's
     /// table is worth building (see [`LAZY_BYTES`]), then this one.
@@ -493,22 +518,23 @@ pub struct Hash127 {
 }
 
 impl Hash127 {
-    /// Start hashing under `key` with the fastest backend of this CPU
-    /// ([`Hash127::new_on`] with [`Platform::detect`]).
+    /// Start hashing under `key` with the backend the key chose when it was
+    /// set up (the fastest of this CPU for [`Key::new`]).
     pub fn new(key: &Key) -> Hash127 {
-        Self::new_on(Platform::detect(), key)
+        Self::start(key, key.inner.platform, key.inner.backend)
     }
 
     /// Start hashing with the fastest backend `platform` allows (tests and
     /// benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, key: &Key) -> Hash127 {
-        Self::start(key, Backend::for_platform(platform))
+        Self::start(key, platform, Backend::for_platform(platform))
     }
 
-    fn start(key: &Key, wanted: Backend) -> Hash127 {
+    fn start(key: &Key, platform: Platform, wanted: Backend) -> Hash127 {
         let backend = key.pick(wanted, 0);
         Hash127 {
             key: key.clone(),
+            platform,
             backend,
             wanted,
             acc: Acc::start(backend, key),
@@ -545,7 +571,7 @@ impl Hash127 {
     /// (`int26.rs`, the paper's section 7), whatever the CPU: for tests and
     /// benchmarks, and for callers that want no floating point at all.
     pub fn new_int26(key: &Key) -> Hash127 {
-        Self::start(key, Backend::Int26)
+        Self::start(key, key.inner.platform, Backend::Int26)
     }
 
     /// Absorb more bytes of the message.
@@ -554,7 +580,7 @@ impl Hash127 {
         if self.backend != self.wanted && self.bytes >= LAZY_BYTES as u64 {
             // Long enough to be worth the table: carry the value over
             // (any chunking gives the same value).
-            let v = self.acc.finish(&self.key, [0; 4]);
+            let v = self.acc.finish(self.platform, &self.key, [0; 4]);
             self.acc.wipe();
             self.backend = self.wanted;
             self.acc = Acc::from_value(self.wanted, v);
@@ -568,12 +594,12 @@ impl Hash127 {
             if self.buf_len < CHUNK_BYTES {
                 return;
             }
-            self.acc.chunks(&self.key, &self.buf);
+            self.acc.chunks(self.platform, &self.key, &self.buf);
             self.buf_len = 0;
         }
         let whole = data.len() / CHUNK_BYTES * CHUNK_BYTES;
         if whole > 0 {
-            absorb_bulk(&mut self.acc, self.backend, &self.key, &data[..whole], self.par_min);
+            absorb_bulk(&mut self.acc, self.platform, self.backend, &self.key, &data[..whole], self.par_min);
         }
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
@@ -590,9 +616,9 @@ impl Hash127 {
             });
         }
         let n = self.buf_len;
-        self.acc.last(&self.key, &self.buf[..n], None);
+        self.acc.last(self.platform, &self.key, &self.buf[..n], None);
         self.count_lazy();
-        Ok(encode(self.acc.finish(&self.key, self.key.inner.k_words)))
+        Ok(encode(self.acc.finish(self.platform, &self.key, self.key.inner.k_words)))
     }
 
     /// `hash127`: the message padded with `pad(M, 4)`.
@@ -600,9 +626,9 @@ impl Hash127 {
         let n = self.buf_len;
         let (whole, tail) = self.buf[..n].split_at(n / 4 * 4);
         let last = pad_word(tail);
-        self.acc.last(&self.key, whole, Some(last));
+        self.acc.last(self.platform, &self.key, whole, Some(last));
         self.count_lazy();
-        encode(self.acc.finish(&self.key, self.key.inner.k_words))
+        encode(self.acc.finish(self.platform, &self.key, self.key.inner.k_words))
     }
 }
 
@@ -617,25 +643,27 @@ fn pad_word(tail: &[u8]) -> i32 {
 /// One-shot hash of `msg` on one backend: whole chunks straight from `msg`
 /// (split across cores from `par_min` bytes on), the rest plus, for
 /// `hash127`, the padding word, as one last chunk. No copy of the message.
-fn oneshot(key: &Key, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128 {
+/// `p` is the evidence `b` was chosen from.
+fn oneshot(key: &Key, p: Platform, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128 {
     let mut acc = Acc::start(b, key);
     // Keep at least one word for the last chunk, so `last` never gets more
     // than a chunk (the padding word makes one more).
     let whole = if pad { msg.len() / CHUNK_BYTES * CHUNK_BYTES } else { msg.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
     if whole > 0 {
-        absorb_bulk(&mut acc, b, key, &msg[..whole], par_min);
+        absorb_bulk(&mut acc, p, b, key, &msg[..whole], par_min);
     }
     let rest = &msg[whole..];
     let (words, tail) = rest.split_at(rest.len() / 4 * 4);
-    acc.last(key, words, pad.then(|| pad_word(tail)));
-    let x = acc.finish(key, key.inner.k_words);
+    acc.last(p, key, words, pad.then(|| pad_word(tail)));
+    let x = acc.finish(p, key, key.inner.k_words);
     acc.wipe();
     x
 }
 
-/// [`oneshot`] on the detected backend, or the portable one while the key's
+/// [`oneshot`] on the key's backend, or the portable one while the key's
 /// table is not worth building yet (see [`LAZY_BYTES`]).
 fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
+    let p = key.inner.platform;
     // Short messages: independent products with precomputed powers, one
     // reduction, no vector state to set up and squeeze.
     if msg.len() / 4 + pad as usize <= portable::SHORT_WORDS {
@@ -643,22 +671,21 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
             let (words, tail) = msg.split_at(msg.len() / 4 * 4);
             let tail = pad.then(|| pad_word(tail));
             #[cfg(target_arch = "x86_64")]
-            if words.len() >= 32 && Platform::detect().avx2_fma() {
+            if words.len() >= 32 && p.avx2_fma() {
                 let off = portable::SHORT_WORDS - (words.len() / 4 + tail.is_some() as usize);
                 let head = words.len() / 16 * 4;
-                // SAFETY: the platform reports AVX2; `short_head` checks its bounds.
-                let cols = unsafe { avx2::short_head(sp, &words[..4 * head], off) };
+                let cols = avx2::short_head(p, sp, &words[..4 * head], off);
                 return portable::short_from(sp, words, tail, head, portable::columns_mod_p(&cols));
             }
             return portable::short(sp, words, tail);
         }
     }
-    let wanted = Backend::for_platform(Platform::detect()).for_len(msg.len());
+    let wanted = key.inner.backend.for_len(msg.len());
     let b = key.pick(wanted, msg.len());
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);
     }
-    oneshot(key, b, msg, pad, PARALLEL_MIN)
+    oneshot(key, p, b, msg, pad, PARALLEL_MIN)
 }
 
 impl Drop for Hash127 {
@@ -693,7 +720,7 @@ pub fn hash127_on(platform: Platform, key: &Key, msg: &[u8], pad: bool, par_min:
     if !pad && !msg.len().is_multiple_of(4) {
         return None;
     }
-    Some(encode(oneshot(key, Backend::for_platform(platform), msg, pad, par_min)))
+    Some(encode(oneshot(key, platform, Backend::for_platform(platform), msg, pad, par_min)))
 }
 
 /// [`hash127`] (`pad = true`) or [`hash127_raw`] on the radix-`2^26`
@@ -703,7 +730,7 @@ pub fn hash127_int26(key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option
     if !pad && !msg.len().is_multiple_of(4) {
         return None;
     }
-    Some(encode(oneshot(key, Backend::Int26, msg, pad, par_min)))
+    Some(encode(oneshot(key, key.inner.platform, Backend::Int26, msg, pad, par_min)))
 }
 
 /// The original package's `hash127_little`: signed words in, the four output

@@ -285,3 +285,11 @@ pub fn columns_mod_p(cols: &[u64; LIMBS]) -> u128 {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_big_integer_model() {
+        super::super::tests::differential(super::super::Backend::Portable);
+    }
+}

@@ -163,3 +163,140 @@ fn freeze_extremes_theorem_4_2() {
         }
     }
 }
+
+/// One input of the differential check: key words `(r, k)`, a message, and
+/// whether it is `hash127` (padded) or `hash127-raw`.
+#[derive(Debug)]
+pub(super) struct Case {
+    r: [i32; 4],
+    k: [i32; 4],
+    msg: Vec<u8>,
+    pad: bool,
+}
+
+/// The big-integer model of docs/WIRE.md §2: `r^(l+1) + Σ m_i r^(l−i) + k
+/// mod p` over the signed words of `pad(M, 4)` (or of `M`).
+fn model(c: &Case) -> [u8; 16] {
+    use num_bigint::BigInt;
+    let p = BigInt::from(P);
+    let int = |w: &[i32; 4]| w.iter().rev().fold(BigInt::from(0), |a, &x| (a << 32) + BigInt::from(x as u32)) - signed_excess(w);
+    let mut m = c.msg.clone();
+    if c.pad {
+        m.push(1);
+        while m.len() % 4 != 0 {
+            m.push(0);
+        }
+    }
+    let r = int(&c.r);
+    let mut v = BigInt::from(1);
+    for w in m.chunks_exact(4) {
+        v = (v * &r + BigInt::from(i32::from_le_bytes(w.try_into().unwrap()))) % &p;
+    }
+    let x = ((v * &r + int(&c.k)) % &p + &p) % &p;
+    let (_, digits) = x.to_u64_digits();
+    encode(digits.iter().rev().fold(0u128, |a, &d| (a << 64) | d as u128))
+}
+
+/// `Σ 2^(32i+32)` over the negative words: the difference between reading
+/// the words unsigned and signed.
+fn signed_excess(w: &[i32; 4]) -> num_bigint::BigInt {
+    w.iter().enumerate().filter(|(_, &x)| x < 0).map(|(i, _)| num_bigint::BigInt::from(1) << (32 * i + 32)).sum()
+}
+
+/// A platform this CPU has on which the default dispatch picks `b` (the
+/// portable one for `Int26`, which is asked for by name).
+fn platform_for(b: Backend) -> Platform {
+    Platform::hardware().variants().into_iter().find(|&p| Backend::for_platform(p) == b).unwrap_or(Platform::portable())
+}
+
+/// Every way to hash `c` on backend `b`: one-shot at every length, streamed
+/// in uneven pieces, and the default entry points twice (the second use of
+/// a key takes the short path where it applies), with the key's table lazy
+/// and built.
+fn every_path(b: Backend, c: &Case) -> Vec<[u8; 16]> {
+    let p = platform_for(b);
+    let mut out = Vec::new();
+    for built in [false, true] {
+        let key = Key::from_words_on(p, c.r, c.k);
+        if built {
+            key.precompute();
+        }
+        let one = if b == Backend::Int26 {
+            hash127_int26(&key, &c.msg, c.pad, usize::MAX)
+        } else {
+            hash127_on(p, &key, &c.msg, c.pad, usize::MAX)
+        };
+        out.push(one.expect("whole words"));
+        let mut h = if b == Backend::Int26 { Hash127::new_int26(&key) } else { Hash127::new(&key) };
+        let (a, rest) = c.msg.split_at(c.msg.len() / 3);
+        let (m1, m2) = rest.split_at(rest.len() / 2 + 1.min(rest.len()));
+        for piece in [a, m1, m2] {
+            h.update(piece);
+        }
+        out.push(if c.pad { h.finalize() } else { h.finalize_raw().expect("whole words") });
+        if b != Backend::Int26 {
+            for _ in 0..2 {
+                out.push(if c.pad { hash127(&key, &c.msg) } else { hash127_raw(&key, &c.msg).expect("whole words") });
+            }
+        }
+    }
+    out
+}
+
+/// The family's one differential check: every backend this CPU can run (and
+/// `own`, the calling kernel module's, which stands in for the portable
+/// slot when it is `Int26`) against the big-integer model, on extreme and
+/// random keys and messages of every length class around the short path,
+/// the groups, and the chunks. Returns the number of comparisons.
+pub(super) fn differential(own: Backend) -> usize {
+    use crate::platform::{self, Backend as _};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x68313237);
+    let mut ks = keys();
+    ks.truncate(6);
+    ks.push(core::array::from_fn(|_| rng.gen()));
+    let mut cases = Vec::new();
+    for (i, &r) in ks.iter().enumerate() {
+        let k = if i % 2 == 0 { [i32::MAX, i32::MIN, -1, 0x1234_5678] } else { rng.gen() };
+        for len in [0, 1, 3, 4, 7, 16, 61, 128, 255, 1024 + 4, CHUNK_BYTES - 4, CHUNK_BYTES, CHUNK_BYTES + 5, 3 * CHUNK_BYTES + 8] {
+            let msgs: Vec<Vec<u8>> = vec![
+                vec![0xff; len],
+                vec![0; len],
+                (0..len).map(|j| if j % 4 == 3 { 0x80 } else { 0 }).collect(),
+                (0..len).map(|j| if j % 4 == 3 { 0x7f } else { 0xff }).collect(),
+                (0..len).map(|_| rng.gen()).collect(),
+            ];
+            for msg in msgs {
+                if len % 4 == 0 {
+                    cases.push(Case { r, k, msg: msg.clone(), pad: false });
+                }
+                cases.push(Case { r, k, msg, pad: true });
+            }
+        }
+    }
+    let slot = if own == Backend::Int26 { Backend::Portable } else { own };
+    let own_runs = core::cell::Cell::new(0usize);
+    // Every path must give the model's value: the paths' distinct results.
+    let n = platform::check_backends::<Backend, _, _>(
+        &cases,
+        |c| vec![model(c)],
+        |b, c| {
+            let b = if b == slot {
+                own_runs.set(own_runs.get() + 1);
+                own
+            } else {
+                b
+            };
+            let mut got = every_path(b, c);
+            got.dedup();
+            got
+        },
+    );
+    assert!(n > 0, "no comparison made");
+    if platform::backends::<Backend>().contains(&slot) {
+        assert!(own_runs.get() > 0, "{} was not compared", own.name());
+    } else {
+        eprintln!("SKIPPED: this CPU cannot run the {} kernel", own.name());
+    }
+    n
+}
