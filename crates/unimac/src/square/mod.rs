@@ -37,7 +37,7 @@ use crate::group::DeltaGroup;
 use crate::spec::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 use crate::spec::{BlockFamily, BlockHash};
 use crate::error::Error;
-use crate::platform::Platform;
+use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
@@ -90,6 +90,49 @@ impl Variant {
     }
 }
 
+/// Which kernels compute Square Hash (private: chosen once per key from a
+/// [`Platform`], the only evidence of CPU features, which the key keeps
+/// for the kernels to check). Every vector backend has the AVX2 kernels
+/// (one block, or four blocks at once); the AVX-512 ones add the
+/// eight-block kernels of [`BlockKey::hash_blocks`]: Def. 13, and with
+/// IFMA52 the exact sums of Def. 7, 9 and 10. Def. 11 and 12 are portable
+/// everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    /// Exact constant-time word arithmetic (`portable.rs`).
+    Portable,
+    /// AVX2 `vpmuludq` lanes (`avx2.rs`).
+    Avx2Fma,
+    /// With AVX-512F: eight blocks of Def. 13 at once (`avx512.rs`).
+    Avx512,
+    /// With AVX-512 IFMA52 too: eight blocks of Def. 7, 9, 10 as well.
+    Avx512Ifma,
+}
+
+impl crate::platform::Backend for Backend {
+    fn for_platform(p: Platform) -> Backend {
+        let x86 = cfg!(target_arch = "x86_64");
+        if x86 && p.avx2_fma() && p.avx512() && p.avx512ifma() {
+            Backend::Avx512Ifma
+        } else if x86 && p.avx2_fma() && p.avx512() {
+            Backend::Avx512
+        } else if x86 && p.avx2_fma() {
+            Backend::Avx2Fma
+        } else {
+            Backend::Portable
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Avx2Fma => "avx2fma",
+            Backend::Avx512 => "avx512",
+            Backend::Avx512Ifma => "avx512ifma",
+        }
+    }
+}
+
 /// The element sizes of the wire format (docs/WIRE.md §4).
 pub const WIDTHS: [usize; 4] = [32, 64, 96, 128];
 
@@ -107,6 +150,11 @@ fn name(l: usize, v: Variant) -> String {
 
 /// `sqh{l}-{variant}(key, msg)` (docs/WIRE.md §4): `key` and `msg` are `k >= 1`
 /// little-endian `l/8`-byte elements each, equally many.
+///
+/// The key is used once, as long as the message, and needs no arranging:
+/// this call is its set-up, so the backend is chosen here, once, from
+/// [`Platform::detect`] (a cached load). A key that hashes many blocks is
+/// set up once as a [`BlockKey`].
 pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     hash_on(Platform::detect(), l, variant, key, msg)
 }
@@ -115,21 +163,33 @@ pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8
 pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     check_width(l)?;
     let mut out = vec![0u8; variant.out_bytes(l)];
-    hash_into_on(platform, l, variant, key, msg, &mut out)?;
+    hash_into_with(platform, Backend::for_platform(platform), l, variant, key, msg, &mut out)?;
     Ok(out)
 }
 
-/// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating nothing.
+/// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating
+/// nothing; the backend is chosen as in [`hash`].
 pub fn hash_into(l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
-    hash_into_on(Platform::detect(), l, variant, key, msg, out)
+    let platform = Platform::detect();
+    hash_into_with(platform, Backend::for_platform(platform), l, variant, key, msg, out)
 }
 
-fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+/// [`hash_into`] on `backend`, whose features `platform` must show (each
+/// kernel asserts them).
+fn hash_into_with(
+    platform: Platform,
+    backend: Backend,
+    l: usize,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     match l {
-        32 => hash_into_v::<1, 2>(platform, variant, key, msg, out),
-        64 => hash_into_v::<2, 3>(platform, variant, key, msg, out),
-        96 => hash_into_v::<3, 4>(platform, variant, key, msg, out),
-        128 => hash_into_v::<4, 5>(platform, variant, key, msg, out),
+        32 => hash_into_v::<1, 2>(platform, backend, variant, key, msg, out),
+        64 => hash_into_v::<2, 3>(platform, backend, variant, key, msg, out),
+        96 => hash_into_v::<3, 4>(platform, backend, variant, key, msg, out),
+        128 => hash_into_v::<4, 5>(platform, backend, variant, key, msg, out),
         _ => check_width(l),
     }
 }
@@ -138,6 +198,7 @@ fn hash_into_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg:
 #[inline(always)]
 fn hash_into_v<const V: usize, const V1: usize>(
     platform: Platform,
+    backend: Backend,
     variant: Variant,
     key: &[u8],
     msg: &[u8],
@@ -161,7 +222,7 @@ fn hash_into_v<const V: usize, const V1: usize>(
     if out.len() != n {
         return Err(Error::Invalid(format!("{}: output buffer must be {n} bytes, got {}", name(l, variant), out.len())));
     }
-    let w = words::<V, V1>(platform, variant, key, msg);
+    let w = words::<V, V1>(platform, backend, variant, key, msg);
     let mut bytes = [0u8; 20];
     for (c, w) in bytes.chunks_exact_mut(4).zip(w) {
         c.copy_from_slice(&w.to_le_bytes());
@@ -171,27 +232,20 @@ fn hash_into_v<const V: usize, const V1: usize>(
 }
 
 #[inline(always)]
-fn words<const V: usize, const V1: usize>(platform: Platform, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn words<const V: usize, const V1: usize>(platform: Platform, backend: Backend, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
+    // Every vector backend has the one-block AVX2 kernels.
     #[cfg(target_arch = "x86_64")]
-    if platform.avx2_fma() {
-        match variant {
-            Variant::E => {
-                // SAFETY: the platform reports AVX2.
-                let pairs = unsafe { avx2::e_columns::<V>(key, msg) };
-                return e_finish::<V>(&pairs);
-            }
-            Variant::Asm2 => {
-                // SAFETY: the platform reports AVX2; chunks keep the sizes.
-                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V>(k, m, i) })
-            }
-            Variant::Star | Variant::Asm => {
-                // SAFETY: the platform reports AVX2; chunks keep the sizes.
-                return portable::chunked::<V>(variant, key, msg, |k, m, i| unsafe { avx2::exact_columns::<V, V1>(k, m, i) })
-            }
-            _ => {}
+    match (backend, variant) {
+        (Backend::Portable, _) | (_, Variant::C | Variant::C2) => {}
+        (_, Variant::E) => return e_finish::<V>(&avx2::e_columns::<V>(platform, key, msg)),
+        (_, Variant::Asm2) => {
+            return portable::chunked::<V>(variant, key, msg, |k, m, i| avx2::exact_columns::<V, V>(platform, k, m, i))
+        }
+        (_, Variant::Star | Variant::Asm) => {
+            return portable::chunked::<V>(variant, key, msg, |k, m, i| avx2::exact_columns::<V, V1>(platform, k, m, i))
         }
     }
-    let _ = platform;
     portable::hash_words::<V, V1>(variant, key, msg)
 }
 
@@ -273,7 +327,15 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 },
                 move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                     let key = Zeroizing::new(p.key.to_vec());
-                    Ok(OneShot::boxed(move |msg: &[u8]| hash(l, variant, &key, msg)))
+                    // The backend is chosen once, when the key is set up.
+                    let platform = Platform::detect();
+                    let backend = Backend::for_platform(platform);
+                    Ok(OneShot::boxed(move |msg: &[u8]| {
+                        check_width(l)?;
+                        let mut out = vec![0u8; variant.out_bytes(l)];
+                        hash_into_with(platform, backend, l, variant, &key, msg, &mut out)?;
+                        Ok(out)
+                    }))
                 },
             ));
         }
@@ -297,6 +359,7 @@ impl BlockHash for Block {
 #[derive(Clone)]
 pub struct BlockKey {
     platform: Platform,
+    backend: Backend,
     l: usize,
     variant: Variant,
     key: Zeroizing<Vec<u8>>,
@@ -328,11 +391,12 @@ impl BlockKey {
                 key.len()
             )));
         }
+        let backend = Backend::for_platform(platform);
         #[cfg(target_arch = "x86_64")]
         let (avx2, avx512) = {
             let k = key.len() / (l / 8);
             let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) && k <= portable::CHUNK;
-            let avx2 = (platform.avx2_fma() && (exact || variant == Variant::E)).then(|| {
+            let avx2 = (backend != Backend::Portable && (exact || variant == Variant::E)).then(|| {
                 Zeroizing::new(match l {
                     32 => avx2::prepare_key::<1>(key),
                     64 => avx2::prepare_key::<2>(key),
@@ -341,8 +405,9 @@ impl BlockKey {
                 })
             });
             // Def. 13 with AVX-512F; Def. 7, 9, 10 with IFMA52 too (exact sums).
-            let exact512 = exact && k <= avx512::EXACT_MAX_K && platform.avx512ifma();
-            let avx512 = ((variant == Variant::E || exact512) && platform.avx512() && platform.avx2_fma()).then(|| match l {
+            let exact512 = exact && k <= avx512::EXACT_MAX_K && backend == Backend::Avx512Ifma;
+            let e512 = variant == Variant::E && matches!(backend, Backend::Avx512 | Backend::Avx512Ifma);
+            let avx512 = (e512 || exact512).then(|| match l {
                 32 => avx512::PairKey::new::<1>(key),
                 64 => avx512::PairKey::new::<2>(key),
                 96 => avx512::PairKey::new::<3>(key),
@@ -352,6 +417,7 @@ impl BlockKey {
         };
         Ok(BlockKey {
             platform,
+            backend,
             l,
             variant,
             key: Zeroizing::new(key.to_vec()),
@@ -360,6 +426,13 @@ impl BlockKey {
             #[cfg(target_arch = "x86_64")]
             avx512,
         })
+    }
+
+    /// The name of the backend chosen when the key was set up:
+    /// `"portable"`, `"avx2fma"`, `"avx512"` or `"avx512ifma"` (Def. 11 and
+    /// 12 are computed by the portable code on every backend).
+    pub fn backend(&self) -> &'static str {
+        self.backend.name()
     }
 
     /// The block (and key) length in bytes.
@@ -396,15 +469,16 @@ impl BlockKey {
             if n8 > 0 {
                 let (eight, rest) = blocks.split_at(n8 * bl);
                 let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
+                let p = self.platform;
                 match (variant == Variant::E, l) {
-                    (true, 32) => e_eight::<1>(prep, eight, o8),
-                    (true, 64) => e_eight::<2>(prep, eight, o8),
-                    (true, 96) => e_eight::<3>(prep, eight, o8),
-                    (true, _) => e_eight::<4>(prep, eight, o8),
-                    (false, 32) => exact_eight::<1, 2>(variant, prep, eight, o8),
-                    (false, 64) => exact_eight::<2, 3>(variant, prep, eight, o8),
-                    (false, 96) => exact_eight::<3, 4>(variant, prep, eight, o8),
-                    (false, _) => exact_eight::<4, 5>(variant, prep, eight, o8),
+                    (true, 32) => avx512::e_blocks_reduced::<1>(p, prep, eight, o8),
+                    (true, 64) => avx512::e_blocks_reduced::<2>(p, prep, eight, o8),
+                    (true, 96) => avx512::e_blocks_reduced::<3>(p, prep, eight, o8),
+                    (true, _) => avx512::e_blocks_reduced::<4>(p, prep, eight, o8),
+                    (false, 32) => exact_eight::<1, 2>(p, variant, prep, eight, o8),
+                    (false, 64) => exact_eight::<2, 3>(p, variant, prep, eight, o8),
+                    (false, 96) => exact_eight::<3, 4>(p, variant, prep, eight, o8),
+                    (false, _) => exact_eight::<4, 5>(p, variant, prep, eight, o8),
                 }
                 blocks = rest;
                 out = orest;
@@ -416,22 +490,23 @@ impl BlockKey {
             while blocks.len() >= 4 * bl {
                 let (four, rest) = blocks.split_at(4 * bl);
                 let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+                let p = self.platform;
                 match (variant == Variant::E, l) {
-                    (true, 32) => e_four::<1>(prep, four, o4),
-                    (true, 64) => e_four::<2>(prep, four, o4),
-                    (true, 96) => e_four::<3>(prep, four, o4),
-                    (true, _) => e_four::<4>(prep, four, o4),
-                    (false, 32) => exact_four::<1, 2>(variant, prep, four, o4),
-                    (false, 64) => exact_four::<2, 3>(variant, prep, four, o4),
-                    (false, 96) => exact_four::<3, 4>(variant, prep, four, o4),
-                    (false, _) => exact_four::<4, 5>(variant, prep, four, o4),
+                    (true, 32) => e_four::<1>(p, prep, four, o4),
+                    (true, 64) => e_four::<2>(p, prep, four, o4),
+                    (true, 96) => e_four::<3>(p, prep, four, o4),
+                    (true, _) => e_four::<4>(p, prep, four, o4),
+                    (false, 32) => exact_four::<1, 2>(p, variant, prep, four, o4),
+                    (false, 64) => exact_four::<2, 3>(p, variant, prep, four, o4),
+                    (false, 96) => exact_four::<3, 4>(p, variant, prep, four, o4),
+                    (false, _) => exact_four::<4, 5>(p, variant, prep, four, o4),
                 }
                 blocks = rest;
                 out = orest;
             }
         }
         for (b, o) in blocks.chunks_exact(bl).zip(out.chunks_exact_mut(o)) {
-            hash_into_on(self.platform, l, variant, &self.key, b, o)?;
+            hash_into_with(self.platform, self.backend, l, variant, &self.key, b, o)?;
         }
         Ok(())
     }
@@ -452,10 +527,9 @@ pub fn hash_blocks_on(platform: Platform, l: usize, variant: Variant, key: &[u8]
 
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
 #[cfg(target_arch = "x86_64")]
-fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
+fn e_four<const V: usize>(platform: Platform, prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
     let mut pairs = [[0u64; 4]; 4];
-    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes.
-    unsafe { avx2::e_blocks4::<V>(prep, four, &mut pairs) };
+    avx2::e_blocks4::<V>(platform, prep, four, &mut pairs);
     let o = 4 * V;
     for (pq, out) in pairs.iter().zip(out.chunks_exact_mut(o)) {
         let w = e_finish::<V>(pq);
@@ -463,15 +537,6 @@ fn e_four<const V: usize>(prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
             d.copy_from_slice(&w.to_le_bytes());
         }
     }
-}
-
-/// `SQH_E` of a multiple of eight blocks under one key through the AVX-512
-/// kernel (eight blocks per pass).
-#[cfg(target_arch = "x86_64")]
-fn e_eight<const V: usize>(prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
-    // SAFETY: the caller checked AVX-512F; 8n blocks of 4V · k bytes, 8n
-    // outputs of 4V bytes.
-    unsafe { avx512::e_blocks_reduced::<V>(prep, blocks, out) };
 }
 
 /// `(words mod p) mod 2^l` of Def. 13 from its carry-free words, given in
@@ -505,33 +570,36 @@ fn e_finish<const V: usize>(pairs: &[u64; 4]) -> [u32; 5] {
 /// Def. 7, 9 or 10 of a multiple of eight blocks under one key through the
 /// AVX-512 IFMA52 kernel (exact columns and `X mod p` in the lanes).
 #[cfg(target_arch = "x86_64")]
-fn exact_eight<const V: usize, const V1: usize>(variant: Variant, prep: &avx512::PairKey, blocks: &[u8], out: &mut [u8]) {
+fn exact_eight<const V: usize, const V1: usize>(
+    platform: Platform,
+    variant: Variant,
+    prep: &avx512::PairKey,
+    blocks: &[u8],
+    out: &mut [u8],
+) {
     let o = variant.out_bytes(32 * V);
-    // SAFETY: the caller checked AVX-512F and IFMA; whole groups of eight
-    // blocks of 4V · k bytes, k <= EXACT_MAX_K (the key was arranged only
-    // then), 4V + 1 (Def. 7, 10) or 4V (Def. 9) output bytes per block.
-    unsafe {
-        if variant == Variant::Asm2 {
-            avx512::exact_blocks8_reduced::<V, V>(prep, blocks, o, out)
-        } else {
-            avx512::exact_blocks8_reduced::<V, V1>(prep, blocks, o, out)
-        }
-    };
+    if variant == Variant::Asm2 {
+        avx512::exact_blocks8_reduced::<V, V>(platform, prep, blocks, o, out)
+    } else {
+        avx512::exact_blocks8_reduced::<V, V1>(platform, prep, blocks, o, out)
+    }
 }
 
 /// Def. 7, 9 or 10 of four blocks under one key through the AVX2 lanes-per-block kernel.
 #[cfg(target_arch = "x86_64")]
-fn exact_four<const V: usize, const V1: usize>(variant: Variant, prep: &[[u64; 4]], four: &[u8], out: &mut [u8]) {
+fn exact_four<const V: usize, const V1: usize>(
+    platform: Platform,
+    variant: Variant,
+    prep: &[[u64; 4]],
+    four: &[u8],
+    out: &mut [u8],
+) {
     let mut cols = [[0u64; portable::COLS]; 4];
-    // SAFETY: the caller checked AVX2; four blocks of 4V · prep.len() bytes,
-    // at most CHUNK elements each.
-    unsafe {
-        if variant == Variant::Asm2 {
-            avx2::exact_blocks4::<V, V>(prep, four, &mut cols)
-        } else {
-            avx2::exact_blocks4::<V, V1>(prep, four, &mut cols)
-        }
-    };
+    if variant == Variant::Asm2 {
+        avx2::exact_blocks4::<V, V>(platform, prep, four, &mut cols)
+    } else {
+        avx2::exact_blocks4::<V, V1>(platform, prep, four, &mut cols)
+    }
     let o = variant.out_bytes(32 * V);
     for (c, out) in cols.iter().zip(out.chunks_exact_mut(o)) {
         let w = portable::finish::<V>(variant, c);
@@ -566,3 +634,6 @@ pub fn block_families() -> Vec<BlockFamily> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests;

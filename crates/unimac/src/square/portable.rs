@@ -388,3 +388,11 @@ pub(crate) fn square_plus<const V: usize, const V1: usize>(m: &[u64; V1], x: &[u
     let cols: [u64; COLS] = core::array::from_fn(|r| d[r] + 2 * xc[r]);
     reduce::<V>(&cols)
 }
+
+#[cfg(test)]
+mod differential {
+    #[test]
+    fn matches_the_reference() {
+        super::super::tests::differential(super::super::Backend::Portable);
+    }
+}
