@@ -106,7 +106,7 @@ fn backends_are_named_after_the_platform() {
         let want_u = if p.avx512() && p.avx2_fma() {
             "avx512"
         } else if p.avx2_fma() {
-            "avx2"
+            "avx2fma"
         } else {
             "portable"
         };
