@@ -226,10 +226,8 @@ pub(super) fn check_vhash() -> usize {
         } else {
             blocks_serial(&k, &mut p, d);
         }
-        let mut a = [0u128; 2];
-        for t in 0..iters {
-            a[t] = reduce127(p.a[t]) % P127;
-        }
+        let mut a = p.a.map(|x| reduce127(x) % P127);
+        a[iters..].fill(0);
         a
     };
     crate::platform::check_backends(&inputs, exact, kernel)
