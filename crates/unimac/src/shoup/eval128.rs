@@ -37,7 +37,7 @@ use super::portable;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::platform::Backend as _;
-use crate::platform::{Feature, Platform};
+use crate::platform::Platform;
 
 /// Bytes buffered by the streaming state: one step of the widest kernel.
 const BUF: usize = 16 * STEP;
@@ -105,11 +105,11 @@ impl crate::platform::Backend for Backend {
         match self {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            Backend::Pclmul => Feature::Pclmul.name(),
+            Backend::Pclmul => crate::platform::Feature::Pclmul.name(),
             #[cfg(target_arch = "x86_64")]
-            Backend::Vpclmul => Feature::Vpclmul.name(),
+            Backend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => Feature::Avx512.name(),
+            Backend::Avx512 => crate::platform::Feature::Avx512.name(),
         }
     }
 }

@@ -64,7 +64,6 @@ use gdiv::GKey;
 use gf2::{Modulus, F_LO};
 pub use keys::Ring64;
 use crate::platform::Backend as _;
-use crate::platform::Feature;
 
 /// Which of Shoup's three hashes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,9 +137,9 @@ impl crate::platform::Backend for RingBackend {
         match self {
             RingBackend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            RingBackend::Pclmul => Feature::Pclmul.name(),
+            RingBackend::Pclmul => crate::platform::Feature::Pclmul.name(),
             #[cfg(target_arch = "x86_64")]
-            RingBackend::Vpclmul => Feature::Vpclmul.name(),
+            RingBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
         }
     }
 }
@@ -185,11 +184,11 @@ impl crate::platform::Backend for GBackend {
         match self {
             GBackend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            GBackend::Pclmul => Feature::Pclmul.name(),
+            GBackend::Pclmul => crate::platform::Feature::Pclmul.name(),
             #[cfg(target_arch = "x86_64")]
-            GBackend::Vpclmul => Feature::Vpclmul.name(),
+            GBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
             #[cfg(target_arch = "x86_64")]
-            GBackend::Gfni => Feature::Gfni.name(),
+            GBackend::Gfni => crate::platform::Feature::Gfni.name(),
         }
     }
 }
@@ -316,7 +315,8 @@ impl Expanded {
     fn init(&self) -> u128 {
         match self {
             Expanded::Eval(r, _) => r.pow[1] as u128,
-            Expanded::Division(_, RingBackend::Portable) | Expanded::G(_, GBackend::Portable) => 1,
+            Expanded::Division(_, b) if *b == RingBackend::Portable => 1,
+            Expanded::G(_, b) if *b == GBackend::Portable => 1,
             Expanded::Division(r, _) => r.pow[1] as u128,
             Expanded::G(k, _) => k.pow[1] as u128,
             #[cfg(feature = "reference")]
@@ -363,7 +363,8 @@ impl Expanded {
     /// where `finish` multiplies by `β`. `None` for the table methods.
     fn norm(&self, p: Platform, acc: u128) -> Option<u64> {
         match self {
-            Expanded::Division(_, RingBackend::Portable) | Expanded::G(_, GBackend::Portable) => Some(acc as u64),
+            Expanded::Division(_, b) if *b == RingBackend::Portable => Some(acc as u64),
+            Expanded::G(_, b) if *b == GBackend::Portable => Some(acc as u64),
             Expanded::Eval(..) | Expanded::Division(..) | Expanded::G(..) => Some(self.finish(p, acc)),
             #[cfg(feature = "reference")]
             _ => None,

@@ -143,6 +143,7 @@ struct VmacKey {
     /// The L1/L2 kernel, chosen from `platform`.
     backend: Backend,
     /// The evidence `backend` was chosen from (the kernel checks it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     platform: Platform,
 }
 
