@@ -109,7 +109,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::group::DeltaGroup;
 use crate::hash127::{self, portable as fp127};
-use crate::shoup::{self, eval128, gdiv, gf128, gf2, minpoly};
+use crate::shoup::{self, eval128, gdiv, gf2};
 use crate::tree::{self, BlockFamily, TreeKey};
 use crate::error::Error;
 use crate::macs;
@@ -321,21 +321,22 @@ impl std::fmt::Debug for Partial {
     }
 }
 
-/// Multiplication in the field (or ring) of `f`, its key polynomial set up
-/// once.
+/// Multiplication in the field (or ring) of `f`, its key polynomial and
+/// the carry-less product the CPU allows set up once.
 fn multiplier(f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> u128> {
+    let p = crate::platform::Platform::detect();
     match f {
         Field::P127 { .. } => Box::new(fp127::mul_mod),
-        Field::Eval64 => Box::new(|a, b| gf2::mul_f(a as u64, b as u64) as u128),
+        Field::Eval64 => Box::new(move |a, b| shoup::mul_f_on(p, a as u64, b as u64) as u128),
         Field::Division64 => {
             let m = gf2::Modulus::new(modulus);
-            Box::new(move |a, b| m.mul(a as u64, b as u64) as u128)
+            Box::new(move |a, b| m.mul_with(a as u64, b as u64, |x, y| shoup::clmul64_on(p, x, y)) as u128)
         }
         Field::GDivision64 => {
             let k = gdiv::GKey::new(modulus);
             Box::new(move |a, b| k.mulmod(a as u64, b as u64) as u128)
         }
-        Field::Eval128 => Box::new(gf128::mul_auto),
+        Field::Eval128 => Box::new(move |a, b| shoup::gf128_mul_on(p, a, b)),
     }
 }
 
@@ -436,7 +437,7 @@ impl Partial {
                         let (kind, beta, modulus) = match f {
                             Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
                             Field::Division64 => {
-                                let m = gf2::Modulus::new(minpoly::key(u64::from_le_bytes(g)));
+                                let m = gf2::Modulus::new(shoup::division64_key_on(crate::platform::Platform::detect(), u64::from_le_bytes(g)));
                                 (shoup::Kind::Division64, m.x64(), m.lo)
                             }
                             _ => {

@@ -33,7 +33,7 @@ use zeroize::Zeroizing;
 use super::{aes_block, aes_of, nonce16};
 use crate::spec::{Keyed, Stream};
 use crate::shoup::eval128::Eval128;
-use crate::shoup::{gf128, gf2, Hasher, Kind};
+use crate::shoup::{gf128, Hasher, Kind};
 use crate::tag::{verify_tag, MacError, Tag};
 use crate::error::Error;
 
@@ -343,7 +343,8 @@ impl Shoup4 {
         let gs = aes_block(&self.g, &x);
         let r = u64::from_le_bytes(rs[..8].try_into().expect("8 bytes"));
         let s = u64::from_le_bytes(rs[8..].try_into().expect("8 bytes"));
-        let ars = Zeroizing::new(gf2::mul_f(gf2::mul_f(*self.alpha, r), s));
+        let p = self.hash.platform();
+        let ars = Zeroizing::new(crate::shoup::mul_f_on(p, crate::shoup::mul_f_on(p, *self.alpha, r), s));
         let le = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
         Zeroizing::new((le(&*fr) ^ le(&*gs) ^ *ars).to_le_bytes())
     }

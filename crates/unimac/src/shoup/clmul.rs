@@ -1,5 +1,6 @@
-//! PCLMULQDQ paths (x86-64 with `pclmulqdq` and `sse4.1`, chosen at run time by
-//! [`Platform::detect`](crate::platform::Platform::detect)).
+//! PCLMULQDQ paths (x86-64 with `pclmulqdq` and `sse4.1`): safe entry points
+//! that take the [`Platform`] evidence the key's backend was chosen from and
+//! assert it before their one `unsafe` call into `#[target_feature]` code.
 //!
 //! **eval64 and division64** are one kernel: both are `X ← X·β^N + Σ b_j β^(N−j)`
 //! in `GF(2)[x]/(m)` for a monic `m` of degree 64 (eval64: `m = f`, `β = α`;
@@ -28,13 +29,12 @@
 //! shifts, exact: a slot holds degree ≤ 14, the first fold leaves ≤ 10, the
 //! second ≤ 7), and the reduction modulo `P` is again left to the end.
 
-#![allow(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 use core::arch::x86_64::*;
 
-use super::eval128::{self, Eval128Key};
 use super::gdiv::GKey;
-use super::Ring64;
+use super::keys::{Eval128Key, Ring64, STEP};
 use crate::platform::Platform;
 
 #[inline]
@@ -72,22 +72,35 @@ macro_rules! clmul {
 
 /// One carry-less product `x · y`.
 ///
-/// # Safety
-/// The CPU must support `pclmulqdq` and `sse4.1` (a safe call from code that
-/// enables them).
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1.
+#[inline]
+pub(crate) fn clmul64(p: Platform, x: u64, y: u64) -> u128 {
+    assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
+    unsafe { clmul64_pclmul(x, y) }
+}
+
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub fn clmul64(x: u64, y: u64) -> u128 {
+fn clmul64_pclmul(x: u64, y: u64) -> u128 {
     to_u128(clmul!(set(x, 0), set(y, 0), 0x00))
 }
 
 /// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
 /// unreduced state `X` (≡ the true state mod `m`).
 ///
-/// # Safety
-/// The CPU must support `pclmulqdq` and `sse4.1`.
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1, or if `data` is
+/// not whole blocks.
+pub(crate) fn ring_blocks(p: Platform, key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
+    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
+    unsafe { ring_blocks_pclmul(key, acc, data) }
+}
+
+/// The kernel of [`ring_blocks`] (also the tail of the VPCLMULQDQ kernel).
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+pub(crate) fn ring_blocks_pclmul(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.pow;
     // q[i] multiplies blocks 2i, 2i+1 of a 16-block step: β^(16−2i), β^(15−2i).
     let q: [__m128i; 8] = core::array::from_fn(|i| set(pw[16 - 2 * i], pw[15 - 2 * i]));
@@ -153,10 +166,15 @@ fn ring_step8(key: &Ring64, acc: u128, c: &[u8]) -> u128 {
 
 /// `acc mod m` by Barrett reduction (two PCLMULQDQs).
 ///
-/// # Safety
-/// The CPU must support `pclmulqdq` and `sse4.1`.
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1.
+pub(crate) fn ring_finish(p: Platform, key: &Ring64, acc: u128) -> u64 {
+    assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
+    unsafe { ring_finish_pclmul(key, acc) }
+}
+
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub unsafe fn ring_finish(key: &Ring64, acc: u128) -> u64 {
+fn ring_finish_pclmul(key: &Ring64, acc: u128) -> u64 {
     let h = (acc >> 64) as u64;
     let q = h ^ (to_u128(clmul!(set(h, 0), set(key.m.mu, 0), 0x00)) >> 64) as u64;
     (acc as u64) ^ (to_u128(clmul!(set(q, 0), set(key.m.lo, 0), 0x00)) as u64)
@@ -165,9 +183,14 @@ pub unsafe fn ring_finish(key: &Ring64, acc: u128) -> u64 {
 /// Reduce every 16-bit slot (a polynomial of degree ≤ 14 in x) modulo
 /// `x^8 + x^4 + x^3 + x + 1`: the top 7 bits fold to at most 11 bits, whose top
 /// 3 fold to at most 7.
+///
+/// # Safety
+/// None beyond SSE2, which every x86-64 CPU has: `unsafe` only so that it
+/// can be `#[inline(always)]` into the `#[target_feature]` kernels (which
+/// `#[target_feature]` functions cannot be).
 #[inline(always)]
 pub(crate) unsafe fn xreduce(v: __m128i) -> __m128i {
-    // SAFETY: SSE2 16-bit lane shifts and logic.
+    // SAFETY: SSE2 16-bit lane shifts and logic, no memory access.
     unsafe {
         let lo = _mm_set1_epi16(0x00ff);
         let h = _mm_srli_epi16::<8>(v);
@@ -179,9 +202,13 @@ pub(crate) unsafe fn xreduce(v: __m128i) -> __m128i {
 
 /// One Karatsuba product term: `(lo, hi, mid)` partial products of the spread
 /// `a` (128 bits) by the spread constant `c = [c_lo, c_hi, c_lo ^ c_hi]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` (the caller enables it with
+/// `#[target_feature]`, into which this is inlined).
 #[inline(always)]
 pub(crate) unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128i; 3]) {
-    // SAFETY: PCLMULQDQ is enabled by every caller's target_feature.
+    // SAFETY: PCLMULQDQ (the caller's contract) and SSE2, no memory access.
     unsafe {
         acc[0] = x!(acc[0], clmul!(a, c, 0x00));
         acc[1] = x!(acc[1], clmul!(a, c, 0x11));
@@ -192,18 +219,26 @@ pub(crate) unsafe fn kara(a: __m128i, c: __m128i, cx: __m128i, acc: &mut [__m128
 
 /// The gdivision64 step over `K` blocks (`K` ≤ 8) of `data` (8·K bytes): the
 /// state `s` is 15 reduced coefficients, slots 0..7 in `s[0]`, 8..15 in `s[1]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq` and `sse4.1` (the caller enables them
+/// with `#[target_feature]`, into which this is inlined), and `data` must
+/// hold at least 8·K bytes.
 #[inline(always)]
 unsafe fn g_step<const K: usize>(key: &GKey, s: [__m128i; 2], data: &[u8]) -> [__m128i; 2] {
-    // SAFETY: the caller enables pclmulqdq and sse4.1 (pshufb is SSSE3, implied);
-    // `data` holds 8·K bytes, read with 8-byte loads.
+    let p = data.as_ptr();
+    // SAFETY: `data` holds 8·K bytes (the caller's contract): K unaligned
+    // 8-byte loads within it (SSE2).
+    let raw: [__m128i; K] = core::array::from_fn(|j| unsafe { _mm_loadl_epi64(p.add(8 * j) as *const __m128i) });
+    // SAFETY: pclmulqdq and sse4.1 (the caller's contract; pshufb is SSSE3,
+    // which SSE4.1 implies), no memory access.
     unsafe {
         // Block bytes c_0..c_7 are the coefficients of z^7..z^0: reverse and spread.
         let rev = _mm_set_epi8(-1, 0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1, 7);
         let c = |k: usize| (set(key.kron[k][0], key.kron[k][1]), set(key.kron[k][2], 0));
         let mut acc = [_mm_setzero_si128(); 3];
-        let p = data.as_ptr();
-        for j in 0..K {
-            let b = _mm_shuffle_epi8(_mm_loadl_epi64(p.add(8 * j) as *const __m128i), rev);
+        for (j, r) in raw.iter().enumerate() {
+            let b = _mm_shuffle_epi8(*r, rev);
             let b = if j == 0 { x!(b, s[0]) } else { b };
             let (ck, cx) = c(K - j);
             kara(b, ck, cx, &mut acc);
@@ -217,22 +252,31 @@ unsafe fn g_step<const K: usize>(key: &GKey, s: [__m128i; 2], data: &[u8]) -> [_
     }
 }
 
-/// gdivision64 blocks: `acc` holds the state's 15 coefficients, one per byte.
+/// gdivision64 blocks: `acc` holds the state's 15 coefficients, one per
+/// byte; `data.len()` a multiple of 8.
 ///
-/// # Safety
-/// The CPU must support `pclmulqdq` and `sse4.1`.
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1, or if `data` is
+/// not whole blocks.
+pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
+    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
+    // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
+    unsafe { g_blocks_pclmul(key, acc, data) }
+}
+
+/// The kernel of [`g_blocks`] (also the tail of the VPCLMULQDQ kernel).
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
+pub(crate) fn g_blocks_pclmul(key: &GKey, acc: u128, data: &[u8]) -> u128 {
     let packed = from_u128(acc);
     let z = _mm_setzero_si128();
     let mut s = [_mm_unpacklo_epi8(packed, z), _mm_unpackhi_epi8(packed, z)];
     let mut chunks = data.chunks_exact(64);
     for c in &mut chunks {
-        // SAFETY: `c` is 64 bytes; target features as for this function.
+        // SAFETY: `c` is 64 bytes; pclmulqdq and sse4.1 are enabled here.
         s = unsafe { g_step::<8>(key, s, c) };
     }
     let rest = chunks.remainder();
-    // SAFETY: `rest` holds 8·k bytes for the k chosen; features as above.
+    // SAFETY: `rest` holds 8·k bytes for the k chosen; pclmulqdq and sse4.1 are enabled here.
     s = unsafe {
         match rest.len() / 8 {
             0 => s,
@@ -283,8 +327,8 @@ pub(crate) fn mul128_acc(b: __m128i, h: __m128i, acc: &mut [__m128i; 3]) {
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i {
     let k = data.len() / 16;
-    assert!(k <= eval128::STEP && data.len().is_multiple_of(16), "eval128: at most one step of whole blocks");
-    let pw = &key.desc[eval128::STEP - k..];
+    assert!(k <= STEP && data.len().is_multiple_of(16), "eval128: at most one step of whole blocks");
+    let pw = &key.desc[STEP - k..];
     let mut acc = [_mm_setzero_si128(); 3];
     for (j, (b, h)) in data.chunks_exact(16).zip(pw).enumerate().rev() {
         // SAFETY: `b` is 16 readable bytes; `h` is a u128 (16 bytes).
@@ -304,7 +348,7 @@ pub(crate) fn eval128_step(key: &Eval128Key, x: __m128i, data: &[u8]) -> __m128i
 /// too long.
 pub(crate) fn eval128_short(p: Platform, key: &Eval128Key, data: &[u8], last: u128) -> u128 {
     assert!(p.pclmul(), "eval128: PCLMULQDQ kernel without the evidence");
-    assert!(data.len().is_multiple_of(16) && data.len() / 16 < eval128::STEP, "eval128: a short message is fewer than 32 blocks");
+    assert!(data.len().is_multiple_of(16) && data.len() / 16 < STEP, "eval128: a short message is fewer than 32 blocks");
     // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
     unsafe { eval128_short_pclmul(key, data, last) }
 }
@@ -312,7 +356,7 @@ pub(crate) fn eval128_short(p: Platform, key: &Eval128Key, data: &[u8], last: u1
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn eval128_short_pclmul(key: &Eval128Key, data: &[u8], last: u128) -> u128 {
     let k = data.len() / 16 + 1;
-    let pw = &key.desc[eval128::STEP - k..];
+    let pw = &key.desc[STEP - k..];
     let x = from_u128(key.alpha());
     let mut acc = [_mm_setzero_si128(); 3];
     let load = |h: &u128| {
@@ -347,7 +391,7 @@ pub(crate) fn eval128_blocks(p: Platform, key: &Eval128Key, acc: u128, data: &[u
 
 #[target_feature(enable = "pclmulqdq,sse4.1")]
 fn eval128_blocks_pclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    let pw = &key.desc[eval128::STEP - 8..];
+    let pw = &key.desc[STEP - 8..];
     // SAFETY: each `pw[j]` is a u128 (16 readable bytes).
     let h: [__m128i; 8] = core::array::from_fn(|j| unsafe { _mm_loadu_si128(&pw[j] as *const u128 as *const __m128i) });
     // Karatsuba: the powers' lo + hi in the low half.
@@ -373,4 +417,22 @@ fn eval128_blocks_pclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
         x = eval128_step(key, x, rest);
     }
     to_u128(x)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_portable() {
+        assert!(super::super::tests::check_kernels() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "kernel without the evidence")]
+    fn refuses_without_evidence() {
+        let p = crate::platform::Platform::portable();
+        let _ = super::clmul64(p, 1, 1);
+    }
 }

@@ -17,10 +17,11 @@
 //! the `N` carry-less products summed unreduced (255 bits) and reduced once per
 //! step. Only the first product depends on the state, so the others run ahead
 //! of the reduction. The kernels: portable (`Portable`, Horner with
-//! [`gf128::mul`]), PCLMULQDQ (8 blocks per step, `Clmul`), VPCLMULQDQ
+//! [`gf128::mul`](super::gf128::mul)), PCLMULQDQ (8 blocks per step, `Pclmul`), VPCLMULQDQ
 //! on 256-bit registers (16 blocks, `Vpclmul`) and on 512-bit
-//! registers with AVX-512F (32 blocks, `Vpclmul512`); all are
-//! constant-time.
+//! registers with AVX-512F (32 blocks, `Avx512`); all are
+//! constant-time. This module dispatches to them; they import only the
+//! leaf `keys` (the key type and `STEP`).
 //!
 //! Forgery bound (§4): a nonzero difference polynomial of degree ≤ `n + 1` in
 //! `α` has at most `n + 1` roots, so for messages of at most `n` blocks eval128
@@ -28,55 +29,87 @@
 
 use std::sync::Arc;
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
-use super::{gf128, portable, Backend};
+pub use super::keys::Eval128Key;
+use super::keys::STEP;
+use super::portable;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
+use crate::platform::Backend as _;
 use crate::platform::Platform;
-
-/// Blocks per step of the widest kernel; the key holds this many powers.
-pub(crate) const STEP: usize = 32;
 
 /// Bytes buffered by the streaming state: one step of the widest kernel.
 const BUF: usize = 16 * STEP;
 
-/// The expanded key: `desc[j] = α^(32−j)`, so `desc[31] = α` and a step of
-/// `N ≤ 32` blocks multiplies block `j` by `desc[32 − N + j]`.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Eval128Key {
-    pub(crate) desc: [u128; STEP],
-}
-
 impl Eval128Key {
-    /// The powers `α^1..α^32` of the key `α` (16 bytes, little-endian).
+    /// The powers `α^1..α^32` of the key `α` (16 bytes, little-endian),
+    /// with the products [`Platform::detect`] allows.
     pub fn new(alpha: &[u8; 16]) -> Eval128Key {
+        Self::new_on(Platform::detect(), alpha)
+    }
+
+    /// [`Eval128Key::new`] with the products by [`super::gf128_mul_on`]
+    /// under the evidence `p`.
+    pub(crate) fn new_on(p: Platform, alpha: &[u8; 16]) -> Eval128Key {
         let a = u128::from_le_bytes(*alpha);
         let mut k = Eval128Key { desc: [0; STEP] };
-        let mut p = a;
+        let mut x = a;
         for j in (0..STEP).rev() {
-            k.desc[j] = p;
-            p = gf128::mul_auto(p, a);
+            k.desc[j] = x;
+            x = super::gf128_mul_on(p, x, a);
         }
-        p.zeroize();
+        x.zeroize();
         k
-    }
-
-    /// `α`.
-    pub(crate) fn alpha(&self) -> u128 {
-        self.desc[STEP - 1]
     }
 }
 
-impl Backend {
-    /// The fastest backend `p` proves this CPU can run for eval128:
-    /// VPCLMULQDQ on 512-bit registers where AVX-512F is there too, else as
-    /// for eval64.
-    pub(crate) fn for_eval128(p: Platform) -> Backend {
-        if cfg!(target_arch = "x86_64") && p.vpclmul() && p.pclmul() && p.avx512() {
-            Backend::Vpclmul512
-        } else {
-            Backend::for_platform(p, super::Kind::Eval64)
+/// Which kernel computes eval128: chosen once, from the [`Platform`]
+/// evidence, when the key is set up, and kept in [`Eval128`] with that
+/// evidence (the kernels check it). Every backend is constant-time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// Horner with [`super::gf128::mul`].
+    Portable,
+    /// PCLMULQDQ, 8 blocks per step.
+    #[cfg(target_arch = "x86_64")]
+    Pclmul,
+    /// VPCLMULQDQ on 256-bit registers with AVX2, 16 blocks per step.
+    #[cfg(target_arch = "x86_64")]
+    Vpclmul,
+    /// VPCLMULQDQ on 512-bit registers with AVX-512F, 32 blocks per step
+    /// (the default where the CPU has both).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl crate::platform::Backend for Backend {
+    fn for_platform(p: Platform) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if p.vpclmul() && p.pclmul() && p.avx512() {
+                return Backend::Avx512;
+            }
+            if p.vpclmul() && p.pclmul() {
+                return Backend::Vpclmul;
+            }
+            if p.pclmul() {
+                return Backend::Pclmul;
+            }
+        }
+        let _ = p;
+        Backend::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmul => crate::platform::Feature::Pclmul.name(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => crate::platform::Feature::Avx512.name(),
         }
     }
 }
@@ -86,13 +119,13 @@ impl Backend {
 fn blocks(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
     let _ = p;
     match backend {
+        Backend::Portable => portable::eval128_blocks(key.alpha(), x, data),
         #[cfg(target_arch = "x86_64")]
-        Backend::Clmul => super::clmul::eval128_blocks(p, key, x, data),
+        Backend::Pclmul => super::clmul::eval128_blocks(p, key, x, data),
         #[cfg(target_arch = "x86_64")]
         Backend::Vpclmul => super::vpclmul::eval128_blocks(p, key, x, data),
         #[cfg(target_arch = "x86_64")]
-        Backend::Vpclmul512 => super::vpclmul512::eval128_blocks(p, key, x, data),
-        _ => portable::eval128_blocks(key.alpha(), x, data),
+        Backend::Avx512 => super::vpclmul512::eval128_blocks(p, key, x, data),
     }
 }
 
@@ -110,19 +143,20 @@ fn blocks_bulk(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &
     let values = crate::threads::map(&pieces, |r| blocks(backend, p, key, 0, &data[r.clone()]));
     let mut v = x;
     for (pv, r) in values.into_iter().zip(&pieces) {
-        v = gf128::mul_auto(v, pow128(key.alpha(), (r.len() / 16) as u64)) ^ pv;
+        v = super::gf128_mul_on(p, v, pow128(p, key.alpha(), (r.len() / 16) as u64)) ^ pv;
     }
     v
 }
 
-/// `a^n` in GF(2^128) by square-and-multiply (`n` is a public length).
-pub(crate) fn pow128(a: u128, mut n: u64) -> u128 {
+/// `a^n` in GF(2^128) by square-and-multiply (`n` is a public length), the
+/// products under the evidence `p`.
+pub(crate) fn pow128(p: Platform, a: u128, mut n: u64) -> u128 {
     let (mut acc, mut b) = (1u128, a);
     while n > 0 {
         if n & 1 == 1 {
-            acc = gf128::mul_auto(acc, b);
+            acc = super::gf128_mul_on(p, acc, b);
         }
-        b = gf128::mul_auto(b, b);
+        b = super::gf128_mul_on(p, b, b);
         n >>= 1;
     }
     acc
@@ -152,12 +186,19 @@ impl Eval128 {
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
-        let key = Arc::new(Eval128Key::new(alpha));
-        let acc = key.alpha();
-        Eval128 { key, backend: Backend::for_eval128(platform), platform, acc, buf: [0; BUF], n: 0 }
+        Self::with_backend(platform, Backend::for_platform(platform), alpha)
     }
 
-    /// The kernel in use: `"portable"`, `"clmul"`, `"vpclmul"` or `"vpclmul512"`.
+    /// With `backend`, which the evidence `platform` must allow (the
+    /// kernels check it).
+    pub(crate) fn with_backend(platform: Platform, backend: Backend, alpha: &[u8; 16]) -> Eval128 {
+        let key = Arc::new(Eval128Key::new_on(platform, alpha));
+        let acc = key.alpha();
+        Eval128 { key, backend, platform, acc, buf: [0; BUF], n: 0 }
+    }
+
+    /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or
+    /// `"avx512"` (VPCLMULQDQ on 512-bit registers).
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }

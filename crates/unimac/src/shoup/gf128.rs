@@ -7,7 +7,7 @@
 //! little-endian reading of 16 bytes; not GHASH's reflected order). Nothing
 //! here branches on, or indexes memory with, its operands.
 
-use super::gf2::{clmul64, clmul64_auto};
+use super::gf2::clmul64;
 
 /// `x^128 − f`'s low part: `x^7 + x^2 + x + 1`.
 pub const R: u64 = 0x87;
@@ -24,15 +24,14 @@ pub fn clmul128(a: u128, b: u128) -> (u128, u128) {
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
-/// [`clmul128`] by PCLMULQDQ where [`Platform::detect`](crate::platform::Platform::detect)
-/// finds it (the key set-up), else portable; both constant-time.
+/// [`clmul128`] with the 64×64 carry-less product `clmul` (Karatsuba).
 #[inline]
-pub fn clmul128_auto(a: u128, b: u128) -> (u128, u128) {
+pub fn clmul128_with(a: u128, b: u128, clmul: impl Fn(u64, u64) -> u128) -> (u128, u128) {
     let (a0, a1) = (a as u64, (a >> 64) as u64);
     let (b0, b1) = (b as u64, (b >> 64) as u64);
-    let lo = clmul64_auto(a0, b0);
-    let hi = clmul64_auto(a1, b1);
-    let mid = clmul64_auto(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+    let lo = clmul(a0, b0);
+    let hi = clmul(a1, b1);
+    let mid = clmul(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
@@ -52,9 +51,10 @@ pub fn mul(a: u128, b: u128) -> u128 {
     reduce(lo, hi)
 }
 
-/// `a · b` in GF(2^128) by [`clmul128_auto`] (the key set-up).
+/// `a · b` in GF(2^128) with the 64×64 carry-less product `clmul` (the key
+/// set-ups pass the product their evidence allows, `shoup::gf128_mul_on`).
 #[inline]
-pub fn mul_auto(a: u128, b: u128) -> u128 {
-    let (lo, hi) = clmul128_auto(a, b);
+pub fn mul_with(a: u128, b: u128, clmul: impl Fn(u64, u64) -> u128) -> u128 {
+    let (lo, hi) = clmul128_with(a, b, clmul);
     reduce(lo, hi)
 }

@@ -56,19 +56,6 @@ pub fn clmul64(x: u64, y: u64) -> u128 {
     z
 }
 
-/// [`clmul64`] by PCLMULQDQ where [`Platform::detect`](crate::platform::Platform::detect)
-/// finds it (key set-up: powers, minimal polynomials), else the portable one.
-/// Both are constant-time.
-#[inline]
-pub fn clmul64_auto(x: u64, y: u64) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    if crate::platform::Platform::detect().pclmul() {
-        // SAFETY: the CPU has pclmulqdq and sse4.1.
-        return unsafe { super::clmul::clmul64(x, y) };
-    }
-    clmul64(x, y)
-}
-
 /// `v mod f` for `deg v < 128`: `v_hi x^64 ≡ v_hi (x^4 + x^3 + x + 1)`, folded twice
 /// (the first fold overflows by at most 4 bits, the second by none).
 #[inline]
@@ -80,10 +67,11 @@ pub fn reduce_f(v: u128) -> u64 {
     lo ^ t ^ o ^ (o << 1) ^ (o << 3) ^ (o << 4)
 }
 
-/// `a · b` in GF(2^64).
+/// `a · b` in GF(2^64) (portable; the key set-ups use the product by
+/// PCLMULQDQ where their evidence has it, `shoup::mul_f_on`).
 #[inline]
 pub fn mul_f(a: u64, b: u64) -> u64 {
-    reduce_f(clmul64_auto(a, b))
+    reduce_f(clmul64(a, b))
 }
 
 /// A monic modulus `m = x^64 + lo` of degree 64 with its Barrett constant
@@ -132,16 +120,23 @@ impl Modulus {
         (v as u64) ^ (clmul(q, self.lo) as u64)
     }
 
-    /// [`reduce_with`](Self::reduce_with) by [`clmul64_auto`].
+    /// [`reduce_with`](Self::reduce_with) by the portable [`clmul64`].
     #[inline]
     pub fn reduce(&self, v: u128) -> u64 {
-        self.reduce_with(v, clmul64_auto)
+        self.reduce_with(v, clmul64)
     }
 
-    /// `a · b mod m`.
+    /// `a · b mod m` by [`mul_with`](Self::mul_with) with the portable
+    /// [`clmul64`].
     #[inline]
     pub fn mul(&self, a: u64, b: u64) -> u64 {
-        self.reduce(clmul64_auto(a, b))
+        self.mul_with(a, b, clmul64)
+    }
+
+    /// `a · b mod m` with the carry-less product `clmul`.
+    #[inline]
+    pub fn mul_with(&self, a: u64, b: u64, clmul: impl Fn(u64, u64) -> u128) -> u64 {
+        self.reduce_with(clmul(a, b), clmul)
     }
 
     /// `x^64 mod m`.

@@ -1,5 +1,5 @@
-//! GFNI path of gdivision64 (x86-64 with `gfni` and `avx2`, chosen at run time
-//! by [`Platform::detect`](crate::platform::Platform::detect)).
+//! GFNI path of gdivision64 (x86-64 with `gfni` and `avx2`; a safe entry
+//! point that asserts the [`Platform`] evidence).
 //!
 //! `VGF2P8MULB` multiplies bytes in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`,
 //! which is exactly the field `K` of `gdivision64` (docs/WIRE.md §5), 32 products per instruction. Multiplication
@@ -15,9 +15,12 @@
 //! so the only dependency between steps (fold the four lanes, broadcast, one
 //! matrix product) is paid once per 128 bytes.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use core::arch::x86_64::*;
 
 use super::gdiv::GKey;
+use crate::platform::Platform;
 
 /// Per 128-bit lane: bytes 0..7 pick byte `a`, bytes 8..15 byte `b`.
 #[inline]
@@ -43,10 +46,17 @@ fn mat(v: __m256i, sel: &[__m256i; 2], m: &[__m256i; 2]) -> __m256i {
 /// gdivision64 blocks: `acc` is the reduced state `X` (byte `k` = coefficient
 /// of `z^k`), `data.len()` a multiple of 8.
 ///
-/// # Safety
-/// The CPU must support `gfni` and `avx2`.
+/// Panics if the evidence `p` lacks GFNI with AVX2, or if `data` is not
+/// whole blocks.
+pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.gfni(), "GFNI kernel without the evidence");
+    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
+    // SAFETY: the evidence `p` (only detection creates it) has gfni and avx2 (asserted above).
+    unsafe { g_blocks_gfni(key, acc, data) }
+}
+
 #[target_feature(enable = "gfni,avx2")]
-pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
+fn g_blocks_gfni(key: &GKey, acc: u128, data: &[u8]) -> u128 {
     // The columns of β^k: 64 bytes, two 256-bit registers.
     let cols = |k: usize| -> [__m256i; 2] {
         let c = &key.gfni[k];
@@ -85,4 +95,22 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
         x = fold(t);
     }
     _mm_cvtsi128_si64(x) as u64 as u128
+}
+
+#[cfg(test)]
+mod tests {
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_portable() {
+        assert!(super::super::tests::check_kernels() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "kernel without the evidence")]
+    fn refuses_without_evidence() {
+        let p = crate::platform::Platform::portable();
+        let _ = super::g_blocks(p, &super::super::gdiv::GKey::new(1), 0, &[0; 8]);
+    }
 }

@@ -42,11 +42,17 @@ impl MinPoly {
 
 /// The projected sequence: bit `i` is the constant term of `g^i`, `i < 128`.
 pub fn projected_sequence(g: u64) -> u128 {
+    projected_sequence_with(g, mul_f)
+}
+
+/// [`projected_sequence`] with the multiplication `mul` of GF(2^64) (the
+/// key set-up passes the one its evidence allows).
+pub(crate) fn projected_sequence_with(g: u64, mul: impl Fn(u64, u64) -> u64) -> u128 {
     let mut s = 0u128;
     let mut p = 1u64;
     for i in 0..128 {
         s |= ((p & 1) as u128) << i;
-        p = mul_f(p, g);
+        p = mul(p, g);
     }
     s
 }
@@ -95,7 +101,12 @@ fn reverse65(c: u128) -> u128 {
 
 /// `division64-key(g)` in constant time: `X^64 C(1/X)` is directly `q·x^(64−ℓ)`.
 pub fn key(g: u64) -> u64 {
-    let (c, _l) = berlekamp_massey_gf2(projected_sequence(g));
+    key_with(g, mul_f)
+}
+
+/// [`key`] with the multiplication `mul` of GF(2^64).
+pub(crate) fn key_with(g: u64, mul: impl Fn(u64, u64) -> u64) -> u64 {
+    let (c, _l) = berlekamp_massey_gf2(projected_sequence_with(g, mul));
     reverse65(c) as u64
 }
 

@@ -17,10 +17,15 @@
 //! implicit leading 1, computed with many blocks aggregated per step over
 //! precomputed powers of the multiplier (see `clmul`). Each has a portable
 //! constant-time path (backend `portable`) and constant-time SIMD paths
-//! chosen at run time from a [`Platform`] (`clmul`, `vpclmul`, and for
-//! gdivision64 `gfni`; [`Hasher::backend`] names the one in use); the paper's table methods are there as
-//! non-constant-time benchmark variants (`Backend::Table1`, `Backend::Table2`,
-//! with the `reference` feature only).
+//! chosen from a [`Platform`] once, when the key is set up (`pclmul`,
+//! `vpclmul`, and for gdivision64 `gfni`; [`Hasher::backend`] names the one
+//! in use); the paper's table methods are there as non-constant-time
+//! benchmark variants (`Table`, with the `reference` feature only).
+//!
+//! The layout: the kernels (`clmul`, `vpclmul`, `vpclmul512`, `gfni`) import
+//! only the leaves (`keys`, [`gdiv`], [`gf128`]); this module and
+//! [`eval128`] expand the keys and dispatch to the kernels, whose safe entry
+//! points check the evidence.
 //!
 //! Forgery bounds (§4): for messages of at most `n` blocks (the implicit leading
 //! block counted), eval64 is `ε`-AXU with `ε ≤ n/2^64`, division64 with
@@ -29,7 +34,7 @@
 //! degree: the fallback keys included; checked exhaustively at `l = 8` in
 //! `tests/shoup_bounds.rs`).
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 use crate::platform::Platform;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -39,6 +44,9 @@ use crate::error::Error;
 mod clmul;
 #[cfg(target_arch = "x86_64")]
 mod gfni;
+mod keys;
+#[cfg(test)]
+mod tests;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul;
 #[cfg(target_arch = "x86_64")]
@@ -54,6 +62,8 @@ pub mod tables;
 
 use gdiv::GKey;
 use gf2::{Modulus, F_LO};
+pub use keys::Ring64;
+use crate::platform::Backend as _;
 
 /// Which of Shoup's three hashes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,48 +76,119 @@ pub enum Kind {
     GDivision64,
 }
 
-/// How the hash is computed (private: chosen from a [`Platform`], the only
-/// evidence of CPU features). Every backend is constant-time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    /// Portable (the fallback of every name).
-    Portable,
-    /// PCLMULQDQ (the default where the CPU has it and lacks VPCLMULQDQ).
-    Clmul,
-    /// VPCLMULQDQ on 256-bit registers with AVX2 (the default where the CPU
-    /// has it, except gdivision64 with GFNI).
-    Vpclmul,
-    /// GFNI with AVX2: gdivision64 only (its default where the CPU has it).
-    Gfni,
-    /// VPCLMULQDQ on 512-bit registers with AVX-512F: eval128 only (its
-    /// default where the CPU has it).
-    Vpclmul512,
+/// One 64×64 carry-less product: by PCLMULQDQ where the evidence `p` has
+/// it, else portable ([`gf2::clmul64`]); both constant-time. For key
+/// set-ups and the joins of pieces hashed in parallel, whose callers carry
+/// the evidence their key was made with.
+#[inline]
+pub(crate) fn clmul64_on(p: Platform, x: u64, y: u64) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    if p.pclmul() {
+        return clmul::clmul64(p, x, y);
+    }
+    let _ = p;
+    gf2::clmul64(x, y)
 }
 
-impl Backend {
-    /// The fastest backend `p` proves this CPU can run for `kind`.
-    pub(crate) fn for_platform(p: Platform, kind: Kind) -> Backend {
-        if !cfg!(target_arch = "x86_64") {
-            Backend::Portable
-        } else if kind == Kind::GDivision64 && p.gfni() {
-            Backend::Gfni
-        } else if p.vpclmul() && p.pclmul() {
-            Backend::Vpclmul
-        } else if p.pclmul() {
-            Backend::Clmul
-        } else {
-            Backend::Portable
+/// `a · b` in GF(2^64) by [`clmul64_on`].
+#[inline]
+pub(crate) fn mul_f_on(p: Platform, a: u64, b: u64) -> u64 {
+    gf2::reduce_f(clmul64_on(p, a, b))
+}
+
+/// `a · b` in GF(2^128) (eval128's field) by [`clmul64_on`].
+#[inline]
+pub(crate) fn gf128_mul_on(p: Platform, a: u128, b: u128) -> u128 {
+    gf128::mul_with(a, b, |x, y| clmul64_on(p, x, y))
+}
+
+/// The kernel of eval64 and division64 (the recurrence in `GF(2)[x]/(m)`,
+/// `deg m = 64`, [`Ring64`]): chosen once, from the [`Platform`] evidence,
+/// when the key is set up. Every backend is constant-time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RingBackend {
+    /// Portable.
+    Portable,
+    /// PCLMULQDQ (the default where the CPU has it and lacks VPCLMULQDQ).
+    #[cfg(target_arch = "x86_64")]
+    Pclmul,
+    /// VPCLMULQDQ on 256-bit registers with AVX2 (the default where the
+    /// CPU has it).
+    #[cfg(target_arch = "x86_64")]
+    Vpclmul,
+}
+
+impl crate::platform::Backend for RingBackend {
+    fn for_platform(p: Platform) -> RingBackend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if p.vpclmul() && p.pclmul() {
+                return RingBackend::Vpclmul;
+            }
+            if p.pclmul() {
+                return RingBackend::Pclmul;
+            }
         }
+        let _ = p;
+        RingBackend::Portable
     }
 
-    /// A short name, e.g. `"vpclmul"`.
-    pub(crate) fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
-            Backend::Portable => "portable",
-            Backend::Clmul => "clmul",
-            Backend::Vpclmul => "vpclmul",
-            Backend::Gfni => "gfni",
-            Backend::Vpclmul512 => "vpclmul512",
+            RingBackend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            RingBackend::Pclmul => crate::platform::Feature::Pclmul.name(),
+            #[cfg(target_arch = "x86_64")]
+            RingBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
+        }
+    }
+}
+
+/// The kernel of gdivision64 ([`GKey`]): chosen once, from the
+/// [`Platform`] evidence, when the key is set up. Every backend is
+/// constant-time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GBackend {
+    /// Portable.
+    Portable,
+    /// PCLMULQDQ on Kronecker-spread polynomials.
+    #[cfg(target_arch = "x86_64")]
+    Pclmul,
+    /// VPCLMULQDQ on 256-bit registers with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Vpclmul,
+    /// GFNI with AVX2 (the default where the CPU has it).
+    #[cfg(target_arch = "x86_64")]
+    Gfni,
+}
+
+impl crate::platform::Backend for GBackend {
+    fn for_platform(p: Platform) -> GBackend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if p.gfni() {
+                return GBackend::Gfni;
+            }
+            if p.vpclmul() && p.pclmul() {
+                return GBackend::Vpclmul;
+            }
+            if p.pclmul() {
+                return GBackend::Pclmul;
+            }
+        }
+        let _ = p;
+        GBackend::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            GBackend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            GBackend::Pclmul => crate::platform::Feature::Pclmul.name(),
+            #[cfg(target_arch = "x86_64")]
+            GBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
+            #[cfg(target_arch = "x86_64")]
+            GBackend::Gfni => crate::platform::Feature::Gfni.name(),
         }
     }
 }
@@ -125,27 +206,17 @@ pub enum Table {
     Method2,
 }
 
-/// The expanded key of a Horner recurrence in `GF(2)[x]/(m)`, `deg m = 64`:
-/// `X ← X·β^N + Σ b_j β^(N−j)` (eval64: `m = f`, `β = α`; division64: `m = p`,
-/// `β = x^64 mod p`).
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Ring64 {
-    /// The modulus and its Barrett constant.
-    pub(crate) m: Modulus,
-    /// `β^k mod m`, `k = 0..32`.
-    pub(crate) pow: [u64; 33],
-    /// `x^64 β^k mod m`.
-    pub(crate) fold: [u64; 33],
-}
-
 impl Ring64 {
-    fn new(m: Modulus, beta: u64) -> Ring64 {
+    /// The powers of `β` and their folds, the products by [`clmul64_on`]
+    /// under the evidence `p`.
+    fn new(p: Platform, m: Modulus, beta: u64) -> Ring64 {
         let mut r = Ring64 { m, pow: [0; 33], fold: [0; 33] };
-        let mut p = 1u64;
+        let clmul = |x, y| clmul64_on(p, x, y);
+        let mut x = 1u64;
         for k in 0..33 {
-            r.pow[k] = p;
-            r.fold[k] = r.m.reduce((p as u128) << 64);
-            p = r.m.mul(p, beta);
+            r.pow[k] = x;
+            r.fold[k] = r.m.reduce_with((x as u128) << 64, clmul);
+            x = r.m.mul_with(x, beta, clmul);
         }
         r
     }
@@ -154,7 +225,12 @@ impl Ring64 {
 /// `division64-key(g)` (§6.2): the key polynomial's low 64 coefficients, by
 /// constant-time Berlekamp–Massey (see [`minpoly`] for all three methods).
 pub fn division64_key(g: &[u8; 8]) -> [u8; 8] {
-    minpoly::key(u64::from_le_bytes(*g)).to_le_bytes()
+    division64_key_on(Platform::detect(), u64::from_le_bytes(*g)).to_le_bytes()
+}
+
+/// [`division64_key`] with the products [`mul_f_on`] the evidence `p` allows.
+pub(crate) fn division64_key_on(p: Platform, g: u64) -> u64 {
+    minpoly::key_with(g, |a, b| mul_f_on(p, a, b))
 }
 
 /// `gdivision64-key(g)` (§7.2): the key polynomial's coefficients `c_0..c_7`.
@@ -162,16 +238,13 @@ pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
     gdiv::key_poly(g)
 }
 
+/// A hasher's expanded key with the backend chosen for it from the
+/// [`Platform`] evidence (kept beside it in [`Hasher`]), or a table method.
 #[derive(Clone)]
-enum Engine {
-    EvalPortable(Box<Ring64>),
-    DivisionPortable(Box<Ring64>),
-    RingClmul(Box<Ring64>),
-    RingVpclmul(Box<Ring64>),
-    GPortable(Box<GKey>),
-    GClmul(Box<GKey>),
-    GVpclmul(Box<GKey>),
-    GGfni(Box<GKey>),
+enum Expanded {
+    Eval(Box<Ring64>, RingBackend),
+    Division(Box<Ring64>, RingBackend),
+    G(Box<GKey>, GBackend),
     #[cfg(feature = "reference")]
     EvalMethod1(Box<tables::EvalMethod1>),
     #[cfg(feature = "reference")]
@@ -182,53 +255,44 @@ enum Engine {
     FourTable(Box<tables::FourTable>),
 }
 
-impl Engine {
-    fn new(kind: Kind, backend: Backend, key: &[u8; 8]) -> Engine {
-        let g = u64::from_le_bytes(*key);
-        let ring = || match kind {
-            Kind::Eval64 => Box::new(Ring64::new(Modulus::new(F_LO), g)),
-            _ => {
-                let m = Modulus::new(minpoly::key(g));
+impl Expanded {
+    /// The key of `kind` expanded under the evidence `p`, with the backends
+    /// `ring` (eval64, division64) or `g` (gdivision64) chosen from it.
+    fn new(p: Platform, kind: Kind, key: &[u8; 8], ring: RingBackend, g: GBackend) -> Expanded {
+        let x = u64::from_le_bytes(*key);
+        match kind {
+            Kind::Eval64 => Expanded::Eval(Box::new(Ring64::new(p, Modulus::new(F_LO), x)), ring),
+            Kind::Division64 => {
+                let m = Modulus::new(division64_key_on(p, x));
                 let x64 = m.x64();
-                Box::new(Ring64::new(m, x64))
+                Expanded::Division(Box::new(Ring64::new(p, m, x64)), ring)
             }
-        };
-        let gkey = || Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key))));
-        match (kind, backend) {
-            (Kind::Eval64, Backend::Portable) => Engine::EvalPortable(ring()),
-            (Kind::Division64, Backend::Portable) => Engine::DivisionPortable(ring()),
-            (Kind::Eval64 | Kind::Division64, Backend::Clmul) => Engine::RingClmul(ring()),
-            (Kind::GDivision64, Backend::Portable) => Engine::GPortable(gkey()),
-            (Kind::GDivision64, Backend::Clmul) => Engine::GClmul(gkey()),
-            (Kind::Eval64 | Kind::Division64, Backend::Vpclmul) => Engine::RingVpclmul(ring()),
-            (Kind::GDivision64, Backend::Vpclmul) => Engine::GVpclmul(gkey()),
-            (Kind::GDivision64, Backend::Gfni) => Engine::GGfni(gkey()),
-            (_, Backend::Gfni | Backend::Vpclmul512) => unreachable!("Backend::for_platform never picks these here"),
+            Kind::GDivision64 => Expanded::G(Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key)))), g),
         }
     }
 
     #[cfg(feature = "reference")]
-    fn table(kind: Kind, method: Table, key: &[u8; 8]) -> Engine {
+    fn table(kind: Kind, method: Table, key: &[u8; 8]) -> Expanded {
         let g = u64::from_le_bytes(*key);
         match (kind, method) {
-            (Kind::Eval64, Table::Method1) => Engine::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
-            (Kind::Eval64, Table::Method2) => Engine::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
+            (Kind::Eval64, Table::Method1) => Expanded::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
+            (Kind::Eval64, Table::Method2) => Expanded::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
             (Kind::Division64, _) => {
                 let m = Modulus::new(minpoly::key(g));
                 let f = move |v: u64| m.reduce((v as u128) << 64);
                 if method == Table::Method1 {
-                    Engine::OneTable(Box::new(tables::OneTable::new(f, false)))
+                    Expanded::OneTable(Box::new(tables::OneTable::new(f, false)))
                 } else {
-                    Engine::FourTable(Box::new(tables::FourTable::new(f, false)))
+                    Expanded::FourTable(Box::new(tables::FourTable::new(f, false)))
                 }
             }
             (Kind::GDivision64, _) => {
                 let k = GKey::new(u64::from_le_bytes(gdiv::key_poly(key)));
                 let f = |v: u64| k.times_z8(v);
                 if method == Table::Method1 {
-                    Engine::OneTable(Box::new(tables::OneTable::new(f, true)))
+                    Expanded::OneTable(Box::new(tables::OneTable::new(f, true)))
                 } else {
-                    Engine::FourTable(Box::new(tables::FourTable::new(f, true)))
+                    Expanded::FourTable(Box::new(tables::FourTable::new(f, true)))
                 }
             }
         }
@@ -237,14 +301,12 @@ impl Engine {
     /// The name of the kernel.
     fn name(&self) -> &'static str {
         match self {
-            Engine::EvalPortable(_) | Engine::DivisionPortable(_) | Engine::GPortable(_) => "portable",
-            Engine::RingClmul(_) | Engine::GClmul(_) => "clmul",
-            Engine::RingVpclmul(_) | Engine::GVpclmul(_) => "vpclmul",
-            Engine::GGfni(_) => "gfni",
+            Expanded::Eval(_, b) | Expanded::Division(_, b) => b.name(),
+            Expanded::G(_, b) => b.name(),
             #[cfg(feature = "reference")]
-            Engine::EvalMethod1(_) | Engine::OneTable(_) => "table1-nonct",
+            Expanded::EvalMethod1(_) | Expanded::OneTable(_) => "table1-nonct",
             #[cfg(feature = "reference")]
-            Engine::EvalMethod2(_) | Engine::FourTable(_) => "table2-nonct",
+            Expanded::EvalMethod2(_) | Expanded::FourTable(_) => "table2-nonct",
         }
     }
 
@@ -252,107 +314,97 @@ impl Engine {
     /// recurrences that fold the final multiplication in).
     fn init(&self) -> u128 {
         match self {
-            Engine::EvalPortable(r) | Engine::RingClmul(r) | Engine::RingVpclmul(r) => r.pow[1] as u128,
-            Engine::GClmul(k) | Engine::GVpclmul(k) | Engine::GGfni(k) => k.pow[1] as u128,
+            Expanded::Eval(r, _) => r.pow[1] as u128,
+            Expanded::Division(_, b) if *b == RingBackend::Portable => 1,
+            Expanded::G(_, b) if *b == GBackend::Portable => 1,
+            Expanded::Division(r, _) => r.pow[1] as u128,
+            Expanded::G(k, _) => k.pow[1] as u128,
+            #[cfg(feature = "reference")]
             _ => 1,
         }
     }
 
-    /// Absorb whole 8-byte blocks.
-    fn blocks(&self, acc: u128, data: &[u8]) -> u128 {
+    /// Absorb whole 8-byte blocks, on the backend chosen from `p`.
+    fn blocks(&self, p: Platform, acc: u128, data: &[u8]) -> u128 {
         debug_assert_eq!(data.len() % 8, 0);
+        let _ = p;
         match self {
-            Engine::EvalPortable(r) => portable::eval_blocks(r.pow[1], acc as u64, data) as u128,
-            Engine::DivisionPortable(r) => portable::division_blocks(&r.m, acc as u64, data) as u128,
+            Expanded::Eval(r, RingBackend::Portable) => portable::eval_blocks(r.pow[1], acc as u64, data) as u128,
+            Expanded::Division(r, RingBackend::Portable) => portable::division_blocks(&r.m, acc as u64, data) as u128,
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if the Platform (detection's evidence) had PCLMULQDQ.
-            Engine::RingClmul(r) => unsafe { clmul::ring_blocks(r, acc, data) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Engine::GClmul(k) => unsafe { clmul::g_blocks(k, acc, data) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if the Platform had VPCLMULQDQ, PCLMULQDQ and AVX2.
-            Engine::RingVpclmul(r) => unsafe { vpclmul::ring_blocks(r, acc, data) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Engine::GVpclmul(k) => unsafe { vpclmul::g_blocks(k, acc, data) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if the Platform had GFNI and AVX2.
-            Engine::GGfni(k) => unsafe { gfni::g_blocks(k, acc, data) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_)
-            | Engine::GClmul(_)
-            | Engine::RingVpclmul(_)
-            | Engine::GVpclmul(_)
-            | Engine::GGfni(_) => {
-                unreachable!("no carry-less engine off x86-64")
+            Expanded::Eval(r, RingBackend::Pclmul) | Expanded::Division(r, RingBackend::Pclmul) => {
+                clmul::ring_blocks(p, r, acc, data)
             }
-            Engine::GPortable(k) => portable::gdivision_blocks(k, acc as u64, data) as u128,
+            #[cfg(target_arch = "x86_64")]
+            Expanded::Eval(r, RingBackend::Vpclmul) | Expanded::Division(r, RingBackend::Vpclmul) => {
+                vpclmul::ring_blocks(p, r, acc, data)
+            }
+            Expanded::G(k, GBackend::Portable) => portable::gdivision_blocks(k, acc as u64, data) as u128,
+            #[cfg(target_arch = "x86_64")]
+            Expanded::G(k, GBackend::Pclmul) => clmul::g_blocks(p, k, acc, data),
+            #[cfg(target_arch = "x86_64")]
+            Expanded::G(k, GBackend::Vpclmul) => vpclmul::g_blocks(p, k, acc, data),
+            #[cfg(target_arch = "x86_64")]
+            Expanded::G(k, GBackend::Gfni) => gfni::g_blocks(p, k, acc, data),
             #[cfg(feature = "reference")]
-            Engine::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            Expanded::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
             #[cfg(feature = "reference")]
-            Engine::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
+            Expanded::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
             #[cfg(feature = "reference")]
-            Engine::OneTable(t) => t.blocks(acc as u64, data) as u128,
+            Expanded::OneTable(t) => t.blocks(acc as u64, data) as u128,
             #[cfg(feature = "reference")]
-            Engine::FourTable(t) => t.blocks(acc as u64, data) as u128,
+            Expanded::FourTable(t) => t.blocks(acc as u64, data) as u128,
         }
     }
 
     /// The state as a reduced value `V` with `V(a‖b) = V(a)·β^|b| + V(b)`
     /// (`|b|` in blocks) such that `V as u128` is again a state of this
-    /// engine: `finish(acc)` where `finish` only reduces, the state itself
+    /// key: `finish(acc)` where `finish` only reduces, the state itself
     /// where `finish` multiplies by `β`. `None` for the table methods.
-    fn norm(&self, acc: u128) -> Option<u64> {
+    fn norm(&self, p: Platform, acc: u128) -> Option<u64> {
         match self {
-            Engine::DivisionPortable(_) | Engine::GPortable(_) => Some(acc as u64),
-            Engine::EvalPortable(_)
-            | Engine::RingClmul(_)
-            | Engine::RingVpclmul(_)
-            | Engine::GClmul(_)
-            | Engine::GVpclmul(_)
-            | Engine::GGfni(_) => Some(self.finish(acc)),
+            Expanded::Division(_, b) if *b == RingBackend::Portable => Some(acc as u64),
+            Expanded::G(_, b) if *b == GBackend::Portable => Some(acc as u64),
+            Expanded::Eval(..) | Expanded::Division(..) | Expanded::G(..) => Some(self.finish(p, acc)),
             #[cfg(feature = "reference")]
             _ => None,
         }
     }
 
-    /// `a · β^n` in the engine's ring (`n` is public: a length).
-    fn times_beta_pow(&self, a: u64, n: u64) -> Option<u64> {
+    /// `a · β^n` in the key's ring (`n` is public: a length), the products
+    /// under the evidence `p`.
+    fn times_beta_pow(&self, p: Platform, a: u64, n: u64) -> Option<u64> {
         let (mul, beta): (&dyn Fn(u64, u64) -> u64, u64) = match self {
-            Engine::EvalPortable(r)
-            | Engine::DivisionPortable(r)
-            | Engine::RingClmul(r)
-            | Engine::RingVpclmul(r) => (&|x, y| r.m.mul(x, y), r.pow[1]),
-            Engine::GPortable(k) | Engine::GClmul(k) | Engine::GVpclmul(k) | Engine::GGfni(k) => {
-                (&|x, y| k.mulmod(x, y), k.pow[1])
+            Expanded::Eval(r, _) | Expanded::Division(r, _) => {
+                (&|x, y| r.m.mul_with(x, y, |u, v| clmul64_on(p, u, v)), r.pow[1])
             }
+            Expanded::G(k, _) => (&|x, y| k.mulmod(x, y), k.pow[1]),
             #[cfg(feature = "reference")]
             _ => return None,
         };
         Some(mul(a, pow_in(mul, beta, n)))
     }
 
-    fn finish(&self, acc: u128) -> u64 {
+    fn finish(&self, p: Platform, acc: u128) -> u64 {
+        let _ = p;
         match self {
-            Engine::EvalPortable(_) => acc as u64,
-            Engine::DivisionPortable(r) => portable::division_finish(&r.m, acc as u64),
+            Expanded::Eval(_, RingBackend::Portable) => acc as u64,
+            Expanded::Division(r, RingBackend::Portable) => portable::division_finish(&r.m, acc as u64),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the engine exists only if the Platform (detection's evidence) had PCLMULQDQ.
-            Engine::RingClmul(r) | Engine::RingVpclmul(r) => unsafe { clmul::ring_finish(r, acc) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Engine::RingClmul(_) | Engine::RingVpclmul(_) => unreachable!("no carry-less engine off x86-64"),
-            Engine::GClmul(k) | Engine::GVpclmul(k) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
-            Engine::GGfni(_) => acc as u64, // already reduced
-            Engine::GPortable(k) => k.times_z8(acc as u64),
+            Expanded::Eval(r, _) | Expanded::Division(r, _) => clmul::ring_finish(p, r, acc),
+            Expanded::G(k, GBackend::Portable) => k.times_z8(acc as u64),
+            #[cfg(target_arch = "x86_64")]
+            Expanded::G(_, GBackend::Gfni) => acc as u64, // already reduced
+            #[cfg(target_arch = "x86_64")]
+            Expanded::G(k, GBackend::Pclmul | GBackend::Vpclmul) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
             #[cfg(feature = "reference")]
-            Engine::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
+            Expanded::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
             #[cfg(feature = "reference")]
-            Engine::EvalMethod2(t) => t.mul(acc as u64),
+            Expanded::EvalMethod2(t) => t.mul(acc as u64),
             #[cfg(feature = "reference")]
-            Engine::OneTable(t) => t.finish(acc as u64),
+            Expanded::OneTable(t) => t.finish(acc as u64),
             #[cfg(feature = "reference")]
-            Engine::FourTable(t) => t.finish(acc as u64),
+            Expanded::FourTable(t) => t.finish(acc as u64),
         }
     }
 }
@@ -377,7 +429,9 @@ pub(crate) fn pow_in(mul: &dyn Fn(u64, u64) -> u64, beta: u64, mut n: u64) -> u6
 /// number of messages under one key.
 #[derive(Clone)]
 pub struct Hasher {
-    engine: Engine,
+    key: Expanded,
+    /// The evidence the key's backend was chosen from (the kernels check it).
+    platform: Platform,
     acc: u128,
     buf: [u8; 64],
     n: usize,
@@ -393,24 +447,40 @@ impl Hasher {
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
-        Self::with_engine(Engine::new(kind, Backend::for_platform(platform, kind), key))
+        let (ring, g) = (RingBackend::for_platform(platform), GBackend::for_platform(platform));
+        Self::with_key(Expanded::new(platform, kind, key, ring, g), platform)
     }
 
     /// **Non-constant-time, benchmark only**: one of the paper's table
     /// methods, indexed by secret bytes (see [`Table`]).
     #[cfg(feature = "reference")]
     pub fn with_table(kind: Kind, method: Table, key: &[u8; 8]) -> Hasher {
-        Self::with_engine(Engine::table(kind, method, key))
+        Self::with_key(Expanded::table(kind, method, key), Platform::portable())
     }
 
-    fn with_engine(engine: Engine) -> Hasher {
-        let acc = engine.init();
-        Hasher { engine, acc, buf: [0; 64], n: 0 }
+    /// With the backends `ring` / `g` forced, on the hardware's evidence
+    /// (which the kernels check): for the differential tests.
+    #[cfg(test)]
+    pub(crate) fn with_backends(kind: Kind, key: &[u8; 8], ring: RingBackend, g: GBackend) -> Hasher {
+        let hw = Platform::hardware();
+        Self::with_key(Expanded::new(hw, kind, key, ring, g), hw)
     }
 
-    /// The kernel in use, e.g. `"portable"`, `"clmul"`, `"vpclmul"`, `"gfni"`.
+    fn with_key(key: Expanded, platform: Platform) -> Hasher {
+        let acc = key.init();
+        Hasher { key, platform, acc, buf: [0; 64], n: 0 }
+    }
+
+    /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or (for
+    /// gdivision64) `"gfni"`.
     pub fn backend(&self) -> &'static str {
-        self.engine.name()
+        self.key.name()
+    }
+
+    /// The evidence this hasher's backend was chosen from, for callers that
+    /// multiply in its field with [`mul_f_on`].
+    pub(crate) fn platform(&self) -> Platform {
+        self.platform
     }
 
     /// Absorb more of the message.
@@ -423,7 +493,7 @@ impl Hasher {
             if self.n < 64 {
                 return;
             }
-            self.acc = self.engine.blocks(self.acc, &self.buf);
+            self.acc = self.key.blocks(self.platform, self.acc, &self.buf);
             self.n = 0;
         }
         let whole = data.len() - data.len() % 64;
@@ -441,16 +511,16 @@ impl Hasher {
     /// `V(a‖b) = V(a)·β^|b| + V(b)`.
     fn blocks_bulk(&self, acc: u128, data: &[u8]) -> u128 {
         if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
-            return self.engine.blocks(acc, data);
+            return self.key.blocks(self.platform, acc, data);
         }
         let pieces = crate::threads::split(data.len(), 64, crate::threads::PARALLEL_MIN);
-        let Some(mut v) = (pieces.len() >= 2).then(|| self.engine.norm(acc)).flatten() else {
-            return self.engine.blocks(acc, data);
+        let Some(mut v) = (pieces.len() >= 2).then(|| self.key.norm(self.platform, acc)).flatten() else {
+            return self.key.blocks(self.platform, acc, data);
         };
-        let values = crate::threads::map(&pieces, |r| self.engine.norm(self.engine.blocks(0, &data[r.clone()])));
+        let values = crate::threads::map(&pieces, |r| self.key.norm(self.platform, self.key.blocks(self.platform, 0, &data[r.clone()])));
         for (pv, r) in values.into_iter().zip(&pieces) {
-            let (Some(pv), Some(shifted)) = (pv, self.engine.times_beta_pow(v, (r.len() / 8) as u64)) else {
-                unreachable!("norm is Some for this engine")
+            let (Some(pv), Some(shifted)) = (pv, self.key.times_beta_pow(self.platform, v, (r.len() / 8) as u64)) else {
+                unreachable!("norm is Some for this key")
             };
             v = shifted ^ pv;
         }
@@ -464,7 +534,7 @@ impl Hasher {
     /// `x^64 mod p` for division64, `z^8 mod P` for gdivision64. Without
     /// `pad`, `piece.len()` must be a multiple of 8. The state is not used.
     pub(crate) fn piece_value(&self, piece: &[u8], first: bool, pad: bool) -> u64 {
-        let mut acc = if first { self.engine.init() } else { 0 };
+        let mut acc = if first { self.key.init() } else { 0 };
         let whole = piece.len() - piece.len() % 64;
         if whole > 0 {
             acc = self.blocks_bulk(acc, &piece[..whole]);
@@ -479,10 +549,10 @@ impl Hasher {
             rest.len()
         };
         if len > 0 {
-            acc = self.engine.blocks(acc, &last[..len]);
+            acc = self.key.blocks(self.platform, acc, &last[..len]);
         }
         last.zeroize();
-        let h = self.engine.finish(acc);
+        let h = self.key.finish(self.platform, acc);
         acc.zeroize();
         h
     }
@@ -499,9 +569,9 @@ impl Hasher {
         if !self.n.is_multiple_of(8) {
             return None;
         }
-        let acc = if self.n == 0 { self.acc } else { self.engine.blocks(self.acc, &self.buf[..self.n]) };
+        let acc = if self.n == 0 { self.acc } else { self.key.blocks(self.platform, self.acc, &self.buf[..self.n]) };
         self.buf.zeroize();
-        Some(self.engine.finish(acc).to_le_bytes())
+        Some(self.key.finish(self.platform, acc).to_le_bytes())
     }
 
     /// The hash of the whole message `msg` under this `Hasher`'s key (the
@@ -510,7 +580,7 @@ impl Hasher {
     /// split across threads as [`update`](Self::update) is.
     pub fn hash(&self, msg: &[u8]) -> [u8; 8] {
         let whole = msg.len() / 64 * 64;
-        let mut acc = self.engine.init();
+        let mut acc = self.key.init();
         if whole > 0 {
             acc = self.blocks_bulk(acc, &msg[..whole]);
         }
@@ -519,10 +589,10 @@ impl Hasher {
         last[..rest.len()].copy_from_slice(rest);
         last[rest.len()] = 1; // pad(M, 8)
         let len = (rest.len() + 8) & !7;
-        let acc = self.engine.blocks(acc, &last[..len]);
+        let acc = self.key.blocks(self.platform, acc, &last[..len]);
         // Only the first `len` bytes ever held message bytes.
         last[..len].zeroize();
-        self.engine.finish(acc).to_le_bytes()
+        self.key.finish(self.platform, acc).to_le_bytes()
     }
 
     /// The hash of everything absorbed; then start over under the same key.
@@ -531,11 +601,11 @@ impl Hasher {
         last[..self.n].copy_from_slice(&self.buf[..self.n]);
         last[self.n] = 1; // pad(M, 8): 0x01, then zeros to a multiple of 8
         let len = (self.n + 8) & !7;
-        let acc = self.engine.blocks(self.acc, &last[..len]);
-        let h = self.engine.finish(acc);
+        let acc = self.key.blocks(self.platform, self.acc, &last[..len]);
+        let h = self.key.finish(self.platform, acc);
         last.zeroize();
         self.buf.zeroize();
-        self.acc = self.engine.init();
+        self.acc = self.key.init();
         self.n = 0;
         h.to_le_bytes()
     }

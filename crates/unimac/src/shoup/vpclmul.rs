@@ -1,5 +1,5 @@
-//! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2, chosen at run
-//! time by [`Platform::detect`](crate::platform::Platform::detect)): the recurrence of
+//! VPCLMULQDQ paths (256-bit carry-less multiplication with AVX2; safe entry
+//! points that assert the [`Platform`] evidence): the recurrence of
 //! [`clmul`](super::clmul) with thirty-two blocks (256 bytes) aggregated per step,
 //! two products per instruction:
 //!
@@ -11,11 +11,14 @@
 //! gdivision64 runs the Kronecker kernel of [`clmul`](super::clmul) the same
 //! way: two blocks per register, sixteen per step.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use core::arch::x86_64::*;
 
-use super::eval128::{self, Eval128Key};
+use super::clmul::{eval128_step, from_u128, g_blocks_pclmul, kara, reduce128, ring_blocks_pclmul, set, to_u128, xreduce};
 use super::gdiv::GKey;
-use super::Ring64;
+use super::keys::{Eval128Key, Ring64, STEP};
+use crate::platform::Platform;
 
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -26,10 +29,18 @@ fn set4(a: u64, b: u64, c: u64, d: u64) -> __m256i {
 
 /// eval64 / division64 blocks (`data.len()` a multiple of 8).
 ///
-/// # Safety
-/// The CPU must support `vpclmulqdq`, `pclmulqdq`, `avx2` (and hence `sse4.1`).
+/// Panics if the evidence `p` lacks VPCLMULQDQ (with AVX2) or PCLMULQDQ
+/// (with SSE4.1), or if `data` is not whole blocks.
+pub(crate) fn ring_blocks(p: Platform, key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.vpclmul() && p.pclmul(), "VPCLMULQDQ kernel without the evidence");
+    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
+    // SAFETY: the evidence `p` (only detection creates it) has vpclmulqdq,
+    // pclmulqdq, avx2 and sse4.1 (asserted above).
+    unsafe { ring_blocks_vpclmul(key, acc, data) }
+}
+
 #[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
-pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
+fn ring_blocks_vpclmul(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     let pw = &key.pow;
     // q[i] multiplies the four blocks 4i..4i+3 of a step: β^(32−4i) … β^(29−4i).
     let q: [__m256i; 8] =
@@ -64,8 +75,7 @@ pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     if rest.is_empty() {
         out
     } else {
-        // SAFETY: pclmulqdq and sse4.1 are enabled here.
-        unsafe { super::clmul::ring_blocks(key, out, rest) }
+        ring_blocks_pclmul(key, out, rest)
     }
 }
 
@@ -74,11 +84,17 @@ pub unsafe fn ring_blocks(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
 /// state (15 reduced coefficients, one per byte) is that of the 128-bit kernel,
 /// which takes the tail.
 ///
-/// # Safety
-/// As [`ring_blocks`].
+/// Panics as [`ring_blocks`] does.
+pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
+    assert!(p.vpclmul() && p.pclmul(), "VPCLMULQDQ kernel without the evidence");
+    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
+    // SAFETY: the evidence `p` (only detection creates it) has vpclmulqdq,
+    // pclmulqdq, avx2 and sse4.1 (asserted above).
+    unsafe { g_blocks_vpclmul(key, acc, data) }
+}
+
 #[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
-pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
-    use super::clmul::{from_u128, kara, set, to_u128, xreduce};
+fn g_blocks_vpclmul(key: &GKey, acc: u128, data: &[u8]) -> u128 {
     // Per lane: the block's bytes c_0..c_7 (lane 0: bytes 0..7, lane 1: bytes
     // 8..15 of a 16-byte load) are the coefficients of z^7..z^0: reverse and spread.
     let rev = _mm256_setr_epi8(
@@ -115,19 +131,20 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
         }
         let lanes = |t: __m256i| _mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
         let mut acc3 = [lanes(a0), lanes(a1), lanes(a2)];
-        kara(s[1], fc, fx, &mut acc3);
+        // SAFETY: pclmulqdq is enabled here, as `kara` requires.
+        unsafe { kara(s[1], fc, fx, &mut acc3) };
         let mid = _mm_xor_si128(acc3[2], _mm_xor_si128(acc3[0], acc3[1]));
         let lo = _mm_xor_si128(acc3[0], _mm_slli_si128::<8>(mid));
         let hi = _mm_xor_si128(acc3[1], _mm_srli_si128::<8>(mid));
-        s = [xreduce(lo), xreduce(hi)];
+        // SAFETY: SSE2 is enabled here, all `xreduce` requires.
+        s = unsafe { [xreduce(lo), xreduce(hi)] };
     }
     let out = to_u128(_mm_packus_epi16(s[0], s[1]));
     let rest = chunks.remainder();
     if rest.is_empty() {
         out
     } else {
-        // SAFETY: pclmulqdq and sse4.1 are enabled here.
-        unsafe { super::clmul::g_blocks(key, out, rest) }
+        g_blocks_pclmul(key, out, rest)
     }
 }
 
@@ -139,7 +156,7 @@ pub unsafe fn g_blocks(key: &GKey, acc: u128, data: &[u8]) -> u128 {
 ///
 /// Panics if the evidence `p` (which only detection creates) lacks
 /// VPCLMULQDQ with AVX2, or if `data` is not whole blocks.
-pub(crate) fn eval128_blocks(p: crate::platform::Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+pub(crate) fn eval128_blocks(p: Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
     assert!(p.vpclmul() && p.pclmul(), "eval128: VPCLMULQDQ kernel without the evidence");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
     // SAFETY: the evidence `p` has vpclmulqdq, pclmulqdq, avx2 and sse4.1 (asserted above).
@@ -148,9 +165,8 @@ pub(crate) fn eval128_blocks(p: crate::platform::Platform, key: &Eval128Key, acc
 
 #[target_feature(enable = "vpclmulqdq,pclmulqdq,avx2,sse4.1")]
 fn eval128_blocks_vpclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
-    use super::clmul::{eval128_step, from_u128, reduce128, to_u128};
     const N: usize = 16;
-    let pw = &key.desc[eval128::STEP - N..];
+    let pw = &key.desc[STEP - N..];
     // SAFETY: `pw[2i..2i+2]` is 32 readable bytes (two u128, lanes in order).
     let h: [__m256i; N / 2] =
         core::array::from_fn(|i| unsafe { _mm256_loadu_si256(pw[2 * i..].as_ptr() as *const __m256i) });
@@ -181,4 +197,22 @@ fn eval128_blocks_vpclmul(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
         x = eval128_step(key, x, rest); // fewer than 16 blocks
     }
     to_u128(x)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_portable() {
+        assert!(super::super::tests::check_kernels() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "kernel without the evidence")]
+    fn refuses_without_evidence() {
+        let p = crate::platform::Platform::portable();
+        let _ = super::eval128_blocks(p, &super::super::eval128::Eval128Key::new(&[1; 16]), 0, &[0; 16]);
+    }
 }

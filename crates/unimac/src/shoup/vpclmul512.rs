@@ -1,5 +1,5 @@
-//! VPCLMULQDQ on 512-bit registers with AVX-512F (chosen at run time by
-//! [`Platform::detect`](crate::platform::Platform::detect)): eval128 with thirty-two
+//! VPCLMULQDQ on 512-bit registers with AVX-512F (a safe entry point that
+//! asserts the [`Platform`] evidence): eval128 with thirty-two
 //! blocks (512 bytes) aggregated per step, four blocks per register:
 //!
 //! `X' = (X + b_0)·α^32 + b_1·α^31 + … + b_31·α`.
@@ -16,16 +16,19 @@
 //! schoolbook on the machine of docs/perf/shoup.md: the carry-less multiplier
 //! is the bottleneck, the extra shuffle and XOR run beside it.)
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use core::arch::x86_64::*;
 
 use super::clmul::{eval128_step, from_u128, reduce128, to_u128};
-use super::eval128::{Eval128Key, STEP};
+use super::keys::{Eval128Key, STEP};
+use crate::platform::Platform;
 
 /// eval128 blocks (`data.len()` a multiple of 16); `acc` the reduced state.
 ///
 /// Panics if the evidence `p` (which only detection creates) lacks
 /// VPCLMULQDQ with AVX-512F, or if `data` is not whole blocks.
-pub(crate) fn eval128_blocks(p: crate::platform::Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
+pub(crate) fn eval128_blocks(p: Platform, key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
     assert!(p.vpclmul() && p.pclmul() && p.avx512(), "eval128: 512-bit VPCLMULQDQ kernel without the evidence");
     assert_eq!(data.len() % 16, 0, "eval128: whole 16-byte blocks");
     // SAFETY: the evidence `p` has vpclmulqdq, pclmulqdq, avx512f, avx2 and
@@ -76,4 +79,22 @@ fn blocks(key: &Eval128Key, acc: u128, data: &[u8]) -> u128 {
         x = eval128_step(key, x, rest); // fewer than 32 blocks
     }
     to_u128(x)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_portable() {
+        assert!(super::super::tests::check_kernels() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "kernel without the evidence")]
+    fn refuses_without_evidence() {
+        let p = crate::platform::Platform::portable();
+        let _ = super::eval128_blocks(p, &super::super::eval128::Eval128Key::new(&[1; 16]), 0, &[0; 16]);
+    }
 }

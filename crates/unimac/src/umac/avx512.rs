@@ -9,6 +9,8 @@
 //! are `KA[g+s]`/`KB[g+s]`, for `t = 2s + 1` they are `KB[g+s]`/`KA[g+s+1]`
 //! (the Toeplitz shift of 4 words is one 128-bit lane).
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use core::arch::x86_64::*;
 
 use super::nh::{NhKey, GROUP};
@@ -18,25 +20,29 @@ use crate::platform::Platform;
 pub(crate) const STEP: usize = 4 * GROUP;
 
 /// NH of the first `msg.len() / 128 * 128` bytes of `msg` (whole steps) for
-/// `N` iterations; the caller hashes the rest.
-pub(crate) fn nh<const N: usize>(key: &NhKey, msg: &[u8]) -> [u64; N] {
+/// `N` iterations; the caller hashes the rest. Panics if the evidence `p`
+/// lacks AVX-512F or AVX2.
+pub(crate) fn nh<const N: usize>(p: Platform, key: &NhKey, msg: &[u8]) -> [u64; N] {
     let steps = msg.len() / STEP;
     let groups = 4 * steps;
     // Lanes read: up to KA[groups + s] for the odd iterations t = 2s + 1 < N,
     // KB[groups + s − 1] for the even ones: `groups + N/2` lanes cover both.
     assert!(key.lanes() >= groups + N / 2 || steps == 0, "NH key shorter than the message");
     assert!((1..=4).contains(&N));
-    // The CPU's own evidence (not `detect`, which UNIMAC_FORCE_PORTABLE
-    // empties: keys made with `new_on(Platform::hardware(), …)` run here too).
-    let p = Platform::hardware();
-    assert!(p.avx512() && p.avx2_fma(), "the AVX-512 NH kernel needs AVX-512F");
-    // SAFETY: the CPU has AVX-512F and AVX2 (asserted above); every load is in bounds:
+    assert!(p.avx512() && p.avx2_fma(), "the AVX-512 NH kernel needs AVX-512F and AVX2 evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has AVX-512F and AVX2 (asserted above); every load is in bounds:
     // the message loads read bytes [128 i, 128 i + 128) for i < steps, within
     // msg; the key loads read 16 words from lane g + s or g + s + 1 with
     // g <= groups − 4 and s <= (N − 1)/2, within the `groups + N/2` lanes asserted.
     unsafe { nh_avx512::<N>(key, msg.as_ptr(), steps) }
 }
 
+/// The kernel of [`nh`] over `steps` steps of `msg`.
+///
+/// # Safety
+/// The CPU must have AVX-512F; `msg` must point to `steps · STEP` readable
+/// bytes, and `key` must have at least `4 steps + N/2` lanes when
+/// `steps > 0`.
 #[target_feature(enable = "avx512f")]
 unsafe fn nh_avx512<const N: usize>(key: &NhKey, msg: *const u8, steps: usize) -> [u64; N] {
     let (ka, kb) = key.split();
@@ -70,10 +76,33 @@ unsafe fn nh_avx512<const N: usize>(key: &NhKey, msg: *const u8, steps: usize) -
 }
 
 /// Four 128-bit key lanes from lane `lane` of a split key half.
+///
+/// # Safety
+/// The CPU must have AVX-512F, and `4 lane + 16 <= half.len()`.
 #[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn load4(half: &[u32], lane: usize) -> __m512i {
     debug_assert!(4 * lane + 16 <= half.len());
     // SAFETY: the caller keeps 4 lane + 16 within `half` (see `nh`).
     unsafe { _mm512_loadu_si512(half.as_ptr().add(4 * lane) as *const _) }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::platform::Platform;
+
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_portable() {
+        assert!(super::super::tests::check_nh() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "NH kernel needs")]
+    fn refuses_without_evidence() {
+        let key = super::NhKey::new(vec![0; 512]);
+        let _ = super::nh::<1>(Platform::portable(), &key, &[0; 4 * super::STEP]);
+    }
 }

@@ -36,6 +36,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::spec::{Keyed, Stream};
 use crate::error::Error;
+use crate::platform::Backend as _;
 use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
@@ -45,7 +46,82 @@ mod avx512;
 pub(crate) mod nh;
 pub mod poly;
 
-use nh::Backend;
+/// Which implementation computes NH: chosen once, from the [`Platform`]
+/// evidence, when the key is set up, and kept in it with that evidence
+/// (the kernels check it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2Fma,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl crate::platform::Backend for Backend {
+    fn for_platform(p: Platform) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if p.avx512() && p.avx2_fma() {
+                return Backend::Avx512;
+            }
+            if p.avx2_fma() {
+                return Backend::Avx2Fma;
+            }
+        }
+        let _ = p;
+        Backend::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2Fma => crate::platform::Feature::Avx2Fma.name(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => crate::platform::Feature::Avx512.name(),
+        }
+    }
+}
+
+/// `out[t] = NH(key[4t..], msg)` for `t < N` (no length added) on `backend`,
+/// chosen from the evidence `p`: `msg` is a multiple of 32 bytes (see
+/// [`nh::nh_portable`]). The vector kernels take the whole steps of several
+/// groups; NH being a sum over groups, the remaining groups are added by the
+/// portable code with the key read from where they start.
+pub(crate) fn nh<const N: usize>(backend: Backend, p: Platform, key: &nh::NhKey, msg: &[u8]) -> [u64; N] {
+    let words = key.words();
+    assert!(msg.len().is_multiple_of(nh::GROUP), "NH input is whole 32-byte groups");
+    assert!(words.len() >= msg.len() / 4 + 4 * (N - 1), "NH key shorter than the message");
+    let _ = p;
+    // The whole vector steps (none below one step: the kernel is skipped).
+    let (mut y, done) = match backend {
+        Backend::Portable => ([0u64; N], 0),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2Fma if msg.len() >= avx2::STEP => {
+            let done = msg.len() / avx2::STEP * avx2::STEP;
+            (avx2::nh::<N>(p, key, &msg[..done]), done)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if msg.len() >= avx512::STEP => {
+            let done = msg.len() / avx512::STEP * avx512::STEP;
+            (avx512::nh::<N>(p, key, &msg[..done]), done)
+        }
+        // Below one AVX-512 step (messages of 64 to 127 bytes), one AVX2
+        // step: `for_platform` picks AVX-512 only with AVX2 present.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if msg.len() >= avx2::STEP => (avx2::nh::<N>(p, key, &msg[..avx2::STEP]), avx2::STEP),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2Fma | Backend::Avx512 => ([0u64; N], 0),
+    };
+    if done < msg.len() {
+        let z = nh::nh_portable::<N>(&words[done / 4..], &msg[done..]);
+        for t in 0..N {
+            y[t] = y[t].wrapping_add(z[t]);
+        }
+    }
+    y
+}
 
 /// L1 chunk: 1024 bytes (RFC 4418 §5.2.1, `L1-HASH`).
 pub const CHUNK: usize = 1024;
@@ -88,7 +164,10 @@ struct UmacKey {
     /// whose 4 or 2 consecutive nonces share one AES block (RFC 4418 §3.3);
     /// lock-free, so threads never wait on it.
     pad_cache: PadCache,
+    /// The NH kernel, chosen from `platform`.
     backend: Backend,
+    /// The evidence `backend` was chosen from (the kernels check it).
+    platform: Platform,
 }
 
 /// One enciphered nonce block, `(input, output)`, behind a sequence lock:
@@ -189,7 +268,7 @@ impl UmacKey {
             let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
             *k = (k1, k2);
         }
-        UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform) }
+        UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform), platform }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
@@ -321,7 +400,7 @@ impl L2 {
 fn nh_chunk<const N: usize>(k: &UmacKey, chunk: &[u8]) -> [u64; N] {
     debug_assert!(chunk.len() <= CHUNK);
     let whole = chunk.len() / nh::GROUP * nh::GROUP;
-    let mut y = nh::nh::<N>(k.backend, &k.l1, &chunk[..whole]);
+    let mut y = nh::<N>(k.backend, k.platform, &k.l1, &chunk[..whole]);
     let rest = &chunk[whole..];
     if !rest.is_empty() || chunk.is_empty() {
         let mut g = [0u8; nh::GROUP];
@@ -593,7 +672,7 @@ impl<const T: usize> Umac<T> {
         Umac { key: Arc::new(UmacKey::new(key, T / 4, platform)) }
     }
 
-    /// The kernel this key computes NH with (`portable`, `avx2` or
+    /// The kernel this key computes NH with (`portable`, `avx2fma` or
     /// `avx512`), as the other families' `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()

@@ -4,7 +4,7 @@
 use num_bigint::BigUint;
 use rand::{Rng, RngCore, SeedableRng};
 
-use super::nh::{self, Backend, NhKey};
+use super::nh::{self, NhKey};
 use super::poly::{mul_add128, mul_add64, poly128_step, poly64_step, MASK128, MASK64, P128, P64};
 use super::*;
 
@@ -12,18 +12,15 @@ fn rng() -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(0x756d_6163)
 }
 
-fn nh_all<const N: usize>(key: &NhKey, msg: &[u8]) {
-    let want = nh::nh_portable::<N>(key.words(), msg);
-    for b in Backend::available() {
-        assert_eq!(nh::nh::<N>(b, key, msg), want, "{b:?}, N = {N}, {} bytes", msg.len());
-    }
-}
-
-/// Every backend, every iteration count, every number of groups of one
-/// chunk (whole vector steps and remainders), random and all-ones words.
-#[test]
-fn nh_backends_agree() {
+/// The one differential test of the NH kernels: [`super::nh`] on every
+/// backend this CPU can run ([`crate::platform::check_backends`]) against
+/// [`nh::nh_portable`], for every iteration count and every number of groups
+/// of one chunk (whole vector steps and remainders), on random, all-ones and
+/// all-zero keys and messages. Returns the number of comparisons; each
+/// kernel module's test calls it.
+pub(super) fn check_nh() -> usize {
     let mut r = rng();
+    let mut cases = Vec::new();
     for fill in [None, Some(0xffu8), Some(0)] {
         let mut words = vec![0u32; 256 + 12];
         let mut msg = vec![0u8; CHUNK];
@@ -37,15 +34,32 @@ fn nh_backends_agree() {
                 msg.iter_mut().for_each(|x| *x = b);
             }
         }
-        let key = NhKey::new(words);
-        for groups in 0..=CHUNK / nh::GROUP {
-            let m = &msg[..groups * nh::GROUP];
-            nh_all::<1>(&key, m);
-            nh_all::<2>(&key, m);
-            nh_all::<3>(&key, m);
-            nh_all::<4>(&key, m);
-        }
+        cases.push((NhKey::new(words), msg));
     }
+    // (case, groups): the key and message of `cases[case]`, the first
+    // `groups` groups of the message.
+    let inputs: Vec<(usize, usize)> =
+        (0..cases.len()).flat_map(|c| (0..=CHUNK / nh::GROUP).map(move |g| (c, g))).collect();
+    type Out = ([u64; 1], [u64; 2], [u64; 3], [u64; 4]);
+    let all = |f: &dyn Fn(&NhKey, &[u8]) -> Out, &(c, g): &(usize, usize)| {
+        let (key, msg) = &cases[c];
+        f(key, &msg[..g * nh::GROUP])
+    };
+    let portable = |key: &NhKey, m: &[u8]| -> Out {
+        let w = key.words();
+        (nh::nh_portable(w, m), nh::nh_portable(w, m), nh::nh_portable(w, m), nh::nh_portable(w, m))
+    };
+    let p = Platform::hardware();
+    crate::platform::check_backends(
+        &inputs,
+        |x| all(&portable, x),
+        |b: Backend, x| all(&|key, m| (nh(b, p, key, m), nh(b, p, key, m), nh(b, p, key, m), nh(b, p, key, m)), x),
+    )
+}
+
+#[test]
+fn nh_backends_agree() {
+    assert!(check_nh() > 0);
 }
 
 /// NH against its definition (RFC 4418 §5.2.1), pairs four words apart.

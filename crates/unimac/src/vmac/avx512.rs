@@ -18,10 +18,11 @@
 //! no chain of dependent `vpmadd52*` is longer than eight. At the end of the group one carry pass gives the exact
 //! `NH mod 2^126` per lane in 52-bit limbs, as L2 takes it.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use core::arch::x86_64::*;
 
-use super::nh::KEY_WORDS;
-use super::BLOCK;
+use super::nh::{BLOCK, KEY_WORDS};
 use crate::platform::Platform;
 
 /// Bytes per kernel step: eight blocks.
@@ -33,15 +34,14 @@ pub(crate) const GROUP: usize = 8 * BLOCK;
 /// `Σ_g m_{8g+b}·k8^(G−1−g)` mod `p127` over the `G` groups, lane 7 plus
 /// `a·k8^G`, each below `2^128` and not reduced further; `m_i` is the NH of
 /// block `i` masked to 126 bits. The caller joins the lanes with `k^(7−b)`.
+/// Panics if the evidence `p` lacks AVX-512F or IFMA52.
 #[inline(always)]
-pub(crate) fn nh_poly(key: &[u64; KEY_WORDS], data: &[u8], k8: u128, a: u128) -> [u128; 8] {
+pub(crate) fn nh_poly(p: Platform, key: &[u64; KEY_WORDS], data: &[u8], k8: u128, a: u128) -> [u128; 8] {
     assert!(data.len().is_multiple_of(GROUP), "whole groups of eight VHASH blocks");
     assert!(k8 < 1 << 127, "k⁸ reduced mod p127");
-    // The CPU's own evidence (not `detect`, which UNIMAC_FORCE_PORTABLE
-    // empties: keys made with `new_on(Platform::hardware(), …)` run here too).
-    let p = Platform::hardware();
-    assert!(p.avx512() && p.avx512ifma(), "the AVX-512 IFMA VHASH kernel needs AVX-512F and IFMA52");
-    // SAFETY: the CPU has AVX-512F and AVX-512 IFMA52 (asserted above); the
+    assert!(p.avx512() && p.avx512ifma(), "the AVX-512 IFMA VHASH kernel needs AVX-512F and IFMA52 evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has AVX-512F and
+    // AVX-512 IFMA52 (asserted above); the
     // kernel's loads stay within `data` (see `groups`).
     unsafe { groups(key, data, k8, a) }
 }
@@ -171,4 +171,23 @@ unsafe fn groups(key: &[u64; KEY_WORDS], data: &[u8], k8: u128, a: u128) -> [u12
         zeroize::Zeroize::zeroize(x);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::platform::Platform;
+
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_the_model() {
+        assert!(super::super::tests::check_vhash() > 0);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "needs AVX-512F and IFMA52 evidence")]
+    fn refuses_without_evidence() {
+        let _ = super::nh_poly(Platform::portable(), &[0; super::KEY_WORDS], &[0; super::GROUP], 1, 0);
+    }
 }

@@ -42,16 +42,49 @@ use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
 use crate::spec::{Keyed, Stream};
 use crate::error::Error;
+use crate::platform::Backend as _;
 use crate::platform::Platform;
 
 pub(crate) mod nh;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use nh::Backend;
+pub use nh::BLOCK;
 
-/// L1 block: 128 bytes, 16 words (the draft's default `L1KeyLen`).
-pub const BLOCK: usize = 128;
+/// Which implementation computes VHASH's L1 and L2: chosen once, from the
+/// [`Platform`] evidence, when the key is set up, and kept in it with that
+/// evidence (the kernel checks it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// The unrolled scalar loop with 64×64→128 products.
+    Portable,
+    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
+    /// IFMA52 ([`avx512`]); VMAC-128 and the blocks after the last whole
+    /// group of eight on the scalar loop.
+    /// (An AVX-512 NH with 32-bit digit products was exact but slower than
+    /// the scalar loop: docs/perf/umac.md.)
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma,
+}
+
+impl crate::platform::Backend for Backend {
+    fn for_platform(p: Platform) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if p.avx512() && p.avx512ifma() {
+            return Backend::Avx512Ifma;
+        }
+        let _ = p;
+        Backend::Portable
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Ifma => crate::platform::Feature::Avx512Ifma.name(),
+        }
+    }
+}
 /// `p64 = 2^64 − 257`, L3's prime.
 pub const P64: u64 = 0u64.wrapping_sub(257);
 /// The poly key mask (draft §5.4).
@@ -107,7 +140,11 @@ struct VmacKey {
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
     /// nonces that differ in the last bit share it (draft §3.3).
     pad_cache: PadCache,
+    /// The L1/L2 kernel, chosen from `platform`.
     backend: Backend,
+    /// The evidence `backend` was chosen from (the kernel checks it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    platform: Platform,
 }
 
 impl VmacKey {
@@ -145,7 +182,7 @@ impl VmacKey {
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
-        Some(VmacKey { iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform) })
+        Some(VmacKey { iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -479,7 +516,7 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         let a0 = if p.blocks == 0 { 1 } else { p.a[0] };
         // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
         // a0·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
-        let lanes = Zeroizing::new(avx512::nh_poly(nhk, &data[..whole], pw[7], a0));
+        let lanes = Zeroizing::new(avx512::nh_poly(k.platform, nhk, &data[..whole], pw[7], a0));
         p.a[0] = dot(std::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
         p.blocks += (whole / BLOCK) as u64;
         data = &data[whole..];
@@ -492,7 +529,7 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         data = &data[BLOCK..];
     }
     p.blocks += (data.len() / BLOCK) as u64;
-    // The unrolled scalar loop, written out: the closures of `nh_blocks`
+    // The unrolled scalar loop, written out: closures per block would
     // cost VMAC-128 about a tenth of its speed. Four blocks per L2 step
     // ([`poly4`]), the rest one at a time.
     let mut quads = data.chunks_exact(4 * BLOCK);
@@ -695,7 +732,7 @@ impl<const T: usize> Vmac<T> {
     }
 
     /// The kernel this key computes VHASH with (`portable`, or
-    /// `avx512-ifma` for VMAC-64's whole blocks), as the other families'
+    /// `avx512ifma` for VMAC-64's whole blocks), as the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()

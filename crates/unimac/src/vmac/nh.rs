@@ -5,81 +5,17 @@
 //! rates", Definition 10) with 64-bit words and no prime. VMAC-128's second
 //! iteration reads the key two words further on (Toeplitz, the same paper's §2.4),
 //! so one pass over the block computes both.
+//!
+//! This file holds what the VHASH kernels share (the block size, the key
+//! layout, the scalar NH) and imports none of them: the IFMA kernel
+//! ([`super::avx512`]) imports it, and [`super`] dispatches.
 
-
-#[cfg(test)]
-use super::BLOCK;
+/// L1 block: 128 bytes, 16 words (the draft's default `L1KeyLen`).
+pub const BLOCK: usize = 128;
 
 /// Words of the zero-padded NH key of the whole-block loops: 16 for one
 /// block, 2 more for VMAC-128's second iteration.
 pub(crate) const KEY_WORDS: usize = 18;
-
-/// Which implementation computes NH.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    /// The unrolled scalar loop with 64×64→128 products.
-    Portable,
-    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
-    /// IFMA52 ([`super::avx512`]); VMAC-128 and the blocks after the last
-    /// whole group of eight on the scalar loop.
-    /// (An AVX-512 NH with 32-bit digit products was exact but slower than
-    /// the scalar loop: docs/perf/umac.md.)
-    #[cfg(target_arch = "x86_64")]
-    Avx512Ifma,
-}
-
-impl Backend {
-    /// The backend's name, as `Vmac::backend` reports it.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512Ifma => "avx512-ifma",
-        }
-    }
-
-    /// The fastest backend `p` proves this CPU can run.
-    pub(crate) fn for_platform(p: crate::platform::Platform) -> Backend {
-        #[cfg(target_arch = "x86_64")]
-        if p.avx512() && p.avx512ifma() {
-            return Backend::Avx512Ifma;
-        }
-        let _ = p;
-        Backend::Portable
-    }
-
-    /// Every distinct backend this CPU can run (for tests).
-    #[cfg(test)]
-    pub(crate) fn available() -> Vec<Backend> {
-        let mut v: Vec<Backend> = Vec::new();
-        for p in crate::platform::Platform::hardware().variants() {
-            let b = Backend::for_platform(p);
-            if !v.contains(&b) {
-                v.push(b);
-            }
-        }
-        v
-    }
-}
-
-/// NH of every whole 128-byte block of `data` (a multiple of 128 bytes), in
-/// order, for `N` iterations (1 or 2): `each` receives block `i`'s
-/// `[NH(key[2t..2t+16], block i); N]`, by [`nh_block`] whatever the
-/// backend: the tests' reference (the whole-block loop of
-/// `vmac::blocks_serial` calls [`nh_block`] or the IFMA kernel itself).
-#[cfg(test)]
-pub(crate) fn nh_blocks<const N: usize>(
-    backend: Backend,
-    key: &[u64; KEY_WORDS],
-    data: &[u8],
-    mut each: impl FnMut([u128; N]),
-) {
-    assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
-    let _ = backend;
-    for b in data.chunks_exact(BLOCK) {
-        each(nh_block::<N>(key, b.try_into().unwrap()));
-    }
-}
 
 /// NH of whole word pairs (at most 16 words), simply: each product is exact
 /// in `u128`, the sum wraps (the tests' reference).

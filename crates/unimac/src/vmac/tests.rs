@@ -145,72 +145,123 @@ fn pad_cache_is_transparent() {
     }
 }
 
-/// The block NH of every backend against the portable NH, block by block:
-/// random words, all-ones words with an all-ones key (every partial product
-/// and digit at its maximum, so every carry of the vector kernel's digit
-/// sums), zeros, and every block count 1..=20 plus longer runs.
-#[test]
-fn nh_backends_agree_with_portable() {
+/// The one differential test of the VHASH kernels: L1 and L2 over whole
+/// blocks ([`blocks_serial`]) on every backend this CPU can run
+/// ([`crate::platform::check_backends`]) against NH by [`nh::nh_portable`]
+/// and L2 by hash127's exact field arithmetic, for VMAC-64 and VMAC-128:
+/// random words and keys; sums `m + k` at or just past `2^64 − 1` in every
+/// word; all-ones words with a zero key; zeros with an all-ones key (every
+/// partial product and digit at its maximum); 1 to 20 blocks and the runs
+/// around the IFMA kernel's groups of eight, from the start and after a
+/// first block. Returns the number of comparisons; each kernel module's
+/// test calls it.
+pub(super) fn check_vhash() -> usize {
+    const MAX: usize = 65;
     let mut r = rng();
-    let mut key = [0u64; nh::KEY_WORDS];
+    let mut cases = Vec::new();
     for kind in 0..4 {
-        for blocks in (1..=20).chain([31, 32, 33, 64]) {
-            let mut data = vec![0u8; blocks * BLOCK];
-            match kind {
-                0 | 1 => {
-                    r.fill_bytes(&mut data);
-                    key.iter_mut().for_each(|w| *w = r.gen());
-                }
-                2 => {
-                    data.fill(0xff);
-                    key.fill(0);
-                }
-                _ => {
-                    data.fill(0);
-                    key.fill(u64::MAX);
-                }
+        let mut key = [0u64; nh::KEY_WORDS];
+        let mut data = vec![0u8; MAX * BLOCK];
+        match kind {
+            0 | 1 => {
+                r.fill_bytes(&mut data);
+                key.iter_mut().for_each(|w| *w = r.gen());
             }
-            if kind == 1 {
-                // Sums near 2^64 in every word: m + k = 2^64 − 1 or wraps.
-                for (i, w) in data.chunks_exact_mut(8).enumerate() {
-                    let k = key[i % 16];
-                    let v = if i % 3 == 0 { u64::MAX.wrapping_sub(k) } else { 0u64.wrapping_sub(k) };
-                    w.copy_from_slice(&v.to_le_bytes());
-                }
+            2 => {
+                data.fill(0xff);
+                key.fill(0);
             }
-            let want1: Vec<[u128; 1]> = data.chunks_exact(BLOCK).map(|b| nh::nh_portable::<1>(&key, b)).collect();
-            let want2: Vec<[u128; 2]> = data.chunks_exact(BLOCK).map(|b| nh::nh_portable::<2>(&key, b)).collect();
-            for backend in nh::Backend::available() {
-                let (mut got1, mut got2) = (Vec::new(), Vec::new());
-                nh::nh_blocks::<1>(backend, &key, &data, |y| got1.push(y));
-                nh::nh_blocks::<2>(backend, &key, &data, |y| got2.push(y));
-                assert_eq!(got1, want1, "{backend:?} kind {kind} blocks {blocks}");
-                assert_eq!(got2, want2, "{backend:?} kind {kind} blocks {blocks}");
+            _ => {
+                data.fill(0);
+                key.fill(u64::MAX);
+            }
+        }
+        if kind == 1 {
+            // Sums near 2^64 in every word: m + k = 2^64 − 1 or wraps to 0.
+            for (i, w) in data.chunks_exact_mut(8).enumerate() {
+                let k = key[i % 16];
+                let v = if i % 3 == 0 { u64::MAX.wrapping_sub(k) } else { 0u64.wrapping_sub(k) };
+                w.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        cases.push((key, data));
+    }
+    const K: [u8; 16] = [0x17; 16];
+    // (case, blocks, iterations, whether a first block goes on its own).
+    let mut inputs = Vec::new();
+    for c in 0..cases.len() {
+        for n in (1..=20).chain([23, 24, 25, 31, 32, 33, 64, MAX]) {
+            for iters in [1, 2] {
+                for split in [false, true] {
+                    inputs.push((c, n, iters, split));
+                }
             }
         }
     }
+    let poly_keys = [1, 2].map(|iters| VmacKey::new(&K, iters, Platform::portable()).unwrap().poly);
+    let exact = |&(c, n, iters, _): &(usize, usize, usize, bool)| -> [u128; 2] {
+        let (key, data) = &cases[c];
+        let kp = &poly_keys[iters - 1];
+        let mut a = [1u128, 1];
+        for b in data[..n * BLOCK].chunks_exact(BLOCK) {
+            let y = nh::nh_portable::<2>(key, b);
+            for t in 0..iters {
+                a[t] = add_mod(mul_mod(a[t], kp[t]), y[t] & M126);
+            }
+        }
+        a[iters..].fill(0);
+        a
+    };
+    let kernel = |b: Backend, &(c, n, iters, split): &(usize, usize, usize, bool)| -> [u128; 2] {
+        let (key, data) = &cases[c];
+        // The hardware's evidence, which every enumerated backend needs.
+        let mut k = VmacKey::new(&K, iters, Platform::hardware()).unwrap();
+        *k.nh_fixed = *key;
+        k.backend = b;
+        let mut p = Poly::default();
+        let d = &data[..n * BLOCK];
+        if split {
+            blocks_serial(&k, &mut p, &d[..BLOCK]);
+            blocks_serial(&k, &mut p, &d[BLOCK..]);
+        } else {
+            blocks_serial(&k, &mut p, d);
+        }
+        let mut a = p.a.map(|x| reduce127(x) % P127);
+        a[iters..].fill(0);
+        a
+    };
+    crate::platform::check_backends(&inputs, exact, kernel)
 }
 
-/// Whole tags with each NH backend forced against the portable one.
+#[test]
+fn vhash_backends_agree_with_the_model() {
+    assert!(check_vhash() > 0);
+}
+
+/// Whole tags on every backend against the portable one: VMAC-64 and
+/// VMAC-128, lengths across 20 blocks and at the IFMA group edges.
 #[test]
 fn tags_agree_across_backends() {
     let mut r = rng();
     let mut msg = vec![0u8; 20 * BLOCK + 77];
     r.fill_bytes(&mut msg);
     let key = [0x17u8; 16];
-    for backend in nh::Backend::available() {
-        let (mut v64, mut v128) = (Vmac64::new(&key).unwrap(), Vmac128::new(&key).unwrap());
-        let (mut pp64, mut pp128) = (Vmac64::new(&key).unwrap(), Vmac128::new(&key).unwrap());
-        Arc::get_mut(&mut v64.key).unwrap().backend = backend;
-        Arc::get_mut(&mut v128.key).unwrap().backend = backend;
-        Arc::get_mut(&mut pp64.key).unwrap().backend = nh::Backend::Portable;
-        Arc::get_mut(&mut pp128.key).unwrap().backend = nh::Backend::Portable;
-        for len in (0..=20 * BLOCK + 77).step_by(61).chain([BLOCK, 8 * BLOCK, 9 * BLOCK, 16 * BLOCK + 1]) {
-            let m = &msg[..len];
-            assert_eq!(v64.tag(b"nonce", m).unwrap(), pp64.tag(b"nonce", m).unwrap(), "{backend:?} {len}");
-            assert_eq!(v128.tag(b"nonce", m).unwrap(), pp128.tag(b"nonce", m).unwrap(), "{backend:?} {len}");
-        }
-    }
+    let lens: Vec<usize> =
+        (0..=20 * BLOCK + 77).step_by(61).chain([BLOCK, 8 * BLOCK, 9 * BLOCK, 16 * BLOCK + 1]).collect();
+    let on = Platform::portable();
+    let (pp64, pp128) = (Vmac64::new_on(on, &key).unwrap(), Vmac128::new_on(on, &key).unwrap());
+    let n = crate::platform::check_backends(
+        &lens,
+        |&len| (pp64.tag(b"nonce", &msg[..len]).unwrap(), pp128.tag(b"nonce", &msg[..len]).unwrap()),
+        |b: Backend, &len| {
+            let hw = Platform::hardware();
+            let (mut v64, mut v128) = (Vmac64::new_on(hw, &key).unwrap(), Vmac128::new_on(hw, &key).unwrap());
+            Arc::get_mut(&mut v64.key).unwrap().backend = b;
+            Arc::get_mut(&mut v128.key).unwrap().backend = b;
+            (v64.tag(b"nonce", &msg[..len]).unwrap(), v128.tag(b"nonce", &msg[..len]).unwrap())
+        },
+    );
+    assert!(n > 0);
 }
 
 
@@ -420,7 +471,7 @@ fn pad_cache_under_four_threads() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn ifma_kernel_agrees_with_scalar() {
-    let p = crate::platform::Platform::hardware();
+    let p = Platform::hardware();
     if !(p.avx512() && p.avx512ifma()) {
         return;
     }
@@ -461,7 +512,7 @@ fn ifma_kernel_agrees_with_scalar() {
                     let h = &mut want[i % 8];
                     *h = add_mod(mul_mod(*h, k8), m % P127);
                 }
-                let got = avx512::nh_poly(&key, &data, k8, a);
+                let got = avx512::nh_poly(p, &key, &data, k8, a);
                 assert_eq!(got.map(reduce127), want, "kind {kind} groups {groups} k8 {k8:x} a {a:x}");
             }
         }
