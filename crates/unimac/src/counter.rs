@@ -387,6 +387,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir and std::process::id panic on WASI")]
     fn counters_count_and_bad_files_are_refused() {
         let dir = std::env::temp_dir().join(format!("unimac-counter-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);

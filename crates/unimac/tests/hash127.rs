@@ -393,6 +393,7 @@ fn backends_cover_the_cpu() {
 /// The library starts no thread unless the application allows it: with the
 /// default setting a large slice is hashed on the caller's thread only.
 #[test]
+#[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a child process and a second thread; wasm32-wasip1 has neither")]
 fn no_threads_unless_asked() {
     // Each integration test file is its own process: the default holds here
     // until a test of this file changes it, so check in a child process.

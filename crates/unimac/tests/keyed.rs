@@ -295,6 +295,7 @@ fn errors_are_opens() {
 }
 
 #[test]
+#[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a second thread; wasm32 without atomics has none")]
 fn keyed_objects_are_shared_across_threads() {
     // Tree level keys are derived lazily under a lock: several threads reaching
     // new levels at once still agree with a fresh computation.

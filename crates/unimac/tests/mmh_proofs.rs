@@ -86,6 +86,22 @@ struct Max {
     out: u64,
 }
 
+/// `(a(), b())`, `b` on a second thread where the target has threads; on
+/// wasm32 without atomics (wasm32-wasip1: no threads) both on this one, so
+/// the enumeration still runs in full.
+#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
+fn both<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    std::thread::scope(|s| {
+        let h = s.spawn(b);
+        (a(), h.join().unwrap())
+    })
+}
+
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+fn both<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
+    (a(), b())
+}
+
 /// Enumerate every key for one message pair (two threads, halves of the key space).
 fn max_counts<W: Word>(fam: Family, p: &Prime<W>, m: &[W], m2: &[W]) -> Max {
     let w = W::BITS;
@@ -112,11 +128,7 @@ fn max_counts<W: Word>(fam: Family, p: &Prime<W>, m: &[W], m2: &[W]) -> Max {
         }
         (ct, co)
     };
-    let ((t1, o1), (t2, o2)) = std::thread::scope(|s| {
-        let h = s.spawn(|| run(half, keys));
-        let a = run(0, half);
-        (a, h.join().unwrap())
-    });
+    let ((t1, o1), (t2, o2)) = both(|| run(0, half), || run(half, keys));
     Max {
         tilde: t1.iter().zip(&t2).map(|(a, b)| a + b).max().unwrap(),
         out: o1.iter().zip(&o2).map(|(a, b)| a + b).max().unwrap(),
@@ -306,10 +318,7 @@ fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W], n: usize) -> u64 {
         }
         c
     };
-    let (c1, c2) = std::thread::scope(|s| {
-        let h = s.spawn(|| run(keys / 2, keys));
-        (run(0, keys / 2), h.join().unwrap())
-    });
+    let (c1, c2) = both(|| run(0, keys / 2), || run(keys / 2, keys));
     c1.iter().zip(&c2).map(|(a, b)| a + b).max().unwrap()
 }
 

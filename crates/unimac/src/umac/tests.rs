@@ -204,6 +204,7 @@ fn pad_cache_is_transparent() {
 /// do not (misses), interleaved differently per thread; every tag equals the
 /// one a fresh key object gives.
 #[test]
+#[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a second thread; wasm32 without atomics has none")]
 fn pad_cache_is_thread_safe() {
     let key = [0x37u8; 16];
     macro_rules! check {

@@ -439,6 +439,7 @@ fn nh_last_pads_to_word_pairs() {
 /// The lock-free pad cache under four threads tagging with nonces that
 /// share and do not share AES blocks: every tag equals a fresh key's.
 #[test]
+#[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a second thread; wasm32 without atomics has none")]
 fn pad_cache_under_four_threads() {
     let key = [0x24u8; 16];
     let shared = Vmac64::new(&key).unwrap();
