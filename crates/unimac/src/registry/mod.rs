@@ -329,27 +329,32 @@ mod tests {
     /// [`key_entry`]: the key and nonce reach the opener for every message.
     #[test]
     fn per_message_entries_key_like_open() {
-        let info = Info {
-            name: "test-xor".into(),
-            key: KeySpec::Fixed(4),
-            nonce: 2,
-            out: 4,
-            takes_len: false,
-            summary: String::new(),
-        };
-        // Output: key ⊕ (nonce, nonce) ⊕ the XOR of the message's 4-byte words.
-        let e: &'static Entry = Box::leak(Box::new(Entry::new(info, |p: &Params<'_>| {
-            let mut acc = [0u8; 4];
-            for (i, b) in acc.iter_mut().enumerate() {
-                *b = p.key[i] ^ p.nonce.expect("checked")[i % 2];
-            }
-            Ok(Buffered::boxed(move |m: &[u8]| {
-                for (i, x) in m.iter().enumerate() {
-                    acc[i % 4] ^= x;
+        // A static entry (the registry's entries are `&'static`), not a
+        // leaked box: the suite runs under a leak checker.
+        static E: std::sync::LazyLock<Entry> = std::sync::LazyLock::new(|| {
+            let info = Info {
+                name: "test-xor".into(),
+                key: KeySpec::Fixed(4),
+                nonce: 2,
+                out: 4,
+                takes_len: false,
+                summary: String::new(),
+            };
+            // Output: key ⊕ (nonce, nonce) ⊕ the XOR of the message's 4-byte words.
+            Entry::new(info, |p: &Params<'_>| {
+                let mut acc = [0u8; 4];
+                for (i, b) in acc.iter_mut().enumerate() {
+                    *b = p.key[i] ^ p.nonce.expect("checked")[i % 2];
                 }
-                Ok(acc.to_vec())
-            }))
-        })));
+                Ok(Buffered::boxed(move |m: &[u8]| {
+                    for (i, x) in m.iter().enumerate() {
+                        acc[i % 4] ^= x;
+                    }
+                    Ok(acc.to_vec())
+                }))
+            })
+        });
+        let e: &'static Entry = &E;
         let key = [1u8, 2, 3, 4];
         let k = key_entry(e, &Params { key: &key, nonce: None, len: None }).unwrap();
         for (n, m) in [([9u8, 8], &b"abcdefg"[..]), ([0, 0], b""), ([255, 1], b"0123456789")] {

@@ -89,11 +89,9 @@ fn clmul64_pclmul(x: u64, y: u64) -> u128 {
 /// eval64 / division64 blocks: `data.len()` a multiple of 8; `acc` the
 /// unreduced state `X` (≡ the true state mod `m`).
 ///
-/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1, or if `data` is
-/// not whole blocks.
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1.
 pub(crate) fn ring_blocks(p: Platform, key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
-    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
     // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
     unsafe { ring_blocks_pclmul(key, acc, data) }
 }
@@ -255,11 +253,9 @@ unsafe fn g_step<const K: usize>(key: &GKey, s: [__m128i; 2], data: &[u8]) -> [_
 /// gdivision64 blocks: `acc` holds the state's 15 coefficients, one per
 /// byte; `data.len()` a multiple of 8.
 ///
-/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1, or if `data` is
-/// not whole blocks.
+/// Panics if the evidence `p` lacks PCLMULQDQ with SSE4.1.
 pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
     assert!(p.pclmul(), "PCLMULQDQ kernel without the evidence");
-    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
     // SAFETY: the evidence `p` (only detection creates it) has pclmulqdq and sse4.1 (asserted above).
     unsafe { g_blocks_pclmul(key, acc, data) }
 }

@@ -46,11 +46,9 @@ fn mat(v: __m256i, sel: &[__m256i; 2], m: &[__m256i; 2]) -> __m256i {
 /// gdivision64 blocks: `acc` is the reduced state `X` (byte `k` = coefficient
 /// of `z^k`), `data.len()` a multiple of 8.
 ///
-/// Panics if the evidence `p` lacks GFNI with AVX2, or if `data` is not
-/// whole blocks.
+/// Panics if the evidence `p` lacks GFNI with AVX2.
 pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
     assert!(p.gfni(), "GFNI kernel without the evidence");
-    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
     // SAFETY: the evidence `p` (only detection creates it) has gfni and avx2 (asserted above).
     unsafe { g_blocks_gfni(key, acc, data) }
 }

@@ -30,10 +30,9 @@ fn set4(a: u64, b: u64, c: u64, d: u64) -> __m256i {
 /// eval64 / division64 blocks (`data.len()` a multiple of 8).
 ///
 /// Panics if the evidence `p` lacks VPCLMULQDQ (with AVX2) or PCLMULQDQ
-/// (with SSE4.1), or if `data` is not whole blocks.
+/// (with SSE4.1).
 pub(crate) fn ring_blocks(p: Platform, key: &Ring64, acc: u128, data: &[u8]) -> u128 {
     assert!(p.vpclmul() && p.pclmul(), "VPCLMULQDQ kernel without the evidence");
-    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
     // SAFETY: the evidence `p` (only detection creates it) has vpclmulqdq,
     // pclmulqdq, avx2 and sse4.1 (asserted above).
     unsafe { ring_blocks_vpclmul(key, acc, data) }
@@ -87,7 +86,6 @@ fn ring_blocks_vpclmul(key: &Ring64, acc: u128, data: &[u8]) -> u128 {
 /// Panics as [`ring_blocks`] does.
 pub(crate) fn g_blocks(p: Platform, key: &GKey, acc: u128, data: &[u8]) -> u128 {
     assert!(p.vpclmul() && p.pclmul(), "VPCLMULQDQ kernel without the evidence");
-    assert_eq!(data.len() % 8, 0, "whole 8-byte blocks");
     // SAFETY: the evidence `p` (only detection creates it) has vpclmulqdq,
     // pclmulqdq, avx2 and sse4.1 (asserted above).
     unsafe { g_blocks_vpclmul(key, acc, data) }
