@@ -218,6 +218,9 @@ enum RangeError {
     Lib(unimac::Error),
 }
 
+/// A range's `(head, partial, tail)`: its unaligned edges and its middle.
+type Edges<B, P> = (B, P, B);
+
 /// `buf.len()` bytes at `pos`, with `pread` (no shared file position).
 #[cfg(unix)]
 fn read_at(f: &File, buf: &mut [u8], pos: u64) -> std::io::Result<()> {
@@ -262,7 +265,7 @@ pub fn partial_range<'py>(
     length: u64,
     size: u64,
     buffer: usize,
-) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>, Bound<'py, PyBytes>)> {
+) -> PyResult<Edges<Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>>> {
     let name = pname(name);
     let hk = data(hash_key, "hash_key")?;
     let hk = hk.as_slice();
@@ -279,7 +282,7 @@ pub fn partial_range<'py>(
         )));
     }
     let step = (buffer.max(1) as u64 / g).max(1) * g;
-    let run = || -> Result<(Vec<u8>, Option<Partial>, Vec<u8>), RangeError> {
+    let run = || -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
         let changed = |why: String| RangeError::Changed(format!("{}: changed while reading ({why})", path.display()));
         let f = File::open(&path).map_err(RangeError::Io)?;
         let before = stamp(&f).map_err(RangeError::Io)?;

@@ -633,14 +633,13 @@ impl Partial {
     }
 }
 
-/// Reads the encoding front to back.
 
 /// A name's hash key set up once (hash127's table of powers, a tree's level
 /// keys), for the chunks of one [`PartialStream`].
 enum Prepared {
     P127(hash127::Key),
-    Shoup { h: shoup::Hasher, beta: u64, modulus: u64 },
-    Eval128 { h: eval128::Eval128, alpha: u128 },
+    Shoup { h: Box<shoup::Hasher>, beta: u64, modulus: u64 },
+    Eval128 { h: Box<eval128::Eval128>, alpha: u128 },
     Tree { seed: Zeroizing<[u8; 16]>, key: TreeKey },
 }
 
@@ -718,11 +717,11 @@ impl PartialStream {
                         (shoup::Kind::GDivision64, p, p)
                     }
                 };
-                Prepared::Shoup { h: shoup::Hasher::new(kind, &g), beta, modulus }
+                Prepared::Shoup { h: Box::new(shoup::Hasher::new(kind, &g)), beta, modulus }
             }
             Hash::Poly(Field::Eval128) => {
                 let a: [u8; 16] = hash_key.try_into().expect("length checked");
-                Prepared::Eval128 { h: eval128::Eval128::new(&a), alpha: u128::from_le_bytes(a) }
+                Prepared::Eval128 { h: Box::new(eval128::Eval128::new(&a)), alpha: u128::from_le_bytes(a) }
             }
             Hash::Tree(fam) => {
                 let seed = Zeroizing::new(<[u8; 16]>::try_from(hash_key).expect("length checked"));
@@ -816,6 +815,7 @@ impl PartialStream {
     }
 }
 
+/// Reads the encoding front to back.
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
