@@ -17,7 +17,11 @@ clusters the CPU time is the sum over the workers of their process CPU time
 (user + system, resource.getrusage on each worker via client.run) across the
 call: reading, hashing, and everything Dask does on the worker meanwhile.
 Per-worker throughput = bytes / that CPU time; it is compared with the bytes
-per CPU second of tag_file. Wall times are printed too, but on a loaded
+per CPU second of tag_file. The same graph is also run with each task
+reporting its own thread's CPU time (the read and the hash, without what Dask
+does on the worker meanwhile), and an idle worker's CPU per wall second is
+measured (heartbeats, the memory monitor: a tax per second, not per byte,
+which a loaded machine's slow wall clock inflates). Wall times are printed too, but on a loaded
 machine only the CPU times compare. Medians over the rounds.
 
 Scheduling cost: one empty task's round trip (submit, result; sequential),
@@ -78,6 +82,31 @@ def whole_block(spec, hk, path, offset, length, size, gran):
     head, mid, tail = block[: a - offset], block[a - offset : e - offset], block[e - offset :]
     partial = unimac.partial_hash(spec, bytes(hk), a, mid, last=last) if (mid or last) else None
     return head, partial, tail
+
+
+def timed_stream(spec, hk, path, offset, length, size):
+    """The streamed task (``unimac.dask._block_local``), with the CPU time of
+    the thread that runs it (the read and the hash; the GIL is released in
+    between, but the work stays on this thread)."""
+    t = time.thread_time()
+    out = ud._block_local(spec, hk, path, offset, length, size)
+    return out, time.thread_time() - t
+
+
+def tag_timed_stream(path, name, key, *, blocksize, client):
+    """tag_large's graph of streamed tasks, each reporting its thread's CPU
+    time: returns (tag, the tasks' CPU seconds)."""
+    spec = unimac.info(name)["spec_name"]
+    hk = unimac.hash_key(spec, key)
+    gran = unimac.granularity(spec)
+    size = os.path.getsize(path)
+    ranges = ud._read_bytes_ranges(size, ud._round_blocksize(blocksize, gran))
+    run = ud._run_id()
+    task = dask.delayed(timed_stream, pure=True)
+    tasks = [task(spec, ud._HashKey(hk), path, o, n, size, dask_key_name=f"unimac-block-{run}-{o}") for o, n in ranges]
+    results = client.gather(client.compute(tasks))
+    p = ud._combine_blocks(spec, hk, [r for r, _ in results], ranges, size, gran)
+    return unimac.finish_mac(spec, key, p), sum(c for _, c in results)
 
 
 def tag_whole_blocks(path, name, key, *, blocksize, client):
@@ -160,9 +189,18 @@ def main():
                 out, wall, cpu = timed_cluster(cl, lambda: ud.tag_large(path, name, key, blocksize=a.blocksize, client=cl))
                 assert out == want
                 add(f"tag_large streamed, {w} worker(s)", wall, cpu)
+                t0 = time.perf_counter()
+                out, cpu = tag_timed_stream(path, name, key, blocksize=a.blocksize, client=cl)
+                assert out == want
+                add(f"streamed tasks' own thread CPU, {w} worker(s)", time.perf_counter() - t0, cpu)
                 out, wall, cpu = timed_cluster(cl, lambda: tag_whole_blocks(path, name, key, blocksize=a.blocksize, client=cl))
                 assert out == want
                 add(f"tag_large whole-block, {w} worker(s)", wall, cpu)
+        for w, cl in clients.items():
+            c0, t0 = workers_cpu(cl), time.perf_counter()
+            time.sleep(3)
+            idle = (workers_cpu(cl) - c0) / (time.perf_counter() - t0) / w
+            print(f"idle worker's own CPU ({w} worker(s)): {idle * 1e3:.1f} ms per second of wall time")
         ref = statistics.median(c for _, c in res["tag_file, 1 process, 1 thread"])
         print(f"\n| {gib:.2f} GiB, {name} | wall s (median) | CPU s (median) | GiB per CPU s | vs tag_file |")
         print("|---|---:|---:|---:|---:|")
