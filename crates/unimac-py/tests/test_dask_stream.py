@@ -203,3 +203,32 @@ def test_worker_memory_is_bounded_whatever_the_block(tmp_path):
     assert t == unimac.Mac("hash127-aes", key).tag_file(str(p))
     assert n == huge and whole > huge - 16 * MiB, f"the control grew the peak RSS by {whole / MiB:.1f} MiB only"
     assert streamed < 32 * MiB, f"the worker's peak RSS grew by {streamed / MiB:.1f} MiB for one 256 MiB block"
+
+
+def test_other_filesystems_stream_too(monkeypatch):
+    """A file of another fsspec filesystem (here memory://, in this process:
+    the synchronous scheduler) is read in buffers of REMOTE_READ_BYTES,
+    each hashed before the next is read; the partial equals the one-piece
+    one, and a file that shrank is "changed while reading"."""
+    fsspec = pytest.importorskip("fsspec")
+    monkeypatch.setattr(ud, "REMOTE_READ_BYTES", 64 << 10)
+    data = os.urandom(3 * MiB + 5)
+    url = "memory://unimac-stream-test/data.bin"
+    fs = fsspec.filesystem("memory")
+    fs.pipe(url, data)
+    try:
+        for name in ("hash127-aes", "wc-mmh32x2"):
+            key = unimac.keygen(name)
+            spec = unimac.info(name)["spec_name"]
+            hk = unimac.hash_key(name, key)
+            for bs in (100_000, MiB, 8 * MiB):
+                tasks, ranges, size, gran = ud.large_tasks(url, name, hk, blocksize=bs)
+                results = dask.compute(*tasks, scheduler="sync")
+                whole = ud._combine_blocks(spec, hk, results, ranges, size, gran)
+                assert whole == unimac.partial_hash(spec, hk, 0, data, last=True), (name, bs)
+        tasks, *_ = ud.large_tasks(url, "hash127-aes", bytes(16), blocksize=MiB)
+        fs.pipe(url, data[: 2 * MiB])
+        with pytest.raises(OSError, match="changed while reading"):
+            dask.compute(*tasks, scheduler="sync")
+    finally:
+        fs.rm(url)
