@@ -2,10 +2,14 @@
 //! message in different processes or machines, combine the pieces, and
 //! finish the hash or the MAC where the whole key is.
 
+use std::fs::File;
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use unimac::partial::{self, Partial};
+use unimac::partial::{self, Partial, PartialStream};
 use zeroize::Zeroize;
 
 use crate::buffer::{data, with_data};
@@ -205,6 +209,126 @@ pub fn partial_names() -> Vec<String> {
     partial::supported_names()
 }
 
+/// Why [`partial_range`] failed (made a Python exception once the GIL is
+/// held again).
+enum RangeError {
+    Io(std::io::Error),
+    /// The file's size or modification time changed, or it ended early.
+    Changed(String),
+    Lib(unimac::Error),
+}
+
+/// A range's `(head, partial, tail)`: its unaligned edges and its middle.
+type Edges<B, P> = (B, P, B);
+
+/// `buf.len()` bytes at `pos`, with `pread` (no shared file position).
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], pos: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, pos)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut f: &File, buf: &mut [u8], pos: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    f.seek(SeekFrom::Start(pos))?;
+    f.read_exact(buf)
+}
+
+/// What identifies a version of the file: its size and modification time.
+fn stamp(f: &File) -> std::io::Result<(u64, Option<std::time::SystemTime>)> {
+    let m = f.metadata()?;
+    Ok((m.len(), m.modified().ok()))
+}
+
+/// The bytes ``[offset, offset + length)`` of the file at ``path`` (of
+/// ``size`` bytes), hashed as they are read: ``(head, partial, tail)``.
+/// ``partial`` covers the aligned middle ``[a, e)`` (``None`` if empty and
+/// the range does not end the file); ``head`` = ``[offset, a)`` and
+/// ``tail`` = ``[e, offset + length)`` are the unaligned edges, fewer than
+/// :func:`granularity` bytes each. The middle is read with ``pread`` in
+/// buffers of ``buffer`` bytes (rounded down to a multiple of the
+/// granularity) and hashed buffer by buffer with the key set up once, the
+/// GIL released: memory is one buffer whatever the range's length.
+///
+/// ``OSError`` "PATH: changed while reading" if the file does not have
+/// ``size`` bytes, ends early, or its size or modification time changed
+/// while it was read. The tasks of :func:`unimac.dask.tag_large`.
+#[pyfunction]
+#[pyo3(name = "_partial_range", signature = (name, hash_key, path, offset, length, size, buffer = 1 << 20))]
+#[allow(clippy::too_many_arguments)]
+pub fn partial_range<'py>(
+    py: Python<'py>,
+    name: &str,
+    hash_key: &Bound<'py, PyAny>,
+    path: PathBuf,
+    offset: u64,
+    length: u64,
+    size: u64,
+    buffer: usize,
+) -> PyResult<Edges<Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>>> {
+    let name = pname(name);
+    let hk = data(hash_key, "hash_key")?;
+    let hk = hk.as_slice();
+    let g = partial::granularity(&name).map_err(err)? as u64;
+    let end = offset.checked_add(length).filter(|&e| e <= size).ok_or_else(|| {
+        PyValueError::new_err(format!("the range {offset}+{length} is not inside a file of {size} bytes"))
+    })?;
+    let last = end == size;
+    let a = offset.div_ceil(g) * g;
+    let e = if last { end } else { end / g * g };
+    if a > e {
+        return Err(PyValueError::new_err(format!(
+            "the range {offset}+{length} holds no aligned chunk of {g} bytes and does not end the file"
+        )));
+    }
+    let step = (buffer.max(1) as u64 / g).max(1) * g;
+    let run = || -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
+        let changed = |why: String| RangeError::Changed(format!("{}: changed while reading ({why})", path.display()));
+        let f = File::open(&path).map_err(RangeError::Io)?;
+        let before = stamp(&f).map_err(RangeError::Io)?;
+        if before.0 != size {
+            return Err(changed(format!("{} bytes, {size} expected", before.0)));
+        }
+        let read = |buf: &mut [u8], pos: u64| {
+            read_at(&f, buf, pos).map_err(|x| match x.kind() {
+                std::io::ErrorKind::UnexpectedEof => changed(format!("it ended before byte {}", pos + buf.len() as u64)),
+                _ => RangeError::Io(x),
+            })
+        };
+        let mut head = vec![0u8; (a - offset) as usize];
+        read(&mut head, offset)?;
+        let partial = if e > a || last {
+            let mut s = PartialStream::new(&name, hk, a).map_err(RangeError::Lib)?;
+            let mut buf = vec![0u8; step.min(e - a) as usize];
+            let mut pos = a;
+            loop {
+                let n = step.min(e - pos) as usize;
+                read(&mut buf[..n], pos)?;
+                pos += n as u64;
+                if pos == e {
+                    break Some(s.finish(&buf[..n], last).map_err(RangeError::Lib)?);
+                }
+                s.update(&buf[..n]).map_err(RangeError::Lib)?;
+            }
+        } else {
+            None
+        };
+        let mut tail = vec![0u8; (end - e) as usize];
+        read(&mut tail, e)?;
+        let after = stamp(&f).map_err(RangeError::Io)?;
+        if after != before {
+            return Err(changed(format!("{} bytes now, its modification time {}", after.0, if after.1 == before.1 { "the same" } else { "changed" })));
+        }
+        Ok((head, partial, tail))
+    };
+    let (head, p, tail) = py.allow_threads(run).map_err(|x| match x {
+        RangeError::Io(x) => crate::oserror::from_io(py, &x, &path),
+        RangeError::Changed(m) => PyOSError::new_err(m),
+        RangeError::Lib(x) => err(x),
+    })?;
+    Ok((PyBytes::new(py, &head), p.as_ref().map(|p| encode(py, p)), PyBytes::new(py, &tail)))
+}
+
 /// The most threads one computation of this process may use for long inputs
 /// (0: every core, the default; 1: single-threaded).
 ///
@@ -236,6 +360,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_key, m)?)?;
     m.add_function(wrap_pyfunction!(granularity, m)?)?;
     m.add_function(wrap_pyfunction!(partial_names, m)?)?;
+    m.add_function(wrap_pyfunction!(partial_range, m)?)?;
     m.add_function(wrap_pyfunction!(set_max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     Ok(())

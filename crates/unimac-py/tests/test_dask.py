@@ -207,7 +207,10 @@ def test_cipher_key_never_leaves_the_client(client, big, tmp_path, name, secret)
     assert t == unimac.Mac(name, key).tag_file(big, nonce=nonce)
     counter = unimac.Counter.create(str(tmp_path / "c"), name, key) if nonce else None
     ud.tag_files([big, big], name, key, counter=counter, client=rec)
-    assert len(rec.blobs) == 3 and len(rec.blobs[0]) > 2000
+    # The whole graph was recorded: every block's task, with the path it reads.
+    blocks = len(ud.large_tasks(big, name, hk, blocksize=256 << 10)[1])
+    assert len(rec.blobs) == 3 and rec.blobs[0].count(b"unimac-block-") >= blocks > 1
+    assert big.encode() in rec.blobs[0]
     for blob in rec.blobs:
         assert hk in blob  # the check sees the arguments ...
         assert K not in blob  # ... and the cipher key is not among them

@@ -401,76 +401,7 @@ impl Partial {
     /// padding). `offset` must be a multiple of [`granularity`], and a chunk
     /// that is not the last a non-zero multiple of it.
     pub fn hash(name: &str, hash_key: &[u8], offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
-        let s = spec(name)?;
-        let name = s.name.as_str();
-        check_len(&s, "hash key", hash_key.len(), s.hash_key.len())?;
-        let gran = granularity(name)? as u64;
-        let len = chunk.len() as u64;
-        if !offset.is_multiple_of(gran) {
-            return Err(invalid(name, format!("offset {offset} is not a multiple of {gran} bytes")));
-        }
-        if offset.checked_add(len).is_none() {
-            return Err(invalid(name, "offset + length overflows"));
-        }
-        if !last && (len == 0 || !len.is_multiple_of(gran)) {
-            return Err(invalid(name, format!("a chunk that is not the last must be a non-zero multiple of {gran} bytes, got {len}")));
-        }
-        let first = offset == 0;
-        let state = match s.hash {
-            Hash::Poly(f) => {
-                if !f.pads() && !len.is_multiple_of(4) {
-                    return Err(Error::Message {
-                        name: name.into(),
-                        reason: format!("message length {} is not a multiple of 4", offset + len),
-                    });
-                }
-                let blocks = len / f.word() as u64 + u64::from(last && f.pads());
-                let (value, beta, modulus) = match f {
-                    Field::P127 { pad } => {
-                        let mut k = Zeroizing::new([0u8; 32]);
-                        k[..16].copy_from_slice(hash_key);
-                        let key = hash127::Key::new(&k);
-                        (hash127::piece_value(&key, chunk, first, pad && last), key.r(), 0)
-                    }
-                    Field::Eval64 | Field::Division64 | Field::GDivision64 => {
-                        let g: [u8; 8] = hash_key.try_into().expect("length checked");
-                        let (kind, beta, modulus) = match f {
-                            Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
-                            Field::Division64 => {
-                                let m = gf2::Modulus::new(shoup::division64_key_on(crate::platform::Platform::detect(), u64::from_le_bytes(g)));
-                                (shoup::Kind::Division64, m.x64(), m.lo)
-                            }
-                            _ => {
-                                let p = u64::from_le_bytes(gdiv::key_poly(&g));
-                                (shoup::Kind::GDivision64, p, p)
-                            }
-                        };
-                        let h = shoup::Hasher::new(kind, &g);
-                        (h.piece_value(chunk, first, last) as u128, beta as u128, modulus)
-                    }
-                    Field::Eval128 => {
-                        let a: [u8; 16] = hash_key.try_into().expect("length checked");
-                        let h = eval128::Eval128::new(&a);
-                        (h.piece_value(chunk, first, last), u128::from_le_bytes(a), 0)
-                    }
-                };
-                let mult = pow(&*multiplier(f, modulus), beta, blocks);
-                State::Poly { value, mult, modulus }
-            }
-            Hash::Tree(fam) => {
-                let seed: [u8; 16] = hash_key.try_into().expect("length checked");
-                let unit = fam.block.pow(TREE_LEVELS as u32);
-                if last && first && chunk.len() < unit {
-                    // The whole message, too short for its lower levels to
-                    // be known not to be the last: hashed outright.
-                    State::Tree { data: tree::tree_hash(&fam, &seed, chunk), complete: true }
-                } else {
-                    let key = TreeKey::new(fam, &seed);
-                    State::Tree { data: tree_levels(&key, chunk, last), complete: false }
-                }
-            }
-        };
-        Ok(Partial { name: name.to_string(), offset, len, last, state })
+        PartialStream::new(name, hash_key, offset)?.finish(chunk, last)
     }
 
     /// The name (canonical form) this partial was made for.
@@ -700,6 +631,188 @@ impl Partial {
             }
             _ => unreachable!("the state matches the name"),
         }))
+    }
+}
+
+
+/// A name's hash key set up once (hash127's table of powers, a tree's level
+/// keys), for the chunks of one [`PartialStream`].
+enum Prepared {
+    P127(hash127::Key),
+    Shoup { h: Box<shoup::Hasher>, beta: u64, modulus: u64 },
+    Eval128 { h: Box<eval128::Eval128>, alpha: u128 },
+    Tree { seed: Zeroizing<[u8; 16]>, key: TreeKey },
+}
+
+/// The partial of consecutive chunks of one byte range, the key set up once:
+/// a worker reads its range in bounded buffers and hashes each as it comes,
+/// holding the running state only (for a polynomial hash two field
+/// elements; for a tree the level-[`TREE_LEVELS`] bytes, `(out/B)^2` of the
+/// range). Equal to [`Partial::hash`] of the whole range.
+///
+/// ```
+/// use unimac::partial::{Partial, PartialStream};
+///
+/// let hk = [3u8; 16];
+/// let msg = vec![0x5au8; 10_000];
+/// let mut s = PartialStream::new("mac-hash127-aes", &hk, 0).unwrap();
+/// s.update(&msg[..4096]).unwrap();
+/// s.update(&msg[4096..8192]).unwrap();
+/// let p = s.finish(&msg[8192..], true).unwrap();
+/// let whole = Partial::hash("mac-hash127-aes", &hk, 0, &msg, true).unwrap();
+/// assert_eq!(p.to_bytes(), whole.to_bytes());
+/// ```
+pub struct PartialStream {
+    spec: Spec,
+    gran: u64,
+    prep: Prepared,
+    offset: u64,
+    len: u64,
+    state: Option<State>,
+}
+
+impl Drop for PartialStream {
+    fn drop(&mut self) {
+        wipe(&mut self.state);
+    }
+}
+
+fn wipe(state: &mut Option<State>) {
+    match state {
+        Some(State::Poly { value, mult, modulus }) => {
+            value.zeroize();
+            mult.zeroize();
+            modulus.zeroize();
+        }
+        Some(State::Tree { data, .. }) => data.zeroize(),
+        None => {}
+    }
+}
+
+impl PartialStream {
+    /// A stream of the chunks of `name`'s message from `offset` on (a
+    /// multiple of [`granularity`]), under its hash key ([`hash_key`]).
+    pub fn new(name: &str, hash_key: &[u8], offset: u64) -> Result<PartialStream, Error> {
+        let s = spec(name)?;
+        check_len(&s, "hash key", hash_key.len(), s.hash_key.len())?;
+        let gran = granularity(&s.name)? as u64;
+        if !offset.is_multiple_of(gran) {
+            return Err(invalid(&s.name, format!("offset {offset} is not a multiple of {gran} bytes")));
+        }
+        let prep = match &s.hash {
+            Hash::Poly(Field::P127 { .. }) => {
+                let mut k = Zeroizing::new([0u8; 32]);
+                k[..16].copy_from_slice(hash_key);
+                Prepared::P127(hash127::Key::new(&k))
+            }
+            &Hash::Poly(f @ (Field::Eval64 | Field::Division64 | Field::GDivision64)) => {
+                let g: [u8; 8] = hash_key.try_into().expect("length checked");
+                let (kind, beta, modulus) = match f {
+                    Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
+                    Field::Division64 => {
+                        let m = gf2::Modulus::new(shoup::division64_key_on(crate::platform::Platform::detect(), u64::from_le_bytes(g)));
+                        (shoup::Kind::Division64, m.x64(), m.lo)
+                    }
+                    _ => {
+                        let p = u64::from_le_bytes(gdiv::key_poly(&g));
+                        (shoup::Kind::GDivision64, p, p)
+                    }
+                };
+                Prepared::Shoup { h: Box::new(shoup::Hasher::new(kind, &g)), beta, modulus }
+            }
+            Hash::Poly(Field::Eval128) => {
+                let a: [u8; 16] = hash_key.try_into().expect("length checked");
+                Prepared::Eval128 { h: Box::new(eval128::Eval128::new(&a)), alpha: u128::from_le_bytes(a) }
+            }
+            Hash::Tree(fam) => {
+                let seed = Zeroizing::new(<[u8; 16]>::try_from(hash_key).expect("length checked"));
+                let key = TreeKey::new(fam.clone(), &seed);
+                Prepared::Tree { seed, key }
+            }
+        };
+        Ok(PartialStream { spec: s, gran, prep, offset, len: 0, state: None })
+    }
+
+    /// Hash the next chunk, not the last one: a non-zero multiple of
+    /// [`granularity`] bytes.
+    pub fn update(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        self.add(chunk, false)
+    }
+
+    /// Hash the final chunk (`last`: it ends the message and gets the
+    /// padding; it may then be empty or of any length) and return the
+    /// partial of everything given. An empty `chunk` with `last` false
+    /// adds nothing (the stream must have had a chunk).
+    pub fn finish(mut self, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+        if last || !chunk.is_empty() || self.state.is_none() {
+            self.add(chunk, last)?;
+        }
+        let state = self.state.take().expect("a chunk was hashed");
+        Ok(Partial { name: self.spec.name.clone(), offset: self.offset, len: self.len, last, state })
+    }
+
+    fn add(&mut self, chunk: &[u8], last: bool) -> Result<(), Error> {
+        let (name, gran) = (self.spec.name.as_str(), self.gran);
+        let len = chunk.len() as u64;
+        let at = self.offset.checked_add(self.len).ok_or_else(|| invalid(name, "offset + length overflows"))?;
+        if at.checked_add(len).is_none() {
+            return Err(invalid(name, "offset + length overflows"));
+        }
+        if !last && (len == 0 || !len.is_multiple_of(gran)) {
+            return Err(invalid(name, format!("a chunk that is not the last must be a non-zero multiple of {gran} bytes, got {len}")));
+        }
+        let first = at == 0;
+        let piece = match (&self.prep, &self.spec.hash) {
+            (Prepared::Tree { seed, key }, Hash::Tree(fam)) => {
+                let unit = fam.block.pow(TREE_LEVELS as u32);
+                if last && first && chunk.len() < unit {
+                    // The whole message, too short for its lower levels to
+                    // be known not to be the last: hashed outright.
+                    State::Tree { data: tree::tree_hash(fam, seed, chunk), complete: true }
+                } else {
+                    State::Tree { data: tree_levels(key, chunk, last), complete: false }
+                }
+            }
+            (prep, Hash::Poly(f)) => {
+                let f = *f;
+                if !f.pads() && !(at + len).is_multiple_of(4) {
+                    return Err(Error::Message {
+                        name: name.into(),
+                        reason: format!("message length {} is not a multiple of 4", at + len),
+                    });
+                }
+                let blocks = len / f.word() as u64 + u64::from(last && f.pads());
+                let (value, beta, modulus) = match prep {
+                    Prepared::P127(key) => {
+                        let Field::P127 { pad } = f else { unreachable!("hash127 key") };
+                        (hash127::piece_value(key, chunk, first, pad && last), key.r(), 0)
+                    }
+                    Prepared::Shoup { h, beta, modulus } => (h.piece_value(chunk, first, last) as u128, *beta as u128, *modulus),
+                    Prepared::Eval128 { h, alpha } => (h.piece_value(chunk, first, last), *alpha, 0),
+                    Prepared::Tree { .. } => unreachable!("a polynomial name"),
+                };
+                let mult = pow(&*multiplier(f, modulus), beta, blocks);
+                State::Poly { value, mult, modulus }
+            }
+            (_, Hash::Tree(_)) => unreachable!("a tree name"),
+        };
+        self.state = Some(match (self.state.take(), piece) {
+            (None, p) => p,
+            (Some(State::Poly { value: va, mult: ma, modulus }), State::Poly { value: vb, mult: mb, .. }) => {
+                let Hash::Poly(f) = self.spec.hash else { unreachable!("a polynomial name") };
+                let mul = multiplier(f, modulus);
+                State::Poly { value: add(f, mul(va, mb), vb), mult: mul(ma, mb), modulus }
+            }
+            (Some(State::Tree { mut data, complete: false }), State::Tree { data: db, complete: false }) => {
+                data.extend_from_slice(&db);
+                let mut db = db;
+                db.zeroize();
+                State::Tree { data, complete: false }
+            }
+            _ => unreachable!("a complete tree hash is the whole message"),
+        });
+        self.len += len;
+        Ok(())
     }
 }
 

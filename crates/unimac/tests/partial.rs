@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use unimac::macs;
-use unimac::partial::{self, finish_hash, finish_mac, Partial};
+use unimac::partial::{self, finish_hash, finish_mac, Partial, PartialStream};
 use unimac::registry::{self, OneTimeMac, Params};
 use unimac::spec::KeySpec;
 use unimac::Error;
@@ -142,6 +142,47 @@ proptest! {
         let back = Partial::from_bytes(&enc).unwrap();
         prop_assert_eq!(back.to_bytes(), enc);
         prop_assert_eq!(finish(&name, &key, nonce, &back), want);
+    }
+
+    /// A stream fed a range in aligned chunks (the last one any length)
+    /// gives the partial of the range hashed in one piece, byte for byte,
+    /// and a whole message streamed finishes to the one-shot result.
+    #[test]
+    fn streamed_partials_equal_one_piece(
+        which in any::<prop::sample::Index>(),
+        seed in any::<u64>(),
+        base in 0usize..7,
+        delta in -3i64..4,
+        start in any::<u64>(),
+        picks in prop::collection::vec(any::<u64>(), 0..5),
+        last in any::<bool>(),
+    ) {
+        let names = names();
+        let name = which.get(&names).clone();
+        let key = bytes(key_len(&name), seed);
+        let nonce = bytes(nonce_len(&name), seed ^ 1);
+        let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
+        let len = length(&name, base, delta);
+        let msg = bytes(len, seed ^ 2);
+        let g = partial::granularity(&name).unwrap();
+        let hk = partial::hash_key(&name, &key).unwrap();
+        // The range [a, end): a aligned; a range that is not the last ends
+        // on a non-zero multiple of the granularity.
+        let a = if start % 2 == 0 { 0 } else { (start as usize / 2 % (len / g + 1)) * g };
+        let end = if last { len } else { a + (len - a) / g * g };
+        prop_assume!(last || end > a);
+        let pieces = chunks(end - a, g, &picks);
+        let mut s = PartialStream::new(&name, hk, a as u64).unwrap();
+        for &(x, y) in &pieces[..pieces.len() - 1] {
+            s.update(&msg[a + x..a + y]).unwrap();
+        }
+        let (x, y) = *pieces.last().unwrap();
+        let got = s.finish(&msg[a + x..a + y], last).unwrap();
+        let want = Partial::hash(&name, hk, a as u64, &msg[a..end], last).unwrap();
+        prop_assert_eq!(got.to_bytes(), want.to_bytes(), "{} range {}..{} of {} chunks {:?}", name, a, end, len, pieces);
+        if a == 0 && last {
+            prop_assert_eq!(finish(&name, &key, nonce, &got), one_shot(&name, &key, nonce, &msg));
+        }
     }
 
     /// Arbitrary bytes never panic the parser; a valid encoding with any one
@@ -463,4 +504,27 @@ fn long_chunks_with_threads() {
         assert_eq!(finish(name, &key, nonce, &whole), one_shot(name, &key, nonce, &msg), "{name}");
     }
     unimac::threads::set_max_threads(1);
+}
+
+/// A stream refuses what `Partial::hash` refuses: a misaligned start, a
+/// chunk that is not the last and not a non-zero multiple of the
+/// granularity, and nothing at all.
+#[test]
+fn stream_misuse_is_an_error() {
+    for name in names() {
+        let key = bytes(key_len(&name), 5);
+        let hk = partial::hash_key(&name, &key).unwrap();
+        let g = partial::granularity(&name).unwrap();
+        assert!(PartialStream::new(&name, hk, 1).is_err(), "{name}");
+        assert!(PartialStream::new(&name, &hk[1..], 0).is_err(), "{name}");
+        let mut s = PartialStream::new(&name, hk, 0).unwrap();
+        assert!(s.update(&[]).is_err(), "{name}");
+        assert!(s.update(&bytes(g + 1, 1)).is_err(), "{name}");
+        let e = PartialStream::new(&name, hk, 0).unwrap().finish(&[], false).unwrap_err();
+        assert!(e.to_string().contains("non-zero multiple"), "{name}: {e}");
+        // A failed update leaves the stream as it was.
+        s.update(&bytes(g, 2)).unwrap();
+        let p = s.finish(&[], false).unwrap();
+        assert_eq!(p.to_bytes(), Partial::hash(&name, hk, 0, &bytes(g, 2), false).unwrap().to_bytes(), "{name}");
+    }
 }

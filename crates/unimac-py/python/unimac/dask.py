@@ -12,8 +12,10 @@ protects the cipher key from disclosure, not the tags from forgery: see
   whole by one worker.
 * :func:`tag_large` / :func:`verify_large`: one tag of one huge file (a local
   path or any fsspec URL, e.g. ``s3://bucket/big.bin``), split into byte
-  ranges by :func:`dask.bytes.read_bytes`, each range hashed by a worker,
-  the partials combined on the client in order.
+  ranges (by :func:`dask.bytes.read_bytes`' rule), each range read by a
+  worker in buffers of :data:`BLOCK_READ_BYTES` and hashed as it is read
+  (a worker's memory does not grow with the block size), the partials
+  combined on the client in order.
 
 Both tagging functions take the nonces of a nonce MAC the same way:
 ``counter=``, a :class:`unimac.Counter` bound to the MAC and key, drawn on
@@ -92,13 +94,14 @@ import warnings
 from typing import Any, List, NamedTuple, Optional, Sequence, Union
 
 import unimac
+from unimac import _unimac
 
 try:
     import dask
     import distributed
-    from dask.bytes import read_bytes
     from dask.utils import parse_bytes
     from fsspec.core import get_fs_token_paths, split_protocol
+    from fsspec.implementations.local import LocalFileSystem
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
         "unimac.dask needs Dask's distributed scheduler: pip install 'unimac[dask]' "
@@ -118,6 +121,15 @@ __all__ = [
 
 #: Bytes read at a time when a worker hashes a whole file.
 FILE_READ_BYTES = 16 << 20
+
+#: Bytes a worker reads at a time from its block of a local file (with
+#: ``pread``, in the extension, the GIL released) and hashes before reading
+#: more: its memory for a block whatever the block's size (docs/perf/dask.md).
+BLOCK_READ_BYTES = 1 << 20
+
+#: The same for a file of another fsspec filesystem (read in Python, each
+#: buffer hashed with :func:`unimac.partial_hash`).
+REMOTE_READ_BYTES = 16 << 20
 
 
 class InsecureClusterWarning(UserWarning):
@@ -315,26 +327,54 @@ def _file_partial(spec: str, hk: _HashKey, path: str) -> bytes:
             cur = nxt
 
 
-def _block_partial(block: bytes, spec: str, hk: _HashKey, offset: int, length: int, size: int, gran: int):
-    """One byte range of a large file: ``(head, partial, tail)``.
+def _block_local(spec: str, hk: _HashKey, path: str, offset: int, length: int, size: int):
+    """One byte range of a large local file: ``(head, partial, tail)``.
 
     ``partial`` covers the aligned middle ``[a, e)`` of ``[offset, offset +
     length)`` (``None`` if empty); ``head`` = bytes ``[offset, a)`` and
     ``tail`` = ``[e, offset + length)`` are the unaligned edges, at most
     ``gran - 1`` bytes each, hashed on the client with the neighbour's edge.
+    The middle is read in buffers of :data:`BLOCK_READ_BYTES` and hashed as
+    it is read, the key set up once (``unimac._partial_range``); a file that
+    is not ``size`` bytes long, or changes while it is read, raises
+    ``OSError`` ("changed while reading").
     """
-    if len(block) != length:
-        raise RuntimeError(
-            f"dask.bytes.read_bytes gave {len(block)} bytes at offset {offset}, "
-            f"{length} expected (the file changed while it was read?)"
-        )
+    return _unimac._partial_range(spec, bytes(hk), path, offset, length, size, BLOCK_READ_BYTES)
+
+
+def _block_fsspec(fs, path: str, spec: str, hk: _HashKey, offset: int, length: int, size: int, gran: int):
+    """The same as :func:`_block_local` for a file of any fsspec filesystem,
+    read in buffers of :data:`REMOTE_READ_BYTES`, each hashed before the
+    next is read."""
+    hk = bytes(hk)
     end = offset + length
     last = end == size
     a = -(-offset // gran) * gran
     e = end if last else end // gran * gran
-    head, mid, tail = block[: a - offset], block[a - offset : e - offset], block[e - offset :]
-    partial = unimac.partial_hash(spec, bytes(hk), a, mid, last=last) if (mid or last) else None
-    return head, partial, tail
+    if a > e:
+        raise ValueError(f"the range {offset}+{length} holds no aligned chunk of {gran} bytes and does not end the file")
+    step = max(1, REMOTE_READ_BYTES // gran) * gran
+    with fs.open(path, "rb") as f:
+        f.seek(offset)
+
+        def read(n: int) -> bytes:
+            at = f.tell()
+            b = f.read(n)
+            if len(b) != n:
+                raise OSError(f"{path}: changed while reading (it ended before byte {at + n})")
+            return b
+
+        head = read(a - offset)
+        acc, pos = None, a
+        while e > a or last:
+            n = min(step, e - pos)
+            p = unimac.partial_hash(spec, hk, pos, read(n), last=last and pos + n == e)
+            acc = p if acc is None else unimac.partial_combine(acc, p)
+            pos += n
+            if pos == e:
+                break
+        tail = read(end - e)
+    return head, acc, tail
 
 
 # ---------------------------------------------------------------------------
@@ -476,8 +516,7 @@ def verify_files(
 def _read_bytes_ranges(size: int, blocksize: int):
     """The ``(offset, length)`` of each block :func:`dask.bytes.read_bytes`
     makes of a file of ``size`` bytes (its rule: equal blocks of about
-    ``blocksize``, so the offsets need not be multiples of ``blocksize``).
-    Each task checks that its block has the length given here."""
+    ``blocksize``, so the offsets need not be multiples of ``blocksize``)."""
     if size == 0:
         return []
     bs1 = size / (size // blocksize) if (size % blocksize and size > blocksize) else blocksize
@@ -493,7 +532,10 @@ def _read_bytes_ranges(size: int, blocksize: int):
 def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[int, str] = "128 MiB", **storage_options):
     """The Dask graph :func:`tag_large` computes: ``(delayed, ranges, size,
     granularity)``, ``delayed[i]`` giving ``(head, partial, tail)`` of the
-    byte range ``ranges[i]``. Takes the hash key only (``unimac.hash_key``),
+    byte range ``ranges[i]`` (the ranges :func:`dask.bytes.read_bytes` would
+    make), which its task reads in buffers and hashes as it reads (a local
+    file: :data:`BLOCK_READ_BYTES` at a time with ``pread``; another
+    filesystem: :data:`REMOTE_READ_BYTES`), never holding the whole block. Takes the hash key only (``unimac.hash_key``),
     which goes into every task (it prints as ``<unimac hash key>``) and
     suffices to forge once a tag is seen: whoever runs or reads the tasks is
     trusted as much as the whole key. The task names are
@@ -517,18 +559,21 @@ def large_tasks(urlpath: str, name: str, hash_key: bytes, *, blocksize: Union[in
     fs, _, paths = get_fs_token_paths(urlpath, mode="rb", storage_options=storage_options)
     if len(paths) != 1:
         raise ValueError(f"{urlpath}: {len(paths)} files match; tag_large takes one file")
-    _, blocks = read_bytes(urlpath, delimiter=None, blocksize=bs, sample=False, **storage_options)
-    size = fs.info(paths[0])["size"]
+    path = paths[0]
+    size = fs.info(path)["size"]
     ranges = _read_bytes_ranges(size, bs)
-    if len(blocks[0]) != len(ranges):
-        raise RuntimeError(f"dask.bytes.read_bytes made {len(blocks[0])} blocks, {len(ranges)} expected")
     hk = _HashKey(hash_key)
     run = _run_id()  # task names: no function of the key, unique per call
-    task = dask.delayed(_block_partial, pure=True)
-    out = [
-        task(b, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{run}-{o}")
-        for b, (o, l) in zip(blocks[0], ranges)
-    ]
+    if isinstance(fs, LocalFileSystem):
+        task = dask.delayed(_block_local, pure=True)
+        out = [
+            task(n.spec, hk, path, o, l, size, dask_key_name=f"unimac-block-{run}-{o}") for o, l in ranges
+        ]
+    else:
+        task = dask.delayed(_block_fsspec, pure=True)
+        out = [
+            task(fs, path, n.spec, hk, o, l, size, gran, dask_key_name=f"unimac-block-{run}-{o}") for o, l in ranges
+        ]
     return out, ranges, size, gran
 
 
