@@ -12,8 +12,7 @@
 use dudect_bencher::rand::seq::SliceRandom;
 use dudect_bencher::rand::{Rng, RngCore};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
-use unimac::mac;
-use unimac::registry::{self, Mac, Params};
+use unimac::registry::{self, NamedMac, Params};
 
 /// Samples per test and run.
 const N: usize = 100_000;
@@ -151,9 +150,9 @@ fn modp_msg_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
     keyed_pool(runner, rng, "modp", &mersenne, &|_| unimac_hex("57ad381a88b75b7480475d1496e591e8"))
 }
 
-/// `Mac::verify` with the right tag vs a tag wrong at byte `at`.
+/// `NamedMac::verify` with the right tag vs a tag wrong at byte `at`.
 fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
-    let m = Mac::new("hash127-aes", &[3u8; 32]).expect("key");
+    let m = NamedMac::new("hash127-aes", &[3u8; 32]).expect("key");
     let tag = m.tag(None, &MSG).expect("tag");
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
@@ -172,8 +171,8 @@ fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
     }
 }
 
-/// `tags_equal` alone: equal vs differing in the first byte.
-fn tags_equal_first(runner: &mut CtRunner, rng: &mut BenchRng) {
+/// `verify_tag` alone: equal vs differing in the first byte.
+fn verify_tag_first(runner: &mut CtRunner, rng: &mut BenchRng) {
     let a = random(rng, 16);
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
@@ -182,7 +181,7 @@ fn tags_equal_first(runner: &mut CtRunner, rng: &mut BenchRng) {
         inputs.push((c, b));
     }
     for (c, b) in inputs {
-        runner.run_one(c, || mac::tags_equal(&a, &b));
+        runner.run_one(c, || unimac::tag::verify_tag(&a, &b).is_ok());
     }
 }
 
@@ -350,7 +349,7 @@ fn unimac_hex(s: &str) -> Vec<u8> {
 }
 
 ctbench_main!(
-    tags_equal_first,
+    verify_tag_first,
     verify_first_byte,
     verify_last_byte,
     hash127_r_weight,
