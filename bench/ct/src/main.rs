@@ -240,7 +240,7 @@ fn hash127_control(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// division64: a key `g` whose minimal polynomial has degree 1 (`g = 1`,
 /// in the prime subfield) vs a random `g` (degree 64 but for a 2^-32 chance).
 fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
-    assert_eq!(unimac::shoup::minpoly::berlekamp_massey(1).degree, 1);
+    assert_eq!(unimac::hazmat::shoup::minpoly::berlekamp_massey(1).degree, 1);
     let len = registry::lookup("division64").expect("name").info.key.default_len().expect("fixed");
     let low = move |rng: &mut BenchRng| {
         let mut k = random(rng, len);
@@ -250,7 +250,7 @@ fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
     let full = move |rng: &mut BenchRng| loop {
         let k = random(rng, len);
         let g = u64::from_le_bytes(k[..8].try_into().expect("8 bytes"));
-        if unimac::shoup::minpoly::berlekamp_massey(g).degree == 64 {
+        if unimac::hazmat::shoup::minpoly::berlekamp_massey(g).degree == 64 {
             return k;
         }
     };
@@ -313,7 +313,7 @@ const WORDS: usize = 32;
 /// (`m ≥ 2^64 − 2^32`) vs uniformly random words (marked with probability
 /// 2^-32), the key and the start value random in both classes.
 fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::umac::poly::{poly64_step, MASK64, P64};
+    use unimac::hazmat::umac::poly::{poly64_step, MASK64, P64};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();
@@ -330,7 +330,7 @@ fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// As [`umac_poly64_marker`] for POLY128 (messages over 16 MiB):
 /// `m ≥ 2^128 − 2^96` vs uniformly random words.
 fn umac_poly128_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::umac::poly::{poly128_step, MASK128, P128};
+    use unimac::hazmat::umac::poly::{poly128_step, MASK128, P128};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();

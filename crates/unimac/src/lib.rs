@@ -73,6 +73,8 @@ pub mod counter;
 pub mod error;
 pub mod group;
 pub mod hash127;
+#[cfg(feature = "reference")]
+pub mod hazmat;
 pub mod mac;
 pub mod macs;
 pub mod mmh;
