@@ -536,7 +536,7 @@ impl PyMac {
         let n = bytes_of(nonce, "nonce")?;
         // The nonce is checked (with the library's messages) before the
         // file is read.
-        registry::check_nonce(self.mac.desc(), n.as_deref()).map_err(err)?;
+        self.mac.desc().check_nonce(n.as_deref()).map_err(err)?;
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
         let out = py
             .allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {

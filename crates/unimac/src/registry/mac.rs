@@ -45,12 +45,6 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
     }
 }
 
-/// Check a message's nonce against the row's rule ([`MacDesc::check_nonce`]).
-#[inline]
-pub fn check_nonce(d: &MacDesc, nonce: Option<&[u8]>) -> Result<(), Error> {
-    d.check_nonce(nonce)
-}
-
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
     let k: [u8; N] = key.try_into().map_err(|_| key_error(d, key.len()))?;
     Ok(Zeroizing::new(k))
@@ -234,7 +228,7 @@ fn short_buffer(have: usize, need: usize) -> Error {
 }
 
 /// The nonce rule of a row in four bytes, for the check on every message
-/// (the row itself explains a refusal: [`check_nonce`]).
+/// (the row itself explains a refusal: [`MacDesc::check_nonce`]).
 #[derive(Clone, Copy)]
 struct NonceFast {
     /// Shortest and longest caller nonce (0, 0: none taken).
@@ -334,7 +328,7 @@ impl NamedMac {
     }
     /// Start tagging a message.
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         self.engine.start(nonce)
     }
     /// Start computing the tag of a message received, to compare with the
@@ -344,7 +338,7 @@ impl NamedMac {
         if self.desc.framing == Framing::PairThenTag {
             return self.engine.start_check(nonce);
         }
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         self.engine.start_check(nonce)
     }
     /// The tag of `msg` (one-shot: the name's fastest path for a whole message).
@@ -366,14 +360,14 @@ impl NamedMac {
     #[cold]
     #[inline(never)]
     fn nonce_error(&self, nonce: Option<&[u8]>) -> Error {
-        check_nonce(self.desc, nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
+        self.desc.check_nonce(nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
     /// For `shoup4-*`, `tag` is `r ‖ s ‖ tag` as sent and `nonce` is `None`.
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
         let tag = tag.as_ref();
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         if let Engine::Shoup4(m) = &self.engine {
             return Ok(m.verify(msg, tag)?);
         }

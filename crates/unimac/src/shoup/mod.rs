@@ -555,21 +555,6 @@ pub fn hash(kind: Kind, key: &[u8; 8], msg: &[u8]) -> [u8; 8] {
     Hasher::new(kind, key).hash(msg)
 }
 
-/// `eval64(alpha, M)`.
-pub fn eval64(alpha: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::Eval64, alpha, msg)
-}
-
-/// `division64(g, M)`.
-pub fn division64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::Division64, g, msg)
-}
-
-/// `gdivision64(g, M)`.
-pub fn gdivision64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::GDivision64, g, msg)
-}
-
 struct HashStream(Hasher);
 
 impl Stream for HashStream {
