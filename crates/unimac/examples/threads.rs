@@ -64,7 +64,7 @@ fn main() {
     for name in &names {
         let e = registry::lookup(name).expect("known name");
         let klen = match e.info.key {
-            unimac::spec::KeySpec::Fixed(n) => n,
+            unimac::registry::KeySpec::Fixed(n) => n,
             _ => 16,
         };
         let key: Vec<u8> = (0..klen).map(|i| (i * 37 + 11) as u8).collect();

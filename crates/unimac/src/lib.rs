@@ -83,7 +83,7 @@ pub mod modp;
 pub mod platform;
 pub mod registry;
 pub mod rustcrypto;
-pub mod spec;
+pub(crate) mod spec;
 pub mod shoup;
 pub mod square;
 pub mod tag;
