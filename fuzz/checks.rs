@@ -12,7 +12,7 @@
 use num_bigint::{BigInt, BigUint};
 use unimac::platform::{Feature, Platform};
 use unimac::macs::{self, Framing, MacDesc};
-use unimac::registry::{self, KeySpec, Mac, OneTimeMac, Params};
+use unimac::registry::{self, KeySpec, NamedMac, OneTimeMac, Params};
 use unimac::Error;
 use unimac::square::{self, Variant};
 
@@ -91,7 +91,7 @@ fn refusal(name: &str) -> Option<Error> {
 /// in the fuzzer's chunking, one-shot `compute`, the keyed object and the
 /// known answer agree; the names those doors refuse (one-time, random pair)
 /// are refused by all three with the table's error, and their known answer
-/// is checked instead; the output has the name's length; a `Mac`'s (or
+/// is checked instead; the output has the name's length; a `NamedMac`'s (or
 /// `OneTimeMac`'s) tag verifies and a changed tag does not; hash127,
 /// hash127-96 and modp agree with big-integer models.
 pub fn differential(data: &[u8]) {
@@ -196,12 +196,12 @@ pub fn differential(data: &[u8]) {
 
 /// A one-time value (of the catalogue name `catalog`) by its own door:
 /// `OneTimeMac` (its row's name) checks without spending the key and tags
-/// once, by value, giving the known answer; the reusable `Mac` refuses the
+/// once, by value, giving the known answer; the reusable `NamedMac` refuses the
 /// row. (`hash127-raw`, the value of the unpadded message, has no MAC of its
 /// own: its model is checked above.)
 fn check_one_time(d: &MacDesc, catalog: &str, key: &[u8], msg: &[u8], splits: &[u8], out: &[u8]) {
     let name = d.name;
-    assert_eq!(Mac::new(name, key).err(), Some(Error::OneTimeOnly(name.to_string())), "{name}: Mac::new");
+    assert_eq!(NamedMac::new(name, key).err(), Some(Error::OneTimeOnly(name.to_string())), "{name}: NamedMac::new");
     if catalog == "hash127-raw" {
         return;
     }
@@ -228,12 +228,12 @@ fn check_one_time(d: &MacDesc, catalog: &str, key: &[u8], msg: &[u8], splits: &[
 }
 
 /// A MAC that draws its own pair (`shoup4-*`): `out` is the known answer
-/// under the pair `rs`; `Mac` computes the same when checking a message
+/// under the pair `rs`; `NamedMac` computes the same when checking a message
 /// received with `rs`, accepts `rs ‖ out` as sent, refuses any pair to tag
 /// with, and tags as `r ‖ s ‖ tag` with a pair of its own.
 fn check_pair_mac(d: &MacDesc, key: &[u8], rs: &[u8], msg: &[u8], splits: &[u8], out: &[u8]) {
     let name = d.name;
-    let m = Mac::new(name, key).expect("the known answer accepted this key");
+    let m = NamedMac::new(name, key).expect("the known answer accepted this key");
     assert_eq!((m.nonce_len(), m.tag_len()), (0, rs.len() + out.len()), "{name}: sizes");
     let mut s = m.start_check(Some(rs)).expect("a received pair");
     for c in chunks(msg, splits) {
@@ -270,16 +270,16 @@ fn check_pair_mac(d: &MacDesc, key: &[u8], rs: &[u8], msg: &[u8], splits: &[u8],
     assert_eq!(pending.finalize(Some(rs)).err(), refused, "{name}: deferred with a caller's pair");
 }
 
-/// A reusable `Mac` agrees with the registry; tag then verify accepts; a
+/// A reusable `NamedMac` agrees with the registry; tag then verify accepts; a
 /// changed or truncated tag is rejected; the deferred-nonce path gives the
-/// same tag and checks its nonce as `Mac` does.
+/// same tag and checks its nonce as `NamedMac` does.
 fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &[u8], out: &[u8]) {
-    let m = Mac::new(name, key).expect("the registry accepted this key");
+    let m = NamedMac::new(name, key).expect("the registry accepted this key");
     assert_eq!(m.tag_len(), out.len(), "{name}: tag_len");
     // Verification first: it must not spend a one-message key.
     assert_eq!(m.verify(nonce, msg, out), Ok(()), "{name}: verify of the right tag");
     let tag = m.tag(nonce, msg).expect("the registry computed this tag");
-    assert_eq!(tag, out, "{name}: Mac::tag differs from compute");
+    assert_eq!(tag, out, "{name}: NamedMac::tag differs from compute");
     assert_eq!(m.verify(nonce, msg, &tag), Ok(()), "{name}: verify after tag");
     for i in [0, tag.len() / 2, tag.len() - 1] {
         let mut bad = tag.clone();
@@ -296,7 +296,7 @@ fn check_mac(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], splits: &
         pending.update(c);
     }
     assert_eq!(pending.finalize(nonce).ok().as_deref(), Some(out), "{name}: deferred nonce differs");
-    // The deferred path checks the nonce as `Mac` does.
+    // The deferred path checks the nonce as `NamedMac` does.
     let wrong: Option<&[u8]> = match nonce {
         Some(_) => None,
         None => Some(&[0u8; 16]),

@@ -12,8 +12,7 @@
 use dudect_bencher::rand::seq::SliceRandom;
 use dudect_bencher::rand::{Rng, RngCore};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
-use unimac::mac;
-use unimac::registry::{self, Mac, Params};
+use unimac::registry::{self, NamedMac, Params};
 
 /// Samples per test and run.
 const N: usize = 100_000;
@@ -151,9 +150,9 @@ fn modp_msg_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
     keyed_pool(runner, rng, "modp", &mersenne, &|_| unimac_hex("57ad381a88b75b7480475d1496e591e8"))
 }
 
-/// `Mac::verify` with the right tag vs a tag wrong at byte `at`.
+/// `NamedMac::verify` with the right tag vs a tag wrong at byte `at`.
 fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
-    let m = Mac::new("hash127-aes", &[3u8; 32]).expect("key");
+    let m = NamedMac::new("hash127-aes", &[3u8; 32]).expect("key");
     let tag = m.tag(None, &MSG).expect("tag");
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
@@ -172,8 +171,8 @@ fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
     }
 }
 
-/// `tags_equal` alone: equal vs differing in the first byte.
-fn tags_equal_first(runner: &mut CtRunner, rng: &mut BenchRng) {
+/// `verify_tag` alone: equal vs differing in the first byte.
+fn verify_tag_first(runner: &mut CtRunner, rng: &mut BenchRng) {
     let a = random(rng, 16);
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
@@ -182,7 +181,7 @@ fn tags_equal_first(runner: &mut CtRunner, rng: &mut BenchRng) {
         inputs.push((c, b));
     }
     for (c, b) in inputs {
-        runner.run_one(c, || mac::tags_equal(&a, &b));
+        runner.run_one(c, || unimac::tag::verify_tag(&a, &b).is_ok());
     }
 }
 
@@ -241,7 +240,7 @@ fn hash127_control(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// division64: a key `g` whose minimal polynomial has degree 1 (`g = 1`,
 /// in the prime subfield) vs a random `g` (degree 64 but for a 2^-32 chance).
 fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
-    assert_eq!(unimac::shoup::minpoly::berlekamp_massey(1).degree, 1);
+    assert_eq!(unimac::hazmat::shoup::minpoly::berlekamp_massey(1).degree, 1);
     let len = registry::lookup("division64").expect("name").info.key.default_len().expect("fixed");
     let low = move |rng: &mut BenchRng| {
         let mut k = random(rng, len);
@@ -251,7 +250,7 @@ fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
     let full = move |rng: &mut BenchRng| loop {
         let k = random(rng, len);
         let g = u64::from_le_bytes(k[..8].try_into().expect("8 bytes"));
-        if unimac::shoup::minpoly::berlekamp_massey(g).degree == 64 {
+        if unimac::hazmat::shoup::minpoly::berlekamp_massey(g).degree == 64 {
             return k;
         }
     };
@@ -314,7 +313,7 @@ const WORDS: usize = 32;
 /// (`m ≥ 2^64 − 2^32`) vs uniformly random words (marked with probability
 /// 2^-32), the key and the start value random in both classes.
 fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::umac::poly::{poly64_step, MASK64, P64};
+    use unimac::hazmat::umac::poly::{poly64_step, MASK64, P64};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();
@@ -331,7 +330,7 @@ fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// As [`umac_poly64_marker`] for POLY128 (messages over 16 MiB):
 /// `m ≥ 2^128 − 2^96` vs uniformly random words.
 fn umac_poly128_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::umac::poly::{poly128_step, MASK128, P128};
+    use unimac::hazmat::umac::poly::{poly128_step, MASK128, P128};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();
@@ -350,7 +349,7 @@ fn unimac_hex(s: &str) -> Vec<u8> {
 }
 
 ctbench_main!(
-    tags_equal_first,
+    verify_tag_first,
     verify_first_byte,
     verify_last_byte,
     hash127_r_weight,

@@ -1,5 +1,5 @@
 //! `unimac advise`: which MAC for a use, on this machine. Every reusable
-//! MAC of the build is timed now (`registry::Mac::tag_into`, one thread, the
+//! MAC of the build is timed now (`registry::NamedMac::tag_into`, one thread, the
 //! key set up once) on a 1 MiB and a 64-byte message, the median of a few
 //! batches, in about a second in all; the time of a message as long as the
 //! use's longest is estimated from the two (a fixed cost per message plus a
@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use unimac::bounds::{self, Attack};
-use unimac::registry::{self, Mac};
+use unimac::registry::{self, NamedMac};
 
 use crate::bench::fill;
 use crate::mac_cmd::{self, WEAK_LOG2};
@@ -115,7 +115,7 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
         let (bound, proven) = (b.as_ref().map(|b| b.log2.0), b.is_some_and(|b| b.proven));
         let mut key = vec![0u8; d.default_key_len()];
         fill(&mut key, 0x6b65);
-        let m = Mac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;
+        let m = NamedMac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;
         let nonce = if d.takes_nonce() {
             Some(mac_cmd::counter_nonce(d, 1)?)
         } else {

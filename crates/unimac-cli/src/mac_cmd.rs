@@ -7,8 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use unimac::bounds::{self, Attack};
-use unimac::mac;
-use unimac::registry::{self, Mac};
+use unimac::registry::{self, NamedMac};
 
 use crate::input::{io_msg, read_message, shown};
 use crate::keyfile;
@@ -512,7 +511,7 @@ pub fn tag(
         return tag_one_time(desc, key_file, klen, opts, &items);
     }
     let key = keyfile::read_key(key_file, name, klen)?;
-    let m = Mac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = NamedMac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let nl = m.nonce_len();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
     // line) per message.
@@ -1166,7 +1165,7 @@ fn next_record(r: &mut dyn io::BufRead, buf: &mut Vec<u8>, zero: bool) -> io::Re
 /// What `verify` checks tags with: the reusable MAC, or for a one-time MAC
 /// its one-time interface (checking never spends the key).
 enum Checker {
-    Reusable(Box<Mac>),
+    Reusable(Box<NamedMac>),
     OneTime(registry::OneTimeMac),
 }
 
@@ -1176,7 +1175,7 @@ impl Checker {
         let r = if d.one_time {
             registry::OneTimeMac::new(name, key).map(Checker::OneTime)
         } else {
-            Mac::new(name, key).map(|m| Checker::Reusable(Box::new(m)))
+            NamedMac::new(name, key).map(|m| Checker::Reusable(Box::new(m)))
         };
         r.map_err(|e| Fail(cite(&e.to_string())))
     }
@@ -1334,7 +1333,7 @@ fn verify(
             continue;
         }
         let got = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
-        if mac::tags_equal(&got, &want) {
+        if unimac::tag::verify_tag(&got, &want).is_ok() {
             ok += 1;
             if !opts.quiet && !opts.status {
                 line_out.extend_from_slice(b": OK\n");

@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 
 use unimac::counter::Binding;
 use unimac::macs::{Framing, MacDesc};
-use unimac::registry::{self, Mac};
+use unimac::registry::{self, NamedMac};
 
 use crate::keyfile;
 use crate::mac_cmd::{self, FileList, VerifyOpts};
@@ -213,7 +213,7 @@ fn line_value(desc: &MacDesc, nonce: Option<Vec<u8>>, sent: Vec<u8>) -> (Option<
 /// The tag of `data` under `nonce` (none for `shoup4-*`, which draws its
 /// pair): (nonce or pair, tag) as a line shows them. This is the seal of a
 /// manifest whose text above the seal line is `data`.
-pub fn tag_bytes(m: &Mac, nonce: Option<Vec<u8>>, data: &[u8]) -> Result<(Option<Vec<u8>>, Vec<u8>), Fail> {
+pub fn tag_bytes(m: &NamedMac, nonce: Option<Vec<u8>>, data: &[u8]) -> Result<(Option<Vec<u8>>, Vec<u8>), Fail> {
     let mut p = m.start_deferred().map_err(|e| Fail(cite(&e.to_string())))?;
     p.update(data);
     let sent = p.finalize(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
@@ -222,17 +222,17 @@ pub fn tag_bytes(m: &Mac, nonce: Option<Vec<u8>>, data: &[u8]) -> Result<(Option
 
 /// Whether `tag` under `nonce` (for `shoup4-*` the pair) is the tag of
 /// `data`: the check of a seal. A nonce the MAC refuses does not verify.
-pub fn check_bytes(m: &Mac, nonce: Option<&[u8]>, tag: &[u8], data: &[u8]) -> bool {
+pub fn check_bytes(m: &NamedMac, nonce: Option<&[u8]>, tag: &[u8], data: &[u8]) -> bool {
     let Ok(mut s) = m.start_check(nonce) else { return false };
     s.update(data);
-    s.finalize().is_ok_and(|got| unimac::mac::tags_equal(&got, tag))
+    s.finalize().is_ok_and(|got| unimac::tag::verify_tag(&got, tag).is_ok())
 }
 
 /// What a file holds now, against a line: `Ok(Some(true))` if its size and
 /// tag under the line's nonce match, `Ok(Some(false))` if not,
 /// `Ok(None)` if the line's nonce is one the MAC refuses, `Err` if the
 /// file cannot be read.
-fn check_file(m: &Mac, path: &Path, e: &Entry) -> Result<Option<bool>, String> {
+fn check_file(m: &NamedMac, path: &Path, e: &Entry) -> Result<Option<bool>, String> {
     // A regular file of another size has changed: no need to read it.
     if std::fs::metadata(path).is_ok_and(|md| md.is_file() && md.len() != e.size) {
         return Ok(Some(false));
@@ -245,7 +245,7 @@ fn check_file(m: &Mac, path: &Path, e: &Entry) -> Result<Option<bool>, String> {
     })
     .map_err(|Fail(e)| mac_cmd::per_file(e))?;
     let got = s.finalize().map_err(|e| cite(&e.to_string()))?;
-    Ok(Some(size == e.size && unimac::mac::tags_equal(&got, &e.tag)))
+    Ok(Some(size == e.size && unimac::tag::verify_tag(&got, &e.tag).is_ok()))
 }
 
 // ---------------------------------------------------------------------------
@@ -400,7 +400,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     if !opts.allow_weak {
         mac_cmd::check_strength(&name, &items, opts.random_nonce)?;
     }
-    let m = Mac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = NamedMac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
         // One nonce per file and one for the seal, durable before any tag.
         *first = keyfile::reserve(c, items.len() as u128 + 1, &Binding::new(desc, &key))?;
@@ -532,7 +532,7 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest: &Path, opt
     if desc.one_time {
         return Err(Fail(format!("{name} is a one-time MAC: no manifest is sealed with it")));
     }
-    let m = Mac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = NamedMac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let shown_m = manifest.display().to_string();
     let text = std::fs::read(manifest).map_err(|e| Fail(format!("cannot read {shown_m}: {}", crate::input::io_msg(&e))))?;
 
@@ -753,12 +753,12 @@ mod tests {
 
     #[test]
     fn seal_covers_every_byte() {
-        let m = Mac::new("hash127-aes", &[3u8; 32]).unwrap();
+        let m = NamedMac::new("hash127-aes", &[3u8; 32]).unwrap();
         let body = b"unimac-manifest 1 hash127-aes 00\n";
         let Ok((n, t)) = tag_bytes(&m, None, body) else { panic!("tag") };
         assert!(check_bytes(&m, n.as_deref(), &t, body));
         assert!(!check_bytes(&m, n.as_deref(), &t, b"unimac-manifest 1 hash127-aes 01\n"));
-        let s = Mac::new("shoup4-eval64", &[5u8; 32]);
+        let s = NamedMac::new("shoup4-eval64", &[5u8; 32]);
         if let Ok(s) = s {
             let Ok((n, t)) = tag_bytes(&s, None, body) else { panic!("tag") };
             assert!(n.is_some());

@@ -16,10 +16,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 // The by-name MAC of the library (one line, so its path is easy to change).
-use unimac::registry::{Mac as NamedMac, Pending};
+use unimac::registry::{NamedMac, Pending};
 
 use unimac::bounds::{self, Attack};
-use unimac::mac;
+use unimac::tag::verify_tag;
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, KeySpec, Params};
 use unimac::Error;
@@ -208,8 +208,8 @@ impl UnimacHash {
         let d = self.finish()?;
         let t = t.as_slice();
         let ok = match &self.prefix {
-            Some(p) if t.len() == d.len() - p.len() => mac::tags_equal(&d[p.len()..], t),
-            _ => mac::tags_equal(&d, t),
+            Some(p) if t.len() == d.len() - p.len() => verify_tag(&d[p.len()..], t).is_ok(),
+            _ => verify_tag(&d, t).is_ok(),
         };
         if ok {
             Ok(())
@@ -407,7 +407,7 @@ fn check_file(
     .map_err(err)?;
     py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| oserror::from_io(py, &e, &path))?;
     let got = s.finalize().map_err(err)?;
-    Ok(mac::tags_equal(&got, &t))
+    Ok(verify_tag(&got, &t).is_ok())
 }
 
 /// The MAC ``name`` (``X`` or ``mac-X``) without ``mac-``; ``ValueError``
@@ -536,7 +536,7 @@ impl PyMac {
         let n = bytes_of(nonce, "nonce")?;
         // The nonce is checked (with the library's messages) before the
         // file is read.
-        registry::check_nonce(self.mac.desc(), n.as_deref()).map_err(err)?;
+        self.mac.desc().check_nonce(n.as_deref()).map_err(err)?;
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
         let out = py
             .allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
@@ -754,7 +754,7 @@ impl PyOneTimeKey {
 #[pyfunction]
 fn compare_digest(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
     let (a, b) = (data(a, "a")?, data(b, "b")?);
-    Ok(mac::tags_equal(a.as_slice(), b.as_slice()))
+    Ok(verify_tag(a.as_slice(), b.as_slice()).is_ok())
 }
 
 /// Every name of the wire format (docs/WIRE.md) in this build (``mac-`` for

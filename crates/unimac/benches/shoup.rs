@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use unimac::shoup::eval128::Eval128;
-use unimac::shoup::{gdiv, minpoly, Hasher, Kind, Table};
+use unimac::hazmat::shoup::{gdiv, minpoly};
+use unimac::shoup::{Hasher, Kind, Table};
 use unimac::{Feature, Platform};
 
 /// A named way to build a hasher from a key.

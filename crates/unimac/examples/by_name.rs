@@ -1,6 +1,6 @@
 //! What tagging by name costs over the typed MAC: for every reusable MAC of
 //! the table, TSC ticks per 64-byte message (key set up once, one thread)
-//! through `registry::Mac::tag_into` and through the typed MAC, measured in
+//! through `registry::NamedMac::tag_into` and through the typed MAC, measured in
 //! turn batch by batch, the median of 201 batches of 100.
 //! Run: `cargo run --release -p unimac --example by_name [-- BYTES [NAME...]]`.
 
@@ -9,7 +9,7 @@ use std::hint::black_box;
 use unimac::macs::{Finish, Hash, MACS};
 use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
 use unimac::mac::{Hash127Aes, Hash127AesAdd, Hash127AesNonce, TreeHash, WegmanCarter};
-use unimac::registry::Mac;
+use unimac::registry::NamedMac;
 use unimac::shoup::Kind;
 use unimac::umac::Umac;
 use unimac::vmac::Vmac;
@@ -118,7 +118,7 @@ fn main() {
     let mut rows: Vec<(&str, Job, Job)> = Vec::new();
     for d in MACS.iter().filter(|d| !d.one_time && (only.is_empty() || only.iter().any(|o| o == d.name))) {
         let key = vec![0x5au8; d.default_key_len()];
-        let mac = Mac::new(d.name, &key).unwrap();
+        let mac = NamedMac::new(d.name, &key).unwrap();
         let nonce = d.takes_nonce().then_some(n);
         let by_name: Job = Box::new(move |x| {
             let mut t = [0u8; 32];

@@ -1,11 +1,11 @@
 //! N one-shot computations of LEN-byte messages by name (registry::key once).
 //! The names `registry::key` refuses go through their own doors: a one-time
 //! value with a fresh one-time MAC per message (`hash127-raw` by its typed
-//! hash, keyed once), a `shoup4-` MAC by `registry::Mac`, its pair drawn per
+//! hash, keyed once), a `shoup4-` MAC by `registry::NamedMac`, its pair drawn per
 //! message.
 use std::hint::black_box;
 
-use unimac::registry::{self, Mac, OneTimeMac, Params};
+use unimac::registry::{self, NamedMac, OneTimeMac, Params};
 
 fn main() {
     let mut a = std::env::args().skip(1);
@@ -31,7 +31,7 @@ fn main() {
             x ^= OneTimeMac::new(d.name, &key).unwrap().tag(black_box(&m))[0];
         }
     } else if pair_drawn {
-        let mac = Mac::new(&name, &key).unwrap();
+        let mac = NamedMac::new(&name, &key).unwrap();
         let mut t = [0u8; 32];
         for _ in 0..n {
             mac.tag_into(None, black_box(&m), &mut t).unwrap();

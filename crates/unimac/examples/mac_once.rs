@@ -18,7 +18,7 @@ fn main() {
         return;
     }
     // For shoup4-*, the tag as sent (r || s || tag), the pair drawn per tag.
-    let mac = unimac::registry::Mac::new(&name, &key).expect("keys");
+    let mac = unimac::registry::NamedMac::new(&name, &key).expect("keys");
     let nonce = vec![0x11; mac.nonce_len()];
     let mut t = [0u8; 32];
     for _ in 0..n {

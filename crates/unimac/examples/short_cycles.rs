@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use unimac::registry::{self, Mac, OneTimeMac};
+use unimac::registry::{self, NamedMac, OneTimeMac};
 
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
@@ -44,7 +44,7 @@ fn by_name(name: &str) -> Job {
         let name = d.name;
         return Box::new(move |m: &[u8]| sink(OneTimeMac::new(name, &key).unwrap().tag(m)));
     }
-    let mac = Mac::new(name, &key).expect("keys");
+    let mac = NamedMac::new(name, &key).expect("keys");
     let nonce = vec![0x11; mac.nonce_len()];
     Box::new(move |m: &[u8]| {
         let n = (!nonce.is_empty()).then_some(&nonce[..]);

@@ -64,7 +64,7 @@ fn main() {
     for name in &names {
         let e = registry::lookup(name).expect("known name");
         let klen = match e.info.key {
-            unimac::spec::KeySpec::Fixed(n) => n,
+            unimac::registry::KeySpec::Fixed(n) => n,
             _ => 16,
         };
         let key: Vec<u8> = (0..klen).map(|i| (i * 37 + 11) as u8).collect();
@@ -80,7 +80,7 @@ fn main() {
             .iter()
             .any(|d| d.catalog_name == *name && d.framing == unimac::macs::Framing::PairThenTag);
         let keyed = (one_time.is_none() && !pair_drawn).then(|| registry::key(name, &p).unwrap());
-        let mac = pair_drawn.then(|| registry::Mac::new(name, &key).unwrap());
+        let mac = pair_drawn.then(|| registry::NamedMac::new(name, &key).unwrap());
         let compute = |msg: &[u8]| -> Vec<u8> {
             match (one_time, &keyed, &mac) {
                 (Some(_), _, _) if name == "hash127-raw" => {

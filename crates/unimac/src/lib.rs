@@ -73,6 +73,8 @@ pub mod counter;
 pub mod error;
 pub mod group;
 pub mod hash127;
+#[cfg(feature = "reference")]
+pub mod hazmat;
 pub mod mac;
 pub mod macs;
 pub mod mmh;
@@ -81,7 +83,7 @@ pub mod modp;
 pub mod platform;
 pub mod registry;
 pub mod rustcrypto;
-pub mod spec;
+pub(crate) mod spec;
 pub mod shoup;
 pub mod square;
 pub mod tag;

@@ -358,7 +358,7 @@ impl BlockFamily {
 
 /// A MAC whose message is hashed before its nonce is known (UMAC and VMAC
 /// add their pad last, as every nonce MAC of docs/WIRE.md §8 does): the by-name
-/// `Mac::start_deferred` of [`crate::registry`] hands one out.
+/// `NamedMac::start_deferred` of [`crate::registry`] hands one out.
 pub(crate) trait DeferredNonce: Send {
     /// Absorb more of the message.
     fn update(&mut self, data: &[u8]);

@@ -68,7 +68,7 @@ fn tag_is_the_truncated_k_plus_h_u() {
             assert_eq!(s.finalize().unwrap(), want);
             let refused = Some(Error::OneTimeOnly("hash127-96".into()));
             assert_eq!(unimac::compute("mac-hash127-96", &p, &msg).err(), refused);
-            assert_eq!(registry::Mac::new("hash127-96", &key).err(), refused);
+            assert_eq!(registry::NamedMac::new("hash127-96", &key).err(), refused);
         }
     }
 }

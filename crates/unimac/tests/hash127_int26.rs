@@ -8,7 +8,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use rand::{Rng, SeedableRng};
-use unimac::hash127::int26::{self, Elem, BLOCK, BLOCK_BOUND, LIMBS, S, SQUEEZE_IN};
+use unimac::hazmat::hash127::int26::{self, Elem, BLOCK, BLOCK_BOUND, LIMBS, S, SQUEEZE_IN};
 use unimac::hash127::{hash127_int26, hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::Platform;
 
@@ -95,7 +95,8 @@ fn check(key: &[u8; 32], msg: &[u8], model: bool) {
 
 /// hash127-raw of `bytes` (whole words) by `portable.rs`'s `u128` Horner rule.
 fn u128_horner(key: &[u8; 32], bytes: &[u8]) -> [u8; 16] {
-    use unimac::hash127::{portable, words_mod_p};
+    use unimac::hash127::words_mod_p;
+    use unimac::hazmat::hash127::portable;
     let (r, k) = key_words(key);
     let r = words_mod_p(r);
     let acc = portable::horner_bytes(1, r, bytes);
@@ -437,7 +438,8 @@ fn run_one(which: &str, key: &Key, msg: &[u8]) -> [u8; 16] {
         "default" => unimac::hash127::hash127(key, msg),
         "u128" => {
             // `portable.rs`'s four-words-per-reduction kernel alone.
-            use unimac::hash127::{portable, words_mod_p};
+            use unimac::hash127::words_mod_p;
+            use unimac::hazmat::hash127::portable;
             let (r, k) = key_words(&BENCH_KEY);
             let pw = portable::Powers::new(words_mod_p(r));
             let (whole, tail) = msg.split_at(msg.len() / 4 * 4);

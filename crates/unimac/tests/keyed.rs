@@ -3,14 +3,14 @@
 //! `compute` give, and its errors are `open`'s. The names these reusable
 //! doors refuse (the one-time MACs and the hashes whose output is their tag;
 //! the MACs that draw their own random pair) are checked through their own
-//! doors: `OneTimeMac`, `Mac` and `registry::known_answer`.
+//! doors: `OneTimeMac`, `NamedMac` and `registry::known_answer`.
 
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::hash127;
 use unimac::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
 use unimac::macs::{self, Finish, Framing};
 use unimac::registry::NamedHash;
-use unimac::registry::{self, Entry, KeySpec, Keyed, Mac, OneTimeMac, Params, Stream};
+use unimac::registry::{self, Entry, KeySpec, Keyed, NamedMac, OneTimeMac, Params, Stream};
 use unimac::Error;
 
 type Rng64 = rand::rngs::StdRng;
@@ -179,7 +179,7 @@ fn nonce_macs_take_a_nonce_per_message() {
             // the same as the by-name MAC computes for a received pair.
             assert_eq!(err, Error::CallerPair(name.strip_prefix("mac-").unwrap().to_string()), "{name}");
             assert_eq!(registry::key(name, &Params { key: &key, nonce: None, len: None }).err(), Some(err.clone()));
-            let mac = Mac::new(name, &key).unwrap();
+            let mac = NamedMac::new(name, &key).unwrap();
             for _ in 0..4 {
                 let n = nonce(e, &mut rng).expect("a pair");
                 let p = Params { key: &key, nonce: Some(&n), len: None };
@@ -404,8 +404,8 @@ fn one_time_names_only_through_one_time_mac() {
             assert_eq!(registry::key(name, &p).err(), refused, "{name}: key");
             assert_eq!(registry::open(name, &p).err(), refused, "{name}: open");
             assert_eq!(registry::compute(name, &p, &msg).err(), refused, "{name}: compute");
-            assert_eq!(Mac::new(d.name, &key).err(), refused, "{name}: Mac::new of its row");
-            assert_eq!(Mac::new(d.catalog_name, &key).err(), refused, "{name}: Mac::new of its row");
+            assert_eq!(NamedMac::new(d.name, &key).err(), refused, "{name}: NamedMac::new of its row");
+            assert_eq!(NamedMac::new(d.catalog_name, &key).err(), refused, "{name}: NamedMac::new of its row");
             let known = registry::known_answer(name, &p, &msg);
             if name == "hash127-raw" {
                 // The same key and value as mac-hash127, without the padding:
@@ -444,8 +444,8 @@ fn one_time_names_only_through_one_time_mac() {
 }
 
 /// The `shoup4-` MACs draw their random pair `r ‖ s` themselves: the
-/// reusable catalogue doors refuse them with `CallerPair`, as does `Mac`
-/// given a pair to tag with; `Mac` tags as `r ‖ s ‖ tag` and checks a
+/// reusable catalogue doors refuse them with `CallerPair`, as does `NamedMac`
+/// given a pair to tag with; `NamedMac` tags as `r ‖ s ‖ tag` and checks a
 /// received pair's tag, which is the known answer under that pair.
 #[test]
 fn random_pair_names_only_through_mac() {
@@ -457,7 +457,7 @@ fn random_pair_names_only_through_mac() {
         seen += 1;
         let refused = Some(Error::CallerPair(d.name.to_string()));
         let key = key_of(e, &mut rng, d.default_key_len());
-        let mac = Mac::new(name, &key).unwrap();
+        let mac = NamedMac::new(name, &key).unwrap();
         assert_eq!((mac.nonce_len(), mac.tag_len()), (0, d.nonce.max() + d.tag), "{name}");
         for len in [0usize, 1, 8, 9, 1000, 40_000] {
             let msg = bytes(&mut rng, len);

@@ -1,5 +1,5 @@
 //! The misuse matrix of the library: every door that tags by name (the
-//! reusable `registry::Mac` with its streaming and deferred forms, the
+//! reusable `registry::NamedMac` with its streaming and deferred forms, the
 //! catalogue's `key`/`open`/`compute`, the partial hashes) against every
 //! misuse the table rules out: a one-time key through a reusable door, a
 //! caller-chosen pair for a MAC that draws its own, a missing, extra,
@@ -10,7 +10,7 @@
 
 use unimac::macs::{self, Framing, Nonce, MACS};
 use unimac::partial::{self, Partial};
-use unimac::registry::{self, Mac, OneTimeMac};
+use unimac::registry::{self, NamedMac, OneTimeMac};
 use unimac::{Error, Params};
 
 /// A key of the row's default length.
@@ -22,15 +22,15 @@ fn key_of(d: &macs::MacDesc) -> Vec<u8> {
 type Door = fn(&str, &[u8], Option<&[u8]>, &[u8]) -> Result<Vec<u8>, Error>;
 
 fn door_mac_tag(name: &str, key: &[u8], n: Option<&[u8]>, m: &[u8]) -> Result<Vec<u8>, Error> {
-    Mac::new(name, key)?.tag(n, m)
+    NamedMac::new(name, key)?.tag(n, m)
 }
 fn door_mac_stream(name: &str, key: &[u8], n: Option<&[u8]>, m: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut s = Mac::new(name, key)?.start(n)?;
+    let mut s = NamedMac::new(name, key)?.start(n)?;
     s.update(m);
     s.finalize()
 }
 fn door_mac_deferred(name: &str, key: &[u8], n: Option<&[u8]>, m: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut p = Mac::new(name, key)?.start_deferred()?;
+    let mut p = NamedMac::new(name, key)?.start_deferred()?;
     p.update(m);
     p.finalize(n)
 }
@@ -52,9 +52,9 @@ fn door_partial(name: &str, key: &[u8], n: Option<&[u8]>, m: &[u8]) -> Result<Ve
 }
 
 const DOORS: &[(&str, Door)] = &[
-    ("Mac::tag", door_mac_tag),
-    ("Mac::start", door_mac_stream),
-    ("Mac::start_deferred", door_mac_deferred),
+    ("NamedMac::tag", door_mac_tag),
+    ("NamedMac::start", door_mac_stream),
+    ("NamedMac::start_deferred", door_mac_deferred),
     ("registry::compute", door_compute),
     ("registry::open", door_open),
     ("registry::key", door_key),
@@ -101,7 +101,7 @@ fn random_pairs_are_never_the_callers() {
                 r => panic!("{door} {}: {r:?}", d.name),
             }
         }
-        let m = Mac::new(d.name, &key).unwrap();
+        let m = NamedMac::new(d.name, &key).unwrap();
         let (a, b) = (m.tag(None, b"m").unwrap(), m.tag(None, b"m").unwrap());
         assert_eq!(a.len(), d.sent_len());
         assert_ne!(a[..16], b[..16]);
@@ -159,7 +159,7 @@ fn nonces_follow_the_table_at_every_door() {
 fn aliasing_nonces_give_one_tag_as_the_table_says() {
     for d in MACS.iter().filter(|d| matches!(d.nonce, Nonce::Sequence { min: 1, .. })) {
         let key = key_of(d);
-        let m = Mac::new(d.name, &key).unwrap();
+        let m = NamedMac::new(d.name, &key).unwrap();
         for (a, b) in [
             (&[2u8][..], &[2u8, 0][..]),
             (&[2u8][..], &[2u8, 0, 0][..]),

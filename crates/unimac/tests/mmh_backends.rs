@@ -1,12 +1,12 @@
 //! Every MMH/NMH backend against the portable path, the generic definitions
-//! of `unimac::mmh::generic`, and a big-integer model, on random and extreme
+//! of `unimac::hazmat::mmh::generic`, and a big-integer model, on random and extreme
 //! inputs (all-ones, max words, zero), in runs of every length around the
 //! SIMD paths' multi-block groups.
 
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
-use unimac::mmh::generic::{self, Prime};
-use unimac::mmh::portable::{reduce32, reduce64};
+use unimac::hazmat::mmh::generic::{self, Prime};
+use unimac::hazmat::mmh::portable::{reduce32, reduce64};
 use unimac::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64, K};
 use unimac::{Feature, Platform};
 

@@ -1,6 +1,6 @@
 //! The collision bounds of the MMH paper (Halevi and Krawczyk, “MMH”, section 4), checked
 //! exhaustively at reduced scale with the same generic code that defines the
-//! 32- and 64-bit functions (`unimac::mmh::generic`): for `w`-bit words and a
+//! 32- and 64-bit functions (`unimac::hazmat::mmh::generic`): for `w`-bit words and a
 //! prime `2^w < p < 2^w + 2^(w/2)`, enumerate **every** key `x ∈ ({0,1}^w)^k`
 //! for many message pairs `m ≠ m'` and count, for every `δ`, the keys with
 //! `h_x(m) - h_x(m') = δ`; the largest count over `2^(wk)` is the measured ε.
@@ -44,7 +44,7 @@
 // `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
 #![allow(clippy::manual_is_multiple_of)]
 
-use unimac::mmh::generic::{self, Prime, Word};
+use unimac::hazmat::mmh::generic::{self, Prime, Word};
 
 /// A 4-bit word (for `k` up to 6 with every key enumerated).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! `tree-F` for the MMH/NMH block functions: streaming in every split equals
 //! one-shot equals a plain, non-streaming model of docs/WIRE.md §6 written here with
-//! the generic definitions of `unimac::mmh::generic` as `F`.
+//! the generic definitions of `unimac::hazmat::mmh::generic` as `F`.
 
 use rand::{Rng, SeedableRng};
-use unimac::mmh::generic::{self, Prime};
+use unimac::hazmat::mmh::generic::{self, Prime};
 use unimac::registry::{self, pad, Params};
 use unimac::tree::{family, keystream, tree_hash, Tree};
 

@@ -1,5 +1,5 @@
 //! Tag and verify of one message allocate nothing: every MAC by name
-//! (`registry::Mac::tag_into`/`verify`, the path of the CLI and the Python
+//! (`registry::NamedMac::tag_into`/`verify`, the path of the CLI and the Python
 //! package) whose key is set up once, and UMAC's typed `tag`/`verify` on
 //! every tag length, on lengths from empty to several chunks. A counting
 //! allocator wraps the system one and counts this thread's calls.
@@ -7,7 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use unimac::registry::{self, is_one_time, Mac};
+use unimac::registry::{self, is_one_time, NamedMac};
 use unimac::umac::{Umac128, Umac32, Umac64, Umac96};
 
 struct Counting;
@@ -61,7 +61,7 @@ fn every_mac_by_name_tags_and_verifies_without_allocating() {
         let info = &registry::lookup(&format!("mac-{name}")).unwrap().info;
         let klen = (1..=64).find(|&n| info.key.accepts(n)).unwrap_or_else(|| panic!("{name}: no key length"));
         let key: Vec<u8> = (0..klen as u8).map(|b| b.wrapping_mul(29).wrapping_add(3)).collect();
-        let Ok(mac) = Mac::new(&name, &key) else { panic!("{name}: key of {klen} bytes refused") };
+        let Ok(mac) = NamedMac::new(&name, &key) else { panic!("{name}: key of {klen} bytes refused") };
         let nonce_bytes = [0x35u8; 16];
         let nonce = (mac.nonce_len() > 0).then(|| &nonce_bytes[..mac.nonce_len()]);
         let mut out = [0u8; 32];

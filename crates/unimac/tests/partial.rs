@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use unimac::macs;
 use unimac::partial::{self, finish_hash, finish_mac, Partial, PartialStream};
 use unimac::registry::{self, OneTimeMac, Params};
-use unimac::spec::KeySpec;
+use unimac::registry::KeySpec;
 use unimac::Error;
 
 fn bytes(len: usize, seed: u64) -> Vec<u8> {

@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
-use unimac::shoup::{self, gf2, minpoly, Hasher, Kind, Table};
+use unimac::hazmat::shoup::{gf2, minpoly};
+use unimac::shoup::{self, Hasher, Kind, Table};
 use unimac::{Feature, Platform};
 
 // ---------------------------------------------------------------- models ----
@@ -510,7 +511,7 @@ proptest! {
 /// (as a modulus and as a minimal polynomial) prints no coefficient.
 #[test]
 fn debug_prints_no_key_material() {
-    use unimac::shoup::{gf2, minpoly};
+    use unimac::hazmat::shoup::{gf2, minpoly};
     let lo = 0x1b2c_3d4e_5f60_7182u64;
     let m = gf2::Modulus::new(lo);
     let d = format!("{m:?}");

@@ -8,7 +8,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use rand::{Rng, SeedableRng};
 use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
 use unimac::macs::Framing;
-use unimac::registry::Mac;
+use unimac::registry::NamedMac;
 use unimac::registry::{self, Params};
 use unimac::Error;
 
@@ -103,10 +103,10 @@ fn known_answer(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
     registry::known_answer(&format!("mac-{name}"), &Params { key, nonce: Some(nonce), len: None }, msg).unwrap()
 }
 
-/// The tag through `Mac::start_deferred`, the message in two parts, the
+/// The tag through `NamedMac::start_deferred`, the message in two parts, the
 /// nonce (or none) given at the end.
 fn deferred_with(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-    let m = Mac::new(name, key).unwrap();
+    let m = NamedMac::new(name, key).unwrap();
     let mut p = m.start_deferred().unwrap();
     let cut = msg.len() / 3;
     p.update(&msg[..cut]);
@@ -119,9 +119,9 @@ fn deferred(name: &str, key: &[u8], nonce: &[u8], msg: &[u8]) -> Vec<u8> {
 }
 
 /// The tag of a received message under its received pair, through
-/// `Mac::start_check`, the message in pieces.
+/// `NamedMac::start_check`, the message in pieces.
 fn checked(name: &str, key: &[u8], rs: &[u8], msg: &[u8]) -> Vec<u8> {
-    let mut s = Mac::new(name, key).unwrap().start_check(Some(rs)).unwrap();
+    let mut s = NamedMac::new(name, key).unwrap().start_check(Some(rs)).unwrap();
     for c in msg.chunks(11) {
         s.update(c);
     }
@@ -201,11 +201,11 @@ fn shoup4_matches_the_table_with_a_given_pair() {
             let refused = Err(Error::CallerPair(name.into()));
             let p = Params { key: &key, nonce: Some(&rs), len: None };
             assert_eq!(registry::compute(&format!("mac-{name}"), &p, &msg), refused);
-            assert_eq!(Mac::new(name, &key).unwrap().tag(Some(&rs), &msg), refused);
+            assert_eq!(NamedMac::new(name, &key).unwrap().tag(Some(&rs), &msg), refused);
             assert_eq!(deferred_with(name, &key, Some(&rs), &msg), refused);
             let sent = Shoup4Tag { rs, tag: want }.to_bytes();
             assert!(m.verify(&msg, sent).is_ok());
-            assert!(Mac::new(name, &key).unwrap().verify(None, &msg, sent).is_ok());
+            assert!(NamedMac::new(name, &key).unwrap().verify(None, &msg, sent).is_ok());
             // The deferred path draws its own pair and sends r ‖ s ‖ tag.
             let sent = deferred_with(name, &key, None, &msg).unwrap();
             let t = Shoup4Tag::from_bytes(&sent).unwrap();
@@ -255,10 +255,10 @@ fn shoup4_draws_a_fresh_pair_per_tag() {
 #[test]
 fn names_sizes_and_errors() {
     for (name, key, out) in [("wc-eval128", 32, 16), ("shoup3-eval128", 48, 16)] {
-        let m = Mac::new(name, &vec![1u8; key]).unwrap();
+        let m = NamedMac::new(name, &vec![1u8; key]).unwrap();
         assert_eq!((m.nonce_len(), m.tag_len()), (16, out), "{name}");
         assert_eq!(m.desc().framing, Framing::Tag, "{name}");
-        assert!(matches!(Mac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
+        assert!(matches!(NamedMac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
         assert!(matches!(m.tag(None, b"x"), Err(Error::MissingNonce(_))), "{name}");
         assert!(matches!(m.tag(Some(&[0; 15]), b"x"), Err(Error::NonceLength { .. })), "{name}");
         let t = m.tag(Some(&[2; 16]), b"x").unwrap();
@@ -270,11 +270,11 @@ fn names_sizes_and_errors() {
     // shoup4: the library draws r ‖ s; the tag goes as r ‖ s ‖ tag (8 + 8 + 8
     // bytes) and no call takes a pair to tag with.
     for (name, key, out) in [("shoup4-eval64", 48, 8), ("shoup4-division64", 48, 8)] {
-        let m = Mac::new(name, &vec![1u8; key]).unwrap();
+        let m = NamedMac::new(name, &vec![1u8; key]).unwrap();
         assert_eq!(m.name(), name);
         assert_eq!((m.nonce_len(), m.tag_len()), (0, 16 + out), "{name}");
         assert_eq!((m.desc().framing, m.desc().tag), (Framing::PairThenTag, out), "{name}");
-        assert!(matches!(Mac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
+        assert!(matches!(NamedMac::new(name, &vec![1u8; key - 1]), Err(Error::KeyLength { .. })), "{name}");
         let refused = Some(Error::CallerPair(name.into()));
         assert_eq!(m.tag(Some(&[2; 16]), b"x").err(), refused, "{name}");
         assert_eq!(m.tag(Some(&[0; 15]), b"x").err(), refused, "{name}");
@@ -313,7 +313,7 @@ fn typed_wc_shoup64_equals_by_name() {
             let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
             let typed = WcShoup64::new(kind, &key);
             let t = typed.tag(&nonce, &msg);
-            let by_name = Mac::new(name, &key).unwrap().tag(Some(&nonce), &msg).unwrap();
+            let by_name = NamedMac::new(name, &key).unwrap().tag(Some(&nonce), &msg).unwrap();
             assert_eq!(t.as_bytes(), &by_name[..], "{name} len {len}");
             assert!(typed.verify(&nonce, &msg, &by_name).is_ok());
             let mut bad = by_name.clone();

@@ -6,7 +6,8 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
-use unimac::square::{self, reference, Variant, WIDTHS};
+use unimac::hazmat::square::reference;
+use unimac::square::{self, Variant, WIDTHS};
 use unimac::platform::Feature;
 use unimac::{Error, Platform};
 

@@ -6,7 +6,7 @@
 //! bytes; these reach 3 MB, through every path: one-shot (whole blocks
 //! fused), streamed in uneven pieces, and by name with the nonce deferred.
 
-use unimac::registry::Mac;
+use unimac::registry::NamedMac;
 use unimac::vmac::{Vmac128, Vmac64};
 
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
@@ -49,8 +49,8 @@ fn streamed<S>(mut s: S, msg: &[u8], mut update: impl FnMut(&mut S, &[u8])) -> S
 fn draft_appendix_and_block_boundaries() {
     let v64 = Vmac64::new(KEY).unwrap();
     let v128 = Vmac128::new(KEY).unwrap();
-    let m64 = Mac::new("vmac64", KEY).unwrap();
-    let m128 = Mac::new("vmac128", KEY).unwrap();
+    let m64 = NamedMac::new("vmac64", KEY).unwrap();
+    let m128 = NamedMac::new("vmac128", KEY).unwrap();
     for &(p, n, tail, t64, t128) in CASES {
         let msg = message(p, n, tail);
         let (t64, t128) = (hex::decode(t64).unwrap(), hex::decode(t128).unwrap());

@@ -42,8 +42,12 @@ mod avx2;
 mod avx512;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;
-pub mod int26;
-pub mod portable;
+// Parts only the tests reach, through `crate::hazmat`.
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+pub(crate) mod int26;
+// Parts only the tests reach, through `crate::hazmat`.
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+pub(crate) mod portable;
 
 /// `p = 2^127 − 1`.
 pub const P: u128 = (1u128 << 127) - 1;

@@ -25,7 +25,7 @@
 //!
 //! ```
 //! use unimac::mac::{Hash127Aes, TreeHash, WegmanCarter};
-//! use unimac::registry::Mac;
+//! use unimac::registry::NamedMac;
 //!
 //! // Stateless: one 32-byte key r ‖ K, no nonce.
 //! let mac = Hash127Aes::new(&[7u8; 32]);
@@ -41,7 +41,7 @@
 //! assert_eq!(t.len(), 8);
 //!
 //! // The same MAC by its wire name, streaming, the nonce given at the end.
-//! let m = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
+//! let m = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
 //! let mut p = m.start_deferred().unwrap();
 //! p.update(b"attack ");
 //! p.update(b"at dawn");
@@ -67,11 +67,6 @@ pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
 
 /// `p = 2^127 − 1`.
 const P: u128 = hash127::P;
-
-/// Constant-time tag comparison: equal length and equal bytes.
-pub fn tags_equal(a: &[u8], b: &[u8]) -> bool {
-    verify_tag(a, b).is_ok()
-}
 
 /// `AES(K, x)` of the wire format (docs/WIRE.md §1).
 fn aes_block(aes: &Aes128, x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
@@ -597,7 +592,7 @@ impl Stream for WcStream {
 // ---------------------------------------------------------------------------
 
 /// Start hashing a message of the MAC of row `d` under `key` before its
-/// nonce is known (the by-name [`crate::registry::Mac::start_deferred`]);
+/// nonce is known (the by-name [`crate::registry::NamedMac::start_deferred`]);
 /// the row decides the hash and the finish. One-time rows are refused: they
 /// tag through [`crate::registry::OneTimeMac`].
 pub(crate) fn start_deferred(d: &'static MacDesc, key: &[u8]) -> Result<Pending, Error> {
@@ -670,7 +665,7 @@ enum PendingFinish {
 }
 
 /// A MAC whose message is being hashed and whose nonce comes at the end
-/// ([`crate::registry::Mac::start_deferred`]).
+/// ([`crate::registry::NamedMac::start_deferred`]).
 pub struct Pending {
     hash: PendingHash,
     finish: PendingFinish,
@@ -688,7 +683,7 @@ impl Pending {
     }
 
     /// The tag as sent under `nonce`, which must follow the row's nonce
-    /// rule ([`crate::registry::check_nonce`]); for a MAC that draws its own
+    /// rule ([`MacDesc::check_nonce`]); for a MAC that draws its own
     /// random pair (`shoup4-*`), `nonce` is `None`, the pair is drawn here
     /// and the result is `r ‖ s ‖ tag`.
     pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {

@@ -14,7 +14,7 @@
 //! the operating system's random generator for every message and returns it
 //! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
 //! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
-//! name ([`Mac`](crate::registry::Mac), the registry) the "nonce" of a `shoup4-` name is
+//! name ([`NamedMac`](crate::registry::NamedMac), the registry) the "nonce" of a `shoup4-` name is
 //! that pair, as in the vector files: a sender going by name draws it with
 //! [`random_rs`] for every message (the CLI's `tag` does).
 //!
@@ -65,7 +65,7 @@ fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
 /// let nonce = 5u128.to_le_bytes();
 /// let tag = mac.tag(&nonce, b"attack at dawn");
 /// assert!(mac.verify(&nonce, b"attack at dawn", &tag).is_ok());
-/// let by_name = unimac::registry::Mac::new("wc-eval64", &[7u8; 24]).unwrap();
+/// let by_name = unimac::registry::NamedMac::new("wc-eval64", &[7u8; 24]).unwrap();
 /// assert_eq!(by_name.tag(Some(&nonce), b"attack at dawn").unwrap(), tag.as_bytes());
 /// ```
 #[derive(Clone)]
@@ -271,7 +271,7 @@ impl Shoup4Hash {
 
 /// A fresh `r ‖ s` (8 + 8 bytes) from the operating system's random generator:
 /// what [`Shoup4::tag`] uses, for callers that finish a `shoup4-` tag through
-/// [`Mac::start_deferred`](crate::registry::Mac::start_deferred) (the CLI).
+/// [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred) (the CLI).
 pub fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
     getrandom::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
@@ -445,7 +445,7 @@ impl Keyed for Shoup4Known {
 // ---------------------------------------------------------------------------
 
 /// The pad of a name of this module under its key: what
-/// [`Mac::start_deferred`](crate::registry::Mac::start_deferred) applies to the hash
+/// [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred) applies to the hash
 /// once the nonce (or `r ‖ s`) is given.
 pub(crate) struct DeferredPad(Box<PadFn>);
 
@@ -465,7 +465,7 @@ impl DeferredPad {
 }
 
 /// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
-/// of [`Mac::start_deferred`](crate::registry::Mac::start_deferred); `None` for any
+/// of [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred); `None` for any
 /// other name.
 pub(crate) fn deferred(d: &crate::macs::MacDesc, key: &[u8]) -> Result<Deferred, Error> {
     use crate::macs::{Finish, Hash};

@@ -9,7 +9,7 @@
 //! - [`Mmh32`], [`Nmh32`], [`Mmh64`]: the wire format's block functions `mmh32xN`
 //!   (`N = 1..4` Toeplitz outputs), `nmh32` and `mmh64` (`p = 2^64 + 13`),
 //!   each hashing many 32-element blocks per call, with a portable path
-//!   ([`portable`]), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
+//!   (`portable`), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
 //!   its AVX-512F form (`avx512`), chosen once per key from
 //!   [`crate::platform::Platform::detect`] (or the evidence given to `new_on`).
 //! - [`block_families`]: the same as tree block functions (docs/WIRE.md §6), so
@@ -38,8 +38,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(any(test, feature = "reference"))]
-pub mod generic;
-pub mod portable;
+pub(crate) mod generic;
+pub(crate) mod portable;
 
 /// Elements per block: `k = 32` (section 3.1, "Fixing the value of k").
 pub const K: usize = 32;

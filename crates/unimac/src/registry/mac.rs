@@ -1,5 +1,5 @@
 //! The MACs by name, each built from its row of the one table
-//! ([`crate::macs`]): [`Mac`] keys any reusable MAC once and tags and
+//! ([`crate::macs`]): [`NamedMac`] keys any reusable MAC once and tags and
 //! verifies with it (the one interface of the CLI and the Python package);
 //! [`OneTimeMac`] is the only door to a one-time MAC (it tags once, by
 //! value); [`known_answer`](super::known_answer) computes any row's output from given inputs, for
@@ -43,12 +43,6 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
         },
         None => Err(Error::UnknownName(name.strip_prefix("mac-").unwrap_or(name).to_string())),
     }
-}
-
-/// Check a message's nonce against the row's rule ([`MacDesc::check_nonce`]).
-#[inline]
-pub fn check_nonce(d: &MacDesc, nonce: Option<&[u8]>) -> Result<(), Error> {
-    d.check_nonce(nonce)
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
@@ -234,7 +228,7 @@ fn short_buffer(have: usize, need: usize) -> Error {
 }
 
 /// The nonce rule of a row in four bytes, for the check on every message
-/// (the row itself explains a refusal: [`check_nonce`]).
+/// (the row itself explains a refusal: [`MacDesc::check_nonce`]).
 #[derive(Clone, Copy)]
 struct NonceFast {
     /// Shortest and longest caller nonce (0, 0: none taken).
@@ -276,31 +270,31 @@ impl NonceFast {
 /// a pair from the caller.
 ///
 /// ```
-/// use unimac::registry::Mac;
+/// use unimac::registry::NamedMac;
 ///
-/// let mac = Mac::new("wc-mmh32x2", &[9u8; 32]).unwrap(); // K ‖ s
+/// let mac = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap(); // K ‖ s
 /// let nonce = 1u128.to_le_bytes();
 /// let mut tag = [0u8; 16];
 /// let n = mac.tag_into(Some(&nonce), b"attack at dawn", &mut tag).unwrap();
 /// assert_eq!(n, mac.tag_len());
 /// assert!(mac.verify(Some(&nonce), b"attack at dawn", &tag[..n]).is_ok());
 /// assert!(mac.verify(Some(&nonce), b"attack at dusk", &tag[..n]).is_err());
-/// assert!(Mac::new("hash127", &[1u8; 32]).is_err()); // one-time: OneTimeMac
+/// assert!(NamedMac::new("hash127", &[1u8; 32]).is_err()); // one-time: OneTimeMac
 /// ```
-pub struct Mac {
+pub struct NamedMac {
     desc: &'static MacDesc,
     nonce: NonceFast,
     key: Zeroizing<Vec<u8>>,
     engine: Engine,
 }
 
-impl Mac {
+impl NamedMac {
     /// `name` is a MAC name such as `hash127-aes` or `wc-mmh32x2`; the key
     /// length is checked.
-    pub fn new(name: &str, key: &[u8]) -> Result<Mac, Error> {
+    pub fn new(name: &str, key: &[u8]) -> Result<NamedMac, Error> {
         let d = desc(name)?;
         let engine = Engine::new(d, key)?;
-        Ok(Mac { desc: d, nonce: NonceFast::of(d), key: Zeroizing::new(key.to_vec()), engine })
+        Ok(NamedMac { desc: d, nonce: NonceFast::of(d), key: Zeroizing::new(key.to_vec()), engine })
     }
 
     /// The row of the table this MAC is.
@@ -334,7 +328,7 @@ impl Mac {
     }
     /// Start tagging a message.
     pub fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         self.engine.start(nonce)
     }
     /// Start computing the tag of a message received, to compare with the
@@ -344,7 +338,7 @@ impl Mac {
         if self.desc.framing == Framing::PairThenTag {
             return self.engine.start_check(nonce);
         }
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         self.engine.start_check(nonce)
     }
     /// The tag of `msg` (one-shot: the name's fastest path for a whole message).
@@ -366,14 +360,14 @@ impl Mac {
     #[cold]
     #[inline(never)]
     fn nonce_error(&self, nonce: Option<&[u8]>) -> Error {
-        check_nonce(self.desc, nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
+        self.desc.check_nonce(nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
     /// For `shoup4-*`, `tag` is `r ‖ s ‖ tag` as sent and `nonce` is `None`.
     pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
         let tag = tag.as_ref();
-        check_nonce(self.desc, nonce)?;
+        self.desc.check_nonce(nonce)?;
         if let Engine::Shoup4(m) = &self.engine {
             return Ok(m.verify(msg, tag)?);
         }
@@ -396,9 +390,9 @@ impl Mac {
     }
 }
 
-impl std::fmt::Debug for Mac {
+impl std::fmt::Debug for NamedMac {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mac").field("name", &self.desc.name).finish_non_exhaustive()
+        f.debug_struct("NamedMac").field("name", &self.desc.name).finish_non_exhaustive()
     }
 }
 
@@ -412,7 +406,7 @@ impl std::fmt::Debug for Mac {
 /// let k = OneTimeMac::new("hash127", &[5u8; 32]).unwrap();
 /// let tag = k.tag(b"msg"); // `k` is gone: no second tag under this key
 /// assert!(OneTimeMac::new("hash127", &[5u8; 32]).unwrap().verify(b"msg", &tag).is_ok());
-/// assert!(OneTimeMac::new("hash127-aes", &[5u8; 32]).is_err()); // reusable: Mac
+/// assert!(OneTimeMac::new("hash127-aes", &[5u8; 32]).is_err()); // reusable: NamedMac
 /// ```
 pub struct OneTimeMac {
     desc: &'static MacDesc,
@@ -426,7 +420,7 @@ impl std::fmt::Debug for OneTimeMac {
 }
 
 impl OneTimeMac {
-    /// A one-time MAC under `key`; reusable names are refused (use [`Mac`]).
+    /// A one-time MAC under `key`; reusable names are refused (use [`NamedMac`]).
     pub fn new(name: &str, key: &[u8]) -> Result<OneTimeMac, Error> {
         let d = desc(name)?;
         if !d.one_time {

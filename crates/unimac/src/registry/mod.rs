@@ -21,7 +21,7 @@ use crate::spec::Opening;
 
 mod mac;
 pub mod names;
-pub use mac::{check_nonce, desc, is_one_time, names, Mac, NamedHash, OneTimeMac};
+pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeMac};
 pub use crate::mac::Pending;
 
 /// Every implemented name, in the wire format's order.
@@ -205,7 +205,7 @@ fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
 /// one-time MACs (their tag, with no key file and nothing spent) and those
 /// that draw their own random pair (`p.nonce` is then `r ‖ s`, the output the
 /// 8-byte tag). For checking implementations against known answers only:
-/// tagging goes through [`Mac`] and [`OneTimeMac`], which [`compute`] and
+/// tagging goes through [`NamedMac`] and [`OneTimeMac`], which [`compute`] and
 /// [`open`] leave these names to.
 ///
 /// ```

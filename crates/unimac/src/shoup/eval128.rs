@@ -2,7 +2,7 @@
 //! ("On fast and provably secure message authentication based on universal
 //! hashing", §5) with `l = 128`,
 //! over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)`, elements and blocks
-//! read little-endian (module [`super::gf128`]).
+//! read little-endian (module `gf128`).
 //!
 //! For the blocks `b_0..b_{n-1}` of `pad(M, 16)` and the key `α`:
 //!
@@ -17,7 +17,7 @@
 //! the `N` carry-less products summed unreduced (255 bits) and reduced once per
 //! step. Only the first product depends on the state, so the others run ahead
 //! of the reduction. The kernels: portable (`Portable`, Horner with
-//! [`gf128::mul`](super::gf128::mul)), PCLMULQDQ (8 blocks per step, `Pclmul`), VPCLMULQDQ
+//! `gf128::mul`), PCLMULQDQ (8 blocks per step, `Pclmul`), VPCLMULQDQ
 //! on 256-bit registers (16 blocks, `Vpclmul`) and on 512-bit
 //! registers with AVX-512F (32 blocks, `Avx512`); all are
 //! constant-time. This module dispatches to them; they import only the

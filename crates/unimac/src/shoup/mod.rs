@@ -6,10 +6,10 @@
 //!   `f = x^64 + x^4 + x^3 + x + 1` (§5);
 //! * `division64` — the division hash `m(x)·x^64 mod p` (§6), `p` the key
 //!   polynomial `division64-key(g)`: the minimal polynomial of a random
-//!   `g ∈ GF(2^64)` (§6.2, [`minpoly`]);
+//!   `g ∈ GF(2^64)` (§6.2, `minpoly`);
 //! * `gdivision64` — the generalized division hash over `K = GF(2^8)` (§7), key
 //!   `gdivision64-key(g)`: the minimal polynomial over K of a random `g ∈ L`,
-//!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, [`gdiv`]);
+//!   `L = K[y]/(y^8 + y^3 + y + 0x0E)` (§7.2, `gdiv`);
 //! * `eval128` (docs/WIRE.md §5) — the evaluation hash with `l = 128`, 16-byte key and
 //!   output, over `GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1)` ([`eval128`]).
 //!
@@ -52,13 +52,15 @@ mod vpclmul;
 #[cfg(target_arch = "x86_64")]
 mod vpclmul512;
 pub mod eval128;
-pub mod gdiv;
-pub mod gf128;
-pub mod gf2;
-pub mod minpoly;
-pub mod portable;
+pub(crate) mod gdiv;
+pub(crate) mod gf128;
+pub(crate) mod gf2;
+// Parts only the tests reach, through `crate::hazmat`.
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+pub(crate) mod minpoly;
+pub(crate) mod portable;
 #[cfg(feature = "reference")]
-pub mod tables;
+pub(crate) mod tables;
 
 use gdiv::GKey;
 use gf2::{Modulus, F_LO};
@@ -223,7 +225,7 @@ impl Ring64 {
 }
 
 /// `division64-key(g)` (§6.2): the key polynomial's low 64 coefficients, by
-/// constant-time Berlekamp–Massey (see [`minpoly`] for all three methods).
+/// constant-time Berlekamp–Massey (see `minpoly` for all three methods).
 pub fn division64_key(g: &[u8; 8]) -> [u8; 8] {
     division64_key_on(Platform::detect(), u64::from_le_bytes(*g)).to_le_bytes()
 }
@@ -621,21 +623,6 @@ impl Drop for Hasher {
 /// One-shot hash with the default backend.
 pub fn hash(kind: Kind, key: &[u8; 8], msg: &[u8]) -> [u8; 8] {
     Hasher::new(kind, key).hash(msg)
-}
-
-/// `eval64(alpha, M)`.
-pub fn eval64(alpha: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::Eval64, alpha, msg)
-}
-
-/// `division64(g, M)`.
-pub fn division64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::Division64, g, msg)
-}
-
-/// `gdivision64(g, M)`.
-pub fn gdivision64(g: &[u8; 8], msg: &[u8]) -> [u8; 8] {
-    hash(Kind::GDivision64, g, msg)
 }
 
 struct HashStream(Hasher);

@@ -45,7 +45,7 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod portable;
 #[cfg(feature = "reference")]
-pub mod reference;
+pub(crate) mod reference;
 
 /// The six Square Hash variants of the wire format (docs/WIRE.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,7 +7,7 @@
 //!   with the pairs four words apart and no prime — plus the chunk's bit
 //!   length; the `iters` L1 keys are one key stream read at offsets of 16
 //!   bytes, MMH's Toeplitz construction (the same paper's §2.4).
-//! - L2 ([`poly`]): POLY over the L1 outputs, mod `2^64 − 59`, switching to
+//! - L2 (`poly`): POLY over the L1 outputs, mod `2^64 − 59`, switching to
 //!   mod `2^128 − 159` after `2^14` outputs (16 MiB of message); skipped when
 //!   the message is one chunk (at most 1024 bytes).
 //! - L3: an inner product mod `2^36 − 5` of the 128-bit L2 output's eight
@@ -44,7 +44,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod nh;
-pub mod poly;
+pub(crate) mod poly;
 
 /// Which implementation computes NH: chosen once, from the [`Platform`]
 /// evidence, when the key is set up, and kept in it with that evidence

@@ -10,7 +10,7 @@
 //! - L2: a polynomial mod `p127 = 2^127 − 1` — hash127's field (Bernstein, "Floating-point
 //!   arithmetic and message authentication") —
 //!   evaluated with hash127's exact integer arithmetic
-//!   ([`crate::hash127::portable::mul_mod`], `add_mod`)
+//!   (`hash127::portable::mul_mod`, `add_mod`)
 //!   on the L1 outputs masked to 126 bits, the key masked by
 //!   `0x1fffffff1fffffff1fffffff1fffffff`.
 //! - L3: the 127-bit result plus the bit length of the last block (times
