@@ -648,7 +648,7 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
                 let head = words.len() / 16 * 4;
                 // SAFETY: the platform reports AVX2; `short_head` checks its bounds.
                 let cols = unsafe { avx2::short_head(sp, &words[..4 * head], off) };
-                return portable::short_from(sp, words, tail, head, portable::columns_mod_p(&cols));
+                return portable::short_from_columns(sp, words, tail, head, &cols);
             }
             return portable::short(sp, words, tail);
         }
