@@ -679,7 +679,7 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
                 let off = portable::SHORT_WORDS - (words.len() / 4 + tail.is_some() as usize);
                 let head = words.len() / 16 * 4;
                 let cols = avx2::short_head(p, sp, &words[..4 * head], off);
-                return portable::short_from(sp, words, tail, head, portable::columns_mod_p(&cols));
+                return portable::short_from_columns(sp, words, tail, head, &cols);
             }
             return portable::short(sp, words, tail);
         }

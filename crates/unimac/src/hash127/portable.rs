@@ -251,11 +251,34 @@ pub fn short(sp: &ShortPowers, words: &[u8], tail: Option<i32>) -> u128 {
 /// vector kernel, over the same powers) into `head_value < p`.
 #[inline]
 pub fn short_from(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize, head_value: u128) -> u128 {
+    short_sums(sp, words, tail, head, 0, 0, head_value)
+}
+
+/// [`short`] when the first `head` words of `words` are already summed by a
+/// vector kernel (over the same powers) into the limb columns `cols`,
+/// `Σ_k cols[k]·2^(24k)` (each below 2^64): the columns join the scalar
+/// sums `A` and `B` exactly, so the message is reduced once (not once per
+/// column, as [`columns_mod_p`] does).
+#[inline]
+pub fn short_from_columns(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize, cols: &[u64; LIMBS]) -> u128 {
+    const { assert!(LIMBS == 6 && LIMB_BITS == 24) };
+    // Columns 0–2 (shifts 0, 24, 48) into `A`: below 2^113. Columns 3–5
+    // (shifts 72, 96, 120 = 64 + 8, 32, 56) into `B`, the multiple of 2^64:
+    // below 2^121.
+    let a = cols[0] as u128 + ((cols[1] as u128) << 24) + ((cols[2] as u128) << 48);
+    let b = ((cols[3] as u128) << 8) + ((cols[4] as u128) << 32) + ((cols[5] as u128) << 56);
+    short_sums(sp, words, tail, head, a, b, 0)
+}
+
+/// The body of [`short_from`], the sums starting from `a0 < 2^113` and
+/// `b0 < 2^121`.
+#[inline(always)]
+fn short_sums(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize, a0: u128, b0: u128, head_value: u128) -> u128 {
     debug_assert!(words.len().is_multiple_of(4));
     let l = words.len() / 4 + tail.is_some() as usize;
     assert!(l <= SHORT_WORDS && head <= words.len() / 4, "the short path takes at most {SHORT_WORDS} words");
     let off = SHORT_WORDS - l + head;
-    let (mut a, mut b) = (0u128, 0u128);
+    let (mut a, mut b) = (a0, b0);
     for ((c, &g), &h) in words[4 * head..].chunks_exact(4).zip(&sp.lo[off..]).zip(&sp.hi[off..]) {
         let u = (word(c) as u32 ^ 0x8000_0000) as u64;
         a += u as u128 * g as u128;
@@ -267,8 +290,9 @@ pub fn short_from(sp: &ShortPowers, words: &[u8], tail: Option<i32>, head: usize
         b += u as u128 * sp.hi[SHORT_WORDS - 1] as u128;
     }
     // A + B·2^64 = A + (B mod 2^64)·2^64 + (B >> 64)·2^128, and 2^128 ≡ 2.
+    // Here A < 2^113 + 257·2^96 and B < 2^121 + 257·2^95, so B >> 64 < 2^58.
     let (s, carry) = a.overflowing_add((b as u64 as u128) << 64);
-    let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^42
+    let s = (s & P) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128; // < 2^127 + 2^60
     add_mod(add_mod(sub_p_if_ge((s & P) + (s >> 127)), head_value), sp.d[l])
 }
 

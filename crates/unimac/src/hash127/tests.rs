@@ -299,4 +299,39 @@ pub(super) fn differential(own: Backend) -> usize {
         eprintln!("SKIPPED: this CPU cannot run the {} kernel", own.name());
     }
     n
+
+/// The short path's vector columns joined into the scalar sums
+/// (`short_from_columns`) equal the columns reduced one by one
+/// (`columns_mod_p`, then `short_from`), at the largest columns and on
+/// random ones, for every split of the message into head and scalar words.
+#[test]
+fn short_columns_join_exactly() {
+    use portable::{columns_mod_p, short_from, short_from_columns, ShortPowers, LIMBS};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x636f_6c73);
+    let keys = [(P - 1, P - 1), (1, 0), (rng.gen::<u128>() % P, rng.gen::<u128>() % P)];
+    let mut cols_set = vec![[u64::MAX; LIMBS], [0; LIMBS], [u64::MAX, 0, u64::MAX, 0, u64::MAX, 0]];
+    for _ in 0..20 {
+        cols_set.push(core::array::from_fn(|_| rng.gen()));
+    }
+    for (r, k) in keys {
+        let sp = ShortPowers::new(r, k);
+        for words in [vec![0xffu8; 4 * 256], vec![0u8; 4 * 64], (0..4 * 17).map(|_| rng.gen()).collect()] {
+            for tail in [None, Some(i32::MIN), Some(i32::MAX)] {
+                if words.len() / 4 + tail.is_some() as usize > portable::SHORT_WORDS {
+                    continue;
+                }
+                for head in [0, 4, words.len() / 4 / 4 * 4] {
+                    for cols in &cols_set {
+                        assert_eq!(
+                            short_from_columns(&sp, &words, tail, head, cols),
+                            short_from(&sp, &words, tail, head, columns_mod_p(cols)),
+                            "r {r:#x}, {} words, head {head}, tail {tail:?}, cols {cols:x?}",
+                            words.len() / 4
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
