@@ -120,7 +120,7 @@ pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     }
     let nonce = (e.info.nonce > 0).then(|| vec![7u8; e.info.nonce]);
     // A reusable MAC is tagged as an application tags by name: keyed once
-    // with `registry::Mac`, each tag into a buffer on the stack
+    // with `registry::NamedMac`, each tag into a buffer on the stack
     // (`Mac::tag_into`: one `match` and the typed MAC, no allocation).
     // Not `shoup4-*`, whose tag draws a fresh random pair (measured below
     // under a fixed pair, the same computation without the system call).
@@ -141,7 +141,7 @@ pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
         let _ = black_box(k);
     });
     if reusable.is_some() {
-        let mac = registry::Mac::new(name, &key)?;
+        let mac = registry::NamedMac::new(name, &key)?;
         let run = Box::new(move |msg: &[u8]| {
             let mut out = [0u8; 64];
             match mac.tag_into(nonce.as_deref(), msg, &mut out) {

@@ -4,7 +4,7 @@
 //! 301 batches of 200 calls. The parts: one AES-128 block alone (the `aes`
 //! crate's call, as the MACs use it) both as a chain of dependent calls
 //! (its latency) and on independent blocks (its throughput); the hashes
-//! alone; the typed MACs; the MACs by name (`registry::Mac`) and through
+//! alone; the typed MACs; the MACs by name (`registry::NamedMac`) and through
 //! the catalogue's keyed object as `unimac bench` calls it.
 //! Run: `cargo run --release -p unimac --example short_parts [-- FILTER...]`;
 //! `SHORT_PARTS_OFFSET=N` places the message `N` bytes into its buffer (64
@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
-use unimac::registry::{self, Mac, Params};
+use unimac::registry::{self, NamedMac, Params};
 
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
@@ -92,8 +92,8 @@ fn main() {
         ("wc-eval128", &k32[..], Some(&N16[..])),
         ("umac128", &k16[..], Some(&N16[..8])),
     ] {
-        let mac = Mac::new(name, key).unwrap();
-        jobs.push((format!("{name} (registry::Mac)"), Box::new(move |m| {
+        let mac = NamedMac::new(name, key).unwrap();
+        jobs.push((format!("{name} (registry::NamedMac)"), Box::new(move |m| {
             let mut t = [0u8; 32];
             black_box(mac.tag_into(nonce, m, &mut t).unwrap());
             black_box(t);
