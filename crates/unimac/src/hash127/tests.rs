@@ -299,6 +299,7 @@ pub(super) fn differential(own: Backend) -> usize {
         eprintln!("SKIPPED: this CPU cannot run the {} kernel", own.name());
     }
     n
+}
 
 /// The short path's vector columns joined into the scalar sums
 /// (`short_from_columns`) equal the columns reduced one by one
