@@ -220,20 +220,19 @@ macro_rules! chunk {
         // Whole groups read straight from `m`: group g is words 4g − lead .. 4g − lead + 3.
         let full_end = if tail.is_some() { groups - 1 } else { groups };
         while g + 2 <= full_end {
-            // SAFETY: both groups lie inside `m` (g + 1 < full_end).
-            let (w0, w1) = unsafe {
-                let p = base.add(4 * (4 * g - lead));
-                (_mm_loadu_si128(p as *const __m128i), _mm_loadu_si128(p.add(16) as *const __m128i))
-            };
-            group4!(d, tab, groups - 1 - g, w0);
-            group4!(d, tab, groups - 2 - g, w1);
+            // SAFETY: both groups lie inside `m` (g + 1 < full_end), so the
+            // pointer to the first stays inside it.
+            let p = unsafe { base.add(4 * (4 * g - lead)) };
+            // SAFETY: the first group lies inside `m`.
+            group4!(d, tab, groups - 1 - g, unsafe { _mm_loadu_si128(p as *const __m128i) });
+            // SAFETY: the second group lies inside `m`.
+            group4!(d, tab, groups - 2 - g, unsafe { _mm_loadu_si128(p.add(16) as *const __m128i) });
             g += 2;
         }
         while g < groups {
             if g < full_end {
                 // SAFETY: the group lies inside `m` (g < full_end).
-                let w = unsafe { _mm_loadu_si128(base.add(4 * (4 * g - lead)) as *const __m128i) };
-                group4!(d, tab, groups - 1 - g, w);
+                group4!(d, tab, groups - 1 - g, unsafe { _mm_loadu_si128(base.add(4 * (4 * g - lead)) as *const __m128i) });
             } else {
                 let w: [i32; 4] = core::array::from_fn(|i| word(4 * g + i));
                 // SAFETY: `w` is 16 bytes.

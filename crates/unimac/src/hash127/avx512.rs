@@ -225,20 +225,19 @@ macro_rules! chunk {
         // Whole groups read straight from `m`: group g is words 8g − lead .. 8g − lead + 7.
         let full_end = if tail.is_some() { groups - 1 } else { groups };
         while g + 2 <= full_end {
-            // SAFETY: both groups lie inside `m` (g + 1 < full_end).
-            let (w0, w1) = unsafe {
-                let p = base.add(4 * (8 * g - lead));
-                (_mm256_loadu_si256(p as *const __m256i), _mm256_loadu_si256(p.add(32) as *const __m256i))
-            };
-            group8!(d, tab, groups - 1 - g, w0);
-            group8!(d, tab, groups - 2 - g, w1);
+            // SAFETY: both groups lie inside `m` (g + 1 < full_end), so the
+            // pointer to the first stays inside it.
+            let p = unsafe { base.add(4 * (8 * g - lead)) };
+            // SAFETY: the first group lies inside `m`.
+            group8!(d, tab, groups - 1 - g, unsafe { _mm256_loadu_si256(p as *const __m256i) });
+            // SAFETY: the second group lies inside `m`.
+            group8!(d, tab, groups - 2 - g, unsafe { _mm256_loadu_si256(p.add(32) as *const __m256i) });
             g += 2;
         }
         while g < groups {
             if g < full_end {
                 // SAFETY: the group lies inside `m` (g < full_end).
-                let w = unsafe { _mm256_loadu_si256(base.add(4 * (8 * g - lead)) as *const __m256i) };
-                group8!(d, tab, groups - 1 - g, w);
+                group8!(d, tab, groups - 1 - g, unsafe { _mm256_loadu_si256(base.add(4 * (8 * g - lead)) as *const __m256i) });
             } else {
                 let w: [i32; 8] = core::array::from_fn(|i| word(8 * g + i));
                 // SAFETY: `w` is 32 bytes.
