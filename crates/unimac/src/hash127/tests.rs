@@ -183,7 +183,7 @@ fn model(c: &Case) -> [u8; 16] {
     let mut m = c.msg.clone();
     if c.pad {
         m.push(1);
-        while m.len() % 4 != 0 {
+        while !m.len().is_multiple_of(4) {
             m.push(0);
         }
     }
@@ -267,7 +267,7 @@ pub(super) fn differential(own: Backend) -> usize {
                 (0..len).map(|_| rng.gen()).collect(),
             ];
             for msg in msgs {
-                if len % 4 == 0 {
+                if len.is_multiple_of(4) {
                     cases.push(Case { r, k, msg: msg.clone(), pad: false });
                 }
                 cases.push(Case { r, k, msg, pad: true });
