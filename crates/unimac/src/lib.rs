@@ -68,6 +68,10 @@
 //! assert!(m.verify_slice(tag.as_bytes()).is_ok()); // never verify_truncated_*
 //! ```
 
+// Inside an `unsafe fn` too, every unsafe operation needs its own `unsafe`
+// block, with its own `// SAFETY:` reason.
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod bounds;
 pub mod counter;
 pub mod error;
