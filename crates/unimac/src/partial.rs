@@ -393,17 +393,75 @@ fn tree_levels_len(fam: &BlockFamily, len: u64, last: bool) -> Option<u64> {
     Some(l)
 }
 
-impl Partial {
-    /// The partial hash of `chunk`, the bytes at `offset..offset + chunk.len()`
-    /// of a message, under `name`'s hash key ([`hash_key`]; for a MAC, not
-    /// its cipher key). `last`: the chunk ends the message (it gets the
-    /// padding). `offset` must be a multiple of [`granularity`], and a chunk
-    /// that is not the last a non-zero multiple of it.
-    pub fn hash(name: &str, hash_key: &[u8], offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+/// The hash key of one name set up once, for the partials of many chunks:
+/// [`Partial::hash`] without a key set-up per call (hash127's table of
+/// powers, the division polynomial, the tree's level keys). A reader that
+/// hashes a long range in buffers makes one and combines the buffers'
+/// partials in order. As secret as the hash key.
+pub struct ChunkHasher {
+    spec: Spec,
+    gran: u64,
+    key: PreparedKey,
+}
+
+enum PreparedKey {
+    /// hash127's key (`r`, `k = 0`) and whether the message is padded.
+    P127(hash127::Key, bool),
+    Shoup { h: shoup::Hasher, beta: u64, modulus: u64 },
+    Eval128 { h: eval128::Eval128, alpha: Zeroizing<[u8; 16]> },
+    Tree { fam: BlockFamily, seed: Zeroizing<[u8; 16]>, key: TreeKey },
+}
+
+impl ChunkHasher {
+    /// `name`'s hash key ([`hash_key`]) set up for [`ChunkHasher::hash`].
+    pub fn new(name: &str, hash_key: &[u8]) -> Result<ChunkHasher, Error> {
         let s = spec(name)?;
-        let name = s.name.as_str();
         check_len(&s, "hash key", hash_key.len(), s.hash_key.len())?;
-        let gran = granularity(name)? as u64;
+        let key = match s.hash.clone() {
+            Hash::Poly(Field::P127 { pad }) => {
+                let mut k = Zeroizing::new([0u8; 32]);
+                k[..16].copy_from_slice(hash_key);
+                PreparedKey::P127(hash127::Key::new(&k), pad)
+            }
+            Hash::Poly(f @ (Field::Eval64 | Field::Division64 | Field::GDivision64)) => {
+                let g: Zeroizing<[u8; 8]> = Zeroizing::new(hash_key.try_into().expect("length checked"));
+                let (kind, beta, modulus) = match f {
+                    Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(*g), 0),
+                    Field::Division64 => {
+                        let m = gf2::Modulus::new(minpoly::key(u64::from_le_bytes(*g)));
+                        (shoup::Kind::Division64, m.x64(), m.lo)
+                    }
+                    _ => {
+                        let p = u64::from_le_bytes(gdiv::key_poly(&g));
+                        (shoup::Kind::GDivision64, p, p)
+                    }
+                };
+                PreparedKey::Shoup { h: shoup::Hasher::new(kind, &g), beta, modulus }
+            }
+            Hash::Poly(Field::Eval128) => {
+                let a: Zeroizing<[u8; 16]> = Zeroizing::new(hash_key.try_into().expect("length checked"));
+                PreparedKey::Eval128 { h: eval128::Eval128::new(&a), alpha: a }
+            }
+            Hash::Tree(fam) => {
+                let seed: Zeroizing<[u8; 16]> = Zeroizing::new(hash_key.try_into().expect("length checked"));
+                PreparedKey::Tree { key: TreeKey::new(fam.clone(), &seed), fam, seed }
+            }
+        };
+        let gran = granularity(&s.name)? as u64;
+        Ok(ChunkHasher { spec: s, gran, key })
+    }
+
+    /// The canonical name the key was set up for.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The partial hash of `chunk` at `offset` of the message, as
+    /// [`Partial::hash`] gives it (the same rules for `offset`, `last`
+    /// and the chunk's length).
+    pub fn hash(&self, offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+        let name = self.spec.name.as_str();
+        let gran = self.gran;
         let len = chunk.len() as u64;
         if !offset.is_multiple_of(gran) {
             return Err(invalid(name, format!("offset {offset} is not a multiple of {gran} bytes")));
@@ -415,8 +473,9 @@ impl Partial {
             return Err(invalid(name, format!("a chunk that is not the last must be a non-zero multiple of {gran} bytes, got {len}")));
         }
         let first = offset == 0;
-        let state = match s.hash {
-            Hash::Poly(f) => {
+        let state = match (&self.spec.hash, &self.key) {
+            (Hash::Poly(f), key) => {
+                let f = *f;
                 if !f.pads() && !len.is_multiple_of(4) {
                     return Err(Error::Message {
                         name: name.into(),
@@ -424,52 +483,41 @@ impl Partial {
                     });
                 }
                 let blocks = len / f.word() as u64 + u64::from(last && f.pads());
-                let (value, beta, modulus) = match f {
-                    Field::P127 { pad } => {
-                        let mut k = Zeroizing::new([0u8; 32]);
-                        k[..16].copy_from_slice(hash_key);
-                        let key = hash127::Key::new(&k);
-                        (hash127::piece_value(&key, chunk, first, pad && last), key.r(), 0)
+                let (value, beta, modulus) = match key {
+                    PreparedKey::P127(key, pad) => (hash127::piece_value(key, chunk, first, *pad && last), key.r(), 0),
+                    PreparedKey::Shoup { h, beta, modulus } => {
+                        (h.piece_value(chunk, first, last) as u128, *beta as u128, *modulus)
                     }
-                    Field::Eval64 | Field::Division64 | Field::GDivision64 => {
-                        let g: [u8; 8] = hash_key.try_into().expect("length checked");
-                        let (kind, beta, modulus) = match f {
-                            Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
-                            Field::Division64 => {
-                                let m = gf2::Modulus::new(minpoly::key(u64::from_le_bytes(g)));
-                                (shoup::Kind::Division64, m.x64(), m.lo)
-                            }
-                            _ => {
-                                let p = u64::from_le_bytes(gdiv::key_poly(&g));
-                                (shoup::Kind::GDivision64, p, p)
-                            }
-                        };
-                        let h = shoup::Hasher::new(kind, &g);
-                        (h.piece_value(chunk, first, last) as u128, beta as u128, modulus)
-                    }
-                    Field::Eval128 => {
-                        let a: [u8; 16] = hash_key.try_into().expect("length checked");
-                        let h = eval128::Eval128::new(&a);
-                        (h.piece_value(chunk, first, last), u128::from_le_bytes(a), 0)
-                    }
+                    PreparedKey::Eval128 { h, alpha } => (h.piece_value(chunk, first, last), u128::from_le_bytes(**alpha), 0),
+                    PreparedKey::Tree { .. } => unreachable!("a polynomial name has a polynomial key"),
                 };
                 let mult = pow(&*multiplier(f, modulus), beta, blocks);
                 State::Poly { value, mult, modulus }
             }
-            Hash::Tree(fam) => {
-                let seed: [u8; 16] = hash_key.try_into().expect("length checked");
+            (Hash::Tree(_), PreparedKey::Tree { fam, seed, key }) => {
                 let unit = fam.block.pow(TREE_LEVELS as u32);
                 if last && first && chunk.len() < unit {
                     // The whole message, too short for its lower levels to
                     // be known not to be the last: hashed outright.
-                    State::Tree { data: tree::tree_hash(&fam, &seed, chunk), complete: true }
+                    State::Tree { data: tree::tree_hash(fam, seed, chunk), complete: true }
                 } else {
-                    let key = TreeKey::new(fam, &seed);
-                    State::Tree { data: tree_levels(&key, chunk, last), complete: false }
+                    State::Tree { data: tree_levels(key, chunk, last), complete: false }
                 }
             }
+            (Hash::Tree(_), _) => unreachable!("a tree name has a tree key"),
         };
         Ok(Partial { name: name.to_string(), offset, len, last, state })
+    }
+}
+
+impl Partial {
+    /// The partial hash of `chunk`, the bytes at `offset..offset + chunk.len()`
+    /// of a message, under `name`'s hash key ([`hash_key`]; for a MAC, not
+    /// its cipher key). `last`: the chunk ends the message (it gets the
+    /// padding). `offset` must be a multiple of [`granularity`], and a chunk
+    /// that is not the last a non-zero multiple of it.
+    pub fn hash(name: &str, hash_key: &[u8], offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+        ChunkHasher::new(name, hash_key)?.hash(offset, chunk, last)
     }
 
     /// The name (canonical form) this partial was made for.
