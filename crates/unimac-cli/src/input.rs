@@ -454,6 +454,63 @@ mod tests {
         assert_eq!(clean_msg("x (os error z)"), "x (os error z)");
     }
 
+    /// The ranges tile the file, start at multiples of the buffer, and none
+    /// is empty.
+    #[test]
+    fn ranges_tile_the_file() {
+        for buf in [1u64 << 20, 3 << 20] {
+            for size in [1u64, buf - 1, buf, buf + 1, 8 << 20, (8 << 20) + 1, (9 << 20) + 5, 1 << 36] {
+                for threads in 1..=5 {
+                    let r = split_points(size, threads, buf);
+                    assert_eq!(r.first().map(|x| x.start), Some(0));
+                    assert_eq!(r.last().map(|x| x.end), Some(size));
+                    assert!(r.len() <= threads.max(1));
+                    for w in r.windows(2) {
+                        assert_eq!(w[0].end, w[1].start);
+                    }
+                    for x in &r {
+                        assert!(x.start < x.end && x.start % buf == 0, "{size} {threads} {x:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A big file read in ranges gives each range's bytes at their offsets,
+    /// `last` only with the file's end; the states come back in order.
+    #[test]
+    fn ranges_feed_every_byte_once() {
+        let dir = std::env::temp_dir().join(format!("unimac-ranges-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let len = (SPLIT_MIN + (3 << 20) + 7) as usize;
+        let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) as u8).collect();
+        let p = dir.join("big");
+        std::fs::write(&p, &data).expect("write");
+        let begin = || -> Result<Vec<(u64, Vec<u8>, bool)>, String> { Ok(Vec::new()) };
+        let absorb = |s: &mut Vec<(u64, Vec<u8>, bool)>, at: u64, d: &[u8], last: bool| -> Result<(), String> {
+            s.push((at, d.to_vec(), last));
+            Ok(())
+        };
+        for (unit, threads) in [(4usize, 2usize), (16, 3), (3 << 20, 2)] {
+            let r = Ranges { unit, threads, begin: &begin, absorb: &absorb, progress: None };
+            let mut whole = 0;
+            let got = read_message_ranges(Some(&p), Some(&r), |d| whole += d.len()).map_err(|e| e.0);
+            let states = got.expect("read").expect("read in ranges");
+            assert_eq!(whole, 0);
+            let pieces: Vec<_> = states.into_iter().flatten().collect();
+            let mut at = 0u64;
+            for (i, (off, d, last)) in pieces.iter().enumerate() {
+                assert_eq!(*off, at);
+                assert_eq!(*last, i + 1 == pieces.len());
+                assert!(*last || d.len() % unit == 0);
+                assert!(d[..] == data[at as usize..at as usize + d.len()]);
+                at += d.len() as u64;
+            }
+            assert_eq!(at, len as u64);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// Every way of reading a file (small, one buffer, pipelined) gives the
     /// same bytes in order.
     #[test]
