@@ -157,6 +157,11 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
     Ok(over)
 }
 
+/// The read buffer of each range's thread: a quarter of this CPU's 1 MiB
+/// L2, so the bytes copied in are still there when hashed (less CPU time
+/// than 1 or 2 MiB buffers, docs/perf/cli.md).
+pub const RANGE_BUF: usize = 256 << 10;
+
 /// Files at least this long are hashed in ranges when [`Ranges`] are
 /// given and two or more threads are allowed.
 pub const SPLIT_MIN: u64 = 8 << 20;
@@ -169,7 +174,7 @@ pub const SPLIT_MIN: u64 = 8 << 20;
 /// file). The states come back in the order of the ranges.
 pub struct Ranges<'a, S> {
     /// Range starts and the length of every read but a range's last are
-    /// multiples of this (at most [`BUF`] is rounded up to it).
+    /// multiples of this ([`RANGE_BUF`] is rounded up to it).
     pub unit: usize,
     /// Threads to use (at most; 1 or 0: no ranges).
     pub threads: usize,
@@ -244,7 +249,7 @@ enum RangeErr {
 /// order) that failed.
 fn read_ranges<S: Send>(file: &File, size: u64, name: &str, r: &Ranges<'_, S>) -> Result<Vec<S>, Fail> {
     let unit = r.unit.max(1);
-    let buf = BUF.div_ceil(unit) * unit;
+    let buf = RANGE_BUF.div_ceil(unit) * unit;
     let parts = split_points(size, r.threads, buf as u64);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let one = |range: std::ops::Range<u64>| -> Result<S, RangeErr> {

@@ -1,5 +1,5 @@
 //! A big file hashed in ranges on all allowed cores: each thread reads its
-//! own range with `pread` into its own 1 MiB buffer and hashes it into a
+//! own range with `pread` into its own 256 KiB buffer and hashes it into a
 //! partial hash (`unimac::partial`), and the partials are combined in order
 //! and finished with the whole key. Both the copy out of the page cache and
 //! the hash are split, where a reader thread beside one hashing thread

@@ -15,8 +15,9 @@ use unimac::registry::{self, Params};
 
 /// Files at least this long are hashed in ranges (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
-/// The read buffer (src/input.rs BUF), rounded up to the name's granularity.
-const BUF: usize = 1 << 20;
+/// The read buffer of a range (src/input.rs RANGE_BUF), rounded up to the
+/// name's granularity.
+const BUF: usize = 256 << 10;
 const MIB: usize = 1 << 20;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
