@@ -166,6 +166,10 @@ pub const RANGE_BUF: usize = 256 << 10;
 /// given and two or more threads are allowed.
 pub const SPLIT_MIN: u64 = 8 << 20;
 
+/// What a range's thread does with the bytes at an offset of the file
+/// (`last`: they end it).
+pub type Absorb<S> = dyn Fn(&mut S, u64, &[u8], bool) -> Result<(), String> + Sync;
+
 /// How to hash a big regular file in ranges, one thread per range, each
 /// reading its own range with `pread` into its own buffer and hashing it
 /// (so both the copy out of the page cache and the hash are split):
@@ -181,7 +185,7 @@ pub struct Ranges<'a, S> {
     /// A thread's state, before its first bytes.
     pub begin: &'a (dyn Fn() -> Result<S, String> + Sync),
     /// Take the bytes at an offset of the file.
-    pub absorb: &'a (dyn Fn(&mut S, u64, &[u8], bool) -> Result<(), String> + Sync),
+    pub absorb: &'a Absorb<S>,
     /// Called with the length of every buffer absorbed (a progress bar).
     pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
 }

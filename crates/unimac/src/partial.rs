@@ -408,7 +408,7 @@ enum PreparedKey {
     /// hash127's key (`r`, `k = 0`) and whether the message is padded.
     P127(hash127::Key, bool),
     Shoup { h: shoup::Hasher, beta: u64, modulus: u64 },
-    Eval128 { h: eval128::Eval128, alpha: Zeroizing<[u8; 16]> },
+    Eval128 { h: Box<eval128::Eval128>, alpha: Zeroizing<[u8; 16]> },
     Tree { fam: BlockFamily, seed: Zeroizing<[u8; 16]>, key: TreeKey },
 }
 
@@ -440,7 +440,7 @@ impl ChunkHasher {
             }
             Hash::Poly(Field::Eval128) => {
                 let a: Zeroizing<[u8; 16]> = Zeroizing::new(hash_key.try_into().expect("length checked"));
-                PreparedKey::Eval128 { h: eval128::Eval128::new(&a), alpha: a }
+                PreparedKey::Eval128 { h: Box::new(eval128::Eval128::new(&a)), alpha: a }
             }
             Hash::Tree(fam) => {
                 let seed: Zeroizing<[u8; 16]> = Zeroizing::new(hash_key.try_into().expect("length checked"));
