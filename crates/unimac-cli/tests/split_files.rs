@@ -139,7 +139,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
 }
 
 /// The default MACs (hash127-aes; wc-eval128 and wc-mmh32x4 with a
-/// counter) at every size around every boundary.
+/// counter; the tree streams) at every size around every boundary.
 #[test]
 fn default_macs_in_ranges_equal_one_shot() {
     let dir = TempDir::new("defaults");
@@ -150,7 +150,8 @@ fn default_macs_in_ranges_equal_one_shot() {
 }
 
 /// Every other name with partial hashes, at the sizes around the split and
-/// the last buffer.
+/// the last buffer (the trees stream, src/split.rs: the same sizes check
+/// that path).
 #[test]
 fn every_name_with_partials_in_ranges_equals_one_shot() {
     let dir = TempDir::new("every");
