@@ -11,8 +11,95 @@ then RUNS rounds. A round starts only when the machine looks idle (>= 90 % idle
 CPU over 0.25 s, waiting at most 90 s; the table says how many rounds could not
 wait for that). Prints medians, minima, the ratio of medians to openssl
 Poly1305, and the median of per-round ratios (robust to drifting load).
+
+usage: cli_bench.py floors FILE [RUNS] [UNIMAC]
+       cli_bench.py small DIR [RUNS] [UNIMAC]
+  floors: the issue-24 floors on one big file: `dd bs=1M`, `b3sum`, and
+          `unimac tag` with the default MACs (hash127-aes; wc-eval128,
+          wc-mmh32x4 and umac128 with a counter), each also with `--threads 1`
+          (one stream: a reader thread beside one hashing thread)
+  small:  every file of DIR (e.g. 10 000 files of 4 KiB): `unimac tag
+          hash127-aes`, `sha256sum`, `b3sum`
+  Both alternate the commands in every round (default 11 rounds) and print
+  median wall time and median user+sys CPU time (from wait4) per command,
+  the load average before and after, and the ratios the issue asks for.
 """
 import os, statistics, subprocess, sys, tempfile, time
+
+
+def timed(cmd):
+    """Wall time and user+sys CPU time of one run of cmd (output dropped)."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    assert os.waitstatus_to_exitcode(status) == 0, cmd
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def rounds(cmds, runs):
+    """Every command once (warm-up), then `runs` alternated rounds."""
+    for c in cmds.values():
+        timed(c)
+    res = {k: ([], []) for k in cmds}
+    for _ in range(runs):
+        for k, c in cmds.items():
+            w, cpu = timed(c)
+            res[k][0].append(w)
+            res[k][1].append(cpu)
+    return res
+
+
+def table(res, ref=None):
+    print("| command | median wall ms | min wall ms | median user+sys ms |" + (f" wall × `{ref}` |" if ref else ""))
+    print("|---|---:|---:|---:|" + ("---:|" if ref else ""))
+    base = statistics.median(res[ref][0]) if ref else None
+    for k, (w, cpu) in res.items():
+        m = statistics.median(w)
+        extra = f" {m / base:.2f} |" if ref else ""
+        print(f"| `{k}` | {m * 1e3:.1f} | {min(w) * 1e3:.1f} | {statistics.median(cpu) * 1e3:.1f} |{extra}")
+
+
+def floors(f, runs, u):
+    d = tempfile.mkdtemp()
+    cmds = {"dd if=FILE of=/dev/null bs=1M": ["dd", "if=" + f, "of=/dev/null", "bs=1M", "status=none"],
+            "b3sum FILE": ["b3sum", f]}
+    for name, counter in [("hash127-aes", False), ("wc-eval128", True), ("wc-mmh32x4", True), ("umac128", True)]:
+        k, c = os.path.join(d, name + ".key"), os.path.join(d, name + ".ctr")
+        subprocess.run([u, "keygen", name, "-o", k] + (["--counter", c] if counter else []), check=True)
+        extra = ["--counter", c] if counter else []
+        shown = " --counter C" if counter else ""
+        cmds[f"unimac tag {name} --key-file K{shown} FILE"] = [u, "tag", name, "--key-file", k] + extra + [f]
+        cmds[f"unimac --threads 1 tag {name} --key-file K{shown} FILE"] = [u, "--threads", "1", "tag", name, "--key-file", k] + extra + [f]
+    l0 = os.getloadavg()
+    res = rounds(cmds, runs)
+    print(f"file {f}, {runs} rounds, load average {l0[0]:.2f} before, {os.getloadavg()[0]:.2f} after")
+    table(res, "dd if=FILE of=/dev/null bs=1M")
+    b3 = statistics.median(res["b3sum FILE"][0])
+    for k, (w, _) in res.items():
+        if k.startswith("unimac"):
+            print(f"{k}: b3sum / unimac = {b3 / statistics.median(w):.2f}")
+
+
+def small(dr, runs, u):
+    d = tempfile.mkdtemp()
+    k = os.path.join(d, "k")
+    subprocess.run([u, "keygen", "hash127-aes", "-o", k], check=True)
+    files = sorted(os.path.join(dr, x) for x in os.listdir(dr))
+    cmds = {"unimac tag hash127-aes --key-file K -r DIR": [u, "tag", "hash127-aes", "--key-file", k, "-r", dr],
+            "sha256sum DIR/*": ["sha256sum"] + files,
+            "b3sum DIR/*": ["b3sum"] + files}
+    l0 = os.getloadavg()
+    res = rounds(cmds, runs)
+    print(f"{len(files)} files in {dr}, {runs} rounds, load average {l0[0]:.2f} before, {os.getloadavg()[0]:.2f} after")
+    table(res, "unimac tag hash127-aes --key-file K -r DIR")
+
+
+if len(sys.argv) > 2 and sys.argv[1] in ("floors", "small"):
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 11
+    u = sys.argv[4] if len(sys.argv) > 4 else "target/release/unimac"
+    (floors if sys.argv[1] == "floors" else small)(sys.argv[2], runs, u)
+    sys.exit(0)
 
 F = sys.argv[1]
 RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5

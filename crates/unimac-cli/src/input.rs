@@ -118,15 +118,20 @@ pub fn read_message_limited(
     let meta = file
         .metadata()
         .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    read_open(file, meta, &name, limit, &mut f)
+}
+
+/// [`read_message_limited`] of a file opened, its metadata `meta`.
+fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
     if meta.is_dir() {
         return Err(Fail(format!("cannot read {name}: is a directory")));
     }
     if !meta.is_file() {
-        return read_stream(file, &name, limit, BUF, None, f);
+        return read_stream(file, name, limit, BUF, None, f);
     }
     let before = stamp(&meta);
     let (total, over) = if meta.len() >= BUF as u64 && limit == u64::MAX {
-        (read_pipelined(&file, &name, &mut f)?, false)
+        (read_pipelined(&file, name, &mut f)?, false)
     } else {
         let mut total = 0u64;
         // A buffer the size of the file (and one byte to see its end): no
@@ -135,7 +140,7 @@ pub fn read_message_limited(
         // Reading stops at the size the file had: a file that grew is caught
         // by the stamps compared below, without one more read() to see EOF.
         let expect = (meta.len() > 0).then_some(meta.len());
-        let over = read_stream(&file, &name, limit, cap, expect, |d| {
+        let over = read_stream(&file, name, limit, cap, expect, |d| {
             total += d.len() as u64;
             f(d)
         })?;
@@ -150,6 +155,185 @@ pub fn read_message_limited(
         return Err(Fail(format!("{name}: changed while reading")));
     }
     Ok(over)
+}
+
+/// The read buffer of each range's thread: a quarter of this CPU's 1 MiB
+/// L2, so the bytes copied in are still there when hashed (less CPU time
+/// than 1 or 2 MiB buffers, docs/perf/cli.md).
+pub const RANGE_BUF: usize = 256 << 10;
+
+/// Files at least this long are hashed in ranges when [`Ranges`] are
+/// given and two or more threads are allowed.
+pub const SPLIT_MIN: u64 = 8 << 20;
+
+/// What a range's thread does with the bytes at an offset of the file
+/// (`last`: they end it).
+pub type Absorb<S> = dyn Fn(&mut S, u64, &[u8], bool) -> Result<(), String> + Sync;
+
+/// How to hash a big regular file in ranges, one thread per range, each
+/// reading its own range with `pread` into its own buffer and hashing it
+/// (so both the copy out of the page cache and the hash are split):
+/// `begin` makes a thread's state, `absorb(state, offset, bytes, last)`
+/// takes the bytes at `offset` of the file in order (`last`: they end the
+/// file). The states come back in the order of the ranges.
+pub struct Ranges<'a, S> {
+    /// Range starts and the length of every read but a range's last are
+    /// multiples of this ([`RANGE_BUF`] is rounded up to it).
+    pub unit: usize,
+    /// Threads to use (at most; 1 or 0: no ranges).
+    pub threads: usize,
+    /// A thread's state, before its first bytes.
+    pub begin: &'a (dyn Fn() -> Result<S, String> + Sync),
+    /// Take the bytes at an offset of the file.
+    pub absorb: &'a Absorb<S>,
+    /// Called with the length of every buffer absorbed (a progress bar).
+    pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
+}
+
+/// As [`read_message`], but a regular file of [`SPLIT_MIN`] bytes or more
+/// is hashed in ranges on threads when `ranges` is given: then `f` gets
+/// nothing and the states of the ranges come back in order (`Some`). The
+/// file is opened once either way; a file that shrinks, grows or changes
+/// while it is read is "changed while reading", whichever way it was read.
+pub fn read_message_ranges<S: Send>(
+    path: Option<&Path>,
+    ranges: Option<&Ranges<'_, S>>,
+    mut f: impl FnMut(&[u8]),
+) -> Result<Option<Vec<S>>, Fail> {
+    let r = match ranges {
+        Some(r) if r.threads >= 2 && !is_stdin(path) => r,
+        _ => return read_message(path, f).map(|_| None),
+    };
+    let p = path.expect("not stdin");
+    let name = shown(path);
+    let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if !meta.is_file() || meta.len() < SPLIT_MIN {
+        return read_open(file, meta, &name, u64::MAX, &mut f).map(|_| None);
+    }
+    let before = stamp(&meta);
+    let states = read_ranges(&file, meta.len(), &name, r)?;
+    let after = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if stamp(&after) != before {
+        return Err(Fail(format!("{name}: changed while reading")));
+    }
+    Ok(Some(states))
+}
+
+/// The ranges of a file of `size` bytes for `threads` threads: starts at
+/// multiples of `buf`, none empty, together the whole file.
+fn split_points(size: u64, threads: usize, buf: u64) -> Vec<std::ops::Range<u64>> {
+    let per = size.div_ceil(threads.max(1) as u64).div_ceil(buf).max(1) * buf;
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < size {
+        let end = (at + per).min(size);
+        out.push(at..end);
+        at = end;
+    }
+    if out.is_empty() {
+        out.push(0..0);
+    }
+    out
+}
+
+/// Why a range's thread stopped.
+enum RangeErr {
+    /// Another range failed first: this one gave up.
+    Stopped,
+    Fail(String),
+}
+
+/// Hash each range of `file` (of `size` bytes when opened) on its own
+/// thread: the states in order, or the error of the first range (in file
+/// order) that failed.
+fn read_ranges<S: Send>(file: &File, size: u64, name: &str, r: &Ranges<'_, S>) -> Result<Vec<S>, Fail> {
+    let unit = r.unit.max(1);
+    let buf = RANGE_BUF.div_ceil(unit) * unit;
+    let parts = split_points(size, r.threads, buf as u64);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let one = |range: std::ops::Range<u64>| -> Result<S, RangeErr> {
+        let got = read_range(file, range, size, buf, name, r, &stop);
+        if got.is_err() {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        got
+    };
+    let results: Vec<Result<S, RangeErr>> = std::thread::scope(|scope| {
+        let one = &one;
+        let mut handles = Vec::with_capacity(parts.len());
+        for range in parts.iter().skip(1).cloned() {
+            // No thread: that range is read on this thread afterwards.
+            let r2 = range.clone();
+            handles.push(std::thread::Builder::new().spawn_scoped(scope, move || one(r2)).map_err(|_| range));
+        }
+        let mut results = vec![one(parts[0].clone())];
+        for h in handles {
+            results.push(match h {
+                Ok(h) => h.join().unwrap_or_else(|_| Err(RangeErr::Fail(format!("cannot read {name}: a reading thread failed")))),
+                Err(range) => one(range),
+            });
+        }
+        results
+    });
+    let mut states = Vec::with_capacity(results.len());
+    let mut stopped = false;
+    for res in results {
+        match res {
+            Ok(s) => states.push(s),
+            Err(RangeErr::Fail(e)) => return Err(Fail(e)),
+            Err(RangeErr::Stopped) => stopped = true,
+        }
+    }
+    // Stopped only because another range failed, which returned above.
+    debug_assert!(!stopped);
+    if stopped {
+        return Err(Fail(format!("cannot read {name}: stopped")));
+    }
+    Ok(states)
+}
+
+/// Read and absorb the bytes `range` of `file` (which had `size` bytes)
+/// in reads of `buf` bytes.
+fn read_range<S>(
+    file: &File,
+    range: std::ops::Range<u64>,
+    size: u64,
+    buf: usize,
+    name: &str,
+    r: &Ranges<'_, S>,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<S, RangeErr> {
+    use std::os::unix::fs::FileExt;
+    let mut state = (r.begin)().map_err(RangeErr::Fail)?;
+    let mut b = vec![0u8; buf.min(usize::try_from(range.end - range.start).unwrap_or(buf))];
+    let mut at = range.start;
+    while at < range.end {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(RangeErr::Stopped);
+        }
+        let want = b.len().min(usize::try_from(range.end - at).unwrap_or(usize::MAX));
+        let mut n = 0;
+        while n < want {
+            match file.read_at(&mut b[n..want], at + n as u64) {
+                Ok(0) => return Err(RangeErr::Fail(format!("{name}: changed while reading"))),
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(RangeErr::Fail(format!("cannot read {name}: {}", io_msg(&e)))),
+            }
+        }
+        let end = at + want as u64;
+        (r.absorb)(&mut state, at, &b[..want], end == size).map_err(RangeErr::Fail)?;
+        if let Some(p) = r.progress {
+            p(want as u64);
+        }
+        at = end;
+    }
+    Ok(state)
 }
 
 /// An I/O error as a message, without Rust's "(os error N)" suffix.
@@ -277,6 +461,63 @@ mod tests {
         );
         assert_eq!(clean_msg("x (os error 13); y (os error 2)"), "x; y");
         assert_eq!(clean_msg("x (os error z)"), "x (os error z)");
+    }
+
+    /// The ranges tile the file, start at multiples of the buffer, and none
+    /// is empty.
+    #[test]
+    fn ranges_tile_the_file() {
+        for buf in [1u64 << 20, 3 << 20] {
+            for size in [1u64, buf - 1, buf, buf + 1, 8 << 20, (8 << 20) + 1, (9 << 20) + 5, 1 << 36] {
+                for threads in 1..=5 {
+                    let r = split_points(size, threads, buf);
+                    assert_eq!(r.first().map(|x| x.start), Some(0));
+                    assert_eq!(r.last().map(|x| x.end), Some(size));
+                    assert!(r.len() <= threads.max(1));
+                    for w in r.windows(2) {
+                        assert_eq!(w[0].end, w[1].start);
+                    }
+                    for x in &r {
+                        assert!(x.start < x.end && x.start % buf == 0, "{size} {threads} {x:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A big file read in ranges gives each range's bytes at their offsets,
+    /// `last` only with the file's end; the states come back in order.
+    #[test]
+    fn ranges_feed_every_byte_once() {
+        let dir = std::env::temp_dir().join(format!("unimac-ranges-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let len = (SPLIT_MIN + (3 << 20) + 7) as usize;
+        let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) as u8).collect();
+        let p = dir.join("big");
+        std::fs::write(&p, &data).expect("write");
+        let begin = || -> Result<Vec<(u64, Vec<u8>, bool)>, String> { Ok(Vec::new()) };
+        let absorb = |s: &mut Vec<(u64, Vec<u8>, bool)>, at: u64, d: &[u8], last: bool| -> Result<(), String> {
+            s.push((at, d.to_vec(), last));
+            Ok(())
+        };
+        for (unit, threads) in [(4usize, 2usize), (16, 3), (3 << 20, 2)] {
+            let r = Ranges { unit, threads, begin: &begin, absorb: &absorb, progress: None };
+            let mut whole = 0;
+            let got = read_message_ranges(Some(&p), Some(&r), |d| whole += d.len()).map_err(|e| e.0);
+            let states = got.expect("read").expect("read in ranges");
+            assert_eq!(whole, 0);
+            let pieces: Vec<_> = states.into_iter().flatten().collect();
+            let mut at = 0u64;
+            for (i, (off, d, last)) in pieces.iter().enumerate() {
+                assert_eq!(*off, at);
+                assert_eq!(*last, i + 1 == pieces.len());
+                assert!(*last || d.len() % unit == 0);
+                assert!(d[..] == data[at as usize..at as usize + d.len()]);
+                at += d.len() as u64;
+            }
+            assert_eq!(at, len as u64);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Every way of reading a file (small, one buffer, pipelined) gives the

@@ -12,6 +12,8 @@ use unimac::registry::{self, NamedMac};
 use crate::input::{io_msg, read_message, shown};
 use crate::keyfile;
 use crate::names::{cite, mac_key_spec, resolve_mac};
+use crate::split::SplitMac;
+use unimac::partial::Partial;
 use crate::Fail;
 
 /// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
@@ -173,6 +175,17 @@ pub(crate) fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
 
 /// Feed the file at `path` to `f`, with a progress bar on a terminal.
 pub(crate) fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
+    feed_split(path, None, update).map(|_| ())
+}
+
+/// As [`feed`], but a big regular file is hashed in ranges on threads when
+/// `split` is given: then its whole partial comes back and `update` got
+/// nothing (`SplitMac::feed`).
+pub(crate) fn feed_split(
+    path: &Path,
+    split: Option<&SplitMac>,
+    update: &mut dyn FnMut(&[u8]),
+) -> Result<Option<Partial>, Fail> {
     const SLICE: usize = 64 << 20;
     let size = Some(path)
         .filter(|p| p.as_os_str() != "-")
@@ -188,16 +201,24 @@ pub(crate) fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fai
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar.set_message(shown(Some(path)));
-        let r = read_message(Some(path), |d| {
+        let inc = |n: u64| bar.inc(n);
+        let mut each = |d: &[u8]| {
             for c in d.chunks(SLICE) {
                 update(c);
                 bar.inc(c.len() as u64);
             }
-        });
+        };
+        let r = match split {
+            Some(s) => s.feed(path, Some(&inc), &mut each),
+            None => read_message(Some(path), each).map(|_| None),
+        };
         bar.finish_and_clear();
         r
     } else {
-        read_message(Some(path), |d| update(d))
+        match split {
+            Some(s) => s.feed(path, None, update),
+            None => read_message(Some(path), |d| update(d)).map(|_| None),
+        }
     }
 }
 
@@ -605,6 +626,13 @@ pub fn tag(
     let progress = Progress::new(&items);
     let mut out = LineOut::new().with_progress(&progress);
     let mut all_good = true;
+    // Big files are hashed in ranges on all allowed cores when the MAC has
+    // partial hashes (crate::split).
+    let split = if sizes.iter().any(|s| s.is_some_and(|n| n >= crate::input::SPLIT_MIN)) {
+        SplitMac::new(name, &key)
+    } else {
+        None
+    };
     for ((f, e), size) in items.iter().zip(&sizes) {
         if e.is_none() {
             out.before(*size)?;
@@ -613,13 +641,13 @@ pub fn tag(
             Some(e) => Err(e.clone()),
             None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
                 progress
-                    .feed(f, &mut |d| p.update(d))
-                    .map(|_| p)
+                    .feed(f, split.as_ref(), &mut |d| p.update(d))
+                    .map(|whole| (p, whole))
                     .map_err(|Fail(e)| per_file(e))
             }),
         };
         progress.file_done();
-        let p = match hashed {
+        let (p, whole) = match hashed {
             Ok(p) => p,
             Err(e) => {
                 all_good = false;
@@ -647,9 +675,12 @@ pub fn tag(
         } else {
             None
         };
-        let sent = p
-            .finalize(n.as_deref())
-            .map_err(|e| Fail(cite(&e.to_string())))?;
+        let sent = match (&split, whole) {
+            (Some(s), Some(w)) => s.finish(n.as_deref(), &w)?,
+            _ => p
+                .finalize(n.as_deref())
+                .map_err(|e| Fail(cite(&e.to_string())))?,
+        };
         // A MAC that draws its own pair sends r || s || tag: the pair goes
         // where a nonce goes in the line.
         let (n, t) = match desc.framing {
@@ -726,17 +757,30 @@ impl Progress {
         bar.set_message(format!("0/{files} files"));
         Progress { bar: Some(bar), files, done: 0.into() }
     }
-    /// Feed the file at `path` to `update`, counting its bytes.
-    fn feed(&self, path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
+    /// Feed the file at `path` to `update`, counting its bytes; a big
+    /// regular file in ranges on threads if `split` is given (its whole
+    /// partial returned, [`feed_split`]).
+    fn feed(&self, path: &Path, split: Option<&SplitMac>, update: &mut dyn FnMut(&[u8])) -> Result<Option<Partial>, Fail> {
         let Some(bar) = &self.bar else {
-            return read_message(Some(path), |d| update(d));
+            return match split {
+                Some(s) => s.feed(path, None, update),
+                None => read_message(Some(path), |d| update(d)).map(|_| None),
+            };
         };
-        read_message(Some(path), |d| {
+        let inc = |n: u64| bar.inc(n);
+        let each = |d: &[u8]| {
             for c in d.chunks(1 << 20) {
                 update(c);
                 bar.inc(c.len() as u64);
             }
-        })
+        };
+        match split {
+            Some(s) => {
+                let mut each = each;
+                s.feed(path, Some(&inc), &mut each)
+            }
+            None => read_message(Some(path), each).map(|_| None),
+        }
     }
     fn file_done(&self) {
         self.done.set(self.done.get() + 1);
@@ -1067,6 +1111,8 @@ pub fn verify(
         return Err(modp_not_tags(key_file));
     }
     let m = Checker::new(&name, &key)?;
+    // Big files in ranges on all allowed cores (crate::split).
+    let split = SplitMac::new(&name, &key);
     // Each check file is read as a stream, line by line (a line longer than
     // MAX_CHECK_LINE is malformed), and each listed file is opened once.
     let mut stdin_taken = match (stdin_lists, key_file.as_os_str() == "-") {
@@ -1108,7 +1154,7 @@ pub fn verify(
             }
             Box::new(io::BufReader::with_capacity(1 << 16, f))
         };
-        let list = CheckList { name: &name, m: &m, sums_name: &shown_c, opts };
+        let list = CheckList { name: &name, m: &m, split: split.as_ref(), sums_name: &shown_c, opts };
         all_ok &= list.verify(reader, &mut seen, &mut stdin_taken)?;
     }
     Ok(all_ok)
@@ -1208,6 +1254,8 @@ struct NoncesSeen(std::collections::HashMap<[u8; 17], (Vec<u8>, String)>);
 struct CheckList<'a> {
     name: &'a str,
     m: &'a Checker,
+    /// Big files hashed in ranges, for a MAC with partial hashes.
+    split: Option<&'a SplitMac>,
     sums_name: &'a str,
     opts: VerifyOpts,
 }
@@ -1220,7 +1268,7 @@ fn verify(
     seen: &mut NoncesSeen,
     stdin_taken: &mut Option<&'static str>,
 ) -> Result<bool, Fail> {
-    let CheckList { name, m, sums_name, opts } = *self;
+    let CheckList { name, m, split, sums_name, opts } = *self;
     let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) =
         (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
     let mut reused = 0usize;
@@ -1317,22 +1365,28 @@ fn verify(
                         i + 1
                     )));
                 }
-                None => feed(&path, &mut |d| s.update(d)),
+                None => feed(&path, &mut |d| s.update(d)).map(|_| None),
             }
         } else {
-            feed(&path, &mut |d| s.update(d))
+            feed_split(&path, split, &mut |d| s.update(d))
         };
-        if let Err(Fail(e)) = read {
-            unreadable += 1;
-            if !opts.status {
-                out.flush()?;
-                eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
-                line_out.extend_from_slice(b": FAILED open or read\n");
-                out.write_all(&line_out)?;
+        let whole = match read {
+            Ok(w) => w,
+            Err(Fail(e)) => {
+                unreadable += 1;
+                if !opts.status {
+                    out.flush()?;
+                    eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
+                    line_out.extend_from_slice(b": FAILED open or read\n");
+                    out.write_all(&line_out)?;
+                }
+                continue;
             }
-            continue;
-        }
-        let got = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
+        };
+        let got = match (split, whole) {
+            (Some(sp), Some(w)) => sp.finish(nonce.as_deref(), &w)?,
+            _ => s.finalize().map_err(|e| Fail(cite(&e.to_string())))?,
+        };
         if unimac::tag::verify_tag(&got, &want).is_ok() {
             ok += 1;
             if !opts.quiet && !opts.status {

@@ -54,6 +54,7 @@ use unimac::registry::{self, NamedMac};
 use crate::keyfile;
 use crate::mac_cmd::{self, FileList, VerifyOpts};
 use crate::names::{cite, mac_key_spec, resolve_mac};
+use crate::split::SplitMac;
 use crate::Fail;
 
 /// The first word of a manifest.
@@ -232,19 +233,25 @@ pub fn check_bytes(m: &NamedMac, nonce: Option<&[u8]>, tag: &[u8], data: &[u8]) 
 /// tag under the line's nonce match, `Ok(Some(false))` if not,
 /// `Ok(None)` if the line's nonce is one the MAC refuses, `Err` if the
 /// file cannot be read.
-fn check_file(m: &NamedMac, path: &Path, e: &Entry) -> Result<Option<bool>, String> {
+fn check_file(m: &NamedMac, split: Option<&SplitMac>, path: &Path, e: &Entry) -> Result<Option<bool>, String> {
     // A regular file of another size has changed: no need to read it.
     if std::fs::metadata(path).is_ok_and(|md| md.is_file() && md.len() != e.size) {
         return Ok(Some(false));
     }
     let Ok(mut s) = m.start_check(e.nonce.as_deref()) else { return Ok(None) };
     let mut size = 0u64;
-    mac_cmd::feed(path, &mut |d| {
+    let whole = mac_cmd::feed_split(path, split, &mut |d| {
         size += d.len() as u64;
         s.update(d)
     })
     .map_err(|Fail(e)| mac_cmd::per_file(e))?;
-    let got = s.finalize().map_err(|e| cite(&e.to_string()))?;
+    let got = match (split, whole) {
+        (Some(sp), Some(w)) => {
+            size = w.len();
+            sp.finish(e.nonce.as_deref(), &w).map_err(|Fail(e)| e)?
+        }
+        _ => s.finalize().map_err(|e| cite(&e.to_string()))?,
+    };
     Ok(Some(size == e.size && unimac::tag::verify_tag(&got, &e.tag).is_ok()))
 }
 
@@ -401,6 +408,8 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         mac_cmd::check_strength(&name, &items, opts.random_nonce)?;
     }
     let m = NamedMac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    // Big files in ranges on all allowed cores (crate::split).
+    let split = SplitMac::new(&name, &key);
     if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
         // One nonce per file and one for the seal, durable before any tag.
         *first = keyfile::reserve(c, items.len() as u128 + 1, &Binding::new(desc, &key))?;
@@ -412,17 +421,26 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     for (p, _) in &items {
         let mut pending = m.start_deferred().map_err(|e| Fail(cite(&e.to_string())))?;
         let mut size = 0u64;
-        let read = mac_cmd::feed(p, &mut |d| {
+        let read = mac_cmd::feed_split(p, split.as_ref(), &mut |d| {
             size += d.len() as u64;
             pending.update(d)
         });
-        if let Err(Fail(e)) = read {
-            warn(&mac_cmd::per_file(e));
-            failed = true;
-            continue;
-        }
+        let whole = match read {
+            Ok(w) => w,
+            Err(Fail(e)) => {
+                warn(&mac_cmd::per_file(e));
+                failed = true;
+                continue;
+            }
+        };
         let nonce = nonces.next(desc)?;
-        let sent = pending.finalize(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
+        let sent = match (&split, whole) {
+            (Some(sp), Some(w)) => {
+                size = w.len();
+                sp.finish(nonce.as_deref(), &w)?
+            }
+            _ => pending.finalize(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?,
+        };
         let (n, t) = line_value(desc, nonce, sent);
         text.extend_from_slice(&entry_line(n.as_deref(), &t, size, &mac_cmd::path_bytes(p)));
     }
@@ -533,6 +551,7 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest: &Path, opt
         return Err(Fail(format!("{name} is a one-time MAC: no manifest is sealed with it")));
     }
     let m = NamedMac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let split = SplitMac::new(&name, &key);
     let shown_m = manifest.display().to_string();
     let text = std::fs::read(manifest).map_err(|e| Fail(format!("cannot read {shown_m}: {}", crate::input::io_msg(&e))))?;
 
@@ -572,7 +591,7 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest: &Path, opt
         let path = mac_cmd::bytes_path(&e.name);
         let f = match std::fs::symlink_metadata(&path) {
             Err(x) if x.kind() == io::ErrorKind::NotFound => Found::Removed,
-            _ => match check_file(&m, &path, e) {
+            _ => match check_file(&m, split.as_ref(), &path, e) {
                 Ok(Some(true)) => Found::Ok,
                 Ok(Some(false)) => Found::Changed,
                 Ok(None) => Found::Changed,
@@ -614,7 +633,7 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest: &Path, opt
                 if taken[j] || !std::fs::metadata(p).is_ok_and(|md| md.len() == e.size) {
                     continue;
                 }
-                if let Ok(Some(true)) = check_file(&m, p, e) {
+                if let Ok(Some(true)) = check_file(&m, split.as_ref(), p, e) {
                     taken[j] = true;
                     *f = Found::Renamed(mac_cmd::path_bytes(p));
                     break;

@@ -394,6 +394,14 @@ fn tree_levels_len(fam: &BlockFamily, len: u64, last: bool) -> Option<u64> {
     Some(l)
 }
 
+/// Whether `name`'s partial is the same few bytes whatever its range's
+/// length (a polynomial hash: two field elements), so a range streams in
+/// constant memory and partials combine in constant time; a tree's partial
+/// keeps its level-`TREE_LEVELS` bytes, a fixed fraction of the range.
+pub fn is_constant_size(name: &str) -> Result<bool, Error> {
+    Ok(matches!(spec(name)?.hash, Hash::Poly(_)))
+}
+
 impl Partial {
     /// The partial hash of `chunk`, the bytes at `offset..offset + chunk.len()`
     /// of a message, under `name`'s hash key ([`hash_key`]; for a MAC, not

@@ -1,0 +1,244 @@
+//! Big files hashed in ranges on threads (src/split.rs, input.rs
+//! `read_message_ranges`): for every name with partial hashes, the output
+//! for sizes around the split size, the range boundaries and the read
+//! buffers' boundaries equals the library's one-shot result; `tag`,
+//! `verify` and `seal` give the same lines as the stream path (stdin,
+//! `--threads 1`).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use unimac::partial;
+use unimac::registry::{self, Params};
+
+/// Files at least this long are hashed in ranges (src/input.rs SPLIT_MIN).
+const SPLIT_MIN: usize = 8 << 20;
+/// The read buffer of a range (src/input.rs RANGE_BUF), rounded up to the
+/// name's granularity.
+const BUF: usize = 256 << 10;
+const MIB: usize = 1 << 20;
+
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn unimac");
+    if let Some(input) = stdin {
+        let mut pipe = c.stdin.take().expect("stdin");
+        let data = input.to_vec();
+        let w = std::thread::spawn(move || pipe.write_all(&data));
+        let out = c.wait_with_output().expect("wait");
+        w.join().expect("writer").expect("write stdin");
+        return out;
+    }
+    c.wait_with_output().expect("wait")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).expect("utf-8")
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let d = std::env::temp_dir().join(format!("unimac-split-{tag}-{}", std::process::id()));
+        fs::create_dir_all(&d).expect("temp dir");
+        TempDir(d)
+    }
+    fn p(&self, name: &str) -> String {
+        self.0.join(name).to_str().expect("utf-8 path").to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Pseudo-random bytes (xorshift): a byte hashed at the wrong offset, twice
+/// or not at all changes every output.
+fn bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut v = Vec::with_capacity(len + 8);
+    while v.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    v.truncate(len);
+    v
+}
+
+/// The two ranges of a file of `len` bytes for two threads (as
+/// input.rs `split_points`), reads of `buf` bytes.
+fn second_range_start(len: usize, buf: usize) -> usize {
+    len.div_ceil(2).div_ceil(buf) * buf
+}
+
+/// Sizes around the split size, the start of the second range, and the
+/// read buffers' ends (whole words and blocks, and not), for a name whose
+/// chunks are multiples of `unit` bytes.
+fn sizes(unit: usize) -> Vec<usize> {
+    let buf = BUF.div_ceil(unit) * unit;
+    let mut v = vec![SPLIT_MIN - 1, SPLIT_MIN, SPLIT_MIN + 1, SPLIT_MIN + 3];
+    // Two buffers' ends: the second range starting at a buffer boundary
+    // with a last buffer of 1, unit − 1, unit, unit + 1 bytes.
+    let base = (SPLIT_MIN + buf).div_ceil(buf) * buf;
+    for extra in [1, unit - 1, unit, unit + 1, buf - 1] {
+        v.push(base + extra);
+    }
+    // A second range one buffer longer than the first, and the split moving
+    // by one buffer at 2·k·buf ± 1.
+    v.extend([10 * MIB.max(buf) - 1, 10 * MIB.max(buf), 10 * MIB.max(buf) + 1, 11 * MIB.max(buf) + 17]);
+    for &n in &v {
+        assert!(second_range_start(n, buf) < n || n < SPLIT_MIN);
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Key and nonce lengths of a name with partial hashes.
+fn key_and_nonce(name: &str) -> (usize, usize) {
+    match unimac::macs::find(name) {
+        Some(d) => (d.default_key_len(), d.nonce.max()),
+        None => (if name == "eval128" || name.starts_with("tree-") { 16 } else { 8 }, 0),
+    }
+}
+
+fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
+    let (kl, nl) = key_and_nonce(name);
+    let key = bytes(kl, seed ^ 0x55);
+    let nonce = bytes(nl, seed ^ 0xaa);
+    let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
+    partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut args = vec!["--threads", "2", "compute", name, "--key", &khex];
+    if nl > 0 {
+        args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
+    }
+    let path = dir.p("m");
+    for &len in lens {
+        let data = bytes(len, seed.wrapping_add(len as u64));
+        fs::write(&path, &data).expect("write file");
+        let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
+        let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
+        let mut with_file = args.clone();
+        with_file.push(&path);
+        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in ranges");
+    }
+}
+
+/// The default MACs (hash127-aes; wc-eval128 and wc-mmh32x4 with a
+/// counter; the tree streams) at every size around every boundary.
+#[test]
+fn default_macs_in_ranges_equal_one_shot() {
+    let dir = TempDir::new("defaults");
+    for (i, name) in ["mac-hash127-aes", "mac-wc-eval128", "mac-wc-mmh32x4"].into_iter().enumerate() {
+        let unit = partial::granularity(name).expect("splits");
+        check_compute(&dir, name, &sizes(unit), 100 + i as u64);
+    }
+}
+
+/// Every other name with partial hashes, at the sizes around the split and
+/// the last buffer (the trees stream, src/split.rs: the same sizes check
+/// that path).
+#[test]
+fn every_name_with_partials_in_ranges_equals_one_shot() {
+    let dir = TempDir::new("every");
+    let names = partial::supported_names();
+    assert!(names.len() >= 10, "{names:?}");
+    for (i, name) in names.iter().enumerate() {
+        if ["mac-hash127-aes", "mac-wc-eval128", "mac-wc-mmh32x4"].contains(&name.as_str()) {
+            continue;
+        }
+        let unit = partial::granularity(name).expect("splits");
+        let buf = BUF.div_ceil(unit) * unit;
+        let base = (SPLIT_MIN + buf).div_ceil(buf) * buf;
+        check_compute(&dir, name, &[SPLIT_MIN, base + unit + 1, 10 * MIB.max(buf) + 3], 200 + i as u64);
+    }
+}
+
+fn keygen(dir: &TempDir, name: &str, counter: bool) -> (String, Option<String>) {
+    let k = dir.p(&format!("{name}.key"));
+    let c = dir.p(&format!("{name}.ctr"));
+    let mut args = vec!["keygen", name, "-o", &k];
+    if counter {
+        args.extend(["--counter", &c]);
+    }
+    ok(&run(&args, None));
+    (k, counter.then_some(c))
+}
+
+fn flip(path: &Path, at: usize) {
+    let mut d = fs::read(path).expect("read");
+    d[at] ^= 1;
+    fs::write(path, &d).expect("write");
+}
+
+/// `tag` of a big file in ranges gives the tag the stream path gives (the
+/// same bytes on stdin, and `--threads 1`); `verify` says OK, and FAILED
+/// once a byte of either range changes; `seal` and its check agree.
+#[test]
+fn tag_verify_seal_in_ranges_agree_with_the_stream_path() {
+    let dir = TempDir::new("tag");
+    let len = 9 * MIB + 5;
+    let data = bytes(len, 77);
+    let f = dir.p("big");
+    fs::write(&f, &data).expect("write");
+    for name in ["hash127-aes", "wc-eval128"] {
+        let counter = name != "hash127-aes";
+        let (k, c) = keygen(&dir, name, counter);
+        let mut args = vec!["tag", name, "--key-file", &k];
+        if let Some(c) = &c {
+            args.extend(["--counter", c]);
+        }
+        let split = ok(&run(&[args.as_slice(), &[&f]].concat(), None));
+        // The line's value ("NONCE:TAG" for a nonce MAC); its nonce reused
+        // for the stream path.
+        let value = split.split_whitespace().next().expect("a value");
+        let mut again = vec!["--threads", "1", "tag", name, "--key-file", &k];
+        if counter {
+            again.extend(["--nonce", value.split(':').next().expect("nonce"), "--caller-manages-nonces"]);
+        }
+        let stream_stdin = ok(&run(&[again.as_slice(), &["-"]].concat(), Some(&data)));
+        assert_eq!(value, stream_stdin.split_whitespace().next().unwrap(), "{name}: tag, stdin");
+        let stream_file = ok(&run(&[again.as_slice(), &[&f]].concat(), None));
+        assert_eq!(split, stream_file, "{name}: tag, --threads 1");
+        let sums = dir.p(&format!("{name}.sums"));
+        fs::write(&sums, &split).expect("write sums");
+        assert_eq!(ok(&run(&["verify", "--key-file", &k, "-c", &sums], None)), format!("{f}: OK\n"));
+        for at in [0, len / 2, len - 1] {
+            flip(Path::new(&f), at);
+            let o = run(&["verify", "--key-file", &k, "-c", &sums], None);
+            assert_eq!(o.status.code(), Some(1), "{name}: byte {at} changed");
+            assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{f}: FAILED\n"));
+            flip(Path::new(&f), at);
+        }
+        // A sealed manifest: the same with threads and with one.
+        let man = dir.p(&format!("{name}.manifest"));
+        let mut seal = vec!["seal", "--key-file", &k, "-o", &man];
+        if let Some(c) = &c {
+            seal.extend(["--counter", c]);
+        }
+        ok(&run(&[seal.as_slice(), &[&f]].concat(), None));
+        for threads in ["1", "2"] {
+            let o = run(&["--threads", threads, "verify", "--key-file", &k, &man], None);
+            assert!(o.status.success(), "{name}: seal, --threads {threads}: {}", String::from_utf8_lossy(&o.stderr));
+        }
+        flip(Path::new(&f), len - 2);
+        let o = run(&["verify", "--key-file", &k, &man], None);
+        assert_eq!(o.status.code(), Some(1), "{name}: sealed file changed");
+        flip(Path::new(&f), len - 2);
+        fs::remove_file(&man).expect("remove manifest");
+    }
+}
