@@ -170,6 +170,24 @@ mod tests {
         assert!(map(&pieces, where_).iter().all(|n| *n == me));
     }
 
+    /// Where no thread can be started (wasm32 without atomics, e.g.
+    /// wasm32-wasip1), the pool cannot be built and every piece runs on the
+    /// caller's thread, in order, whatever the setting: never a panic.
+    #[test]
+    #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+    fn without_threads_the_callers_thread_does_the_work() {
+        assert!(pool(2).is_none());
+        set_max_threads(4);
+        let v: Vec<u32> = (0..16).collect();
+        let me = std::thread::current().id();
+        let got = map(&v, |x| (std::thread::current().id() == me, x * 3));
+        let pieces = split(64 << 20, 64, 0);
+        set_max_threads(1);
+        assert!(got.iter().all(|g| g.0));
+        assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), v.iter().map(|x| x * 3).collect::<Vec<_>>());
+        assert_eq!(pieces, vec![0..64 << 20], "one piece when one thread can run");
+    }
+
     #[test]
     fn map_keeps_order() {
         let v: Vec<u32> = (0..100).collect();

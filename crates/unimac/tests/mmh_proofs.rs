@@ -86,6 +86,20 @@ struct Max {
     out: u64,
 }
 
+/// How many message pairs (or messages) a configuration checks, each against
+/// every key: `n`, or under emulation (`UNIMAC_EMULATED` set, as
+/// scripts/test-all's aarch64 and wasm32 stanzas do) `⌈n/16⌉`. The bounds
+/// are properties of the arithmetic, not of the target, and the full count
+/// runs natively; under emulation every configuration still enumerates its
+/// whole key space with the same code, on fewer pairs.
+fn scaled(n: usize) -> usize {
+    if std::env::var_os("UNIMAC_EMULATED").is_some_and(|v| !v.is_empty()) {
+        n.div_ceil(16)
+    } else {
+        n
+    }
+}
+
 /// `(a(), b())`, `b` on a second thread where the target has threads; on
 /// wasm32 without atomics (wasm32-wasip1: no threads) both on this one, so
 /// the enumeration still runs in full.
@@ -201,6 +215,7 @@ fn pairs<W: Word>(k: usize, want: usize, seed: u64) -> Vec<(Vec<W>, Vec<W>)> {
 /// Run one configuration; assert the bounds; print measured vs proven (in
 /// units of 2^-w, i.e. `count · 2^w / 2^(wk)`).
 fn check<W: Word>(fam: Family, c: u64, k: usize, n_pairs: usize) {
+    let n_pairs = scaled(n_pairs);
     let w = W::BITS;
     let p = Prime::<W>::new(c).unwrap();
     assert!(generic::is_prime(p.p()), "{} is prime", p.p());
@@ -332,6 +347,7 @@ fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W], n: usize) -> u64 {
 fn toeplitz_words_within_the_derived_bound() {
     /// Returns whether the check ran (false: skipped as vacuous).
     fn one<W: Word>(c: u64, k: usize, n: usize, n_pairs: usize) -> bool {
+        let n_pairs = scaled(n_pairs);
         let w = W::BITS;
         let p = Prime::<W>::new(c).unwrap();
         let proven = 6.0 * 9f64.powi(n as i32 - 1) / 2f64.powi((w as usize * n) as i32);
@@ -385,6 +401,7 @@ fn toeplitz_words_within_the_derived_bound() {
 #[test]
 fn point_probabilities_for_the_tree_lemma() {
     fn one<W: Word>(fam: Family, c: u64, k: usize, n_msgs: usize) {
+        let n_msgs = scaled(n_msgs).max(3);
         let w = W::BITS;
         let p = Prime::<W>::new(c).unwrap();
         let keys = 1u64 << (w as usize * k);
