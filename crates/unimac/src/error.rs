@@ -1,7 +1,8 @@
 //! One error type for the whole library; every message is a single line that
 //! names the problem, so the CLI can print it as it is.
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 /// Everything that can go wrong when a caller hands unimac a name, a key, a
 /// nonce or a message.
@@ -79,7 +80,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl From<crate::tag::MacError> for Error {
     fn from(_: crate::tag::MacError) -> Error {

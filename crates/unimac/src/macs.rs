@@ -12,6 +12,7 @@
 //!
 //! This module imports nothing from the families: it is data.
 
+use crate::prelude::*;
 use core::ops::Range;
 
 use crate::error::Error;

@@ -14,6 +14,8 @@
 //! through the portable path, and `M ≡ (w + top)·T^J` at the end
 //! ([`super::portable::finish`]).
 
+use crate::prelude::*;
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 

@@ -9,6 +9,7 @@
 //! The typed MAC behind a name is chosen once, when the key is set up
 //! ([`Engine`]): tagging by name is one `match` and the typed call.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -321,7 +322,7 @@ impl Mac {
         }
     }
     /// The nonce sizes this MAC accepts.
-    pub fn nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
+    pub fn nonce_sizes(&self) -> core::ops::RangeInclusive<usize> {
         if self.desc.takes_nonce() {
             self.desc.nonce.min()..=self.desc.nonce.max()
         } else {
@@ -396,8 +397,8 @@ impl Mac {
     }
 }
 
-impl std::fmt::Debug for Mac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Mac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Mac").field("name", &self.desc.name).finish_non_exhaustive()
     }
 }
@@ -419,8 +420,8 @@ pub struct OneTimeMac {
     key: Zeroizing<Vec<u8>>,
 }
 
-impl std::fmt::Debug for OneTimeMac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for OneTimeMac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("OneTimeMac").field("name", &self.desc.name).finish_non_exhaustive()
     }
 }

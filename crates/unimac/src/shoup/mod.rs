@@ -29,6 +29,7 @@
 //! degree: the fallback keys included; checked exhaustively at `l = 8` in
 //! `tests/shoup_bounds.rs`).
 
+use crate::prelude::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::platform::Platform;

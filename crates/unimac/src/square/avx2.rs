@@ -21,6 +21,7 @@
 //! low 64 bits are added in one lane and the carry out of them is detected
 //! with a signed compare of sign-flipped values.
 
+use crate::prelude::*;
 use core::arch::x86_64::*;
 
 use super::portable::{CHUNK, COLS};

@@ -30,6 +30,7 @@
 //! per register; for Def. 13 it is issued after the next eight blocks'
 //! products so the two overlap.
 
+use crate::prelude::*;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroizing;

@@ -31,6 +31,7 @@
 //! in the lanes for `l <= 96`: [`BlockKey::hash_blocks`], [`hash_blocks`]
 //! and the tree.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
@@ -395,7 +396,7 @@ impl BlockKey {
             let n8 = blocks.len() / bl / 8 * 8;
             if n8 > 0 {
                 let (eight, rest) = blocks.split_at(n8 * bl);
-                let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
+                let (o8, orest) = core::mem::take(&mut out).split_at_mut(n8 * o);
                 match (variant == Variant::E, l) {
                     (true, 32) => e_eight::<1>(prep, eight, o8),
                     (true, 64) => e_eight::<2>(prep, eight, o8),
@@ -415,7 +416,7 @@ impl BlockKey {
             // Four blocks at a time, one per lane: Def. 13, or the exact sums.
             while blocks.len() >= 4 * bl {
                 let (four, rest) = blocks.split_at(4 * bl);
-                let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+                let (o4, orest) = core::mem::take(&mut out).split_at_mut(4 * o);
                 match (variant == Variant::E, l) {
                     (true, 32) => e_four::<1>(prep, four, o4),
                     (true, 64) => e_four::<2>(prep, four, o4),

@@ -10,6 +10,7 @@
 //! portable code below or to the vector kernels of [`super::avx2`] /
 //! [`super::avx512`] through the [`Platform`] the key was made with.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::platform::Platform;

@@ -7,6 +7,7 @@
 //! so one pass over the block computes both.
 
 
+
 #[cfg(test)]
 use super::BLOCK;
 
@@ -50,8 +51,8 @@ impl Backend {
 
     /// Every distinct backend this CPU can run (for tests).
     #[cfg(test)]
-    pub(crate) fn available() -> Vec<Backend> {
-        let mut v: Vec<Backend> = Vec::new();
+    pub(crate) fn available() -> alloc::vec::Vec<Backend> {
+        let mut v: alloc::vec::Vec<Backend> = alloc::vec::Vec::new();
         for p in crate::platform::Platform::hardware().variants() {
             let b = Backend::for_platform(p);
             if !v.contains(&b) {
