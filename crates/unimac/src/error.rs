@@ -41,7 +41,8 @@ pub enum Error {
     /// Any other invalid argument.
     Invalid(String),
     /// A file could not be created, read, written or synced (the nonce
-    /// counter file of [`crate::counter`]); the message names the file.
+    /// counter file of `unimac::counter`, feature `std`); the message names
+    /// the file.
     Io(String),
 }
 
