@@ -14,6 +14,10 @@
 //! - the AES distinguishing advantage `Adv_AES^prp(q)` is a named term, NOT in
 //!   the number, with its `q` stated ([`Bound::not_included`]).
 
+use crate::prelude::*;
+#[cfg(not(feature = "std"))]
+#[allow(unused_imports)] // std's methods win wherever a dependency links std
+use crate::float::F64Math;
 use crate::error::Error;
 use crate::macs::{self, BoundRule, MacDesc};
 
@@ -51,14 +55,14 @@ impl Log2 {
         if lo == f64::NEG_INFINITY {
             return Log2(hi);
         }
-        Log2(hi + (lo - hi).exp2().ln_1p() / std::f64::consts::LN_2)
+        Log2(hi + (lo - hi).exp2().ln_1p() / core::f64::consts::LN_2)
     }
     /// The value as `m × 10^e` text, e.g. `1.27e-29` (exact for tiny values).
     pub fn sci(self) -> String {
         if self.0 == f64::NEG_INFINITY {
             return "0".into();
         }
-        let l10 = self.0 * std::f64::consts::LOG10_2;
+        let l10 = self.0 * core::f64::consts::LOG10_2;
         let mut e = l10.floor();
         let mut m = 10f64.powf(l10 - e);
         if m >= 9.995 {
@@ -444,7 +448,7 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             // Per attempt: 2^-96 (1 + 2^-31)^2 when the hashes differ, plus
             // (2L_w + 4)(1 + 2^-31)/2^128 for a hash collision.
-            let a = Log2(2.0 * (2f64.powi(-31)).ln_1p() / std::f64::consts::LN_2);
+            let a = Log2(2.0 * (2f64.powi(-31)).ln_1p() / core::f64::consts::LN_2);
             let guess = a.times(Log2::pow2(-96.0));
             let coll = l2(2 * lw + 4).times(Log2(a.0 / 2.0)).times(Log2::pow2(-128.0));
             b.terms.push(term(

@@ -29,6 +29,7 @@
 //! synced, or may not be replaced; [`Error::Invalid`] for a corrupt or
 //! exhausted counter. Each message names the file.
 
+use crate::prelude::*;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

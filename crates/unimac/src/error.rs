@@ -1,7 +1,8 @@
 //! One error type for the whole library; every message is a single line that
 //! names the problem, so the CLI can print it as it is.
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 /// Everything that can go wrong when a caller hands unimac a name, a key, a
 /// nonce or a message.
@@ -40,7 +41,8 @@ pub enum Error {
     /// Any other invalid argument.
     Invalid(String),
     /// A file could not be created, read, written or synced (the nonce
-    /// counter file of [`crate::counter`]); the message names the file.
+    /// counter file of `unimac::counter`, feature `std`); the message names
+    /// the file.
     Io(String),
 }
 
@@ -79,7 +81,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl From<crate::tag::MacError> for Error {
     fn from(_: crate::tag::MacError) -> Error {

@@ -16,6 +16,7 @@
 //! | Shoup's hashes | `GF(2)^l`, XOR | Shoup, "On fast and provably secure message authentication based on universal hashing", §4 (characteristic 2) |
 
 /// The group of a hash's output in which its differences are bounded.
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeltaGroup {
     /// `Z_{2^32}^N`: each little-endian 32-bit word added mod `2^32` (the
@@ -67,6 +68,7 @@ impl DeltaGroup {
 #[cfg(test)]
 mod tests {
     use super::DeltaGroup::*;
+    use crate::prelude::*;
 
     #[test]
     fn combine_is_the_group_operation() {

@@ -41,6 +41,29 @@
 //! assert_eq!(h.finalize().len(), 8);
 //! ```
 //!
+//! ## `no_std`
+//!
+//! The library is `#![no_std]` and needs `alloc` (a global allocator) and
+//! nothing else: every family, every typed MAC and the by-name table
+//! ([`registry`], [`macs`]) build for targets without an operating system
+//! (`cargo build --no-default-features --target thumbv7em-none-eabihf`, and
+//! `wasm32-unknown-unknown`). The features:
+//!
+//! - `std` (default): the thread pool ([`threads::set_max_threads`] has no
+//!   effect without it: every computation runs on the caller's thread),
+//!   the nonce counter files of `counter`, the environment variables
+//!   `UNIMAC_FORCE_PORTABLE` and `UNIMAC_DISABLE` ([`platform`]), std's
+//!   CPU feature detection, and `getrandom`.
+//! - `getrandom` (implied by `std`): the operating system's random
+//!   generator, for `modp::SecretPrime::{generate, from_bytes}` (a key and
+//!   the bases of its primality test) and the random `r ‖ s` of
+//!   `mac-shoup4-*` ([`mac::shoup::random_rs`]). Without it those return
+//!   [`Error::Invalid`] saying so; nothing falls back to weaker randomness.
+//!
+//! Without `std`, x86-64 still detects AVX2, AVX-512, PCLMULQDQ, GFNI and
+//! the rest with `cpuid` and `xgetbv` ([`Platform::detect`]); there are no
+//! environment variables.
+//!
 //! README's library snippet, the same code: it needs no dependency but
 //! `unimac`, and builds as well beside direct dependencies on
 //! `universal-hash` 0.6 and `digest` 0.11, the versions `cargo add` picks.
@@ -68,11 +91,26 @@
 //! assert!(m.verify_slice(tag.as_bytes()).is_ok()); // never verify_truncated_*
 //! ```
 
+#![no_std]
 // Inside an `unsafe fn` too, every unsafe operation needs its own `unsafe`
 // block, with its own `// SAFETY:` reason.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+// `vec!` and `format!`; in tests std's macros (`println!` too) instead.
+#[cfg_attr(not(test), macro_use)]
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+#[cfg_attr(test, macro_use)]
+extern crate std;
+
+mod prelude;
+mod rng;
+mod sync;
+#[cfg(not(feature = "std"))]
+mod float;
+
 pub mod bounds;
+#[cfg(feature = "std")]
 pub mod counter;
 pub mod error;
 pub mod group;

@@ -7,11 +7,12 @@
 //! Everything that acts on a MAC by name reads this table: the by-name MAC
 //! and the catalogue ([`crate::registry`]), the partial hashes
 //! ([`crate::partial`]), the bounds ([`crate::bounds`]), nonce counters
-//! ([`crate::counter`]), the command line and the Python package. No
+//! (`counter`, feature `std`), the command line and the Python package. No
 //! surface tests a name's spelling to decide a rule.
 //!
 //! This module imports nothing from the families: it is data.
 
+use crate::prelude::*;
 use core::ops::Range;
 
 use crate::error::Error;

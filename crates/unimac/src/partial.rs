@@ -103,6 +103,7 @@
 //! one message across processes or machines (or for hashing the parts of a
 //! message as they arrive out of order).
 
+use crate::prelude::*;
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
@@ -168,7 +169,7 @@ struct Spec {
     finish: Finish,
     key_len: usize,
     /// The bytes of the key the workers get.
-    hash_key: std::ops::Range<usize>,
+    hash_key: core::ops::Range<usize>,
     nonce: usize,
 }
 
@@ -309,8 +310,8 @@ impl Drop for Partial {
     }
 }
 
-impl std::fmt::Debug for Partial {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Partial {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Partial")
             .field("name", &self.name)
             .field("offset", &self.offset)
@@ -361,7 +362,7 @@ fn pow(mul: &dyn Fn(u128, u128) -> u128, beta: u128, mut n: u64) -> u128 {
     acc
 }
 
-fn invalid(name: &str, reason: impl std::fmt::Display) -> Error {
+fn invalid(name: &str, reason: impl core::fmt::Display) -> Error {
     Error::Invalid(format!("{name}: partial: {reason}"))
 }
 
@@ -528,7 +529,7 @@ impl Partial {
             return Err(bad("not a partial of version 1"));
         }
         let n = r.take(1).ok_or_else(|| bad("too short"))?[0] as usize;
-        let name = std::str::from_utf8(r.take(n).ok_or_else(|| bad("too short"))?).map_err(|_| bad("name"))?;
+        let name = core::str::from_utf8(r.take(n).ok_or_else(|| bad("too short"))?).map_err(|_| bad("name"))?;
         let s = spec(name).map_err(|_| bad("unsupported name"))?;
         if s.name != name {
             return Err(bad("name not in canonical form"));

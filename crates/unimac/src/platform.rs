@@ -11,8 +11,17 @@
 //! [`Feature::name`]s) narrows the detected features instead, e.g. to measure
 //! the AVX2 paths on a CPU with AVX-512. Outside x86-64 every path is
 //! portable.
+//!
+//! Without the feature `std` there are no environment variables, and the
+//! features are found with `cpuid` and `xgetbv` (the `cpufeatures` crate),
+//! which, like std, counts a feature only when the operating system saves
+//! the registers it uses; it is stricter than std in one place: GFNI and
+//! VPCLMULQDQ count only where the AVX-512 registers are enabled too.
+//! Freestanding x86-64 targets (`target_os = "none"`) are portable.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::prelude::*;
 
 /// One instruction-set feature a fast path uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,14 +70,14 @@ pub struct Platform {
     bits: u8,
 }
 
-impl std::fmt::Display for Platform {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Platform {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.name())
     }
 }
 
-impl std::fmt::Debug for Platform {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Platform {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Platform{:?}", self.features())
     }
 }
@@ -187,6 +196,12 @@ impl Platform {
         names.join("+")
     }
 
+    #[cfg(not(feature = "std"))]
+    fn probe() -> Platform {
+        Self::hardware()
+    }
+
+    #[cfg(feature = "std")]
     fn probe() -> Platform {
         if std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty()) {
             return Platform::portable();
@@ -217,34 +232,82 @@ impl Platform {
     fn probe_cpu() -> Platform {
         // Only x86-64 has fast paths compiled in; everywhere else (32-bit x86
         // included) the evidence stays empty.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
         {
-            let mut bits = 0u8;
-            let mut set = |f: Feature, yes: bool| {
-                if yes {
-                    bits |= f.bit();
-                }
-            };
-            let avx2 = std::is_x86_feature_detected!("avx2");
-            set(Feature::Avx2Fma, avx2 && std::is_x86_feature_detected!("fma"));
-            set(
-                Feature::Pclmul,
-                std::is_x86_feature_detected!("pclmulqdq") && std::is_x86_feature_detected!("sse4.1"),
-            );
-            set(
-                Feature::Vpclmul,
-                std::is_x86_feature_detected!("vpclmulqdq") && std::is_x86_feature_detected!("pclmulqdq") && avx2,
-            );
-            set(Feature::Gfni, std::is_x86_feature_detected!("gfni") && avx2);
-            let avx512f = std::is_x86_feature_detected!("avx512f");
-            set(Feature::Avx512, avx512f);
-            set(Feature::Avx512Ifma, avx512f && std::is_x86_feature_detected!("avx512ifma"));
-            Platform { bits }
+            Self::probe_std()
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+        {
+            Self::probe_cpuid()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             Platform::portable()
         }
+    }
+
+    /// The evidence from std's run-time detection.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    fn probe_std() -> Platform {
+        Self::from_flags(|f| match f {
+            "avx2" => std::is_x86_feature_detected!("avx2"),
+            "fma" => std::is_x86_feature_detected!("fma"),
+            "pclmulqdq" => std::is_x86_feature_detected!("pclmulqdq"),
+            "sse4.1" => std::is_x86_feature_detected!("sse4.1"),
+            "vpclmulqdq" => std::is_x86_feature_detected!("vpclmulqdq"),
+            "gfni" => std::is_x86_feature_detected!("gfni"),
+            "avx512f" => std::is_x86_feature_detected!("avx512f"),
+            "avx512ifma" => std::is_x86_feature_detected!("avx512ifma"),
+            _ => false,
+        })
+    }
+
+    /// The evidence from `cpuid` and `xgetbv` through `cpufeatures`, which
+    /// needs no operating system (its answers are cached in atomics).
+    #[cfg(target_arch = "x86_64")]
+    #[cfg_attr(feature = "std", allow(dead_code))]
+    fn probe_cpuid() -> Platform {
+        cpufeatures::new!(cpu_avx2, "avx2");
+        cpufeatures::new!(cpu_fma, "fma");
+        cpufeatures::new!(cpu_pclmulqdq, "pclmulqdq");
+        cpufeatures::new!(cpu_sse41, "sse4.1");
+        cpufeatures::new!(cpu_vpclmulqdq, "vpclmulqdq");
+        cpufeatures::new!(cpu_gfni, "gfni");
+        cpufeatures::new!(cpu_avx512f, "avx512f");
+        cpufeatures::new!(cpu_avx512ifma, "avx512ifma");
+        Self::from_flags(|f| match f {
+            "avx2" => cpu_avx2::get(),
+            "fma" => cpu_fma::get(),
+            "pclmulqdq" => cpu_pclmulqdq::get(),
+            "sse4.1" => cpu_sse41::get(),
+            "vpclmulqdq" => cpu_vpclmulqdq::get(),
+            "gfni" => cpu_gfni::get(),
+            "avx512f" => cpu_avx512f::get(),
+            "avx512ifma" => cpu_avx512ifma::get(),
+            _ => false,
+        })
+    }
+
+    /// The [`Feature`]s from the CPU's flags (`has` answers for the names
+    /// of `std::is_x86_feature_detected!`): each feature only when every
+    /// flag it needs is there.
+    #[cfg(target_arch = "x86_64")]
+    fn from_flags(has: impl Fn(&str) -> bool) -> Platform {
+        let mut bits = 0u8;
+        let mut set = |f: Feature, yes: bool| {
+            if yes {
+                bits |= f.bit();
+            }
+        };
+        let avx2 = has("avx2");
+        set(Feature::Avx2Fma, avx2 && has("fma"));
+        set(Feature::Pclmul, has("pclmulqdq") && has("sse4.1"));
+        set(Feature::Vpclmul, has("vpclmulqdq") && has("pclmulqdq") && avx2);
+        set(Feature::Gfni, has("gfni") && avx2);
+        let avx512f = has("avx512f");
+        set(Feature::Avx512, avx512f);
+        set(Feature::Avx512Ifma, avx512f && has("avx512ifma"));
+        Platform { bits }
     }
 }
 
@@ -339,6 +402,26 @@ mod tests {
         assert_eq!(Platform::portable().to_string(), "portable");
         #[cfg(not(target_arch = "x86_64"))]
         assert_eq!(d, Platform::portable());
+    }
+}
+
+/// The `cpuid` detection used without `std` never claims a feature that
+/// std's detection denies (it may claim fewer), on this CPU.
+#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
+mod cpuid_tests {
+    use super::*;
+
+    #[test]
+    fn cpuid_evidence_is_within_stds() {
+        let (ours, stds) = (Platform::probe_cpuid(), Platform::probe_std());
+        for f in Feature::ALL {
+            assert!(!ours.has(f) || stds.has(f), "cpuid claims {f:?}, std does not");
+        }
+        // Where the AVX-512 registers are enabled, the two agree.
+        if stds.avx512() {
+            assert_eq!(ours, stds);
+        }
+        assert_eq!(Platform::hardware(), stds);
     }
 }
 

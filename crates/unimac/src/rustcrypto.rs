@@ -69,7 +69,7 @@
 //! keys and blocks as `generic-array` arrays. The same rule holds there:
 //! `verify_slice`, never the truncated forms.
 
-use std::sync::Arc;
+use alloc::sync::Arc;
 
 #[cfg(doc)]
 use universal_hash::array::Array;
@@ -355,6 +355,7 @@ pub mod v0_5 {
 
 #[cfg(test)]
 mod tests {
+    use crate::prelude::*;
     use crate::registry::{known_answer as compute, Params};
 
     fn reference(name: &str, key: &[u8], msg: &[u8]) -> Vec<u8> {
@@ -374,7 +375,7 @@ mod tests {
             fn universal_hashes_are_the_spec_functions() {
                 let key32: [u8; 32] = core::array::from_fn(|i| (i * 7 + 1) as u8);
                 for blocks in 0..40usize {
-                    let msg: Vec<u8> = (0..16 * blocks).map(|i| (i * 31 + 5) as u8).collect();
+                    let msg: alloc::vec::Vec<u8> = (0..16 * blocks).map(|i| (i * 31 + 5) as u8).collect();
                     let mut h = Hash127Uhf::new(&key32.into());
                     h.update_padded(&msg);
                     assert_eq!(h.finalize().as_slice(), reference("hash127-raw", &key32, &msg), "{blocks} blocks");
@@ -408,7 +409,7 @@ mod tests {
             fn digest_mac_is_hash127_aes() {
                 let key: [u8; 32] = core::array::from_fn(|i| (200 - i) as u8);
                 for len in [0usize, 1, 15, 16, 17, 1000, 70_000] {
-                    let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+                    let msg: alloc::vec::Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
                     let want = reference("mac-hash127-aes", &key, &msg);
                     let mut m = <Hash127AesMac as KeyInit>::new_from_slice(&key).unwrap();
                     for c in msg.chunks(333) {

@@ -5,7 +5,8 @@
 //! catalogue ([`crate::registry`]) gathers them and looks names up. Neither
 //! this module nor the families import the catalogue.
 
-use std::sync::Arc;
+use crate::prelude::*;
+use alloc::sync::Arc;
 
 use crate::group::DeltaGroup;
 use crate::error::Error;
@@ -84,8 +85,8 @@ pub struct Params<'a> {
     pub len: Option<usize>,
 }
 
-impl std::fmt::Debug for Params<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Params<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Params")
             .field("key", &format_args!("<{} secret bytes>", self.key.len()))
             .field("nonce", &self.nonce)

@@ -3,19 +3,20 @@
 //! detail: which byte differed is not the caller's business, nor an
 //! attacker's).
 
+use crate::prelude::*;
 use subtle::ConstantTimeEq;
 
 /// A tag did not verify: wrong value, or wrong length. Carries no detail.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MacError;
 
-impl std::fmt::Display for MacError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for MacError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("tag mismatch")
     }
 }
 
-impl std::error::Error for MacError {}
+impl core::error::Error for MacError {}
 
 /// `Ok(())` exactly when `received` equals `computed` (same length, same
 /// bytes), compared in constant time.
@@ -129,8 +130,8 @@ impl<const N: usize> From<[u8; N]> for Tag<N> {
     }
 }
 
-impl<const N: usize> std::fmt::Debug for Tag<N> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl<const N: usize> core::fmt::Debug for Tag<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Tag(")?;
         for b in &self.0 {
             write!(f, "{b:02x}")?;

@@ -18,9 +18,15 @@
 //! them, and UMAC and VMAC hash runs of chunks through NH on the threads
 //! (VMAC joins its pieces' polynomials mod `2^127 − 1`; UMAC passes the NH
 //! outputs to its polynomial in order).
+//!
+//! Without the feature `std` there are no threads: the setting is kept, but
+//! every computation runs on the caller's thread.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "std")]
 use std::sync::{Arc, Mutex};
+
+use crate::prelude::*;
 
 static MAX: AtomicUsize = AtomicUsize::new(1);
 
@@ -50,12 +56,19 @@ pub(crate) fn allowed() -> usize {
     }
 }
 
+#[cfg(not(feature = "std"))]
+fn cores() -> usize {
+    1
+}
+
+#[cfg(feature = "std")]
 fn cores() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The library's pool for `n ≥ 2` threads; `None` if it cannot be built.
+#[cfg(feature = "std")]
 fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
     static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     // The slot holds a whole value or nothing: a poisoned lock is still good.
@@ -86,8 +99,11 @@ where
     R: Send,
     F: Fn(&T) -> R + Sync + Send,
 {
+    #[cfg(feature = "std")]
     use rayon::prelude::*;
+    #[cfg(feature = "std")]
     let n = allowed().min(pieces.len());
+    #[cfg(feature = "std")]
     if n >= 2 {
         if let Some(p) = pool(n) {
             if p.current_thread_index().is_some() {
@@ -111,7 +127,7 @@ pub(crate) fn parallel(len: usize, min: usize) -> bool {
 /// `unit` bytes but the last: none below `min` (or with one thread allowed),
 /// else four per allowed thread (so a thread held up by other work on the
 /// machine leaves its share to the others), each at least 1 MiB.
-pub(crate) fn split(len: usize, unit: usize, min: usize) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn split(len: usize, unit: usize, min: usize) -> Vec<core::ops::Range<usize>> {
     let threads = if len >= min.max(1) { allowed() } else { 1 };
     let units = len / unit;
     let k = if threads < 2 { 1 } else { (4 * threads).min(len / (1 << 20)).max(threads) };
@@ -149,6 +165,7 @@ mod tests {
     /// With two threads allowed (and two cores), the pieces run on two
     /// threads of the library's own pool, not the caller's or rayon's global
     /// pool; with one, on the caller's thread.
+    #[cfg(feature = "std")]
     #[test]
     fn map_uses_the_library_pool() {
         let pieces: Vec<u32> = (0..8).collect();
@@ -186,6 +203,19 @@ mod tests {
         assert!(got.iter().all(|g| g.0));
         assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), v.iter().map(|x| x * 3).collect::<Vec<_>>());
         assert_eq!(pieces, vec![0..64 << 20], "one piece when one thread can run");
+    }
+
+    /// Without `std` nothing is ever split: one thread, whatever the setting.
+    #[cfg(not(feature = "std"))]
+    #[test]
+    fn no_threads_without_std() {
+        set_max_threads(0);
+        let (allowed_now, par) = (allowed(), parallel(1 << 30, 1));
+        let pieces = split(64 << 20, 64, PARALLEL_MIN);
+        set_max_threads(1);
+        assert_eq!(allowed_now, 1);
+        assert!(!par);
+        assert_eq!(pieces, vec![0..64 << 20]);
     }
 
     #[test]

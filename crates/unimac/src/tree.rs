@@ -20,8 +20,6 @@
 //! [`Tree::finalize_reset`] keeps the derived level keys for the
 //! next message.
 
-use std::sync::{Arc, Mutex};
-
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
@@ -29,6 +27,8 @@ use zeroize::{Zeroize, Zeroizing};
 pub use crate::spec::{BlockFamily, BlockHash};
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
+use crate::prelude::*;
+use crate::sync::{Arc, OnceLock};
 
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
 /// little-endian integer.
@@ -114,7 +114,15 @@ struct Level {
 pub struct TreeKey {
     family: BlockFamily,
     seed: Zeroizing<[u8; 16]>,
-    levels: Mutex<Vec<Arc<dyn BlockHash>>>,
+    /// Level 0, whose `next` holds level 1 once derived, and so on.
+    levels: LevelKey,
+}
+
+/// The key of one level and, once derived, the next level's (set once;
+/// reading it takes no lock).
+struct LevelKey {
+    hash: Arc<dyn BlockHash>,
+    next: OnceLock<Box<LevelKey>>,
 }
 
 impl TreeKey {
@@ -122,9 +130,15 @@ impl TreeKey {
     /// key of level 0 (which every message uses) is derived now, the others
     /// when a message first reaches them.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> TreeKey {
-        let k = TreeKey { family, seed: Zeroizing::new(*s), levels: Mutex::new(Vec::new()) };
-        k.level(0);
-        k
+        let levels = Self::derive(&family, s, 0);
+        TreeKey { family, seed: Zeroizing::new(*s), levels }
+    }
+
+    /// `F` under the key of level `i`.
+    fn derive(family: &BlockFamily, seed: &[u8; 16], i: usize) -> LevelKey {
+        let k = family.key;
+        let key = Zeroizing::new(keystream_range(seed, i * k, k));
+        LevelKey { hash: Arc::from(family.keyed(&key)), next: OnceLock::new() }
     }
 
     /// The block family `F`.
@@ -135,16 +149,17 @@ impl TreeKey {
     /// `F` under the key of level `j` (bytes `jK .. (j+1)K` of the key
     /// stream), derived on first use; levels are derived in order.
     pub fn level(&self, j: usize) -> Arc<dyn BlockHash> {
-        // A panic elsewhere cannot leave the list inconsistent (it only grows
-        // by whole entries), so a poisoned lock is still good.
-        let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
-        while levels.len() <= j {
-            let i = levels.len();
-            let k = self.family.key;
-            let key = Zeroizing::new(keystream_range(&self.seed, i * k, k));
-            levels.push(Arc::from(self.family.keyed(&key)));
+        Arc::clone(&self.level_ref(j).hash)
+    }
+
+    /// Level `j`'s entry, deriving it (and the levels below it) first if
+    /// needed.
+    fn level_ref(&self, j: usize) -> &LevelKey {
+        let mut node = &self.levels;
+        for i in 1..=j {
+            node = node.next.get_or_init(|| Box::new(Self::derive(&self.family, &self.seed, i)));
         }
-        Arc::clone(&levels[j])
+        node
     }
 
     /// `tree-F(s, msg)` in one go into `out` (at least `O` bytes), for a
@@ -245,11 +260,9 @@ impl TreeKey {
     /// [`hash_into`](Self::hash_into) of a message whose tree has levels
     /// `0..=top` (`top < L`).
     fn one_shot<const L: usize>(&self, msg: &[u8], top: usize, out: &mut [u8]) -> bool {
-        let hashes: [Option<Arc<dyn BlockHash>>; L] = {
-            let _ = self.level(top);
-            let levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
-            std::array::from_fn(|j| (j <= top).then(|| Arc::clone(&levels[j])))
-        };
+        // Levels 0..=top (top < L, a few): each a walk down the chain.
+        let hashes: [Option<Arc<dyn BlockHash>>; L] =
+            core::array::from_fn(|j| (j <= top).then(|| Arc::clone(&self.level_ref(j).hash)));
         let (b, o) = (self.family.block, self.family.out);
         let mut t = OneShot::<L> { b, o, hashes: &hashes, levels: [Partial { buf: [0; MAX_BLOCK], n: 0, emitted: false }; L] };
         let done = t.absorb::<ONESHOT_BATCH>(0, msg) && t.finish(out);
@@ -496,7 +509,7 @@ impl Tree {
                 lvl.buf.extend_from_slice(&data[..take]);
                 data = &data[take..];
                 if lvl.buf.len() == b {
-                    let mut out = std::mem::take(&mut lvl.scratch);
+                    let mut out = core::mem::take(&mut lvl.scratch);
                     out.resize(o, 0);
                     lvl.hash.hash_blocks(&lvl.buf, &mut out);
                     lvl.buf.clear();
@@ -508,7 +521,7 @@ impl Tree {
             }
             let n = (data.len() / b).min((BATCH_BYTES / b).max(1));
             let (blocks, rest) = data.split_at(n * b);
-            let mut out = std::mem::take(&mut lvl.scratch);
+            let mut out = core::mem::take(&mut lvl.scratch);
             out.resize(n * o, 0);
             lvl.hash.hash_blocks(blocks, &mut out);
             lvl.emitted = true;
@@ -532,7 +545,7 @@ impl Tree {
         let o = self.key.family.out;
         // The last (padded) block of a level and its output, reused from
         // message to message.
-        let mut last = std::mem::take(&mut self.pad);
+        let mut last = core::mem::take(&mut self.pad);
         last.resize(b, 0);
         let mut out = [0u8; 64];
         let mut out_vec;
@@ -554,7 +567,7 @@ impl Tree {
             lvl.buf.fill(0);
             lvl.buf.clear();
             lvl.hash.hash_blocks(&last, out);
-            if !std::mem::replace(&mut lvl.emitted, false) {
+            if !core::mem::replace(&mut lvl.emitted, false) {
                 break;
             }
             self.feed(j + 1, out);
@@ -583,7 +596,7 @@ impl Tree {
 /// each level's rest is padded with `pad(·, B)` as a level that is not the
 /// last (so the message's input to each of these levels must be at least
 /// `B` bytes).
-pub(crate) fn hash_levels(key: &TreeKey, levels: std::ops::Range<usize>, data: &[u8], pad: bool) -> Vec<u8> {
+pub(crate) fn hash_levels(key: &TreeKey, levels: core::ops::Range<usize>, data: &[u8], pad: bool) -> Vec<u8> {
     let b = key.family.block;
     let o = key.family.out;
     let mut cur: Option<Vec<u8>> = None;

@@ -2,6 +2,7 @@
 //! the original hash127 package's accuracy test (`hash127-accuracy.exp`), and
 //! Wycheproof's `mac_with_iv` files.
 
+use crate::prelude::*;
 use crate::registry::{self, Params};
 
 /// One failed known answer.

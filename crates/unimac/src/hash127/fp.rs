@@ -9,7 +9,8 @@
 //! with round-to-nearest, which Rust guarantees on every target with SSE2
 //! (all of x86-64) and on every other 64-bit target.
 
-use std::sync::OnceLock;
+use crate::prelude::*;
+use crate::sync::OnceLock;
 
 use zeroize::Zeroize;
 

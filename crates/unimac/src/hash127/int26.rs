@@ -19,6 +19,7 @@
 //! by the precomputed limbs of `r^96 … r^1`, and one squeeze. The last block
 //! of a message may be shorter (`n` words use `r^n … r^1`).
 
+use crate::prelude::*;
 use zeroize::Zeroize;
 
 use super::portable;

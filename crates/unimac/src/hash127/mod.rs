@@ -27,8 +27,10 @@
 //! none by default), slices of at least [`PARALLEL_MIN`] bytes are hashed on several cores and
 //! joined with `S(a‖b) = S(a)·r^|b| + S(b)`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use crate::prelude::*;
+use core::sync::atomic::Ordering;
+use crate::sync::AtomicU64;
+use crate::sync::{Arc, OnceLock};
 
 use zeroize::Zeroize;
 

@@ -1,5 +1,6 @@
 //! Portable exact arithmetic mod `p = 2^127 − 1` on `u128`, no floating point.
 
+use crate::prelude::*;
 use super::P;
 
 /// `s mod p` for `s <= 2^127`, without a branch on `s` (constant time): the

@@ -23,6 +23,7 @@
 //! assert!(Hash127OneTime96::new(&key).verify(b"attack at dawn", &tag).is_ok());
 //! ```
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, portable, Hash127};

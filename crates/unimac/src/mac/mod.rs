@@ -48,7 +48,8 @@
 //! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
 //! ```
 
-use std::sync::Arc;
+use crate::prelude::*;
+use alloc::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
@@ -432,8 +433,8 @@ pub struct ShoupHash {
     out: usize,
 }
 
-impl std::fmt::Debug for ShoupHash {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for ShoupHash {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ShoupHash").field("name", &self.entry.info.name).finish()
     }
 }

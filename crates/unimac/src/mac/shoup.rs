@@ -27,6 +27,7 @@
 //! assert!(mac.verify(b"attack at dusk", &sent.to_bytes()).is_err());
 //! ```
 
+use crate::prelude::*;
 use aes::Aes128;
 use zeroize::Zeroizing;
 
@@ -274,7 +275,7 @@ impl Shoup4Hash {
 /// [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred) (the CLI).
 pub fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
-    getrandom::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
+    crate::rng::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
     Ok(rs)
 }
 

@@ -372,6 +372,7 @@ fn one_time_keys_tag_once_and_verify_always() {
 
 /// `shoup4-*` draws its random pair `r ‖ s` itself for every message and
 /// sends `r ‖ s ‖ tag`; no tagging door takes a pair from the caller.
+#[cfg(feature = "getrandom")]
 #[test]
 fn shoup4_draws_its_own_pair_at_every_door() {
     let key = [0x17u8; 48];
@@ -405,4 +406,50 @@ fn shoup4_draws_its_own_pair_at_every_door() {
         c.update(b"msg");
         assert_eq!(c.finalize().unwrap(), sent[16..]);
     }
+}
+
+/// Without the feature `getrandom`, every door that needs fresh randomness
+/// is an error that says so (never a pair or a prime from a weaker
+/// source), and the doors that need none still work.
+#[cfg(not(feature = "getrandom"))]
+#[test]
+fn without_getrandom_the_random_doors_are_errors() {
+    let says = |e: Error| {
+        let m = e.to_string();
+        assert!(m.contains("`getrandom`"), "{m}");
+    };
+    let key = [0x17u8; 48];
+    for name in ["shoup4-eval64", "shoup4-division64"] {
+        let m = Mac::new(name, &key).unwrap();
+        says(m.tag(None, b"msg").unwrap_err());
+        // The pair is drawn when a stream starts, or when it ends.
+        match m.start(None) {
+            Err(e) => says(e),
+            Ok(mut s) => {
+                s.update(b"msg");
+                says(s.finalize().unwrap_err());
+            }
+        }
+        match m.start_deferred() {
+            Err(e) => says(e),
+            Ok(mut p) => {
+                p.update(b"msg");
+                says(p.finalize(None).unwrap_err());
+            }
+        }
+        // Known answers take the pair from the caller: no randomness, and
+        // the tag they give checks.
+        let rs = [0x42u8; 16];
+        let kp = Params { key: &key, nonce: Some(&rs), len: None };
+        let tag = registry::known_answer(&format!("mac-{name}"), &kp, b"msg").unwrap();
+        let mut sent = rs.to_vec();
+        sent.extend_from_slice(&tag);
+        assert!(m.verify(None, b"msg", &sent).is_ok());
+        assert!(m.verify(None, b"msh", &sent).is_err());
+    }
+    says(crate::modp::SecretPrime::generate().unwrap_err());
+    // 2^127 - 1 is prime, but checking it takes random bases.
+    says(crate::modp::SecretPrime::from_bytes(&((1u128 << 127) - 1).to_le_bytes()).unwrap_err());
+    let p = Params { key: &((1u128 << 127) - 1).to_le_bytes(), nonce: None, len: None };
+    says(registry::compute("modp", &p, b"abc").unwrap_err());
 }

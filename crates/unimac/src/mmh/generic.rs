@@ -14,6 +14,7 @@
 // `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
 #![allow(clippy::manual_is_multiple_of)]
 
+use crate::prelude::*;
 use crate::error::Error;
 
 /// An unsigned machine word of `w` bits.

@@ -25,6 +25,7 @@
 //!   section 3.3 states as `2.25/2^60`.
 //! - A tree of height `h` adds the collision probabilities of its levels.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;

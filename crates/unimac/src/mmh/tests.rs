@@ -5,6 +5,7 @@
 //! groups of four and eight blocks. Each kernel module's tests call
 //! [`differential`] with its own entry point.
 
+use crate::prelude::*;
 use rand::{Rng, SeedableRng};
 
 use super::generic::{self, Prime};

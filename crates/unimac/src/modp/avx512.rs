@@ -16,6 +16,8 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+use crate::prelude::*;
+
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 

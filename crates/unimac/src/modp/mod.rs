@@ -31,7 +31,11 @@
 //! assert!(!p.check_identity(&[3], &[2], &[4], &[1], &[2]));
 //! ```
 
-use std::fmt;
+use crate::prelude::*;
+#[cfg(not(feature = "std"))]
+#[allow(unused_imports)] // std's methods win wherever a dependency links std
+use crate::float::F64Math;
+use core::fmt;
 
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
@@ -111,7 +115,7 @@ pub struct SecretPrime {
     /// The IFMA52 kernel's digits, built on first use (they zeroize
     /// themselves when dropped).
     #[cfg(target_arch = "x86_64")]
-    ifma: std::sync::OnceLock<avx512::IfmaTables>,
+    ifma: crate::sync::OnceLock<avx512::IfmaTables>,
 }
 
 impl fmt::Debug for SecretPrime {
@@ -162,7 +166,7 @@ pub(crate) fn is_prime_ct(n: u128, rounds: usize) -> Result<bool, Error> {
     let mut prime = Choice::from(1);
     let mut base = zeroize::Zeroizing::new([0u8; 16]);
     for _ in 0..rounds {
-        getrandom::fill(&mut *base)
+        crate::rng::fill(&mut *base)
             .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
         let a = FixedMontyForm::new(&U128::from_le_slice(&*base), &params);
         let mut x = a.pow(&d);
@@ -186,7 +190,7 @@ impl SecretPrime {
     pub fn generate() -> Result<SecretPrime, Error> {
         let mut b = zeroize::Zeroizing::new([0u8; 16]);
         loop {
-            getrandom::fill(&mut *b)
+            crate::rng::fill(&mut *b)
                 .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
             let x = zeroize::Zeroizing::new(u128::from_le_bytes(*b) | 1);
             // One round rejects most composites; the candidate kept passes
@@ -230,7 +234,7 @@ impl SecretPrime {
             platform,
             backend: Backend::for_platform(platform),
             #[cfg(target_arch = "x86_64")]
-            ifma: std::sync::OnceLock::new(),
+            ifma: crate::sync::OnceLock::new(),
         }
     }
 
@@ -319,8 +323,8 @@ impl SecretPrime {
     }
 
     /// Start reducing an integer that arrives in pieces, lowest bytes first.
-    pub fn start(self: &std::sync::Arc<Self>) -> ModpStream {
-        ModpStream { key: std::sync::Arc::clone(self), w: 0, n: 0, buf: zeroize::Zeroizing::new(Vec::with_capacity(STREAM_CHUNK)) }
+    pub fn start(self: &alloc::sync::Arc<Self>) -> ModpStream {
+        ModpStream { key: alloc::sync::Arc::clone(self), w: 0, n: 0, buf: zeroize::Zeroizing::new(Vec::with_capacity(STREAM_CHUNK)) }
     }
 
     /// `M mod p`, 16 bytes little-endian (`modp`, docs/WIRE.md §7).
@@ -364,7 +368,7 @@ pub fn identity_bits(a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> u64 {
 /// `π(x) > x/ln x` (x ≥ 17) and `π(x) < 1.25506 x/ln x` (x > 1) of Rosser and
 /// Schoenfeld (1962). About `2^121.52`.
 pub fn primes_in_range_log2() -> f64 {
-    let ln2 = std::f64::consts::LN_2;
+    let ln2 = core::f64::consts::LN_2;
     let lo = 2f64.powi(128) / (128.0 * ln2) - 1.25506 * 2f64.powi(120) / (120.0 * ln2);
     lo.log2()
 }
@@ -383,7 +387,7 @@ pub fn false_accept_log2(n_bits: u64) -> f64 {
 /// `M mod p` under way: the integer's bytes arrive lowest first, in any
 /// chunking ([`SecretPrime::start`]).
 pub struct ModpStream {
-    key: std::sync::Arc<SecretPrime>,
+    key: alloc::sync::Arc<SecretPrime>,
     /// `w ≡ A·2^(-8n)` for the `n` bytes absorbed so far, `A` their integer.
     w: u128,
     n: u64,
@@ -435,7 +439,7 @@ impl Stream for ModpStream {
 }
 
 /// The registry's keyed `modp` (the key's tables built once).
-struct KeyedModp(std::sync::Arc<SecretPrime>);
+struct KeyedModp(alloc::sync::Arc<SecretPrime>);
 
 impl Keyed for KeyedModp {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
@@ -460,10 +464,11 @@ pub(crate) fn catalog() -> Vec<Entry> {
             summary: "M mod p, p a secret prime in [2^120, 2^128), M little-endian (Bernstein, “Floating-point arithmetic and message authentication”; docs/WIRE.md §7)".into(),
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-            Ok(Box::new(KeyedModp(std::sync::Arc::new(SecretPrime::from_bytes(p.key)?))))
+            Ok(Box::new(KeyedModp(alloc::sync::Arc::new(SecretPrime::from_bytes(p.key)?))))
         },
     )]
 }
 
-#[cfg(test)]
+// Every test here loads a key, which takes random bases (`getrandom`).
+#[cfg(all(test, feature = "getrandom"))]
 mod tests;

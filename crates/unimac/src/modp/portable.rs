@@ -23,6 +23,7 @@
 //! Every step is branch-free in the key and the data (branches depend only on
 //! lengths).
 
+use crate::prelude::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Limbs per block.

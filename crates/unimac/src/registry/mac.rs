@@ -9,6 +9,7 @@
 //! The typed MAC behind a name is chosen once, when the key is set up
 //! ([`Engine`]): tagging by name is one `match` and the typed call.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -315,7 +316,7 @@ impl NamedMac {
         }
     }
     /// The nonce sizes this MAC accepts.
-    pub fn nonce_sizes(&self) -> std::ops::RangeInclusive<usize> {
+    pub fn nonce_sizes(&self) -> core::ops::RangeInclusive<usize> {
         if self.desc.takes_nonce() {
             self.desc.nonce.min()..=self.desc.nonce.max()
         } else {
@@ -390,8 +391,8 @@ impl NamedMac {
     }
 }
 
-impl std::fmt::Debug for NamedMac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for NamedMac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("NamedMac").field("name", &self.desc.name).finish_non_exhaustive()
     }
 }
@@ -413,8 +414,8 @@ pub struct OneTimeMac {
     key: Zeroizing<Vec<u8>>,
 }
 
-impl std::fmt::Debug for OneTimeMac {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for OneTimeMac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("OneTimeMac").field("name", &self.desc.name).finish_non_exhaustive()
     }
 }

@@ -10,7 +10,8 @@
 //! [`Keyed`] object that starts any number of messages; [`open`] is `key`
 //! followed by one start, so both paths run the same code.
 
-use std::sync::OnceLock;
+use crate::prelude::*;
+use crate::sync::OnceLock;
 
 use zeroize::Zeroizing;
 
@@ -42,12 +43,12 @@ pub fn entries() -> &'static [Entry] {
 }
 
 fn entry_of(info: &Info) -> Option<&'static Entry> {
-    entries().iter().find(|e| std::ptr::eq(&e.info, info) || e.info.name == info.name)
+    entries().iter().find(|e| core::ptr::eq(&e.info, info) || e.info.name == info.name)
 }
 
 /// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or a range for
 /// the names made with [`Entry::nonce_from`].
-pub fn nonce_sizes(info: &Info) -> std::ops::RangeInclusive<usize> {
+pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
     let min = entry_of(info).and_then(|e| e.nonce_min).unwrap_or(info.nonce);
     min..=info.nonce
 }
@@ -143,7 +144,7 @@ pub(crate) fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), E
     }
 }
 
-fn check_nonce_len(info: &Info, sizes: std::ops::RangeInclusive<usize>, nonce: Option<&[u8]>) -> Result<(), Error> {
+fn check_nonce_len(info: &Info, sizes: core::ops::RangeInclusive<usize>, nonce: Option<&[u8]>) -> Result<(), Error> {
     let name = &info.name;
     match (info.nonce, nonce) {
         (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),

@@ -2,6 +2,7 @@
 //! you mean", and the papers are cited by author and title. The command line
 //! and the Python package both resolve names here, so their messages agree.
 
+use crate::prelude::*;
 use super::{lookup, names, spec_names};
 use crate::error::Error;
 

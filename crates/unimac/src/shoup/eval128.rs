@@ -27,7 +27,8 @@
 //! `α` has at most `n + 1` roots, so for messages of at most `n` blocks eval128
 //! is `ε`-AXU with `ε ≤ (n + 1)/2^128`.
 
-use std::sync::Arc;
+use crate::prelude::*;
+use alloc::sync::Arc;
 
 use zeroize::Zeroize;
 

@@ -86,8 +86,8 @@ pub struct Modulus {
     pub mu: u64,
 }
 
-impl std::fmt::Debug for Modulus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Modulus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Modulus { .. }")
     }
 }

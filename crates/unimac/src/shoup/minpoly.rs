@@ -26,8 +26,8 @@ pub struct MinPoly {
     pub degree: u32,
 }
 
-impl std::fmt::Debug for MinPoly {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for MinPoly {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("MinPoly").field("degree", &self.degree).finish_non_exhaustive()
     }
 }

@@ -34,6 +34,7 @@
 //! degree: the fallback keys included; checked exhaustively at `l = 8` in
 //! `tests/shoup_bounds.rs`).
 
+use crate::prelude::*;
 use zeroize::Zeroize;
 
 use crate::platform::Platform;

@@ -1,6 +1,7 @@
 //! The one differential test of Shoup's kernels ([`check_kernels`]), which
 //! each kernel module's tests call.
 
+use crate::prelude::*;
 use rand::{Rng, RngCore, SeedableRng};
 
 use super::eval128::{self, Eval128};

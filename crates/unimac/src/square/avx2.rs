@@ -23,6 +23,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+use crate::prelude::*;
 use core::arch::x86_64::*;
 
 use super::portable::{CHUNK, COLS};

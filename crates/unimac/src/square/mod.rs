@@ -31,6 +31,7 @@
 //! in the lanes for `l <= 96`: [`BlockKey::hash_blocks`], [`hash_blocks`]
 //! and the tree.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::group::DeltaGroup;
@@ -468,7 +469,7 @@ impl BlockKey {
             let n8 = blocks.len() / bl / 8 * 8;
             if n8 > 0 {
                 let (eight, rest) = blocks.split_at(n8 * bl);
-                let (o8, orest) = std::mem::take(&mut out).split_at_mut(n8 * o);
+                let (o8, orest) = core::mem::take(&mut out).split_at_mut(n8 * o);
                 let p = self.platform;
                 match (variant == Variant::E, l) {
                     (true, 32) => avx512::e_blocks_reduced::<1>(p, prep, eight, o8),
@@ -489,7 +490,7 @@ impl BlockKey {
             // Four blocks at a time, one per lane: Def. 13, or the exact sums.
             while blocks.len() >= 4 * bl {
                 let (four, rest) = blocks.split_at(4 * bl);
-                let (o4, orest) = std::mem::take(&mut out).split_at_mut(4 * o);
+                let (o4, orest) = core::mem::take(&mut out).split_at_mut(4 * o);
                 let p = self.platform;
                 match (variant == Variant::E, l) {
                     (true, 32) => e_four::<1>(p, prep, four, o4),

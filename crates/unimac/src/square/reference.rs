@@ -11,6 +11,7 @@
 //! long division); the library computes through `portable.rs` and
 //! `avx2.rs`, which are tested to give the identical bytes.
 
+use crate::prelude::*;
 use super::Variant;
 
 /// Limbs of [`Nat`]: 32 × 12 = 384 bits, enough for every definition at

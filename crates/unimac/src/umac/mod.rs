@@ -26,9 +26,11 @@
 //! assert!(mac.verify(b"bcdefghi", b"", &tag).is_ok());
 //! ```
 
-use std::fmt;
-use std::sync::atomic::{fence, AtomicU64, Ordering};
-use std::sync::Arc;
+use crate::prelude::*;
+use core::fmt;
+use core::sync::atomic::{fence, Ordering};
+use crate::sync::AtomicU64;
+use alloc::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;

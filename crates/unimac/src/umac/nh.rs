@@ -11,6 +11,7 @@
 //! no kernel: the vector kernels ([`super::avx2`], [`super::avx512`]) import
 //! it, and [`super`] dispatches to them.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 /// One NH group: 32 bytes, 8 words.

@@ -30,9 +30,11 @@
 //! assert!(mac.verify(b"bcdefghi", b"abc", &tag).is_ok());
 //! ```
 
-use std::fmt;
-use std::sync::atomic::{fence, AtomicU64, Ordering};
-use std::sync::Arc;
+use crate::prelude::*;
+use core::fmt;
+use core::sync::atomic::{fence, Ordering};
+use crate::sync::AtomicU64;
+use alloc::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
@@ -517,7 +519,7 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
         // a0·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
         let lanes = Zeroizing::new(avx512::nh_poly(k.platform, nhk, &data[..whole], pw[7], a0));
-        p.a[0] = dot(std::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
+        p.a[0] = dot(core::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
         p.blocks += (whole / BLOCK) as u64;
         data = &data[whole..];
     }
