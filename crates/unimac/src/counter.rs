@@ -293,7 +293,7 @@ pub fn reserve(path: &Path, count: u128, binding: &Binding) -> Result<u128, Erro
     let dir = parent_dir(path);
     let base = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "counter".into());
     remove_stale_temporaries(&dir, &base);
-    let tmp = dir.join(format!(".{base}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{base}.{}.tmp", own_id()));
     let _ = fs::remove_file(&tmp);
     let r = write_new_private(&tmp, binding.file_text(next).as_bytes(), "temporary counter file")
         .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
@@ -363,9 +363,19 @@ fn remove_stale_temporaries(dir: &Path, base: &str) {
         else {
             continue;
         };
-        if pid != std::process::id() && !process_alive(pid) {
+        if pid != own_id() && !process_alive(pid) {
             let _ = fs::remove_file(e.path());
         }
+    }
+}
+
+/// This process's id, which names its temporary file. WASI has no
+/// processes (and `std::process::id` panics there): one fixed id.
+fn own_id() -> u32 {
+    if cfg!(target_os = "wasi") {
+        0
+    } else {
+        std::process::id()
     }
 }
 
@@ -388,7 +398,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir and std::process::id panic on WASI")]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn counters_count_and_bad_files_are_refused() {
         let dir = std::env::temp_dir().join(format!("unimac-counter-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
