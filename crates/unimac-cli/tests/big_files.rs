@@ -4,10 +4,12 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use unimac::registry::{self, Params};
+
+mod common;
+use common::{bytes, TempDir};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
@@ -50,27 +52,6 @@ fn ok_line(o: &Output) -> String {
         .to_string()
 }
 
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Pseudo-random bytes (xorshift), so a misplaced window changes every hash.
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut v = Vec::with_capacity(len + 8);
-    while v.len() < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.extend_from_slice(&x.to_le_bytes());
-    }
-    v.truncate(len);
-    v
-}
 
 #[test]
 fn big_files_equal_stdin_and_one_shot() {

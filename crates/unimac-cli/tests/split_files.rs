@@ -7,11 +7,14 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use unimac::partial;
 use unimac::registry::{self, Params};
+
+mod common;
+use common::{bytes, TempDir};
 
 /// Files at least this long are hashed in ranges (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
@@ -45,39 +48,6 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8")
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("unimac-split-{tag}-{}", std::process::id()));
-        fs::create_dir_all(&d).expect("temp dir");
-        TempDir(d)
-    }
-    fn p(&self, name: &str) -> String {
-        self.0.join(name).to_str().expect("utf-8 path").to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Pseudo-random bytes (xorshift): a byte hashed at the wrong offset, twice
-/// or not at all changes every output.
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut v = Vec::with_capacity(len + 8);
-    while v.len() < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.extend_from_slice(&x.to_le_bytes());
-    }
-    v.truncate(len);
-    v
-}
 
 /// The two ranges of a file of `len` bytes for two threads (as
 /// input.rs `split_points`), reads of `buf` bytes.

@@ -31,3 +31,20 @@ def cli():
     if found:
         return found
     pytest.skip("the unimac CLI is not built")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A real `distributed.LocalCluster` of two worker processes (one thread
+    each), started for one test module and stopped after it; a module that
+    wants another cluster defines its own `client`."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra: pip install 'unimac[dask]'")
+    cluster = distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
+    )
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()

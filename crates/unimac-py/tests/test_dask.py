@@ -32,19 +32,6 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
-    )
-    c = distributed.Client(cluster)
-    try:
-        yield c
-    finally:
-        c.close()
-        cluster.close()
-
-
-@pytest.fixture(scope="module")
 def big(tmp_path_factory):
     """A file of 2 MiB + 12345 bytes: no blocksize divides it, so
     read_bytes spreads the remainder and block offsets are unaligned."""

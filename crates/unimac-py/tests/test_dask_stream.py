@@ -27,19 +27,6 @@ NAMES = ["hash127-aes", "wc-eval64", "wc-eval128", "wc-mmh32x2"]
 
 
 @pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
-    )
-    c = distributed.Client(cluster)
-    try:
-        yield c
-    finally:
-        c.close()
-        cluster.close()
-
-
-@pytest.fixture(scope="module")
 def data_file(tmp_path_factory):
     """3 MiB + 4097 bytes: several read buffers per block, and a length no
     granularity divides."""
