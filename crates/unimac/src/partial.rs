@@ -109,6 +109,7 @@ use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::group::DeltaGroup;
+use crate::platform::Platform;
 use crate::hash127::{self, portable as fp127};
 use crate::shoup::{self, eval128, gdiv, gf2};
 use crate::tree::{self, BlockFamily, TreeKey};
@@ -324,8 +325,7 @@ impl core::fmt::Debug for Partial {
 
 /// Multiplication in the field (or ring) of `f`, its key polynomial and
 /// the carry-less product the CPU allows set up once.
-fn multiplier(f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> u128> {
-    let p = crate::platform::Platform::detect();
+fn multiplier(p: Platform, f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> u128> {
     match f {
         Field::P127 { .. } => Box::new(fp127::mul_mod),
         Field::Eval64 => Box::new(move |a, b| shoup::mul_f_on(p, a as u64, b as u64) as u128),
@@ -475,7 +475,9 @@ impl Partial {
                     return Err(invalid(name, "the partials were made under different keys"));
                 }
                 let Hash::Poly(f) = spec(name)?.hash else { unreachable!("a polynomial name") };
-                let mul = multiplier(f, *pa);
+                // Two partials, no key: the evidence is taken here, once per
+                // combination.
+                let mul = multiplier(Platform::detect(), f, *pa);
                 State::Poly { value: add(f, mul(*va, *mb), *vb), mult: mul(*ma, *mb), modulus: *pa }
             }
             (State::Tree { data: da, complete: false }, State::Tree { data: db, complete: false }) => {
@@ -672,6 +674,8 @@ enum Prepared {
 /// assert_eq!(p.to_bytes(), whole.to_bytes());
 /// ```
 pub struct PartialStream {
+    /// The CPU evidence, taken once when the stream is set up.
+    platform: Platform,
     spec: Spec,
     gran: u64,
     prep: Prepared,
@@ -708,18 +712,19 @@ impl PartialStream {
         if !offset.is_multiple_of(gran) {
             return Err(invalid(&s.name, format!("offset {offset} is not a multiple of {gran} bytes")));
         }
+        let platform = Platform::detect();
         let prep = match &s.hash {
             Hash::Poly(Field::P127 { .. }) => {
                 let mut k = Zeroizing::new([0u8; 32]);
                 k[..16].copy_from_slice(hash_key);
-                Prepared::P127(hash127::Key::new(&k))
+                Prepared::P127(hash127::Key::new_on(platform, &k))
             }
             &Hash::Poly(f @ (Field::Eval64 | Field::Division64 | Field::GDivision64)) => {
                 let g: [u8; 8] = hash_key.try_into().expect("length checked");
                 let (kind, beta, modulus) = match f {
                     Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
                     Field::Division64 => {
-                        let m = gf2::Modulus::new(shoup::division64_key_on(crate::platform::Platform::detect(), u64::from_le_bytes(g)));
+                        let m = gf2::Modulus::new(shoup::division64_key_on(platform, u64::from_le_bytes(g)));
                         (shoup::Kind::Division64, m.x64(), m.lo)
                     }
                     _ => {
@@ -727,11 +732,11 @@ impl PartialStream {
                         (shoup::Kind::GDivision64, p, p)
                     }
                 };
-                Prepared::Shoup { h: Box::new(shoup::Hasher::new(kind, &g)), beta, modulus }
+                Prepared::Shoup { h: Box::new(shoup::Hasher::new_on(platform, kind, &g)), beta, modulus }
             }
             Hash::Poly(Field::Eval128) => {
                 let a: [u8; 16] = hash_key.try_into().expect("length checked");
-                Prepared::Eval128 { h: Box::new(eval128::Eval128::new(&a)), alpha: u128::from_le_bytes(a) }
+                Prepared::Eval128 { h: Box::new(eval128::Eval128::new_on(platform, &a)), alpha: u128::from_le_bytes(a) }
             }
             Hash::Tree(fam) => {
                 let seed = Zeroizing::new(<[u8; 16]>::try_from(hash_key).expect("length checked"));
@@ -739,7 +744,7 @@ impl PartialStream {
                 Prepared::Tree { seed, key }
             }
         };
-        Ok(PartialStream { spec: s, gran, prep, offset, len: 0, state: None })
+        Ok(PartialStream { platform, spec: s, gran, prep, offset, len: 0, state: None })
     }
 
     /// Hash the next chunk, not the last one: a non-zero multiple of
@@ -800,7 +805,7 @@ impl PartialStream {
                     Prepared::Eval128 { h, alpha } => (h.piece_value(chunk, first, last), *alpha, 0),
                     Prepared::Tree { .. } => unreachable!("a polynomial name"),
                 };
-                let mult = pow(&*multiplier(f, modulus), beta, blocks);
+                let mult = pow(&*multiplier(self.platform, f, modulus), beta, blocks);
                 State::Poly { value, mult, modulus }
             }
             (_, Hash::Tree(_)) => unreachable!("a tree name"),
@@ -809,7 +814,7 @@ impl PartialStream {
             (None, p) => p,
             (Some(State::Poly { value: va, mult: ma, modulus }), State::Poly { value: vb, mult: mb, .. }) => {
                 let Hash::Poly(f) = self.spec.hash else { unreachable!("a polynomial name") };
-                let mul = multiplier(f, modulus);
+                let mul = multiplier(self.platform, f, modulus);
                 State::Poly { value: add(f, mul(va, mb), vb), mult: mul(ma, mb), modulus }
             }
             (Some(State::Tree { mut data, complete: false }), State::Tree { data: db, complete: false }) => {
