@@ -23,7 +23,7 @@
 //! benchmark variants (`Table`, with the `reference` feature only).
 //!
 //! The layout: the kernels (`clmul`, `vpclmul`, `vpclmul512`, `gfni`) import
-//! only the leaves (`keys`, [`gdiv`], [`gf128`]); this module and
+//! only the leaves (`keys`, `gdiv`, `gf128`); this module and
 //! [`eval128`] expand the keys and dispatch to the kernels, whose safe entry
 //! points check the evidence.
 //!
