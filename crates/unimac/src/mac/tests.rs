@@ -420,7 +420,7 @@ fn without_getrandom_the_random_doors_are_errors() {
     };
     let key = [0x17u8; 48];
     for name in ["shoup4-eval64", "shoup4-division64"] {
-        let m = Mac::new(name, &key).unwrap();
+        let m = NamedMac::new(name, &key).unwrap();
         says(m.tag(None, b"msg").unwrap_err());
         // The pair is drawn when a stream starts, or when it ends.
         match m.start(None) {

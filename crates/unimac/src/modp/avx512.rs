@@ -164,7 +164,8 @@ fn block(t: &Tables, it: &IfmaTables, x: &[u8], v: u128) -> u128 {
     t.fold(lo, hi)
 }
 
-#[cfg(test)]
+// The family's tests load keys, which needs random bases (`getrandom`).
+#[cfg(all(test, feature = "getrandom"))]
 mod tests {
     use super::super::{tests::differential, Backend};
     use crate::platform::Platform;

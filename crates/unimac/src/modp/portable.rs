@@ -316,7 +316,8 @@ fn mul_wide(a: u128, b: u128) -> (u128, u128) {
     (lo, hi)
 }
 
-#[cfg(test)]
+// The family's tests load keys, which needs random bases (`getrandom`).
+#[cfg(all(test, feature = "getrandom"))]
 mod tests {
     use super::super::{tests::differential, Backend};
 
