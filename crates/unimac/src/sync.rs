@@ -83,6 +83,7 @@ mod tests {
 
     /// Threads racing to set the cell all see the one value kept.
     #[test]
+    #[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a second thread; wasm32 without atomics has none")]
     fn once_lock_is_set_once_across_threads() {
         let c: OnceLock<usize> = OnceLock::new();
         let cell = &c;
