@@ -128,6 +128,7 @@ pub mod rustcrypto;
 pub(crate) mod spec;
 pub mod shoup;
 pub mod square;
+pub mod stripe;
 pub mod tag;
 pub mod threads;
 pub mod tree;

@@ -110,6 +110,19 @@ pub trait Stream: Send {
     fn update(&mut self, data: &[u8]);
     /// The output; an error if the message as a whole does not fit the name.
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error>;
+
+    /// For a layered hash (UMAC, VMAC, a tree): what hashes stripes of this
+    /// message on other threads ([`crate::stripe`]); `None` for the others.
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        None
+    }
+    /// Take the next stripe of the message, in message order (see
+    /// [`crate::stripe`]); an error, with nothing absorbed, if this stream
+    /// takes no stripes, holds part of a unit, or the stripe was made
+    /// under another key.
+    fn absorb_stripe(&mut self, _stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        Err(crate::stripe::unsupported())
+    }
 }
 
 pub(crate) type Opener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync>;
@@ -363,6 +376,14 @@ impl BlockFamily {
 pub(crate) trait DeferredNonce: Send {
     /// Absorb more of the message.
     fn update(&mut self, data: &[u8]);
+    /// As [`Stream::striper`].
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        None
+    }
+    /// As [`Stream::absorb_stripe`].
+    fn absorb_stripe(&mut self, _stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        Err(crate::stripe::unsupported())
+    }
     /// The tag under `nonce`.
     fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error>;
 }

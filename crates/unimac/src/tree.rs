@@ -496,6 +496,35 @@ impl Tree {
         self.feed(0, tail);
     }
 
+    /// A [`Striper`](crate::stripe::Striper) for this tree's key: levels 0
+    /// and 1 of stripes of whole runs of `B^2` bytes on other threads.
+    pub fn striper(&self) -> crate::stripe::Striper {
+        crate::stripe::Striper::new(crate::stripe::Kind::Tree(Arc::clone(&self.key)))
+    }
+
+    /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
+    /// in message order: its level-2 bytes go on up the tree. An error, with
+    /// nothing absorbed, if levels 0 or 1 hold part of a block (the message
+    /// so far is not a multiple of `B^2` bytes) or the stripe was made under
+    /// another key.
+    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        crate::stripe::check(&self.key, s)?;
+        let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
+        if !aligned {
+            return Err(crate::stripe::unaligned(self.key.family.block * self.key.family.block));
+        }
+        let crate::stripe::Body::Tree(v) = &s.body else {
+            return Err(crate::stripe::unsupported());
+        };
+        while self.levels.len() < 3 {
+            self.push_level();
+        }
+        self.levels[0].emitted = true;
+        self.levels[1].emitted = true;
+        self.feed(2, v);
+        Ok(())
+    }
+
     fn feed(&mut self, j: usize, mut data: &[u8]) {
         let b = self.key.family.block;
         let o = self.key.family.out;
@@ -644,6 +673,12 @@ impl Stream for Tree {
     }
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         Ok(Tree::finalize(*self))
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Some(Tree::striper(self))
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        Tree::absorb_stripe(self, s)
     }
 }
 

@@ -623,6 +623,12 @@ impl Stream for WcStream {
     fn update(&mut self, data: &[u8]) {
         WcStream::update(self, data)
     }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        self.inner.striper()
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        self.inner.absorb_stripe(s)
+    }
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         WcStream::finalize(*self)
     }
@@ -720,6 +726,29 @@ impl Pending {
             PendingHash::H127(h) => h.update(data),
             PendingHash::Other(s) => s.update(data),
             PendingHash::Deferred(d) => d.update(data),
+        }
+    }
+
+    /// For a MAC over a layered hash (UMAC, VMAC, a tree's `wc-` MAC): what
+    /// hashes stripes of this message on other threads
+    /// ([`crate::stripe`]); `None` for the others.
+    pub fn striper(&self) -> Option<crate::stripe::Striper> {
+        match &self.hash {
+            PendingHash::H127(_) => None,
+            PendingHash::Other(s) => s.striper(),
+            PendingHash::Deferred(d) => d.striper(),
+        }
+    }
+
+    /// Take the next stripe of the message, in message order (see
+    /// [`crate::stripe`]); an error, with nothing absorbed, if this MAC
+    /// takes no stripes, holds part of a unit, or the stripe was made under
+    /// another key.
+    pub fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        match &mut self.hash {
+            PendingHash::H127(_) => Err(crate::stripe::unsupported()),
+            PendingHash::Other(s) => s.absorb_stripe(stripe),
+            PendingHash::Deferred(d) => d.absorb_stripe(stripe),
         }
     }
 

@@ -151,7 +151,7 @@ fn kdf(aes: &Aes128, index: u64, numbytes: usize) -> Zeroizing<Vec<u8>> {
 
 /// The per-key material of UMAC with `iters` iterations: every sub-key of
 /// RFC 4418 §5.1 `UHASH` and the PDF's AES key (§3.3). Zeroized on drop.
-struct UmacKey {
+pub(crate) struct UmacKey {
     iters: usize,
     /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
     l1: nh::NhKey,
@@ -487,6 +487,28 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
     }
 }
 
+/// The L1 outputs (bit length added) of whole chunks, `iters` words per
+/// chunk in order: the lowest layer of a stripe ([`crate::stripe`]).
+pub(crate) fn stripe_words(k: &UmacKey, data: &[u8]) -> Vec<u64> {
+    debug_assert!(data.len().is_multiple_of(CHUNK));
+    let mut out = Vec::with_capacity(data.len() / CHUNK * k.iters);
+    macro_rules! go {
+        ($n:literal) => {{
+            for c in data.chunks_exact(CHUNK) {
+                let y = nh_chunk::<$n>(k, c);
+                out.extend(y.iter().map(|v| v.wrapping_add((CHUNK * 8) as u64)));
+            }
+        }};
+    }
+    match k.iters {
+        1 => go!(1),
+        2 => go!(2),
+        3 => go!(3),
+        _ => go!(4),
+    }
+    out
+}
+
 /// The tag from the L2 states and the pad (top-aligned, see
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
@@ -574,6 +596,32 @@ impl<const T: usize> UmacStream<T> {
         self.fill = rest.len();
     }
 
+    /// A [`Striper`](crate::stripe::Striper) for this message's key: the
+    /// L1 hashes of stripes of whole chunks on other threads.
+    pub fn striper(&self) -> crate::stripe::Striper {
+        crate::stripe::Striper::new(crate::stripe::Kind::Umac(Arc::clone(&self.key)))
+    }
+
+    /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
+    /// in message order; an error, with nothing absorbed, if this stream
+    /// holds part of a chunk or the stripe was made under another key.
+    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        crate::stripe::check(&self.key, s)?;
+        if self.fill != 0 {
+            return Err(crate::stripe::unaligned(CHUNK));
+        }
+        let crate::stripe::Body::Umac(words) = &s.body else {
+            return Err(crate::stripe::unsupported());
+        };
+        let n = self.key.iters;
+        for w in words.chunks_exact(n) {
+            for ((l2, k), &a) in self.l2.iter_mut().zip(self.key.l2.iter()).zip(w) {
+                l2.absorb(k, a);
+            }
+        }
+        Ok(())
+    }
+
     /// The tag.
     pub fn finalize(self) -> [u8; T] {
         let pad = self.pad.clone().expect("a UmacStream is started with its nonce");
@@ -600,6 +648,14 @@ impl<const T: usize> UmacPending<T> {
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data)
     }
+    /// [`UmacStream::striper`].
+    pub fn striper(&self) -> crate::stripe::Striper {
+        self.0.striper()
+    }
+    /// [`UmacStream::absorb_stripe`].
+    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        self.0.absorb_stripe(s)
+    }
     /// The tag under `nonce` (1 to 16 bytes).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Umac::<T>::name(), nonce)?;
@@ -612,6 +668,12 @@ impl<const T: usize> crate::spec::DeferredNonce for UmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         UmacPending::update(self, data)
     }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Some(UmacPending::striper(self))
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        UmacPending::absorb_stripe(self, s)
+    }
     fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(UmacPending::finalize(*self, nonce)?.to_vec())
     }
@@ -620,6 +682,12 @@ impl<const T: usize> crate::spec::DeferredNonce for UmacPending<T> {
 impl<const T: usize> Stream for UmacStream<T> {
     fn update(&mut self, data: &[u8]) {
         UmacStream::update(self, data)
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Some(UmacStream::striper(self))
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        UmacStream::absorb_stripe(self, s)
     }
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         Ok(UmacStream::finalize(*self).to_vec())

@@ -126,7 +126,7 @@ impl Cipher {
 }
 
 /// Every sub-key of VHASH (draft §3.2 KDF, §5) and the PDF's cipher.
-struct VmacKey {
+pub(crate) struct VmacKey {
     iters: usize,
     cipher: Cipher,
     /// NH key: `16 + 2(iters − 1)` big-endian words of the key stream at
@@ -568,6 +568,33 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     }
 }
 
+/// The lowest layer of a stripe of whole blocks ([`crate::stripe`]): its
+/// block count `J` and, per iteration, `Σ m_i k^(J−i)` (Horner from zero,
+/// lazily reduced), which the ordered step joins by `a ← a·k^J + s`.
+pub(crate) fn stripe_poly(k: &VmacKey, data: &[u8]) -> (u64, [u128; 2]) {
+    debug_assert!(data.len().is_multiple_of(BLOCK));
+    // `blocks: 1`: not the first block of the message, so Horner from 0.
+    let mut q = Poly { blocks: 1, a: [0; 2] };
+    blocks_serial(k, &mut q, data);
+    let a = q.a;
+    q.a.zeroize();
+    ((data.len() / BLOCK) as u64, a)
+}
+
+/// `a ← a·k^J + s` mod `p127` per iteration for `J` more blocks whose
+/// polynomial from zero is `s` (the first blocks of the message: `a = 1`,
+/// the leading `k^n`).
+fn join(k: &VmacKey, p: &mut Poly, j: u64, s: &[u128; 2]) {
+    use crate::hash127::portable::{mul_mod, pow_mod};
+    for ((a, s), kp) in p.a.iter_mut().zip(s).zip(k.poly.iter()).take(k.iters) {
+        let base = if p.blocks == 0 { 1 } else { reduce127(*a) };
+        let mut shift = pow_mod(*kp, j);
+        *a = add_mod(mul_mod(base, shift), reduce127(*s));
+        shift.zeroize();
+    }
+    p.blocks += j;
+}
+
 /// Block `i` of a run of whole blocks.
 #[inline(always)]
 fn nth(b: &[u8], i: usize) -> &[u8; BLOCK] {
@@ -635,6 +662,27 @@ impl<const T: usize> VmacStream<T> {
         self.fill = rest.len();
     }
 
+    /// A [`Striper`](crate::stripe::Striper) for this message's key: L1 and
+    /// L2 of stripes of whole blocks on other threads.
+    pub fn striper(&self) -> crate::stripe::Striper {
+        crate::stripe::Striper::new(crate::stripe::Kind::Vmac(Arc::clone(&self.key)))
+    }
+
+    /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
+    /// in message order; an error, with nothing absorbed, if this stream
+    /// holds part of a block or the stripe was made under another key.
+    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        crate::stripe::check(&self.key, s)?;
+        if self.fill != 0 {
+            return Err(crate::stripe::unaligned(BLOCK));
+        }
+        let crate::stripe::Body::Vmac { blocks, a } = &s.body else {
+            return Err(crate::stripe::unsupported());
+        };
+        join(&self.key, &mut self.poly, *blocks, a);
+        Ok(())
+    }
+
     /// The tag.
     pub fn finalize(self) -> [u8; T] {
         let pad = self.pad.clone().expect("a VmacStream is started with its nonce");
@@ -660,6 +708,14 @@ impl<const T: usize> VmacPending<T> {
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data)
     }
+    /// [`VmacStream::striper`].
+    pub fn striper(&self) -> crate::stripe::Striper {
+        self.0.striper()
+    }
+    /// [`VmacStream::absorb_stripe`].
+    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        self.0.absorb_stripe(s)
+    }
     /// The tag under `nonce` (1 to 16 bytes, a 16-byte one with its top bit clear).
     pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
         check_nonce(Vmac::<T>::name(), nonce)?;
@@ -672,6 +728,12 @@ impl<const T: usize> crate::spec::DeferredNonce for VmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         VmacPending::update(self, data)
     }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Some(self.0.striper())
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        self.0.absorb_stripe(s)
+    }
     fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(VmacPending::finalize(*self, nonce)?.to_vec())
     }
@@ -680,6 +742,12 @@ impl<const T: usize> crate::spec::DeferredNonce for VmacPending<T> {
 impl<const T: usize> Stream for VmacStream<T> {
     fn update(&mut self, data: &[u8]) {
         VmacStream::update(self, data)
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Some(VmacStream::striper(self))
+    }
+    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+        VmacStream::absorb_stripe(self, s)
     }
     fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
         Ok(VmacStream::finalize(*self).to_vec())
