@@ -336,6 +336,216 @@ fn read_range<S>(
     Ok(state)
 }
 
+/// What the ordered step of [`read_message_stripes`] gets, in file order:
+/// the bytes of a file read as one stream (or of a big file's end), or a
+/// stripe's hashed lowest layer.
+pub enum Piece<'a, C> {
+    /// Message bytes, in order.
+    Bytes(&'a [u8]),
+    /// The hash of the next stripe (whole units), in order.
+    Stripe(C),
+}
+
+/// How to hash a big regular file in stripes: every allowed thread takes
+/// the next stripe of [`RANGE_BUF`] bytes (rounded up to `unit`), reads it
+/// with `pread` into its own buffer and hashes its lowest layer (`hash`);
+/// the hashed stripes go to the ordered step in file order, whichever
+/// thread finished them. The file's last stripe goes to the ordered step as
+/// bytes (it carries the message's padding).
+pub struct Stripes<'a, C> {
+    /// Stripes are multiples of this and start at multiples of it.
+    pub unit: usize,
+    /// Threads to use (at most; fewer than 2: one stream).
+    pub threads: usize,
+    /// The lowest layer of a stripe of whole units (on any thread).
+    pub hash: &'a (dyn Fn(&[u8]) -> Result<C, String> + Sync),
+    /// Called with the length of every stripe read (a progress bar).
+    pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
+}
+
+/// Stripes hashed but not yet taken in order, at most, per thread: the
+/// memory of a file in stripes is bounded by this many hashed stripes and
+/// one buffer per thread.
+const STRIPES_AHEAD: u64 = 4;
+
+/// As [`read_message`] with one ordered step `apply` for every piece of the
+/// message in order: a regular file of [`SPLIT_MIN`] bytes or more is read
+/// in [`Stripes`] on threads (then `apply` gets the stripes' hashes and
+/// the file's end as bytes), any other input as [`Piece::Bytes`] only.
+/// `apply` runs on one thread at a time. The file is opened once; a file
+/// that shrinks, grows or changes while it is read is "changed while
+/// reading", and the first stripe in file order that failed gives the error.
+pub fn read_message_stripes<C: Send>(
+    path: Option<&Path>,
+    stripes: &Stripes<'_, C>,
+    apply: &mut (dyn FnMut(Piece<'_, C>) -> Result<(), String> + Send),
+) -> Result<(), Fail> {
+    let mut failed: Option<String> = None;
+    let mut bytes = |d: &[u8]| {
+        if failed.is_none() {
+            if let Err(e) = apply(Piece::Bytes(d)) {
+                failed = Some(e);
+            }
+        }
+    };
+    if stripes.threads < 2 || is_stdin(path) {
+        read_message(path, &mut bytes)?;
+        return failed.map_or(Ok(()), |e| Err(Fail(e)));
+    }
+    let p = path.expect("not stdin");
+    let name = shown(path);
+    let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if !meta.is_file() || meta.len() < SPLIT_MIN {
+        read_open(file, meta, &name, u64::MAX, &mut bytes)?;
+        return failed.map_or(Ok(()), |e| Err(Fail(e)));
+    }
+    let before = stamp(&meta);
+    read_stripes(&file, meta.len(), &name, stripes, apply)?;
+    let after = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if stamp(&after) != before {
+        return Err(Fail(format!("{name}: changed while reading")));
+    }
+    Ok(())
+}
+
+/// A stripe done, waiting for its turn.
+enum Done<C> {
+    Hashed(C),
+    /// The file's last stripe, as bytes.
+    End(Vec<u8>),
+    Failed(String),
+}
+
+/// The ordered side of [`read_stripes`]: the stripes done but not applied,
+/// and the first failure.
+struct Order<'f, C> {
+    /// The next stripe to apply.
+    next: u64,
+    ready: std::collections::BTreeMap<u64, Done<C>>,
+    failed: Option<String>,
+    apply: &'f mut (dyn FnMut(Piece<'_, C>) -> Result<(), String> + Send),
+}
+
+impl<C> Order<'_, C> {
+    /// Apply every stripe that is next in order.
+    fn drain(&mut self) {
+        while self.failed.is_none() {
+            let Some(done) = self.ready.remove(&self.next) else { return };
+            let r = match done {
+                Done::Hashed(c) => (self.apply)(Piece::Stripe(c)),
+                Done::End(b) => (self.apply)(Piece::Bytes(&b)),
+                Done::Failed(e) => Err(e),
+            };
+            if let Err(e) = r {
+                self.failed = Some(e);
+            }
+            self.next += 1;
+        }
+    }
+}
+
+/// Read and hash the stripes of `file` (of `size` bytes when opened) on the
+/// allowed threads, applying them in order.
+fn read_stripes<C: Send>(
+    file: &File,
+    size: u64,
+    name: &str,
+    st: &Stripes<'_, C>,
+    apply: &mut (dyn FnMut(Piece<'_, C>) -> Result<(), String> + Send),
+) -> Result<(), Fail> {
+    use std::os::unix::fs::FileExt;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let unit = st.unit.max(1) as u64;
+    let stripe = (RANGE_BUF as u64).div_ceil(unit) * unit;
+    let count = size.div_ceil(stripe);
+    let ahead = STRIPES_AHEAD * st.threads as u64;
+    let taken = AtomicU64::new(0);
+    let order = std::sync::Mutex::new(Order { next: 0, ready: Default::default(), failed: None, apply });
+    let turn = std::sync::Condvar::new();
+    let worker = || {
+        let mut buf = vec![0u8; stripe as usize];
+        loop {
+            let i = taken.fetch_add(1, Relaxed);
+            if i >= count {
+                return;
+            }
+            // Wait until stripe i is within the window of stripes not yet
+            // applied (the holder of the next one never waits here).
+            {
+                let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
+                while o.failed.is_none() && i >= o.next + ahead {
+                    o = turn.wait(o).unwrap_or_else(|e| e.into_inner());
+                }
+                if o.failed.is_some() {
+                    return;
+                }
+            }
+            let at = i * stripe;
+            let want = stripe.min(size - at) as usize;
+            let mut n = 0;
+            let mut err = None;
+            while n < want {
+                match file.read_at(&mut buf[n..want], at + n as u64) {
+                    Ok(0) => {
+                        err = Some(format!("{name}: changed while reading"));
+                        break;
+                    }
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        err = Some(format!("cannot read {name}: {}", io_msg(&e)));
+                        break;
+                    }
+                }
+            }
+            let done = match err {
+                Some(e) => Done::Failed(e),
+                None if i + 1 == count => {
+                    buf.truncate(want);
+                    Done::End(core::mem::take(&mut buf))
+                }
+                None => match (st.hash)(&buf[..want]) {
+                    Ok(c) => Done::Hashed(c),
+                    Err(e) => Done::Failed(e),
+                },
+            };
+            if let Some(p) = st.progress {
+                p(want as u64);
+            }
+            let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
+            o.ready.insert(i, done);
+            o.drain();
+            turn.notify_all();
+            drop(o);
+            if buf.is_empty() {
+                // The last stripe was handed over with its buffer.
+                return;
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let worker = &worker;
+        for _ in 1..st.threads {
+            // A thread that cannot be started leaves its stripes to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, worker);
+        }
+        worker();
+    });
+    let o = order.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = o.failed {
+        return Err(Fail(e));
+    }
+    if o.next != count {
+        return Err(Fail(format!("cannot read {name}: a reading thread failed")));
+    }
+    Ok(())
+}
+
 /// An I/O error as a message, without Rust's "(os error N)" suffix.
 pub fn io_msg(e: &io::Error) -> String {
     let s = e.to_string();
@@ -516,6 +726,49 @@ mod tests {
                 at += d.len() as u64;
             }
             assert_eq!(at, len as u64);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A big file read in stripes gives every byte once and in order: the
+    /// stripes (whole units, hashed on any thread) and then the end as
+    /// bytes; with one thread, or a file below the split size, bytes only.
+    #[test]
+    fn stripes_feed_every_byte_once_in_order() {
+        let dir = std::env::temp_dir().join(format!("unimac-stripes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for (len, unit, threads) in [
+            (SPLIT_MIN as usize + (3 << 20) + 7, 1024usize, 2usize),
+            (SPLIT_MIN as usize + 69_696 * 3, 69_696, 3),
+            (SPLIT_MIN as usize + 5, 128, 2),
+            (SPLIT_MIN as usize + 5, 128, 1),
+            (SPLIT_MIN as usize - 1, 128, 2),
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31) as u8).collect();
+            let p = dir.join("big");
+            std::fs::write(&p, &data).expect("write");
+            let hash = |d: &[u8]| -> Result<Vec<u8>, String> {
+                assert!(!d.is_empty() && d.len().is_multiple_of(unit));
+                Ok(d.to_vec())
+            };
+            let st = Stripes { unit, threads, hash: &hash, progress: None };
+            let mut got = Vec::new();
+            let mut stripes = 0;
+            let mut apply = |piece: Piece<'_, Vec<u8>>| -> Result<(), String> {
+                match piece {
+                    Piece::Stripe(v) => {
+                        assert!(got.len().is_multiple_of(unit));
+                        stripes += 1;
+                        got.extend_from_slice(&v);
+                    }
+                    Piece::Bytes(d) => got.extend_from_slice(d),
+                }
+                Ok(())
+            };
+            read_message_stripes(Some(&p), &st, &mut apply).map_err(|e| e.0).expect("read");
+            assert!(got == data, "{len} {unit} {threads}");
+            let striped = threads >= 2 && len as u64 >= SPLIT_MIN;
+            assert_eq!(stripes > 0, striped, "{len} {unit} {threads}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

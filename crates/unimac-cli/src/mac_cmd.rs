@@ -12,7 +12,7 @@ use unimac::registry::{self, NamedMac};
 use crate::input::{io_msg, read_message, shown};
 use crate::keyfile;
 use crate::names::{cite, mac_key_spec, resolve_mac};
-use crate::split::SplitMac;
+use crate::split::{Bytes, Metered, Sink, SplitMac};
 use unimac::partial::Partial;
 use crate::Fail;
 
@@ -173,18 +173,14 @@ pub(crate) fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Feed the file at `path` to `f`, with a progress bar on a terminal.
-pub(crate) fn feed(path: &Path, update: &mut dyn FnMut(&[u8])) -> Result<(), Fail> {
-    feed_split(path, None, update).map(|_| ())
-}
-
-/// As [`feed`], but a big regular file is hashed in ranges on threads when
-/// `split` is given: then its whole partial comes back and `update` got
-/// nothing (`SplitMac::feed`).
+/// Feed the file at `path` to `sink`, with a progress bar on a terminal
+/// for a big file; a big regular file is hashed on all allowed cores when
+/// `split` is given (`SplitMac::feed`): in ranges, whose whole partial
+/// comes back (`sink` gets nothing), or in stripes into `sink`.
 pub(crate) fn feed_split(
     path: &Path,
     split: Option<&SplitMac>,
-    update: &mut dyn FnMut(&[u8]),
+    sink: &mut dyn Sink,
 ) -> Result<Option<Partial>, Fail> {
     const SLICE: usize = 64 << 20;
     let size = Some(path)
@@ -202,22 +198,17 @@ pub(crate) fn feed_split(
         );
         bar.set_message(shown(Some(path)));
         let inc = |n: u64| bar.inc(n);
-        let mut each = |d: &[u8]| {
-            for c in d.chunks(SLICE) {
-                update(c);
-                bar.inc(c.len() as u64);
-            }
-        };
+        let mut each = Metered { inner: sink, bar: &bar, slice: SLICE };
         let r = match split {
             Some(s) => s.feed(path, Some(&inc), &mut each),
-            None => read_message(Some(path), each).map(|_| None),
+            None => read_message(Some(path), |d| each.update(d)).map(|_| None),
         };
         bar.finish_and_clear();
         r
     } else {
         match split {
-            Some(s) => s.feed(path, None, update),
-            None => read_message(Some(path), |d| update(d)).map(|_| None),
+            Some(s) => s.feed(path, None, sink),
+            None => read_message(Some(path), |d| sink.update(d)).map(|_| None),
         }
     }
 }
@@ -641,7 +632,7 @@ pub fn tag(
             Some(e) => Err(e.clone()),
             None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
                 progress
-                    .feed(f, split.as_ref(), &mut |d| p.update(d))
+                    .feed(f, split.as_ref(), &mut p)
                     .map(|whole| (p, whole))
                     .map_err(|Fail(e)| per_file(e))
             }),
@@ -757,29 +748,21 @@ impl Progress {
         bar.set_message(format!("0/{files} files"));
         Progress { bar: Some(bar), files, done: 0.into() }
     }
-    /// Feed the file at `path` to `update`, counting its bytes; a big
-    /// regular file in ranges on threads if `split` is given (its whole
-    /// partial returned, [`feed_split`]).
-    fn feed(&self, path: &Path, split: Option<&SplitMac>, update: &mut dyn FnMut(&[u8])) -> Result<Option<Partial>, Fail> {
+    /// Feed the file at `path` to `sink`, counting its bytes; a big
+    /// regular file on all allowed cores if `split` is given (in ranges,
+    /// its whole partial returned, or in stripes, [`feed_split`]).
+    fn feed(&self, path: &Path, split: Option<&SplitMac>, sink: &mut dyn Sink) -> Result<Option<Partial>, Fail> {
         let Some(bar) = &self.bar else {
             return match split {
-                Some(s) => s.feed(path, None, update),
-                None => read_message(Some(path), |d| update(d)).map(|_| None),
+                Some(s) => s.feed(path, None, sink),
+                None => read_message(Some(path), |d| sink.update(d)).map(|_| None),
             };
         };
         let inc = |n: u64| bar.inc(n);
-        let each = |d: &[u8]| {
-            for c in d.chunks(1 << 20) {
-                update(c);
-                bar.inc(c.len() as u64);
-            }
-        };
+        let mut each = Metered { inner: sink, bar, slice: 1 << 20 };
         match split {
-            Some(s) => {
-                let mut each = each;
-                s.feed(path, Some(&inc), &mut each)
-            }
-            None => read_message(Some(path), each).map(|_| None),
+            Some(s) => s.feed(path, Some(&inc), &mut each),
+            None => read_message(Some(path), |d| each.update(d)).map(|_| None),
         }
     }
     fn file_done(&self) {
@@ -863,7 +846,7 @@ fn tag_one_time(
         return Err(Fail(e)); // not spent: no tag is shown
     }
     let mut s = m.start().map_err(|e| Fail(cite(&e.to_string())))?;
-    feed(f, &mut |d| s.update(d))?;
+    feed_split(f, None, &mut Bytes(|d: &[u8]| s.update(d)))?;
     let t = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
     k.spend()?;
     print_lines(vec![Ok(tag_line_ended(name, &path_bytes(f), None, &t, opts.bsd, opts.zero))])?;
@@ -1365,10 +1348,10 @@ fn verify(
                         i + 1
                     )));
                 }
-                None => feed(&path, &mut |d| s.update(d)).map(|_| None),
+                None => feed_split(&path, None, &mut s),
             }
         } else {
-            feed_split(&path, split, &mut |d| s.update(d))
+            feed_split(&path, split, &mut s)
         };
         let whole = match read {
             Ok(w) => w,

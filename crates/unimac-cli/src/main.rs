@@ -530,7 +530,7 @@ fn compute(
         .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= input::SPLIT_MIN))
         .and_then(|_| split::SplitMac::new(&name, &key));
     let (over, whole) = match (&split, file) {
-        (Some(sp), Some(f)) => (false, sp.feed(f, None, &mut |d| s.update(d))?),
+        (Some(sp), Some(f)) => (false, sp.feed(f, None, &mut s)?),
         _ => (input::read_message_limited(file, limit.unwrap_or(u64::MAX), |d| s.update(d))?, None),
     };
     if over {

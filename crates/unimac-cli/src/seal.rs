@@ -54,7 +54,7 @@ use unimac::registry::{self, NamedMac};
 use crate::keyfile;
 use crate::mac_cmd::{self, FileList, VerifyOpts};
 use crate::names::{cite, mac_key_spec, resolve_mac};
-use crate::split::SplitMac;
+use crate::split::{Counted, SplitMac};
 use crate::Fail;
 
 /// The first word of a manifest.
@@ -239,12 +239,9 @@ fn check_file(m: &NamedMac, split: Option<&SplitMac>, path: &Path, e: &Entry) ->
         return Ok(Some(false));
     }
     let Ok(mut s) = m.start_check(e.nonce.as_deref()) else { return Ok(None) };
-    let mut size = 0u64;
-    let whole = mac_cmd::feed_split(path, split, &mut |d| {
-        size += d.len() as u64;
-        s.update(d)
-    })
-    .map_err(|Fail(e)| mac_cmd::per_file(e))?;
+    let mut counted = Counted { inner: &mut s, bytes: 0 };
+    let whole = mac_cmd::feed_split(path, split, &mut counted).map_err(|Fail(e)| mac_cmd::per_file(e))?;
+    let mut size = counted.bytes;
     let got = match (split, whole) {
         (Some(sp), Some(w)) => {
             size = w.len();
@@ -420,11 +417,9 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     }
     for (p, _) in &items {
         let mut pending = m.start_deferred().map_err(|e| Fail(cite(&e.to_string())))?;
-        let mut size = 0u64;
-        let read = mac_cmd::feed_split(p, split.as_ref(), &mut |d| {
-            size += d.len() as u64;
-            pending.update(d)
-        });
+        let mut counted = Counted { inner: &mut pending, bytes: 0 };
+        let read = mac_cmd::feed_split(p, split.as_ref(), &mut counted);
+        let mut size = counted.bytes;
         let whole = match read {
             Ok(w) => w,
             Err(Fail(e)) => {

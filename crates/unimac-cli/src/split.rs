@@ -1,37 +1,142 @@
-//! A big file hashed in ranges on all allowed cores: each thread reads its
-//! own range with `pread` into its own 256 KiB buffer and hashes it into a
-//! partial hash (`unimac::partial`), and the partials are combined in order
-//! and finished with the whole key. Both the copy out of the page cache and
-//! the hash are split, where a reader thread beside one hashing thread
-//! leaves the copy's core the bottleneck (docs/perf/cli.md).
+//! A big file hashed on all allowed cores, in one of two ways.
 //!
-//! Every polynomial name with partial hashes splits: `hash127-aes`,
+//! **Ranges** (every polynomial name with partial hashes: `hash127-aes`,
 //! `-aes-nonce`, `-aes-add`, the `wc-` MACs over eval64, division64,
-//! gdivision64 and eval128, and the hashes eval64, division64, gdivision64
-//! and eval128: a range's state is two field elements, combined in O(1).
-//! The trees (`wc-mmh32x4`, `tree-F`, ...), UMAC, VMAC, the `shoup4` pairs,
-//! modp and the one-time MACs are read by the pipelined reader
-//! (`input.rs`) as one stream: a tree's partial is its level-2 bytes (a
-//! sixteenth of the input for mmh32x4), which is neither O(1) memory nor
-//! cheap to combine per buffer (measured: 617 ms of CPU for 256 MiB against
-//! 86 ms streamed). The result is the one-shot result in every case
-//! (tests/split_files.rs, tests/big_files.rs).
+//! gdivision64 and eval128, and those hashes): each thread reads its own
+//! range with `pread` into its own 256 KiB buffer and hashes it into a
+//! partial hash (`unimac::partial`, two field elements), and the partials
+//! are combined in order and finished with the whole key.
+//!
+//! **Stripes** (the layered hashes: UMAC, VMAC, the trees' `wc-` MACs and
+//! `tree-F`): every thread takes the next stripe of 256 KiB, reads it with
+//! `pread` and hashes its lowest layer (`unimac::stripe`: UMAC's and
+//! VMAC's NH, a tree's two lowest levels), and the stripes go to the
+//! file's own stream in file order; the end of the file goes to it as
+//! bytes. A tree's partial would carry its level-2 bytes (a sixteenth of
+//! the input for mmh32x4) and UMAC's none at all, so these names stripe.
+//!
+//! Either way both the copy out of the page cache and the hash are split,
+//! where a reader thread beside one hashing thread leaves the copy's core
+//! the bottleneck (docs/perf/cli.md). The `shoup4` pairs, modp and the
+//! one-time MACs are read as one stream. The result is the one-shot result
+//! in every case (tests/split_files.rs, tests/big_files.rs).
 
 use std::path::Path;
 
 use unimac::partial::{self, Partial, PartialStream};
+use unimac::stripe::{Stripe, Striper};
 use zeroize::Zeroizing;
 
-use crate::input::{read_message_ranges, Ranges};
+use crate::input::{read_message_ranges, read_message_stripes, Piece, Ranges, Stripes};
 use crate::Fail;
 
-/// One name's key, set up to hash big files in ranges.
+/// Where a file's bytes go: the stream it is hashed into, which may also
+/// take stripes (`unimac::stripe`).
+pub trait Sink: Send {
+    /// Absorb more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// What hashes stripes for this stream, if it takes them.
+    fn striper(&self) -> Option<Striper> {
+        None
+    }
+    /// Take the next stripe, in order.
+    fn absorb_stripe(&mut self, _s: &Stripe) -> Result<(), unimac::Error> {
+        Err(unimac::Error::NotImplemented("no stripes".into()))
+    }
+}
+
+impl Sink for unimac::mac::Pending {
+    fn update(&mut self, data: &[u8]) {
+        unimac::mac::Pending::update(self, data)
+    }
+    fn striper(&self) -> Option<Striper> {
+        unimac::mac::Pending::striper(self)
+    }
+    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
+        unimac::mac::Pending::absorb_stripe(self, s)
+    }
+}
+
+impl Sink for Box<dyn unimac::Stream> {
+    fn update(&mut self, data: &[u8]) {
+        (**self).update(data)
+    }
+    fn striper(&self) -> Option<Striper> {
+        (**self).striper()
+    }
+    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
+        (**self).absorb_stripe(s)
+    }
+}
+
+/// A sink of bytes only (no stripes): a closure.
+pub struct Bytes<F>(pub F);
+
+impl<F: FnMut(&[u8]) + Send> Sink for Bytes<F> {
+    fn update(&mut self, data: &[u8]) {
+        (self.0)(data)
+    }
+}
+
+/// A sink that also counts the message's bytes.
+pub struct Counted<'a> {
+    /// Where the bytes go.
+    pub inner: &'a mut dyn Sink,
+    /// Bytes so far (a stripe's length included).
+    pub bytes: u64,
+}
+
+impl Sink for Counted<'_> {
+    fn update(&mut self, data: &[u8]) {
+        self.bytes += data.len() as u64;
+        self.inner.update(data)
+    }
+    fn striper(&self) -> Option<Striper> {
+        self.inner.striper()
+    }
+    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
+        self.inner.absorb_stripe(s)?;
+        self.bytes += s.len();
+        Ok(())
+    }
+}
+
+/// A sink whose bytes also move a progress bar (stripes are counted as
+/// they are read, by the reader's progress callback).
+pub struct Metered<'a> {
+    /// Where the bytes go.
+    pub inner: &'a mut dyn Sink,
+    /// The bar.
+    pub bar: &'a indicatif::ProgressBar,
+    /// Slices of at most this many bytes between two moves of the bar.
+    pub slice: usize,
+}
+
+impl Sink for Metered<'_> {
+    fn update(&mut self, data: &[u8]) {
+        for c in data.chunks(self.slice.max(1)) {
+            self.inner.update(c);
+            self.bar.inc(c.len() as u64);
+        }
+    }
+    fn striper(&self) -> Option<Striper> {
+        self.inner.striper()
+    }
+    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
+        self.inner.absorb_stripe(s)
+    }
+}
+
+/// One name's key, set up to hash big files on all allowed cores: in
+/// ranges if it has partial hashes (`ranges`), else in stripes if the
+/// file's stream takes them.
 pub struct SplitMac {
     name: String,
     key: Zeroizing<Vec<u8>>,
     mac: bool,
     unit: usize,
     threads: usize,
+    ranges: bool,
 }
 
 /// The threads a computation may use now: `--threads` (0: every core),
@@ -45,39 +150,47 @@ fn allowed_threads() -> usize {
 }
 
 impl SplitMac {
-    /// `name` under `key` (the whole key, as the MAC or hash takes it), if
-    /// it has partial hashes, its key is the layout they take, its nonce
-    /// (if any) has one length, and two or more threads are allowed;
-    /// `None` otherwise (the file is then read and hashed as one stream).
+    /// `name` under `key` (the whole key, as the MAC or hash takes it) when
+    /// two or more threads are allowed (`None` otherwise: every file is
+    /// then read and hashed as one stream). Files are hashed in ranges if
+    /// the name has partial hashes, its key is the layout they take and its
+    /// nonce (if any) has one length; else in stripes if the stream they go
+    /// to takes stripes ([`feed`](Self::feed)).
     pub fn new(name: &str, key: &[u8]) -> Option<SplitMac> {
         let threads = allowed_threads();
         if threads < 2 {
             return None;
         }
-        let unit = partial::granularity(name).ok()?;
-        partial::hash_key(name, key).ok()?;
         let desc = unimac::macs::find(name);
-        // A tree's partial carries its level-2 bytes (a sixteenth of the
-        // chunk for mmh32x4): neither O(1) nor cheap to combine buffer by
-        // buffer. Trees stream, their levels split by the library.
-        if !partial::is_constant_size(name).ok()? {
-            return None;
-        }
-        if desc.is_some_and(|d| d.nonce.min() != d.nonce.max()) {
-            return None;
-        }
-        Some(SplitMac { name: name.to_string(), key: Zeroizing::new(key.to_vec()), mac: desc.is_some(), unit, threads })
+        let unit = partial::granularity(name).ok().filter(|_| {
+            partial::hash_key(name, key).is_ok()
+                && partial::is_constant_size(name).unwrap_or(false)
+                && desc.is_none_or(|d| d.nonce.min() == d.nonce.max())
+        });
+        Some(SplitMac {
+            name: name.to_string(),
+            key: Zeroizing::new(key.to_vec()),
+            mac: desc.is_some(),
+            unit: unit.unwrap_or(1),
+            threads,
+            ranges: unit.is_some(),
+        })
     }
 
     /// Read the file at `path`: a big regular file in ranges on threads
-    /// (its whole partial returned), anything else to `update` as one
-    /// stream (`None`). `progress` gets the bytes done in ranges.
+    /// (its whole partial returned, `sink` getting nothing) or in stripes
+    /// into `sink` (`None` returned); anything else to `sink` as one
+    /// stream (`None`). `progress` gets the bytes done in ranges or
+    /// stripes.
     pub fn feed(
         &self,
         path: &Path,
         progress: Option<&(dyn Fn(u64) + Sync)>,
-        update: &mut dyn FnMut(&[u8]),
+        sink: &mut dyn Sink,
     ) -> Result<Option<Partial>, Fail> {
+        if !self.ranges {
+            return feed_stripes(path, self.threads, progress, sink).map(|_| None);
+        }
         let hk = partial::hash_key(&self.name, &self.key).map_err(|e| Fail(e.to_string()))?;
         // A thread's state: the name and hash key, its range's stream (from
         // the offset of its first bytes), then, once the message's last
@@ -99,7 +212,7 @@ impl SplitMac {
             Ok(())
         };
         let ranges = Ranges { unit: self.unit, threads: self.threads, begin: &begin, absorb: &absorb, progress };
-        let Some(states) = read_message_ranges(Some(path), Some(&ranges), |d| update(d))? else {
+        let Some(states) = read_message_ranges(Some(path), Some(&ranges), |d| sink.update(d))? else {
             return Ok(None);
         };
         let mut whole: Option<Partial> = None;
@@ -127,4 +240,29 @@ impl SplitMac {
         };
         r.map_err(|e| Fail(crate::names::cite(&e.to_string())))
     }
+}
+
+/// Read the file at `path` into `sink`: in stripes on `threads` threads if
+/// it is big, regular and `sink` takes stripes; as one stream otherwise.
+pub fn feed_stripes(
+    path: &Path,
+    threads: usize,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+    sink: &mut dyn Sink,
+) -> Result<(), Fail> {
+    let Some(striper) = sink.striper() else {
+        return crate::input::read_message(Some(path), |d| sink.update(d));
+    };
+    let hash = |d: &[u8]| striper.hash(d).map_err(|e| e.to_string());
+    let stripes = Stripes { unit: striper.unit(), threads, hash: &hash, progress };
+    let mut apply = |p: Piece<'_, Stripe>| -> Result<(), String> {
+        match p {
+            Piece::Bytes(d) => {
+                sink.update(d);
+                Ok(())
+            }
+            Piece::Stripe(s) => sink.absorb_stripe(&s).map_err(|e| e.to_string()),
+        }
+    };
+    read_message_stripes(Some(path), &stripes, &mut apply)
 }

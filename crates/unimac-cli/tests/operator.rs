@@ -255,6 +255,45 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
     );
 }
 
+/// The same for a file read in stripes (UMAC): the cut is seen by the
+/// stripe that reads past the new end, the error line is the file's, and
+/// the other files' lines are printed.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_truncated_while_read_in_stripes_gives_an_error_line() {
+    let d = Dir::new();
+    let (k, c) = (d.s("k"), d.s("c"));
+    ok(&run(&["keygen", "umac128", "-o", &k, "--counter", &c]));
+    let a = d.write("a", b"first");
+    let z = d.write("z", b"last");
+    let big = d.p("big");
+    fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
+    let big_s = big.display().to_string();
+    let child = bin()
+        .args(["--threads", "2", "tag", "umac128", "--key-file", &k, "--counter", &c, &a, &big_s, &z])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !has_open(child.id(), &big) {
+        assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(4096).unwrap();
+    let o = child.wait_with_output().unwrap();
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains(&big_s) && e.contains("changed while reading"), "{e}");
+    let out = stdout(&o);
+    let names: Vec<&str> = out.lines().map(|l| l.split_once("  ").unwrap().1).collect();
+    assert_eq!(names, [a.as_str(), z.as_str()]);
+}
+
 // ---------------------------------------------------------------- memory
 
 /// A one-block name stops reading once the input passes what it can take:

@@ -1,7 +1,8 @@
-//! Big files hashed in ranges on threads (src/split.rs, input.rs
-//! `read_message_ranges`): for every name with partial hashes, the output
-//! for sizes around the split size, the range boundaries and the read
-//! buffers' boundaries equals the library's one-shot result; `tag`,
+//! Big files hashed on threads (src/split.rs): in ranges (input.rs
+//! `read_message_ranges`) for every name with partial hashes, in stripes
+//! (`read_message_stripes`) for UMAC, VMAC and the trees. The output for
+//! sizes around the split size, the range and stripe boundaries and the
+//! read buffers' boundaries equals the library's one-shot result; `tag`,
 //! `verify` and `seal` give the same lines as the stream path (stdin,
 //! `--threads 1`).
 
@@ -78,7 +79,7 @@ fn sizes(unit: usize) -> Vec<usize> {
     v
 }
 
-/// Key and nonce lengths of a name with partial hashes.
+/// Key and nonce lengths of a name that splits.
 fn key_and_nonce(name: &str) -> (usize, usize) {
     match unimac::macs::find(name) {
         Some(d) => (d.default_key_len(), d.nonce.max()),
@@ -89,9 +90,15 @@ fn key_and_nonce(name: &str) -> (usize, usize) {
 fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
     let (kl, nl) = key_and_nonce(name);
     let key = bytes(kl, seed ^ 0x55);
-    let nonce = bytes(nl, seed ^ 0xaa);
+    let mut nonce = bytes(nl, seed ^ 0xaa);
+    if let Some(d) = unimac::macs::find(name) {
+        d.fix_random_nonce(&mut nonce);
+    }
     let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
-    partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let layered = ["mac-umac", "mac-vmac", "tree-", "mac-wc-mmh"].iter().any(|p| name.starts_with(p));
+    if !layered {
+        partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
     let mut args = vec!["--threads", "2", "compute", name, "--key", &khex];
     if nl > 0 {
         args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
@@ -104,7 +111,54 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
         let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
         let mut with_file = args.clone();
         with_file.push(&path);
-        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in ranges");
+        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in ranges or stripes");
+    }
+}
+
+/// The stripe of a layered name (src/input.rs): 256 KiB rounded up to its
+/// unit (1024 for UMAC, 128 for VMAC, `B^2` for a tree of block `B`).
+fn stripe_of(unit: usize) -> usize {
+    BUF.div_ceil(unit) * unit
+}
+
+/// Sizes around the split size and the stripes' ends for a layered name:
+/// the file's last stripe 1 byte, a unit − 1, a unit, a unit + 1, a whole
+/// stripe and a stripe − 1; and past UMAC's change of polynomial (16 MiB).
+fn stripe_sizes(unit: usize) -> Vec<usize> {
+    let s = stripe_of(unit);
+    let base = SPLIT_MIN.div_ceil(s) * s + 3 * s;
+    let mut v = vec![SPLIT_MIN - 1, SPLIT_MIN, SPLIT_MIN + 1];
+    for extra in [1, unit - 1, unit, unit + 1, s - 1, s] {
+        v.push(base + extra);
+    }
+    v.push(17 * MIB + 5);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// UMAC, VMAC, a tree's `wc-` MAC and trees with small and large blocks,
+/// read in stripes: the one-shot result at every boundary.
+#[test]
+fn layered_names_in_stripes_equal_one_shot() {
+    let dir = TempDir::new("stripes");
+    let cases = [
+        ("mac-umac128", 1024),
+        ("mac-umac32", 1024),
+        ("mac-vmac128", 128),
+        ("mac-vmac64", 128),
+        ("mac-wc-mmh32x4", 0),
+        ("tree-mmh32x2", 0),
+        ("tree-sqh128-asm", 0),
+    ];
+    for (i, (name, unit)) in cases.into_iter().enumerate() {
+        let unit = if unit > 0 {
+            unit
+        } else {
+            let fam = unimac::tree::family(name.trim_start_matches("mac-wc-").trim_start_matches("tree-")).expect("a tree");
+            fam.block * fam.block
+        };
+        check_compute(&dir, name, &stripe_sizes(unit), 300 + i as u64);
     }
 }
 
@@ -155,9 +209,10 @@ fn flip(path: &Path, at: usize) {
     fs::write(path, &d).expect("write");
 }
 
-/// `tag` of a big file in ranges gives the tag the stream path gives (the
-/// same bytes on stdin, and `--threads 1`); `verify` says OK, and FAILED
-/// once a byte of either range changes; `seal` and its check agree.
+/// `tag` of a big file in ranges or stripes gives the tag the stream path
+/// gives (the same bytes on stdin, and `--threads 1`); `verify` says OK,
+/// and FAILED once a byte of either range or any stripe changes; `seal`
+/// and its check agree.
 #[test]
 fn tag_verify_seal_in_ranges_agree_with_the_stream_path() {
     let dir = TempDir::new("tag");
@@ -165,7 +220,7 @@ fn tag_verify_seal_in_ranges_agree_with_the_stream_path() {
     let data = bytes(len, 77);
     let f = dir.p("big");
     fs::write(&f, &data).expect("write");
-    for name in ["hash127-aes", "wc-eval128"] {
+    for name in ["hash127-aes", "wc-eval128", "umac128", "vmac128", "wc-mmh32x4"] {
         let counter = name != "hash127-aes";
         let (k, c) = keygen(&dir, name, counter);
         let mut args = vec!["tag", name, "--key-file", &k];
