@@ -557,6 +557,18 @@ impl<H: KeyedHash> WegmanCarter<H> {
         Ok(WcStream { inner, pad, out: self.hash.out_len(), group: self.hash.group() })
     }
 
+    /// A message of the MAC of row `d` started before its nonce is known,
+    /// from this key's set-up (the hash's keyed object where it has one:
+    /// a tree's level keys are derived once, not per message).
+    pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Result<Pending, Error> {
+        let inner = match &self.keyed {
+            Some(k) => k.start()?,
+            None => self.hash.start(&self.hkey)?,
+        };
+        let finish = PendingFinish::Wc(self.aes.clone(), self.hash.out_len(), self.hash.group());
+        Ok(Pending { hash: PendingHash::Other(inner), finish, desc: d })
+    }
+
     /// The tag of `msg` under `nonce` (one-shot: the hash's own one-shot
     /// path where it has one).
     pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Result<Vec<u8>, Error> {

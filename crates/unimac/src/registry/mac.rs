@@ -387,7 +387,19 @@ impl NamedMac {
         if self.desc.nonce == Nonce::None {
             return Ok(Pending::direct(self.engine.start(None)?, self.desc));
         }
-        crate::mac::start_deferred(self.desc, &self.key)
+        // From the key set up once where the engine has it (UMAC's and
+        // VMAC's key derivation, a tree's level keys), not per message.
+        let d = self.desc;
+        match &self.engine {
+            Engine::Umac4(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Umac8(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Umac12(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Umac16(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Vmac8(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Vmac16(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
+            Engine::Tree(m) => m.start_deferred(d),
+            _ => crate::mac::start_deferred(d, &self.key),
+        }
     }
 }
 
