@@ -406,7 +406,7 @@ impl<const L: usize> OneShot<'_, L> {
 /// compiler must assume the zeros are read, so it cannot drop them as dead
 /// stores. `zeroize` writes byte by byte, which for the one-shot tree's
 /// buffers cost as much as hashing a 16 KiB message.
-fn wipe(buf: &mut [u8]) {
+pub(crate) fn wipe(buf: &mut [u8]) {
     buf.fill(0);
     core::hint::black_box(&*buf);
 }
@@ -626,6 +626,9 @@ impl Tree {
 /// last (so the message's input to each of these levels must be at least
 /// `B` bytes).
 pub(crate) fn hash_levels(key: &TreeKey, levels: core::ops::Range<usize>, data: &[u8], pad: bool) -> Vec<u8> {
+    if !pad && levels.len() == 2 {
+        return two_levels(key, levels.start, data);
+    }
     let b = key.family.block;
     let o = key.family.out;
     let mut cur: Option<Vec<u8>> = None;
@@ -644,6 +647,26 @@ pub(crate) fn hash_levels(key: &TreeKey, levels: core::ops::Range<usize>, data: 
         }
     }
     cur.unwrap_or_else(|| data.to_vec())
+}
+
+/// Levels `j` and `j + 1` of whole runs of `B^2` bytes, a batch of runs at
+/// a time: level `j`'s outputs of one batch (a `B/O`-th of it) stay in the
+/// cache, go straight on to level `j + 1`, and are wiped once at the end.
+fn two_levels(key: &TreeKey, j: usize, data: &[u8]) -> Vec<u8> {
+    let (b, o) = (key.family.block, key.family.out);
+    let (h0, h1) = (key.level(j), key.level(j + 1));
+    let unit = b * b;
+    debug_assert!(data.len().is_multiple_of(unit));
+    let runs = (BATCH_BYTES / unit).max(1);
+    let mut mid = vec![0u8; runs * b * o];
+    let mut out = vec![0u8; data.len() / unit * o * o];
+    for (piece, dst) in data.chunks(runs * unit).zip(out.chunks_mut(runs * o * o)) {
+        let m = &mut mid[..piece.len() / b * o];
+        h0.hash_blocks(piece, m);
+        h1.hash_blocks(m, dst);
+    }
+    wipe(&mut mid);
+    out
 }
 
 /// The level-0 outputs of a run of whole blocks, in cache-sized batches.
