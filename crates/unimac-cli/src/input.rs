@@ -204,24 +204,36 @@ pub fn read_message_ranges<S: Send>(
         Some(r) if r.threads >= 2 && !is_stdin(path) => r,
         _ => return read_message(path, f).map(|_| None),
     };
-    let p = path.expect("not stdin");
-    let name = shown(path);
-    let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    split_or_stream(path.expect("not stdin"), &mut f, |file, size, name| read_ranges(file, size, name, r))
+}
+
+/// Open the file at `path` once: if it is regular and at least
+/// [`SPLIT_MIN`] bytes long, `split` reads it (given the file, its size
+/// and its shown name) and its size and modification time are compared
+/// before and after (`Some` of what `split` gave); anything else is read
+/// here as one stream into `f` (`None`).
+fn split_or_stream<T>(
+    path: &Path,
+    f: &mut dyn FnMut(&[u8]),
+    split: impl FnOnce(&File, u64, &str) -> Result<T, Fail>,
+) -> Result<Option<T>, Fail> {
+    let name = shown(Some(path));
+    let file = File::open(path).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
     let meta = file
         .metadata()
         .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
     if !meta.is_file() || meta.len() < SPLIT_MIN {
-        return read_open(file, meta, &name, u64::MAX, &mut f).map(|_| None);
+        return read_open(file, meta, &name, u64::MAX, f).map(|_| None);
     }
     let before = stamp(&meta);
-    let states = read_ranges(&file, meta.len(), &name, r)?;
+    let got = split(&file, meta.len(), &name)?;
     let after = file
         .metadata()
         .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
     if stamp(&after) != before {
         return Err(Fail(format!("{name}: changed while reading")));
     }
-    Ok(Some(states))
+    Ok(Some(got))
 }
 
 /// The ranges of a file of `size` bytes for `threads` threads: starts at
@@ -381,36 +393,23 @@ pub fn read_message_stripes<C: Send>(
     apply: &mut (dyn FnMut(Piece<'_, C>) -> Result<(), String> + Send),
 ) -> Result<(), Fail> {
     let mut failed: Option<String> = None;
+    // `apply` takes a big file's stripes or any other input's bytes.
+    let apply = std::cell::RefCell::new(apply);
     let mut bytes = |d: &[u8]| {
         if failed.is_none() {
-            if let Err(e) = apply(Piece::Bytes(d)) {
+            if let Err(e) = (*apply.borrow_mut())(Piece::Bytes(d)) {
                 failed = Some(e);
             }
         }
     };
-    if stripes.threads < 2 || is_stdin(path) {
-        read_message(path, &mut bytes)?;
-        return failed.map_or(Ok(()), |e| Err(Fail(e)));
+    match path {
+        Some(p) if stripes.threads >= 2 && !is_stdin(path) => {
+            let split = |file: &File, size, name: &str| read_stripes(file, size, name, stripes, &mut **apply.borrow_mut());
+            split_or_stream(p, &mut bytes, split)?;
+        }
+        _ => read_message(path, &mut bytes)?,
     }
-    let p = path.expect("not stdin");
-    let name = shown(path);
-    let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
-    if !meta.is_file() || meta.len() < SPLIT_MIN {
-        read_open(file, meta, &name, u64::MAX, &mut bytes)?;
-        return failed.map_or(Ok(()), |e| Err(Fail(e)));
-    }
-    let before = stamp(&meta);
-    read_stripes(&file, meta.len(), &name, stripes, apply)?;
-    let after = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
-    if stamp(&after) != before {
-        return Err(Fail(format!("{name}: changed while reading")));
-    }
-    Ok(())
+    failed.map_or(Ok(()), |e| Err(Fail(e)))
 }
 
 /// A stripe done, waiting for its turn.

@@ -168,34 +168,8 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
     let a = d.write("a", b"first");
     let z = d.write("z", b"last");
     let big = d.p("big");
-    // Sparse: 64 GiB of zeros to read, far more than fits in the time the
-    // test needs to see it open and cut it.
-    fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
     let big_s = big.display().to_string();
-    let child = bin()
-        .args(["tag", "hash127-aes", "--key-file", &k, &a, &big_s, &z])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while !has_open(child.id(), &big) {
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "the big file was never opened"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    std::thread::sleep(Duration::from_millis(20));
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&big)
-        .unwrap()
-        .set_len(4096)
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    no_panic(&o);
+    let o = run_while_cut(&["tag", "hash127-aes", "--key-file", &k, &a, &big_s, &z], &big);
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -219,13 +193,7 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
     ]));
     let sums = d.write("SUMS", sums.as_bytes());
     fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
-    let child = bin()
-        .args(["verify", "--key-file", &k, "-c", &sums])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_piped(&["verify", "--key-file", &k, "-c", &sums]);
     let t0 = Instant::now();
     while !has_open(child.id(), &big) {
         assert!(
@@ -255,6 +223,30 @@ fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
     );
 }
 
+/// The CLI started with `args`, no stdin, its output piped.
+fn spawn_piped<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Child {
+    bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// Run the CLI with `args` while `big`, made a sparse 64 GiB file (far
+/// more than can be read in the time the test needs to see it open), is cut
+/// to 4096 bytes once the CLI has it open.
+#[cfg(target_os = "linux")]
+fn run_while_cut(args: &[&str], big: &Path) -> std::process::Output {
+    fs::File::create(big).unwrap().set_len(64 << 30).unwrap();
+    let child = spawn_piped(args);
+    let t0 = Instant::now();
+    while !has_open(child.id(), big) {
+        assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    fs::OpenOptions::new().write(true).open(big).unwrap().set_len(4096).unwrap();
+    let o = child.wait_with_output().unwrap();
+    no_panic(&o);
+    o
+}
+
 /// The same for a file read in stripes (UMAC): the cut is seen by the
 /// stripe that reads past the new end, the error line is the file's, and
 /// the other files' lines are printed.
@@ -267,24 +259,8 @@ fn a_file_truncated_while_read_in_stripes_gives_an_error_line() {
     let a = d.write("a", b"first");
     let z = d.write("z", b"last");
     let big = d.p("big");
-    fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
     let big_s = big.display().to_string();
-    let child = bin()
-        .args(["--threads", "2", "tag", "umac128", "--key-file", &k, "--counter", &c, &a, &big_s, &z])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while !has_open(child.id(), &big) {
-        assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    std::thread::sleep(Duration::from_millis(20));
-    fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(4096).unwrap();
-    let o = child.wait_with_output().unwrap();
-    no_panic(&o);
+    let o = run_while_cut(&["--threads", "2", "tag", "umac128", "--key-file", &k, "--counter", &c, &a, &big_s, &z], &big);
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -1175,13 +1151,7 @@ fn keygen_warns_of_a_weak_mac() {
 /// `run` that gives up (and fails the test) after `secs` seconds instead of
 /// hanging.
 fn run_within<S: AsRef<std::ffi::OsStr>>(secs: u64, args: &[S]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut c = spawn_piped(args);
     let t = Instant::now();
     while c.try_wait().unwrap().is_none() {
         if t.elapsed() > Duration::from_secs(secs) {

@@ -11,18 +11,11 @@ use unimac::registry::{NamedMac, Params};
 use unimac::stripe::{Stripe, Striper};
 
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 29) as u8
-        })
-        .collect()
+    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    (0..len).map(|_| r.below(256) as u8).collect()
 }
 
-/// A small deterministic generator for the cuts.
+/// A small deterministic generator (xorshift) for the bytes and the cuts.
 struct Rng(u64);
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
