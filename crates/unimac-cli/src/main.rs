@@ -19,6 +19,7 @@ mod mac_cmd;
 mod modes;
 mod names;
 mod seal;
+mod pool;
 mod split;
 
 use names::cite;
