@@ -187,20 +187,30 @@ pub fn read_known(path: &Path, known: Option<Known>, mut f: impl FnMut(&[u8])) -
     let Some(k) = known.filter(|k| k.len < BUF as u64 && path.as_os_str() != "-") else {
         return read_message(Some(path), f);
     };
-    let name = shown(Some(path));
-    let file = File::open(path).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    // The name is made only for an error (most files have none).
+    let name = || shown(Some(path));
+    let file = File::open(path).map_err(|e| Fail(format!("cannot open {}: {}", name(), io_msg(&e))))?;
     let cap = usize::try_from(k.len).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
     let expect = (k.len > 0).then_some(k.len);
+    // As `read_stream`, reading stops at the size listed.
+    let mut buf = vec![0u8; cap];
     let mut total = 0u64;
-    read_stream(&file, &name, u64::MAX, cap, expect, |d| {
-        total += d.len() as u64;
-        f(d)
-    })?;
+    while expect != Some(total) {
+        match (&file).read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                f(&buf[..n]);
+                total += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
+        }
+    }
     let after = file
         .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+        .map_err(|e| Fail(format!("cannot read {}: {}", name(), io_msg(&e))))?;
     if Known::of(&after) != Some(k) || (k.len > 0 && total != k.len) {
-        return Err(Fail(format!("{name}: changed while reading")));
+        return Err(Fail(format!("{}: changed while reading", name())));
     }
     Ok(())
 }

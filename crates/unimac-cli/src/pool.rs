@@ -16,6 +16,7 @@
 //! when it sleeps and there is something for it.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use crate::Fail;
@@ -25,6 +26,10 @@ use crate::Fail;
 /// done and the states kept stay small.
 pub const WINDOW_PER_THREAD: usize = 8;
 
+/// Jobs the main thread gathers before it hands them over under one lock
+/// (at once when a worker is idle, or before it waits).
+const BATCH: usize = 4;
+
 /// What the threads share.
 struct Shared<J, R> {
     state: Mutex<State<J, R>>,
@@ -32,6 +37,12 @@ struct Shared<J, R> {
     jobs: Condvar,
     /// The main thread waits here for a result.
     results: Condvar,
+    /// Results handed in so far (read without the lock: whether there is
+    /// anything new to collect).
+    handed_in: AtomicUsize,
+    /// Workers asleep waiting for a job (changed under the lock; read
+    /// without it as a hint to hand jobs over at once).
+    idle: AtomicUsize,
 }
 
 struct State<J, R> {
@@ -40,8 +51,6 @@ struct State<J, R> {
     /// Results handed in, with their slots (`None`: the job panicked; the
     /// panic is on stderr already).
     done: Vec<(usize, Option<R>)>,
-    /// Workers asleep waiting for a job.
-    idle: usize,
     /// The main thread is asleep waiting for a result.
     waiting: bool,
     /// No more jobs: the workers end.
@@ -59,6 +68,12 @@ pub struct Ordered<'a, J, R> {
     window: VecDeque<(bool, Option<Option<R>>)>,
     first: usize,
     cap: usize,
+    /// Jobs pushed, not yet handed to the workers.
+    local: Vec<(usize, J)>,
+    /// [`Shared::handed_in`] when last collected.
+    seen: usize,
+    /// No worker could be started: each job is done as it is pushed.
+    inline: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -83,9 +98,11 @@ pub fn run<J: Send, R: Send, T>(
     body: impl FnOnce(&mut Ordered<'_, J, R>) -> T,
 ) -> T {
     let shared = Shared {
-        state: Mutex::new(State { queue: VecDeque::new(), done: Vec::new(), idle: 0, waiting: false, closed: false, workers: 0 }),
+        state: Mutex::new(State { queue: VecDeque::new(), done: Vec::new(), waiting: false, closed: false, workers: 0 }),
         jobs: Condvar::new(),
         results: Condvar::new(),
+        handed_in: AtomicUsize::new(0),
+        idle: AtomicUsize::new(0),
     };
     std::thread::scope(|s| {
         for _ in 1..threads.max(1) {
@@ -98,6 +115,7 @@ pub fn run<J: Send, R: Send, T>(
                         let r = run_job(work, j);
                         st = lock(&shared.state);
                         st.done.push((i, r));
+                        shared.handed_in.fetch_add(1, Ordering::Release);
                         if st.waiting {
                             st.waiting = false;
                             shared.results.notify_one();
@@ -105,9 +123,9 @@ pub fn run<J: Send, R: Send, T>(
                     } else if st.closed {
                         break;
                     } else {
-                        st.idle += 1;
+                        shared.idle.fetch_add(1, Ordering::Relaxed);
                         st = shared.jobs.wait(st).unwrap_or_else(|e| e.into_inner());
-                        st.idle -= 1;
+                        shared.idle.fetch_sub(1, Ordering::Relaxed);
                     }
                 }
                 st.workers -= 1;
@@ -120,7 +138,9 @@ pub fn run<J: Send, R: Send, T>(
                 lock(&shared.state).workers -= 1;
             }
         }
-        let mut o = Ordered { shared: &shared, work, window: VecDeque::with_capacity(window.max(1)), first: 0, cap: window.max(1) };
+        let inline = lock(&shared.state).workers == 0;
+        let cap = window.max(1);
+        let mut o = Ordered { shared: &shared, work, window: VecDeque::with_capacity(cap), first: 0, cap, local: Vec::with_capacity(BATCH), seen: 0, inline };
         let t = body(&mut o);
         // No more jobs: the workers end after the job they are on.
         let mut st = lock(&shared.state);
@@ -147,20 +167,28 @@ impl<J, R> Ordered<'_, J, R> {
     /// [`Ordered::waiting_on_slow`]). Call only when [`Ordered::has_room`].
     pub fn push(&mut self, job: J, slow: bool) {
         let i = self.first + self.window.len();
-        let mut st = lock(&self.shared.state);
-        if st.workers == 0 {
-            // No worker: the job is done now.
-            drop(st);
+        if self.inline {
             let r = run_job(self.work, job);
             self.window.push_back((slow, Some(r)));
             return;
         }
-        st.queue.push_back((i, job));
-        if st.idle > 0 {
+        self.local.push((i, job));
+        self.window.push_back((slow, None));
+        if self.local.len() >= BATCH || self.shared.idle.load(Ordering::Relaxed) > 0 {
+            self.hand_over();
+        }
+    }
+
+    /// Hand the jobs gathered to the workers, waking one if one sleeps.
+    fn hand_over(&mut self) {
+        if self.local.is_empty() {
+            return;
+        }
+        let mut st = lock(&self.shared.state);
+        st.queue.extend(self.local.drain(..));
+        if self.shared.idle.load(Ordering::Relaxed) > 0 {
             self.shared.jobs.notify_one();
         }
-        drop(st);
-        self.window.push_back((slow, None));
     }
 
     /// Add a slot whose result is known already.
@@ -169,7 +197,7 @@ impl<J, R> Ordered<'_, J, R> {
     }
 
     /// Put the results handed in into their slots.
-    fn place(&mut self, done: Vec<(usize, Option<R>)>) {
+    fn place(&mut self, done: impl IntoIterator<Item = (usize, Option<R>)>) {
         for (i, r) in done {
             if let Some(slot) = i.checked_sub(self.first).and_then(|k| self.window.get_mut(k)) {
                 slot.1 = Some(r);
@@ -182,9 +210,17 @@ impl<J, R> Ordered<'_, J, R> {
         self.window.front().map(|s| s.1.is_some())
     }
 
-    /// Take the results handed in so far, without waiting.
+    /// Take the results handed in so far, without waiting (no lock if
+    /// there are none).
     fn collect(&mut self) {
-        let done = std::mem::take(&mut lock(&self.shared.state).done);
+        let n = self.shared.handed_in.load(Ordering::Acquire);
+        if n == self.seen {
+            return;
+        }
+        let mut st = lock(&self.shared.state);
+        self.seen = self.shared.handed_in.load(Ordering::Acquire);
+        let done = std::mem::take(&mut st.done);
+        drop(st);
         self.place(done);
     }
 
@@ -211,14 +247,16 @@ impl<J, R> Ordered<'_, J, R> {
     /// The result of the first slot, waiting for it (and doing queued jobs
     /// meanwhile); `None` if the window is empty.
     pub fn next(&mut self) -> Result<Option<R>, Fail> {
+        if self.front_done() == Some(false) {
+            self.hand_over();
+        }
         while self.front_done() == Some(false) {
             let mut st = lock(&self.shared.state);
-            let done = std::mem::take(&mut st.done);
-            if done.is_empty() {
+            if st.done.is_empty() {
                 if let Some((i, j)) = st.queue.pop_front() {
                     drop(st);
                     let r = run_job(self.work, j);
-                    self.place(vec![(i, r)]);
+                    self.place(std::iter::once((i, r)));
                     continue;
                 }
                 if st.workers == 0 {
@@ -227,13 +265,12 @@ impl<J, R> Ordered<'_, J, R> {
                 st.waiting = true;
                 st = self.shared.results.wait(st).unwrap_or_else(|e| e.into_inner());
                 st.waiting = false;
-                let done = std::mem::take(&mut st.done);
-                drop(st);
-                self.place(done);
-            } else {
-                drop(st);
-                self.place(done);
             }
+            // Workers count what they hand in under the lock.
+            self.seen = self.shared.handed_in.load(Ordering::Acquire);
+            let done = std::mem::take(&mut st.done);
+            drop(st);
+            self.place(done);
         }
         self.pop()
     }
