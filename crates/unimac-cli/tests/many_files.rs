@@ -28,6 +28,20 @@ fn run(args: &[&str], portable: bool) -> Output {
     c.output().expect("run unimac")
 }
 
+/// `run`, stdout and stderr into one file: the lines and the error
+/// messages as they were interleaved (each stream is flushed before the
+/// other is written).
+fn run_merged(args: &[&str], portable: bool, file: &Path) -> Vec<u8> {
+    let f = fs::File::create(file).expect("output file");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    c.args(args).stdin(Stdio::null()).stdout(f.try_clone().expect("clone")).stderr(f);
+    if portable {
+        c.env("UNIMAC_FORCE_PORTABLE", "1");
+    }
+    c.status().expect("run unimac");
+    fs::read(file).expect("read output")
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -98,6 +112,7 @@ fn populate(d: &TempDir, big: bool) -> (Vec<String>, bool) {
 fn same_for_all_threads(args: &[&str], ctr: Option<&Path>, portable: bool) -> Output {
     let start = ctr.map(|c| fs::read(c).expect("counter"));
     let mut first: Option<(Output, Option<Vec<u8>>)> = None;
+    let mut merged: Option<Vec<u8>> = None;
     for t in [Some("1"), Some("2"), Some("3"), None] {
         if let (Some(c), Some(s)) = (ctr, &start) {
             fs::write(c, s).expect("reset counter");
@@ -110,6 +125,18 @@ fn same_for_all_threads(args: &[&str], ctr: Option<&Path>, portable: bool) -> Ou
         let o = run(&a, portable);
         assert_ne!(o.status.code(), Some(101), "panicked: {}", text(&o.stderr));
         let end = ctr.map(|c| fs::read(c).expect("counter"));
+        if let (Some(c), Some(s)) = (ctr, &start) {
+            fs::write(c, s).expect("reset counter");
+        }
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let file = std::env::temp_dir().join(format!("unimac-merged-{}-{n}", std::process::id()));
+        let m = run_merged(&a, portable, &file);
+        let _ = fs::remove_file(&file);
+        match &merged {
+            None => merged = Some(m),
+            Some(fm) => assert_eq!(text(&m), text(fm), "stdout and stderr interleaved, threads {t:?}, {args:?}"),
+        }
         match &first {
             None => first = Some((o, end)),
             Some((f, fend)) => {
@@ -199,6 +226,23 @@ fn tags_and_verifies(portable: bool, big: bool) {
         }
     }
 
+    // seal: the same manifest (entries, nonces, seal line), and its check.
+    let (kc, c) = (d.p("wc-eval128.k"), d.p("wc-eval128.c"));
+    for (key, ctr) in [(&k, None), (&kc, Some(c.as_str()))] {
+        let mut a = vec!["seal", "--key-file", key.as_str(), "-r", &tree];
+        if let Some(c) = ctr {
+            a.extend(["--counter", c]);
+        }
+        let o = same_for_all_threads(&a, ctr.map(Path::new), portable);
+        assert_eq!(o.status.success(), !unreadable, "{}", text(&o.stderr));
+        if !unreadable {
+            let manifest = d.p("manifest");
+            fs::write(&manifest, &o.stdout).expect("manifest");
+            let v = same_for_all_threads(&["verify", "--key-file", key.as_str(), &manifest], None, portable);
+            assert!(v.status.success(), "{}", text(&v.stderr));
+        }
+    }
+
     // verify: files changed, removed, lines malformed, another MAC's line,
     // a nonce reused: OK/FAILED lines and messages in line order.
     fs::write(d.0.join("tree/f004"), b"changed").expect("change");
@@ -229,7 +273,6 @@ fn tags_and_verifies(portable: bool, big: bool) {
         }
     }
     // A counter's check file: nonces checked, and reused with another tag.
-    let (kc, c) = (d.p("wc-eval128.k"), d.p("wc-eval128.c"));
     let mut a = vec!["tag", "wc-eval128", "--key-file", &kc, "--counter", &c];
     a.extend(&list_refs[..60]);
     let o = run(&a, portable);
