@@ -332,7 +332,7 @@ fn warn(e: &str) {
 /// A file hashed for `seal`: its message state, bytes and (hashed in
 /// ranges) whole partial; or why not.
 enum Hashed {
-    Done(registry::Pending, u64, Option<unimac::partial::Partial>),
+    Done(Box<(registry::Pending, u64, Option<unimac::partial::Partial>)>),
     /// A regular file of `input::SPLIT_MIN` bytes or more, left by a
     /// worker to the main thread.
     Big,
@@ -433,7 +433,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     // be read takes no nonce, and then no manifest is written).
     let mut emit = |p: &Path, hashed: Hashed| -> Result<(), Fail> {
         let (pending, mut size, whole) = match hashed {
-            Hashed::Done(pending, size, whole) => (pending, size, whole),
+            Hashed::Done(d) => *d,
             Hashed::Unreadable(e) => {
                 warn(&mac_cmd::per_file(e));
                 failed = true;
@@ -466,7 +466,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
             pending.update(d)
         });
         match read {
-            Ok(whole) => Hashed::Done(pending, size, whole),
+            Ok(whole) => Hashed::Done(Box::new((pending, size, whole))),
             Err(Fail(e)) => Hashed::Unreadable(e),
         }
     };
@@ -490,7 +490,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
                 pending.update(d)
             });
             (i, match read {
-                Ok(true) => Hashed::Done(pending, size, None),
+                Ok(true) => Hashed::Done(Box::new((pending, size, None))),
                 Ok(false) => Hashed::Big,
                 Err(Fail(e)) => Hashed::Unreadable(e),
             })
