@@ -2,7 +2,6 @@
 //! named MACs of the wire format, docs/WIRE.md §8 (named `X` or `mac-X`), with sha256sum's line
 //! formats, options and exit codes.
 
-use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -334,18 +333,20 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
             return;
         }
     };
-    let mut entries: Vec<(OsString, PathBuf, Option<std::fs::FileType>)> = Vec::new();
+    // Sorted by path: every path is `dir` joined with a name, so this is
+    // the order of the names (no copy of each name to sort by).
+    let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = Vec::new();
     for e in rd {
         match e {
-            Ok(e) => entries.push((e.file_name(), e.path(), e.file_type().ok())),
+            Ok(e) => entries.push((e.path(), e.file_type().ok())),
             Err(e) => out.push((
                 dir.to_path_buf(),
                 Some(format!("{}: {}", dir.display(), io_msg(&e))),
             )),
         }
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (_, p, t) in entries {
+    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+    for (p, t) in entries {
         match t.map_or(TreeEntry::File, |t| tree_entry(&p, t)) {
             TreeEntry::Dir => walk(&p, out),
             TreeEntry::File => out.push((p, None)),
@@ -731,7 +732,8 @@ fn tag_pooled(
     tagger: &mut Tagger<'_>,
 ) -> Result<(), Fail> {
     let bar = progress.bar.clone();
-    let work = |(i, k): (usize, Option<Known>)| -> (usize, Hashed) {
+    // The state is boxed: it is moved from slot to slot, and is large.
+    let work = |(i, k): (usize, Option<Known>)| -> (usize, Box<Hashed>) {
         let f = &items[i].0;
         let hashed = m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
             let update = |d: &[u8]| {
@@ -743,12 +745,12 @@ fn tag_pooled(
             crate::input::read_known(f, k, update).map_err(|Fail(e)| per_file(e))?;
             Ok((p, None))
         });
-        (i, hashed)
+        (i, Box::new(hashed))
     };
     let split = tagger.split;
-    let mut emit = |(i, hashed): (usize, Hashed), out: &mut LineOut| -> Result<(), Fail> {
+    let mut emit = |(i, hashed): (usize, Box<Hashed>), out: &mut LineOut| -> Result<(), Fail> {
         progress.file_done();
-        tagger.emit(out, &items[i].0, hashed)
+        tagger.emit(out, &items[i].0, *hashed)
     };
     pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| {
         for (i, (((f, e), size), k)) in items.iter().zip(sizes).zip(known).enumerate() {
@@ -756,14 +758,14 @@ fn tag_pooled(
                 while !pool.has_room() {
                     emit_next(pool, out, &mut emit)?;
                 }
-                pool.push_done((i, Err(e.clone())));
+                pool.push_done((i, Box::new(Err(e.clone()))));
             } else if f.as_os_str() == "-" || size.is_some_and(|n| n >= crate::input::SPLIT_MIN) {
                 while !pool.is_empty() {
                     emit_next(pool, out, &mut emit)?;
                 }
                 out.before(*size)?;
                 let hashed = hash_one(m, f, progress, split);
-                emit((i, hashed), out)?;
+                emit((i, Box::new(hashed)), out)?;
             } else {
                 while !pool.has_room() {
                     emit_next(pool, out, &mut emit)?;
