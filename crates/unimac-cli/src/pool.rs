@@ -4,9 +4,9 @@
 //! one's work to a few worker threads through [`Ordered`]; it takes the
 //! results back in the same order, so nonces, lines and error messages come
 //! out exactly as one thread would give them. At most a window of files is
-//! in flight at once (a few per thread), so memory does not grow with the
-//! number of files, and every result is taken as soon as it and all before
-//! it are done.
+//! in flight at once ([`WINDOW_PER_THREAD`] per thread), so memory does not
+//! grow with the number of files, and every result is taken as soon as it
+//! and all before it are done.
 //!
 //! Waking a sleeping thread costs more than hashing a small file (two
 //! system calls and a context switch, against well under a microsecond for
@@ -147,16 +147,24 @@ pub fn run<J: Send, R: Send, T>(
         }
         let inline = lock(&shared.state).workers == 0;
         let cap = window.max(1);
+        // The workers end when `body` does, returning or not.
+        let _close = Close(&shared);
         let mut o = Ordered { shared: &shared, work, window: VecDeque::with_capacity(cap), first: 0, cap, local: Vec::with_capacity(BATCH), seen: 0, inline };
-        let t = body(&mut o);
-        // No more jobs: the workers end after the job they are on.
-        let mut st = lock(&shared.state);
+        body(&mut o)
+    })
+}
+
+/// When dropped: no more jobs, and the workers end after the job they are
+/// on (so the scope's join cannot wait for them forever).
+struct Close<'a, J, R>(&'a Shared<J, R>);
+
+impl<J, R> Drop for Close<'_, J, R> {
+    fn drop(&mut self) {
+        let mut st = lock(&self.0.state);
         st.closed = true;
         st.queue.clear();
-        shared.jobs.notify_all();
-        drop(st);
-        t
-    })
+        self.0.jobs.notify_all();
+    }
 }
 
 impl<J, R> Ordered<'_, J, R> {
@@ -332,6 +340,22 @@ mod tests {
                 assert_eq!(got, want, "{threads} threads, window {window}");
             }
         }
+    }
+
+    /// A caller that panics ends the workers (the scope's join returns and
+    /// the panic goes on), with jobs still queued.
+    #[test]
+    fn a_panic_in_the_caller_ends_the_workers() {
+        let work = |x: u32| x;
+        let r = std::panic::catch_unwind(|| {
+            run(2, 64, &work, |o| {
+                for x in 0..40 {
+                    o.push(x, false);
+                }
+                panic!("the caller fails");
+            })
+        });
+        assert!(r.is_err());
     }
 
     /// A job that panics is an error in its place, not a hang.
