@@ -157,6 +157,83 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
     Ok(over)
 }
 
+/// What the stat of a regular file by its path, taken when it was listed,
+/// says about it: size, modification time, and which file it is (device,
+/// inode). [`read_known`] takes it as the "before" stamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    dev: u64,
+    ino: u64,
+}
+
+impl Known {
+    /// The stamp of `m` if it is a regular file's.
+    pub fn of(m: &Metadata) -> Option<Known> {
+        use std::os::unix::fs::MetadataExt;
+        m.is_file().then(|| Known { len: m.len(), modified: m.modified().ok(), dev: m.dev(), ino: m.ino() })
+    }
+}
+
+/// [`read_message`] of a regular file shorter than [`BUF`] whose stat by
+/// path when it was listed is `known`: opened, read and checked once after
+/// (open, read, `fstat`, close), the listing's stat being the "before"
+/// stamp. The file read must be the one listed (same device and inode) and
+/// unchanged since (same size and modification time), else it is "changed
+/// while reading", as a change during the read is. Any other input (no
+/// stamp, a longer file) is read by [`read_message`].
+pub fn read_known(path: &Path, known: Option<Known>, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
+    let Some(k) = known.filter(|k| k.len < BUF as u64 && path.as_os_str() != "-") else {
+        return read_message(Some(path), f);
+    };
+    // The name is made only for an error (most files have none).
+    let name = || shown(Some(path));
+    let file = File::open(path).map_err(|e| Fail(format!("cannot open {}: {}", name(), io_msg(&e))))?;
+    let cap = usize::try_from(k.len).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
+    let expect = (k.len > 0).then_some(k.len);
+    // As `read_stream`, reading stops at the size listed.
+    let mut buf = vec![0u8; cap];
+    let mut total = 0u64;
+    while expect != Some(total) {
+        match (&file).read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                f(&buf[..n]);
+                total += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
+        }
+    }
+    let after = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {}: {}", name(), io_msg(&e))))?;
+    if Known::of(&after) != Some(k) || (k.len > 0 && total != k.len) {
+        return Err(Fail(format!("{}: changed while reading", name())));
+    }
+    Ok(())
+}
+
+/// [`read_message`] of the file at `path` unless it is a regular file of
+/// `max` bytes or more: then `Ok(false)` and nothing is read (it is left
+/// for a reader that uses every core). Opened once, as [`read_message`]
+/// opens it.
+pub fn read_below(path: &Path, max: u64, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
+    if is_stdin(Some(path)) {
+        return read_message(Some(path), f).map(|_| true);
+    }
+    let name = shown(Some(path));
+    let file = File::open(path).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if meta.is_file() && meta.len() >= max {
+        return Ok(false);
+    }
+    read_open(file, meta, &name, u64::MAX, &mut f).map(|_| true)
+}
+
 /// The read buffer of each range's thread: a quarter of this CPU's 1 MiB
 /// L2, so the bytes copied in are still there when hashed (less CPU time
 /// than 1 or 2 MiB buffers, docs/perf/cli.md).

@@ -2,14 +2,14 @@
 //! named MACs of the wire format, docs/WIRE.md §8 (named `X` or `mac-X`), with sha256sum's line
 //! formats, options and exit codes.
 
-use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use unimac::bounds::{self, Attack};
 use unimac::registry::{self, NamedMac};
 
-use crate::input::{io_msg, read_message, shown};
+use crate::input::{io_msg, read_message, shown, Known};
+use crate::pool;
 use crate::keyfile;
 use crate::names::{cite, mac_key_spec, resolve_mac};
 use crate::split::{Bytes, Metered, Sink, SplitMac};
@@ -324,18 +324,20 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
             return;
         }
     };
-    let mut entries: Vec<(OsString, PathBuf, Option<std::fs::FileType>)> = Vec::new();
+    // Sorted by path: every path is `dir` joined with a name, so this is
+    // the order of the names (no copy of each name to sort by).
+    let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = Vec::new();
     for e in rd {
         match e {
-            Ok(e) => entries.push((e.file_name(), e.path(), e.file_type().ok())),
+            Ok(e) => entries.push((e.path(), e.file_type().ok())),
             Err(e) => out.push((
                 dir.to_path_buf(),
                 Some(format!("{}: {}", dir.display(), io_msg(&e))),
             )),
         }
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (_, p, t) in entries {
+    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+    for (p, t) in entries {
         match t.map_or(TreeEntry::File, |t| tree_entry(&p, t)) {
             TreeEntry::Dir => walk(&p, out),
             TreeEntry::File => out.push((p, None)),
@@ -577,27 +579,8 @@ pub fn tag(
         };
     // One stat per file: a file that does not exist is found now (and gets
     // no nonce), and the sizes serve the strength check and the output.
-    let mut sizes: Vec<Option<u64>> = Vec::with_capacity(items.len());
-    let items: Vec<Item> = items
-        .into_iter()
-        .map(|(p, e)| {
-            let mut size = None;
-            let e = e.or_else(|| {
-                if p.as_os_str() == "-" {
-                    return None;
-                }
-                match std::fs::metadata(&p) {
-                    Ok(m) => {
-                        size = m.is_file().then_some(m.len());
-                        None
-                    }
-                    Err(x) => Some(format!("{}: {}", p.display(), io_msg(&x))),
-                }
-            });
-            sizes.push(size);
-            (p, e)
-        })
-        .collect();
+    // With threads, the stats are spread over them in contiguous runs.
+    let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
     if !opts.allow_weak {
         check_strength_for(name, &sizes, random)?;
     }
@@ -607,16 +590,12 @@ pub fn tag(
     // disk. One nonce per file listed; a file that fails skips its nonce.
     let listed = items.iter().filter(|(_, e)| e.is_none()).count();
     let binding = unimac::counter::Binding::new(desc, &key);
-    let mut next = match counter.filter(|_| listed > 0) {
+    let next = match counter.filter(|_| listed > 0) {
         Some(c) => Some(keyfile::reserve(c, listed as u128, &binding)?),
         None => None,
     };
-    // Each file is hashed, tagged and printed in turn, then dropped: one key
-    // set-up for the run, the state of one file at a time, and every line
-    // out as soon as its file (and all before it) is done.
-    let progress = Progress::new(&items);
+    let progress = Progress::new(&items, &sizes);
     let mut out = LineOut::new().with_progress(&progress);
-    let mut all_good = true;
     // Big files are hashed in ranges on all allowed cores when the MAC has
     // partial hashes (crate::split).
     let split = if sizes.iter().any(|s| s.is_some_and(|n| n >= crate::input::SPLIT_MIN)) {
@@ -624,35 +603,228 @@ pub fn tag(
     } else {
         None
     };
+    let mut tagger = Tagger { name, desc, opts, next, fixed_nonce, random, split: split.as_ref(), all_good: true };
+    let threads = crate::split::allowed_threads();
+    if threads >= 2 && items.len() >= 2 {
+        tag_pooled(&m, &items, &sizes, &known, threads, &progress, &mut out, &mut tagger)?;
+        progress.finish();
+        out.finish()?;
+        return Ok(tagger.all_good);
+    }
+    // Each file is hashed, tagged and printed in turn, then dropped: one key
+    // set-up for the run, the state of one file at a time, and every line
+    // out as soon as its file (and all before it) is done.
     for ((f, e), size) in items.iter().zip(&sizes) {
         if e.is_none() {
             out.before(*size)?;
         }
         let hashed = match e {
             Some(e) => Err(e.clone()),
-            None => m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
-                progress
-                    .feed(f, split.as_ref(), &mut p)
-                    .map(|whole| (p, whole))
-                    .map_err(|Fail(e)| per_file(e))
-            }),
+            None => hash_one(&m, f, &progress, split.as_ref()),
         };
         progress.file_done();
+        tagger.emit(&mut out, f, hashed)?;
+    }
+    progress.finish();
+    out.finish()?;
+    Ok(tagger.all_good)
+}
+
+/// The stat pass of `tag`: each item's error if it has one or its path
+/// cannot be stat'ed, and the size and stamp of each regular file; on up
+/// to `threads` threads, each taking a contiguous run of the items (a stat
+/// is too quick to hand out one at a time).
+#[allow(clippy::type_complexity)]
+fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, Vec<Option<Known>>) {
+    type Stat = (Option<String>, Option<u64>, Option<Known>);
+    let stat = |(p, e): &Item| -> Stat {
+        if let Some(e) = e {
+            return (Some(e.clone()), None, None);
+        }
+        if p.as_os_str() == "-" {
+            return (None, None, None);
+        }
+        match std::fs::metadata(p) {
+            Ok(m) => (None, m.is_file().then_some(m.len()), Known::of(&m)),
+            Err(x) => (Some(format!("{}: {}", p.display(), io_msg(&x))), None, None),
+        }
+    };
+    let run = |r: &[Item]| -> Vec<Stat> { r.iter().map(stat).collect() };
+    // Below a few hundred files a thread costs more than it saves.
+    let runs = threads.min(items.len() / 256).max(1);
+    let stated: Vec<Stat> = if runs < 2 {
+        run(&items)
+    } else {
+        let per = items.len().div_ceil(runs);
+        std::thread::scope(|s| {
+            let run = &run;
+            let mut parts = items.chunks(per);
+            let first = parts.next().unwrap_or_default();
+            // A run whose thread cannot start (or fails) is done here.
+            let handles: Vec<_> = parts
+                .map(|c| (c, std::thread::Builder::new().spawn_scoped(s, move || run(c)).ok()))
+                .collect();
+            let mut out = run(first);
+            for (c, h) in handles {
+                match h.and_then(|h| h.join().ok()) {
+                    Some(v) => out.extend(v),
+                    None => out.extend(run(c)),
+                }
+            }
+            out
+        })
+    };
+    let mut sizes = Vec::with_capacity(stated.len());
+    let mut known = Vec::with_capacity(stated.len());
+    let items = items
+        .into_iter()
+        .zip(stated)
+        .map(|((p, _), (e, size, k))| {
+            sizes.push(size);
+            known.push(k);
+            (p, e)
+        })
+        .collect();
+    (items, sizes, known)
+}
+
+/// A file hashed for `tag`: its message state, and its whole partial if it
+/// was hashed in ranges; or its error line.
+type Hashed = Result<(registry::Pending, Option<Partial>), String>;
+
+/// Hash the file at `f` on this thread (a big one in ranges on threads if
+/// `split` is given).
+fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac>) -> Hashed {
+    let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
+    let whole = progress.feed(f, split, &mut p).map_err(|Fail(e)| per_file(e))?;
+    Ok((p, whole))
+}
+
+/// `tag` on `threads` workers: each file's message is hashed by a worker
+/// (open, read, `fstat`, close, the listing's stat serving as the "before"
+/// stamp, `input::read_known`), and this thread takes the hashed files back
+/// in order to give them their nonces, finish and print them, exactly as
+/// the loop of one thread would. A big file (`input::SPLIT_MIN` or more) and
+/// stdin are done here with no worker busy: the window is drained first,
+/// the file then hashed by the one-thread path, which for a big file is the
+/// ranges on every core (`SplitMac`) or the pipelined reader beside the
+/// hash. Both already use every allowed core, so the workers sit idle
+/// rather than compete with them for the cores; what waits is at most one
+/// window of small files.
+#[allow(clippy::too_many_arguments)]
+fn tag_pooled(
+    m: &NamedMac,
+    items: &[Item],
+    sizes: &[Option<u64>],
+    known: &[Option<Known>],
+    threads: usize,
+    progress: &Progress,
+    out: &mut LineOut,
+    tagger: &mut Tagger<'_>,
+) -> Result<(), Fail> {
+    let bar = progress.bar.clone();
+    // The state is boxed: it is moved from slot to slot, and is large.
+    let work = |(i, k): (usize, Option<Known>)| -> (usize, Box<Hashed>) {
+        let f = &items[i].0;
+        let hashed = m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
+            let update = |d: &[u8]| {
+                p.update(d);
+                if let Some(b) = &bar {
+                    b.inc(d.len() as u64);
+                }
+            };
+            crate::input::read_known(f, k, update).map_err(|Fail(e)| per_file(e))?;
+            Ok((p, None))
+        });
+        (i, Box::new(hashed))
+    };
+    let split = tagger.split;
+    let mut emit = |(i, hashed): (usize, Box<Hashed>), out: &mut LineOut| -> Result<(), Fail> {
+        progress.file_done();
+        tagger.emit(out, &items[i].0, *hashed)
+    };
+    pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| {
+        for (i, (((f, e), size), k)) in items.iter().zip(sizes).zip(known).enumerate() {
+            if let Some(e) = e {
+                while !pool.has_room() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                pool.push_done((i, Box::new(Err(e.clone()))));
+            } else if f.as_os_str() == "-" || size.is_some_and(|n| n >= crate::input::SPLIT_MIN) {
+                while !pool.is_empty() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                out.before(*size)?;
+                let hashed = hash_one(m, f, progress, split);
+                emit((i, Box::new(hashed)), out)?;
+            } else {
+                while !pool.has_room() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                pool.push((i, *k), size.is_none_or(|n| n >= 1 << 20));
+            }
+            while let Some(r) = pool.try_next()? {
+                emit(r, out)?;
+            }
+        }
+        while !pool.is_empty() {
+            emit_next(pool, out, &mut emit)?;
+        }
+        Ok(())
+    })
+}
+
+/// Wait for the first result of `pool` and hand it to `emit`; what was
+/// printed goes out first if that file may take a while
+/// ([`LineOut::before`]).
+fn emit_next<J, R>(
+    pool: &mut pool::Ordered<'_, J, R>,
+    out: &mut LineOut,
+    emit: &mut dyn FnMut(R, &mut LineOut) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    if pool.waiting_on_slow() {
+        out.before(None)?;
+    }
+    match pool.next()? {
+        Some(r) => emit(r, out),
+        None => Ok(()),
+    }
+}
+
+/// How `tag` turns each hashed file into its line, in file order: nonces
+/// (a counter's values go to the files that were read, in order), the tag,
+/// the line.
+struct Tagger<'a> {
+    name: &'a str,
+    desc: &'static unimac::macs::MacDesc,
+    opts: TagOpts<'a>,
+    /// The next counter value.
+    next: Option<u128>,
+    fixed_nonce: Option<Vec<u8>>,
+    random: bool,
+    split: Option<&'a SplitMac>,
+    /// No file failed.
+    all_good: bool,
+}
+
+impl Tagger<'_> {
+    /// Finish and print the file `f` as hashed, or print its error.
+    fn emit(&mut self, out: &mut LineOut, f: &Path, hashed: Hashed) -> Result<(), Fail> {
+        let desc = self.desc;
         let (p, whole) = match hashed {
             Ok(p) => p,
             Err(e) => {
-                all_good = false;
-                out.error(&e)?;
-                continue;
+                self.all_good = false;
+                return out.error(&e);
             }
         };
-        let n: Option<Vec<u8>> = if let Some(c) = next.as_mut() {
+        let n: Option<Vec<u8>> = if let Some(c) = self.next.as_mut() {
             let n = counter_nonce(desc, *c)?;
             *c += 1;
             Some(n)
-        } else if let Some(n) = &fixed_nonce {
+        } else if let Some(n) = &self.fixed_nonce {
             Some(n.clone())
-        } else if random {
+        } else if self.random {
             // The full nonce length, always: a shorter random nonce could
             // alias a longer one (UMAC extends on the right, VMAC on the left).
             let mut n = vec![0u8; desc.nonce.max()];
@@ -666,7 +838,7 @@ pub fn tag(
         } else {
             None
         };
-        let sent = match (&split, whole) {
+        let sent = match (self.split, whole) {
             (Some(s), Some(w)) => s.finish(n.as_deref(), &w)?,
             _ => p
                 .finalize(n.as_deref())
@@ -681,11 +853,9 @@ pub fn tag(
             }
             unimac::macs::Framing::Tag => (n, sent),
         };
-        out.line(&tag_line_ended(name, &path_bytes(f), n.as_deref(), &t, opts.bsd, opts.zero))?;
+        let opts = self.opts;
+        out.line(&tag_line_ended(self.name, &path_bytes(f), n.as_deref(), &t, opts.bsd, opts.zero))
     }
-    progress.finish();
-    out.finish()?;
-    Ok(all_good)
 }
 
 /// A modp key file given to `tag` or `verify`.
@@ -723,18 +893,13 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(items: &[Item]) -> Progress {
+    fn new(items: &[Item], sizes: &[Option<u64>]) -> Progress {
         let files = items.len() as u64;
         if !io::stderr().is_terminal() {
             return Progress { bar: None, files, done: 0.into() };
         }
-        let total: u64 = items
-            .iter()
-            .filter(|(p, e)| e.is_none() && p.as_os_str() != "-")
-            .filter_map(|(p, _)| std::fs::metadata(p).ok())
-            .filter(|m| m.is_file())
-            .map(|m| m.len())
-            .sum();
+        // The sizes of the stat pass (regular files that exist).
+        let total: u64 = sizes.iter().flatten().sum();
         let bar = indicatif::ProgressBar::with_draw_target(
             Some(total),
             indicatif::ProgressDrawTarget::stderr_with_hz(5),
@@ -1243,6 +1408,58 @@ struct CheckList<'a> {
     opts: VerifyOpts,
 }
 
+/// The counts of one check file's lines.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    bad: usize,
+    unreadable: usize,
+    malformed: usize,
+    ignored: usize,
+    other_mac: usize,
+    reused: usize,
+}
+
+/// A check line's file to check: where, under which nonce, against which
+/// tag, and what to print for it.
+struct CheckJob {
+    /// The line's number (from 0).
+    line: usize,
+    path: PathBuf,
+    /// The line names `-` (stdin).
+    stdin: bool,
+    nonce: Option<Vec<u8>>,
+    want: Vec<u8>,
+    /// The name as printed, before `: OK`.
+    line_out: Vec<u8>,
+}
+
+/// What checking a line's file gave.
+enum Outcome {
+    /// Not there, with `--ignore-missing`.
+    Missing,
+    /// Its read error.
+    Unreadable(String),
+    /// Whether the tag matched.
+    Checked(bool),
+    /// A regular file of `input::SPLIT_MIN` bytes or more, not read: left
+    /// to the main thread, which hashes it on every core.
+    Big,
+    /// An error that ends the run.
+    Fatal(Fail),
+}
+
+/// One check line as parsed, in order: messages for stderr (printed before
+/// its result), and the file to check if any.
+type Parsed = (Vec<String>, Option<CheckJob>);
+
+/// A line's place in the window of `verify`: its messages, and its file
+/// with what checking it gave (none for a line that checks no file).
+type Slot = (Vec<String>, Option<(CheckJob, Outcome)>);
+
+/// `verify`'s standard output.
+type LineWriter<'a> = io::BufWriter<io::StdoutLock<'a>>;
+
 impl CheckList<'_> {
 /// Check the lines of one check file, read from `r` as a stream.
 fn verify(
@@ -1251,139 +1468,81 @@ fn verify(
     seen: &mut NoncesSeen,
     stdin_taken: &mut Option<&'static str>,
 ) -> Result<bool, Fail> {
-    let CheckList { name, m, split, sums_name, opts } = *self;
-    let (mut ok, mut bad, mut unreadable, mut malformed, mut ignored, mut other_mac) =
-        (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
-    let mut reused = 0usize;
+    let CheckList { name, sums_name, opts, .. } = *self;
+    let mut t = Tally::default();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut buf = Vec::new();
     let mut i = 0usize;
-    loop {
+    let mut next_line = |t: &mut Tally| -> Result<Option<Parsed>, Fail> {
         let fits = match next_record(&mut *r, &mut buf, opts.zero) {
             Ok(Some(f)) => f,
-            Ok(None) => break,
+            Ok(None) => return Ok(None),
             Err(e) => return Err(Fail(format!("cannot read {sums_name}: {}", io_msg(&e)))),
         };
         i += 1;
-        let i = i - 1;
-        let line: &[u8] = if fits { &buf } else { b"" };
-        let parsed = if fits { split_check_line(line) } else { None };
-        let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
-        let decoded = parsed.and_then(|l| {
-            decode_value(&l.value, m.line_nonce_sizes(), m.desc().tag).map(|v| (v, l.file))
-        });
-        // A BSD-style line names its MAC: another MAC's line is not checked.
-        if let Some(by) = &made_by {
-            let by_name = crate::names::mac_name(by).unwrap_or_else(|| by.clone());
-            if by_name != name {
-                other_mac += 1;
-                if !opts.status {
-                    out.flush()?;
-                    let by_name = crate::input::terminal_safe(&by_name);
-                    eprintln!("unimac: {sums_name}: line {}: made by {by_name}, not checked with this {name} key", i + 1);
-                }
-                continue;
-            }
+        Ok(Some(self.parse(&buf, fits, i - 1, seen, t)))
+    };
+    let threads = crate::split::allowed_threads();
+    if threads < 2 {
+        // One line at a time, each file checked as it is read.
+        while let Some((notes, job)) = next_line(&mut t)? {
+            let outcome = job.as_ref().map(|j| self.check_here(j, stdin_taken));
+            self.emit(&mut out, &mut t, notes, job, outcome)?;
         }
-        let Some(((nonce, want), file)) = decoded else {
-            malformed += 1;
-            // The first few are named; a file of another format is then
-            // summed up (--warn names every one).
-            if !opts.status && (opts.warn || malformed <= SHOWN_MALFORMED) {
-                out.flush()?;
-                eprintln!(
-                    "unimac: {sums_name}: {}: improperly formatted {name} line",
-                    i + 1
-                );
-                if !opts.warn && malformed == SHOWN_MALFORMED {
-                    eprintln!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)");
-                }
-            }
-            continue;
+    } else {
+        // The files of a window of lines checked on the workers, the
+        // results taken back in line order; a line for stdin, and a big
+        // file (which a worker leaves: `Outcome::Big`), are checked here,
+        // as `tag` does them (see `tag_pooled`).
+        let work = |(notes, job): (Vec<String>, CheckJob)| -> Slot {
+            let o = self.check_small(&job);
+            (notes, Some((job, o)))
         };
-        // A nonce that two lines use with different tags was used for two
-        // messages: the key's guarantee is gone, whatever the files hold.
-        if let Some(c) = nonce.as_deref().and_then(|n| m.desc().canonical_nonce(n)) {
-            let here = format!("{sums_name}: line {}", i + 1);
-            match seen.0.get(&c) {
-                Some((t, first)) if t != &want => {
-                    reused += 1;
-                    if !opts.status {
-                        out.flush()?;
-                        eprintln!(
-                            "unimac: {here}: nonce {} was used with another tag at {first}: a nonce must never repeat under one key",
-                            hex::encode(nonce.as_deref().unwrap_or_default())
-                        );
+        pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| -> Result<(), Fail> {
+            let emit = |(notes, done): Slot, out: &mut LineWriter<'_>, t: &mut Tally, stdin_taken: &mut Option<&'static str>| -> Result<(), Fail> {
+                let Some((job, o)) = done else {
+                    return self.emit(out, t, notes, None, None);
+                };
+                let o = match o {
+                    Outcome::Big => self.check_here(&job, stdin_taken),
+                    o => o,
+                };
+                self.emit(out, t, notes, Some(job), Some(o))
+            };
+            while let Some((notes, job)) = next_line(&mut t)? {
+                match job {
+                    Some(job) if job.stdin => {
+                        while let Some(r) = pool.next()? {
+                            emit(r, &mut out, &mut t, stdin_taken)?;
+                        }
+                        let o = self.check_here(&job, stdin_taken);
+                        self.emit(&mut out, &mut t, notes, Some(job), Some(o))?;
+                    }
+                    job => {
+                        while !pool.has_room() {
+                            if let Some(r) = pool.next()? {
+                                emit(r, &mut out, &mut t, stdin_taken)?;
+                            }
+                        }
+                        match job {
+                            Some(job) => pool.push((notes, job), false),
+                            None if pool.is_empty() => self.emit(&mut out, &mut t, notes, None, None)?,
+                            None => pool.push_done((notes, None)),
+                        }
                     }
                 }
-                Some(_) => {}
-                None => {
-                    seen.0.insert(c, (want.clone(), here));
+                while let Some(r) = pool.try_next()? {
+                    emit(r, &mut out, &mut t, stdin_taken)?;
                 }
             }
-        }
-        let path = bytes_path(&file);
-        let (esc, shown_name) = display_name(&file);
-        let mut line_out = Vec::new();
-        if esc {
-            line_out.push(b'\\');
-        }
-        line_out.extend_from_slice(&shown_name);
-        if opts.ignore_missing && file != b"-" && std::fs::symlink_metadata(&path).is_err() {
-            ignored += 1;
-            continue;
-        }
-        let mut s = m
-            .start_check(nonce.as_deref())
-            .map_err(|e| Fail(cite(&e.to_string())))?;
-        // Stdin can be read once: a second '-', or one while stdin is the
-        // key file or the check list, cannot be checked.
-        let read = if file == b"-" {
-            match stdin_taken.replace("an earlier line") {
-                Some(taken) => {
-                    out.flush()?;
-                    return Err(Fail(format!(
-                        "{sums_name}: line {}: checks '-' (stdin), but stdin is {taken}; give the file by name",
-                        i + 1
-                    )));
-                }
-                None => feed_split(&path, None, &mut s),
+            while let Some(r) = pool.next()? {
+                emit(r, &mut out, &mut t, stdin_taken)?;
             }
-        } else {
-            feed_split(&path, split, &mut s)
-        };
-        let whole = match read {
-            Ok(w) => w,
-            Err(Fail(e)) => {
-                unreadable += 1;
-                if !opts.status {
-                    out.flush()?;
-                    eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
-                    line_out.extend_from_slice(b": FAILED open or read\n");
-                    out.write_all(&line_out)?;
-                }
-                continue;
-            }
-        };
-        let got = match (split, whole) {
-            (Some(sp), Some(w)) => sp.finish(nonce.as_deref(), &w)?,
-            _ => s.finalize().map_err(|e| Fail(cite(&e.to_string())))?,
-        };
-        if unimac::tag::verify_tag(&got, &want).is_ok() {
-            ok += 1;
-            if !opts.quiet && !opts.status {
-                line_out.extend_from_slice(b": OK\n");
-                out.write_all(&line_out)?;
-            }
-        } else {
-            bad += 1;
-            if !opts.status {
-                line_out.extend_from_slice(b": FAILED\n");
-                out.write_all(&line_out)?;
-            }
-        }
+            Ok(())
+        })?;
     }
+    let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused } = t;
     out.flush()?;
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
@@ -1436,7 +1595,184 @@ fn verify(
     }
     Ok(good)
 }
+
+/// Parse the line `buf` (line `i` from 0; `fits`: not longer than
+/// [`MAX_CHECK_LINE`]), counting it in `t` if it checks no file.
+fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut Tally) -> Parsed {
+    let CheckList { name, m, sums_name, opts, .. } = *self;
+    let mut notes = Vec::new();
+    let line: &[u8] = if fits { buf } else { b"" };
+    let parsed = if fits { split_check_line(line) } else { None };
+    let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
+    let decoded = parsed.and_then(|l| {
+        decode_value(&l.value, m.line_nonce_sizes(), m.desc().tag).map(|v| (v, l.file))
+    });
+    // A BSD-style line names its MAC: another MAC's line is not checked.
+    if let Some(by) = &made_by {
+        let by_name = crate::names::mac_name(by).unwrap_or_else(|| by.clone());
+        if by_name != name {
+            t.other_mac += 1;
+            if !opts.status {
+                let by_name = crate::input::terminal_safe(&by_name);
+                notes.push(format!("unimac: {sums_name}: line {}: made by {by_name}, not checked with this {name} key", i + 1));
+            }
+            return (notes, None);
+        }
+    }
+    let Some(((nonce, want), file)) = decoded else {
+        t.malformed += 1;
+        // The first few are named; a file of another format is then
+        // summed up (--warn names every one).
+        if !opts.status && (opts.warn || t.malformed <= SHOWN_MALFORMED) {
+            notes.push(format!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1));
+            if !opts.warn && t.malformed == SHOWN_MALFORMED {
+                notes.push(format!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)"));
+            }
+        }
+        return (notes, None);
+    };
+    // A nonce that two lines use with different tags was used for two
+    // messages: the key's guarantee is gone, whatever the files hold.
+    if let Some(c) = nonce.as_deref().and_then(|n| m.desc().canonical_nonce(n)) {
+        let here = format!("{sums_name}: line {}", i + 1);
+        match seen.0.get(&c) {
+            Some((t0, first)) if t0 != &want => {
+                t.reused += 1;
+                if !opts.status {
+                    notes.push(format!(
+                        "unimac: {here}: nonce {} was used with another tag at {first}: a nonce must never repeat under one key",
+                        hex::encode(nonce.as_deref().unwrap_or_default())
+                    ));
+                }
+            }
+            Some(_) => {}
+            None => {
+                seen.0.insert(c, (want.clone(), here));
+            }
+        }
+    }
+    let (esc, shown_name) = display_name(&file);
+    let mut line_out = Vec::new();
+    if esc {
+        line_out.push(b'\\');
+    }
+    line_out.extend_from_slice(&shown_name);
+    let job = CheckJob { line: i, path: bytes_path(&file), stdin: file == b"-", nonce, want, line_out };
+    (notes, Some(job))
 }
+
+/// Check a line's file on this thread: a big file in ranges on threads
+/// when the MAC splits, stdin once.
+fn check_here(&self, job: &CheckJob, stdin_taken: &mut Option<&'static str>) -> Outcome {
+    let CheckList { m, split, sums_name, opts, .. } = *self;
+    if opts.ignore_missing && !job.stdin && std::fs::symlink_metadata(&job.path).is_err() {
+        return Outcome::Missing;
+    }
+    let mut s = match m.start_check(job.nonce.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fatal(Fail(cite(&e.to_string()))),
+    };
+    // Stdin can be read once: a second '-', or one while stdin is the
+    // key file or the check list, cannot be checked.
+    let read = if job.stdin {
+        match stdin_taken.replace("an earlier line") {
+            Some(taken) => {
+                return Outcome::Fatal(Fail(format!(
+                    "{sums_name}: line {}: checks '-' (stdin), but stdin is {taken}; give the file by name",
+                    job.line + 1
+                )))
+            }
+            None => feed_split(&job.path, None, &mut s),
+        }
+    } else {
+        feed_split(&job.path, split, &mut s)
+    };
+    let whole = match read {
+        Ok(w) => w,
+        Err(Fail(e)) => return Outcome::Unreadable(e),
+    };
+    let got = match (split, whole) {
+        (Some(sp), Some(w)) => sp.finish(job.nonce.as_deref(), &w),
+        _ => s.finalize().map_err(|e| Fail(cite(&e.to_string()))),
+    };
+    match got {
+        Ok(g) => Outcome::Checked(unimac::tag::verify_tag(&g, &job.want).is_ok()),
+        Err(e) => Outcome::Fatal(e),
+    }
+}
+
+/// Check a line's file on a worker: [`Outcome::Big`] for a regular file of
+/// `input::SPLIT_MIN` bytes or more (not read), else as
+/// [`check_here`](Self::check_here). Never stdin.
+fn check_small(&self, job: &CheckJob) -> Outcome {
+    let CheckList { m, opts, .. } = *self;
+    if opts.ignore_missing && std::fs::symlink_metadata(&job.path).is_err() {
+        return Outcome::Missing;
+    }
+    let mut s = match m.start_check(job.nonce.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fatal(Fail(cite(&e.to_string()))),
+    };
+    match crate::input::read_below(&job.path, crate::input::SPLIT_MIN, |d| s.update(d)) {
+        Ok(true) => {}
+        Ok(false) => return Outcome::Big,
+        Err(Fail(e)) => return Outcome::Unreadable(e),
+    }
+    match s.finalize() {
+        Ok(g) => Outcome::Checked(unimac::tag::verify_tag(&g, &job.want).is_ok()),
+        Err(e) => Outcome::Fatal(Fail(cite(&e.to_string()))),
+    }
+}
+
+/// Print a line's messages and result, in line order, and count it.
+fn emit(&self, out: &mut LineWriter<'_>, t: &mut Tally, notes: Vec<String>, job: Option<CheckJob>, o: Option<Outcome>) -> Result<(), Fail> {
+    let opts = self.opts;
+    for n in notes {
+        out.flush()?;
+        eprintln!("{n}");
+    }
+    let (Some(job), Some(o)) = (job, o) else {
+        return Ok(());
+    };
+    let mut line_out = job.line_out;
+    match o {
+        Outcome::Missing => t.ignored += 1,
+        Outcome::Fatal(e) => {
+            out.flush()?;
+            return Err(e);
+        }
+        Outcome::Big => {
+            out.flush()?;
+            return Err(Fail(format!("{}: not checked", shown(Some(&job.path)))));
+        }
+        Outcome::Unreadable(e) => {
+            t.unreadable += 1;
+            if !opts.status {
+                out.flush()?;
+                eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
+                line_out.extend_from_slice(b": FAILED open or read\n");
+                out.write_all(&line_out)?;
+            }
+        }
+        Outcome::Checked(true) => {
+            t.ok += 1;
+            if !opts.quiet && !opts.status {
+                line_out.extend_from_slice(b": OK\n");
+                out.write_all(&line_out)?;
+            }
+        }
+        Outcome::Checked(false) => {
+            t.bad += 1;
+            if !opts.status {
+                line_out.extend_from_slice(b": FAILED\n");
+                out.write_all(&line_out)?;
+            }
+        }
+    }
+    Ok(())
+}
+}
+
 
 /// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.
 pub fn bound(

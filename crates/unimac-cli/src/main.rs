@@ -19,6 +19,7 @@ mod mac_cmd;
 mod modes;
 mod names;
 mod seal;
+mod pool;
 mod split;
 
 use names::cite;
@@ -30,8 +31,10 @@ use names::cite;
     about = "Fast, provably secure message authentication from universal hashing"
 )]
 struct Cli {
-    /// Threads per computation for inputs of 4 MiB or more (0 = every core,
-    /// the default; 1 = the main thread only). The results do not depend on it.
+    /// Threads per computation for inputs of 4 MiB or more, and for the
+    /// files of tag, verify and seal, hashed side by side (0 = every core,
+    /// the default; 1 = the main thread only, one file at a time). The
+    /// results do not depend on it.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
     #[command(subcommand)]

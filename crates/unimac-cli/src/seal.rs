@@ -326,6 +326,17 @@ fn warn(e: &str) {
     eprintln!("unimac: {}", crate::input::clean_msg(e));
 }
 
+/// A file hashed for `seal`: its message state, bytes and (hashed in
+/// ranges) whole partial; or why not.
+enum Hashed {
+    Done(Box<(registry::Pending, u64, Option<unimac::partial::Partial>)>),
+    /// A regular file of `input::SPLIT_MIN` bytes or more, left by a
+    /// worker to the main thread.
+    Big,
+    Unreadable(String),
+    Fatal(Fail),
+}
+
 /// `unimac seal --key-file K [--counter C | --random-nonce] [-r DIR | FILE...
 /// | --files-from F [-0]] [-o MANIFEST]`: `Ok(false)` (and no manifest) if
 /// some file could not be read.
@@ -415,18 +426,18 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     if let Some(root) = opts.root {
         text.extend_from_slice(&root_line(&mac_cmd::path_bytes(root)));
     }
-    for (p, _) in &items {
-        let mut pending = m.start_deferred().map_err(|e| Fail(cite(&e.to_string())))?;
-        let mut counted = Counted { inner: &mut pending, bytes: 0 };
-        let read = mac_cmd::feed_split(p, split.as_ref(), &mut counted);
-        let mut size = counted.bytes;
-        let whole = match read {
-            Ok(w) => w,
-            Err(Fail(e)) => {
+    // Each file in order: its nonce, its tag, its entry (a file that cannot
+    // be read takes no nonce, and then no manifest is written).
+    let mut emit = |p: &Path, hashed: Hashed| -> Result<(), Fail> {
+        let (pending, mut size, whole) = match hashed {
+            Hashed::Done(d) => *d,
+            Hashed::Unreadable(e) => {
                 warn(&mac_cmd::per_file(e));
                 failed = true;
-                continue;
+                return Ok(());
             }
+            Hashed::Fatal(e) => return Err(e),
+            Hashed::Big => return Err(Fail(format!("{}: not hashed", crate::input::shown(Some(p))))),
         };
         let nonce = nonces.next(desc)?;
         let sent = match (&split, whole) {
@@ -438,6 +449,72 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         };
         let (n, t) = line_value(desc, nonce, sent);
         text.extend_from_slice(&entry_line(n.as_deref(), &t, size, &mac_cmd::path_bytes(p)));
+        Ok(())
+    };
+    // A file hashed on this thread (a big one in ranges on every core).
+    let hash_here = |p: &Path| -> Hashed {
+        let mut pending = match m.start_deferred() {
+            Ok(x) => x,
+            Err(e) => return Hashed::Fatal(Fail(cite(&e.to_string()))),
+        };
+        let mut counted = Counted { inner: &mut pending, bytes: 0 };
+        let read = mac_cmd::feed_split(p, split.as_ref(), &mut counted);
+        let size = counted.bytes;
+        match read {
+            Ok(whole) => Hashed::Done(Box::new((pending, size, whole))),
+            Err(Fail(e)) => Hashed::Unreadable(e),
+        }
+    };
+    let threads = crate::split::allowed_threads();
+    if threads < 2 || items.len() < 2 {
+        for (p, _) in &items {
+            emit(p, hash_here(p))?;
+        }
+    } else {
+        // Small files on the workers, results in order (as `tag`: a big
+        // file, which a worker leaves, is hashed here in ranges on every
+        // core).
+        let work = |i: usize| -> (usize, Hashed) {
+            let mut pending = match m.start_deferred() {
+                Ok(x) => x,
+                Err(e) => return (i, Hashed::Fatal(Fail(cite(&e.to_string())))),
+            };
+            let mut size = 0u64;
+            let read = crate::input::read_below(&items[i].0, crate::input::SPLIT_MIN, |d| {
+                size += d.len() as u64;
+                pending.update(d)
+            });
+            (i, match read {
+                Ok(true) => Hashed::Done(Box::new((pending, size, None))),
+                Ok(false) => Hashed::Big,
+                Err(Fail(e)) => Hashed::Unreadable(e),
+            })
+        };
+        let mut take = |(i, h): (usize, Hashed)| -> Result<(), Fail> {
+            let p = &items[i].0;
+            let h = match h {
+                Hashed::Big => hash_here(p),
+                h => h,
+            };
+            emit(p, h)
+        };
+        crate::pool::run(threads, threads * crate::pool::WINDOW_PER_THREAD, &work, |pool| -> Result<(), Fail> {
+            for i in 0..items.len() {
+                while !pool.has_room() {
+                    if let Some(r) = pool.next()? {
+                        take(r)?;
+                    }
+                }
+                pool.push(i, false);
+                while let Some(r) = pool.try_next()? {
+                    take(r)?;
+                }
+            }
+            while let Some(r) = pool.next()? {
+                take(r)?;
+            }
+            Ok(())
+        })?;
     }
     if failed {
         warn("no manifest written");

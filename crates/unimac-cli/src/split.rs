@@ -141,7 +141,7 @@ pub struct SplitMac {
 
 /// The threads a computation may use now: `--threads` (0: every core),
 /// capped by the cores this process may use.
-fn allowed_threads() -> usize {
+pub(crate) fn allowed_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match unimac::threads::max_threads() {
         0 => cores,
