@@ -765,10 +765,24 @@ impl PartialStream {
         Ok(Partial { name: self.spec.name.clone(), offset: self.offset, len: self.len, last, state })
     }
 
-    fn add(&mut self, chunk: &[u8], last: bool) -> Result<(), Error> {
+    /// The partial of one chunk of the message at `offset` (a multiple of
+    /// [`granularity`]; `last`: it ends the message), hashed with this
+    /// stream's key set-up and evidence; the stream itself is unchanged.
+    /// Threads that share one stream hash their chunks with it side by
+    /// side, and the partials combine in message order.
+    pub fn chunk(&self, offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+        let name = self.spec.name.as_str();
+        if !offset.is_multiple_of(self.gran) {
+            return Err(invalid(name, format!("offset {offset} is not a multiple of {} bytes", self.gran)));
+        }
+        let state = self.piece(offset, chunk, last)?;
+        Ok(Partial { name: self.spec.name.clone(), offset, len: chunk.len() as u64, last, state })
+    }
+
+    /// The state of the chunk `chunk` at `at` (checked: lengths, overflow).
+    fn piece(&self, at: u64, chunk: &[u8], last: bool) -> Result<State, Error> {
         let (name, gran) = (self.spec.name.as_str(), self.gran);
         let len = chunk.len() as u64;
-        let at = self.offset.checked_add(self.len).ok_or_else(|| invalid(name, "offset + length overflows"))?;
         if at.checked_add(len).is_none() {
             return Err(invalid(name, "offset + length overflows"));
         }
@@ -776,7 +790,7 @@ impl PartialStream {
             return Err(invalid(name, format!("a chunk that is not the last must be a non-zero multiple of {gran} bytes, got {len}")));
         }
         let first = at == 0;
-        let piece = match (&self.prep, &self.spec.hash) {
+        Ok(match (&self.prep, &self.spec.hash) {
             (Prepared::Tree { seed, key }, Hash::Tree(fam)) => {
                 let unit = fam.block.pow(TREE_LEVELS as u32);
                 if last && first && chunk.len() < unit {
@@ -809,7 +823,14 @@ impl PartialStream {
                 State::Poly { value, mult, modulus }
             }
             (_, Hash::Tree(_)) => unreachable!("a tree name"),
-        };
+        })
+    }
+
+    fn add(&mut self, chunk: &[u8], last: bool) -> Result<(), Error> {
+        let name = self.spec.name.as_str();
+        let len = chunk.len() as u64;
+        let at = self.offset.checked_add(self.len).ok_or_else(|| invalid(name, "offset + length overflows"))?;
+        let piece = self.piece(at, chunk, last)?;
         self.state = Some(match (self.state.take(), piece) {
             (None, p) => p,
             (Some(State::Poly { value: va, mult: ma, modulus }), State::Poly { value: vb, mult: mb, .. }) => {

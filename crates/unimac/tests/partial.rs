@@ -185,6 +185,53 @@ proptest! {
         }
     }
 
+    /// One stream's key set-up hashes chunks at any offsets
+    /// (`PartialStream::chunk`), leaving the stream as it was: each chunk's
+    /// partial is `Partial::hash`'s, and in order they combine to the
+    /// one-shot result.
+    #[test]
+    fn chunks_of_one_stream_equal_partials(
+        which in any::<prop::sample::Index>(),
+        seed in any::<u64>(),
+        base in 0usize..7,
+        delta in -3i64..4,
+        picks in prop::collection::vec(any::<u64>(), 0..5),
+    ) {
+        let names = names();
+        let name = which.get(&names).clone();
+        let key = bytes(key_len(&name), seed);
+        let nonce = bytes(nonce_len(&name), seed ^ 1);
+        let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
+        let len = length(&name, base, delta);
+        let msg = bytes(len, seed ^ 2);
+        let g = partial::granularity(&name).unwrap();
+        let hk = partial::hash_key(&name, &key).unwrap();
+        let s = PartialStream::new(&name, hk, 0).unwrap();
+        let pieces = chunks(len, g, &picks);
+        let mut whole: Option<Partial> = None;
+        // Hashed last to first, as threads may finish them.
+        let mut parts: Vec<Partial> = pieces
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, &(x, y))| s.chunk(x as u64, &msg[x..y], i + 1 == pieces.len()).unwrap())
+            .collect();
+        parts.reverse();
+        for (i, (p, &(x, y))) in parts.iter().zip(&pieces).enumerate() {
+            let want = Partial::hash(&name, hk, x as u64, &msg[x..y], i + 1 == pieces.len()).unwrap();
+            prop_assert_eq!(p.to_bytes(), want.to_bytes());
+            whole = Some(match whole {
+                None => p.clone(),
+                Some(w) => w.combine(p).unwrap(),
+            });
+        }
+        prop_assert_eq!(finish(&name, &key, nonce, &whole.unwrap()), one_shot(&name, &key, nonce, &msg));
+        prop_assert!(s.chunk(1, &msg[..g.min(len)], false).is_err());
+        // The stream was not changed by its chunks.
+        let p = s.finish(&msg, true).unwrap();
+        prop_assert_eq!(finish(&name, &key, nonce, &p), one_shot(&name, &key, nonce, &msg));
+    }
+
     /// Arbitrary bytes never panic the parser; a valid encoding with any one
     /// byte changed either fails or encodes back to exactly those bytes.
     #[test]
