@@ -64,7 +64,7 @@ def floors(f, runs, u):
     d = tempfile.mkdtemp()
     cmds = {"dd if=FILE of=/dev/null bs=1M": ["dd", "if=" + f, "of=/dev/null", "bs=1M", "status=none"],
             "b3sum FILE": ["b3sum", f]}
-    for name, counter in [("hash127-aes", False), ("wc-eval128", True), ("wc-mmh32x4", True), ("umac128", True)]:
+    for name, counter in [("hash127-aes", False), ("wc-eval128", True), ("wc-mmh32x4", True), ("umac128", True), ("vmac128", True)]:
         k, c = os.path.join(d, name + ".key"), os.path.join(d, name + ".ctr")
         subprocess.run([u, "keygen", name, "-o", k] + (["--counter", c] if counter else []), check=True)
         extra = ["--counter", c] if counter else []

@@ -234,55 +234,14 @@ pub fn read_below(path: &Path, max: u64, mut f: impl FnMut(&[u8])) -> Result<boo
     read_open(file, meta, &name, u64::MAX, &mut f).map(|_| true)
 }
 
-/// The read buffer of each range's thread: a quarter of this CPU's 1 MiB
-/// L2, so the bytes copied in are still there when hashed (less CPU time
-/// than 1 or 2 MiB buffers, docs/perf/cli.md).
+/// A stripe, the read buffer of each thread for a big file: a quarter of
+/// this CPU's 1 MiB L2, so the bytes copied in are still there when hashed
+/// (less CPU time than 1 or 2 MiB buffers, docs/perf/cli.md).
 pub const RANGE_BUF: usize = 256 << 10;
 
-/// Files at least this long are hashed in ranges when [`Ranges`] are
-/// given and two or more threads are allowed.
+/// Files at least this long are hashed in [`Stripes`] when two or more
+/// threads are allowed.
 pub const SPLIT_MIN: u64 = 8 << 20;
-
-/// What a range's thread does with the bytes at an offset of the file
-/// (`last`: they end it).
-pub type Absorb<S> = dyn Fn(&mut S, u64, &[u8], bool) -> Result<(), String> + Sync;
-
-/// How to hash a big regular file in ranges, one thread per range, each
-/// reading its own range with `pread` into its own buffer and hashing it
-/// (so both the copy out of the page cache and the hash are split):
-/// `begin` makes a thread's state, `absorb(state, offset, bytes, last)`
-/// takes the bytes at `offset` of the file in order (`last`: they end the
-/// file). The states come back in the order of the ranges.
-pub struct Ranges<'a, S> {
-    /// Range starts and the length of every read but a range's last are
-    /// multiples of this ([`RANGE_BUF`] is rounded up to it).
-    pub unit: usize,
-    /// Threads to use (at most; 1 or 0: no ranges).
-    pub threads: usize,
-    /// A thread's state, before its first bytes.
-    pub begin: &'a (dyn Fn() -> Result<S, String> + Sync),
-    /// Take the bytes at an offset of the file.
-    pub absorb: &'a Absorb<S>,
-    /// Called with the length of every buffer absorbed (a progress bar).
-    pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
-}
-
-/// As [`read_message`], but a regular file of [`SPLIT_MIN`] bytes or more
-/// is hashed in ranges on threads when `ranges` is given: then `f` gets
-/// nothing and the states of the ranges come back in order (`Some`). The
-/// file is opened once either way; a file that shrinks, grows or changes
-/// while it is read is "changed while reading", whichever way it was read.
-pub fn read_message_ranges<S: Send>(
-    path: Option<&Path>,
-    ranges: Option<&Ranges<'_, S>>,
-    mut f: impl FnMut(&[u8]),
-) -> Result<Option<Vec<S>>, Fail> {
-    let r = match ranges {
-        Some(r) if r.threads >= 2 && !is_stdin(path) => r,
-        _ => return read_message(path, f).map(|_| None),
-    };
-    split_or_stream(path.expect("not stdin"), &mut f, |file, size, name| read_ranges(file, size, name, r))
-}
 
 /// Open the file at `path` once: if it is regular and at least
 /// [`SPLIT_MIN`] bytes long, `split` reads it (given the file, its size
@@ -313,141 +272,38 @@ fn split_or_stream<T>(
     Ok(Some(got))
 }
 
-/// The ranges of a file of `size` bytes for `threads` threads: starts at
-/// multiples of `buf`, none empty, together the whole file.
-fn split_points(size: u64, threads: usize, buf: u64) -> Vec<std::ops::Range<u64>> {
-    let per = size.div_ceil(threads.max(1) as u64).div_ceil(buf).max(1) * buf;
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < size {
-        let end = (at + per).min(size);
-        out.push(at..end);
-        at = end;
-    }
-    if out.is_empty() {
-        out.push(0..0);
-    }
-    out
-}
-
-/// Why a range's thread stopped.
-enum RangeErr {
-    /// Another range failed first: this one gave up.
-    Stopped,
-    Fail(String),
-}
-
-/// Hash each range of `file` (of `size` bytes when opened) on its own
-/// thread: the states in order, or the error of the first range (in file
-/// order) that failed.
-fn read_ranges<S: Send>(file: &File, size: u64, name: &str, r: &Ranges<'_, S>) -> Result<Vec<S>, Fail> {
-    let unit = r.unit.max(1);
-    let buf = RANGE_BUF.div_ceil(unit) * unit;
-    let parts = split_points(size, r.threads, buf as u64);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let one = |range: std::ops::Range<u64>| -> Result<S, RangeErr> {
-        let got = read_range(file, range, size, buf, name, r, &stop);
-        if got.is_err() {
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        got
-    };
-    let results: Vec<Result<S, RangeErr>> = std::thread::scope(|scope| {
-        let one = &one;
-        let mut handles = Vec::with_capacity(parts.len());
-        for range in parts.iter().skip(1).cloned() {
-            // No thread: that range is read on this thread afterwards.
-            let r2 = range.clone();
-            handles.push(std::thread::Builder::new().spawn_scoped(scope, move || one(r2)).map_err(|_| range));
-        }
-        let mut results = vec![one(parts[0].clone())];
-        for h in handles {
-            results.push(match h {
-                Ok(h) => h.join().unwrap_or_else(|_| Err(RangeErr::Fail(format!("cannot read {name}: a reading thread failed")))),
-                Err(range) => one(range),
-            });
-        }
-        results
-    });
-    let mut states = Vec::with_capacity(results.len());
-    let mut stopped = false;
-    for res in results {
-        match res {
-            Ok(s) => states.push(s),
-            Err(RangeErr::Fail(e)) => return Err(Fail(e)),
-            Err(RangeErr::Stopped) => stopped = true,
-        }
-    }
-    // Stopped only because another range failed, which returned above.
-    debug_assert!(!stopped);
-    if stopped {
-        return Err(Fail(format!("cannot read {name}: stopped")));
-    }
-    Ok(states)
-}
-
-/// Read and absorb the bytes `range` of `file` (which had `size` bytes)
-/// in reads of `buf` bytes.
-fn read_range<S>(
-    file: &File,
-    range: std::ops::Range<u64>,
-    size: u64,
-    buf: usize,
-    name: &str,
-    r: &Ranges<'_, S>,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<S, RangeErr> {
-    use std::os::unix::fs::FileExt;
-    let mut state = (r.begin)().map_err(RangeErr::Fail)?;
-    let mut b = vec![0u8; buf.min(usize::try_from(range.end - range.start).unwrap_or(buf))];
-    let mut at = range.start;
-    while at < range.end {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(RangeErr::Stopped);
-        }
-        let want = b.len().min(usize::try_from(range.end - at).unwrap_or(usize::MAX));
-        let mut n = 0;
-        while n < want {
-            match file.read_at(&mut b[n..want], at + n as u64) {
-                Ok(0) => return Err(RangeErr::Fail(format!("{name}: changed while reading"))),
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(RangeErr::Fail(format!("cannot read {name}: {}", io_msg(&e)))),
-            }
-        }
-        let end = at + want as u64;
-        (r.absorb)(&mut state, at, &b[..want], end == size).map_err(RangeErr::Fail)?;
-        if let Some(p) = r.progress {
-            p(want as u64);
-        }
-        at = end;
-    }
-    Ok(state)
-}
-
 /// What the ordered step of [`read_message_stripes`] gets, in file order:
-/// the bytes of a file read as one stream (or of a big file's end), or a
-/// stripe's hashed lowest layer.
+/// the bytes of a file read as one stream, or a big file's hashed stripes
+/// and then its end.
 pub enum Piece<'a, C> {
-    /// Message bytes, in order.
+    /// Message bytes, in order: a file read as one stream.
     Bytes(&'a [u8]),
-    /// The hash of the next stripe (whole units), in order.
+    /// The hash of the next stripe of a big file (whole units), in order.
     Stripe(C),
+    /// The big file's last stripe, as bytes (it ends the message).
+    End(&'a [u8]),
 }
+
+/// The hash of the stripe of whole units at an offset of the file.
+pub type HashStripe<'f, C> = dyn Fn(u64, &[u8]) -> Result<C, String> + Sync + 'f;
 
 /// How to hash a big regular file in stripes: every allowed thread takes
 /// the next stripe of [`RANGE_BUF`] bytes (rounded up to `unit`), reads it
-/// with `pread` into its own buffer and hashes its lowest layer (`hash`);
-/// the hashed stripes go to the ordered step in file order, whichever
-/// thread finished them. The file's last stripe goes to the ordered step as
-/// bytes (it carries the message's padding).
+/// with `pread` into its own buffer and hashes it (`hash`: a partial hash,
+/// or a layered hash's lowest layer); the hashed stripes go to the ordered
+/// step in file order, whichever thread finished them. Threads that take
+/// stripes as they come stay balanced where fixed halves did not (the two
+/// halves of one cached file took 20 and 16 ms to copy). The file's last
+/// stripe goes to the ordered step as bytes (it carries the message's
+/// padding).
 pub struct Stripes<'a, C> {
     /// Stripes are multiples of this and start at multiples of it.
     pub unit: usize,
     /// Threads to use (at most; fewer than 2: one stream).
     pub threads: usize,
-    /// The lowest layer of a stripe of whole units (on any thread).
-    pub hash: &'a (dyn Fn(&[u8]) -> Result<C, String> + Sync),
+    /// The hash of the stripe of whole units at an offset of the file (on
+    /// any thread).
+    pub hash: &'a HashStripe<'a, C>,
     /// Called with the length of every stripe read (a progress bar).
     pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
 }
@@ -514,7 +370,7 @@ impl<C> Order<'_, C> {
             let Some(done) = self.ready.remove(&self.next) else { return };
             let r = match done {
                 Done::Hashed(c) => (self.apply)(Piece::Stripe(c)),
-                Done::End(b) => (self.apply)(Piece::Bytes(&b)),
+                Done::End(b) => (self.apply)(Piece::End(&b)),
                 Done::Failed(e) => Err(e),
             };
             if let Err(e) = r {
@@ -585,7 +441,7 @@ fn read_stripes<C: Send>(
                     buf.truncate(want);
                     Done::End(core::mem::take(&mut buf))
                 }
-                None => match (st.hash)(&buf[..want]) {
+                None => match (st.hash)(at, &buf[..want]) {
                     Ok(c) => Done::Hashed(c),
                     Err(e) => Done::Failed(e),
                 },
@@ -749,63 +605,6 @@ mod tests {
         assert_eq!(clean_msg("x (os error z)"), "x (os error z)");
     }
 
-    /// The ranges tile the file, start at multiples of the buffer, and none
-    /// is empty.
-    #[test]
-    fn ranges_tile_the_file() {
-        for buf in [1u64 << 20, 3 << 20] {
-            for size in [1u64, buf - 1, buf, buf + 1, 8 << 20, (8 << 20) + 1, (9 << 20) + 5, 1 << 36] {
-                for threads in 1..=5 {
-                    let r = split_points(size, threads, buf);
-                    assert_eq!(r.first().map(|x| x.start), Some(0));
-                    assert_eq!(r.last().map(|x| x.end), Some(size));
-                    assert!(r.len() <= threads.max(1));
-                    for w in r.windows(2) {
-                        assert_eq!(w[0].end, w[1].start);
-                    }
-                    for x in &r {
-                        assert!(x.start < x.end && x.start % buf == 0, "{size} {threads} {x:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// A big file read in ranges gives each range's bytes at their offsets,
-    /// `last` only with the file's end; the states come back in order.
-    #[test]
-    fn ranges_feed_every_byte_once() {
-        let dir = std::env::temp_dir().join(format!("unimac-ranges-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let len = (SPLIT_MIN + (3 << 20) + 7) as usize;
-        let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) as u8).collect();
-        let p = dir.join("big");
-        std::fs::write(&p, &data).expect("write");
-        let begin = || -> Result<Vec<(u64, Vec<u8>, bool)>, String> { Ok(Vec::new()) };
-        let absorb = |s: &mut Vec<(u64, Vec<u8>, bool)>, at: u64, d: &[u8], last: bool| -> Result<(), String> {
-            s.push((at, d.to_vec(), last));
-            Ok(())
-        };
-        for (unit, threads) in [(4usize, 2usize), (16, 3), (3 << 20, 2)] {
-            let r = Ranges { unit, threads, begin: &begin, absorb: &absorb, progress: None };
-            let mut whole = 0;
-            let got = read_message_ranges(Some(&p), Some(&r), |d| whole += d.len()).map_err(|e| e.0);
-            let states = got.expect("read").expect("read in ranges");
-            assert_eq!(whole, 0);
-            let pieces: Vec<_> = states.into_iter().flatten().collect();
-            let mut at = 0u64;
-            for (i, (off, d, last)) in pieces.iter().enumerate() {
-                assert_eq!(*off, at);
-                assert_eq!(*last, i + 1 == pieces.len());
-                assert!(*last || d.len() % unit == 0);
-                assert!(d[..] == data[at as usize..at as usize + d.len()]);
-                at += d.len() as u64;
-            }
-            assert_eq!(at, len as u64);
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
     /// A big file read in stripes gives every byte once and in order: the
     /// stripes (whole units, hashed on any thread) and then the end as
     /// bytes; with one thread, or a file below the split size, bytes only.
@@ -823,21 +622,30 @@ mod tests {
             let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31) as u8).collect();
             let p = dir.join("big");
             std::fs::write(&p, &data).expect("write");
-            let hash = |d: &[u8]| -> Result<Vec<u8>, String> {
+            let hash = |at: u64, d: &[u8]| -> Result<Vec<u8>, String> {
                 assert!(!d.is_empty() && d.len().is_multiple_of(unit));
+                assert!(data[at as usize..at as usize + d.len()] == *d);
                 Ok(d.to_vec())
             };
             let st = Stripes { unit, threads, hash: &hash, progress: None };
             let mut got = Vec::new();
-            let mut stripes = 0;
+            let (mut stripes, mut ends) = (0, 0);
             let mut apply = |piece: Piece<'_, Vec<u8>>| -> Result<(), String> {
+                assert_eq!(ends, 0, "nothing after the end");
                 match piece {
                     Piece::Stripe(v) => {
                         assert!(got.len().is_multiple_of(unit));
                         stripes += 1;
                         got.extend_from_slice(&v);
                     }
-                    Piece::Bytes(d) => got.extend_from_slice(d),
+                    Piece::End(d) => {
+                        ends += 1;
+                        got.extend_from_slice(d);
+                    }
+                    Piece::Bytes(d) => {
+                        assert_eq!(stripes, 0);
+                        got.extend_from_slice(d);
+                    }
                 }
                 Ok(())
             };
@@ -845,6 +653,7 @@ mod tests {
             assert!(got == data, "{len} {unit} {threads}");
             let striped = threads >= 2 && len as u64 >= SPLIT_MIN;
             assert_eq!(stripes > 0, striped, "{len} {unit} {threads}");
+            assert_eq!(ends, usize::from(striped));
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -175,7 +175,7 @@ pub(crate) fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
 
 /// Feed the file at `path` to `sink`, with a progress bar on a terminal
 /// for a big file; a big regular file is hashed on all allowed cores when
-/// `split` is given (`SplitMac::feed`): in ranges, whose whole partial
+/// `split` is given (`SplitMac::feed`): stripes of partials, whose whole partial
 /// comes back (`sink` gets nothing), or in stripes into `sink`.
 pub(crate) fn feed_split(
     path: &Path,
@@ -596,7 +596,7 @@ pub fn tag(
     };
     let progress = Progress::new(&items, &sizes);
     let mut out = LineOut::new().with_progress(&progress);
-    // Big files are hashed in ranges on all allowed cores when the MAC has
+    // Big files are hashed in stripes on all allowed cores when the MAC has
     // partial hashes (crate::split).
     let split = if sizes.iter().any(|s| s.is_some_and(|n| n >= crate::input::SPLIT_MIN)) {
         SplitMac::new(name, &key)
@@ -689,10 +689,10 @@ fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, V
 }
 
 /// A file hashed for `tag`: its message state, and its whole partial if it
-/// was hashed in ranges; or its error line.
+/// was hashed in stripes of partials; or its error line.
 type Hashed = Result<(registry::Pending, Option<Partial>), String>;
 
-/// Hash the file at `f` on this thread (a big one in ranges on threads if
+/// Hash the file at `f` on this thread (a big one in stripes on threads if
 /// `split` is given).
 fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac>) -> Hashed {
     let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
@@ -707,7 +707,7 @@ fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac
 /// the loop of one thread would. A big file (`input::SPLIT_MIN` or more) and
 /// stdin are done here with no worker busy: the window is drained first,
 /// the file then hashed by the one-thread path, which for a big file is the
-/// ranges on every core (`SplitMac`) or the pipelined reader beside the
+/// stripes on every core (`SplitMac`) or the pipelined reader beside the
 /// hash. Both already use every allowed core, so the workers sit idle
 /// rather than compete with them for the cores; what waits is at most one
 /// window of small files.
@@ -914,7 +914,7 @@ impl Progress {
         Progress { bar: Some(bar), files, done: 0.into() }
     }
     /// Feed the file at `path` to `sink`, counting its bytes; a big
-    /// regular file on all allowed cores if `split` is given (in ranges,
+    /// regular file on all allowed cores if `split` is given (stripes of partials,
     /// its whole partial returned, or in stripes, [`feed_split`]).
     fn feed(&self, path: &Path, split: Option<&SplitMac>, sink: &mut dyn Sink) -> Result<Option<Partial>, Fail> {
         let Some(bar) = &self.bar else {
@@ -1259,7 +1259,7 @@ pub fn verify(
         return Err(modp_not_tags(key_file));
     }
     let m = Checker::new(&name, &key)?;
-    // Big files in ranges on all allowed cores (crate::split).
+    // Big files in stripes on all allowed cores (crate::split).
     let split = SplitMac::new(&name, &key);
     // Each check file is read as a stream, line by line (a line longer than
     // MAX_CHECK_LINE is malformed), and each listed file is opened once.
@@ -1402,7 +1402,7 @@ struct NoncesSeen(std::collections::HashMap<[u8; 17], (Vec<u8>, String)>);
 struct CheckList<'a> {
     name: &'a str,
     m: &'a Checker,
-    /// Big files hashed in ranges, for a MAC with partial hashes.
+    /// Big files hashed in stripes on every core.
     split: Option<&'a SplitMac>,
     sums_name: &'a str,
     opts: VerifyOpts,
@@ -1661,7 +1661,7 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
     (notes, Some(job))
 }
 
-/// Check a line's file on this thread: a big file in ranges on threads
+/// Check a line's file on this thread: a big file in stripes on threads
 /// when the MAC splits, stdin once.
 fn check_here(&self, job: &CheckJob, stdin_taken: &mut Option<&'static str>) -> Outcome {
     let CheckList { m, split, sums_name, opts, .. } = *self;

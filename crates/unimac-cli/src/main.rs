@@ -526,8 +526,8 @@ fn compute(
     }
     let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
     let limit = length_limit(&name, &key, nonce.as_deref(), len);
-    // A big file in ranges on all allowed cores when the name has partial
-    // hashes (crate::split); then `s` gets nothing.
+    // A big file in stripes on all allowed cores (crate::split): partial
+    // hashes, and then `s` gets nothing, or the lowest layer of `s`.
     let split = file
         .filter(|f| limit.is_none() && len.is_none() && f.as_os_str() != "-")
         .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= input::SPLIT_MIN))

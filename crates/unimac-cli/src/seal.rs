@@ -327,7 +327,7 @@ fn warn(e: &str) {
 }
 
 /// A file hashed for `seal`: its message state, bytes and (hashed in
-/// ranges) whole partial; or why not.
+/// stripes) whole partial; or why not.
 enum Hashed {
     Done(Box<(registry::Pending, u64, Option<unimac::partial::Partial>)>),
     /// A regular file of `input::SPLIT_MIN` bytes or more, left by a
@@ -416,7 +416,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         mac_cmd::check_strength(&name, &items, opts.random_nonce)?;
     }
     let m = NamedMac::new(&name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
-    // Big files in ranges on all allowed cores (crate::split).
+    // Big files in stripes on all allowed cores (crate::split).
     let split = SplitMac::new(&name, &key);
     if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
         // One nonce per file and one for the seal, durable before any tag.
@@ -451,7 +451,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         text.extend_from_slice(&entry_line(n.as_deref(), &t, size, &mac_cmd::path_bytes(p)));
         Ok(())
     };
-    // A file hashed on this thread (a big one in ranges on every core).
+    // A file hashed on this thread (a big one in stripes on every core).
     let hash_here = |p: &Path| -> Hashed {
         let mut pending = match m.start_deferred() {
             Ok(x) => x,
@@ -472,7 +472,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         }
     } else {
         // Small files on the workers, results in order (as `tag`: a big
-        // file, which a worker leaves, is hashed here in ranges on every
+        // file, which a worker leaves, is hashed here in stripes on every
         // core).
         let work = |i: usize| -> (usize, Hashed) {
             let mut pending = match m.start_deferred() {

@@ -1,25 +1,26 @@
-//! A big file hashed on all allowed cores, in one of two ways.
+//! A big file hashed on all allowed cores, in stripes: every thread takes
+//! the next stripe of 256 KiB, reads it with `pread` into its own buffer
+//! and hashes it, and the stripes are taken in file order by one small
+//! ordered step (`input::read_message_stripes`). So both the copy out of
+//! the page cache and the hash are split, where a reader thread beside one
+//! hashing thread leaves the copy's core the bottleneck, and threads that
+//! take stripes as they come stay balanced (docs/perf/cli.md).
 //!
-//! **Ranges** (every polynomial name with partial hashes: `hash127-aes`,
-//! `-aes-nonce`, `-aes-add`, the `wc-` MACs over eval64, division64,
-//! gdivision64 and eval128, and those hashes): each thread reads its own
-//! range with `pread` into its own 256 KiB buffer and hashes it into a
-//! partial hash (`unimac::partial`, two field elements), and the partials
-//! are combined in order and finished with the whole key.
+//! What a stripe's hash is depends on the name:
+//! - **a partial hash** (`unimac::partial`) for every polynomial name that
+//!   has them — `hash127-aes`, `-aes-nonce`, `-aes-add`, the `wc-` MACs
+//!   over eval64, division64, gdivision64 and eval128, and those hashes —
+//!   two field elements, combined in order and finished with the whole key;
+//! - **a layered hash's lowest layer** (`unimac::stripe`) for UMAC, VMAC,
+//!   the trees' `wc-` MACs and `tree-F` — NH, or a tree's two lowest
+//!   levels — taken in order by the file's own stream (a tree's partial
+//!   would carry its level-2 bytes, a sixteenth of the input for mmh32x4,
+//!   and UMAC has none).
 //!
-//! **Stripes** (the layered hashes: UMAC, VMAC, the trees' `wc-` MACs and
-//! `tree-F`): every thread takes the next stripe of 256 KiB, reads it with
-//! `pread` and hashes its lowest layer (`unimac::stripe`: UMAC's and
-//! VMAC's NH, a tree's two lowest levels), and the stripes go to the
-//! file's own stream in file order; the end of the file goes to it as
-//! bytes. A tree's partial would carry its level-2 bytes (a sixteenth of
-//! the input for mmh32x4) and UMAC's none at all, so these names stripe.
-//!
-//! Either way both the copy out of the page cache and the hash are split,
-//! where a reader thread beside one hashing thread leaves the copy's core
-//! the bottleneck (docs/perf/cli.md). The `shoup4` pairs, modp and the
-//! one-time MACs are read as one stream. The result is the one-shot result
-//! in every case (tests/split_files.rs, tests/big_files.rs).
+//! The file's end goes to the ordered step as bytes. The `shoup4` pairs,
+//! modp and the one-time MACs are read as one stream. The result is the
+//! one-shot result in every case (tests/split_files.rs,
+//! tests/big_files.rs).
 
 use std::path::Path;
 
@@ -27,7 +28,7 @@ use unimac::partial::{self, Partial, PartialStream};
 use unimac::stripe::{Stripe, Striper};
 use zeroize::Zeroizing;
 
-use crate::input::{read_message_ranges, read_message_stripes, Piece, Ranges, Stripes};
+use crate::input::{read_message_stripes, Piece, Stripes};
 use crate::Fail;
 
 /// Where a file's bytes go: the stream it is hashed into, which may also
@@ -127,16 +128,16 @@ impl Sink for Metered<'_> {
     }
 }
 
-/// One name's key, set up to hash big files on all allowed cores: in
-/// ranges if it has partial hashes (`ranges`), else in stripes if the
-/// file's stream takes them.
+/// One name's key, set up to hash big files on all allowed cores: stripes
+/// of partial hashes if it has them (`partials`), else stripes of the
+/// lowest layer if the file's stream takes them.
 pub struct SplitMac {
     name: String,
     key: Zeroizing<Vec<u8>>,
     mac: bool,
     unit: usize,
     threads: usize,
-    ranges: bool,
+    partials: bool,
 }
 
 /// The threads a computation may use now: `--threads` (0: every core),
@@ -152,10 +153,10 @@ pub(crate) fn allowed_threads() -> usize {
 impl SplitMac {
     /// `name` under `key` (the whole key, as the MAC or hash takes it) when
     /// two or more threads are allowed (`None` otherwise: every file is
-    /// then read and hashed as one stream). Files are hashed in ranges if
-    /// the name has partial hashes, its key is the layout they take and its
-    /// nonce (if any) has one length; else in stripes if the stream they go
-    /// to takes stripes ([`feed`](Self::feed)).
+    /// then read and hashed as one stream). A big file's stripes are
+    /// partial hashes if the name has them, its key is the layout they take
+    /// and its nonce (if any) has one length; else the lowest layer of the
+    /// stream they go to, if it has layers ([`feed`](Self::feed)).
     pub fn new(name: &str, key: &[u8]) -> Option<SplitMac> {
         let threads = allowed_threads();
         if threads < 2 {
@@ -173,60 +174,49 @@ impl SplitMac {
             mac: desc.is_some(),
             unit: unit.unwrap_or(1),
             threads,
-            ranges: unit.is_some(),
+            partials: unit.is_some(),
         })
     }
 
-    /// Read the file at `path`: a big regular file in ranges on threads
-    /// (its whole partial returned, `sink` getting nothing) or in stripes
-    /// into `sink` (`None` returned); anything else to `sink` as one
-    /// stream (`None`). `progress` gets the bytes done in ranges or
-    /// stripes.
+    /// Read the file at `path`: a big regular file in stripes on threads,
+    /// either partial hashes (their whole partial returned, `sink` getting
+    /// nothing) or the lowest layer of `sink`'s hash (into `sink`, `None`
+    /// returned); anything else to `sink` as one stream (`None`).
+    /// `progress` gets the bytes of the stripes as they are read.
     pub fn feed(
         &self,
         path: &Path,
         progress: Option<&(dyn Fn(u64) + Sync)>,
         sink: &mut dyn Sink,
     ) -> Result<Option<Partial>, Fail> {
-        if !self.ranges {
+        if !self.partials {
             return feed_stripes(path, self.threads, progress, sink).map(|_| None);
         }
         let hk = partial::hash_key(&self.name, &self.key).map_err(|e| Fail(e.to_string()))?;
-        // A thread's state: the name and hash key, its range's stream (from
-        // the offset of its first bytes), then, once the message's last
-        // bytes are in, the range's partial.
-        type State = (String, Zeroizing<Vec<u8>>, Option<PartialStream>, Option<Partial>);
-        let begin = || -> Result<State, String> { Ok((self.name.clone(), Zeroizing::new(hk.to_vec()), None, None)) };
-        let absorb = |s: &mut State, at: u64, d: &[u8], last: bool| -> Result<(), String> {
-            let stream = match s.2.take() {
-                Some(st) => st,
-                None => PartialStream::new(&s.0, &s.1, at).map_err(|e| e.to_string())?,
+        // One key set-up, shared by the threads (`PartialStream::chunk`).
+        let keyed = PartialStream::new(&self.name, hk, 0).map_err(|e| Fail(e.to_string()))?;
+        let hash = |at: u64, d: &[u8]| keyed.chunk(at, d, false).map_err(|e| e.to_string());
+        let stripes = Stripes { unit: self.unit, threads: self.threads, hash: &hash, progress };
+        let mut whole: Option<Partial> = None;
+        let mut apply = |p: Piece<'_, Partial>| -> Result<(), String> {
+            let next = match p {
+                Piece::Bytes(d) => {
+                    sink.update(d);
+                    return Ok(());
+                }
+                Piece::Stripe(p) => p,
+                Piece::End(d) => {
+                    let at = whole.as_ref().map_or(0, |w| w.len());
+                    keyed.chunk(at, d, true).map_err(|e| e.to_string())?
+                }
             };
-            if last {
-                s.3 = Some(stream.finish(d, true).map_err(|e| e.to_string())?);
-            } else {
-                let mut stream = stream;
-                stream.update(d).map_err(|e| e.to_string())?;
-                s.2 = Some(stream);
-            }
+            whole = Some(match whole.take() {
+                None => next,
+                Some(acc) => acc.combine(&next).map_err(|e| e.to_string())?,
+            });
             Ok(())
         };
-        let ranges = Ranges { unit: self.unit, threads: self.threads, begin: &begin, absorb: &absorb, progress };
-        let Some(states) = read_message_ranges(Some(path), Some(&ranges), |d| sink.update(d))? else {
-            return Ok(None);
-        };
-        let mut whole: Option<Partial> = None;
-        for (_, _, stream, done) in states {
-            let p = match (stream, done) {
-                (_, Some(p)) => p,
-                (Some(st), None) => st.finish(&[], false).map_err(|e| Fail(e.to_string()))?,
-                (None, None) => return Err(Fail(format!("{}: an empty range", crate::input::shown(Some(path))))),
-            };
-            whole = Some(match whole {
-                None => p,
-                Some(acc) => acc.combine(&p).map_err(|e| Fail(e.to_string()))?,
-            });
-        }
+        read_message_stripes(Some(path), &stripes, &mut apply)?;
         Ok(whole)
     }
 
@@ -253,11 +243,11 @@ pub fn feed_stripes(
     let Some(striper) = sink.striper() else {
         return crate::input::read_message(Some(path), |d| sink.update(d));
     };
-    let hash = |d: &[u8]| striper.hash(d).map_err(|e| e.to_string());
+    let hash = |_at: u64, d: &[u8]| striper.hash(d).map_err(|e| e.to_string());
     let stripes = Stripes { unit: striper.unit(), threads, hash: &hash, progress };
     let mut apply = |p: Piece<'_, Stripe>| -> Result<(), String> {
         match p {
-            Piece::Bytes(d) => {
+            Piece::Bytes(d) | Piece::End(d) => {
                 sink.update(d);
                 Ok(())
             }

@@ -1,10 +1,9 @@
-//! Big files hashed on threads (src/split.rs): in ranges (input.rs
-//! `read_message_ranges`) for every name with partial hashes, in stripes
-//! (`read_message_stripes`) for UMAC, VMAC and the trees. The output for
-//! sizes around the split size, the range and stripe boundaries and the
-//! read buffers' boundaries equals the library's one-shot result; `tag`,
-//! `verify` and `seal` give the same lines as the stream path (stdin,
-//! `--threads 1`).
+//! Big files hashed in stripes on threads (src/split.rs, input.rs
+//! `read_message_stripes`): partial hashes for every name that has them,
+//! the lowest layer for UMAC, VMAC and the trees. The output for sizes
+//! around the split size, the middle of the file and the stripes' ends
+//! equals the library's one-shot result; `tag`, `verify` and `seal` give
+//! the same lines as the stream path (stdin, `--threads 1`).
 
 use std::fs;
 use std::io::Write;
@@ -17,10 +16,9 @@ use unimac::registry::{self, Params};
 mod common;
 use common::{bytes, TempDir};
 
-/// Files at least this long are hashed in ranges (src/input.rs SPLIT_MIN).
+/// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
-/// The read buffer of a range (src/input.rs RANGE_BUF), rounded up to the
-/// name's granularity.
+/// A stripe (src/input.rs RANGE_BUF), rounded up to the name's unit.
 const BUF: usize = 256 << 10;
 const MIB: usize = 1 << 20;
 
@@ -49,35 +47,6 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8")
 }
 
-
-/// The two ranges of a file of `len` bytes for two threads (as
-/// input.rs `split_points`), reads of `buf` bytes.
-fn second_range_start(len: usize, buf: usize) -> usize {
-    len.div_ceil(2).div_ceil(buf) * buf
-}
-
-/// Sizes around the split size, the start of the second range, and the
-/// read buffers' ends (whole words and blocks, and not), for a name whose
-/// chunks are multiples of `unit` bytes.
-fn sizes(unit: usize) -> Vec<usize> {
-    let buf = BUF.div_ceil(unit) * unit;
-    let mut v = vec![SPLIT_MIN - 1, SPLIT_MIN, SPLIT_MIN + 1, SPLIT_MIN + 3];
-    // Two buffers' ends: the second range starting at a buffer boundary
-    // with a last buffer of 1, unit − 1, unit, unit + 1 bytes.
-    let base = (SPLIT_MIN + buf).div_ceil(buf) * buf;
-    for extra in [1, unit - 1, unit, unit + 1, buf - 1] {
-        v.push(base + extra);
-    }
-    // A second range one buffer longer than the first, and the split moving
-    // by one buffer at 2·k·buf ± 1.
-    v.extend([10 * MIB.max(buf) - 1, 10 * MIB.max(buf), 10 * MIB.max(buf) + 1, 11 * MIB.max(buf) + 17]);
-    for &n in &v {
-        assert!(second_range_start(n, buf) < n || n < SPLIT_MIN);
-    }
-    v.sort_unstable();
-    v.dedup();
-    v
-}
 
 /// Key and nonce lengths of a name that splits.
 fn key_and_nonce(name: &str) -> (usize, usize) {
@@ -111,7 +80,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
         let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
         let mut with_file = args.clone();
         with_file.push(&path);
-        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in ranges or stripes");
+        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in stripes");
     }
 }
 
@@ -162,27 +131,28 @@ fn layered_names_in_stripes_equal_one_shot() {
     }
 }
 
-/// The default MACs (hash127-aes; wc-eval128 and wc-mmh32x4 with a
-/// counter; the tree streams) at every size around every boundary.
+/// The default MACs with partial hashes (hash127-aes; wc-eval128 with a
+/// counter) at every size around every boundary, their stripes of
+/// partials combined in order.
 #[test]
-fn default_macs_in_ranges_equal_one_shot() {
+fn default_macs_in_stripes_of_partials_equal_one_shot() {
     let dir = TempDir::new("defaults");
-    for (i, name) in ["mac-hash127-aes", "mac-wc-eval128", "mac-wc-mmh32x4"].into_iter().enumerate() {
+    for (i, name) in ["mac-hash127-aes", "mac-wc-eval128"].into_iter().enumerate() {
         let unit = partial::granularity(name).expect("splits");
-        check_compute(&dir, name, &sizes(unit), 100 + i as u64);
+        check_compute(&dir, name, &stripe_sizes(unit), 100 + i as u64);
     }
 }
 
 /// Every other name with partial hashes, at the sizes around the split and
-/// the last buffer (the trees stream, src/split.rs: the same sizes check
-/// that path).
+/// the last stripe (the trees' stripes are their lowest levels,
+/// src/split.rs: the same sizes check that path).
 #[test]
-fn every_name_with_partials_in_ranges_equals_one_shot() {
+fn every_name_with_partials_in_stripes_equals_one_shot() {
     let dir = TempDir::new("every");
     let names = partial::supported_names();
     assert!(names.len() >= 10, "{names:?}");
     for (i, name) in names.iter().enumerate() {
-        if ["mac-hash127-aes", "mac-wc-eval128", "mac-wc-mmh32x4"].contains(&name.as_str()) {
+        if ["mac-hash127-aes", "mac-wc-eval128"].contains(&name.as_str()) {
             continue;
         }
         let unit = partial::granularity(name).expect("splits");
@@ -209,12 +179,12 @@ fn flip(path: &Path, at: usize) {
     fs::write(path, &d).expect("write");
 }
 
-/// `tag` of a big file in ranges or stripes gives the tag the stream path
-/// gives (the same bytes on stdin, and `--threads 1`); `verify` says OK,
-/// and FAILED once a byte of either range or any stripe changes; `seal`
-/// and its check agree.
+/// `tag` of a big file in stripes gives the tag the stream path gives (the
+/// same bytes on stdin, and `--threads 1`); `verify` says OK, and FAILED
+/// once a byte at the start, middle or end changes; `seal` and its check
+/// agree.
 #[test]
-fn tag_verify_seal_in_ranges_agree_with_the_stream_path() {
+fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
     let dir = TempDir::new("tag");
     let len = 9 * MIB + 5;
     let data = bytes(len, 77);
