@@ -37,12 +37,34 @@ def timed(cmd):
     return wall, ru.ru_utime + ru.ru_stime
 
 
+def idle():
+    def rd():
+        v = list(map(int, open("/proc/stat").readline().split()[1:]))
+        return v[3] + v[4], sum(v)
+    a = rd()
+    time.sleep(0.25)
+    b = rd()
+    return (b[0] - a[0]) / max(1, b[1] - a[1])
+
+
+def wait_quiet():
+    t0 = time.time()
+    while idle() < 0.9:
+        if time.time() - t0 > 90:
+            return False
+        time.sleep(0.5)
+    return True
+
+
 def rounds(cmds, runs):
-    """Every command once (warm-up), then `runs` alternated rounds."""
+    """Every command once (warm-up), then `runs` alternated rounds, each
+    started when the machine looks idle (waiting at most 90 s)."""
     for c in cmds.values():
         timed(c)
     res = {k: ([], []) for k in cmds}
+    rounds.noisy = 0
     for _ in range(runs):
+        rounds.noisy += not wait_quiet()
         for k, c in cmds.items():
             w, cpu = timed(c)
             res[k][0].append(w)
@@ -51,12 +73,14 @@ def rounds(cmds, runs):
 
 
 def table(res, ref=None):
-    print("| command | median wall ms | min wall ms | median user+sys ms |" + (f" wall × `{ref}` |" if ref else ""))
-    print("|---|---:|---:|---:|" + ("---:|" if ref else ""))
+    print(f"rounds that could not start idle: {rounds.noisy}")
+    print("| command | median wall ms | min wall ms | median user+sys ms |" + (f" wall × `{ref}` (medians) | median of per-round ratios |" if ref else ""))
+    print("|---|---:|---:|---:|" + ("---:|---:|" if ref else ""))
     base = statistics.median(res[ref][0]) if ref else None
     for k, (w, cpu) in res.items():
         m = statistics.median(w)
-        extra = f" {m / base:.2f} |" if ref else ""
+        per = statistics.median(a / b for a, b in zip(w, res[ref][0])) if ref else None
+        extra = f" {m / base:.2f} | {per:.2f} |" if ref else ""
         print(f"| `{k}` | {m * 1e3:.1f} | {min(w) * 1e3:.1f} | {statistics.median(cpu) * 1e3:.1f} |{extra}")
 
 
@@ -78,7 +102,8 @@ def floors(f, runs, u):
     b3 = statistics.median(res["b3sum FILE"][0])
     for k, (w, _) in res.items():
         if k.startswith("unimac"):
-            print(f"{k}: b3sum / unimac = {b3 / statistics.median(w):.2f}")
+            per = statistics.median(b / a for a, b in zip(w, res["b3sum FILE"][0]))
+            print(f"{k}: b3sum / unimac = {b3 / statistics.median(w):.2f} (medians), {per:.2f} (median of per-round ratios)")
 
 
 def small(dr, runs, u):
@@ -127,25 +152,6 @@ for i, U in enumerate(US):
     cmds[f"tag hash127-aes{t}"] = [U, "tag", "hash127-aes", "--key-file", keygen(U, "hash127-aes"), F]
     k = keygen(U, "wc-mmh32x2", counter=True)
     cmds[f"tag wc-mmh32x2 --counter{t}"] = [U, "tag", "wc-mmh32x2", "--key-file", k, "--counter", os.path.join(d, "wc-mmh32x2.ctr"), F]
-
-
-def idle():
-    def rd():
-        v = list(map(int, open("/proc/stat").readline().split()[1:]))
-        return v[3] + v[4], sum(v)
-    a = rd()
-    time.sleep(0.25)
-    b = rd()
-    return (b[0] - a[0]) / max(1, b[1] - a[1])
-
-
-def wait_quiet():
-    t0 = time.time()
-    while idle() < 0.9:
-        if time.time() - t0 > 90:
-            return False
-        time.sleep(0.5)
-    return True
 
 
 outs = {}
