@@ -106,6 +106,18 @@ fn length(name: &str, base: usize, delta: i64) -> usize {
     len
 }
 
+/// A name picked by `which`, its key and nonce from `seed`, a message of
+/// [`length`]`(name, base, delta)` bytes, and the name's granularity.
+fn case(which: &prop::sample::Index, seed: u64, base: usize, delta: i64) -> (String, Vec<u8>, Vec<u8>, Vec<u8>, usize) {
+    let names = names();
+    let name = which.get(&names).clone();
+    let key = bytes(key_len(&name), seed);
+    let nonce = bytes(nonce_len(&name), seed ^ 1);
+    let msg = bytes(length(&name, base, delta), seed ^ 2);
+    let g = partial::granularity(&name).unwrap();
+    (name, key, nonce, msg, g)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -118,14 +130,9 @@ proptest! {
         picks in prop::collection::vec(any::<u64>(), 0..5),
         order in prop::collection::vec(any::<u64>(), 0..8),
     ) {
-        let names = names();
-        let name = which.get(&names).clone();
-        let key = bytes(key_len(&name), seed);
-        let nonce = bytes(nonce_len(&name), seed ^ 1);
+        let (name, key, nonce, msg, g) = case(&which, seed, base, delta);
         let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
-        let len = length(&name, base, delta);
-        let msg = bytes(len, seed ^ 2);
-        let g = partial::granularity(&name).unwrap();
+        let len = msg.len();
         let hk = partial::hash_key(&name, &key).unwrap();
         let pieces = chunks(len, g, &picks);
         let list: Vec<Partial> = pieces
@@ -157,14 +164,9 @@ proptest! {
         picks in prop::collection::vec(any::<u64>(), 0..5),
         last in any::<bool>(),
     ) {
-        let names = names();
-        let name = which.get(&names).clone();
-        let key = bytes(key_len(&name), seed);
-        let nonce = bytes(nonce_len(&name), seed ^ 1);
+        let (name, key, nonce, msg, g) = case(&which, seed, base, delta);
         let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
-        let len = length(&name, base, delta);
-        let msg = bytes(len, seed ^ 2);
-        let g = partial::granularity(&name).unwrap();
+        let len = msg.len();
         let hk = partial::hash_key(&name, &key).unwrap();
         // The range [a, end): a aligned; a range that is not the last ends
         // on a non-zero multiple of the granularity.
@@ -197,14 +199,9 @@ proptest! {
         delta in -3i64..4,
         picks in prop::collection::vec(any::<u64>(), 0..5),
     ) {
-        let names = names();
-        let name = which.get(&names).clone();
-        let key = bytes(key_len(&name), seed);
-        let nonce = bytes(nonce_len(&name), seed ^ 1);
+        let (name, key, nonce, msg, g) = case(&which, seed, base, delta);
         let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
-        let len = length(&name, base, delta);
-        let msg = bytes(len, seed ^ 2);
-        let g = partial::granularity(&name).unwrap();
+        let len = msg.len();
         let hk = partial::hash_key(&name, &key).unwrap();
         let s = PartialStream::new(&name, hk, 0).unwrap();
         let pieces = chunks(len, g, &picks);
