@@ -13,7 +13,10 @@
 //! Long inputs can use several cores ([`threads::set_max_threads`]; none
 //! besides the caller's by default), and one message can be hashed in
 //! chunks on different machines whose partial hashes are combined and
-//! finished where the whole key is ([`partial`]).
+//! finished where the whole key is ([`partial`]). Within one process, the
+//! layered hashes (UMAC, VMAC, the trees) also take stripes hashed on any
+//! thread in message order ([`stripe`]): a reader per core can copy and
+//! hash its own part of a file.
 //!
 //! ```
 //! use unimac::mac::Hash127Aes;
