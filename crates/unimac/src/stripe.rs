@@ -51,24 +51,16 @@ use zeroize::Zeroize;
 
 use crate::error::Error;
 
-/// What a [`Striper`] hashes with.
-#[derive(Clone)]
-pub(crate) enum Kind {
-    Umac(Arc<crate::umac::UmacKey>),
-    Vmac(Arc<crate::vmac::VmacKey>),
-    Tree(Arc<crate::tree::TreeKey>),
-}
-
-impl Kind {
-    /// The key object's identity (its address), which a stripe carries so
-    /// that a stream can refuse a stripe made under another key.
-    fn origin(&self) -> usize {
-        match self {
-            Kind::Umac(k) => origin(k),
-            Kind::Vmac(k) => origin(k),
-            Kind::Tree(k) => origin(k),
-        }
-    }
+/// The lowest layer of a layered hash under one key (UMAC's, VMAC's and a
+/// tree's key objects implement it): the unit of stripes and the hash of a
+/// stripe of whole units.
+pub(crate) trait LowestLayer: Send + Sync {
+    /// What [`Striper::unit`] says.
+    fn unit(&self) -> usize;
+    /// The lowest layer of `data`, a non-zero multiple of the unit.
+    fn hash(&self, data: &[u8]) -> Body;
+    /// A short name for `Debug` ("umac", "vmac", "tree").
+    fn kind(&self) -> &'static str;
 }
 
 /// Hashes stripes of messages under one key: the lowest layer of UMAC,
@@ -77,18 +69,12 @@ impl Kind {
 /// [`Pending::striper`](crate::mac::Pending::striper).
 #[derive(Clone)]
 pub struct Striper {
-    kind: Kind,
-    unit: usize,
+    key: Arc<dyn LowestLayer>,
 }
 
 impl core::fmt::Debug for Striper {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let kind = match self.kind {
-            Kind::Umac(_) => "umac",
-            Kind::Vmac(_) => "vmac",
-            Kind::Tree(_) => "tree",
-        };
-        f.debug_struct("Striper").field("kind", &kind).field("unit", &self.unit).finish_non_exhaustive()
+        f.debug_struct("Striper").field("kind", &self.key.kind()).field("unit", &self.key.unit()).finish_non_exhaustive()
     }
 }
 
@@ -116,7 +102,10 @@ impl Drop for Stripe {
             Body::Umac(v) => v.zeroize(),
             Body::Vmac { a, .. } => a.zeroize(),
             // Plain stores kept by `black_box`: `zeroize` writes byte by byte.
-            Body::Tree(v) => crate::tree::wipe(v),
+            Body::Tree(v) => {
+                v.fill(0);
+                core::hint::black_box(&*v);
+            }
         }
     }
 }
@@ -139,20 +128,16 @@ impl Stripe {
 }
 
 impl Striper {
-    pub(crate) fn new(kind: Kind) -> Striper {
-        let unit = match &kind {
-            Kind::Umac(_) => crate::umac::CHUNK,
-            Kind::Vmac(_) => crate::vmac::BLOCK,
-            Kind::Tree(k) => k.family().block * k.family().block,
-        };
-        Striper { kind, unit }
+    /// The striper of a key object (shared, not copied).
+    pub(crate) fn new<K: LowestLayer + 'static>(key: Arc<K>) -> Striper {
+        Striper { key }
     }
 
     /// The unit of stripes, in bytes: a stripe is a non-zero multiple of it
     /// and starts at a multiple of it (1024 for UMAC, 128 for VMAC, `B^2`
     /// for a tree of block `B`).
     pub fn unit(&self) -> usize {
-        self.unit
+        self.key.unit()
     }
 
     /// The lowest layer of `data`, a stripe of the message: a non-zero
@@ -161,33 +146,26 @@ impl Striper {
     /// the end to the stream as bytes: that is always right). Runs on this
     /// thread only.
     pub fn hash(&self, data: &[u8]) -> Result<Stripe, Error> {
-        if data.is_empty() || !data.len().is_multiple_of(self.unit) {
+        let unit = self.unit();
+        if data.is_empty() || !data.len().is_multiple_of(unit) {
             return Err(Error::Invalid(format!(
-                "a stripe must be a non-zero multiple of {} bytes, got {}",
-                self.unit,
+                "a stripe must be a non-zero multiple of {unit} bytes, got {}",
                 data.len()
             )));
         }
-        let body = match &self.kind {
-            Kind::Umac(k) => Body::Umac(crate::umac::stripe_words(k, data)),
-            Kind::Vmac(k) => {
-                let (blocks, a) = crate::vmac::stripe_poly(k, data);
-                Body::Vmac { blocks, a }
-            }
-            Kind::Tree(k) => Body::Tree(crate::tree::hash_levels(k, 0..2, data, false)),
-        };
-        Ok(Stripe { origin: self.kind.origin(), len: data.len() as u64, body })
+        let body = self.key.hash(data);
+        Ok(Stripe { origin: origin(&self.key), len: data.len() as u64, body })
     }
-
 }
 
-/// The identity of a key object (its address), as stripes carry it.
-pub(crate) fn origin<T>(key: &Arc<T>) -> usize {
+/// The identity of a key object (the address of what the `Arc` holds), as
+/// stripes carry it.
+pub(crate) fn origin<T: ?Sized>(key: &Arc<T>) -> usize {
     Arc::as_ptr(key) as *const u8 as usize
 }
 
 /// `Ok` if `s` was made under the key object `key`.
-pub(crate) fn check<T>(key: &Arc<T>, s: &Stripe) -> Result<(), Error> {
+pub(crate) fn check<T: ?Sized>(key: &Arc<T>, s: &Stripe) -> Result<(), Error> {
     if s.origin != origin(key) {
         return Err(Error::Invalid("a stripe made under another key".into()));
     }

@@ -406,7 +406,7 @@ impl<const L: usize> OneShot<'_, L> {
 /// compiler must assume the zeros are read, so it cannot drop them as dead
 /// stores. `zeroize` writes byte by byte, which for the one-shot tree's
 /// buffers cost as much as hashing a 16 KiB message.
-pub(crate) fn wipe(buf: &mut [u8]) {
+fn wipe(buf: &mut [u8]) {
     buf.fill(0);
     core::hint::black_box(&*buf);
 }
@@ -499,7 +499,7 @@ impl Tree {
     /// A [`Striper`](crate::stripe::Striper) for this tree's key: levels 0
     /// and 1 of stripes of whole runs of `B^2` bytes on other threads.
     pub fn striper(&self) -> crate::stripe::Striper {
-        crate::stripe::Striper::new(crate::stripe::Kind::Tree(Arc::clone(&self.key)))
+        crate::stripe::Striper::new(Arc::clone(&self.key))
     }
 
     /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
@@ -679,6 +679,18 @@ fn hash_chunk(hash: &Arc<dyn BlockHash>, blocks: &[u8], b: usize, o: usize) -> V
     out
 }
 
+
+impl crate::stripe::LowestLayer for TreeKey {
+    fn unit(&self) -> usize {
+        self.family.block * self.family.block
+    }
+    fn hash(&self, data: &[u8]) -> crate::stripe::Body {
+        crate::stripe::Body::Tree(two_levels(self, 0, data))
+    }
+    fn kind(&self) -> &'static str {
+        "tree"
+    }
+}
 
 /// One-shot `tree-F(s, M)`.
 pub fn tree_hash(family: &BlockFamily, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {

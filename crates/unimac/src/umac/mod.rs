@@ -487,9 +487,21 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
     }
 }
 
+impl crate::stripe::LowestLayer for UmacKey {
+    fn unit(&self) -> usize {
+        CHUNK
+    }
+    fn hash(&self, data: &[u8]) -> crate::stripe::Body {
+        crate::stripe::Body::Umac(stripe_words(self, data))
+    }
+    fn kind(&self) -> &'static str {
+        "umac"
+    }
+}
+
 /// The L1 outputs (bit length added) of whole chunks, `iters` words per
 /// chunk in order: the lowest layer of a stripe ([`crate::stripe`]).
-pub(crate) fn stripe_words(k: &UmacKey, data: &[u8]) -> Vec<u64> {
+fn stripe_words(k: &UmacKey, data: &[u8]) -> Vec<u64> {
     debug_assert!(data.len().is_multiple_of(CHUNK));
     let mut out = Vec::with_capacity(data.len() / CHUNK * k.iters);
     macro_rules! go {
@@ -599,7 +611,7 @@ impl<const T: usize> UmacStream<T> {
     /// A [`Striper`](crate::stripe::Striper) for this message's key: the
     /// L1 hashes of stripes of whole chunks on other threads.
     pub fn striper(&self) -> crate::stripe::Striper {
-        crate::stripe::Striper::new(crate::stripe::Kind::Umac(Arc::clone(&self.key)))
+        crate::stripe::Striper::new(Arc::clone(&self.key))
     }
 
     /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),

@@ -568,10 +568,23 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     }
 }
 
+impl crate::stripe::LowestLayer for VmacKey {
+    fn unit(&self) -> usize {
+        BLOCK
+    }
+    fn hash(&self, data: &[u8]) -> crate::stripe::Body {
+        let (blocks, a) = stripe_poly(self, data);
+        crate::stripe::Body::Vmac { blocks, a }
+    }
+    fn kind(&self) -> &'static str {
+        "vmac"
+    }
+}
+
 /// The lowest layer of a stripe of whole blocks ([`crate::stripe`]): its
 /// block count `J` and, per iteration, `Σ m_i k^(J−i)` (Horner from zero,
 /// lazily reduced), which the ordered step joins by `a ← a·k^J + s`.
-pub(crate) fn stripe_poly(k: &VmacKey, data: &[u8]) -> (u64, [u128; 2]) {
+fn stripe_poly(k: &VmacKey, data: &[u8]) -> (u64, [u128; 2]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     // `blocks: 1`: not the first block of the message, so Horner from 0.
     let mut q = Poly { blocks: 1, a: [0; 2] };
@@ -665,7 +678,7 @@ impl<const T: usize> VmacStream<T> {
     /// A [`Striper`](crate::stripe::Striper) for this message's key: L1 and
     /// L2 of stripes of whole blocks on other threads.
     pub fn striper(&self) -> crate::stripe::Striper {
-        crate::stripe::Striper::new(crate::stripe::Kind::Vmac(Arc::clone(&self.key)))
+        crate::stripe::Striper::new(Arc::clone(&self.key))
     }
 
     /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
