@@ -48,11 +48,15 @@ fn ok(o: &Output) -> String {
 }
 
 
-/// Key and nonce lengths of a name that splits.
+/// Key and nonce lengths of a name that splits (a MAC's from its row, a
+/// hash's from the catalogue).
 fn key_and_nonce(name: &str) -> (usize, usize) {
     match unimac::macs::find(name) {
         Some(d) => (d.default_key_len(), d.nonce.max()),
-        None => (if name == "eval128" || name.starts_with("tree-") { 16 } else { 8 }, 0),
+        None => match registry::lookup(name).expect("a catalogue name").info.key {
+            unimac::registry::KeySpec::Fixed(n) => (n, 0),
+            other => panic!("{name}: a fixed key expected, got {other:?}"),
+        },
     }
 }
 
@@ -64,8 +68,8 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
         d.fix_random_nonce(&mut nonce);
     }
     let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
-    let layered = ["mac-umac", "mac-vmac", "tree-", "mac-wc-mmh"].iter().any(|p| name.starts_with(p));
-    if !layered {
+    // A name with partial hashes takes this key's layout for them.
+    if partial::granularity(name).is_ok() {
         partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     let mut args = vec!["--threads", "2", "compute", name, "--key", &khex];
@@ -111,22 +115,26 @@ fn stripe_sizes(unit: usize) -> Vec<usize> {
 #[test]
 fn layered_names_in_stripes_equal_one_shot() {
     let dir = TempDir::new("stripes");
+    // The unit each stream's striper names: 1024 for UMAC, 128 for VMAC,
+    // B^2 for a tree (128^2 for the mmh32 blocks, 264^2 for sqh96-asm).
     let cases = [
         ("mac-umac128", 1024),
         ("mac-umac32", 1024),
         ("mac-vmac128", 128),
         ("mac-vmac64", 128),
-        ("mac-wc-mmh32x4", 0),
-        ("tree-mmh32x2", 0),
-        ("tree-sqh128-asm", 0),
+        ("mac-wc-mmh32x4", 128 * 128),
+        ("tree-mmh32x2", 128 * 128),
+        ("tree-sqh96-asm", 264 * 264),
     ];
     for (i, (name, unit)) in cases.into_iter().enumerate() {
-        let unit = if unit > 0 {
-            unit
-        } else {
-            let fam = unimac::tree::family(name.trim_start_matches("mac-wc-").trim_start_matches("tree-")).expect("a tree");
-            fam.block * fam.block
-        };
+        let (kl, nl) = key_and_nonce(name);
+        let (key, mut nonce) = (vec![1u8; kl], vec![0u8; nl]);
+        if let Some(d) = unimac::macs::find(name) {
+            d.fix_random_nonce(&mut nonce);
+        }
+        let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
+        let s = unimac::open(name, &p).expect("opens");
+        assert_eq!(s.striper().map(|st| st.unit()), Some(unit), "{name}");
         check_compute(&dir, name, &stripe_sizes(unit), 300 + i as u64);
     }
 }

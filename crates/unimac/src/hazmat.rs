@@ -50,7 +50,8 @@ pub mod hash127 {
     pub mod portable {
         pub use crate::hash127::portable::*;
     }
-    /// Five limbs of radix `2^26` in 64-bit integers (seed 000 §7).
+    /// Five limbs of radix `2^26` in 64-bit integers (Bernstein, "Floating-point
+    /// arithmetic and message authentication", §7).
     pub mod int26 {
         pub use crate::hash127::int26::*;
     }
