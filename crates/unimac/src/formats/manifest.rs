@@ -1,0 +1,857 @@
+//! Sealed manifests, version 2: a list of files with their tags and sizes,
+//! sealed as a whole under a key derived for manifests.
+//!
+//! ```text
+//! unimac-manifest 2 hash127-aes 5d3c…(32 hex digits)
+//! root data
+//! 0c901a9006148d3f581b99a9410f54af 15 msg.txt
+//! 77d0…(32 hex digits) 0 sub/empty
+//! seal 1f0e…(32 hex digits)
+//! ```
+//!
+//! - Line 1: `unimac-manifest`, the version `2`, the MAC's name and the
+//!   key's fingerprint ([`crate::counter::Binding`]: it reveals nothing of
+//!   the key), separated by single spaces.
+//! - Line 2: `root DIR` for a sealed directory (`seal -r DIR`: files added
+//!   under it later are reported), or `base DIR` for a list of files. `DIR`
+//!   is where the names below resolve: relative to the directory that holds
+//!   the manifest (or absolute), so a manifest verifies from any working
+//!   directory and a tree moved with its manifest still verifies.
+//! - One line per file: `[NONCE:]TAG SIZE NAME`: the file's tag under the
+//!   key file's key (the tag `unimac tag` prints for it under that nonce),
+//!   its size in decimal (no leading zero) and its name relative to `DIR`:
+//!   no `/` at the start, no empty, `.` or `..` component. Names are sorted
+//!   by walk order and appear once.
+//! - Last line: `seal [NONCE:]TAG`: the MAC of every byte above it under
+//!   the **seal key**, derived from the key file's key for this purpose
+//!   alone ([`super::derive`]). A file's tag is never a seal: the seal key
+//!   tags nothing else.
+//!
+//! Names and `DIR` are escaped as in check lines (`\\`, `\n`, `\r`, the
+//! line then starting with a backslash). Every value has one byte form:
+//! lower-case hex, nonces of the MAC's full length, sizes without leading
+//! zeros; any other spelling fails the seal. Every line ends with a newline.
+//!
+//! **Verifying** ([`open`], then [`check_files`]): the first line must name
+//! this key; the seal is checked before anything else is read, and a
+//! manifest whose seal fails lists nothing that is opened. Then each listed
+//! file is stat-ed: missing → REMOVED, not a regular file → never opened,
+//! reported; otherwise its size and tag are compared. Under a `root`, every
+//! file not listed is ADDED (or RENAMED from a removed one whose size and
+//! tag it has), and named pipes, sockets, devices and symbolic links to
+//! directories found there are reported as unexpected.
+//!
+//! **What a seal cannot tell**: an older manifest of the same tree, with
+//! the older files, verifies (replay). Keep the newest manifest where the
+//! files' writer cannot replace it, or compare its date with your records.
+//!
+//! Version 1 manifests were sealed under the file key itself, so the tag of
+//! a file whose content is a manifest body was a valid seal: they are
+//! refused with the command that reseals.
+
+use crate::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::checkline::{decode_value_as, escape_name, unescape_name, value_hex};
+use super::derive::{self, Purpose};
+use super::fsio::{self, io_msg, OpenError};
+use super::keyfile::KeyFile;
+use super::walk::{walk, Walked};
+use crate::counter::Binding;
+use crate::error::Error;
+use crate::macs::{Framing, MacDesc, Nonce};
+use crate::registry::NamedMac;
+
+/// The first word of a manifest.
+pub const MAGIC: &str = "unimac-manifest";
+/// The version this build writes and reads.
+pub const VERSION: &str = "2";
+
+/// Where a manifest's names resolve (its line 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A sealed directory: names are everything under it, and what is
+    /// added later is reported.
+    Root(Vec<u8>),
+    /// A list of files: names resolve against this directory.
+    Base(Vec<u8>),
+}
+
+impl Place {
+    /// The directory, as written.
+    pub fn dir(&self) -> &[u8] {
+        match self {
+            Place::Root(d) | Place::Base(d) => d,
+        }
+    }
+}
+
+/// One file's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The nonce (for `shoup4-*` the pair), if the MAC has one.
+    pub nonce: Option<Vec<u8>>,
+    pub tag: Vec<u8>,
+    pub size: u64,
+    /// The name relative to the place.
+    pub name: Vec<u8>,
+}
+
+/// Why a name cannot stand in a manifest: it must be relative, with no
+/// empty, `.` or `..` component and no NUL.
+pub fn check_name(name: &[u8]) -> Result<(), &'static str> {
+    if name.is_empty() {
+        return Err("an empty name");
+    }
+    if name.contains(&0) {
+        return Err("a NUL byte in a name");
+    }
+    if name.starts_with(b"/") {
+        return Err("an absolute name");
+    }
+    for c in name.split(|&b| b == b'/') {
+        match c {
+            b"" => return Err("an empty component (a doubled or trailing '/')"),
+            b"." => return Err("a '.' component"),
+            b".." => return Err("a '..' component"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The bytes of a path (as given, byte for byte on unix).
+pub fn path_bytes(p: &Path) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        p.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        p.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// A path from bytes.
+pub fn bytes_path(b: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(b))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(b).into_owned())
+    }
+}
+
+fn named_line(prefix: &[u8], name: &[u8]) -> Vec<u8> {
+    let (esc, name) = escape_name(name);
+    let mut out = Vec::with_capacity(prefix.len() + name.len() + 2);
+    if esc {
+        out.push(b'\\');
+    }
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(&name);
+    out.push(b'\n');
+    out
+}
+
+fn header_line(desc: &MacDesc, fp: &str) -> Vec<u8> {
+    format!("{MAGIC} {VERSION} {} {fp}\n", desc.name).into_bytes()
+}
+
+fn place_line(p: &Place) -> Vec<u8> {
+    match p {
+        Place::Root(d) => named_line(b"root ", d),
+        Place::Base(d) => named_line(b"base ", d),
+    }
+}
+
+fn entry_line(e: &Entry) -> Vec<u8> {
+    named_line(format!("{} {} ", value_hex(e.nonce.as_deref(), &e.tag), e.size).as_bytes(), &e.name)
+}
+
+/// The nonce lengths a manifest writes: the MAC's full length only.
+fn full_nonce(desc: &MacDesc) -> core::ops::RangeInclusive<usize> {
+    let n = desc.nonce.max();
+    n..=n
+}
+
+/// The seal MAC of `key` (a key file's key of a reusable MAC).
+fn seal_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
+    let k = derive::purpose_key(desc, key, Purpose::ManifestSeal);
+    NamedMac::new(desc.name, &k)
+}
+
+/// A manifest being written: the header and place, then each file's
+/// entry, then [`Writer::finish`] seals it.
+pub struct Writer {
+    desc: &'static MacDesc,
+    seal: NamedMac,
+    text: Vec<u8>,
+    names: HashSet<Vec<u8>>,
+}
+
+impl core::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Writer").field("mac", &self.desc.name).field("entries", &self.names.len()).finish_non_exhaustive()
+    }
+}
+
+impl Writer {
+    /// Start a manifest under `key` (a reusable MAC's key file) for files
+    /// at `place`.
+    pub fn new(key: &KeyFile, place: Place) -> Result<Writer, Error> {
+        let desc = sealing_desc(key)?;
+        let dir = place.dir();
+        if dir.is_empty() || dir.contains(&0) {
+            return Err(Error::Invalid("a manifest's directory must be a non-empty path".into()));
+        }
+        let fp = Binding::new(desc, key.key()).fingerprint_hex();
+        let mut text = header_line(desc, &fp);
+        text.extend_from_slice(&place_line(&place));
+        Ok(Writer { desc, seal: seal_mac(desc, key.key())?, text, names: HashSet::new() })
+    }
+
+    /// Add a file's entry: its nonce as tagged (for `shoup4-*` the pair),
+    /// tag, size and name relative to the place.
+    pub fn entry(&mut self, e: &Entry) -> Result<(), Error> {
+        let shown = String::from_utf8_lossy(&e.name);
+        check_name(&e.name).map_err(|why| Error::Invalid(format!("{shown}: {why}: a manifest lists names under its directory")))?;
+        let n = e.nonce.as_ref().map_or(0, |n| n.len());
+        if n != self.desc.nonce.max() || e.tag.len() != self.desc.tag {
+            return Err(Error::Invalid(format!("{shown}: a {} entry takes a {}-byte nonce and a {}-byte tag", self.desc.name, self.desc.nonce.max(), self.desc.tag)));
+        }
+        if !self.names.insert(e.name.clone()) {
+            return Err(Error::Invalid(format!("{shown}: listed twice")));
+        }
+        self.text.extend_from_slice(&entry_line(e));
+        Ok(())
+    }
+
+    /// Seal: the seal line's tag under `nonce` (a fresh nonce of the key's
+    /// counter, or random; none for stateless MACs, and `shoup4-*` draws
+    /// its pair), and the whole manifest's text.
+    pub fn finish(mut self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        if let Some(n) = nonce {
+            if n.len() != self.desc.nonce.max() {
+                return Err(Error::Invalid(format!("{}: a manifest's seal takes a nonce of {} bytes", self.desc.name, self.desc.nonce.max())));
+            }
+        }
+        let mut s = self.seal.start(nonce)?;
+        s.update(&self.text);
+        let sent = s.finalize()?;
+        let (n, t) = match self.desc.framing {
+            Framing::PairThenTag => {
+                let (rs, t) = sent.split_at(self.desc.nonce.max());
+                (Some(rs.to_vec()), t.to_vec())
+            }
+            Framing::Tag => (nonce.map(<[u8]>::to_vec), sent),
+        };
+        self.text.extend_from_slice(format!("seal {}\n", value_hex(n.as_deref(), &t)).as_bytes());
+        Ok(self.text)
+    }
+}
+
+fn sealing_desc(key: &KeyFile) -> Result<&'static MacDesc, Error> {
+    let Some(desc) = key.desc() else {
+        return Err(Error::Invalid("a modp key is a secret prime, not a MAC key: it seals nothing".into()));
+    };
+    if desc.one_time {
+        return Err(Error::Invalid(format!(
+            "{} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes",
+            desc.name
+        )));
+    }
+    Ok(desc)
+}
+
+/// A manifest whose seal verified: what it lists, trusted.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    pub desc: &'static MacDesc,
+    pub place: Place,
+    pub entries: Vec<Entry>,
+}
+
+/// Why a manifest was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SealError {
+    /// Not a manifest at all (no `unimac-manifest` line 1).
+    NotManifest,
+    /// A version-1 manifest: forgeable, refused.
+    Version1,
+    /// A version this build does not read.
+    Version(String),
+    /// Line 1 names another key: its MAC and fingerprint.
+    OtherKey { mac: String, fingerprint: String },
+    /// The seal does not verify (changed lines, order, first line or seal;
+    /// another spelling of a value; a line appended after the seal).
+    Failed,
+}
+
+impl SealError {
+    /// One line naming the problem for the manifest `shown` checked with
+    /// `key` (shown as `key_shown`).
+    pub fn message(&self, shown: &str, key: &KeyFile, key_shown: &str) -> String {
+        match self {
+            SealError::NotManifest => format!("{shown}: not a manifest (no '{MAGIC} {VERSION} NAME FINGERPRINT' first line)"),
+            SealError::Version1 => format!(
+                "{shown}: a version 1 manifest, which can be forged (its seal was made under the file key, so a file's tag could pass for a seal); reseal it: unimac seal --key-file {key_shown} -r DIR -o NEW-MANIFEST (or the files it lists)"
+            ),
+            SealError::Version(v) => format!("{shown}: manifest version {v}, which this build does not read (it reads version {VERSION})"),
+            SealError::OtherKey { mac, fingerprint } => {
+                let their = if mac == key.name() { String::new() } else { format!("a {mac} key, ") };
+                let mine = key.fingerprint().map(|b| b.fingerprint_hex()).unwrap_or_default();
+                format!(
+                    "{shown} was sealed with {their}key fingerprint {fingerprint}, not with the key in {key_shown} ({} key fingerprint {mine}): give the key it was sealed with (or its first line was changed)",
+                    key.name()
+                )
+            }
+            SealError::Failed => format!("{shown}: SEAL FAILED: the manifest was changed (its lines, their order, its first line or its seal); none of the files it lists was read"),
+        }
+    }
+}
+
+/// Whether `text` starts as a manifest of any version does.
+pub fn looks_like_manifest(text: &[u8]) -> bool {
+    text.starts_with(format!("{MAGIC} ").as_bytes())
+}
+
+fn strip_escape(line: &[u8]) -> (bool, &[u8]) {
+    match line.strip_prefix(b"\\") {
+        Some(rest) => (true, rest),
+        None => (false, line),
+    }
+}
+
+fn read_name(escaped: bool, name: &[u8]) -> Option<Vec<u8>> {
+    let name = if escaped { unescape_name(name)? } else { name.to_vec() };
+    (!name.is_empty()).then_some(name)
+}
+
+fn parse_place(line: &[u8]) -> Option<Place> {
+    let (esc, rest) = strip_escape(line);
+    if let Some(d) = rest.strip_prefix(b"root ") {
+        return Some(Place::Root(read_name(esc, d)?));
+    }
+    Some(Place::Base(read_name(esc, rest.strip_prefix(b"base ")?)?))
+}
+
+fn parse_value(value: &[u8], desc: &MacDesc) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
+    decode_value_as(core::str::from_utf8(value).ok()?, full_nonce(desc), desc.tag, true)
+}
+
+fn parse_entry(line: &[u8], desc: &MacDesc) -> Option<Entry> {
+    let (esc, rest) = strip_escape(line);
+    let sp = rest.iter().position(|&c| c == b' ')?;
+    let (value, rest) = (&rest[..sp], &rest[sp + 1..]);
+    let sp = rest.iter().position(|&c| c == b' ')?;
+    let (size, name) = (&rest[..sp], &rest[sp + 1..]);
+    if size.is_empty() || !size.iter().all(u8::is_ascii_digit) || (size.len() > 1 && size[0] == b'0') {
+        return None;
+    }
+    let size: u64 = core::str::from_utf8(size).ok()?.parse().ok()?;
+    let (nonce, tag) = parse_value(value, desc)?;
+    let name = read_name(esc, name)?;
+    check_name(&name).ok()?;
+    Some(Entry { nonce, tag, size, name })
+}
+
+/// Check a manifest's text under `key`: line 1 must name this key, the seal
+/// must verify under the seal key, and every line must be in its one byte
+/// form. Only then are its lines read, and returned.
+pub fn open(text: &[u8], key: &KeyFile) -> Result<Manifest, SealError> {
+    let first = text.split(|&c| c == b'\n').next().unwrap_or_default();
+    let first = core::str::from_utf8(first).map_err(|_| SealError::NotManifest)?;
+    let mut w = first.split(' ');
+    if w.next() != Some(MAGIC) {
+        return Err(SealError::NotManifest);
+    }
+    match w.next() {
+        Some(VERSION) => {}
+        Some("1") => return Err(SealError::Version1),
+        Some(v) => return Err(SealError::Version(v.chars().take(20).collect())),
+        None => return Err(SealError::NotManifest),
+    }
+    let (mac, fp) = (w.next().unwrap_or_default(), w.next().unwrap_or_default());
+    let Some(desc) = key.desc().filter(|_| sealing_desc(key).is_ok()) else { return Err(SealError::Failed) };
+    let mine = Binding::new(desc, key.key()).fingerprint_hex();
+    if mac != desc.name || fp != mine || w.next().is_some() {
+        let fp_ok = fp.len() == 32 && fp.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+        if fp_ok && !mac.is_empty() && (mac != desc.name || fp != mine) {
+            return Err(SealError::OtherKey { mac: mac.chars().take(40).collect(), fingerprint: fp.to_string() });
+        }
+        return Err(SealError::Failed);
+    }
+    // The seal: the last line over every byte above it.
+    let body_end = text.strip_suffix(b"\n").ok_or(SealError::Failed)?;
+    let start = body_end.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let (body, last) = (&text[..start], &body_end[start..]);
+    let (nonce, tag) = last.strip_prefix(b"seal ").and_then(|v| parse_value(v, desc)).ok_or(SealError::Failed)?;
+    let seal = seal_mac(desc, key.key()).map_err(|_| SealError::Failed)?;
+    let Ok(mut s) = seal.start_check(nonce.as_deref()) else { return Err(SealError::Failed) };
+    s.update(body);
+    let ok = s.finalize().is_ok_and(|got| crate::tag::verify_tag(&got, &tag).is_ok());
+    if !ok {
+        return Err(SealError::Failed);
+    }
+    // Sealed: now the lines are trusted to be as written, and must be in
+    // their one form.
+    let mut lines = body.strip_suffix(b"\n").ok_or(SealError::Failed)?.split(|&c| c == b'\n');
+    lines.next();
+    let place = lines.next().and_then(parse_place).ok_or(SealError::Failed)?;
+    let mut entries = Vec::new();
+    let mut seen = HashSet::new();
+    for l in lines {
+        let e = parse_entry(l, desc).ok_or(SealError::Failed)?;
+        if entry_line(&e)[..] != [l, b"\n"].concat()[..] || !seen.insert(e.name.clone()) {
+            return Err(SealError::Failed);
+        }
+        entries.push(e);
+    }
+    if place_line(&place) != [body.split(|&c| c == b'\n').nth(1).unwrap_or_default(), b"\n"].concat() {
+        return Err(SealError::Failed);
+    }
+    Ok(Manifest { desc, place, entries })
+}
+
+/// What became of one listed file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Same size and tag.
+    Ok,
+    /// Another size or tag.
+    Changed,
+    /// No file by that name.
+    Removed,
+    /// Found under another name under the root (an added file with its
+    /// size and, under its nonce, its tag): the new path.
+    Renamed(PathBuf),
+    /// Now a directory, FIFO, socket or device: never opened.
+    NotRegular(&'static str),
+    /// Could not be read: why.
+    Unreadable(String),
+}
+
+/// One listed file's result.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    /// The name as listed (relative to the place).
+    pub name: Vec<u8>,
+    /// The path it was looked for at.
+    pub path: PathBuf,
+    pub status: Status,
+}
+
+/// The check of every file a sealed manifest lists.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Each listed file, in the manifest's order.
+    pub files: Vec<FileReport>,
+    /// Files under a sealed root that it does not list.
+    pub added: Vec<PathBuf>,
+    /// Named pipes, sockets, devices and symbolic links to directories
+    /// under a sealed root: what they are.
+    pub unexpected: Vec<(PathBuf, &'static str)>,
+    /// Directories under the root that could not be listed, or a root that
+    /// is gone.
+    pub errors: Vec<String>,
+}
+
+impl Report {
+    /// Whether everything is as sealed.
+    pub fn ok(&self) -> bool {
+        self.files.iter().all(|f| f.status == Status::Ok) && self.added.is_empty() && self.unexpected.is_empty() && self.errors.is_empty()
+    }
+}
+
+/// The directory a manifest's names resolve against: `place`'s directory
+/// joined to the directory holding the manifest (`None`: read from stdin,
+/// the current directory).
+pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
+    let dir = bytes_path(place.dir());
+    if dir.is_absolute() {
+        return dir;
+    }
+    match manifest {
+        Some(m) => {
+            let parent = fsio::parent_dir(m);
+            if parent == Path::new(".") {
+                dir
+            } else {
+                parent.join(dir)
+            }
+        }
+        None => dir,
+    }
+}
+
+/// The tag of the open regular file `f` (of `meta`) under `entry`'s nonce,
+/// compared with `entry`: `Ok(true)` if size and tag match.
+fn file_matches(mac: &NamedMac, mut f: File, meta: &Metadata, e: &Entry) -> Result<bool, String> {
+    if meta.len() != e.size {
+        return Ok(false);
+    }
+    let Ok(mut s) = mac.start_check(e.nonce.as_deref()) else { return Ok(false) };
+    let mut buf = vec![0u8; 1 << 20];
+    let mut total = 0u64;
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                s.update(&buf[..n]);
+                total += n as u64;
+            }
+            Err(x) if x.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(x) => return Err(io_msg(&x)),
+        }
+    }
+    let after = f.metadata().map_err(|x| io_msg(&x))?;
+    if after.len() != meta.len() || after.modified().ok() != meta.modified().ok() || total != e.size {
+        return Err("changed while reading".into());
+    }
+    let got = s.finalize().map_err(|x| x.to_string())?;
+    Ok(crate::tag::verify_tag(&got, &e.tag).is_ok())
+}
+
+/// How one listed file is checked: given its path, the open regular file
+/// and its metadata, and the entry, `Ok(true)` if it matches. The default
+/// ([`check_files`] with `None`) reads it in one thread; a front end may
+/// hand its own (several threads), which must read only the file it is
+/// given.
+pub type FileCheck<'a> = dyn FnMut(&Path, File, &Metadata, &Entry) -> Result<bool, String> + 'a;
+
+fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path, e: &Entry) -> Status {
+    match fsio::open_regular(path) {
+        Err(OpenError::NotFound) => Status::Removed,
+        Err(OpenError::NotRegular(k)) => Status::NotRegular(k),
+        Err(OpenError::Io(x)) => Status::Unreadable(format!("cannot open {}: {}", path.display(), io_msg(&x))),
+        Ok((f, meta)) => {
+            if meta.len() != e.size {
+                return Status::Changed;
+            }
+            let r = match check {
+                Some(c) => c(path, f, &meta, e),
+                None => file_matches(mac, f, &meta, e),
+            };
+            match r {
+                Ok(true) => Status::Ok,
+                Ok(false) => Status::Changed,
+                Err(why) => Status::Unreadable(format!("{}: {why}", path.display())),
+            }
+        }
+    }
+}
+
+/// Check every file a sealed manifest lists (and, under a root, what was
+/// added), the manifest itself being at `manifest` (`None`: read from
+/// stdin). Only regular files are opened. `key` is the key file's key the
+/// manifest was opened with.
+pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, mut check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
+    let mac = key.mac()?;
+    let dir = resolve_dir(manifest, &m.place);
+    let mut report = Report::default();
+    for e in &m.entries {
+        let path = dir.join(bytes_path(&e.name));
+        let status = check_one(&mac, &mut check, &path, e);
+        report.files.push(FileReport { name: e.name.clone(), path, status });
+    }
+    if let Place::Root(_) = m.place {
+        match std::fs::metadata(&dir) {
+            Ok(md) if md.is_dir() => {}
+            _ => {
+                report.errors.push(format!("root {}: not a directory now", dir.display()));
+                return Ok(report);
+            }
+        }
+        let listed: HashSet<&[u8]> = m.entries.iter().map(|e| e.name.as_slice()).collect();
+        let own = manifest.and_then(|p| file_id(p));
+        let mut added: Vec<PathBuf> = Vec::new();
+        for w in walk(&dir) {
+            match w {
+                Walked::File(p) => {
+                    let rel = p.strip_prefix(&dir).map(path_bytes).unwrap_or_default();
+                    if !listed.contains(rel.as_slice()) && (own.is_none() || file_id(&p) != own) {
+                        added.push(p);
+                    }
+                }
+                Walked::Special(p, k) => report.unexpected.push((p, k)),
+                Walked::LinkedDir(p) => report.unexpected.push((p, "a symbolic link to a directory")),
+                Walked::Error(_, why) => report.errors.push(why),
+            }
+        }
+        // An added file with a removed file's size and, under its nonce,
+        // its tag holds the removed file's content under a new name.
+        let mut taken = vec![false; added.len()];
+        let sizes: HashMap<usize, u64> =
+            added.iter().enumerate().filter_map(|(j, p)| std::fs::metadata(p).ok().map(|md| (j, md.len()))).collect();
+        for (e, f) in m.entries.iter().zip(report.files.iter_mut()) {
+            if f.status != Status::Removed {
+                continue;
+            }
+            for (j, p) in added.iter().enumerate() {
+                if taken[j] || sizes.get(&j) != Some(&e.size) {
+                    continue;
+                }
+                if check_one(&mac, &mut check, p, e) == Status::Ok {
+                    taken[j] = true;
+                    f.status = Status::Renamed(p.clone());
+                    break;
+                }
+            }
+        }
+        report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| p).collect();
+    }
+    Ok(report)
+}
+
+#[cfg(unix)]
+fn file_id(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(p: &Path) -> Option<(u64, u64)> {
+    std::fs::canonicalize(p).ok().map(|c| (path_bytes(&c).len() as u64, 0))
+}
+
+/// Where a manifest that will be written at `output` (`None`: the current
+/// directory) records `dir` (a directory path as the user gave it): an
+/// absolute `dir` as it is (normalized), a relative one as seen from the
+/// manifest's directory.
+pub fn place_dir(output: Option<&Path>, dir: &Path) -> Result<Vec<u8>, Error> {
+    if dir.is_absolute() {
+        return Ok(path_bytes(&fsio::normalize(dir)));
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::Io(format!("cannot read the current directory: {}", io_msg(&e))))?;
+    let target = fsio::normalize(&cwd.join(dir));
+    let from = match output {
+        Some(o) => {
+            let parent = fsio::parent_dir(o);
+            let p = if parent.is_absolute() { parent } else { cwd.join(parent) };
+            std::fs::canonicalize(&p).unwrap_or_else(|_| fsio::normalize(&p))
+        }
+        None => cwd,
+    };
+    Ok(path_bytes(&fsio::relative_to(&from, &target)))
+}
+
+/// A file's name under `dir` for a manifest: `path` relative to `dir`
+/// (lexically, both as given), checked by [`check_name`].
+pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
+    let p = fsio::normalize(path);
+    let d = fsio::normalize(dir);
+    let rel = if d == Path::new(".") && !p.is_absolute() { p.clone() } else { p.strip_prefix(&d).map(Path::to_path_buf).unwrap_or(p.clone()) };
+    let name = path_bytes(&rel);
+    check_name(&name).map_err(|why| Error::Invalid(format!("{}: {why}: a manifest lists names under the directory it records", path.display())))?;
+    Ok(name)
+}
+
+/// Nonce source of a library seal.
+#[derive(Clone, Copy, Debug)]
+pub enum Nonces<'a> {
+    /// Stateless MACs (and `shoup4-*`, which draws its pair).
+    None,
+    /// From the key's counter file: one per file, then the seal's.
+    Counter(&'a Path),
+    /// Random, of the MAC's full length.
+    Random,
+}
+
+/// What a library seal covers.
+#[derive(Clone, Copy, Debug)]
+pub enum Sealed<'a> {
+    /// Every regular file under a directory (`seal -r DIR`).
+    Tree(&'a Path),
+    /// These files, named relative to the current directory.
+    Files(&'a [PathBuf]),
+}
+
+/// Seal files in one thread (the Python package's `seal`; the command line
+/// hashes on every core but writes through the same [`Writer`]): the
+/// manifest's text, to be written at `output` (`None`: it is returned to
+/// be written elsewhere in the current directory). Refuses trees holding
+/// named pipes, sockets, devices or links to directories, unreadable
+/// files, and MACs weak for this use unless `allow_weak`.
+pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<&Path>, allow_weak: bool) -> Result<Vec<u8>, Error> {
+    let desc = sealing_desc(key)?;
+    let mac = key.mac()?;
+    let (place, base, files) = match what {
+        Sealed::Tree(dir) => {
+            let mut files = Vec::new();
+            for w in walk(dir) {
+                match w {
+                    Walked::File(p) => files.push(p),
+                    Walked::Special(p, k) => return Err(Error::Invalid(format!("{}: {k}; a sealed tree holds regular files and directories only", p.display()))),
+                    Walked::LinkedDir(p) => return Err(Error::Invalid(format!("{}: a symbolic link to a directory; a sealed tree holds regular files and directories only", p.display()))),
+                    Walked::Error(_, why) => return Err(Error::Io(why)),
+                }
+            }
+            if let Some(o) = output.and_then(file_id) {
+                files.retain(|p| file_id(p) != Some(o));
+            }
+            (Place::Root(place_dir(output, dir)?), dir.to_path_buf(), files)
+        }
+        Sealed::Files(list) => (Place::Base(place_dir(output, Path::new("."))?), PathBuf::from("."), list.to_vec()),
+    };
+    let mut sizes = Vec::with_capacity(files.len());
+    for p in &files {
+        sizes.push(std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()));
+    }
+    if !allow_weak {
+        super::policy::check_strength(desc.name, &sizes, matches!(nonces, Nonces::Random))?;
+    }
+    let mut next = match nonces {
+        Nonces::Counter(c) => Some(crate::counter::reserve(c, files.len() as u128 + 1, &Binding::new(desc, key.key()))?),
+        _ => None,
+    };
+    let mut nonce = || -> Result<Option<Vec<u8>>, Error> {
+        match (nonces, desc.nonce) {
+            (_, Nonce::RandomPair { .. }) | (_, Nonce::None) => Ok(None),
+            (Nonces::Counter(_), _) => {
+                let c = next.as_mut().expect("reserved");
+                let n = desc.counter_nonce(*c).ok_or_else(|| Error::Invalid(format!("{}: nonce counter {c} does not fit its nonce; use a new key", desc.name)))?;
+                *c += 1;
+                Ok(Some(n.to_vec()))
+            }
+            (Nonces::Random, _) => {
+                let mut n = vec![0u8; desc.nonce.max()];
+                getrandom::fill(&mut n).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
+                desc.fix_random_nonce(&mut n);
+                Ok(Some(n))
+            }
+            (Nonces::None, _) => Err(Error::MissingNonce(desc.name.into())),
+        }
+    };
+    let mut w = Writer::new(key, place)?;
+    for p in &files {
+        let name = name_under(&base, p)?;
+        let (mut f, meta) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
+        let n = nonce()?;
+        let mut s = mac.start(n.as_deref())?;
+        let mut buf = vec![0u8; 1 << 20];
+        let mut size = 0u64;
+        loop {
+            match f.read(&mut buf) {
+                Ok(0) => break,
+                Ok(k) => {
+                    s.update(&buf[..k]);
+                    size += k as u64;
+                }
+                Err(x) if x.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(x) => return Err(Error::Io(format!("cannot read {}: {}", p.display(), io_msg(&x)))),
+            }
+        }
+        let after = f.metadata().map_err(|x| Error::Io(format!("cannot read {}: {}", p.display(), io_msg(&x))))?;
+        if after.len() != meta.len() || after.modified().ok() != meta.modified().ok() || size != meta.len() {
+            return Err(Error::Io(format!("{}: changed while reading", p.display())));
+        }
+        let sent = s.finalize()?;
+        let (n, tag) = match desc.framing {
+            Framing::PairThenTag => {
+                let (rs, t) = sent.split_at(desc.nonce.max());
+                (Some(rs.to_vec()), t.to_vec())
+            }
+            Framing::Tag => (n, sent),
+        };
+        w.entry(&Entry { nonce: n, tag, size, name })?;
+    }
+    let n = nonce()?;
+    w.finish(n.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::keyfile::KeyKind;
+
+    fn key(name: &str) -> KeyFile {
+        KeyFile::new(KeyKind::from_name(name).unwrap(), &vec![7u8; crate::macs::find(name).unwrap().default_key_len()]).unwrap()
+    }
+
+    fn sample(k: &KeyFile) -> Vec<u8> {
+        let d = k.desc().unwrap();
+        let mac = k.mac().unwrap();
+        let mut w = Writer::new(k, Place::Root(b"data".to_vec())).unwrap();
+        for (i, name) in [&b"a"[..], b"sub/b", b"new\nline"].iter().enumerate() {
+            let n = d.counter_nonce(i as u128).map(|n| n[..d.nonce.max()].to_vec()).filter(|_| d.takes_nonce());
+            let sent = mac.tag(n.as_deref(), name).unwrap();
+            let (n, t) = if d.framing == Framing::PairThenTag {
+                (Some(sent[..d.nonce.max()].to_vec()), sent[d.nonce.max()..].to_vec())
+            } else {
+                (n, sent)
+            };
+            w.entry(&Entry { nonce: n, tag: t, size: name.len() as u64, name: name.to_vec() }).unwrap();
+        }
+        let n = d.counter_nonce(9).map(|n| n[..d.nonce.max()].to_vec()).filter(|_| d.takes_nonce());
+        w.finish(n.as_deref()).unwrap()
+    }
+
+    #[test]
+    fn seals_open_and_every_change_fails() {
+        for name in ["hash127-aes", "umac64", "vmac128", "wc-eval128", "shoup4-eval64"] {
+            if crate::macs::find(name).is_none() {
+                continue;
+            }
+            let k = key(name);
+            let text = sample(&k);
+            let m = open(&text, &k).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            assert_eq!(m.entries.len(), 3);
+            assert_eq!(m.place, Place::Root(b"data".to_vec()));
+            // Every single-byte change, and each respelling, fails.
+            for i in 0..text.len() {
+                let mut t = text.clone();
+                t[i] ^= 0x20;
+                assert!(open(&t, &k).is_err(), "{name}: byte {i} changed");
+            }
+            let upper: Vec<u8> = text.iter().map(|c| if (b'a'..=b'f').contains(c) { c - 32 } else { *c }).collect();
+            assert!(open(&upper, &k).is_err());
+            let mut appended = text.clone();
+            appended.extend_from_slice(b"00 0 x\n");
+            assert!(open(&appended, &k).is_err());
+        }
+    }
+
+    #[test]
+    fn a_file_tag_is_never_a_seal() {
+        // The forgery of version 1: a file whose content is a manifest body
+        // has, under the file key, the tag that body's seal would need.
+        let k = key("hash127-aes");
+        let text = sample(&k);
+        let end = text[..text.len() - 1].iter().rposition(|&c| c == b'\n').unwrap() + 1;
+        let body = &text[..end];
+        let file_tag = k.mac().unwrap().tag(None, body).unwrap();
+        let mut forged = body.to_vec();
+        forged.extend_from_slice(format!("seal {}\n", value_hex(None, &file_tag)).as_bytes());
+        assert_eq!(open(&forged, &k).unwrap_err(), SealError::Failed);
+        let v1 = [&b"unimac-manifest 1 hash127-aes 00\n"[..], &text[text.iter().position(|&c| c == b'\n').unwrap() + 1..]].concat();
+        assert_eq!(open(&v1, &k).unwrap_err(), SealError::Version1);
+    }
+
+    #[test]
+    fn names_are_relative_and_clean() {
+        for bad in [&b""[..], b"/etc/passwd", b"../x", b"a/../b", b"a//b", b"./a", b"a/", b"a\0b"] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        for good in [&b"a"[..], b"a/b", b"..a", b"a.", b"new\nline"] {
+            assert!(check_name(good).is_ok(), "{good:?}");
+        }
+        let k = key("hash127-aes");
+        let mut w = Writer::new(&k, Place::Base(b".".to_vec())).unwrap();
+        let e = Entry { nonce: None, tag: vec![0; 16], size: 0, name: b"../x".to_vec() };
+        assert!(w.entry(&e).is_err());
+    }
+
+    #[test]
+    fn one_time_and_modp_keys_do_not_seal() {
+        let k = key("hash127");
+        assert!(Writer::new(&k, Place::Base(b".".to_vec())).is_err());
+    }
+}

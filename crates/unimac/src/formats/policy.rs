@@ -1,0 +1,60 @@
+//! The strength policy: when a MAC is weak for the use `tag` and `seal`
+//! make of it, and the front ends ask for an explicit `--allow-weak`
+//! (`allow_weak=True` in Python).
+//!
+//! The use: 2^32 tags under one key (fewer if that would be more than 2^52
+//! bytes, 4 PiB, in all; one for a one-message MAC) and 2^32 forgery
+//! attempts, on messages as long as the longest input (at least 1 MiB;
+//! stdin and pipes count as 1 GiB). A MAC is weak for it when its proven
+//! forgery bound ([`crate::bounds`]) is above 2^-32, or it has none.
+
+use crate::prelude::*;
+
+use crate::bounds::{self, Attack};
+use crate::error::Error;
+
+/// What is called weak: a forgery bound above 2^-32 for the use.
+pub const WEAK_LOG2: f64 = -32.0;
+/// Tags under one key in the use.
+pub const USE_TAGS: u64 = 1 << 32;
+/// Forgery attempts in the use.
+pub const USE_FORGERIES: u64 = 1 << 32;
+const USE_TOTAL_BYTES: u64 = 1 << 52;
+/// The length a message of unknown size (stdin, a pipe) counts as.
+pub const UNKNOWN_SIZE: u64 = 1 << 30;
+
+/// The tags of the use for messages of `max_bytes`.
+pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
+    if crate::macs::find(name).is_some_and(|d| d.one_time) {
+        return 1;
+    }
+    USE_TAGS.min(USE_TOTAL_BYTES / max_bytes.max(1)).max(1)
+}
+
+/// The forgery bound of `name` for the use with messages of `max_bytes`:
+/// `Some(log2)`, or `None` if the theorem gives nothing.
+pub fn use_bound(name: &str, max_bytes: u64, random_nonces: bool) -> Option<f64> {
+    let tags = use_tags(name, max_bytes);
+    bounds::bound(name, &Attack { max_bytes, tags, forgeries: USE_FORGERIES, random_nonces }).ok().map(|b| b.log2.0)
+}
+
+/// Whether `name` is weak for the use with messages of `max_bytes`.
+pub fn is_weak(name: &str, max_bytes: u64, random_nonces: bool) -> bool {
+    use_bound(name, max_bytes, random_nonces).is_none_or(|l| l > WEAK_LOG2)
+}
+
+/// Refuse `name` if it is weak for the use with the given input sizes
+/// (`None`: not a regular file, counted as [`UNKNOWN_SIZE`]); the error
+/// says why and what to do.
+pub fn check_strength(name: &str, sizes: &[Option<u64>], random_nonces: bool) -> Result<(), Error> {
+    let longest = sizes.iter().map(|s| s.unwrap_or(UNKNOWN_SIZE)).max().unwrap_or(0).max(1 << 20);
+    let why = match use_bound(name, longest, random_nonces) {
+        Some(l) if l <= WEAK_LOG2 => return Ok(()),
+        Some(l) => format!("its forgery bound is 2^{l:.1}"),
+        None => "it has no forgery guarantee".to_string(),
+    };
+    let tags = use_tags(name, longest);
+    Err(Error::Invalid(format!(
+        "{name} is weak for this use: {why} (above 2^-32) for {tags} tags and 2^32 forgery attempts on messages of {longest} bytes (see 'unimac bound {name} --max-bytes {longest} --tags {tags} --forgeries 4294967296'); give --allow-weak to tag anyway, or use hash127-aes"
+    )))
+}
