@@ -28,11 +28,7 @@ pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<boo
             operands.len()
         )));
     };
-    let key = keyfile::read_key(
-        key_file,
-        "modp",
-        unimac::registry::KeySpec::Fixed(modp::KEY_BYTES),
-    )?;
+    let key = keyfile::read_key(key_file, "modp")?;
     let p = SecretPrime::from_bytes(&key)?;
     let mut vals: Vec<Vec<u8>> = Vec::with_capacity(5);
     for (name, x) in ["A", "B", "C", "D", "E"].iter().zip([a, b, c, d, e]) {

@@ -11,7 +11,7 @@ use unimac::registry::{self, NamedMac};
 use crate::input::{io_msg, read_message, shown, Known};
 use crate::pool;
 use crate::keyfile;
-use crate::names::{cite, mac_key_spec, resolve_mac};
+use crate::names::{cite, resolve_mac};
 use crate::split::{Bytes, Metered, Sink, SplitMac};
 use unimac::partial::Partial;
 use crate::Fail;
@@ -27,22 +27,16 @@ pub(crate) fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8
     })
 }
 
-/// `unimac keygen NAME [-o FILE] [--counter FILE]`.
+/// `unimac keygen NAME [-o FILE] [--counter FILE]`: the key file's text to
+/// `-o FILE` (whole or not at all, never over a file) or stdout.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
-    let name = if name == "modp" {
-        name.to_string()
-    } else {
-        resolve_mac(name)?
+    use unimac::formats::keyfile::{KeyFile, KeyKind};
+    let kind = KeyKind::from_name(name).map_err(|e| Fail(e.to_string()))?;
+    let row = match kind {
+        KeyKind::Mac(d) => Some(d),
+        KeyKind::Modp => None,
     };
-    let name = name.as_str();
-    let len = if name == "modp" {
-        unimac::modp::KEY_BYTES
-    } else {
-        mac_key_spec(name)?
-            .default_len()
-            .ok_or_else(|| Fail(format!("{name}: not a MAC")))?
-    };
-    let row = unimac::macs::find(name).filter(|_| name != "modp");
+    let name = kind.name();
     if counter.is_some() && !row.is_some_and(|d| d.takes_nonce()) {
         return Err(Fail(format!(
             "{name} takes no nonce; --counter is for nonce MACs"
@@ -55,96 +49,49 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
     }
     // Refuse before anything is created if a target exists.
     for p in out.iter().chain(counter.iter()) {
-        if p.exists() {
+        if std::fs::symlink_metadata(p).is_ok() {
             return Err(Fail(format!(
                 "{} already exists; not overwriting it",
                 p.display()
             )));
         }
     }
-    // modp's key is a random prime of [2^120, 2^128), not random bytes.
-    let key = if name == "modp" {
-        zeroize::Zeroizing::new(unimac::modp::SecretPrime::generate()?.to_bytes().to_vec())
-    } else {
-        keyfile::random_key(len)?
-    };
-    let text = keyfile::key_file_text(name, &key)?;
+    let key = KeyFile::generate(kind).map_err(|e| Fail(e.to_string()))?;
     // Say now, not at the first tag, when `tag` will call this MAC weak.
     if let Some(d) = row {
-        let l = use_bound(d.name, 1 << 20, false);
-        if l.is_none_or(|l| l > WEAK_LOG2) {
-            let why = l.map_or("it has no forgery guarantee".to_string(), |l| format!("its forgery bound is 2^{l:.1}"));
+        if policy::is_weak(d.name, 1 << 20, false) {
+            let why = policy::use_bound(d.name, 1 << 20, false)
+                .map_or("it has no forgery guarantee".to_string(), |l| format!("its forgery bound is 2^{l:.1}"));
             eprintln!(
                 "unimac: warning: {} is weak for tag's default use ({why} for {} tags and 2^32 forgery attempts on 1 MiB messages): 'unimac tag' will ask for --allow-weak",
                 d.name,
-                use_tags(d.name, 1 << 20)
+                policy::use_tags(d.name, 1 << 20)
             );
         }
     }
+    let binding = key.fingerprint();
     match out {
         Some(p) => {
-            keyfile::write_new_private(p, &text, "key file")?;
-            if let (Some(c), Some(d)) = (counter, row) {
-                if let Err(e) = keyfile::create_counter(c, &unimac::counter::Binding::new(d, &key)) {
+            key.write_new(p).map_err(|e| Fail(e.to_string()))?;
+            if let (Some(c), Some(b)) = (counter, &binding) {
+                if let Err(e) = keyfile::create_counter(c, b) {
                     let _ = std::fs::remove_file(p);
                     return Err(e);
                 }
             }
         }
         None => {
-            if let (Some(c), Some(d)) = (counter, row) {
-                keyfile::create_counter(c, &unimac::counter::Binding::new(d, &key))?;
+            if let (Some(c), Some(b)) = (counter, &binding) {
+                keyfile::create_counter(c, b)?;
             }
-            io::stdout().write_all(&text)?;
+            io::stdout().write_all(&key.text())?;
         }
     }
     Ok(())
 }
 
-/// The bytes of a path (its name as given, byte for byte on unix).
-pub(crate) fn path_bytes(p: &Path) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        p.as_os_str().as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        p.to_string_lossy().into_owned().into_bytes()
-    }
-}
-
-/// A path from the bytes of a line.
-pub(crate) fn bytes_path(b: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(std::ffi::OsStr::from_bytes(b))
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(b).into_owned())
-    }
-}
-
-/// sha256sum's escaping of a file name in a line: `\`, newline and carriage
-/// return escaped, and the line then starts with a backslash. Other bytes,
-/// UTF-8 or not, are kept as they are.
-pub(crate) fn escape_name(name: &[u8]) -> (bool, Vec<u8>) {
-    if !name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r')) {
-        return (false, name.to_vec());
-    }
-    let mut out = Vec::with_capacity(name.len() + 4);
-    for &c in name {
-        match c {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            c => out.push(c),
-        }
-    }
-    (true, out)
-}
+pub(crate) use unimac::formats::checkline::escape_name;
+pub(crate) use unimac::formats::manifest::{bytes_path, path_bytes};
 
 /// A name as `verify` prints it: escaped as in a tag line, and every other
 /// control character as `\xNN` too (then with the leading backslash), so
@@ -153,24 +100,6 @@ fn display_name(name: &[u8]) -> (bool, Vec<u8>) {
     let (esc, e) = escape_name(name);
     let safe = crate::input::terminal_safe_bytes(&e);
     (esc || safe != e, safe)
-}
-
-pub(crate) fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len());
-    let mut it = s.iter();
-    while let Some(&c) = it.next() {
-        if c == b'\\' {
-            match it.next()? {
-                b'\\' => out.push(b'\\'),
-                b'n' => out.push(b'\n'),
-                b'r' => out.push(b'\r'),
-                _ => return None,
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
 }
 
 /// Feed the file at `path` to `sink`, with a progress bar on a terminal
@@ -312,37 +241,18 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
     Ok(out)
 }
 
-/// The regular files (and other non-directories) under `dir`, sorted.
+/// The regular files under `dir`, sorted (the library's walk): named
+/// pipes, sockets and devices are skipped with a warning (opening a named
+/// pipe would wait for a writer forever), symbolic links to directories
+/// are not followed.
 fn walk(dir: &Path, out: &mut Vec<Item>) {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) => {
-            out.push((
-                dir.to_path_buf(),
-                Some(format!("{}: {}", dir.display(), io_msg(&e))),
-            ));
-            return;
-        }
-    };
-    // Sorted by path: every path is `dir` joined with a name, so this is
-    // the order of the names (no copy of each name to sort by).
-    let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = Vec::new();
-    for e in rd {
-        match e {
-            Ok(e) => entries.push((e.path(), e.file_type().ok())),
-            Err(e) => out.push((
-                dir.to_path_buf(),
-                Some(format!("{}: {}", dir.display(), io_msg(&e))),
-            )),
-        }
-    }
-    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
-    for (p, t) in entries {
-        match t.map_or(TreeEntry::File, |t| tree_entry(&p, t)) {
-            TreeEntry::Dir => walk(&p, out),
-            TreeEntry::File => out.push((p, None)),
-            TreeEntry::LinkedDir => {}
-            TreeEntry::Special(what) => eprintln!(
+    use unimac::formats::walk::{walk, Walked};
+    for w in walk(dir) {
+        match w {
+            Walked::File(p) => out.push((p, None)),
+            Walked::Error(p, why) => out.push((p, Some(why))),
+            Walked::LinkedDir(_) => {}
+            Walked::Special(p, what) => eprintln!(
                 "unimac: warning: {}: {what}, skipped (-r tags regular files)",
                 shown(Some(&p))
             ),
@@ -350,93 +260,7 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
     }
 }
 
-/// What `walk` does with an entry of a tree.
-enum TreeEntry {
-    /// A directory: walked.
-    Dir,
-    /// A regular file or a symbolic link to one (or an entry whose type is
-    /// unknown, or a dangling link: its error comes when it is read).
-    File,
-    /// A symbolic link to a directory: not followed, not an error.
-    LinkedDir,
-    /// A named pipe, socket or device, or a link to one: skipped with a
-    /// warning (opening a named pipe would wait for a writer forever).
-    Special(&'static str),
-}
-
-fn tree_entry(p: &Path, t: std::fs::FileType) -> TreeEntry {
-    if t.is_dir() {
-        return TreeEntry::Dir;
-    }
-    let t = if t.is_symlink() {
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => return TreeEntry::LinkedDir,
-            Ok(m) => m.file_type(),
-            Err(_) => return TreeEntry::File,
-        }
-    } else {
-        t
-    };
-    special_file(t).map_or(TreeEntry::File, TreeEntry::Special)
-}
-
-/// What a file that is neither a regular file nor a directory is.
-fn special_file(t: std::fs::FileType) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return Some("a named pipe");
-        }
-        if t.is_socket() {
-            return Some("a socket");
-        }
-        if t.is_char_device() {
-            return Some("a character device");
-        }
-        if t.is_block_device() {
-            return Some("a block device");
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = t;
-    None
-}
-
-/// What `tag` calls weak: a forgery bound above 2^-32 for its use.
-pub const WEAK_LOG2: f64 = -32.0;
-/// The use `tag` checks a MAC's bound for: 2^32 tags under the key (fewer
-/// if that would be more than 2^52 bytes, 4 PiB, in all; one for a
-/// one-message MAC) and 2^32 forgery attempts, on messages as long as the
-/// longest input (at least 1 MiB; stdin and pipes count as 1 GiB).
-pub const USE_TAGS: u64 = 1 << 32;
-pub const USE_FORGERIES: u64 = 1 << 32;
-const USE_TOTAL_BYTES: u64 = 1 << 52;
-
-/// The tags of the use above for messages of `max_bytes`.
-pub fn use_tags(name: &str, max_bytes: u64) -> u64 {
-    if unimac::macs::find(name).is_some_and(|d| d.one_time) {
-        return 1;
-    }
-    USE_TAGS.min(USE_TOTAL_BYTES / max_bytes.max(1)).max(1)
-}
-
-/// The forgery bound of `name` for the use above with messages of
-/// `max_bytes`: `Some(log2)`, or `None` if the theorem gives nothing.
-pub fn use_bound(name: &str, max_bytes: u64, random: bool) -> Option<f64> {
-    let tags = use_tags(name, max_bytes);
-    bounds::bound(
-        name,
-        &Attack {
-            max_bytes,
-            tags,
-            forgeries: USE_FORGERIES,
-            random_nonces: random,
-        },
-    )
-    .ok()
-    .map(|b| b.log2.0)
-}
+pub use unimac::formats::policy::{self, use_tags, USE_FORGERIES, WEAK_LOG2};
 
 /// Refuse a weak MAC for this use unless `--allow-weak`.
 pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
@@ -453,16 +277,7 @@ pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result
 /// [`check_strength`] from the files' sizes (`None`: not a regular file,
 /// counted as 1 GiB).
 fn check_strength_for(name: &str, sizes: &[Option<u64>], random: bool) -> Result<(), Fail> {
-    let longest = sizes.iter().map(|s| s.unwrap_or(1 << 30)).max().unwrap_or(0).max(1 << 20);
-    let why = match use_bound(name, longest, random) {
-        Some(l) if l <= WEAK_LOG2 => return Ok(()),
-        Some(l) => format!("its forgery bound is 2^{l:.1}"),
-        None => "it has no forgery guarantee".to_string(),
-    };
-    let tags = use_tags(name, longest);
-    Err(Fail(format!(
-        "{name} is weak for this use: {why} (above 2^-32) for {tags} tags and 2^32 forgery attempts on messages of {longest} bytes (see 'unimac bound {name} --max-bytes {longest} --tags {tags} --forgeries 4294967296'); give --allow-weak to tag anyway, or use hash127-aes"
-    )))
+    policy::check_strength(name, sizes, random).map_err(|e| Fail(e.to_string()))
 }
 
 /// `unimac tag NAME --key-file K [--counter F | --nonce HEX | --random-nonce] [--tag] FILE...`:
@@ -498,7 +313,6 @@ pub fn tag(
         return Err(modp_not_tags(key_file));
     }
     let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
-    let klen = mac_key_spec(name)?;
     let items = collect_files(files, opts.list)?;
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
         return Err(Fail(
@@ -522,9 +336,9 @@ pub fn tag(
         )));
     }
     if desc.one_time {
-        return tag_one_time(desc, key_file, klen, opts, &items);
+        return tag_one_time(desc, key_file, opts, &items);
     }
-    let key = keyfile::read_key(key_file, name, klen)?;
+    let key = keyfile::read_key(key_file, name)?;
     let m = NamedMac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let nl = m.nonce_len();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
@@ -996,7 +810,6 @@ impl LineOut {
 fn tag_one_time(
     desc: &'static unimac::macs::MacDesc,
     key_file: &Path,
-    klen: unimac::registry::KeySpec,
     opts: TagOpts<'_>,
     items: &[Item],
 ) -> Result<bool, Fail> {
@@ -1004,16 +817,23 @@ fn tag_one_time(
     if !matches!(opts.nonces, NonceSource::None) {
         return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)")));
     }
-    let k = keyfile::one_time_key(key_file, name, klen)?;
-    let m = registry::OneTimeMac::new(name, &k.key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let k = keyfile::one_time_key(key_file, name)?;
     let (f, e) = items.first().ok_or_else(|| Fail("no file to tag".into()))?;
     if let Some(e) = e.clone().or_else(|| check_readable(f).err()) {
         return Err(Fail(e)); // not spent: no tag is shown
     }
-    let mut s = m.start().map_err(|e| Fail(cite(&e.to_string())))?;
-    feed_split(f, None, &mut Bytes(|d: &[u8]| s.update(d)))?;
-    let t = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
-    k.spend()?;
+    // The tag, then the spent mark synced, then the tag shown.
+    let mut read_err: Option<Fail> = None;
+    let t = k
+        .spend_with(|m| {
+            let mut s = m.start()?;
+            if let Err(e) = feed_split(f, None, &mut Bytes(|d: &[u8]| s.update(d))) {
+                read_err = Some(e);
+                return Err(unimac::Error::Invalid("read".into()));
+            }
+            s.finalize()
+        })
+        .map_err(|e| read_err.take().unwrap_or_else(|| Fail(cite(&e.to_string()))))?;
     print_lines(vec![Ok(tag_line_ended(name, &path_bytes(f), None, &t, opts.bsd, opts.zero))])?;
     Ok(true)
 }
@@ -1043,123 +863,14 @@ fn tag_line(name: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], bsd: bool
 }
 
 /// [`tag_line`], or with `zero` the line ended by NUL and the name as it is
-/// (sha256sum -z).
+/// (sha256sum -z): the library's check line.
 fn tag_line_ended(name: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], bsd: bool, zero: bool) -> Vec<u8> {
-    let (esc, file) = if zero { (false, file.to_vec()) } else { escape_name(file) };
-    let mut value = String::new();
-    if let Some(n) = nonce {
-        value.push_str(&hex::encode(n));
-        value.push(':');
-    }
-    value.push_str(&hex::encode(tag));
-    let mut out = Vec::new();
-    if esc {
-        out.push(b'\\');
-    }
-    if bsd {
-        out.extend_from_slice(format!("{name} (").as_bytes());
-        out.extend_from_slice(&file);
-        out.extend_from_slice(b") = ");
-        out.extend_from_slice(value.as_bytes());
-    } else {
-        out.extend_from_slice(value.as_bytes());
-        out.extend_from_slice(b"  ");
-        out.extend_from_slice(&file);
-    }
-    out.push(if zero { b'\0' } else { b'\n' });
-    out
+    let style = if bsd { checkline::Style::Bsd } else { checkline::Style::Gnu };
+    checkline::format_line(name, file, nonce, tag, style, zero)
 }
 
-/// One well-formed line of a check file.
-#[derive(Debug, PartialEq)]
-struct CheckLine {
-    /// The MAC named in a BSD-style line.
-    mac: Option<String>,
-    /// `[NONCE:]TAG`, not yet decoded.
-    value: String,
-    file: Vec<u8>,
-}
-
-/// Split a check file line (either style), or None if malformed.
-fn split_check_line(line: &[u8]) -> Option<CheckLine> {
-    let (escaped, line) = match line.strip_prefix(b"\\") {
-        Some(rest) => (true, rest),
-        None => (false, line),
-    };
-    let unesc = |f: &[u8]| {
-        if escaped {
-            unescape_name(f)
-        } else {
-            Some(f.to_vec())
-        }
-    };
-    // BSD style: NAME (FILE) = VALUE, the value being hex and ':' only.
-    if let Some(open) = line.windows(2).position(|w| w == b" (") {
-        let close = line.windows(4).rposition(|w| w == b") = ");
-        if let Some(close) = close.filter(|&c| c > open) {
-            let name = std::str::from_utf8(&line[..open]).ok()?;
-            let value = std::str::from_utf8(&line[close + 4..]).ok();
-            if !name.is_empty() && !name.contains(' ') {
-                if let Some(value) = value.filter(|v| {
-                    !v.is_empty() && v.bytes().all(|c| c.is_ascii_hexdigit() || c == b':')
-                }) {
-                    let file = unesc(&line[open + 2..close])?;
-                    if file.is_empty() {
-                        return None;
-                    }
-                    return Some(CheckLine {
-                        mac: Some(name.to_string()),
-                        value: value.to_string(),
-                        file,
-                    });
-                }
-            }
-        }
-    }
-    // GNU style: VALUE  FILE (or VALUE *FILE).
-    let sp = line.iter().position(|&c| c == b' ')?;
-    let (value, rest) = line.split_at(sp);
-    let file = rest
-        .strip_prefix(b"  ")
-        .or_else(|| rest.strip_prefix(b" *"))?;
-    if file.is_empty() {
-        return None;
-    }
-    let value = std::str::from_utf8(value).ok()?.to_string();
-    Some(CheckLine {
-        mac: None,
-        value,
-        file: unesc(file)?,
-    })
-}
-
-/// `[NONCE:]TAG` decoded for a MAC with these sizes, or None if malformed.
-pub(crate) fn decode_value(
-    value: &str,
-    nonce_sizes: std::ops::RangeInclusive<usize>,
-    tag_len: usize,
-) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
-    let (n, t) = if *nonce_sizes.end() > 0 {
-        let (n, t) = value.split_once(':')?;
-        (Some(n), t)
-    } else {
-        (None, value)
-    };
-    let strict_hex = |s: &str, len: usize| -> Option<Vec<u8>> {
-        if s.len() != 2 * len || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        hex::decode(s).ok()
-    };
-    let nonce = match n {
-        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => {
-            Some(strict_hex(n, n.len() / 2)?)
-        }
-        Some(_) => return None,
-        None => None,
-    };
-    Some((nonce, strict_hex(t, tag_len)?))
-}
+use unimac::formats::checkline::{self, split_line as split_check_line};
+pub(crate) use unimac::formats::checkline::decode_value;
 
 /// One line of a `--check` file for a MAC with these sizes: (nonce, tag,
 /// file), or None if malformed (a GNU-style line).
@@ -1249,8 +960,7 @@ pub fn verify(
     let (name, key) = match name {
         Some(n) => {
             let n = resolve_mac(n)?;
-            let klen = mac_key_spec(&n)?;
-            let k = keyfile::read_key(key_file, &n, klen)?;
+            let k = keyfile::read_key(key_file, &n)?;
             (n, k)
         }
         None => keyfile::read_named_key(key_file)?,
@@ -1862,7 +1572,7 @@ mod tests {
         for s in [&b"plain"[..], b"a\\b", b"new\nline", b"\\n", b"caf\xe9"] {
             let (esc, e) = escape_name(s);
             assert_eq!(esc, s != b"plain" && s != b"caf\xe9");
-            assert_eq!(unescape_name(&e).as_deref(), Some(s));
+            assert_eq!(unimac::formats::checkline::unescape_name(&e).as_deref(), Some(s));
         }
     }
 

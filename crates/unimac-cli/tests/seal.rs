@@ -116,14 +116,15 @@ fn seal_writes_the_documented_format() {
         let lines = s.lines();
         assert_eq!(lines.len(), 2 + TREE.len() + 1, "{lines:?}");
         let head: Vec<&str> = lines[0].split(' ').collect();
-        assert_eq!(head[..3], ["unimac-manifest", "1", mac]);
+        assert_eq!(head[..3], ["unimac-manifest", "2", mac]);
         assert_eq!(head[3].len(), 32);
         assert!(head[3].bytes().all(|c| c.is_ascii_hexdigit()));
         assert_eq!(lines[1], "root d");
         for (i, (name, text)) in TREE.iter().enumerate() {
             let f: Vec<&str> = lines[2 + i].splitn(3, ' ').collect();
             assert_eq!(f[1], text.len().to_string(), "{}", lines[2 + i]);
-            assert_eq!(f[2], *name);
+            // Names under the root.
+            assert_eq!(f[2], name.strip_prefix("d/").unwrap());
             if counter {
                 // Counter i as 16 bytes little-endian: one nonce per file.
                 let (n, t) = f[0].split_once(':').unwrap();
@@ -189,8 +190,8 @@ fn changed_removed_added_renamed() {
         let o = s.verify();
         assert_code(&o, 1);
         assert!(stdout(&o).contains("d/sub/c: REMOVED\n"), "{}", stdout(&o));
-        // --ignore-missing skips it.
-        assert_code(&run_in(&s.dir, &["verify", "--key-file", "k.key", "--ignore-missing", "m"]), 0);
+        // --ignore-missing would hide a deleted file of a sealed tree: refused.
+        assert_error(&run_in(&s.dir, &["verify", "--key-file", "k.key", "--ignore-missing", "m"]), "--ignore-missing");
         drop(s);
 
         // Added.
@@ -220,8 +221,8 @@ fn changed_removed_added_renamed() {
     }
 }
 
-/// Every change to the manifest fails its seal (exit 1), and the files are
-/// still reported.
+/// Every change to the manifest fails its seal (exit 1), and then no file
+/// it lists is read or reported.
 #[test]
 fn any_change_to_the_manifest_fails_the_seal() {
     for &(mac, counter) in MACS {
@@ -238,11 +239,11 @@ fn any_change_to_the_manifest_fails_the_seal() {
         l[2] = flip(&l[2], l[2].find(' ').unwrap() - 1);
         cases.push(("a line's tag", l));
         let mut l = orig.clone();
-        l[3] = l[3].replace(" 12 d/b", " 13 d/b");
+        l[3] = l[3].replace(" 12 b", " 13 b");
         assert_ne!(l[3], orig[3]);
         cases.push(("a line's size", l));
         let mut l = orig.clone();
-        l[3] = l[3].replace(" d/b", " d/B");
+        l[3] = l[3].replace(" b", " B");
         cases.push(("a line's name", l));
         let mut l = orig.clone();
         l.remove(5);
@@ -259,9 +260,6 @@ fn any_change_to_the_manifest_fails_the_seal() {
         let mut l = orig.clone();
         l[0] = l[0].replace(mac, other_mac);
         cases.push(("the MAC's name", l));
-        let mut l = orig.clone();
-        l[0] = flip(&l[0], l[0].len() - 1);
-        cases.push(("the fingerprint", l));
         let mut l = orig.clone();
         l[1] = "root sub".to_string();
         cases.push(("the root", l));
@@ -284,11 +282,16 @@ fn any_change_to_the_manifest_fails_the_seal() {
             let o = s.verify();
             assert_code(&o, 1);
             let out = stdout(&o);
-            assert!(out.starts_with("manifest: SEAL FAILED\n"), "{mac}, {what}: {out}");
-            // The files are still checked: the untouched ones are OK.
-            assert!(out.contains("d/sub/c: OK\n"), "{mac}, {what}: {out}");
+            assert_eq!(out, "manifest: SEAL FAILED\n", "{mac}, {what}: nothing listed is read");
             assert!(stderr(&o).contains("seal"), "{mac}, {what}: {}", stderr(&o));
         }
+        // A changed fingerprint reads as another key's manifest: an error
+        // that says so, and nothing is read.
+        let mut l = orig.clone();
+        l[0] = flip(&l[0], l[0].len() - 1);
+        s.set_lines(&l);
+        assert_error(&s.verify(), "or its first line was changed");
+        s.set_lines(&orig);
         // The manifest without its final newline, and with CRLF line ends.
         let text = s.manifest();
         for (what, t) in [("no final newline", text.trim_end().to_string()), ("CRLF", text.replace('\n', "\r\n"))] {
@@ -358,7 +361,8 @@ fn files_as_given_and_from_a_list() {
     assert_code(&o, 0);
     let m = stdout(&o);
     let names: Vec<&str> = m.lines().skip(1).filter_map(|l| l.splitn(3, ' ').nth(2)).collect();
-    assert_eq!(names, ["two", "one"], "in the order given, no root line: {m}");
+    assert_eq!(names, ["two", "one"], "in the order given: {m}");
+    assert_eq!(m.lines().nth(1), Some("base ."), "{m}");
     fs::write(dir.join("m1"), &m).unwrap();
     // A manifest of files as given reports no added files.
     fs::write(dir.join("extra"), "e").unwrap();
@@ -395,7 +399,7 @@ fn names_are_escaped() {
     let o = run_in(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "m2"]);
     assert_code(&o, 0);
     let m = fs::read_to_string(s.path("m2")).unwrap();
-    assert!(m.lines().any(|l| l.starts_with('\\') && l.ends_with(" d/new\\nline")), "{m}");
+    assert!(m.lines().any(|l| l.starts_with('\\') && l.ends_with(" new\\nline")), "{m}");
     let o = run_in(&s.dir, &["verify", "--key-file", "k.key", "m2"]);
     assert_code(&o, 0);
     let out = stdout(&o);
@@ -416,9 +420,223 @@ fn shoup4_pairs_go_where_nonces_go() {
     let o = run_in(&dir, &["seal", "--key-file", "s.key", "--allow-weak", "f", "-o", "m"]);
     assert_code(&o, 0);
     let m = fs::read_to_string(dir.join("m")).unwrap();
-    let line = m.lines().nth(1).unwrap();
+    let line = m.lines().nth(2).unwrap();
     let (pair, tag) = line.split(' ').next().unwrap().split_once(':').unwrap();
     assert_eq!((pair.len(), tag.len()), (32, 16), "{line}");
     assert_code(&run_in(&dir, &["verify", "--key-file", "s.key", "m"]), 0);
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// Run with a deadline: a verify that blocks (on a named pipe, a device)
+/// fails the test instead of hanging it.
+fn run_bounded(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unimac"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("unimac {args:?} blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The forgery of version 1: someone who can drop files into a tree that is
+/// tagged (or sealed) gets the tag of a file whose content is a manifest
+/// body of their choosing. Under version 2 that tag is no seal: the seal
+/// runs under a key derived for manifests.
+#[test]
+fn a_file_tag_is_never_a_seal() {
+    for &(mac, counter) in MACS {
+        let s = Sealed::new(&format!("forge-{mac}"), mac, counter);
+        let orig = s.manifest();
+        // The attacker's body: the real header and root, d/a listed with
+        // the tag of content they wrote (here: its tag as a file).
+        fs::write(s.path("d/a"), "evil\n").unwrap();
+        let mut args = vec!["tag", mac, "--key-file", "k.key"];
+        if counter {
+            args.extend(["--counter", "k.ctr"]);
+        }
+        args.push("d/a");
+        let o = run_in(&s.dir, &args);
+        assert_code(&o, 0);
+        let a_line = stdout(&o);
+        let a_value = a_line.split_whitespace().next().unwrap();
+        let mut lines: Vec<String> = orig.lines().map(str::to_string).collect();
+        lines[2] = format!("{a_value} 5 a");
+        lines.pop();
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        // The body dropped as a file and tagged: its tag as the seal.
+        fs::write(s.path("body"), &body).unwrap();
+        let mut args = vec!["tag", mac, "--key-file", "k.key"];
+        if counter {
+            args.extend(["--counter", "k.ctr"]);
+        }
+        args.push("body");
+        let o = run_in(&s.dir, &args);
+        assert_code(&o, 0);
+        let seal_value = stdout(&o).split_whitespace().next().unwrap().to_string();
+        fs::write(s.path("m"), format!("{body}seal {seal_value}\n")).unwrap();
+        let o = s.verify();
+        assert_code(&o, 1);
+        assert_eq!(stdout(&o), "manifest: SEAL FAILED\n", "{mac}");
+        // The one-round variant: a header-only body.
+        let head = format!("{}\n", orig.lines().next().unwrap());
+        fs::write(s.path("body"), &head).unwrap();
+        let o = run_in(&s.dir, &args);
+        let seal_value = stdout(&o).split_whitespace().next().unwrap().to_string();
+        fs::write(s.path("m"), format!("{head}seal {seal_value}\n")).unwrap();
+        let o = run_in(&s.dir, &["verify", "--key-file", "k.key", "--status", "m"]);
+        assert_code(&o, 1);
+    }
+}
+
+/// One byte form: upper-case hex, or a UMAC seal nonce written short (which
+/// UMAC's nonce rule reads as the same nonce), fail the seal.
+#[test]
+fn one_byte_form_per_seal() {
+    for (mac, counter) in [("hash127-aes", false), ("umac128", true), ("wc-eval128", true)] {
+        let s = Sealed::new(&format!("form-{mac}"), mac, counter);
+        let orig = s.lines();
+        let last = orig.len() - 1;
+        let mut l = orig.clone();
+        l[last] = l[last].to_uppercase().replace("SEAL ", "seal ");
+        assert_ne!(l[last], orig[last]);
+        s.set_lines(&l);
+        assert_code(&s.verify(), 1);
+        assert_eq!(stdout(&s.verify()), "manifest: SEAL FAILED\n");
+        if mac == "umac128" {
+            // The seal's nonce is counter 4, little-endian: `04` then 15
+            // zero bytes; `04` alone names the same UMAC nonce.
+            let mut l = orig.clone();
+            let (n, t) = l[last]["seal ".len()..].split_once(':').unwrap();
+            assert_eq!(n, format!("04{}", "00".repeat(15)));
+            l[last] = format!("seal 04:{t}");
+            s.set_lines(&l);
+            assert_eq!(stdout(&s.verify()), "manifest: SEAL FAILED\n");
+        }
+        s.set_lines(&orig);
+        assert_code(&s.verify(), 0);
+    }
+}
+
+/// A version 1 manifest is refused, with the reason and the command that
+/// reseals.
+#[test]
+fn version_1_is_refused() {
+    let s = Sealed::new("v1", "hash127-aes", false);
+    let mut l = s.lines();
+    l[0] = l[0].replacen(" 2 ", " 1 ", 1);
+    s.set_lines(&l);
+    let o = s.verify();
+    assert_error(&o, "version 1");
+    assert!(stderr(&o).contains("forged") && stderr(&o).contains("unimac seal"), "{}", stderr(&o));
+}
+
+/// Verify never blocks and never opens what it must not: a listed file
+/// that became a named pipe is CHANGED (not opened); named pipes and links
+/// to directories added under the root are UNEXPECTED; a manifest whose
+/// seal fails reads nothing it lists (a named pipe, /dev/zero, /etc/passwd).
+#[cfg(unix)]
+#[test]
+fn verify_never_blocks_nor_reads_an_unsealed_list() {
+    let s = Sealed::new("fifo", "hash127-aes", false);
+    fs::remove_file(s.path("d/sub/c")).unwrap();
+    assert!(Command::new("mkfifo").arg(s.path("d/sub/c")).status().unwrap().success());
+    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).contains("d/sub/c: CHANGED\n"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("named pipe"), "{}", stderr(&o));
+    fs::remove_file(s.path("d/sub/c")).unwrap();
+    fs::write(s.path("d/sub/c"), "charlie\n").unwrap();
+    assert_code(&s.verify(), 0);
+    // Added under the root: a named pipe and a link to a directory.
+    assert!(Command::new("mkfifo").arg(s.path("d/pipe")).status().unwrap().success());
+    std::os::unix::fs::symlink("/etc", s.path("d/etc-link")).unwrap();
+    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    assert_code(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains("d/pipe: UNEXPECTED\n") && out.contains("d/etc-link: UNEXPECTED\n"), "{out}");
+    // And sealing such a tree is refused, with no manifest.
+    let o = run_bounded(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "m2"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("named pipe"), "{}", stderr(&o));
+    assert!(!s.path("m2").exists());
+    fs::remove_file(s.path("d/pipe")).unwrap();
+    fs::remove_file(s.path("d/etc-link")).unwrap();
+    // A list naming a pipe, a device and a file outside, under a bad seal.
+    let head = s.lines()[0].clone();
+    let bad = format!(
+        "{head}\nbase /\n{z} 1 dev/zero\n{z} 1 etc/passwd\n{z} 1 {pipe}\nseal {z}\n",
+        z = "00".repeat(16),
+        pipe = s.path("d/pipe").display().to_string().trim_start_matches('/'),
+    );
+    assert!(Command::new("mkfifo").arg(s.path("d/pipe")).status().unwrap().success());
+    fs::write(s.path("m"), bad).unwrap();
+    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    assert_code(&o, 1);
+    assert_eq!(stdout(&o), "manifest: SEAL FAILED\n");
+    // Sealing a device is refused.
+    let o = run_bounded(&s.dir, &["seal", "--key-file", "k.key", "/dev/zero", "-o", "m3"]);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("not a regular file") || stderr(&o).contains("character device"), "{}", stderr(&o));
+    assert!(!s.path("m3").exists());
+}
+
+/// Names resolve against the directory the manifest records, relative to
+/// the manifest's own place: it verifies from any working directory, and a
+/// tree moved with its manifest still verifies.
+#[test]
+fn verifies_from_anywhere_and_moved_with_its_tree() {
+    let s = Sealed::new("anywhere", "hash127-aes", false);
+    let root = std::env::temp_dir();
+    let key = s.path("k.key");
+    let m = s.path("m");
+    let o = run_in(&root, &["verify", "--key-file", key.to_str().unwrap(), m.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains(&format!("{}: OK", s.path("d/sub/c").display())), "{}", stdout(&o));
+    // A list of files given from elsewhere, the manifest written beside them.
+    fs::create_dir(s.path("other")).unwrap();
+    let o = run_in(&s.dir, &["seal", "--key-file", "k.key", "d/a", "d/sub/c", "-o", "other/list.m"]);
+    assert_code(&o, 0);
+    let text = fs::read_to_string(s.path("other/list.m")).unwrap();
+    assert_eq!(text.lines().nth(1), Some("base .."), "{text}");
+    let moved = temp_dir("anywhere-moved");
+    fs::remove_dir_all(&moved).unwrap();
+    fs::rename(&s.dir, &moved).unwrap();
+    let o = run_in(&root, &["verify", "--key-file", moved.join("k.key").to_str().unwrap(), moved.join("m").to_str().unwrap()]);
+    assert_code(&o, 0);
+    let o = run_in(&moved.join("d/sub"), &["verify", "--key-file", "../../k.key", "../../other/list.m"]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), "manifest: SEAL OK\n../../other/../d/a: OK\n../../other/../d/sub/c: OK\n");
+    fs::rename(&moved, &s.dir).unwrap();
+}
+
+/// A writer stopped part-way (here by the file-size limit) leaves no
+/// manifest or key file, and the next run is not blocked.
+#[cfg(unix)]
+#[test]
+fn killed_writers_leave_no_half_file() {
+    let s = Sealed::new("atomic", "hash127-aes", false);
+    let bin = env!("CARGO_BIN_EXE_unimac");
+    let sh = |cmd: &str| Command::new("sh").arg("-c").arg(cmd).current_dir(&s.dir).output().unwrap();
+    // 1 block of 512 bytes: the manifest of 4 files and the key file are
+    // larger than 0 bytes, so each write is cut.
+    let o = sh(&format!("ulimit -f 0; exec {bin} seal --key-file k.key -r d -o m2"));
+    assert!(!o.status.success());
+    assert!(!s.path("m2").exists(), "no partial manifest");
+    let o = sh(&format!("ulimit -f 0; exec {bin} keygen hash127-aes -o k2.key"));
+    assert!(!o.status.success());
+    assert!(!s.path("k2.key").exists(), "no partial key file");
+    assert_code(&run_in(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "m2"]), 0);
+    assert_code(&run_in(&s.dir, &["keygen", "hash127-aes", "-o", "k2.key"]), 0);
+    assert_eq!(fs::read_to_string(s.path("k2.key")).unwrap().lines().count(), 2);
 }

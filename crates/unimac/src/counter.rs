@@ -31,10 +31,11 @@
 
 use crate::prelude::*;
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 
 use crate::error::Error;
+use crate::formats::fsio::{io_msg, parent_dir, sync_dir};
 use crate::macs::MacDesc;
 
 /// What a counter file is bound to: a MAC and a fingerprint of its key.
@@ -85,65 +86,11 @@ fn io(msg: String) -> Error {
     Error::Io(msg)
 }
 
-/// An I/O error's text without the "(os error N)" suffix.
-fn io_msg(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
-
-fn open_new_private(path: &Path) -> std::io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.mode(0o600);
-    }
-    o.open(path)
-}
-
-fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// fsync a directory, so a rename or a new entry in it is durable.
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        File::open(dir)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
-    }
-}
-
-/// Write `text` to a new file at `path` (mode 0600), durably; never
-/// overwrites, and removes the file again if the write fails. `what` names
-/// the file in errors ("counter file", "key file").
+/// Write `text` to a new file at `path` (mode 0600), durably, whole or
+/// not at all; never overwrites (`formats::fsio::write_atomic`). `what`
+/// names the file in errors ("counter file", "key file").
 pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Error> {
-    let shown = path.display();
-    let mut f = open_new_private(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            io(format!("{what} {shown} already exists; not overwriting it"))
-        } else {
-            io(format!("cannot create {what} {shown}: {e}"))
-        }
-    })?;
-    let r = f.write_all(text).and_then(|_| f.sync_all()).and_then(|_| sync_dir(&parent_dir(path)));
-    if let Err(e) = r {
-        drop(f);
-        let _ = fs::remove_file(path);
-        return Err(io(format!("cannot write {what} {shown}: {e}")));
-    }
-    Ok(())
+    crate::formats::fsio::write_atomic(path, text, crate::formats::fsio::Replace::Never, true, what)
 }
 
 /// Parse a counter file's value line strictly: decimal digits, one newline.

@@ -196,7 +196,7 @@ pub(crate) fn decode_value_as(
         (None, value)
     };
     let nonce = match n {
-        Some(n) if n.len() % 2 == 0 && nonce_sizes.contains(&(n.len() / 2)) => Some(hex_exact(n, n.len() / 2, lower_only)?),
+        Some(n) if n.len().is_multiple_of(2) && nonce_sizes.contains(&(n.len() / 2)) => Some(hex_exact(n, n.len() / 2, lower_only)?),
         Some(_) => return None,
         None => None,
     };
@@ -223,7 +223,7 @@ pub fn parse_line(line: &[u8]) -> Option<Parsed> {
         Some((n, t)) => (Some(n), t),
         None => (None, l.value.as_str()),
     };
-    let any = |s: &str| if s.is_empty() || s.len() % 2 != 0 { None } else { hex_exact(s, s.len() / 2, false) };
+    let any = |s: &str| if s.is_empty() || !s.len().is_multiple_of(2) { None } else { hex_exact(s, s.len() / 2, false) };
     let nonce = match n {
         Some(n) => Some(any(n)?),
         None => None,

@@ -225,6 +225,12 @@ impl KeyFile {
 
     /// Parse a key file's text; `shown` names it in errors.
     pub fn parse(text: &[u8], shown: &str) -> Result<KeyFile, Error> {
+        KeyFile::parse_hinted(text, shown, None)
+    }
+
+    /// [`KeyFile::parse`], with the MAC the caller expects (a bare hex
+    /// file's conversion hint then names it).
+    fn parse_hinted(text: &[u8], shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
         let mut text: Zeroizing<Vec<u8>> = Zeroizing::new(text.to_vec());
         // Line ends as editors write them: CRLF, and spaces or tabs at the
         // end of a line, are taken as plain newlines (in a zeroized copy).
@@ -249,8 +255,9 @@ impl KeyFile {
         };
         let Some(rest) = body.strip_prefix(MAGIC.as_bytes()).and_then(|r| r.strip_prefix(b" ")) else {
             if !body.is_empty() && body.iter().all(|c| c.is_ascii_hexdigit()) {
+                let n = expect.and_then(|n| KeyKind::from_name(n).ok()).map_or("NAME", |k| k.name());
                 return Err(Error::Invalid(format!(
-                    "key file {shown}: bare hex without the '{MAGIC} NAME' line; if it is a NAME key, convert it with: sed -i '1i {MAGIC} NAME' {shown}"
+                    "key file {shown}: bare hex without the '{MAGIC} NAME' line; if it is a {n} key, convert it with: sed -i '1i {MAGIC} {n}' {shown}"
                 )));
             }
             return Err(not_key(shown));
@@ -258,20 +265,19 @@ impl KeyFile {
         let nl = rest.iter().position(|&c| c == b'\n').ok_or_else(|| not_key(shown))?;
         let (file_name, hexpart) = (&rest[..nl], &rest[nl + 1..]);
         let file_name = core::str::from_utf8(file_name).map_err(|_| not_key(shown))?;
-        // Only the canonical name: a key file says `hash127-aes`, never
-        // `mac-hash127-aes` (one byte form).
+        // `hash127-aes` as keygen writes it (or `mac-hash127-aes`).
         let kind = if file_name == "modp" {
             KeyKind::Modp
         } else {
-            match macs::find(file_name).filter(|d| d.name == file_name) {
+            match macs::find(file_name) {
                 Some(d) => KeyKind::Mac(d),
                 None => return Err(Error::Invalid(format!("key file {shown}: made for '{file_name}', not a MAC of this build"))),
             }
         };
-        if hexpart.is_empty() || !hexpart.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F')) {
+        if hexpart.is_empty() || !hexpart.iter().all(u8::is_ascii_hexdigit) {
             return Err(not_key(shown));
         }
-        if hexpart.len() % 2 != 0 {
+        if !hexpart.len().is_multiple_of(2) {
             return Err(Error::Invalid(format!("key file {shown}: odd number of hex digits")));
         }
         let got = hexpart.len() / 2;
@@ -297,6 +303,10 @@ impl KeyFile {
 
     /// Read a key file from `r` (at most 4 KiB); `shown` names it in errors.
     pub fn read_from(r: impl Read, shown: &str) -> Result<KeyFile, Error> {
+        KeyFile::read_hinted(r, shown, None)
+    }
+
+    fn read_hinted(r: impl Read, shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
         // Room for the whole (bounded) file up front: growing the buffer
         // would leave copies of the key in freed memory.
         let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
@@ -306,19 +316,41 @@ impl KeyFile {
         if text.len() as u64 > MAX_KEY_FILE {
             return Err(Error::Invalid(format!("key file {shown}: too long to be a key file")));
         }
-        KeyFile::parse(&text, shown)
+        KeyFile::parse_hinted(&text, shown, expect)
     }
 
     /// Read the key file at `path` (a regular file: never a FIFO or
     /// device). A file open to group or others is read, with a
     /// [`KeyFile::warning`].
     pub fn read(path: &Path) -> Result<KeyFile, Error> {
+        KeyFile::read_expecting(path, None)
+    }
+
+    /// Read the key file at `path` (`-`: stdin) that must be a key of
+    /// `expect` when given (checked with [`KeyFile::expect`]).
+    pub fn read_expecting(path: &Path, expect: Option<&str>) -> Result<KeyFile, Error> {
         let shown = path.display().to_string();
-        let (f, meta) = fsio::open_regular(path).map_err(|e| Error::Io(format!("key file: {}", e.message(&shown))))?;
-        let mut k = KeyFile::read_from(f, &shown)?;
-        k.warning = open_warning(&meta, &shown);
+        let k = if path.as_os_str() == "-" {
+            KeyFile::read_hinted(std::io::stdin().lock(), "-", expect)?
+        } else {
+            let (f, meta) = fsio::open_regular(path).map_err(|e| open_error(&e, &shown))?;
+            let mut k = KeyFile::read_hinted(f, &shown, expect)?;
+            k.warning = open_warning(&meta, &shown);
+            k
+        };
+        if let Some(n) = expect {
+            k.expect(n, &shown)?;
+        }
         Ok(k)
     }
+}
+
+fn open_error(e: &fsio::OpenError, shown: &str) -> Error {
+    Error::Io(match e {
+        fsio::OpenError::NotFound => format!("cannot open key file {shown}: No such file or directory"),
+        fsio::OpenError::NotRegular(k) => format!("key file {shown}: is {k}, not a regular file; not opened"),
+        fsio::OpenError::Io(x) => format!("cannot open key file {shown}: {}", io_msg(x)),
+    })
 }
 
 fn kind_one_time(k: KeyKind) -> bool {
@@ -360,7 +392,7 @@ impl OneTimeKeyFile {
     pub fn open(path: &Path) -> Result<OneTimeKeyFile, Error> {
         let shown = path.display().to_string();
         // A regular file only (checked before the open for writing).
-        drop(fsio::open_regular(path).map_err(|e| Error::Io(format!("key file: {}", e.message(&shown))))?);
+        drop(fsio::open_regular(path).map_err(|e| open_error(&e, &shown))?);
         let file = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
             Error::Io(format!(
                 "cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {}",
@@ -429,7 +461,7 @@ mod tests {
         assert_eq!(back.key(), k.key());
         assert_eq!(back.name(), "hash127-aes");
         assert!(!format!("{back:?}").contains(&t[t.len() - 10..].iter().map(|&c| c as char).collect::<String>()));
-        for bad in [&b""[..], b"unimac-key hash127-aes\n", b"unimac-key mac-hash127-aes\n00\n", b"unimac-key hash127-aes\nzz\n"] {
+        for bad in [&b""[..], b"unimac-key hash127-aes\n", b"unimac-key hash127-aes\n00\n", b"unimac-key hash127-aes\nzz\n"] {
             assert!(KeyFile::parse(bad, "k").is_err(), "{bad:?}");
         }
         let e = KeyFile::parse(b"00112233\n", "k").unwrap_err().to_string();
@@ -464,3 +496,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
     }
 }
+
+#[cfg(test)]
+#[path = "keyfile_props.rs"]
+mod props;

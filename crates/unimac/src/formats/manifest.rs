@@ -384,7 +384,10 @@ pub fn open(text: &[u8], key: &KeyFile) -> Result<Manifest, SealError> {
     let mine = Binding::new(desc, key.key()).fingerprint_hex();
     if mac != desc.name || fp != mine || w.next().is_some() {
         let fp_ok = fp.len() == 32 && fp.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
-        if fp_ok && !mac.is_empty() && (mac != desc.name || fp != mine) {
+        // Another key's fingerprint: the wrong key (or a changed first
+        // line, which the message says too). This key's fingerprint under
+        // another name: a changed first line.
+        if fp_ok && !mac.is_empty() && fp != mine {
             return Err(SealError::OtherKey { mac: mac.chars().take(40).collect(), fingerprint: fp.to_string() });
         }
         return Err(SealError::Failed);
@@ -476,20 +479,13 @@ impl Report {
 /// the current directory).
 pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     let dir = bytes_path(place.dir());
-    if dir.is_absolute() {
-        return dir;
-    }
-    match manifest {
-        Some(m) => {
-            let parent = fsio::parent_dir(m);
-            if parent == Path::new(".") {
-                dir
-            } else {
-                parent.join(dir)
-            }
-        }
-        None => dir,
-    }
+    let joined = match manifest {
+        Some(m) if !dir.is_absolute() => fsio::parent_dir(m).join(dir),
+        _ => dir,
+    };
+    // `.` components dropped (`./d/a` shows as `d/a`; `..` is kept: it may
+    // cross a symbolic link).
+    joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
 /// The tag of the open regular file `f` (of `meta`) under `entry`'s nonce,
@@ -571,7 +567,7 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, mut che
             }
         }
         let listed: HashSet<&[u8]> = m.entries.iter().map(|e| e.name.as_slice()).collect();
-        let own = manifest.and_then(|p| file_id(p));
+        let own = manifest.and_then(file_id);
         let mut added: Vec<PathBuf> = Vec::new();
         for w in walk(&dir) {
             match w {

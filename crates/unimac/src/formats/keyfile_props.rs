@@ -1,45 +1,38 @@
 //! Property tests of the key-file and counter-file parsers on arbitrary
 //! bytes: they never panic, and what they accept is the canonical text
-//! (`key_file_text`, a decimal counter) up to the leniencies listed below.
+//! (`KeyFile::text`, a decimal counter) up to the leniencies listed below.
 
 use proptest::prelude::*;
 
 use super::*;
 
-fn ok<T>(r: Result<T, Fail>) -> T {
-    match r {
-        Ok(v) => v,
-        Err(Fail(e)) => panic!("{e}"),
-    }
+/// Every key kind of this build: the MACs and modp.
+fn kinds() -> Vec<KeyKind> {
+    let mut v: Vec<KeyKind> = macs::MACS.iter().map(KeyKind::Mac).collect();
+    v.push(KeyKind::Modp);
+    v
 }
 
-/// The MACs of this build and modp, with their key specs.
-fn key_names() -> Vec<(String, KeySpec)> {
-    let mut v: Vec<(String, KeySpec)> = unimac::registry::names()
-        .into_iter()
-        .map(|n| (n.clone(), ok(crate::names::mac_key_spec(&n))))
-        .collect();
-    v.push(("modp".into(), KeySpec::Fixed(unimac::modp::KEY_BYTES)));
-    v
+fn key_sizes(k: KeyKind) -> Vec<usize> {
+    match k {
+        KeyKind::Mac(d) => d.key_sizes.to_vec(),
+        KeyKind::Modp => vec![crate::modp::KEY_BYTES],
+    }
 }
 
 /// A well-formed key file, then a few byte edits: mostly near misses.
 fn near_key_file() -> impl Strategy<Value = Vec<u8>> {
-    let names = key_names();
+    let kinds = kinds();
     (
-        0..names.len(),
+        0..kinds.len(),
         any::<[u8; 48]>(),
         any::<bool>(),
         prop::collection::vec((any::<u8>(), any::<u16>(), 0u8..4), 0..3),
     )
         .prop_map(move |(i, key, spent, edits)| {
-            let (name, spec) = &names[i];
-            let len = match spec {
-                KeySpec::Fixed(n) => *n,
-                KeySpec::OneOf(v) => v[usize::from(key[0]) % v.len()],
-                KeySpec::PerElement(n) => *n,
-            };
-            let mut t = ok(key_file_text(name, &key[..len])).to_vec();
+            let sizes = key_sizes(kinds[i]);
+            let len = sizes[usize::from(key[0]) % sizes.len()];
+            let mut t = KeyFile::new(kinds[i], &key[..len]).unwrap().text().to_vec();
             if spent {
                 t.extend_from_slice(b"spent\n");
             }
@@ -62,13 +55,13 @@ fn key_file_input() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![prop::collection::vec(any::<u8>(), 0..200), near_key_file()]
 }
 
-/// Strictness: an accepted file is `key_file_text(name, key)` (and `spent`),
-/// except that hex digits may be upper case, the name may carry the `mac-`
-/// prefix, a line may end in blanks (spaces, tabs, a CR), and an unspent
-/// file may lack its final newline.
-fn assert_canonical(text: &[u8], key: &[u8], spent: bool, name: &str) {
-    let mut want = ok(key_file_text(name, key)).to_vec();
-    if spent {
+/// Strictness: an accepted file is `KeyFile::text` (and `spent`), except
+/// that hex digits may be upper case, the name may carry the `mac-` prefix,
+/// a line may end in blanks (spaces, tabs, a CR), and an unspent file may
+/// lack its final newline.
+fn assert_canonical(text: &[u8], k: &KeyFile) {
+    let mut want = k.text().to_vec();
+    if k.is_spent() {
         want.extend_from_slice(b"spent\n");
     }
     let mut got = Vec::new();
@@ -83,19 +76,14 @@ fn assert_canonical(text: &[u8], key: &[u8], spent: bool, name: &str) {
             got.push(b'\n');
         }
     }
-    let prefixed = format!("{MAGIC} mac-{name}\n");
+    let prefixed = format!("{MAGIC} mac-{}\n", k.name());
     if got.starts_with(prefixed.as_bytes()) {
         got.drain(MAGIC.len() + 1..MAGIC.len() + 5);
     }
-    if !spent && got.last() != Some(&b'\n') {
+    if !k.is_spent() && got.last() != Some(&b'\n') {
         got.push(b'\n');
     }
-    assert_eq!(
-        got,
-        want,
-        "accepted a non-canonical key file {:?}",
-        String::from_utf8_lossy(text)
-    );
+    assert_eq!(got, want, "accepted a non-canonical key file {:?}", String::from_utf8_lossy(text));
 }
 
 proptest! {
@@ -103,23 +91,11 @@ proptest! {
 
     #[test]
     fn key_files_parse_strictly(text in key_file_input()) {
-        if let Ok((key, spent, name)) = parse_key_file(&text[..], "k", None, KeySpec::Fixed(0)) {
-            assert_canonical(&text, &key, spent, &name);
-            // Read for the MAC it names, it gives the same key.
-            let spec = key_names().into_iter().find(|(n, _)| *n == name).expect("a known name").1;
-            let again = parse_key_file(&text[..], "k", Some(&name), spec).map(|(k, s, _)| (k.to_vec(), s)).ok();
-            prop_assert_eq!(again, Some((key.to_vec(), spent)));
-        }
-    }
-
-    #[test]
-    fn key_files_for_a_name_parse_strictly(text in key_file_input(), i in 0usize..64) {
-        let names = key_names();
-        let (name, spec) = &names[i % names.len()];
-        if let Ok((key, spent, file_name)) = parse_key_file(&text[..], "k", Some(name), *spec) {
-            prop_assert_eq!(&file_name, name);
-            prop_assert!(spec.accepts(key.len()));
-            assert_canonical(&text, &key, spent, name);
+        if let Ok(k) = KeyFile::parse(&text, "k") {
+            assert_canonical(&text, &k);
+            prop_assert!(k.kind().accepts(k.key().len()));
+            // `spent` only on a one-time key.
+            prop_assert!(!k.is_spent() || kind_one_time(k.kind()));
         }
     }
 
@@ -134,7 +110,7 @@ proptest! {
             t
         }),
     ]) {
-        if let Ok(c) = parse_counter(&text, "c") {
+        if let Ok(c) = crate::counter::parse(&text, "c") {
             // Decimal digits and one newline; leading zeros are the one leniency.
             let digits = &text[..text.len() - 1];
             let trimmed = match digits.iter().position(|&d| d != b'0') {
@@ -149,6 +125,6 @@ proptest! {
 
     #[test]
     fn counters_round_trip(c in any::<u128>()) {
-        prop_assert_eq!(parse_counter(format!("{c}\n").as_bytes(), "c").ok(), Some(c));
+        prop_assert_eq!(crate::counter::parse(format!("{c}\n").as_bytes(), "c").ok(), Some(c));
     }
 }
