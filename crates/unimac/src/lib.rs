@@ -115,6 +115,8 @@ mod float;
 pub mod bounds;
 #[cfg(feature = "std")]
 pub mod counter;
+#[cfg(feature = "std")]
+pub mod formats;
 pub mod error;
 pub mod group;
 pub mod hash127;
