@@ -216,8 +216,8 @@ impl ReadWindow {
     }
 
     /// After reading `file`: `bytes_read` is how many bytes were read to
-    /// its end (`None`: the read stopped before the end on purpose, e.g. at
-    /// a limit; only the stamps compare). [`Verdict::Changed`] if the stamp
+    /// its end (`None`: a part of it was read on purpose, a byte range or
+    /// a prefix up to a limit; only the stamps compare). [`Verdict::Changed`] if the stamp
     /// moved or a regular file of `n > 0` bytes did not give `n`;
     /// [`Verdict::Racy`] if the read must be checked by a second one
     /// ([`ReadWindow::read`] does); else [`Verdict::Stable`].
@@ -234,18 +234,20 @@ impl ReadWindow {
         })
     }
 
-    /// Read `file` under the rule: `read` reads it from its start (the
-    /// file's position is set back to 0 before a second read) and returns
-    /// the bytes read to its end (`None` if it stopped before the end on
-    /// purpose: then it is read once, and its bytes are not the file's in
-    /// any case), calling [`Pass::saw`] with every byte read, in file
-    /// order, and feeding the caller's state only when [`Pass::feeds`]. It
-    /// is called once, or twice when the read is racy (the second time
-    /// only to digest).
+    /// Read `file` under the rule: `read` reads it (from its start: the
+    /// file's position is set back to 0 before a second read; or a byte
+    /// range of it, with `pread`) and returns the bytes read to its end
+    /// (`None` if it read a part of it on purpose, a byte range or a prefix
+    /// up to a limit: then the count is not compared with the size),
+    /// calling [`Pass::saw`] with every byte read, in file order, and
+    /// feeding the caller's state only when [`Pass::feeds`]. It is called
+    /// once, or twice when the read is racy (the second time only to
+    /// digest, and it must read the same bytes of the file: the same range).
     ///
     /// [`Verdict::Stable`] or [`Verdict::Racy`]: what the first call fed is
-    /// the file's. [`Verdict::Changed`]: it is not. Errors of `read`, and
-    /// of `fstat` and `lseek` (as `E`), are returned as they are.
+    /// what the file (or its range) held. [`Verdict::Changed`]: it is not.
+    /// Errors of `read`, and of `fstat` and `lseek` (as `E`), are returned
+    /// as they are.
     pub fn read<E: From<io::Error>>(
         &self,
         file: &File,
@@ -257,9 +259,8 @@ impl ReadWindow {
         }
         let mut first = Sha256::new();
         let n1 = read(&mut Pass { feed: true, digest: Some(&mut first) })?;
-        let v = self.close(file, n1)?;
-        if v.is_changed() || n1.is_none() {
-            return Ok(v);
+        if self.close(file, n1)?.is_changed() {
+            return Ok(Verdict::Changed);
         }
         (&*file).seek(SeekFrom::Start(0))?;
         let mut second = Sha256::new();
@@ -296,11 +297,12 @@ impl Pass<'_> {
     }
 }
 
-/// Read the whole of `file` (from its start) under the rule, in buffers of
-/// `buf` bytes fed to `feed`: [`ReadWindow::open`], then
-/// [`ReadWindow::read`] with `read(2)` to the end of the file. What `feed`
-/// got is the file's unless the verdict is [`Verdict::Changed`] (or an
-/// error).
+/// Read the whole of the regular file `file` (from its start) under the
+/// rule, in buffers of `buf` bytes fed to `feed`: [`ReadWindow::open`],
+/// then [`ReadWindow::read`] with `read(2)` to the end of the file. What
+/// `feed` got is the file's unless the verdict is [`Verdict::Changed`] (or
+/// an error). Not for pipes or devices: a second read of those gives other
+/// bytes, and their stamps mean nothing.
 pub fn read_whole(file: &File, buf: usize, feed: &mut dyn FnMut(&[u8])) -> io::Result<Verdict> {
     let w = ReadWindow::open(file)?;
     let mut b = vec![0u8; buf.max(1)];
@@ -434,19 +436,35 @@ mod tests {
         let _ = std::fs::remove_file(&p);
     }
 
-    /// A read that stops early on purpose (`None`) is read once, stamps
-    /// compared.
+    /// A byte range (`None`: its length is not the file's size) of a racy
+    /// file is read twice and compared too.
+    #[cfg(unix)]
     #[test]
-    fn a_read_stopped_early_is_not_read_again() {
-        let p = temp("early", b"attack at dawn");
+    fn a_racy_range_is_read_again_and_compared() {
+        use std::os::unix::fs::FileExt;
+        let p = temp("range", b"attack at dawn");
         let f = File::open(&p).expect("open");
         let w = ReadWindow::open(&f).expect("window");
-        let mut calls = 0;
-        let v = w.read(&f, |_| {
-            calls += 1;
-            Ok::<_, io::Error>(None)
-        });
-        assert_eq!((v.expect("read"), calls), (Verdict::Racy, 1));
+        for torn in [false, true] {
+            let mut calls = 0;
+            let mut fed = Vec::new();
+            let v = w.read(&f, |pass| {
+                let mut buf = [0u8; 4];
+                f.read_exact_at(&mut buf, 7)?;
+                if torn && calls == 0 {
+                    buf[0] ^= 1;
+                }
+                calls += 1;
+                if pass.feeds() {
+                    fed.extend_from_slice(&buf);
+                }
+                pass.saw(&buf);
+                Ok::<_, io::Error>(None)
+            });
+            let want = if torn { Verdict::Changed } else { Verdict::Racy };
+            assert_eq!((v.expect("read"), calls), (want, 2));
+            assert_eq!(fed.len(), 4);
+        }
         let _ = std::fs::remove_file(&p);
     }
 }
