@@ -25,6 +25,14 @@ nonces the tags were made with (``nonces=``, ``nonce=``). Local paths are
 made absolute on the client (``os.path.abspath``) before any task is
 built, so the workers open the files the client names.
 
+Local files, whole or in byte ranges, are read under the rule for files
+that change while they are read (docs/SECURITY.md, "Files that change
+while they are read"): a task whose file changed while it read it (its
+size, times, device or inode moved, or, for a file changed within two
+seconds of the read, a second read of the range gave other bytes) raises
+``OSError`` ("changed while reading") rather than return a partial of
+bytes the file never held.
+
 A lost worker is no problem: Dask reruns its tasks elsewhere and the tag is
 the same bit for bit. Errors (a bad key, a missing file) are raised on the
 client as ``ValueError`` / ``FileNotFoundError``; a tag that does not verify
@@ -310,21 +318,15 @@ def _round_blocksize(blocksize: Union[int, str], gran: int) -> int:
 
 
 def _file_partial(spec: str, hk: _HashKey, path: str) -> bytes:
-    """The partial of the whole file at ``path`` (read in pieces)."""
-    hk = bytes(hk)
-    step = max(1, FILE_READ_BYTES // unimac.granularity(spec)) * unimac.granularity(spec)
-    acc = None
-    offset = 0
-    with open(path, "rb") as f:
-        cur = f.read(step)
-        while True:
-            nxt = f.read(step) if len(cur) == step else b""
-            p = unimac.partial_hash(spec, hk, offset, cur, last=not nxt)
-            acc = p if acc is None else unimac.partial_combine(acc, p)
-            if not nxt:
-                return acc
-            offset += len(cur)
-            cur = nxt
+    """The partial of the whole file at ``path``: the range of all its bytes
+    (``unimac._partial_range``: read in buffers of :data:`FILE_READ_BYTES`,
+    the GIL released, under the rule for files that change while they are
+    read); ``OSError`` ("changed while reading") if it changed, or is no
+    longer the size its ``stat`` gave."""
+    size = os.stat(path).st_size
+    head, partial, tail = _unimac._partial_range(spec, bytes(hk), path, 0, size, size, FILE_READ_BYTES)
+    assert not head and not tail and partial is not None
+    return partial
 
 
 def _block_local(spec: str, hk: _HashKey, path: str, offset: int, length: int, size: int):
@@ -337,7 +339,9 @@ def _block_local(spec: str, hk: _HashKey, path: str, offset: int, length: int, s
     The middle is read in buffers of :data:`BLOCK_READ_BYTES` and hashed as
     it is read, the key set up once (``unimac._partial_range``); a file that
     is not ``size`` bytes long, or changes while it is read, raises
-    ``OSError`` ("changed while reading").
+    ``OSError`` ("changed while reading"). The range of a file changed
+    within two seconds of the read is read a second time and compared (the
+    library's rule, ``unimac::formats::race``).
     """
     return _unimac._partial_range(spec, bytes(hk), path, offset, length, size, BLOCK_READ_BYTES)
 
