@@ -229,7 +229,7 @@ impl Known {
 /// path when it was listed is `known`: opened, read and checked once after
 /// (open, read, `fstat`, close), the listing's stat being the "before"
 /// stamp. The file read must be the one listed (same device and inode) and
-/// unchanged since (same size and modification time), else it is "changed
+/// unchanged since (same size, modification and change times), else it is "changed
 /// while reading", as a change during the read is; a file changed within
 /// `race::SLACK` of the read is read twice (the library's rule). Any other
 /// input (no stamp, a longer file) is read by [`read_message`].
@@ -292,10 +292,11 @@ pub const RANGE_BUF: usize = 256 << 10;
 pub const SPLIT_MIN: u64 = 8 << 20;
 
 /// Open the file at `path` once: if it is regular and at least
-/// [`SPLIT_MIN`] bytes long, `split` reads it (given the file, its size
-/// and its shown name) and its size and modification time are compared
-/// before and after (`Some` of what `split` gave); anything else is read
-/// here as one stream into `f` (`None`).
+/// [`SPLIT_MIN`] bytes long and not changed within `race::SLACK` of the
+/// read, `split` reads it (given the file, its size and its shown name) and
+/// its stamps are compared before and after (`Some` of what `split` gave);
+/// anything else, a racy big file included (read twice under the rule), is
+/// read here as one stream into `f` (`None`).
 fn split_or_stream<T>(
     path: &Path,
     f: &mut dyn FnMut(&[u8]),
