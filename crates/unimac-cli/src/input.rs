@@ -7,14 +7,21 @@
 //! system time than the parallel hashing of a bigger slice saved
 //! (docs/perf/cli.md).
 //!
-//! A regular file is checked before and after: if its size or modification
-//! time changed, or it ended early or ran long, the read is an error
-//! ("changed while reading") and the bytes fed so far are not the file.
+//! A regular file is read under the library's rule for files that change
+//! while they are read (`unimac::formats::race`): its stamp (size, mtime,
+//! ctime, device, inode) is compared before and after, and if it changed,
+//! or the file ended early or ran long, the read is an error ("changed
+//! while reading") and the bytes fed so far are not the file. A file
+//! changed within `race::SLACK` of the start of its read (a write may still
+//! be running under the read) is read a second time and accepted only if
+//! both reads give the same bytes; what was fed is then the first read's.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::mpsc;
+
+use unimac::formats::race::{Pass, ReadWindow, Stamp, Verdict};
 
 use crate::Fail;
 
@@ -90,9 +97,59 @@ fn is_stdin(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p.as_os_str() == "-")
 }
 
-/// What identifies a version of a file: size and modification time.
-fn stamp(m: &Metadata) -> (u64, Option<std::time::SystemTime>) {
-    (m.len(), m.modified().ok())
+/// The error of a read under the rule: the reader's own, or one of
+/// `fstat`/`lseek` (shown as "cannot read NAME: ...").
+enum RaceErr {
+    Fail(Fail),
+    Io(io::Error),
+}
+
+impl From<io::Error> for RaceErr {
+    fn from(e: io::Error) -> Self {
+        RaceErr::Io(e)
+    }
+}
+
+impl From<Fail> for RaceErr {
+    fn from(f: Fail) -> Self {
+        RaceErr::Fail(f)
+    }
+}
+
+/// "NAME: changed while reading".
+fn changed(name: &str) -> Fail {
+    Fail(format!("{name}: changed while reading"))
+}
+
+/// Read the regular file `file` under the rule of [`ReadWindow::read`]
+/// (once, or twice when racy): `read` reads it from its start, giving
+/// every slice to the sink it is passed (which feeds the caller only on
+/// the first read) and returns the bytes read to the end (`None`: stopped
+/// at a limit). "NAME: changed while reading" for [`Verdict::Changed`];
+/// `name` is called only for an error.
+fn under_rule(
+    w: &ReadWindow,
+    file: &File,
+    name: &dyn Fn() -> String,
+    f: &mut dyn FnMut(&[u8]),
+    mut read: impl FnMut(&mut dyn FnMut(&[u8])) -> Result<Option<u64>, Fail>,
+) -> Result<(), Fail> {
+    let r = w.read(file, |pass: &mut Pass<'_>| {
+        let feeds = pass.feeds();
+        let mut sink = |d: &[u8]| {
+            if feeds {
+                f(d);
+            }
+            pass.saw(d);
+        };
+        read(&mut sink).map_err(RaceErr::from)
+    });
+    match r {
+        Ok(Verdict::Changed) => Err(changed(&name())),
+        Ok(Verdict::Stable | Verdict::Racy) => Ok(()),
+        Err(RaceErr::Fail(e)) => Err(e),
+        Err(RaceErr::Io(e)) => Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
+    }
 }
 
 /// Feed the message at `path` (stdin for `-`/None) to `f`, in one or more
@@ -129,50 +186,42 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
     if !meta.is_file() {
         return read_stream(file, name, limit, BUF, None, f);
     }
-    let before = stamp(&meta);
-    let (total, over) = if meta.len() >= BUF as u64 && limit == u64::MAX {
-        (read_pipelined(&file, name, &mut f)?, false)
-    } else {
+    let w = ReadWindow::since(Stamp::of(&meta));
+    let mut over = false;
+    // A size of 0 may be a file whose size is not known in advance (/proc);
+    // then only the stamps compare (the rule's check of the bytes read).
+    under_rule(&w, &file, &|| name.to_string(), &mut f, |sink| {
+        if meta.len() >= BUF as u64 && limit == u64::MAX {
+            return Ok(Some(read_pipelined(&file, name, sink)?));
+        }
         let mut total = 0u64;
         // A buffer the size of the file (and one byte to see its end): no
         // 1 MiB buffer to clear for every small file.
         let cap = usize::try_from(meta.len()).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
         // Reading stops at the size the file had: a file that grew is caught
-        // by the stamps compared below, without one more read() to see EOF.
+        // by the stamps compared after, without one more read() to see EOF.
         let expect = (meta.len() > 0).then_some(meta.len());
-        let over = read_stream(&file, name, limit, cap, expect, |d| {
+        over = read_stream(&file, name, limit, cap, expect, |d| {
             total += d.len() as u64;
-            f(d)
+            sink(d)
         })?;
-        (total, over)
-    };
-    let after = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
-    // A size of 0 may be a file whose size is not known in advance (/proc);
-    // then only the stamps compare.
-    if stamp(&after) != before || (!over && before.0 > 0 && total != before.0) {
-        return Err(Fail(format!("{name}: changed while reading")));
-    }
+        // Past the limit only a prefix was read: its length is not compared.
+        Ok((!over).then_some(total))
+    })?;
     Ok(over)
 }
 
 /// What the stat of a regular file by its path, taken when it was listed,
-/// says about it: size, modification time, and which file it is (device,
-/// inode). [`read_known`] takes it as the "before" stamp.
+/// says about it: its [`Stamp`] (size, modification and change times, and
+/// which file it is: device, inode). [`read_known`] takes it as the
+/// "before" stamp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Known {
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-    dev: u64,
-    ino: u64,
-}
+pub struct Known(Stamp);
 
 impl Known {
     /// The stamp of `m` if it is a regular file's.
     pub fn of(m: &Metadata) -> Option<Known> {
-        use std::os::unix::fs::MetadataExt;
-        m.is_file().then(|| Known { len: m.len(), modified: m.modified().ok(), dev: m.dev(), ino: m.ino() })
+        m.is_file().then(|| Known(Stamp::of(m)))
     }
 }
 
@@ -180,39 +229,38 @@ impl Known {
 /// path when it was listed is `known`: opened, read and checked once after
 /// (open, read, `fstat`, close), the listing's stat being the "before"
 /// stamp. The file read must be the one listed (same device and inode) and
-/// unchanged since (same size and modification time), else it is "changed
-/// while reading", as a change during the read is. Any other input (no
-/// stamp, a longer file) is read by [`read_message`].
+/// unchanged since (same size, modification and change times), else it is "changed
+/// while reading", as a change during the read is; a file changed within
+/// `race::SLACK` of the read is read twice (the library's rule). Any other
+/// input (no stamp, a longer file) is read by [`read_message`].
 pub fn read_known(path: &Path, known: Option<Known>, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
-    let Some(k) = known.filter(|k| k.len < BUF as u64 && path.as_os_str() != "-") else {
+    let Some(Known(k)) = known.filter(|k| k.0.len() < BUF as u64 && path.as_os_str() != "-") else {
         return read_message(Some(path), f);
     };
     // The name is made only for an error (most files have none).
     let name = || shown(Some(path));
     let file = File::open(path).map_err(|e| Fail(format!("cannot open {}: {}", name(), io_msg(&e))))?;
-    let cap = usize::try_from(k.len).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
-    let expect = (k.len > 0).then_some(k.len);
+    let w = ReadWindow::since(k);
+    let cap = usize::try_from(k.len()).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
+    let expect = (!k.is_empty()).then_some(k.len());
     // As `read_stream`, reading stops at the size listed.
     let mut buf = vec![0u8; cap];
-    let mut total = 0u64;
-    while expect != Some(total) {
-        match (&file).read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                f(&buf[..n]);
-                total += n as u64;
+    let mut read_all = |sink: &mut dyn FnMut(&[u8])| -> Result<Option<u64>, Fail> {
+        let mut total = 0u64;
+        while expect != Some(total) {
+            match (&file).read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    sink(&buf[..n]);
+                    total += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
         }
-    }
-    let after = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {}: {}", name(), io_msg(&e))))?;
-    if Known::of(&after) != Some(k) || (k.len > 0 && total != k.len) {
-        return Err(Fail(format!("{}: changed while reading", name())));
-    }
-    Ok(())
+        Ok(Some(total))
+    };
+    under_rule(&w, &file, &name, &mut f, &mut read_all)
 }
 
 /// [`read_message`] of the file at `path` unless it is a regular file of
@@ -244,10 +292,11 @@ pub const RANGE_BUF: usize = 256 << 10;
 pub const SPLIT_MIN: u64 = 8 << 20;
 
 /// Open the file at `path` once: if it is regular and at least
-/// [`SPLIT_MIN`] bytes long, `split` reads it (given the file, its size
-/// and its shown name) and its size and modification time are compared
-/// before and after (`Some` of what `split` gave); anything else is read
-/// here as one stream into `f` (`None`).
+/// [`SPLIT_MIN`] bytes long and not changed within `race::SLACK` of the
+/// read, `split` reads it (given the file, its size and its shown name) and
+/// its stamps are compared before and after (`Some` of what `split` gave);
+/// anything else, a racy big file included (read twice under the rule), is
+/// read here as one stream into `f` (`None`).
 fn split_or_stream<T>(
     path: &Path,
     f: &mut dyn FnMut(&[u8]),
@@ -261,15 +310,19 @@ fn split_or_stream<T>(
     if !meta.is_file() || meta.len() < SPLIT_MIN {
         return read_open(file, meta, &name, u64::MAX, f).map(|_| None);
     }
-    let before = stamp(&meta);
-    let got = split(&file, meta.len(), &name)?;
-    let after = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
-    if stamp(&after) != before {
-        return Err(Fail(format!("{name}: changed while reading")));
+    let w = ReadWindow::since(Stamp::of(&meta));
+    if w.racy() {
+        // Changed within SLACK of this read: read as one stream, which the
+        // rule reads twice and compares (stripes are for the common case).
+        return read_open(file, meta, &name, u64::MAX, f).map(|_| None);
     }
-    Ok(Some(got))
+    let got = split(&file, meta.len(), &name)?;
+    // The stripes read exactly the size (a stripe that ended early failed).
+    match w.close(&file, Some(meta.len())) {
+        Ok(Verdict::Stable) => Ok(Some(got)),
+        Ok(Verdict::Racy | Verdict::Changed) => Err(changed(&name)),
+        Err(e) => Err(Fail(format!("cannot read {name}: {}", io_msg(&e)))),
+    }
 }
 
 /// What the ordered step of [`read_message_stripes`] gets, in file order:
@@ -608,20 +661,45 @@ mod tests {
     /// A big file read in stripes gives every byte once and in order: the
     /// stripes (whole units, hashed on any thread) and then the end as
     /// bytes; with one thread, or a file below the split size, bytes only.
+    /// A file changed within `race::SLACK` of its read is read as one
+    /// stream (twice): bytes only.
     #[test]
     fn stripes_feed_every_byte_once_in_order() {
         let dir = std::env::temp_dir().join(format!("unimac-stripes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        for (len, unit, threads) in [
+        let cases = [
             (SPLIT_MIN as usize + (3 << 20) + 7, 1024usize, 2usize),
             (SPLIT_MIN as usize + 69_696 * 3, 69_696, 3),
             (SPLIT_MIN as usize + 5, 128, 2),
             (SPLIT_MIN as usize + 5, 128, 1),
             (SPLIT_MIN as usize - 1, 128, 2),
-        ] {
-            let data: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31) as u8).collect();
-            let p = dir.join("big");
-            std::fs::write(&p, &data).expect("write");
+        ];
+        let data_of = |len: usize| -> Vec<u8> {
+            (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31) as u8).collect()
+        };
+        let racy = dir.join("racy");
+        std::fs::write(&racy, data_of(cases[0].0)).expect("write");
+        for (i, &(len, ..)) in cases.iter().enumerate() {
+            std::fs::write(dir.join(format!("big{i}")), data_of(len)).expect("write");
+        }
+        // Just written, so read as one stream (twice, compared).
+        let mut got = Vec::new();
+        let hash = |_: u64, d: &[u8]| -> Result<Vec<u8>, String> { Ok(d.to_vec()) };
+        let st = Stripes { unit: 1024, threads: 2, hash: &hash, progress: None };
+        let mut apply = |piece: Piece<'_, Vec<u8>>| -> Result<(), String> {
+            match piece {
+                Piece::Bytes(d) => got.extend_from_slice(d),
+                _ => panic!("a racy file is read as one stream"),
+            }
+            Ok(())
+        };
+        read_message_stripes(Some(&racy), &st, &mut apply).map_err(|e| e.0).expect("read");
+        assert!(got == data_of(cases[0].0));
+        // The others are read after SLACK: not racy.
+        std::thread::sleep(unimac::formats::race::SLACK + std::time::Duration::from_millis(100));
+        for (i, (len, unit, threads)) in cases.into_iter().enumerate() {
+            let data = data_of(len);
+            let p = dir.join(format!("big{i}"));
             let hash = |at: u64, d: &[u8]| -> Result<Vec<u8>, String> {
                 assert!(!d.is_empty() && d.len().is_multiple_of(unit));
                 assert!(data[at as usize..at as usize + d.len()] == *d);

@@ -362,16 +362,54 @@ fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny
     }
 }
 
-/// Feed the file at `path` to `update` in chunks of 1 MiB.
-fn feed_file(path: &std::path::Path, update: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+/// Why [`feed_file`] failed.
+enum FileError {
+    Io(std::io::Error),
+    /// The file changed while it was read: what was fed is not the file.
+    Changed,
+}
+
+impl From<std::io::Error> for FileError {
+    fn from(e: std::io::Error) -> Self {
+        FileError::Io(e)
+    }
+}
+
+impl FileError {
+    /// The Python exception: the `OSError` subclass of an I/O error, or
+    /// `OSError("PATH: changed while reading")`.
+    fn into_py(self, py: Python<'_>, path: &std::path::Path) -> PyErr {
+        match self {
+            FileError::Io(e) => oserror::from_io(py, &e, path),
+            FileError::Changed => {
+                pyo3::exceptions::PyOSError::new_err(format!("{}: changed while reading", path.display()))
+            }
+        }
+    }
+}
+
+/// Feed the file at `path` to `update` in chunks of 1 MiB. A regular file
+/// is read under the library's rule for files that change while they are
+/// read (`unimac::formats::race`: its stamp compared before and after, and
+/// read twice and compared if it was changed within `race::SLACK` of the
+/// read); [`FileError::Changed`] if it changed. Anything else (a pipe, a
+/// device) is read once to its end.
+fn feed_file(path: &std::path::Path, update: &mut dyn FnMut(&[u8])) -> Result<(), FileError> {
     use std::io::Read;
+    use unimac::formats::race;
     let mut f = std::fs::File::open(path)?;
+    if f.metadata()?.is_file() {
+        return match race::read_whole(&f, 1 << 20, update)? {
+            race::Verdict::Changed => Err(FileError::Changed),
+            race::Verdict::Stable | race::Verdict::Racy => Ok(()),
+        };
+    }
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let k = match f.read(&mut buf) {
             Ok(k) => k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         if k == 0 {
             return Ok(());
@@ -405,7 +443,7 @@ fn check_file(
         NamedMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(n.as_deref()))
     }
     .map_err(err)?;
-    py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| oserror::from_io(py, &e, &path))?;
+    py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| e.into_py(py, &path))?;
     let got = s.finalize().map_err(err)?;
     Ok(verify_tag(&got, &t).is_ok())
 }
@@ -539,11 +577,11 @@ impl PyMac {
         self.mac.desc().check_nonce(n.as_deref()).map_err(err)?;
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
         let out = py
-            .allow_threads(|| -> Result<Result<Vec<u8>, Error>, std::io::Error> {
+            .allow_threads(|| -> Result<Result<Vec<u8>, Error>, FileError> {
                 feed_file(&path, &mut |d| p.update(d))?;
                 Ok(p.finalize(n.as_deref()))
             })
-            .map_err(|e| oserror::from_io(py, &e, &path))?;
+            .map_err(|e| e.into_py(py, &path))?;
         Ok(PyBytes::new(py, &out.map_err(err)?))
     }
 

@@ -9,6 +9,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use unimac::formats::race;
 use unimac::partial::{self, Partial, PartialStream};
 use zeroize::Zeroize;
 
@@ -213,9 +214,16 @@ pub fn partial_names() -> Vec<String> {
 /// held again).
 enum RangeError {
     Io(std::io::Error),
-    /// The file's size or modification time changed, or it ended early.
+    /// The file's stamp changed, it ended early, or two reads of a racy
+    /// range differed.
     Changed(String),
     Lib(unimac::Error),
+}
+
+impl From<std::io::Error> for RangeError {
+    fn from(e: std::io::Error) -> Self {
+        RangeError::Io(e)
+    }
 }
 
 /// A range's `(head, partial, tail)`: its unaligned edges and its middle.
@@ -234,12 +242,6 @@ fn read_at(mut f: &File, buf: &mut [u8], pos: u64) -> std::io::Result<()> {
     f.read_exact(buf)
 }
 
-/// What identifies a version of the file: its size and modification time.
-fn stamp(f: &File) -> std::io::Result<(u64, Option<std::time::SystemTime>)> {
-    let m = f.metadata()?;
-    Ok((m.len(), m.modified().ok()))
-}
-
 /// The bytes ``[offset, offset + length)`` of the file at ``path`` (of
 /// ``size`` bytes), hashed as they are read: ``(head, partial, tail)``.
 /// ``partial`` covers the aligned middle ``[a, e)`` (``None`` if empty and
@@ -251,8 +253,11 @@ fn stamp(f: &File) -> std::io::Result<(u64, Option<std::time::SystemTime>)> {
 /// GIL released: memory is one buffer whatever the range's length.
 ///
 /// ``OSError`` "PATH: changed while reading" if the file does not have
-/// ``size`` bytes, ends early, or its size or modification time changed
-/// while it was read. The tasks of :func:`unimac.dask.tag_large`.
+/// ``size`` bytes, ends early, or changed while it was read, under the
+/// library's rule (``unimac::formats::race``): its stamp (size, mtime,
+/// ctime, device, inode) compared before and after, and a range of a file
+/// changed within two seconds of the read read twice and compared. The
+/// tasks of :func:`unimac.dask.tag_large` and :func:`unimac.dask.tag_files`.
 #[pyfunction]
 #[pyo3(name = "_partial_range", signature = (name, hash_key, path, offset, length, size, buffer = 1 << 20))]
 #[allow(clippy::too_many_arguments)]
@@ -284,10 +289,10 @@ pub fn partial_range<'py>(
     let step = (buffer.max(1) as u64 / g).max(1) * g;
     let run = || -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
         let changed = |why: String| RangeError::Changed(format!("{}: changed while reading ({why})", path.display()));
-        let f = File::open(&path).map_err(RangeError::Io)?;
-        let before = stamp(&f).map_err(RangeError::Io)?;
-        if before.0 != size {
-            return Err(changed(format!("{} bytes, {size} expected", before.0)));
+        let f = File::open(&path)?;
+        let w = race::ReadWindow::open(&f)?;
+        if w.stamp().len() != size {
+            return Err(changed(format!("{} bytes, {size} expected", w.stamp().len())));
         }
         let read = |buf: &mut [u8], pos: u64| {
             read_at(&f, buf, pos).map_err(|x| match x.kind() {
@@ -295,31 +300,58 @@ pub fn partial_range<'py>(
                 _ => RangeError::Io(x),
             })
         };
-        let mut head = vec![0u8; (a - offset) as usize];
-        read(&mut head, offset)?;
-        let partial = if e > a || last {
-            let mut s = PartialStream::new(&name, hk, a).map_err(RangeError::Lib)?;
-            let mut buf = vec![0u8; step.min(e - a) as usize];
-            let mut pos = a;
-            loop {
-                let n = step.min(e - pos) as usize;
-                read(&mut buf[..n], pos)?;
-                pos += n as u64;
-                if pos == e {
-                    break Some(s.finish(&buf[..n], last).map_err(RangeError::Lib)?);
+        let mut out = None;
+        // Read once, or twice if the file is racy: the second read only
+        // digests the same range, to compare.
+        let verdict = w.read(&f, |pass| {
+            let mut head = vec![0u8; (a - offset) as usize];
+            read(&mut head, offset)?;
+            pass.saw(&head);
+            let mut s = if pass.feeds() && (e > a || last) {
+                Some(PartialStream::new(&name, hk, a).map_err(RangeError::Lib)?)
+            } else {
+                None
+            };
+            let mut partial = None;
+            if e > a || last {
+                let mut buf = vec![0u8; step.min(e - a) as usize];
+                let mut pos = a;
+                loop {
+                    let n = step.min(e - pos) as usize;
+                    read(&mut buf[..n], pos)?;
+                    pass.saw(&buf[..n]);
+                    pos += n as u64;
+                    if pos == e {
+                        if let Some(s) = s.take() {
+                            partial = Some(s.finish(&buf[..n], last).map_err(RangeError::Lib)?);
+                        }
+                        break;
+                    }
+                    if let Some(s) = s.as_mut() {
+                        s.update(&buf[..n]).map_err(RangeError::Lib)?;
+                    }
                 }
-                s.update(&buf[..n]).map_err(RangeError::Lib)?;
             }
-        } else {
-            None
-        };
-        let mut tail = vec![0u8; (end - e) as usize];
-        read(&mut tail, e)?;
-        let after = stamp(&f).map_err(RangeError::Io)?;
-        if after != before {
-            return Err(changed(format!("{} bytes now, its modification time {}", after.0, if after.1 == before.1 { "the same" } else { "changed" })));
+            let mut tail = vec![0u8; (end - e) as usize];
+            read(&mut tail, e)?;
+            pass.saw(&tail);
+            if pass.feeds() {
+                out = Some((head, partial, tail));
+            }
+            // A range: its length is not the file's size.
+            Ok::<_, RangeError>(None)
+        })?;
+        match (verdict, out) {
+            (race::Verdict::Stable | race::Verdict::Racy, Some(x)) => Ok(x),
+            _ => {
+                let now = race::Stamp::of_file(&f)?;
+                Err(changed(if now.len() != size {
+                    format!("{} bytes now", now.len())
+                } else {
+                    "it was written to while it was read".to_string()
+                }))
+            }
         }
-        Ok((head, partial, tail))
     };
     let (head, p, tail) = py.allow_threads(run).map_err(|x| match x {
         RangeError::Io(x) => crate::oserror::from_io(py, &x, &path),

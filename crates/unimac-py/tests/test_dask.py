@@ -22,12 +22,11 @@ import unimac.dask as ud  # noqa: E402
 
 NAMES = ["hash127-aes", "wc-eval64", "wc-mmh32x2", "hash127-aes-nonce"]
 
-# These tests run a plain-TCP LocalCluster and give nonces with the
-# deprecated tag_large(nonce=...): both warnings are expected here (and
-# checked in test_dask_api.py).
+# These tests run a plain-TCP LocalCluster: its warning is expected here
+# (and checked in test_dask_api.py). They give their own nonces to
+# tag_large (nonce=..., caller_manages_nonces=True).
 pytestmark = [
     pytest.mark.filterwarnings("ignore::unimac.dask.InsecureClusterWarning"),
-    pytest.mark.filterwarnings("ignore:unimac.dask.tag_large.nonce=:DeprecationWarning"),
 ]
 
 
@@ -55,7 +54,10 @@ def test_tag_large_equals_single_process(client, big, name):
     odd = g * (2 * (20000 // g) + 1)  # an odd multiple of the granularity
     sizes = [4096, 64 << 10, odd, odd - 1, "1 MiB", "1 GiB"]  # odd - 1: rounded up to odd
     for bs in sizes:
-        assert ud.tag_large(big, name, key, nonce=nonce, blocksize=bs, client=client) == want, bs
+        got = ud.tag_large(
+            big, name, key, nonce=nonce, caller_manages_nonces=nonce is not None, blocksize=bs, client=client
+        )
+        assert got == want, bs
     ud.verify_large(big, name, key, want, nonce=nonce, blocksize=64 << 10, client=client)
     bad = bytearray(want)
     bad[0] ^= 1
@@ -190,7 +192,7 @@ def test_cipher_key_never_leaves_the_client(client, big, tmp_path, name, secret)
     K, hk = key[secret], unimac.hash_key(name, key)
     rec = _Recording(client)
     nonce = _nonce(name)
-    t = ud.tag_large(big, name, key, nonce=nonce, blocksize=256 << 10, client=rec)
+    t = ud.tag_large(big, name, key, nonce=nonce, caller_manages_nonces=nonce is not None, blocksize=256 << 10, client=rec)
     assert t == unimac.Mac(name, key).tag_file(big, nonce=nonce)
     counter = unimac.Counter.create(str(tmp_path / "c"), name, key) if nonce else None
     ud.tag_files([big, big], name, key, counter=counter, client=rec)

@@ -1,5 +1,5 @@
 """unimac.dask's parameters: counter= for both tagging functions (nonce= on
-tag_large deprecated), paths made absolute on the client, a lone path
+tag_large only with caller_manages_nonces=True), paths made absolute on the client, a lone path
 refused, the warning for a plain-TCP scheduler, the install hint, and the
 README's example run as a script, twice."""
 
@@ -72,18 +72,26 @@ def test_tag_large_takes_a_counter_as_tag_files_does(client, files):
     assert pickle.loads(pickle.dumps(t)) == t and pickle.loads(pickle.dumps(t)).nonce is None
 
 
-def test_tag_large_nonce_is_a_deprecated_alias(client, files):
+def test_tag_large_takes_a_nonce_only_when_the_caller_manages_nonces(client, files):
+    """A nonce given by the caller could be one already used under the key
+    (two files tagged under one nonce give the tags away): tag_large takes
+    it only with caller_manages_nonces=True, as the CLI's --nonce needs
+    --caller-manages-nonces."""
     key = unimac.keygen("wc-mmh32x4")
     n = os.urandom(16)
-    with pytest.warns(DeprecationWarning, match="counter=") as w:
-        t = ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, client=client)
-    assert w[0].filename == __file__
+    with pytest.raises(ValueError, match="caller_manages_nonces=True"):
+        ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, client=client)
+    with pytest.raises(ValueError, match="goes with nonce="):
+        ud.tag_large("big.bin", "wc-mmh32x4", key, caller_manages_nonces=True, client=client)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning: the caller said it manages its nonces
+        t = ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, caller_manages_nonces=True, client=client)
     assert t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=n) and t.nonce == n
     ctr = unimac.Counter.create("n.ctr", "wc-mmh32x4", key)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="not both"):
-        ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, counter=ctr, client=client)
+    with pytest.raises(ValueError, match="not both"):
+        ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, caller_manages_nonces=True, counter=ctr, client=client)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # verify_large's nonce= is not deprecated
+        warnings.simplefilter("error")  # verify_large's nonce= needs no opt-in
         ud.verify_large("big.bin", "wc-mmh32x4", key, t, nonce=n, client=client)
 
 

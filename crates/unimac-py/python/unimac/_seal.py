@@ -293,7 +293,11 @@ def _check_strength(name: str, paths: Sequence[bytes], random_nonce: bool) -> No
 
 def _tag_file(m, path: bytes, nonce: Optional[bytes]) -> Tuple[bytes, int]:
     """What the MAC sends for the file at ``path`` under ``nonce``, and the
-    file's size."""
+    file's size. ``Mac.tag_file`` reads a regular file under the library's
+    rule for files that change while they are read (``OSError`` "PATH:
+    changed while reading", a file changed within two seconds read twice
+    and compared); the path must also name the same, unchanged file before
+    and after."""
     before = os.stat(path)
     if not stat.S_ISREG(before.st_mode):
         with open(path, "rb") as f:
@@ -301,7 +305,11 @@ def _tag_file(m, path: bytes, nonce: Optional[bytes]) -> Tuple[bytes, int]:
         return m.tag(data, nonce), len(data)
     sent = m.tag_file(os.fsdecode(path), nonce)
     after = os.stat(path)
-    if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+
+    def stamp(s):
+        return (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_dev, s.st_ino)
+
+    if stamp(after) != stamp(before):
         raise OSError(f"{os.fsdecode(path)}: changed while it was read; seal it again")
     return sent, after.st_size
 

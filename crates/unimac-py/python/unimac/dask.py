@@ -20,10 +20,22 @@ protects the cipher key from disclosure, not the tags from forgery: see
 Both tagging functions take the nonces of a nonce MAC the same way:
 ``counter=``, a :class:`unimac.Counter` bound to the MAC and key, drawn on
 the client after the hashing; the nonces come back with the tags
-(:attr:`Tags.nonces`, :attr:`Tag.nonce`). The checking functions take the
-nonces the tags were made with (``nonces=``, ``nonce=``). Local paths are
-made absolute on the client (``os.path.abspath``) before any task is
-built, so the workers open the files the client names.
+(:attr:`Tags.nonces`, :attr:`Tag.nonce`). A nonce given by the caller
+(:func:`tag_large` only, for interoperation) needs
+``caller_manages_nonces=True``, as the CLI's ``--nonce`` needs
+``--caller-manages-nonces``: unimac cannot know whether it was used
+before. The checking functions take the nonces the tags were made with
+(``nonces=``, ``nonce=``). Local paths are made absolute on the client
+(``os.path.abspath``) before any task is built, so the workers open the
+files the client names.
+
+Local files, whole or in byte ranges, are read under the rule for files
+that change while they are read (docs/SECURITY.md, "Files that change
+while they are read"): a task whose file changed while it read it (its
+size, times, device or inode moved, or, for a file changed within two
+seconds of the read, a second read of the range gave other bytes) raises
+``OSError`` ("changed while reading") rather than return a partial of
+bytes the file never held.
 
 A lost worker is no problem: Dask reruns its tasks elsewhere and the tag is
 the same bit for bit. Errors (a bad key, a missing file) are raised on the
@@ -310,21 +322,15 @@ def _round_blocksize(blocksize: Union[int, str], gran: int) -> int:
 
 
 def _file_partial(spec: str, hk: _HashKey, path: str) -> bytes:
-    """The partial of the whole file at ``path`` (read in pieces)."""
-    hk = bytes(hk)
-    step = max(1, FILE_READ_BYTES // unimac.granularity(spec)) * unimac.granularity(spec)
-    acc = None
-    offset = 0
-    with open(path, "rb") as f:
-        cur = f.read(step)
-        while True:
-            nxt = f.read(step) if len(cur) == step else b""
-            p = unimac.partial_hash(spec, hk, offset, cur, last=not nxt)
-            acc = p if acc is None else unimac.partial_combine(acc, p)
-            if not nxt:
-                return acc
-            offset += len(cur)
-            cur = nxt
+    """The partial of the whole file at ``path``: the range of all its bytes
+    (``unimac._partial_range``: read in buffers of :data:`FILE_READ_BYTES`,
+    the GIL released, under the rule for files that change while they are
+    read); ``OSError`` ("changed while reading") if it changed, or is no
+    longer the size its ``stat`` gave."""
+    size = os.stat(path).st_size
+    head, partial, tail = _unimac._partial_range(spec, bytes(hk), path, 0, size, size, FILE_READ_BYTES)
+    assert not head and not tail and partial is not None
+    return partial
 
 
 def _block_local(spec: str, hk: _HashKey, path: str, offset: int, length: int, size: int):
@@ -337,7 +343,9 @@ def _block_local(spec: str, hk: _HashKey, path: str, offset: int, length: int, s
     The middle is read in buffers of :data:`BLOCK_READ_BYTES` and hashed as
     it is read, the key set up once (``unimac._partial_range``); a file that
     is not ``size`` bytes long, or changes while it is read, raises
-    ``OSError`` ("changed while reading").
+    ``OSError`` ("changed while reading"). The range of a file changed
+    within two seconds of the read is read a second time and compared (the
+    library's rule, ``unimac::formats::race``).
     """
     return _unimac._partial_range(spec, bytes(hk), path, offset, length, size, BLOCK_READ_BYTES)
 
@@ -622,6 +630,7 @@ def tag_large(
     *,
     counter: Optional["unimac.Counter"] = None,
     nonce: Optional[bytes] = None,
+    caller_manages_nonces: bool = False,
     blocksize: Union[int, str] = "128 MiB",
     client: Optional["distributed.Client"] = None,
     **storage_options: Any,
@@ -639,8 +648,12 @@ def tag_large(
     A MAC with a nonce takes it from ``counter`` (a :class:`unimac.Counter`
     bound to the MAC and key, drawn on the client after the hashing), as
     :func:`tag_files` does. Returns a :class:`Tag`: the tag as ``bytes``,
-    its nonce in ``.nonce``. ``nonce=`` (a nonce given by the caller) is
-    deprecated: it still works, with a ``DeprecationWarning``.
+    its nonce in ``.nonce``. A nonce given by the caller (``nonce=``, for
+    interoperation) is taken only with ``caller_manages_nonces=True``, the
+    caller saying that it keeps its nonces from ever repeating under this
+    key (the CLI's ``--nonce`` and ``--caller-manages-nonces``): a nonce
+    used for two messages gives the tags away. Without it ``nonce=``
+    raises ``ValueError``.
 
     The tag is of the partials the workers returned, whatever they read,
     and the hash key they hold lets them forge once they see a tag: the
@@ -653,16 +666,20 @@ def tag_large(
     >>> t = unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, counter=ctr, blocksize="64 KiB", client=client)
     >>> t.nonce == bytes(16), t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce)
     (True, True)
+    >>> unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, nonce=bytes(16), client=client)
+    Traceback (most recent call last):
+    ...
+    ValueError: wc-mmh32x4: tag_large(nonce=...) takes a nonce the caller keeps from repeating: pass counter=unimac.Counter(...), or caller_manages_nonces=True
     """
+    if nonce is not None and not caller_manages_nonces:
+        raise ValueError(
+            f"{name}: tag_large(nonce=...) takes a nonce the caller keeps from repeating: "
+            "pass counter=unimac.Counter(...), or caller_manages_nonces=True"
+        )
+    if caller_manages_nonces and nonce is None:
+        raise ValueError(f"{name}: caller_manages_nonces=True goes with nonce=")
     urlpath = _url(urlpath)
     client = _client(client)
-    if nonce is not None:
-        warnings.warn(
-            "unimac.dask.tag_large(nonce=...) is deprecated: pass counter=unimac.Counter(...) as tag_files takes it "
-            "(the nonce comes back as the result's .nonce)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
     return _tag_large(urlpath, name, key, counter, nonce, blocksize, client, storage_options)
 
 

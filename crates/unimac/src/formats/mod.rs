@@ -4,7 +4,8 @@
 //! sealed manifests ([`manifest`]), the keys derived for each purpose
 //! ([`derive`]), the strength policy ([`policy`]), one walk of a tree
 //! ([`walk`]) and the file rules they share ([`fsio`]: open only regular
-//! files, write whole files or none). Counter files are
+//! files, write whole files or none; [`race`]: a file that changes while
+//! it is read is re-read or refused). Counter files are
 //! [`crate::counter`], re-exported here.
 //!
 //! Each format is a construction: one key per purpose (the manifest seal
@@ -19,6 +20,7 @@ pub mod fsio;
 pub mod keyfile;
 pub mod manifest;
 pub mod policy;
+pub mod race;
 pub mod walk;
 
 pub use crate::counter;
