@@ -1316,6 +1316,57 @@ fn one_time_key_tags_once_then_only_verifies() {
     );
 }
 
+/// `verify` of a one-time MAC's tags (src/mac_cmd.rs: the check takes the
+/// tag first and gives none): for hash127 and hash127-96, on a small file
+/// (read on a worker), a file of 8 MiB and more (read on its own) and
+/// stdin, the right tag is OK and a changed tag or a changed file FAILED;
+/// checking does not spend the key.
+#[test]
+fn one_time_tags_verify_on_every_read_path() {
+    let d = Dir::new();
+    let small = d.write("small", b"the one message");
+    let big_data: Vec<u8> = (0..(8usize << 20) + 5).map(|i| (i * 7 + i / 4099) as u8).collect();
+    let big = d.write("big", &big_data);
+    for name in ["hash127", "hash127-96"] {
+        let k = keygen(&d, name, &format!("{name}.key"));
+        let key = key_hex(&k);
+        let tag_of = |file: &str| {
+            let o = run(&["compute", &format!("mac-{name}"), "--known-answer", "--key", &key, file]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            stdout(&o).trim_end().to_string()
+        };
+        for file in [&small, &big] {
+            let t = tag_of(file);
+            let good = d.write("good", format!("{t}  {file}\n").as_bytes());
+            let o = run(&["verify", name, "--key-file", &k, "--check", &good]);
+            assert!(o.status.success(), "{name} {file}: {}", stderr(&o));
+            assert_eq!(stdout(&o), format!("{file}: OK\n"));
+            // Stdin as '-'.
+            let dash = d.write("dash", format!("{t}  -\n").as_bytes());
+            let o = run_stdin(&["verify", name, "--key-file", &k, "--check", &dash], &fs::read(file).unwrap());
+            assert!(o.status.success(), "{name} {file} stdin: {}", stderr(&o));
+            assert_eq!(stdout(&o), "-: OK\n");
+            // A tag with its last digit changed.
+            let last = t.chars().last().unwrap();
+            let other = if last == '0' { '1' } else { '0' };
+            let bad_tag = format!("{}{other}", &t[..t.len() - 1]);
+            let bad = d.write("bad", format!("{bad_tag}  {file}\n").as_bytes());
+            let o = run(&["verify", name, "--key-file", &k, "--check", &bad]);
+            assert_eq!(o.status.code(), Some(1), "{name} {file}: {}", stderr(&o));
+            assert_eq!(stdout(&o), format!("{file}: FAILED\n"));
+        }
+        // The small file changed: its old tag fails.
+        let t = tag_of(&small);
+        let changed = d.write("changed", b"the one messagf");
+        let sums = d.write("sums", format!("{t}  {changed}\n").as_bytes());
+        let o = run(&["verify", name, "--key-file", &k, "--check", &sums]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{changed}: FAILED\n"));
+        // Not spent by any of it.
+        assert!(!fs::read_to_string(&k).unwrap().contains("spent"));
+    }
+}
+
 #[test]
 fn random_nonces_are_fresh_and_verify() {
     let d = Dir::new();

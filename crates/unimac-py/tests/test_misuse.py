@@ -544,3 +544,29 @@ def test_umac_counter_uses_all_128_bits(name, tmp_path):
     _set(path, 2 ** 128 - 1)
     with pytest.raises(ValueError, match="exhausted"):
         c.next()
+
+
+@pytest.mark.parametrize("name", ["hash127", "hash127-96"])
+def test_one_time_file_check_takes_the_tag_and_gives_none(name, tmp_path):
+    """Checking a file's one-time tag (``verify_check_file``'s door) answers
+    only whether the tag given is right: the right tag of a file longer than
+    one read chunk is accepted, a changed, short or long tag and another
+    file are refused; the key is not spent and still tags once."""
+    from unimac import _unimac
+
+    key = unimac.keygen(name)
+    data = os.urandom((1 << 20) + 3)
+    f = tmp_path / "m"
+    f.write_bytes(data)
+    k = unimac.OneTimeKey(name, key)
+    t = unimac.OneTimeKey(name, key).tag(data)
+    assert _unimac._check_file(name, key, str(f), t) is True
+    bad = bytes([t[0] ^ 1]) + t[1:]
+    for wrong in (bad, t[:-1], t + b"\0", b""):
+        assert _unimac._check_file(name, key, str(f), wrong) is False
+    g = tmp_path / "other"
+    g.write_bytes(data[:-1])
+    assert _unimac._check_file(name, key, str(g), t) is False
+    assert not k.spent
+    assert k.tag(data) == t and k.spent
+

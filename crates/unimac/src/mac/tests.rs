@@ -453,3 +453,49 @@ fn without_getrandom_the_random_doors_are_errors() {
     let p = Params { key: &((1u128 << 127) - 1).to_le_bytes(), nonce: None, len: None };
     says(registry::compute("modp", &p, b"abc").unwrap_err());
 }
+
+/// Checking a one-time tag takes the expected tag first and gives no tag
+/// (`OneTimeCheck` has `update` and `verify` only): for hash127 and
+/// hash127-96, the right tag is accepted whatever the cut of the message,
+/// and a wrong tag (every one-bit change, a tag of the wrong length, the
+/// tag of another message) is refused with `TagMismatch`; the key is not
+/// spent, so checks can be repeated.
+#[test]
+fn one_time_check_verifies_and_gives_no_tag() {
+    let mut r = rng();
+    for name in ["hash127", "hash127-96"] {
+        let d = crate::macs::find(name).unwrap();
+        let mut key = vec![0u8; d.default_key_len()];
+        r.fill_bytes(&mut key);
+        let mut msg = vec![0u8; 1000];
+        r.fill_bytes(&mut msg);
+        let tag = OneTimeMac::new(name, &key).unwrap().tag(&msg);
+        assert_eq!(tag.len(), d.tag, "{name}");
+        let m = OneTimeMac::new(name, &key).unwrap();
+        for cut in [0, 1, 15, 16, 17, 500, 999, 1000] {
+            let mut c = m.start_check(&tag).unwrap();
+            c.update(&msg[..cut]);
+            c.update(&msg[cut..]);
+            assert_eq!(c.verify(), Ok(()), "{name} cut {cut}");
+        }
+        for bit in 0..8 * tag.len() {
+            let mut bad = tag.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            let mut c = m.start_check(&bad).unwrap();
+            c.update(&msg);
+            assert_eq!(c.verify(), Err(Error::TagMismatch), "{name} bit {bit}");
+        }
+        for bad in [&tag[..tag.len() - 1], &[][..], &[tag.clone(), vec![0]].concat()[..]] {
+            let mut c = m.start_check(bad).unwrap();
+            c.update(&msg);
+            assert_eq!(c.verify(), Err(Error::TagMismatch), "{name}: {} bytes", bad.len());
+        }
+        let mut c = m.start_check(&tag).unwrap();
+        c.update(&msg[1..]);
+        assert_eq!(c.verify(), Err(Error::TagMismatch), "{name}: another message");
+        let c = m.start_check(&tag).unwrap();
+        assert_eq!(format!("{c:?}"), format!("OneTimeCheck {{ name: {name:?}, .. }}"));
+        // Not spent by checking: the key still tags its one message.
+        assert_eq!(m.tag(&msg), tag);
+    }
+}

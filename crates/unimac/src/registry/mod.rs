@@ -22,7 +22,7 @@ use crate::spec::Opening;
 
 mod mac;
 pub mod names;
-pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeMac};
+pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeCheck, OneTimeMac};
 pub use crate::mac::Pending;
 
 /// Every implemented name, in the wire format's order.
