@@ -518,9 +518,10 @@ fn compute(
         len,
     };
     if known_answer {
-        let mut msg = Vec::new();
-        input::read_message_limited(file, 1 << 30, |d| msg.extend_from_slice(d))?;
-        let out = registry::known_answer(&name, &p, &msg).map_err(|e| Fail(cite(&e.to_string())))?;
+        // Streamed in read buffers, never held whole.
+        let mut s = registry::known_answer_open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
+        input::read_message(file, |d| s.update(d))?;
+        let out = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
         io::stdout().write_all(format!("{}\n", hex::encode(out)).as_bytes())?;
         return Ok(());
     }

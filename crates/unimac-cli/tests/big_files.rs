@@ -170,3 +170,69 @@ fn threads_option_gives_the_same_results() {
     assert!(o.stdout.is_empty());
     assert!(String::from_utf8_lossy(&o.stderr).contains("one-time"));
 }
+
+/// The CLI's read buffer (src/input.rs `BUF`).
+const BUF: usize = 1 << 20;
+
+/// `compute --known-answer` streams the message (src/main.rs): for every
+/// known-answer name (the one-time MACs, the hash hash127, a random-pair
+/// row under its `r || s`), a file and stdin longer than the read buffer
+/// give the library's one-shot `known_answer`, with nothing on stderr (a
+/// published vector's key on the command line gets no warning).
+#[test]
+fn known_answers_stream_past_the_read_buffer() {
+    let dir = TempDir(std::env::temp_dir().join(format!("unimac-ka-{}", std::process::id())));
+    fs::create_dir_all(&dir.0).expect("temp dir");
+    for (i, len) in [BUF + 1, 3 * BUF + 5].into_iter().enumerate() {
+        let data = bytes(len, 40 + i as u64);
+        let path = dir.0.join(format!("m{len}"));
+        fs::write(&path, &data).expect("write file");
+        let file = path.to_str().expect("utf-8 path");
+        for (name, klen, nlen) in [("mac-hash127", 32, 0), ("mac-hash127-96", 48, 0), ("hash127", 32, 0), ("mac-shoup4-eval64", 48, 16)] {
+            let key = bytes(klen, 50 + len as u64);
+            let nonce = bytes(nlen, 60 + len as u64);
+            let p = Params { key: &key, nonce: (nlen > 0).then_some(nonce.as_slice()), len: None };
+            let want = hex::encode(registry::known_answer(name, &p, &data).expect("library"));
+            let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
+            let mut args = vec!["compute", name, "--known-answer", "--key", &khex];
+            if nlen > 0 {
+                args.extend(["--nonce", &nhex]);
+            }
+            assert_eq!(ok_line(&run(&[&args[..], &[file]].concat(), None)), want, "{name}, {len} bytes, file");
+            assert_eq!(ok_line(&run(&[&args[..], &["-"]].concat(), Some(&data))), want, "{name}, {len} bytes, stdin");
+        }
+    }
+}
+
+/// `compute --known-answer` of a file holds a bounded amount, not the
+/// message: a 160 MiB file (sparse) under a 64 MiB limit on the data segment
+/// (where reading it whole aborts allocating), its value the library's
+/// streamed value of as many zero bytes.
+#[cfg(target_os = "linux")]
+#[test]
+fn known_answer_memory_is_bounded() {
+    let dir = TempDir(std::env::temp_dir().join(format!("unimac-ka-mem-{}", std::process::id())));
+    fs::create_dir_all(&dir.0).expect("temp dir");
+    let path = dir.0.join("sparse");
+    let len = (160 << 20) + 7;
+    fs::File::create(&path).expect("create").set_len(len as u64).expect("set_len");
+    let key = bytes(32, 71);
+    let p = Params { key: &key, nonce: None, len: None };
+    let mut s = registry::known_answer_open("mac-hash127", &p).expect("library");
+    let zeros = vec![0u8; BUF];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(BUF);
+        s.update(&zeros[..n]);
+        left -= n;
+    }
+    let want = hex::encode(s.finalize().expect("library"));
+    let o = Command::new("sh")
+        .args(["-c", "ulimit -d 65536 && exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_unimac")])
+        .args(["--threads", "1", "compute", "mac-hash127", "--known-answer", "--key", &hex::encode(&key)])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh");
+    assert_eq!(ok_line(&o), want);
+}

@@ -499,3 +499,34 @@ fn one_time_check_verifies_and_gives_no_tag() {
         assert_eq!(m.tag(&msg), tag);
     }
 }
+
+/// `known_answer_open` streams what `known_answer` computes, for the
+/// one-time MACs, the hash hash127 and a random-pair row (`shoup4-*`,
+/// `r ‖ s` as the nonce), in pieces of every size.
+#[test]
+fn known_answer_streams_equal_one_shot() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 5000];
+    r.fill_bytes(&mut msg);
+    for name in ["mac-hash127", "mac-hash127-96", "hash127", "mac-shoup4-eval64"] {
+        let e = registry::lookup(name).unwrap();
+        let mut key = vec![0u8; e.info.key.default_len().unwrap()];
+        r.fill_bytes(&mut key);
+        let mut nonce = vec![0u8; e.info.nonce];
+        r.fill_bytes(&mut nonce);
+        let p = Params { key: &key, nonce: (!nonce.is_empty()).then_some(&nonce[..]), len: None };
+        let want = registry::known_answer(name, &p, &msg).unwrap();
+        for piece in [1, 7, 16, 100, 4096, 5000] {
+            let mut s = registry::known_answer_open(name, &p).unwrap();
+            for c in msg.chunks(piece) {
+                s.update(c);
+            }
+            assert_eq!(s.finalize().unwrap(), want, "{name} pieces of {piece}");
+        }
+    }
+    // Checked as known_answer is: a wrong key length, a missing pair.
+    let p = Params { key: &[1u8; 5], nonce: None, len: None };
+    assert!(registry::known_answer_open("mac-hash127", &p).is_err());
+    let p = Params { key: &[1u8; 32], nonce: None, len: None };
+    assert!(registry::known_answer_open("mac-shoup4-eval64", &p).is_err());
+}

@@ -459,7 +459,21 @@ impl OneTimeMac {
             _ => return Err(Error::Invalid(format!("{}: not a one-time MAC", self.desc.name))),
         })
     }
-    /// Start tagging the key's one message.
+    /// Start tagging the key's one message, given in pieces by
+    /// [`Stream::update`] (a big file read in buffers, never held whole):
+    /// `self` is consumed and the stream's [`Stream::finalize`] (which
+    /// consumes the stream) gives the one tag, so the key still tags one
+    /// message.
+    ///
+    /// ```
+    /// use unimac::registry::OneTimeMac;
+    ///
+    /// let mut s = OneTimeMac::new("hash127", &[5u8; 32]).unwrap().start().unwrap();
+    /// s.update(b"m");
+    /// s.update(b"sg");
+    /// let tag = s.finalize().unwrap();
+    /// assert_eq!(tag, OneTimeMac::new("hash127", &[5u8; 32]).unwrap().tag(b"msg"));
+    /// ```
     pub fn start(self) -> Result<Box<dyn Stream>, Error> {
         self.stream()
     }
