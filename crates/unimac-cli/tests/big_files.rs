@@ -9,11 +9,21 @@ use std::process::{Command, Output, Stdio};
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir};
+use common::{bytes, TempDir, KEY_VAR};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
+    run_key(args, None, stdin)
+}
+
+/// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
+/// (`compute --key-env`).
+fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    c.args(args);
+    if let Some(k) = key {
+        c.env(KEY_VAR, k);
+    }
+    let mut c = c
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -83,10 +93,13 @@ fn big_files_equal_stdin_and_one_shot() {
         ];
         for (name, khex, nhex, key) in cases {
             let one_time = unimac::macs::one_time_row(name).is_some();
-            let mut args = vec!["compute", name, "--key", khex];
-            if one_time {
-                args.push("--known-answer");
-            }
+            // A published-vector key (--known-answer) on the command line;
+            // any other from the environment (--key-env).
+            let (mut args, env_key) = if one_time {
+                (vec!["compute", name, "--key", khex, "--known-answer"], None)
+            } else {
+                (vec!["compute", name, "--key-env", KEY_VAR], Some(khex))
+            };
             if let Some(n) = nhex {
                 args.extend(["--nonce", n, "--caller-manages-nonces"]);
             }
@@ -104,14 +117,14 @@ fn big_files_equal_stdin_and_one_shot() {
             let mut with_file = args.clone();
             with_file.push(file);
             assert_eq!(
-                ok_line(&run(&with_file, None)),
+                ok_line(&run_key(&with_file, env_key, None)),
                 want,
                 "{name}, {len} bytes, file"
             );
             let mut with_dash = args.clone();
             with_dash.push("-");
             assert_eq!(
-                ok_line(&run(&with_dash, Some(&data))),
+                ok_line(&run_key(&with_dash, env_key, Some(&data))),
                 want,
                 "{name}, {len} bytes, stdin"
             );
@@ -147,16 +160,16 @@ fn threads_option_gives_the_same_results() {
             registry::compute(name, &p, &data)
         };
         let want = hex::encode(want.expect("library"));
-        let ka: &[&str] = if one_time { &["--known-answer"] } else { &[] };
+        // A published-vector key (--known-answer) on the command line; any
+        // other from the environment (--key-env).
+        let (ka, env_key): (&[&str], _) = if one_time {
+            (&["--key", &khex, "--known-answer"], None)
+        } else {
+            (&["--key-env", KEY_VAR], Some(khex.as_str()))
+        };
         for t in ["1", "2", "0"] {
-            let before = ok_line(&run(
-                &[&["--threads", t, "compute", name, "--key", &khex][..], ka, &[file]].concat(),
-                None,
-            ));
-            let after = ok_line(&run(
-                &[&["compute", name, "--key", &khex, "--threads", t][..], ka, &[file]].concat(),
-                None,
-            ));
+            let before = ok_line(&run_key(&[&["--threads", t, "compute", name][..], ka, &[file]].concat(), env_key, None));
+            let after = ok_line(&run_key(&[&["compute", name][..], ka, &["--threads", t, file]].concat(), env_key, None));
             assert!(before.contains(&want), "{name} --threads {t}: {before} vs {want}");
             assert_eq!(before, after, "{name}: --threads before and after the subcommand");
         }
