@@ -150,25 +150,37 @@ fn modp_msg_prime(runner: &mut CtRunner, rng: &mut BenchRng) {
     keyed_pool(runner, rng, "modp", &mersenne, &|_| unimac_hex("57ad381a88b75b7480475d1496e591e8"))
 }
 
-/// `NamedMac::verify` with the right tag vs a tag wrong at byte `at`.
-fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
+/// `NamedMac::verify` (hash127-aes) of MSG, each class's tag the right one
+/// (`None`) or the right one with byte `i` changed (`Some(i)`). Each call's
+/// result is its `is_ok()` (a wrong tag is refused with an `Err`, not a
+/// panic).
+fn verify_classes(runner: &mut CtRunner, rng: &mut BenchRng, left: Option<usize>, right: Option<usize>) {
     let m = NamedMac::new("hash127-aes", &[3u8; 32]).expect("key");
     let tag = m.tag(None, &MSG).expect("tag");
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
+        let (c, at) = if rng.gen::<bool>() { (Class::Left, left) } else { (Class::Right, right) };
         let mut t = tag.clone();
-        let c = if rng.gen::<bool>() {
-            Class::Left
-        } else {
-            let i = at.unwrap_or(t.len() - 1);
+        if let Some(i) = at {
             t[i] ^= 1;
-            Class::Right
-        };
+        }
         inputs.push((c, t));
     }
     for (c, t) in inputs {
-        runner.run_one(c, || m.verify(None, &MSG, &t).expect("verifies"));
+        runner.run_one(c, || m.verify(None, &MSG, &t).is_ok());
     }
+}
+
+/// `NamedMac::verify` with the right tag vs a tag wrong at byte `at` (the
+/// last byte if `None`).
+fn verify_at(runner: &mut CtRunner, rng: &mut BenchRng, at: Option<usize>) {
+    verify_classes(runner, rng, None, Some(at.unwrap_or(15)))
+}
+
+/// `NamedMac::verify`, both tags wrong: in the first byte vs in the last
+/// (where a comparison that stops early would differ).
+fn verify_first_vs_last_byte(runner: &mut CtRunner, rng: &mut BenchRng) {
+    verify_classes(runner, rng, Some(0), Some(15))
 }
 
 /// `verify_tag` alone: equal vs differing in the first byte.
@@ -352,6 +364,7 @@ ctbench_main!(
     verify_tag_first,
     verify_first_byte,
     verify_last_byte,
+    verify_first_vs_last_byte,
     hash127_r_weight,
     hash127_r_low_vs_random,
     hash127_r_high_vs_random,

@@ -1094,11 +1094,58 @@ impl Checker {
         let n = self.desc().nonce;
         n.min()..=n.max()
     }
-    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn unimac::Stream>, unimac::Error> {
+    /// Start checking `want`, the tag of a check line.
+    fn start_check(&self, nonce: Option<&[u8]>, want: &[u8]) -> Result<Check, unimac::Error> {
         match self {
-            Checker::Reusable(m) => m.start_check(nonce),
-            Checker::OneTime(m) => m.start_check(),
+            Checker::Reusable(m) => m.start_check(nonce).map(Check::Reusable),
+            Checker::OneTime(m) => m.start_check(want).map(Check::OneTime),
         }
+    }
+}
+
+/// One file being checked: a reusable MAC's stream (its tag compared at the
+/// end), or a one-time MAC's check, which takes the tag first and never
+/// gives one.
+enum Check {
+    Reusable(Box<dyn unimac::Stream>),
+    OneTime(registry::OneTimeCheck),
+}
+
+impl Sink for Check {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Check::Reusable(s) => s.update(data),
+            Check::OneTime(c) => c.update(data),
+        }
+    }
+    fn striper(&self) -> Option<unimac::stripe::Striper> {
+        match self {
+            Check::Reusable(s) => s.striper(),
+            Check::OneTime(_) => None,
+        }
+    }
+    fn absorb_stripe(&mut self, st: &unimac::stripe::Stripe) -> Result<(), unimac::Error> {
+        match self {
+            Check::Reusable(s) => s.absorb_stripe(st),
+            Check::OneTime(_) => Err(unimac::Error::NotImplemented("no stripes".into())),
+        }
+    }
+}
+
+impl Check {
+    /// Whether `want` (the tag [`Checker::start_check`] was given) is the
+    /// message's tag (constant-time comparison); an error if the message
+    /// does not fit the MAC.
+    fn verify(self, want: &[u8]) -> Result<bool, Fail> {
+        let r = match self {
+            Check::Reusable(s) => s.finalize().map(|g| unimac::tag::verify_tag(&zeroize::Zeroizing::new(g), want).is_ok()),
+            Check::OneTime(c) => match c.verify() {
+                Ok(()) => Ok(true),
+                Err(unimac::Error::TagMismatch) => Ok(false),
+                Err(e) => Err(e),
+            },
+        };
+        r.map_err(|e| Fail(cite(&e.to_string())))
     }
 }
 
@@ -1378,7 +1425,7 @@ fn check_here(&self, job: &CheckJob, stdin_taken: &mut Option<&'static str>) -> 
     if opts.ignore_missing && !job.stdin && std::fs::symlink_metadata(&job.path).is_err() {
         return Outcome::Missing;
     }
-    let mut s = match m.start_check(job.nonce.as_deref()) {
+    let mut s = match m.start_check(job.nonce.as_deref(), &job.want) {
         Ok(s) => s,
         Err(e) => return Outcome::Fatal(Fail(cite(&e.to_string()))),
     };
@@ -1401,12 +1448,12 @@ fn check_here(&self, job: &CheckJob, stdin_taken: &mut Option<&'static str>) -> 
         Ok(w) => w,
         Err(Fail(e)) => return Outcome::Unreadable(e),
     };
-    let got = match (split, whole) {
-        (Some(sp), Some(w)) => sp.finish(job.nonce.as_deref(), &w),
-        _ => s.finalize().map_err(|e| Fail(cite(&e.to_string()))),
+    let good = match (split, whole) {
+        (Some(sp), Some(w)) => sp.finish(job.nonce.as_deref(), &w).map(|g| unimac::tag::verify_tag(&g, &job.want).is_ok()),
+        _ => s.verify(&job.want),
     };
-    match got {
-        Ok(g) => Outcome::Checked(unimac::tag::verify_tag(&g, &job.want).is_ok()),
+    match good {
+        Ok(g) => Outcome::Checked(g),
         Err(e) => Outcome::Fatal(e),
     }
 }
@@ -1419,7 +1466,7 @@ fn check_small(&self, job: &CheckJob) -> Outcome {
     if opts.ignore_missing && std::fs::symlink_metadata(&job.path).is_err() {
         return Outcome::Missing;
     }
-    let mut s = match m.start_check(job.nonce.as_deref()) {
+    let mut s = match m.start_check(job.nonce.as_deref(), &job.want) {
         Ok(s) => s,
         Err(e) => return Outcome::Fatal(Fail(cite(&e.to_string()))),
     };
@@ -1428,9 +1475,9 @@ fn check_small(&self, job: &CheckJob) -> Outcome {
         Ok(false) => return Outcome::Big,
         Err(Fail(e)) => return Outcome::Unreadable(e),
     }
-    match s.finalize() {
-        Ok(g) => Outcome::Checked(unimac::tag::verify_tag(&g, &job.want).is_ok()),
-        Err(e) => Outcome::Fatal(Fail(cite(&e.to_string()))),
+    match s.verify(&job.want) {
+        Ok(g) => Outcome::Checked(g),
+        Err(e) => Outcome::Fatal(e),
     }
 }
 

@@ -238,13 +238,17 @@ enum Cmd {
         /// prefixes for tree modes and MACs (a MAC's name alone works too
         /// where it is not a hash's).
         name: String,
-        /// The key, hex.
-        #[arg(long, conflicts_with = "key_file")]
+        /// The key, hex. Other users can see it (ps, /proc) while unimac
+        /// runs: a warning says so, except with --known-answer.
+        #[arg(long, conflicts_with_all = ["key_file", "key_env"])]
         key: Option<String>,
         /// The key from a key file ('unimac keygen'; '-' for stdin); it must
         /// be a key of this MAC.
-        #[arg(long = "key-file")]
+        #[arg(long = "key-file", conflicts_with = "key_env")]
         key_file: Option<PathBuf>,
+        /// The key, hex, from the environment variable VAR (never shown).
+        #[arg(long = "key-env", value_name = "VAR")]
+        key_env: Option<String>,
         /// The nonce, hex (nonce MACs only; with a MAC, needs
         /// --caller-manages-nonces).
         #[arg(long)]
@@ -457,10 +461,45 @@ fn length_limit(name: &str, key: &[u8], nonce: Option<&[u8]>, len: Option<usize>
         .then_some(probe as u64)
 }
 
+/// Where `compute` takes its key from.
+#[derive(Clone, Copy)]
+enum KeySource<'a> {
+    /// `--key HEX`.
+    Arg(&'a str),
+    /// `--key-file FILE`.
+    File(&'a Path),
+    /// `--key-env VAR`.
+    Env(&'a str),
+}
+
+/// The warning `--key HEX` gets outside `--known-answer`.
+const KEY_ARG_WARNING: &str =
+    "unimac: warning: a key on the command line is visible to other users (ps, /proc); use --key-file FILE or --key-env VAR";
+
+/// The key in the environment variable `var`, hex; the error names the
+/// variable, never its value.
+fn key_from_env(var: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Fail> {
+    let what = format!("--key-env {var}");
+    let v = match std::env::var_os(var) {
+        None => return Err(Fail(format!("{what}: the environment variable is not set"))),
+        Some(v) => v.into_string().map_err(|v| {
+            drop(zeroize::Zeroizing::new(v.into_encoded_bytes()));
+            Fail(format!("{what}: the environment variable is not valid hex (an even number of hex digits)"))
+        })?,
+    };
+    let v = zeroize::Zeroizing::new(v);
+    if v.trim().is_empty() {
+        return Err(Fail(format!("{what}: the environment variable is empty")));
+    }
+    // hex's error would name a character of the value: not shown.
+    hex::decode(v.trim())
+        .map(zeroize::Zeroizing::new)
+        .map_err(|_| Fail(format!("{what}: the environment variable is not valid hex (an even number of hex digits)")))
+}
+
 fn compute(
     name: &str,
-    key: Option<&str>,
-    key_file: Option<&Path>,
+    key: Option<KeySource<'_>>,
     (nonce, caller_manages_nonces, known_answer): (Option<&str>, bool, bool),
     len: Option<usize>,
     file: Option<&Path>,
@@ -472,8 +511,8 @@ fn compute(
     let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
     let pair = row.is_some_and(|d| d.framing == unimac::macs::Framing::PairThenTag);
     if known_answer {
-        if key_file.is_some() {
-            return Err(Fail("--known-answer takes the key as --key HEX only, never a key file (a key file may hold a real key)".into()));
+        if matches!(key, Some(KeySource::File(_) | KeySource::Env(_))) {
+            return Err(Fail("--known-answer takes the key as --key HEX only, never a key file or --key-env (they may hold a real key)".into()));
         }
         if one_time.is_none() && !pair {
             return Err(Fail(format!("--known-answer is for the one-time MACs and shoup4-*; {name} is computed without it")));
@@ -493,9 +532,11 @@ fn compute(
             "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
         ));
     }
-    let key = match (key, key_file) {
-        (Some(k), None) => zeroize::Zeroizing::new(unhex(k, "--key")?),
-        (None, Some(p)) => {
+    let key_source = key;
+    let key = match key {
+        Some(KeySource::Arg(k)) => zeroize::Zeroizing::new(unhex(k, "--key")?),
+        Some(KeySource::Env(var)) => key_from_env(var)?,
+        Some(KeySource::File(p)) => {
             if p.as_os_str() == "-" && file.is_none_or(|f| f.as_os_str() == "-") {
                 return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
             }
@@ -508,8 +549,7 @@ fn compute(
             }
             key
         }
-        (None, None) => return Err(Fail("give the key: --key HEX or --key-file FILE".into())),
-        (Some(_), Some(_)) => return Err(Fail("give --key or --key-file, not both".into())),
+        None => return Err(Fail("give the key: --key-file FILE, --key-env VAR or --key HEX".into())),
     };
     let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
     let p = Params {
@@ -518,13 +558,19 @@ fn compute(
         len,
     };
     if known_answer {
-        let mut msg = Vec::new();
-        input::read_message_limited(file, 1 << 30, |d| msg.extend_from_slice(d))?;
-        let out = registry::known_answer(&name, &p, &msg).map_err(|e| Fail(cite(&e.to_string())))?;
+        // Streamed in read buffers, never held whole.
+        let mut s = registry::known_answer_open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
+        input::read_message(file, |d| s.update(d))?;
+        let out = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
         io::stdout().write_all(format!("{}\n", hex::encode(out)).as_bytes())?;
         return Ok(());
     }
     let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
+    // Once the arguments are found good (an error stays one line): a key
+    // that is not a published vector's was on the command line.
+    if matches!(key_source, Some(KeySource::Arg(_))) {
+        eprintln!("{KEY_ARG_WARNING}");
+    }
     let limit = length_limit(&name, &key, nonce.as_deref(), len);
     // A big file in stripes on all allowed cores (crate::split): partial
     // hashes, and then `s` gets nothing, or the lowest layer of `s`.
@@ -769,6 +815,7 @@ fn main() -> ExitCode {
             name,
             key,
             key_file,
+            key_env,
             nonce,
             caller_manages_nonces,
             known_answer,
@@ -776,8 +823,10 @@ fn main() -> ExitCode {
             file,
         } => compute(
             name,
-            key.as_deref(),
-            key_file.as_deref(),
+            key.as_deref()
+                .map(KeySource::Arg)
+                .or(key_file.as_deref().map(KeySource::File))
+                .or(key_env.as_deref().map(KeySource::Env)),
             (nonce.as_deref(), *caller_manages_nonces, *known_answer),
             *len,
             file.as_deref(),

@@ -9,11 +9,21 @@ use std::process::{Command, Output, Stdio};
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir};
+use common::{bytes, TempDir, KEY_VAR};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
+    run_key(args, None, stdin)
+}
+
+/// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
+/// (`compute --key-env`).
+fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    c.args(args);
+    if let Some(k) = key {
+        c.env(KEY_VAR, k);
+    }
+    let mut c = c
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -83,10 +93,13 @@ fn big_files_equal_stdin_and_one_shot() {
         ];
         for (name, khex, nhex, key) in cases {
             let one_time = unimac::macs::one_time_row(name).is_some();
-            let mut args = vec!["compute", name, "--key", khex];
-            if one_time {
-                args.push("--known-answer");
-            }
+            // A published-vector key (--known-answer) on the command line;
+            // any other from the environment (--key-env).
+            let (mut args, env_key) = if one_time {
+                (vec!["compute", name, "--key", khex, "--known-answer"], None)
+            } else {
+                (vec!["compute", name, "--key-env", KEY_VAR], Some(khex))
+            };
             if let Some(n) = nhex {
                 args.extend(["--nonce", n, "--caller-manages-nonces"]);
             }
@@ -104,14 +117,14 @@ fn big_files_equal_stdin_and_one_shot() {
             let mut with_file = args.clone();
             with_file.push(file);
             assert_eq!(
-                ok_line(&run(&with_file, None)),
+                ok_line(&run_key(&with_file, env_key, None)),
                 want,
                 "{name}, {len} bytes, file"
             );
             let mut with_dash = args.clone();
             with_dash.push("-");
             assert_eq!(
-                ok_line(&run(&with_dash, Some(&data))),
+                ok_line(&run_key(&with_dash, env_key, Some(&data))),
                 want,
                 "{name}, {len} bytes, stdin"
             );
@@ -147,16 +160,16 @@ fn threads_option_gives_the_same_results() {
             registry::compute(name, &p, &data)
         };
         let want = hex::encode(want.expect("library"));
-        let ka: &[&str] = if one_time { &["--known-answer"] } else { &[] };
+        // A published-vector key (--known-answer) on the command line; any
+        // other from the environment (--key-env).
+        let (ka, env_key): (&[&str], _) = if one_time {
+            (&["--key", &khex, "--known-answer"], None)
+        } else {
+            (&["--key-env", KEY_VAR], Some(khex.as_str()))
+        };
         for t in ["1", "2", "0"] {
-            let before = ok_line(&run(
-                &[&["--threads", t, "compute", name, "--key", &khex][..], ka, &[file]].concat(),
-                None,
-            ));
-            let after = ok_line(&run(
-                &[&["compute", name, "--key", &khex, "--threads", t][..], ka, &[file]].concat(),
-                None,
-            ));
+            let before = ok_line(&run_key(&[&["--threads", t, "compute", name][..], ka, &[file]].concat(), env_key, None));
+            let after = ok_line(&run_key(&[&["compute", name][..], ka, &["--threads", t, file]].concat(), env_key, None));
             assert!(before.contains(&want), "{name} --threads {t}: {before} vs {want}");
             assert_eq!(before, after, "{name}: --threads before and after the subcommand");
         }
@@ -169,4 +182,70 @@ fn threads_option_gives_the_same_results() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(String::from_utf8_lossy(&o.stderr).contains("one-time"));
+}
+
+/// The CLI's read buffer (src/input.rs `BUF`).
+const BUF: usize = 1 << 20;
+
+/// `compute --known-answer` streams the message (src/main.rs): for every
+/// known-answer name (the one-time MACs, the hash hash127, a random-pair
+/// row under its `r || s`), a file and stdin longer than the read buffer
+/// give the library's one-shot `known_answer`, with nothing on stderr (a
+/// published vector's key on the command line gets no warning).
+#[test]
+fn known_answers_stream_past_the_read_buffer() {
+    let dir = TempDir(std::env::temp_dir().join(format!("unimac-ka-{}", std::process::id())));
+    fs::create_dir_all(&dir.0).expect("temp dir");
+    for (i, len) in [BUF + 1, 3 * BUF + 5].into_iter().enumerate() {
+        let data = bytes(len, 40 + i as u64);
+        let path = dir.0.join(format!("m{len}"));
+        fs::write(&path, &data).expect("write file");
+        let file = path.to_str().expect("utf-8 path");
+        for (name, klen, nlen) in [("mac-hash127", 32, 0), ("mac-hash127-96", 48, 0), ("hash127", 32, 0), ("mac-shoup4-eval64", 48, 16)] {
+            let key = bytes(klen, 50 + len as u64);
+            let nonce = bytes(nlen, 60 + len as u64);
+            let p = Params { key: &key, nonce: (nlen > 0).then_some(nonce.as_slice()), len: None };
+            let want = hex::encode(registry::known_answer(name, &p, &data).expect("library"));
+            let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
+            let mut args = vec!["compute", name, "--known-answer", "--key", &khex];
+            if nlen > 0 {
+                args.extend(["--nonce", &nhex]);
+            }
+            assert_eq!(ok_line(&run(&[&args[..], &[file]].concat(), None)), want, "{name}, {len} bytes, file");
+            assert_eq!(ok_line(&run(&[&args[..], &["-"]].concat(), Some(&data))), want, "{name}, {len} bytes, stdin");
+        }
+    }
+}
+
+/// `compute --known-answer` of a file holds a bounded amount, not the
+/// message: a 160 MiB file (sparse) under a 64 MiB limit on the data segment
+/// (where reading it whole aborts allocating), its value the library's
+/// streamed value of as many zero bytes.
+#[cfg(target_os = "linux")]
+#[test]
+fn known_answer_memory_is_bounded() {
+    let dir = TempDir(std::env::temp_dir().join(format!("unimac-ka-mem-{}", std::process::id())));
+    fs::create_dir_all(&dir.0).expect("temp dir");
+    let path = dir.0.join("sparse");
+    let len = (160 << 20) + 7;
+    fs::File::create(&path).expect("create").set_len(len as u64).expect("set_len");
+    let key = bytes(32, 71);
+    let p = Params { key: &key, nonce: None, len: None };
+    let mut s = registry::known_answer_open("mac-hash127", &p).expect("library");
+    let zeros = vec![0u8; BUF];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(BUF);
+        s.update(&zeros[..n]);
+        left -= n;
+    }
+    let want = hex::encode(s.finalize().expect("library"));
+    let o = Command::new("sh")
+        .args(["-c", "ulimit -d 65536 && exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_unimac")])
+        .args(["--threads", "1", "compute", "mac-hash127", "--known-answer", "--key", &hex::encode(&key)])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh");
+    assert_eq!(ok_line(&o), want);
 }

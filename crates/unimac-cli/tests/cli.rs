@@ -215,6 +215,86 @@ fn compute_file_stdin_and_dash_agree_with_the_vectors() {
     assert_error(&run_stdin(&["compute", "mac-hash127", "--key", key, "-"], &[0x3b]), "one-time");
 }
 
+/// The warning a key on the command line gets (src/main.rs).
+const KEY_WARNING: &str =
+    "unimac: warning: a key on the command line is visible to other users (ps, /proc); use --key-file FILE or --key-env VAR\n";
+
+/// `compute --key HEX` (not a published vector's) warns once on stderr
+/// that the key is visible in the process list; `--key-env VAR` takes the
+/// same key from the environment with nothing on stderr; errors of
+/// `--key-env` name the variable, never its value; `--key`, `--key-file`
+/// and `--key-env` exclude each other; `--known-answer` takes `--key` only
+/// and without the warning.
+#[test]
+fn compute_key_from_the_environment_and_the_command_line_warning() {
+    let d = Dir::new();
+    let f = d.write("m", b"abc");
+    let key = "0123456789abcdef";
+    let o = run(&["compute", "eval64", "--key", key, &f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = stdout(&o);
+    assert_eq!(want.len(), 17, "{want:?}");
+    assert_eq!(stderr(&o), KEY_WARNING, "one warning line, once");
+    // From stdin too, and with --threads: still one warning.
+    let o = run_stdin(&["--threads", "2", "compute", "eval64", "--key", key], b"abc");
+    assert_eq!((stdout(&o), stderr(&o)), (want.clone(), KEY_WARNING.to_string()));
+    // --key-env: the same value, stderr empty, the key nowhere.
+    let env_run = |args: &[&str], val: Option<&str>| {
+        let mut c = bin();
+        c.args(args).stdin(Stdio::null()).env_remove("UNIMAC_TEST_KEY");
+        if let Some(v) = val {
+            c.env("UNIMAC_TEST_KEY", v);
+        }
+        c.output().unwrap()
+    };
+    let o = env_run(&["compute", "eval64", "--key-env", "UNIMAC_TEST_KEY", &f], Some(key));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), want);
+    assert_eq!(stderr(&o), "");
+    // A key for a MAC, with its nonce.
+    let k32 = "5a".repeat(32);
+    let nonce = "01".repeat(16);
+    let mac = ["compute", "mac-hash127-aes-nonce", "--nonce", &nonce, "--caller-manages-nonces", &f];
+    let by_arg = run(&[&mac[..], &["--key", &k32]].concat());
+    let by_env = env_run(&[&mac[..], &["--key-env", "UNIMAC_TEST_KEY"]].concat(), Some(&k32));
+    assert_eq!(stderr(&by_arg), KEY_WARNING);
+    assert_eq!(stderr(&by_env), "");
+    assert_eq!(stdout(&by_env), stdout(&by_arg));
+    assert_eq!(stdout(&by_env).len(), 33);
+    // Errors name the variable, not the value.
+    let secret = "c0ffee".repeat(5) + "zz";
+    let o = env_run(&["compute", "eval64", "--key-env", "UNIMAC_TEST_KEY", &f], Some(&secret));
+    assert_error(&o, "--key-env UNIMAC_TEST_KEY: the environment variable is not valid hex");
+    assert!(!stderr(&o).contains("c0ffee") && !stderr(&o).contains('z'), "{}", stderr(&o));
+    let o = env_run(&["compute", "eval64", "--key-env", "UNIMAC_TEST_KEY", &f], None);
+    assert_error(&o, "--key-env UNIMAC_TEST_KEY: the environment variable is not set");
+    let o = env_run(&["compute", "eval64", "--key-env", "UNIMAC_TEST_KEY", &f], Some(""));
+    assert_error(&o, "the environment variable is empty");
+    let o = env_run(&["compute", "eval64", "--key-env", "UNIMAC_TEST_KEY", &f], Some("00"));
+    assert_error(&o, "key must be 8 bytes");
+    assert!(!stderr(&o).contains("warning"));
+    // The three sources exclude each other (clap, exit 2, one line).
+    let kf = d.key("k", b"x");
+    for args in [
+        vec!["compute", "eval64", "--key", key, "--key-env", "UNIMAC_TEST_KEY", &f],
+        vec!["compute", "eval64", "--key-file", &kf, "--key-env", "UNIMAC_TEST_KEY", &f],
+        vec!["compute", "eval64", "--key", key, "--key-file", &kf, &f],
+    ] {
+        let o = env_run(&args, Some(key));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_error(&o, "cannot be used with");
+        assert!(!stderr(&o).contains(key), "{}", stderr(&o));
+    }
+    // --known-answer: --key without a warning; never --key-env.
+    let o = run(&["compute", "mac-hash127", "--known-answer", "--key", H127_KEY, &f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let o = env_run(&["compute", "mac-hash127", "--known-answer", "--key-env", "UNIMAC_TEST_KEY", &f], Some(H127_KEY));
+    assert_error(&o, "--known-answer takes the key as --key HEX only");
+    // A refused command line is one error line, no warning.
+    assert_error(&run(&["compute", "eval64", "--key", "00", &f]), "key must be 8 bytes");
+}
+
 #[test]
 fn compute_errors() {
     let d = Dir::new();
@@ -1314,6 +1394,57 @@ fn one_time_key_tags_once_then_only_verifies() {
         &run(&["verify", "hash127", "--key-file", &bad, "--check", &s]),
         "not a key file",
     );
+}
+
+/// `verify` of a one-time MAC's tags (src/mac_cmd.rs: the check takes the
+/// tag first and gives none): for hash127 and hash127-96, on a small file
+/// (read on a worker), a file of 8 MiB and more (read on its own) and
+/// stdin, the right tag is OK and a changed tag or a changed file FAILED;
+/// checking does not spend the key.
+#[test]
+fn one_time_tags_verify_on_every_read_path() {
+    let d = Dir::new();
+    let small = d.write("small", b"the one message");
+    let big_data: Vec<u8> = (0..(8usize << 20) + 5).map(|i| (i * 7 + i / 4099) as u8).collect();
+    let big = d.write("big", &big_data);
+    for name in ["hash127", "hash127-96"] {
+        let k = keygen(&d, name, &format!("{name}.key"));
+        let key = key_hex(&k);
+        let tag_of = |file: &str| {
+            let o = run(&["compute", &format!("mac-{name}"), "--known-answer", "--key", &key, file]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            stdout(&o).trim_end().to_string()
+        };
+        for file in [&small, &big] {
+            let t = tag_of(file);
+            let good = d.write("good", format!("{t}  {file}\n").as_bytes());
+            let o = run(&["verify", name, "--key-file", &k, "--check", &good]);
+            assert!(o.status.success(), "{name} {file}: {}", stderr(&o));
+            assert_eq!(stdout(&o), format!("{file}: OK\n"));
+            // Stdin as '-'.
+            let dash = d.write("dash", format!("{t}  -\n").as_bytes());
+            let o = run_stdin(&["verify", name, "--key-file", &k, "--check", &dash], &fs::read(file).unwrap());
+            assert!(o.status.success(), "{name} {file} stdin: {}", stderr(&o));
+            assert_eq!(stdout(&o), "-: OK\n");
+            // A tag with its last digit changed.
+            let last = t.chars().last().unwrap();
+            let other = if last == '0' { '1' } else { '0' };
+            let bad_tag = format!("{}{other}", &t[..t.len() - 1]);
+            let bad = d.write("bad", format!("{bad_tag}  {file}\n").as_bytes());
+            let o = run(&["verify", name, "--key-file", &k, "--check", &bad]);
+            assert_eq!(o.status.code(), Some(1), "{name} {file}: {}", stderr(&o));
+            assert_eq!(stdout(&o), format!("{file}: FAILED\n"));
+        }
+        // The small file changed: its old tag fails.
+        let t = tag_of(&small);
+        let changed = d.write("changed", b"the one messagf");
+        let sums = d.write("sums", format!("{t}  {changed}\n").as_bytes());
+        let o = run(&["verify", name, "--key-file", &k, "--check", &sums]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{changed}: FAILED\n"));
+        // Not spent by any of it.
+        assert!(!fs::read_to_string(&k).unwrap().contains("spent"));
+    }
 }
 
 #[test]

@@ -18,6 +18,15 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     bin().args(args).stdin(Stdio::null()).output().unwrap()
 }
 
+/// The environment variable `compute --key-env` reads the tests' keys from
+/// (no key on a command line).
+const KEY_VAR: &str = "UNIMAC_TEST_KEY";
+
+/// [`run`] with the hex `key` in [`KEY_VAR`].
+fn run_key<S: AsRef<std::ffi::OsStr>>(args: &[S], key: &str) -> Output {
+    bin().args(args).env(KEY_VAR, key).stdin(Stdio::null()).output().unwrap()
+}
+
 fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> Output {
     let mut c = bin()
         .args(args)
@@ -281,7 +290,8 @@ fn one_block_names_stop_reading_past_their_block() {
     let zero = fs::File::open("/dev/zero").unwrap();
     let t0 = Instant::now();
     let o = bin()
-        .args(["compute", "mmh32x1", "--key", &key])
+        .args(["compute", "mmh32x1", "--key-env", KEY_VAR])
+        .env(KEY_VAR, &key)
         .stdin(Stdio::from(zero))
         .output()
         .unwrap();
@@ -312,13 +322,13 @@ fn one_block_names_stop_reading_past_their_block() {
         ("sqh32-asm", "ab".repeat(64)),
     ] {
         let t0 = Instant::now();
-        let o = run(&["compute", name, "--key", &key, &big.display().to_string()]);
+        let o = run_key(&["compute", name, "--key-env", KEY_VAR, &big.display().to_string()], &key);
         assert!(t0.elapsed() < Duration::from_secs(30), "{name}");
         assert_error(&o, "longer than");
     }
     // A message that fits still computes.
     let f = d.write("m", &[7u8; 128]);
-    ok(&run(&["compute", "mmh32x1", "--key", &key, &f]));
+    ok(&run_key(&["compute", "mmh32x1", "--key-env", KEY_VAR, &f], &key));
 }
 
 // ---------------------------------------------------------------- sha256sum semantics
@@ -701,7 +711,7 @@ fn key_files_are_bound_to_their_mac() {
         ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f]))
     );
     // compute takes --key-file (of the same MAC, by either name), and '-'.
-    let want = ok(&run(&["compute", "mac-hash127-aes", "--key", &hexline, &f]));
+    let want = ok(&run_key(&["compute", "mac-hash127-aes", "--key-env", KEY_VAR, &f], &hexline));
     assert_eq!(
         ok(&run(&["compute", "mac-hash127-aes", "--key-file", &k, &f])),
         want

@@ -14,7 +14,7 @@ use unimac::partial;
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir};
+use common::{bytes, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
@@ -23,8 +23,18 @@ const BUF: usize = 256 << 10;
 const MIB: usize = 1 << 20;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
+    run_key(args, None, stdin)
+}
+
+/// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
+/// (`compute --key-env`).
+fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    c.args(args);
+    if let Some(k) = key {
+        c.env(KEY_VAR, k);
+    }
+    let mut c = c
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -72,7 +82,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
     if partial::granularity(name).is_ok() {
         partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-    let mut args = vec!["--threads", "2", "compute", name, "--key", &khex];
+    let mut args = vec!["--threads", "2", "compute", name, "--key-env", KEY_VAR];
     if nl > 0 {
         args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
     }
@@ -84,7 +94,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
         let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
         let mut with_file = args.clone();
         with_file.push(&path);
-        assert_eq!(ok(&run(&with_file, None)).trim_end(), want, "{name}, {len} bytes, in stripes");
+        assert_eq!(ok(&run_key(&with_file, Some(&khex), None)).trim_end(), want, "{name}, {len} bytes, in stripes");
     }
 }
 

@@ -437,14 +437,19 @@ fn check_file(
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;
     let d = registry::desc(&bare).map_err(err)?;
-    let mut s = if d.one_time {
-        registry::OneTimeMac::new(&bare, k.as_slice()).and_then(|m| m.start_check())
-    } else {
-        NamedMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(n.as_deref()))
+    if d.one_time {
+        // The one-time check takes the tag first and gives none.
+        let mut c = registry::OneTimeMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(&t)).map_err(err)?;
+        py.allow_threads(|| feed_file(&path, &mut |b| c.update(b))).map_err(|e| e.into_py(py, &path))?;
+        return match c.verify() {
+            Ok(()) => Ok(true),
+            Err(Error::TagMismatch) => Ok(false),
+            Err(e) => Err(err(e)),
+        };
     }
-    .map_err(err)?;
+    let mut s = NamedMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(n.as_deref())).map_err(err)?;
     py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| e.into_py(py, &path))?;
-    let got = s.finalize().map_err(err)?;
+    let got = zeroize::Zeroizing::new(s.finalize().map_err(err)?);
     Ok(verify_tag(&got, &t).is_ok())
 }
 

@@ -12,7 +12,8 @@ Misuses:
       rolled back to a bare ``0``, with a second hard link, a FIFO or a
       directory;
   (d) the byte order and range of counter nonces (VMAC big-endian with the
-      top bit clear, UMAC little-endian).
+      top bit clear, UMAC little-endian);
+  (e) a key shown by ``repr()`` or ``str()`` of an object that holds it.
 
 Every row is its own test and checks the exception type with a fragment of
 its message, or the value.
@@ -544,3 +545,83 @@ def test_umac_counter_uses_all_128_bits(name, tmp_path):
     _set(path, 2 ** 128 - 1)
     with pytest.raises(ValueError, match="exhausted"):
         c.next()
+
+
+@pytest.mark.parametrize("name", ["hash127", "hash127-96"])
+def test_one_time_file_check_takes_the_tag_and_gives_none(name, tmp_path):
+    """Checking a file's one-time tag (``verify_check_file``'s door) answers
+    only whether the tag given is right: the right tag of a file longer than
+    one read chunk is accepted, a changed, short or long tag and another
+    file are refused; the key is not spent and still tags once."""
+    from unimac import _unimac
+
+    key = unimac.keygen(name)
+    data = os.urandom((1 << 20) + 3)
+    f = tmp_path / "m"
+    f.write_bytes(data)
+    k = unimac.OneTimeKey(name, key)
+    t = unimac.OneTimeKey(name, key).tag(data)
+    assert _unimac._check_file(name, key, str(f), t) is True
+    bad = bytes([t[0] ^ 1]) + t[1:]
+    for wrong in (bad, t[:-1], t + b"\0", b""):
+        assert _unimac._check_file(name, key, str(f), wrong) is False
+    g = tmp_path / "other"
+    g.write_bytes(data[:-1])
+    assert _unimac._check_file(name, key, str(g), t) is False
+    assert not k.spent
+    assert k.tag(data) == t and k.spent
+
+
+# ---------------------------------------------------------------------------
+# (e) Keys never shown by repr() or str()
+# ---------------------------------------------------------------------------
+
+
+def _key_forms(key):
+    """What would show a key: its hex (either case), its bytes' repr, the
+    hex and bytes repr of every 8-byte run of it, and for a 16-byte key its
+    value as a little-endian integer (a modp prime is one)."""
+    forms = {key.hex(), key.hex().upper(), repr(key), repr(bytearray(key)), str(list(key))}
+    for i in range(0, len(key) - 7):
+        run = key[i:i + 8]
+        forms |= {run.hex(), repr(run)[2:-1]}
+    if len(key) == 16:
+        forms.add(str(int.from_bytes(key, "little")))
+    return forms
+
+
+def _key_objects(tmp_path):
+    """(label, object, key) for every key-holding object of the package."""
+    out = []
+    for name, nonce in (("hash127-aes", None), ("wc-eval128", bytes(16)), ("umac64", bytes(8)), ("shoup4-eval64", None)):
+        key = unimac.keygen(name)
+        out.append((f"Mac({name})", unimac.Mac(name, key), key))
+        if not name.startswith("shoup4"):  # its pair is drawn per message by Mac
+            out.append((f"new({name})", unimac.new(name, key, nonce=nonce), key))
+    key = os.urandom(8)
+    out.append(("new(eval64)", unimac.new("eval64", key), key))
+    for name in ("hash127", "hash127-96"):
+        key = unimac.keygen(name)
+        k = unimac.OneTimeKey(name, key)
+        out.append((f"OneTimeKey({name})", k, key))
+        spent = unimac.OneTimeKey(name, key)
+        spent.tag(MSG)
+        out.append((f"OneTimeKey({name}), spent", spent, key))
+    key = unimac.keygen("wc-eval128")
+    c = unimac.Counter.create(str(tmp_path / "ctr"), "wc-eval128", key)
+    out.append(("Counter", c, key))
+    p = unimac.SecretPrime()
+    out.append(("SecretPrime", p, p.to_bytes()))
+    return out
+
+
+def test_repr_and_str_show_no_key(tmp_path):
+    objects = _key_objects(tmp_path)
+    kinds = {type(o).__name__ for _, o, _ in objects}
+    assert kinds == {"Mac", "UnimacHash", "OneTimeKey", "Counter", "SecretPrime"}, kinds
+    for label, obj, key in objects:
+        assert len(key) >= 8, label
+        for shown in (repr(obj), str(obj), f"{obj}", f"{obj!r}"):
+            assert shown, label
+            for form in _key_forms(key):
+                assert form not in shown, (label, shown)

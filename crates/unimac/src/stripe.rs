@@ -24,8 +24,11 @@
 //! hashes them; only the message's end (which carries its padding) goes to
 //! the stream as bytes. A stripe is as secret as the key's hash outputs: it
 //! is wiped when dropped and its `Debug` form shows only its length. A
-//! stream refuses a stripe made under another key object (the key is
-//! compared by identity) or while it holds a partial unit.
+//! stream refuses a stripe made under another key object or while it holds
+//! a partial unit. Key objects are told apart by a [`KeyId`] drawn from a
+//! process-wide counter when the object is made and never drawn again, not
+//! by address: a key object made where a dropped one lived (the allocator
+//! reuses addresses) has a new id, so the dropped key's stripes are refused.
 //!
 //! ```
 //! use unimac::registry::NamedMac;
@@ -46,7 +49,8 @@
 //! ```
 
 use crate::prelude::*;
-use crate::sync::Arc;
+use crate::sync::{Arc, AtomicU64};
+use core::sync::atomic::Ordering;
 use zeroize::Zeroize;
 
 use crate::error::Error;
@@ -55,12 +59,32 @@ use crate::error::Error;
 /// tree's key objects implement it): the unit of stripes and the hash of a
 /// stripe of whole units.
 pub(crate) trait LowestLayer: Send + Sync {
+    /// The key object's id (see [`KeyId`]).
+    fn id(&self) -> KeyId;
     /// What [`Striper::unit`] says.
     fn unit(&self) -> usize;
     /// The lowest layer of `data`, a non-zero multiple of the unit.
     fn hash(&self, data: &[u8]) -> Body;
     /// A short name for `Debug` ("umac", "vmac", "tree").
     fn kind(&self) -> &'static str;
+}
+
+/// The identity of one key object, as its stripes carry it: drawn from a
+/// process-wide 64-bit counter when the object is made, so no two key
+/// objects of one process share it, even when one is made at the address of
+/// another that was dropped. (At one id per nanosecond the counter would
+/// take 584 years to wrap.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyId(u64);
+
+/// The next id to hand out.
+static NEXT_KEY_ID: AtomicU64 = AtomicU64::new(1);
+
+impl KeyId {
+    /// An id no other key object of this process has had or will have.
+    pub(crate) fn fresh() -> KeyId {
+        KeyId(NEXT_KEY_ID.fetch_add(1, Ordering::Relaxed))
+    }
 }
 
 /// Hashes stripes of messages under one key: the lowest layer of UMAC,
@@ -81,7 +105,7 @@ impl core::fmt::Debug for Striper {
 /// The hashed lowest layer of one stripe: wiped when dropped, `Debug` shows
 /// its length only.
 pub struct Stripe {
-    pub(crate) origin: usize,
+    pub(crate) origin: KeyId,
     pub(crate) len: u64,
     pub(crate) body: Body,
 }
@@ -154,19 +178,13 @@ impl Striper {
             )));
         }
         let body = self.key.hash(data);
-        Ok(Stripe { origin: origin(&self.key), len: data.len() as u64, body })
+        Ok(Stripe { origin: self.key.id(), len: data.len() as u64, body })
     }
 }
 
-/// The identity of a key object (the address of what the `Arc` holds), as
-/// stripes carry it.
-pub(crate) fn origin<T: ?Sized>(key: &Arc<T>) -> usize {
-    Arc::as_ptr(key) as *const u8 as usize
-}
-
-/// `Ok` if `s` was made under the key object `key`.
-pub(crate) fn check<T: ?Sized>(key: &Arc<T>, s: &Stripe) -> Result<(), Error> {
-    if s.origin != origin(key) {
+/// `Ok` if `s` was made under the key object `key` (the same [`KeyId`]).
+pub(crate) fn check<K: LowestLayer + ?Sized>(key: &K, s: &Stripe) -> Result<(), Error> {
+    if s.origin != key.id() {
         return Err(Error::Invalid("a stripe made under another key".into()));
     }
     Ok(())
@@ -180,4 +198,72 @@ pub(crate) fn unaligned(unit: usize) -> Error {
 /// The error of a stream without stripes.
 pub(crate) fn unsupported() -> Error {
     Error::NotImplemented("this hash takes no stripes".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::macs::{Hash, MACS};
+    use crate::registry::NamedMac;
+
+    /// Where the key object a striper holds lives.
+    fn address(s: &Striper) -> usize {
+        Arc::as_ptr(&s.key) as *const u8 as usize
+    }
+
+    #[test]
+    fn key_ids_are_never_reused() {
+        let a = KeyId::fresh();
+        let b = KeyId::fresh();
+        assert_ne!(a, b);
+        assert!(b.0 > a.0);
+    }
+
+    /// A stripe made under a key object that is then dropped is refused by
+    /// every later key object of the same key bytes, also by one the
+    /// allocator put at the dropped object's address.
+    #[test]
+    fn a_dropped_key_objects_stripe_is_refused_at_its_address() {
+        let mut reused = 0;
+        let mut kinds = Vec::new();
+        for d in MACS.iter().filter(|d| !d.one_time && matches!(d.hash, Hash::Uhash | Hash::Vhash | Hash::Tree(_))) {
+            let key: Vec<u8> = (0..d.default_key_len()).map(|i| (i * 7 + 1) as u8).collect();
+            let (stripe, old, unit) = {
+                let m = NamedMac::new(d.name, &key).unwrap();
+                let p = m.start_deferred().unwrap();
+                let st = p.striper().unwrap();
+                let unit = st.unit();
+                let msg = vec![0x5au8; unit];
+                let s = st.hash(&msg).unwrap();
+                // The same stream takes it while its key object lives.
+                let mut q = m.start_deferred().unwrap();
+                q.absorb_stripe(&s).unwrap();
+                kinds.push(st.key.kind());
+                (s, address(&st), unit)
+            };
+            // Key objects of the same key bytes, made after the first was
+            // dropped, until one lands where it was.
+            for _ in 0..64 {
+                let m = NamedMac::new(d.name, &key).unwrap();
+                let mut p = m.start_deferred().unwrap();
+                let st = p.striper().unwrap();
+                assert_eq!(st.unit(), unit);
+                let err = p.absorb_stripe(&stripe).unwrap_err();
+                assert!(format!("{err}").contains("another key"), "{}: {err}", d.name);
+                if address(&st) == old {
+                    reused += 1;
+                    break;
+                }
+            }
+        }
+        for k in ["umac", "vmac", "tree"] {
+            assert!(kinds.contains(&k), "{k} not covered: {kinds:?}");
+        }
+        // With glibc's allocator a freed block of the same size is handed
+        // out again at once: the refusal above was by id, not address.
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            assert!(reused > 0, "no key object was made at a dropped one's address");
+        }
+        std::eprintln!("{reused} key objects made at a dropped one's address");
+    }
 }

@@ -112,6 +112,8 @@ struct Level {
 /// keys derived from the key stream so far (derived when a message first
 /// reaches a level, then shared by every [`Tree`] started from this key).
 pub struct TreeKey {
+    /// This key object's id, which its stripes carry ([`crate::stripe`]).
+    id: crate::stripe::KeyId,
     family: BlockFamily,
     seed: Zeroizing<[u8; 16]>,
     /// Level 0, whose `next` holds level 1 once derived, and so on.
@@ -131,7 +133,7 @@ impl TreeKey {
     /// when a message first reaches them.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> TreeKey {
         let levels = Self::derive(&family, s, 0);
-        TreeKey { family, seed: Zeroizing::new(*s), levels }
+        TreeKey { id: crate::stripe::KeyId::fresh(), family, seed: Zeroizing::new(*s), levels }
     }
 
     /// `F` under the key of level `i`.
@@ -508,7 +510,7 @@ impl Tree {
     /// so far is not a multiple of `B^2` bytes) or the stripe was made under
     /// another key.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        crate::stripe::check(&self.key, s)?;
+        crate::stripe::check(&*self.key, s)?;
         let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
         if !aligned {
             return Err(crate::stripe::unaligned(self.key.family.block * self.key.family.block));
@@ -681,6 +683,9 @@ fn hash_chunk(hash: &Arc<dyn BlockHash>, blocks: &[u8], b: usize, o: usize) -> V
 
 
 impl crate::stripe::LowestLayer for TreeKey {
+    fn id(&self) -> crate::stripe::KeyId {
+        self.id
+    }
     fn unit(&self) -> usize {
         self.family.block * self.family.block
     }

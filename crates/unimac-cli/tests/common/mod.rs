@@ -4,6 +4,10 @@
 use std::fs;
 use std::path::PathBuf;
 
+/// The environment variable the tests give `compute` its key in
+/// (`--key-env`), so that no key is on a command line.
+pub const KEY_VAR: &str = "UNIMAC_TEST_KEY";
+
 /// A directory removed when dropped.
 pub struct TempDir(pub PathBuf);
 

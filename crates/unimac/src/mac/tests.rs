@@ -453,3 +453,80 @@ fn without_getrandom_the_random_doors_are_errors() {
     let p = Params { key: &((1u128 << 127) - 1).to_le_bytes(), nonce: None, len: None };
     says(registry::compute("modp", &p, b"abc").unwrap_err());
 }
+
+/// Checking a one-time tag takes the expected tag first and gives no tag
+/// (`OneTimeCheck` has `update` and `verify` only): for hash127 and
+/// hash127-96, the right tag is accepted whatever the cut of the message,
+/// and a wrong tag (every one-bit change, a tag of the wrong length, the
+/// tag of another message) is refused with `TagMismatch`; the key is not
+/// spent, so checks can be repeated.
+#[test]
+fn one_time_check_verifies_and_gives_no_tag() {
+    let mut r = rng();
+    for name in ["hash127", "hash127-96"] {
+        let d = crate::macs::find(name).unwrap();
+        let mut key = vec![0u8; d.default_key_len()];
+        r.fill_bytes(&mut key);
+        let mut msg = vec![0u8; 1000];
+        r.fill_bytes(&mut msg);
+        let tag = OneTimeMac::new(name, &key).unwrap().tag(&msg);
+        assert_eq!(tag.len(), d.tag, "{name}");
+        let m = OneTimeMac::new(name, &key).unwrap();
+        for cut in [0, 1, 15, 16, 17, 500, 999, 1000] {
+            let mut c = m.start_check(&tag).unwrap();
+            c.update(&msg[..cut]);
+            c.update(&msg[cut..]);
+            assert_eq!(c.verify(), Ok(()), "{name} cut {cut}");
+        }
+        for bit in 0..8 * tag.len() {
+            let mut bad = tag.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            let mut c = m.start_check(&bad).unwrap();
+            c.update(&msg);
+            assert_eq!(c.verify(), Err(Error::TagMismatch), "{name} bit {bit}");
+        }
+        for bad in [&tag[..tag.len() - 1], &[][..], &[tag.clone(), vec![0]].concat()[..]] {
+            let mut c = m.start_check(bad).unwrap();
+            c.update(&msg);
+            assert_eq!(c.verify(), Err(Error::TagMismatch), "{name}: {} bytes", bad.len());
+        }
+        let mut c = m.start_check(&tag).unwrap();
+        c.update(&msg[1..]);
+        assert_eq!(c.verify(), Err(Error::TagMismatch), "{name}: another message");
+        let c = m.start_check(&tag).unwrap();
+        assert_eq!(format!("{c:?}"), format!("OneTimeCheck {{ name: {name:?}, .. }}"));
+        // Not spent by checking: the key still tags its one message.
+        assert_eq!(m.tag(&msg), tag);
+    }
+}
+
+/// `known_answer_open` streams what `known_answer` computes, for the
+/// one-time MACs, the hash hash127 and a random-pair row (`shoup4-*`,
+/// `r ‖ s` as the nonce), in pieces of every size.
+#[test]
+fn known_answer_streams_equal_one_shot() {
+    let mut r = rng();
+    let mut msg = vec![0u8; 5000];
+    r.fill_bytes(&mut msg);
+    for name in ["mac-hash127", "mac-hash127-96", "hash127", "mac-shoup4-eval64"] {
+        let e = registry::lookup(name).unwrap();
+        let mut key = vec![0u8; e.info.key.default_len().unwrap()];
+        r.fill_bytes(&mut key);
+        let mut nonce = vec![0u8; e.info.nonce];
+        r.fill_bytes(&mut nonce);
+        let p = Params { key: &key, nonce: (!nonce.is_empty()).then_some(&nonce[..]), len: None };
+        let want = registry::known_answer(name, &p, &msg).unwrap();
+        for piece in [1, 7, 16, 100, 4096, 5000] {
+            let mut s = registry::known_answer_open(name, &p).unwrap();
+            for c in msg.chunks(piece) {
+                s.update(c);
+            }
+            assert_eq!(s.finalize().unwrap(), want, "{name} pieces of {piece}");
+        }
+    }
+    // Checked as known_answer is: a wrong key length, a missing pair.
+    let p = Params { key: &[1u8; 5], nonce: None, len: None };
+    assert!(registry::known_answer_open("mac-hash127", &p).is_err());
+    let p = Params { key: &[1u8; 32], nonce: None, len: None };
+    assert!(registry::known_answer_open("mac-shoup4-eval64", &p).is_err());
+}

@@ -459,7 +459,21 @@ impl OneTimeMac {
             _ => return Err(Error::Invalid(format!("{}: not a one-time MAC", self.desc.name))),
         })
     }
-    /// Start tagging the key's one message.
+    /// Start tagging the key's one message, given in pieces by
+    /// [`Stream::update`] (a big file read in buffers, never held whole):
+    /// `self` is consumed and the stream's [`Stream::finalize`] (which
+    /// consumes the stream) gives the one tag, so the key still tags one
+    /// message.
+    ///
+    /// ```
+    /// use unimac::registry::OneTimeMac;
+    ///
+    /// let mut s = OneTimeMac::new("hash127", &[5u8; 32]).unwrap().start().unwrap();
+    /// s.update(b"m");
+    /// s.update(b"sg");
+    /// let tag = s.finalize().unwrap();
+    /// assert_eq!(tag, OneTimeMac::new("hash127", &[5u8; 32]).unwrap().tag(b"msg"));
+    /// ```
     pub fn start(self) -> Result<Box<dyn Stream>, Error> {
         self.stream()
     }
@@ -472,14 +486,65 @@ impl OneTimeMac {
         s.update(msg);
         s.finalize().expect("one-time MACs take any message")
     }
-    /// Start computing the tag of a message received (does not spend the key).
-    pub fn start_check(&self) -> Result<Box<dyn Stream>, Error> {
-        self.stream()
+    /// Start checking `expected`, the tag received with a message: the
+    /// message goes in by [`OneTimeCheck::update`] and
+    /// [`OneTimeCheck::verify`] says whether `expected` is its tag. Does not
+    /// spend the key, and gives no tag: the value it computes is only
+    /// compared (a tag of the wrong length is refused by `verify`, as a
+    /// wrong tag).
+    ///
+    /// ```
+    /// use unimac::registry::OneTimeMac;
+    ///
+    /// let tag = OneTimeMac::new("hash127", &[5u8; 32]).unwrap().tag(b"msg");
+    /// let k = OneTimeMac::new("hash127", &[5u8; 32]).unwrap();
+    /// let mut c = k.start_check(&tag).unwrap();
+    /// c.update(b"m");
+    /// c.update(b"sg");
+    /// assert!(c.verify().is_ok());
+    /// let mut c = k.start_check(&tag).unwrap();
+    /// c.update(b"msh");
+    /// assert!(c.verify().is_err());
+    /// ```
+    pub fn start_check(&self, expected: &[u8]) -> Result<OneTimeCheck, Error> {
+        Ok(OneTimeCheck { name: self.desc.name, stream: self.stream()?, expected: expected.to_vec() })
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// does not spend the key.
     pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
         Ok(verify_tag(&Zeroizing::new(self.compute(msg)), tag.as_ref())?)
+    }
+}
+
+/// A received tag of a one-time MAC being checked against its message
+/// ([`OneTimeMac::start_check`]): the expected tag is given first, the
+/// message in pieces by [`update`](Self::update), and
+/// [`verify`](Self::verify) compares in constant time. It has no way to
+/// output a tag — no method returns the computed value, which is wiped after
+/// the comparison — so checking cannot be used to tag messages under a
+/// one-time key. `Debug` shows the MAC's name only.
+pub struct OneTimeCheck {
+    name: &'static str,
+    stream: Box<dyn Stream>,
+    expected: Vec<u8>,
+}
+
+impl core::fmt::Debug for OneTimeCheck {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OneTimeCheck").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl OneTimeCheck {
+    /// Absorb more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.stream.update(data)
+    }
+    /// `Ok(())` if the expected tag is the message's tag (constant-time
+    /// comparison, as [`verify_tag`]); [`Error::TagMismatch`] if not.
+    pub fn verify(self) -> Result<(), Error> {
+        let got = Zeroizing::new(self.stream.finalize()?);
+        Ok(verify_tag(&got, &self.expected)?)
     }
 }
 

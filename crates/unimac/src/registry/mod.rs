@@ -22,7 +22,7 @@ use crate::spec::Opening;
 
 mod mac;
 pub mod names;
-pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeMac};
+pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeCheck, OneTimeMac};
 pub use crate::mac::Pending;
 
 /// Every implemented name, in the wire format's order.
@@ -219,6 +219,27 @@ pub fn known_answer(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, E
     let e = lookup(name)?;
     check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
+}
+
+/// [`known_answer`] as a stream: the message goes in by
+/// [`Stream::update`] in pieces of any size (a file read in buffers, never
+/// held whole) and [`Stream::finalize`] gives the value `known_answer`
+/// gives for the whole message. One message per call, nothing spent: for
+/// checking implementations against known answers only, as
+/// [`known_answer`].
+///
+/// ```
+/// use unimac::{registry, Params};
+/// let p = Params { key: &[1u8; 32], nonce: None, len: None };
+/// let mut s = registry::known_answer_open("mac-hash127", &p).unwrap();
+/// s.update(b"m");
+/// s.update(b"sg");
+/// assert_eq!(s.finalize().unwrap(), registry::known_answer("mac-hash127", &p, b"msg").unwrap());
+/// ```
+pub fn known_answer_open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
+    let e = lookup(name)?;
+    check_entry(e, p)?;
+    key_entry(e, p)?.start_with_nonce(p.nonce)
 }
 
 /// [`known_answer`] with the key set up once, for computing many known

@@ -152,6 +152,8 @@ fn kdf(aes: &Aes128, index: u64, numbytes: usize) -> Zeroizing<Vec<u8>> {
 /// The per-key material of UMAC with `iters` iterations: every sub-key of
 /// RFC 4418 §5.1 `UHASH` and the PDF's AES key (§3.3). Zeroized on drop.
 pub(crate) struct UmacKey {
+    /// This key object's id, which its stripes carry ([`crate::stripe`]).
+    id: crate::stripe::KeyId,
     iters: usize,
     /// L1 key as big-endian words: `256 + 4(iters − 1)` of them.
     l1: nh::NhKey,
@@ -270,7 +272,7 @@ impl UmacKey {
             let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
             *k = (k1, k2);
         }
-        UmacKey { iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform), platform }
+        UmacKey { id: crate::stripe::KeyId::fresh(), iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform), platform }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
@@ -488,6 +490,9 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
 }
 
 impl crate::stripe::LowestLayer for UmacKey {
+    fn id(&self) -> crate::stripe::KeyId {
+        self.id
+    }
     fn unit(&self) -> usize {
         CHUNK
     }
@@ -618,7 +623,7 @@ impl<const T: usize> UmacStream<T> {
     /// in message order; an error, with nothing absorbed, if this stream
     /// holds part of a chunk or the stripe was made under another key.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        crate::stripe::check(&self.key, s)?;
+        crate::stripe::check(&*self.key, s)?;
         if self.fill != 0 {
             return Err(crate::stripe::unaligned(CHUNK));
         }

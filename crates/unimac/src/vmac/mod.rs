@@ -127,6 +127,8 @@ impl Cipher {
 
 /// Every sub-key of VHASH (draft §3.2 KDF, §5) and the PDF's cipher.
 pub(crate) struct VmacKey {
+    /// This key object's id, which its stripes carry ([`crate::stripe`]).
+    id: crate::stripe::KeyId,
     iters: usize,
     cipher: Cipher,
     /// NH key: `16 + 2(iters − 1)` big-endian words of the key stream at
@@ -184,7 +186,7 @@ impl VmacKey {
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
-        Some(VmacKey { iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
+        Some(VmacKey { id: crate::stripe::KeyId::fresh(), iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -569,6 +571,9 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
 }
 
 impl crate::stripe::LowestLayer for VmacKey {
+    fn id(&self) -> crate::stripe::KeyId {
+        self.id
+    }
     fn unit(&self) -> usize {
         BLOCK
     }
@@ -685,7 +690,7 @@ impl<const T: usize> VmacStream<T> {
     /// in message order; an error, with nothing absorbed, if this stream
     /// holds part of a block or the stripe was made under another key.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        crate::stripe::check(&self.key, s)?;
+        crate::stripe::check(&*self.key, s)?;
         if self.fill != 0 {
             return Err(crate::stripe::unaligned(BLOCK));
         }
