@@ -940,12 +940,6 @@ pub fn verify(
     checks: &[PathBuf],
     opts: VerifyOpts,
 ) -> Result<bool, Fail> {
-    // One sealed manifest ('unimac seal'): checked as a whole (crate::seal).
-    if let [only] = checks {
-        if crate::seal::is_manifest(only) {
-            return crate::seal::verify_manifest(name, key_file, only, opts);
-        }
-    }
     let stdin = [PathBuf::from("-")];
     let checks: &[PathBuf] = if checks.is_empty() { &stdin } else { checks };
     let stdin_lists = checks.iter().filter(|c| c.as_os_str() == "-").count();

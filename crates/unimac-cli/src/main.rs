@@ -776,7 +776,11 @@ fn main() -> ExitCode {
                 warn: *warn,
                 zero: *zero,
             };
-            mac_cmd::verify(name.as_deref(), key_file, &checks, opts)
+            // One sealed manifest ('unimac seal'): checked as a whole.
+            match checks.as_slice() {
+                [only] if seal::is_manifest(only) => seal::verify_manifest(name.as_deref(), key_file, only, opts),
+                _ => mac_cmd::verify(name.as_deref(), key_file, &checks, opts),
+            }
         }),
         Cmd::Seal {
             key_file,

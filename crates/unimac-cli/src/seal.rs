@@ -133,34 +133,10 @@ enum Hashed {
     Fatal(Fail),
 }
 
-/// The place line of a manifest to be written at `at` (`None`: the
-/// current directory) and each item's name under it: for `-r DIR`, `root
-/// DIR` and the names under DIR; for files, `base .` and the names as
-/// given when they all lie under the current directory, else `base` their
-/// deepest common directory (absolute) and the names under it.
+/// [`manifest::place_for`] of the items.
 fn place_names(root: Option<&Path>, items: &[mac_cmd::Item], at: Option<&Path>) -> Result<(Place, Vec<Vec<u8>>), Fail> {
-    let fail = |e: unimac::Error| Fail(e.to_string());
-    if let Some(root) = root {
-        let place = Place::Root(manifest::place_dir(at, root).map_err(fail)?);
-        let names = items.iter().map(|(p, _)| manifest::name_under(root, p)).collect::<Result<_, _>>().map_err(fail)?;
-        return Ok((place, names));
-    }
-    let under_cwd: Option<Vec<Vec<u8>>> = items.iter().map(|(p, _)| manifest::name_under(Path::new("."), p).ok()).collect();
-    if let Some(names) = under_cwd {
-        return Ok((Place::Base(manifest::place_dir(at, Path::new(".")).map_err(fail)?), names));
-    }
-    let cwd = std::env::current_dir().map_err(|e| Fail(format!("cannot read the current directory: {}", fsio::io_msg(&e))))?;
-    let abs: Vec<PathBuf> = items.iter().map(|(p, _)| fsio::normalize(&cwd.join(p))).collect();
-    let mut base: PathBuf = abs.first().and_then(|p| p.parent()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
-    for p in &abs {
-        while !p.starts_with(&base) {
-            if !base.pop() {
-                break;
-            }
-        }
-    }
-    let names = abs.iter().map(|p| manifest::name_under(&base, p)).collect::<Result<_, _>>().map_err(fail)?;
-    Ok((Place::Base(manifest::path_bytes(&base)), names))
+    let files: Vec<PathBuf> = items.iter().map(|(p, _)| p.clone()).collect();
+    manifest::place_for(root, &files, at).map_err(|e| Fail(e.to_string()))
 }
 
 /// `unimac seal --key-file K [--counter C | --random-nonce] [-r DIR | FILE...

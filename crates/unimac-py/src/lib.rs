@@ -26,7 +26,7 @@ use unimac::Error;
 
 mod buffer;
 mod counter;
-mod keyfile;
+mod formats;
 mod names;
 mod oserror;
 mod partial;
@@ -436,21 +436,36 @@ fn check_file(
     let k = data(key, "key")?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;
-    let d = registry::desc(&bare).map_err(err)?;
+    check_file_under(py, &bare, k.as_slice(), &path, &t, n.as_deref())
+}
+
+/// [`check_file`] with the key of the key file at ``key_path`` (one-time
+/// keys included: their bytes never reach Python).
+#[pyfunction]
+#[pyo3(name = "_check_file_keyfile", signature = (key_path, path, tag, nonce = None))]
+fn check_file_keyfile(py: Python<'_>, key_path: PathBuf, path: PathBuf, tag: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let k = py.allow_threads(|| unimac::formats::keyfile::KeyFile::read(&key_path)).map_err(|e| formats::error(py, e, &key_path))?;
+    let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
+    let n = bytes_of(nonce, "nonce")?;
+    check_file_under(py, k.name(), k.key(), &path, &t, n.as_deref())
+}
+
+fn check_file_under(py: Python<'_>, bare: &str, k: &[u8], path: &std::path::Path, t: &[u8], n: Option<&[u8]>) -> PyResult<bool> {
+    let d = registry::desc(bare).map_err(err)?;
     if d.one_time {
         // The one-time check takes the tag first and gives none.
-        let mut c = registry::OneTimeMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(&t)).map_err(err)?;
-        py.allow_threads(|| feed_file(&path, &mut |b| c.update(b))).map_err(|e| e.into_py(py, &path))?;
+        let mut c = registry::OneTimeMac::new(bare, k).and_then(|m| m.start_check(t)).map_err(err)?;
+        py.allow_threads(|| feed_file(path, &mut |b| c.update(b))).map_err(|e| e.into_py(py, path))?;
         return match c.verify() {
             Ok(()) => Ok(true),
             Err(Error::TagMismatch) => Ok(false),
             Err(e) => Err(err(e)),
         };
     }
-    let mut s = NamedMac::new(&bare, k.as_slice()).and_then(|m| m.start_check(n.as_deref())).map_err(err)?;
-    py.allow_threads(|| feed_file(&path, &mut |b| s.update(b))).map_err(|e| e.into_py(py, &path))?;
+    let mut s = NamedMac::new(bare, k).and_then(|m| m.start_check(n)).map_err(err)?;
+    py.allow_threads(|| feed_file(path, &mut |b| s.update(b))).map_err(|e| e.into_py(py, path))?;
     let got = zeroize::Zeroizing::new(s.finalize().map_err(err)?);
-    Ok(verify_tag(&got, &t).is_ok())
+    Ok(verify_tag(&got, t).is_ok())
 }
 
 /// The MAC ``name`` (``X`` or ``mac-X``) without ``mac-``; ``ValueError``
@@ -744,6 +759,9 @@ struct PyOneTimeKey {
     key: Mutex<Option<registry::OneTimeMac>>,
     /// Checking stays possible after the tag.
     check: registry::OneTimeMac,
+    /// The key file it was read from (:meth:`OneTimeKey.from_file`): its
+    /// tag spends the file, under the file's lock, as ``unimac tag`` does.
+    file: Option<PathBuf>,
 }
 
 #[pymethods]
@@ -754,12 +772,58 @@ impl PyOneTimeKey {
         let k = data(key, "key")?;
         let m = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
         let check = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
-        Ok(PyOneTimeKey { name: m.desc().name.to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check })
+        Ok(PyOneTimeKey { name: m.desc().name.to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check, file: None })
     }
-    /// The tag of ``data``, the key's one message; the key is spent.
+    /// The one-time key of the key file at ``path`` (``unimac keygen
+    /// hash127 -o FILE``), bound to the file: its one tag marks the file
+    /// ``spent`` (under the file's lock, synced before the tag is
+    /// returned), as ``unimac tag`` does, so no door tags twice with it. A
+    /// file already marked spent is refused (``ValueError``) unless
+    /// ``spent_ok=True``, which gives a key that only checks (``spent`` is
+    /// true); a key file of a reusable MAC is refused.
+    ///
+    /// >>> import unimac, os, tempfile
+    /// >>> path = os.path.join(tempfile.mkdtemp(), "o.key")
+    /// >>> unimac.save_key(path, "hash127", unimac.keygen("hash127"))
+    /// >>> k = unimac.OneTimeKey.from_file(path)
+    /// >>> t = k.tag(b"attack at dawn")
+    /// >>> open(path).read().splitlines()[-1]
+    /// 'spent'
+    /// >>> unimac.OneTimeKey.from_file(path)
+    /// Traceback (most recent call last):
+    /// ...
+    /// ValueError: key file ...: this hash127 key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen hash127'
+    #[staticmethod]
+    #[pyo3(signature = (path, *, spent_ok = false))]
+    fn from_file(py: Python<'_>, path: PathBuf, spent_ok: bool) -> PyResult<PyOneTimeKey> {
+        use unimac::formats::keyfile::{KeyFile, OneTimeKeyFile};
+        let read = KeyFile::read(&path).map_err(|e| formats::error(py, e, &path))?;
+        if read.is_spent() && spent_ok {
+            warn_key_file(py, &read)?;
+            let check = registry::OneTimeMac::new(read.name(), read.key()).map_err(err)?;
+            return Ok(PyOneTimeKey { name: read.name().to_string(), tag_size: check.tag_len(), key: Mutex::new(None), check, file: Some(path) });
+        }
+        let f = py.allow_threads(|| OneTimeKeyFile::open(&path)).map_err(|e| formats::error(py, e, &path))?;
+        let k = f.key_file();
+        warn_key_file(py, k)?;
+        let m = registry::OneTimeMac::new(k.name(), k.key()).map_err(err)?;
+        let check = registry::OneTimeMac::new(k.name(), k.key()).map_err(err)?;
+        Ok(PyOneTimeKey { name: k.name().to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check, file: Some(path) })
+    }
+    /// The tag of ``data``, the key's one message; the key is spent (and,
+    /// for a key from :meth:`from_file`, its file marked spent first).
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let m = lock(&self.key).take().ok_or_else(|| err(Error::KeySpent(self.name.clone())))?;
-        let t = with_data(data, "data", |s| m.tag(s))?;
+        let mut slot = lock(&self.key);
+        let m = slot.take().ok_or_else(|| err(Error::KeySpent(self.name.clone())))?;
+        let Some(path) = &self.file else {
+            let t = with_data(data, "data", |s| m.tag(s))?;
+            return Ok(PyBytes::new(py, &t));
+        };
+        drop(m);
+        // Through the file: locked, refused if another door spent it since,
+        // marked spent before the tag is returned.
+        let f = unimac::formats::keyfile::OneTimeKeyFile::open(path).map_err(|e| formats::error(py, e, path))?;
+        let t = with_data(data, "data", |s| f.tag(s))?.map_err(|e| formats::error(py, e, path))?;
         Ok(PyBytes::new(py, &t))
     }
     /// Check ``tag`` for ``data`` in constant time; raise
@@ -785,8 +849,18 @@ impl PyOneTimeKey {
         self.tag_size
     }
     fn __repr__(&self) -> String {
-        format!("unimac.OneTimeKey({:?}, spent={})", self.name, self.spent())
+        format!("unimac.OneTimeKey('{}', spent={})", self.name, if self.spent() { "True" } else { "False" })
     }
+}
+
+/// Show a key file's warning (open to group or others) as a Python
+/// warning.
+fn warn_key_file(py: Python<'_>, k: &unimac::formats::keyfile::KeyFile) -> PyResult<()> {
+    if let Some(w) = k.warning() {
+        let cat = py.get_type::<pyo3::exceptions::PyUserWarning>();
+        PyErr::warn(py, &cat, &std::ffi::CString::new(w).unwrap_or_default(), 2)?;
+    }
+    Ok(())
 }
 
 /// Compare two buffers in constant time (``hmac.compare_digest``).
@@ -1262,10 +1336,10 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(keygen, m)?)?;
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
+    m.add_function(wrap_pyfunction!(check_file_keyfile, m)?)?;
     m.add_function(wrap_pyfunction!(mac_name_py, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_nonce, m)?)?;
-    m.add_function(wrap_pyfunction!(keyfile::load_key, m)?)?;
-    m.add_function(wrap_pyfunction!(keyfile::save_key, m)?)?;
+    formats::register(m)?;
     partial::register(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())

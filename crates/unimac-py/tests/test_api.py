@@ -158,7 +158,7 @@ def test_one_time_key_is_spent_by_tag_not_by_verify():
     m.verify(b"first", t0)
     assert not m.spent  # verify never spends the key
     assert m.tag(b"first") == t0
-    assert m.spent and "spent=true" in repr(m)
+    assert m.spent and "spent=True" in repr(m)
     with pytest.raises(ValueError, match="one-time key has already tagged"):
         m.tag(b"second")
     with pytest.raises(ValueError, match="one-time key has already tagged"):

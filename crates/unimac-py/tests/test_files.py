@@ -164,7 +164,16 @@ def test_save_and_load_key(tmp_path):
     q = tmp_path / "crlf.key"
     q.write_bytes(f"unimac-key hash127 \r\n{key.hex()}\t\r\nspent\r\n".encode())
     q.chmod(0o600)
-    assert unimac.load_key(q) == ("hash127", key, True)
+    # A one-time key never comes back as bytes: a spent file gives a key
+    # that only checks.
+    once = unimac.load_key(q)
+    assert isinstance(once, unimac.OneTimeKey) and once.spent and once.name == "hash127"
+    t = unimac.known_answer("hash127", key, b"m")
+    once.verify(b"m", t)
+    with pytest.raises(ValueError, match="already tagged"):
+        once.tag(b"m2")
+    with pytest.raises(ValueError, match="already tagged"):
+        unimac.OneTimeKey.from_file(q)
     for text, why in (
         (key.hex() + "\n", "bare hex without the 'unimac-key NAME' line"),
         ("unimac-key nope\n" + key.hex() + "\n", "made for 'nope', not a MAC of this build"),
@@ -210,7 +219,7 @@ def test_key_files_agree_with_the_cli(cli, tmp_path):
     out = _run(cli, "tag", "hash127", "--key-file", tmp_path / "once.key", msg)
     once = unimac.load_key(tmp_path / "once.key")
     assert once.spent and once.name == "hash127"
-    unimac.OneTimeKey("hash127", once.key).verify(b"attack at dawn", unimac.parse_check_line(out).tag)
+    once.verify(b"attack at dawn", unimac.parse_check_line(out).tag)
 
 
 # ---------------------------------------------------------------------------

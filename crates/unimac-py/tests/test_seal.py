@@ -51,7 +51,7 @@ def read(path):
 
 
 def statuses(result):
-    return dict(result.files)
+    return {f.name: f.status for f in result.files}
 
 
 def test_stateless_manifests_are_byte_identical(tree, cli):
@@ -61,9 +61,9 @@ def test_stateless_manifests_are_byte_identical(tree, cli):
     assert o.returncode == 0, o.stderr
     assert py == o.stdout
     lines = py.splitlines()
-    assert lines[0].startswith(b"unimac-manifest 1 hash127-aes ") and lines[1] == b"root d"
+    assert lines[0].startswith(b"unimac-manifest 2 hash127-aes ") and lines[1] == b"root d"
     assert lines[-1].startswith(b"seal ")
-    assert any(line.startswith(b"\\") and line.endswith(b" 1 d/back\\\\slash") for line in lines)
+    assert any(line.startswith(b"\\") and line.endswith(b" 1 back\\\\slash") for line in lines)
     # Files as given, in that order; a (name, key) pair gives the same bytes.
     files = ["d/sub/c", "d/a", "d/back\\slash"]
     o = run(cli, "seal", "--key-file", "hash127-aes.key", *files)
@@ -119,17 +119,17 @@ def test_changed_removed_added_renamed(tree, cli, mac, counter):
     s = statuses(r)
     assert s["d/a"] == "CHANGED" and s["d/sub/c"] == "CHANGED"
     assert s["d/sub/deeper/e"] == "REMOVED"
-    assert s["d/b"] == "RENAMED d/b -> d/sub/b-moved" and r.renamed == {"d/b": "d/sub/b-moved"}
+    assert s["d/b"] == unimac.ManifestStatus.RENAMED and r.renamed == {"d/b": "d/sub/b-moved"}
     assert s["d/back\\slash"] == "OK"
-    assert [f for f in r.files if f.status == "ADDED"] == [("d/sub/b-decoy", "ADDED"), ("d/sub/new", "ADDED")]
+    assert [(f.name, f.status) for f in r.files if f.status == "ADDED"] == [("d/sub/b-decoy", "ADDED"), ("d/sub/new", "ADDED")]
     assert "d/sub/b-moved" not in s
     # The CLI finds the same.
     o = run(cli, "verify", "--key-file", f"{mac}.key", "m")
     assert o.returncode == 1
     out = o.stdout.decode()
-    for name, status in r.files:
-        if status.startswith("RENAMED "):
-            assert f"{status[len('RENAMED '):]}: RENAMED\n" in out, out
+    for name, status, new_name, _ in r.files:
+        if status == "RENAMED":
+            assert f"{name} -> {new_name}: RENAMED\n" in out, out
         else:
             shown = name.replace("\\", "\\\\")
             assert (f"\\{shown}" if shown != name else name) + f": {status}\n" in out, out
@@ -140,7 +140,7 @@ def test_any_change_to_the_manifest_fails_the_seal(tree, cli):
     m = unimac.seal("d", "wc-eval128.key", recursive=True, counter="wc-eval128.ctr")
     lines = m.splitlines(keepends=True)
     other = unimac.keygen("wc-eval128")
-    fp = unimac._seal._fingerprint("wc-eval128", other)
+    fp = unimac.Counter.create("other.ctr", "wc-eval128", other) and open("other.ctr").read().split()[2]
     changed = {
         "edited": b"".join(lines[:2] + [lines[2].replace(b" 6 ", b" 7 ")] + lines[3:]),
         "reordered": b"".join(lines[:2] + [lines[3], lines[2]] + lines[4:]),
@@ -149,7 +149,7 @@ def test_any_change_to_the_manifest_fails_the_seal(tree, cli):
         "appended": m + lines[2],
         "seal cut": m[:-3] + b"\n",
         "no newline": m[:-1],
-        "fingerprint": m.replace(m.split()[3], fp.encode(), 1),
+        "respelled": m[:-33] + m[-33:].upper().replace(b"SEAL", b"seal"),
     }
     assert unimac.verify_manifest(m, "wc-eval128.key").ok
     for what, text in changed.items():
@@ -158,10 +158,11 @@ def test_any_change_to_the_manifest_fails_the_seal(tree, cli):
         write(f"m-{what}", text)
         o = run(cli, "verify", "--key-file", "wc-eval128.key", f"m-{what}")
         assert o.returncode == 1 and o.stdout.startswith(b"manifest: SEAL FAILED\n"), (what, o.stdout, o.stderr)
-    # The files are still reported as the lines say.
-    s = statuses(unimac.verify_manifest(changed["edited"], "wc-eval128.key"))
-    assert s["d/a"] == "CHANGED" and s["d/b"] == "OK"
-    assert statuses(unimac.verify_manifest(changed["dropped"], "wc-eval128.key"))["d/b"] == "ADDED"
+        # Nothing a manifest lists is read when its seal fails.
+        assert r.files == [] and r.errors == [], what
+    # Another key's fingerprint on line 1: the wrong key, said so.
+    with pytest.raises(ValueError, match="or its first line was changed"):
+        unimac.verify_manifest(m.replace(m.split()[3], fp.encode(), 1), "wc-eval128.key")
 
 
 def test_wrong_key_and_refusals(tree):
@@ -217,7 +218,15 @@ def test_other_macs_verify_both_ways(tree, cli, mac, how):
 
 def test_a_manifest_inside_its_tree_is_not_added(tree):
     keyed("hash127-aes")
-    write("d/MANIFEST", unimac.seal("d", "hash127-aes.key", recursive=True))
+    # Written by seal(output=): its names resolve from d/ (a manifest
+    # written elsewhere by hand resolves from where it was made).
+    m = unimac.seal("d", "hash127-aes.key", recursive=True, output="d/MANIFEST")
+    assert read("d/MANIFEST") == m and m.splitlines()[1] == b"root ."
     assert unimac.verify_manifest("d/MANIFEST", "hash127-aes.key").ok
-    # Given as bytes it is just another file under the root.
-    assert statuses(unimac.verify_manifest(read("d/MANIFEST"), "hash127-aes.key"))["d/MANIFEST"] == "ADDED"
+    # Given as bytes (from the current directory) it is just another file
+    # under the root.
+    assert statuses(unimac.verify_manifest(read("d/MANIFEST"), "hash127-aes.key", base_dir="d"))["d/MANIFEST"] == "ADDED"
+    # From the tree itself, paths show without "./".
+    os.chdir("d")
+    r = unimac.verify_manifest(read("MANIFEST"), "../hash127-aes.key")
+    assert statuses(r)["MANIFEST"] == "ADDED" and statuses(r)["sub/c"] == "OK"

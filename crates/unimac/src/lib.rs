@@ -114,9 +114,9 @@ mod float;
 
 pub mod bounds;
 #[cfg(feature = "std")]
-pub mod counter;
-#[cfg(feature = "std")]
 pub mod formats;
+#[cfg(feature = "std")]
+pub use formats::counter;
 pub mod error;
 pub mod group;
 pub mod hash127;

@@ -79,7 +79,7 @@ from ._files import (
     verify_check_file,
 )
 
-from ._seal import ManifestFile, ManifestResult, seal, verify_manifest
+from ._seal import ManifestFile, ManifestResult, ManifestStatus, seal, verify_manifest
 
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
@@ -101,6 +101,7 @@ __all__ = [
     "KeyFile",
     "Mac",
     "ManifestFile",
+    "ManifestStatus",
     "ManifestResult",
     "OneTimeKey",
     "SecretPrime",

@@ -3,6 +3,7 @@
 import os
 import pathlib
 import sys
+import enum
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final
 
 # PEP 688: any object with a buffer (bytes, bytearray, memoryview, numpy
@@ -28,6 +29,7 @@ __all__ = [
     "KeyFile",
     "Mac",
     "ManifestFile",
+    "ManifestStatus",
     "ManifestResult",
     "OneTimeKey",
     "SecretPrime",
@@ -248,6 +250,9 @@ class OneTimeKey:
     """
 
     def __new__(cls, name: str, key: _ReadableBuffer) -> "OneTimeKey": ...
+    @staticmethod
+    def from_file(path: _StrPath) -> "OneTimeKey":
+        """The key of a one-time key file; its tag marks the file spent."""
     def tag(self, data: _ReadableBuffer) -> bytes: ...
     def verify(self, data: _ReadableBuffer, tag: _ReadableBuffer) -> None: ...
     @property
@@ -329,8 +334,9 @@ class KeyFile(NamedTuple):
     key: bytes
     spent: bool
 
-def load_key(path: _StrPath) -> KeyFile:
-    """The MAC, key and ``spent`` mark of a key file of ``unimac keygen -o``."""
+def load_key(path: _StrPath) -> Union[KeyFile, OneTimeKey]:
+    """The key file of ``unimac keygen -o``: a :class:`KeyFile`, or for a
+    one-time MAC :meth:`OneTimeKey.from_file` (never bytes that tag)."""
 
 def save_key(path: _StrPath, name: str, key: _ReadableBuffer) -> None:
     """Write a new key file (mode 0600; ``FileExistsError`` if one is there)."""
@@ -365,19 +371,31 @@ def verify_check_file(
 
 # The CLI's sealed manifests (`unimac seal`).
 
+class ManifestStatus(str, enum.Enum):
+    """What became of a file of a sealed manifest."""
+
+    OK = "OK"
+    CHANGED = "CHANGED"
+    REMOVED = "REMOVED"
+    ADDED = "ADDED"
+    RENAMED = "RENAMED"
+    FAILED = "FAILED"
+    UNEXPECTED = "UNEXPECTED"
+
 class ManifestFile(NamedTuple):
-    """One file of :func:`verify_manifest`: ``"OK"``, ``"CHANGED"``,
-    ``"REMOVED"``, ``"ADDED"``, ``"RENAMED OLD -> NEW"`` or ``"FAILED ..."``."""
+    """One file of :func:`verify_manifest`: its path, status, new path of a
+    rename, and a detail where the status needs one."""
 
     name: str
-    status: str
+    status: ManifestStatus
+    new_name: Optional[str] = None
+    detail: Optional[str] = None
 
 class ManifestResult(NamedTuple):
     """What :func:`verify_manifest` found."""
 
     seal_ok: bool
     files: List[ManifestFile]
-    malformed: List[int]
     errors: List[str]
     @property
     def ok(self) -> bool: ...
@@ -393,8 +411,9 @@ def seal(
     random_nonce: bool = False,
     recursive: bool = False,
     allow_weak: bool = False,
+    output: Optional[_StrPath] = None,
 ) -> bytes:
-    """The bytes of ``unimac seal --key-file KEY [-r DIR | FILE...]``."""
+    """The bytes of ``unimac seal --key-file KEY [-r DIR | FILE...] [-o OUTPUT]``."""
 
 def verify_manifest(
     manifest: Union[_StrPath, _ReadableBuffer],

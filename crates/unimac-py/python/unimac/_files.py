@@ -19,9 +19,6 @@ carriage return (escaped as ``\\\\``, ``\\n``, ``\\r``).
 from __future__ import annotations
 
 import os
-import re
-import stat
-import warnings
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from . import _unimac
@@ -37,31 +34,39 @@ __all__ = [
     "verify_check_file",
 ]
 
-_HEX = re.compile(rb"[0-9a-fA-F]+")
-
-
 class KeyFile(NamedTuple):
     """A key file's contents (:func:`load_key`): the MAC it names (without
     ``mac-``; ``modp`` for a secret prime), the key, and whether the file is
-    marked ``spent`` (a one-time key that has tagged its message: ``unimac
-    tag`` refuses it; checking with it is still fine).
+    marked ``spent``. Its ``repr`` never shows the key.
 
     >>> import unimac
-    >>> unimac.KeyFile("hash127", bytes(32), True).spent
-    True
+    >>> unimac.KeyFile("hash127-aes", bytes(32), False)
+    KeyFile(name='hash127-aes', key=<32 secret bytes>, spent=False)
     """
 
     name: str
     key: bytes
     spent: bool
 
+    def __repr__(self) -> str:
+        return f"KeyFile(name={self.name!r}, key=<{len(self.key)} secret bytes>, spent={self.spent!r})"
 
-def load_key(path: Union[str, "os.PathLike[str]"]) -> KeyFile:
-    """The MAC, key and ``spent`` mark of the key file at ``path``, read as
-    ``unimac tag`` / ``unimac verify`` read it (the CLI's checks and
-    messages: ``ValueError`` for a file that is not a key file of this
-    build; the ``OSError`` of ``open`` for one that cannot be read). A file
+    __str__ = __repr__
+
+
+def load_key(path: Union[str, "os.PathLike[str]"]) -> Union[KeyFile, "_unimac.OneTimeKey"]:
+    """The key file at ``path``, read as ``unimac tag`` / ``unimac verify``
+    read it (the library's checks and messages: ``ValueError`` for a file
+    that is not a key file of this build; the ``OSError`` of ``open`` for
+    one that cannot be read; a named pipe or device is not opened). A file
     open to group or others gives a warning, as the CLI does.
+
+    A reusable MAC's key comes back as :class:`KeyFile` ``(name, key,
+    spent)``. A one-time MAC's key (``hash127``, ``hash127-96``) never comes
+    back as bytes that could tag twice: it is :meth:`OneTimeKey.from_file`,
+    whose one tag marks the file spent as ``unimac tag`` does; from a file
+    already marked spent, a key that only checks (``spent`` true, its
+    ``tag`` refused).
 
     >>> import unimac, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "a.key")
@@ -70,26 +75,23 @@ def load_key(path: Union[str, "os.PathLike[str]"]) -> KeyFile:
     True
     >>> name, key, spent = unimac.load_key(path); spent
     False
+    >>> once = os.path.join(tempfile.mkdtemp(), "o.key")
+    >>> unimac.save_key(once, "hash127", unimac.keygen("hash127"))
+    >>> unimac.load_key(once)
+    unimac.OneTimeKey('hash127', spent=False)
     """
-    name, key, spent = _unimac._load_key(path)
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # pragma: no cover - removed since it was read
-        mode = 0
-    if os.name == "posix" and stat.S_ISREG(mode) and mode & 0o077:
-        shown = os.fsdecode(path)
-        warnings.warn(
-            f"key file {shown} is open to group or others (mode {mode & 0o777:04o}); 'chmod 600 {shown}'",
-            stacklevel=2,
-        )
+    name, key, spent, one_time = _unimac._load_key(path)
+    if one_time:
+        return _unimac.OneTimeKey.from_file(path, spent_ok=True)
     return KeyFile(name, key, spent)
 
 
 def save_key(path: Union[str, "os.PathLike[str]"], name: str, key) -> None:
     """Write ``key`` for the MAC ``name`` (``mac-`` optional; or ``modp``) to
     a new key file at ``path``, as ``unimac keygen NAME -o FILE`` does: mode
-    0600, fsynced, never over an existing file (``FileExistsError``). A key
-    of the wrong length raises ``ValueError``.
+    0600, synced, whole or not at all (a temporary file beside it, then its
+    name), never over an existing file (``FileExistsError``). A key of the
+    wrong length raises ``ValueError``.
 
     >>> import unimac, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "w.key")
@@ -102,31 +104,6 @@ def save_key(path: Union[str, "os.PathLike[str]"], name: str, key) -> None:
     FileExistsError: [Errno 17] key file ... already exists; not overwriting it: '...'
     """
     _unimac._save_key(path, name, key)
-
-
-def _escape(name: bytes) -> Tuple[bool, bytes]:
-    if not any(c in name for c in b"\\\n\r"):
-        return False, name
-    return True, name.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
-
-
-def _unescape(s: bytes) -> Optional[bytes]:
-    out = bytearray()
-    it = iter(s)
-    for c in it:
-        if c == 0x5C:  # backslash
-            nxt = next(it, None)
-            if nxt == 0x5C:
-                out.append(0x5C)
-            elif nxt == ord("n"):
-                out.append(0x0A)
-            elif nxt == ord("r"):
-                out.append(0x0D)
-            else:
-                return None
-        else:
-            out.append(c)
-    return bytes(out)
 
 
 def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False) -> bytes:
@@ -143,13 +120,8 @@ def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False) -
     b'\\\\wc-mmh32x2 (x\\\\ny) = 01:02\\n'
     """
     name = _unimac._mac_name(name)
-    esc, file = _escape(os.fsencode(filename))
-    value = (bytes(nonce).hex() + ":" if nonce is not None else "") + bytes(tag).hex()
-    if bsd:
-        line = name.encode() + b" (" + file + b") = " + value.encode()
-    else:
-        line = value.encode() + b"  " + file
-    return (b"\\" if esc else b"") + line + b"\n"
+    n = None if nonce is None else bytes(nonce)
+    return _unimac._format_check_line(name, os.fsencode(filename), bytes(tag), n, bsd, False)
 
 
 class CheckLine(NamedTuple):
@@ -167,55 +139,6 @@ class CheckLine(NamedTuple):
     nonce: Optional[bytes]
     tag: bytes
     filename: bytes
-
-
-def _split(line: bytes) -> Optional[Tuple[Optional[str], str, bytes]]:
-    """``(mac, value, file)`` of a line, as ``unimac verify`` splits it."""
-    escaped = line.startswith(b"\\")
-    if escaped:
-        line = line[1:]
-
-    def unesc(f: bytes) -> Optional[bytes]:
-        return _unescape(f) if escaped else f
-
-    # BSD style: NAME (FILE) = VALUE, the value being hex and ':' only.
-    open_ = line.find(b" (")
-    close = line.rfind(b") = ")
-    if open_ >= 0 and close > open_:
-        try:
-            name = line[:open_].decode()
-            value = line[close + 4 :].decode()
-        except UnicodeDecodeError:
-            name = value = ""
-        if name and " " not in name and value and all(c in "0123456789abcdefABCDEF:" for c in value):
-            file = unesc(line[open_ + 2 : close])
-            if not file:
-                return None
-            return name, value, file
-    # GNU style: VALUE  FILE (or VALUE *FILE).
-    sp = line.find(b" ")
-    if sp < 0:
-        return None
-    value_b, rest = line[:sp], line[sp:]
-    if rest.startswith(b"  ") or rest.startswith(b" *"):
-        file = rest[2:]
-    else:
-        return None
-    if not file:
-        return None
-    try:
-        value = value_b.decode()
-    except UnicodeDecodeError:
-        return None
-    f = unesc(file)
-    return None if f is None else (None, value, f)
-
-
-def _strict_hex(s: str) -> Optional[bytes]:
-    b = s.encode()
-    if not b or len(b) % 2 or not _HEX.fullmatch(b):
-        return None
-    return bytes.fromhex(s)
 
 
 def _line_bytes(line) -> bytes:
@@ -243,18 +166,10 @@ def parse_check_line(line) -> CheckLine:
     b'x\\ny'
     """
     raw = _line_bytes(line)
-    parts = _split(raw)
-    if parts is None:
+    parsed = _unimac._parse_check_line(raw)
+    if parsed is None:
         raise ValueError(f"improperly formatted check line: {raw!r}")
-    mac, value, file = parts
-    n, sep, t = value.partition(":")
-    if not sep:
-        n, t = None, value
-    tag = _strict_hex(t)
-    nonce = None if n is None else _strict_hex(n)
-    if tag is None or (n is not None and nonce is None):
-        raise ValueError(f"improperly formatted check line: {raw!r}")
-    return CheckLine(mac, nonce, tag, file)
+    return CheckLine(*parsed)
 
 
 class CheckResult(NamedTuple):
@@ -299,42 +214,46 @@ def verify_check_file(
     >>> unimac.verify_check_file("SUMS", ("hash127-aes", key))
     [CheckResult(filename='a.txt', status='OK'), CheckResult(filename='gone.txt', status='FAILED open or read: No such file or directory')]
     """
+    key_path = None
     if isinstance(key, tuple):
         name, k = key[0], bytes(key[1])
     else:
-        name, k, _ = load_key(key)
+        # The key file is read by the library (a one-time key's bytes never
+        # reach Python).
+        key_path = key
+        name, k, _, _ = _unimac._load_key(key)
     name = _unimac._mac_name(name)
     info = _unimac.info(name)
     lo, hi = info["nonce_sizes"]
     tag_len = info["digest_size"]
     macs = set(_unimac.mac_names())
     shown = os.fsdecode(path)
+
+    def check(file: bytes, tag: bytes, nonce: Optional[bytes]) -> bool:
+        if key_path is not None:
+            return _unimac._check_file_keyfile(key_path, os.fsdecode(file), tag, nonce)
+        return _unimac._check_file(name, k, os.fsdecode(file), tag, nonce)
+
     seen = {}  # canonical nonce -> (tag, line number)
     out: List[CheckResult] = []
     found = False
     with open(path, "rb") as f:
         for i, raw in enumerate(f, 1):
             line = _line_bytes(raw)
-            parts = _split(line) if len(line) <= 16 << 10 else None
+            p = _unimac._parse_check_line(line) if len(line) <= 16 << 10 else None
+            parts = None if p is None else (p[0], p[3])
             decoded = None
-            if parts is not None:
-                mac, value, file = parts
-                if hi > 0:
-                    n, sep, t = value.partition(":")
-                    nonce = _strict_hex(n) if sep else None
-                    if nonce is None or not lo <= len(nonce) <= hi:
-                        nonce = t = None
-                else:
-                    nonce, t = None, value
-                tag = _strict_hex(t) if t is not None else None
-                if tag is not None and len(tag) == tag_len:
+            if p is not None:
+                mac, nonce, tag, file = p
+                nonce_ok = (nonce is None) if hi == 0 else (nonce is not None and lo <= len(nonce) <= hi)
+                if nonce_ok and len(tag) == tag_len:
                     decoded = (mac, nonce, tag, file)
             if parts is not None and parts[0] is not None:
                 bare = parts[0][4:] if parts[0].startswith("mac-") else parts[0]
                 by = bare if bare in macs else parts[0]
                 if by != name:
                     found = True
-                    out.append(CheckResult(os.fsdecode(parts[2]), f"FAILED: made by {by}, not checked with this {name} key"))
+                    out.append(CheckResult(os.fsdecode(parts[1]), f"FAILED: made by {by}, not checked with this {name} key"))
                     continue
             if decoded is None:
                 if strict:
@@ -351,7 +270,7 @@ def verify_check_file(
                         reused = seen[c][1]
                     seen.setdefault(c, (tag, i))
             try:
-                good = _unimac._check_file(name, k, os.fsdecode(file), tag, nonce)
+                good = check(file, tag, nonce)
             except OSError as e:
                 out.append(CheckResult(filename, f"FAILED open or read: {e.strerror or e}"))
                 continue

@@ -83,6 +83,17 @@ mod tests {
         assert_ne!(purpose_key(u, &[1; 16], Purpose::ManifestSeal), purpose_key(v, &[1; 16], Purpose::ManifestSeal));
     }
 
+    /// docs/WIRE.md §9.7's known answers (computed with Python's
+    /// `cryptography` HKDF, an independent implementation).
+    #[test]
+    fn known_answers() {
+        let d = crate::macs::find("hash127-aes").unwrap();
+        let k: Vec<u8> = (0u8..32).collect();
+        let hex = |v: &[u8]| v.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(hex(&purpose_key(d, &k, Purpose::ManifestSeal)), "63de112fc3ca8a771aaffe9e9d23f078b4d10da7276a9accf9fb891c76e1fdb5");
+        assert_eq!(hex(&purpose_key(d, &k, Purpose::Stream)), "119ae0a526be5fadbfd5793aa06bb47dc3c754d3c8e51a70ccec45a062cfd044");
+    }
+
     /// RFC 5869's first SHA-256 test case, through the same crate call.
     #[test]
     fn hkdf_is_rfc_5869() {

@@ -408,7 +408,7 @@ impl OneTimeKeyFile {
             return Err(Error::Invalid(format!("key file {shown}: {name} is not a one-time MAC")));
         }
         if key.spent {
-            return Err(Error::KeySpent(format!(
+            return Err(Error::Invalid(format!(
                 "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
             )));
         }

@@ -52,7 +52,6 @@
 use crate::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, Metadata};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::checkline::{decode_value_as, escape_name, unescape_name, value_hex};
@@ -488,29 +487,32 @@ pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
+/// Read the whole of the open regular file `f` into `feed` under the rule
+/// for files that change while they are read ([`super::race`]): the bytes
+/// read, or why not.
+fn read_file(f: &File, feed: &mut dyn FnMut(&[u8])) -> Result<u64, String> {
+    let mut total = 0u64;
+    let v = super::race::read_whole(f, 1 << 20, &mut |d| {
+        total += d.len() as u64;
+        feed(d)
+    })
+    .map_err(|x| io_msg(&x))?;
+    if v.is_changed() {
+        return Err("changed while reading".into());
+    }
+    Ok(total)
+}
+
 /// The tag of the open regular file `f` (of `meta`) under `entry`'s nonce,
 /// compared with `entry`: `Ok(true)` if size and tag match.
-fn file_matches(mac: &NamedMac, mut f: File, meta: &Metadata, e: &Entry) -> Result<bool, String> {
+fn file_matches(mac: &NamedMac, f: File, meta: &Metadata, e: &Entry) -> Result<bool, String> {
     if meta.len() != e.size {
         return Ok(false);
     }
     let Ok(mut s) = mac.start_check(e.nonce.as_deref()) else { return Ok(false) };
-    let mut buf = vec![0u8; 1 << 20];
-    let mut total = 0u64;
-    loop {
-        match f.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                s.update(&buf[..n]);
-                total += n as u64;
-            }
-            Err(x) if x.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(x) => return Err(io_msg(&x)),
-        }
-    }
-    let after = f.metadata().map_err(|x| io_msg(&x))?;
-    if after.len() != meta.len() || after.modified().ok() != meta.modified().ok() || total != e.size {
-        return Err("changed while reading".into());
+    let total = read_file(&f, &mut |d| s.update(d))?;
+    if total != e.size {
+        return Ok(false);
     }
     let got = s.finalize().map_err(|x| x.to_string())?;
     Ok(crate::tag::verify_tag(&got, &e.tag).is_ok())
@@ -549,9 +551,19 @@ fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path
 /// added), the manifest itself being at `manifest` (`None`: read from
 /// stdin). Only regular files are opened. `key` is the key file's key the
 /// manifest was opened with.
-pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, mut check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
+pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
+    check_files_at(m, key, &resolve_dir(manifest, &m.place), manifest, check)
+}
+
+/// [`check_files`] with the names resolved against `dir` (the place's
+/// directory as found); `own`, the manifest's file if it has one (not
+/// counted as added under a root).
+pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path>, mut check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
     let mac = key.mac()?;
-    let dir = resolve_dir(manifest, &m.place);
+    let dir = dir.to_path_buf();
+    // The place's directory as looked for; `.` to list it when it is the
+    // current directory (paths are then shown without `./`).
+    let here = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.clone() };
     let mut report = Report::default();
     for e in &m.entries {
         let path = dir.join(bytes_path(&e.name));
@@ -559,17 +571,24 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, mut che
         report.files.push(FileReport { name: e.name.clone(), path, status });
     }
     if let Place::Root(_) = m.place {
-        match std::fs::metadata(&dir) {
+        match std::fs::metadata(&here) {
             Ok(md) if md.is_dir() => {}
             _ => {
-                report.errors.push(format!("root {}: not a directory now", dir.display()));
+                report.errors.push(format!("root {}: not a directory now", here.display()));
                 return Ok(report);
             }
         }
         let listed: HashSet<&[u8]> = m.entries.iter().map(|e| e.name.as_slice()).collect();
-        let own = manifest.and_then(file_id);
+        let own = own.and_then(file_id);
         let mut added: Vec<PathBuf> = Vec::new();
-        for w in walk(&dir) {
+        let shown = |p: PathBuf| if dir.as_os_str().is_empty() { p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p) } else { p };
+        for w in walk(&here) {
+            let w = match w {
+                Walked::File(p) => Walked::File(shown(p)),
+                Walked::Special(p, k) => Walked::Special(shown(p), k),
+                Walked::LinkedDir(p) => Walked::LinkedDir(shown(p)),
+                e => e,
+            };
             match w {
                 Walked::File(p) => {
                     let rel = p.strip_prefix(&dir).map(path_bytes).unwrap_or_default();
@@ -577,8 +596,18 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, mut che
                         added.push(p);
                     }
                 }
-                Walked::Special(p, k) => report.unexpected.push((p, k)),
-                Walked::LinkedDir(p) => report.unexpected.push((p, "a symbolic link to a directory")),
+                // A listed name that became one is reported with its line
+                // (CHANGED, not opened).
+                Walked::Special(p, k) => {
+                    if !listed.contains(p.strip_prefix(&dir).map(path_bytes).unwrap_or_default().as_slice()) {
+                        report.unexpected.push((p, k))
+                    }
+                }
+                Walked::LinkedDir(p) => {
+                    if !listed.contains(p.strip_prefix(&dir).map(path_bytes).unwrap_or_default().as_slice()) {
+                        report.unexpected.push((p, "a symbolic link to a directory"))
+                    }
+                }
                 Walked::Error(_, why) => report.errors.push(why),
             }
         }
@@ -650,6 +679,35 @@ pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
     Ok(name)
 }
 
+/// The place line of a manifest to be written at `at` (`None`: the
+/// current directory) and each file's name under it: for a tree (`root`),
+/// `root DIR` and the names under DIR; for files, `base .` and the names
+/// as given when they all lie under the current directory, else `base`
+/// their deepest common directory (absolute) and the names under it.
+pub fn place_for(root: Option<&Path>, files: &[PathBuf], at: Option<&Path>) -> Result<(Place, Vec<Vec<u8>>), Error> {
+    if let Some(root) = root {
+        let place = Place::Root(place_dir(at, root)?);
+        let names = files.iter().map(|p| name_under(root, p)).collect::<Result<_, _>>()?;
+        return Ok((place, names));
+    }
+    let under_cwd: Option<Vec<Vec<u8>>> = files.iter().map(|p| name_under(Path::new("."), p).ok()).collect();
+    if let Some(names) = under_cwd {
+        return Ok((Place::Base(place_dir(at, Path::new("."))?), names));
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::Io(format!("cannot read the current directory: {}", io_msg(&e))))?;
+    let abs: Vec<PathBuf> = files.iter().map(|p| fsio::normalize(&cwd.join(p))).collect();
+    let mut base: PathBuf = abs.first().and_then(|p| p.parent()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
+    for p in &abs {
+        while !p.starts_with(&base) {
+            if !base.pop() {
+                break;
+            }
+        }
+    }
+    let names = abs.iter().map(|p| name_under(&base, p)).collect::<Result<_, _>>()?;
+    Ok((Place::Base(path_bytes(&base)), names))
+}
+
 /// Nonce source of a library seal.
 #[derive(Clone, Copy, Debug)]
 pub enum Nonces<'a> {
@@ -679,7 +737,7 @@ pub enum Sealed<'a> {
 pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<&Path>, allow_weak: bool) -> Result<Vec<u8>, Error> {
     let desc = sealing_desc(key)?;
     let mac = key.mac()?;
-    let (place, base, files) = match what {
+    let (root, files) = match what {
         Sealed::Tree(dir) => {
             let mut files = Vec::new();
             for w in walk(dir) {
@@ -693,10 +751,11 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
             if let Some(o) = output.and_then(file_id) {
                 files.retain(|p| file_id(p) != Some(o));
             }
-            (Place::Root(place_dir(output, dir)?), dir.to_path_buf(), files)
+            (Some(dir), files)
         }
-        Sealed::Files(list) => (Place::Base(place_dir(output, Path::new("."))?), PathBuf::from("."), list.to_vec()),
+        Sealed::Files(list) => (None, list.to_vec()),
     };
+    let (place, names) = place_for(root, &files, output)?;
     let mut sizes = Vec::with_capacity(files.len());
     for p in &files {
         sizes.push(std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()));
@@ -727,28 +786,11 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
         }
     };
     let mut w = Writer::new(key, place)?;
-    for p in &files {
-        let name = name_under(&base, p)?;
-        let (mut f, meta) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
+    for (p, name) in files.iter().zip(names) {
+        let (f, _) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
         let n = nonce()?;
         let mut s = mac.start(n.as_deref())?;
-        let mut buf = vec![0u8; 1 << 20];
-        let mut size = 0u64;
-        loop {
-            match f.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => {
-                    s.update(&buf[..k]);
-                    size += k as u64;
-                }
-                Err(x) if x.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(x) => return Err(Error::Io(format!("cannot read {}: {}", p.display(), io_msg(&x)))),
-            }
-        }
-        let after = f.metadata().map_err(|x| Error::Io(format!("cannot read {}: {}", p.display(), io_msg(&x))))?;
-        if after.len() != meta.len() || after.modified().ok() != meta.modified().ok() || size != meta.len() {
-            return Err(Error::Io(format!("{}: changed while reading", p.display())));
-        }
+        let size = read_file(&f, &mut |d| s.update(d)).map_err(|why| Error::Io(format!("{}: {why}", p.display())))?;
         let sent = s.finalize()?;
         let (n, tag) = match desc.framing {
             Framing::PairThenTag => {

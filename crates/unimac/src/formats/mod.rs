@@ -5,8 +5,8 @@
 //! ([`derive`]), the strength policy ([`policy`]), one walk of a tree
 //! ([`walk`]) and the file rules they share ([`fsio`]: open only regular
 //! files, write whole files or none; [`race`]: a file that changes while
-//! it is read is re-read or refused). Counter files are
-//! [`crate::counter`], re-exported here.
+//! it is read is re-read or refused), and nonce counter files
+//! ([`counter`], also `unimac::counter`).
 //!
 //! Each format is a construction: one key per purpose (the manifest seal
 //! runs under a key derived for it, never the file key), one byte form per
@@ -15,6 +15,7 @@
 //! the reasons.
 
 pub mod checkline;
+pub mod counter;
 pub mod derive;
 pub mod fsio;
 pub mod keyfile;
@@ -23,4 +24,3 @@ pub mod policy;
 pub mod race;
 pub mod walk;
 
-pub use crate::counter;

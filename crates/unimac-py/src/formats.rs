@@ -1,0 +1,245 @@
+//! The file formats of `unimac` for Python: key files, check lines and
+//! sealed manifests are the library's (`unimac::formats`); these functions
+//! only convert types. The Python modules `_files.py` and `_seal.py` give
+//! them their Pythonic names and result types.
+
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use unimac::formats::checkline::{self, Style};
+use unimac::formats::keyfile::{KeyFile, KeyKind};
+use unimac::formats::manifest::{self, Nonces, SealError, Sealed, Status};
+use unimac::Error;
+
+use crate::{buffer, names, oserror};
+
+/// A library error as Python raises it: a file's trouble as the `OSError`
+/// subclass of its errno (naming `path`), anything else `ValueError`.
+pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
+    match e {
+        Error::Io(m) => oserror::from_message(py, m, path),
+        e => PyValueError::new_err(names::cite(&e.to_string())),
+    }
+}
+
+/// The key of a key file at `path`, or of `(name, key)`.
+fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, key: Option<&Bound<'_, PyAny>>) -> PyResult<KeyFile> {
+    match (path, name, key) {
+        (Some(p), _, _) => {
+            let k = py.allow_threads(|| KeyFile::read(&p)).map_err(|e| error(py, e, &p))?;
+            crate::warn_key_file(py, &k)?;
+            Ok(k)
+        }
+        (None, Some(n), Some(k)) => {
+            let kind = KeyKind::from_name(n).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes = buffer::data(k, "key")?;
+            KeyFile::new(kind, bytes.as_slice()).map_err(|e| PyValueError::new_err(names::cite(&e.to_string())))
+        }
+        _ => Err(PyValueError::new_err("a key file's path, or (name, key)")),
+    }
+}
+
+/// `(name, key, spent)` of the key file at `path` (the key of a one-time
+/// MAC is not returned as bytes: `key` is `None`, and
+/// :meth:`OneTimeKey.from_file` tags with it).
+#[pyfunction]
+#[pyo3(name = "_load_key")]
+fn load_key<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(String, Option<Bound<'py, PyBytes>>, bool, bool)> {
+    let k = py.allow_threads(|| KeyFile::read(&path)).map_err(|e| error(py, e, &path))?;
+    crate::warn_key_file(py, &k)?;
+    let one_time = k.desc().is_some_and(|d| d.one_time);
+    let key = (!one_time).then(|| PyBytes::new(py, k.key()));
+    Ok((k.name().to_string(), key, k.is_spent(), one_time))
+}
+
+/// Write a new key file (mode 0600, whole or not at all, synced); never over
+/// an existing file.
+#[pyfunction]
+#[pyo3(name = "_save_key")]
+fn save_key(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<()> {
+    let k = key_of(py, None, Some(name), Some(key))?;
+    py.allow_threads(|| k.write_new(&path)).map_err(|e| error(py, e, &path))
+}
+
+/// One check line (newline or, with `zero`, NUL included).
+#[pyfunction]
+#[pyo3(name = "_format_check_line")]
+fn format_check_line<'py>(
+    py: Python<'py>,
+    name: &str,
+    file: &[u8],
+    tag: &[u8],
+    nonce: Option<Vec<u8>>,
+    bsd: bool,
+    zero: bool,
+) -> Bound<'py, PyBytes> {
+    let style = if bsd { Style::Bsd } else { Style::Gnu };
+    PyBytes::new(py, &checkline::format_line(name, file, nonce.as_deref(), tag, style, zero))
+}
+
+type ParsedLine<'py> = (Option<String>, Option<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
+/// `(mac, nonce, tag, file)` of a check line without its line end, or
+/// `None` if it is malformed.
+#[pyfunction]
+#[pyo3(name = "_parse_check_line")]
+fn parse_check_line<'py>(py: Python<'py>, line: &[u8]) -> Option<ParsedLine<'py>> {
+    let p = checkline::parse_line(line)?;
+    Some((p.mac, p.nonce.map(|n| PyBytes::new(py, &n)), PyBytes::new(py, &p.tag), PyBytes::new(py, &p.file)))
+}
+
+/// The sealed manifest of `paths` (or, `recursive`, of the one directory
+/// given), written to `output` when given (never over a file; whole or not
+/// at all), as bytes.
+#[pyfunction]
+#[pyo3(name = "_seal", signature = (paths, recursive, key_path, key_name, key, name, counter, random_nonce, allow_weak, output))]
+#[allow(clippy::too_many_arguments)]
+fn seal<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    recursive: bool,
+    key_path: Option<PathBuf>,
+    key_name: Option<String>,
+    key: Option<&Bound<'py, PyAny>>,
+    name: Option<String>,
+    counter: Option<PathBuf>,
+    random_nonce: bool,
+    allow_weak: bool,
+    output: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let k = key_of(py, key_path, key_name.as_deref(), key)?;
+    if let Some(n) = &name {
+        k.expect(n, "given").map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    let Some(desc) = k.desc() else {
+        return Err(PyValueError::new_err("a modp key is a secret prime, not a MAC key: it seals nothing"));
+    };
+    let mac = desc.name;
+    if desc.one_time {
+        return Err(PyValueError::new_err(format!(
+            "{mac} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes"
+        )));
+    }
+    let nonces = match (desc.takes_nonce(), &counter, random_nonce) {
+        (_, Some(_), true) => return Err(PyValueError::new_err("give one of counter and random_nonce, not both")),
+        (false, None, false) => Nonces::None,
+        (false, _, _) if desc.framing == unimac::macs::Framing::PairThenTag => {
+            return Err(PyValueError::new_err(format!("{mac} is stateless: r || s is drawn at random for every message (no counter or random_nonce)")))
+        }
+        (false, _, _) => return Err(PyValueError::new_err(format!("{mac} takes no nonce (no counter or random_nonce)"))),
+        (true, None, false) => return Err(PyValueError::new_err(format!("{mac} needs nonces: give counter (the key's counter) or random_nonce=True"))),
+        (true, Some(c), false) => Nonces::Counter(c),
+        (true, None, true) => Nonces::Random,
+    };
+    if recursive && paths.len() != 1 {
+        return Err(PyValueError::new_err("recursive=True seals one directory: give one path"));
+    }
+    if paths.is_empty() {
+        return Err(PyValueError::new_err("nothing to seal: give files or a directory with recursive=True"));
+    }
+    if paths.iter().any(|p| p.as_os_str() == "-") {
+        return Err(PyValueError::new_err("stdin ('-') cannot be sealed: a manifest names files to check later"));
+    }
+    let shown = paths[0].clone();
+    if recursive && !paths[0].is_dir() {
+        return Err(oserror::from_message(py, format!("{}: Not a directory", paths[0].display()), &paths[0]));
+    }
+    // Every file is found (and is a regular file) before any nonce is
+    // reserved.
+    if !recursive {
+        for p in &paths {
+            let m = std::fs::metadata(p).map_err(|e| oserror::from_io(py, &e, p))?;
+            if m.is_dir() {
+                return Err(oserror::from_message(py, format!("{}: Is a directory (recursive=True seals a tree)", p.display()), p));
+            }
+            if !m.is_file() {
+                return Err(PyValueError::new_err(format!("{}: not a regular file; a manifest lists regular files", p.display())));
+            }
+        }
+    }
+    let what = if recursive { Sealed::Tree(&paths[0]) } else { Sealed::Files(&paths) };
+    let text = py.allow_threads(|| manifest::seal(&k, what, nonces, output.as_deref(), allow_weak)).map_err(|e| error(py, e, &shown))?;
+    if let Some(o) = &output {
+        py.allow_threads(|| unimac::formats::fsio::write_atomic(o, &text, unimac::formats::fsio::Replace::Never, false, "manifest"))
+            .map_err(|e| error(py, e, o))?;
+    }
+    Ok(PyBytes::new(py, &text))
+}
+
+/// One listed file's result: `(name, path, status, new path or detail)`.
+type FileRow = (Vec<u8>, Vec<u8>, &'static str, Option<Vec<u8>>, Option<String>);
+
+/// What `_verify_manifest` returns: whether the seal verified, each listed
+/// file, the added paths, the unexpected entries and the errors.
+type Verified = (bool, Vec<FileRow>, Vec<Vec<u8>>, Vec<(Vec<u8>, &'static str)>, Vec<String>);
+
+/// Check a manifest's text (read from `manifest_path` when given, whose
+/// directory its names resolve against; else against `base_dir` or the
+/// current directory).
+#[pyfunction]
+#[pyo3(name = "_verify_manifest", signature = (text, manifest_path, base_dir, key_path, key_name, key))]
+fn verify_manifest(
+    py: Python<'_>,
+    text: Vec<u8>,
+    manifest_path: Option<PathBuf>,
+    base_dir: Option<PathBuf>,
+    key_path: Option<PathBuf>,
+    key_name: Option<String>,
+    key: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Verified> {
+    let k = key_of(py, key_path.clone(), key_name.as_deref(), key)?;
+    let Some(desc) = k.desc() else {
+        return Err(PyValueError::new_err("a modp key is a secret prime, not a MAC key"));
+    };
+    if desc.one_time {
+        return Err(PyValueError::new_err(format!("{} is a one-time MAC: no manifest is sealed with it", desc.name)));
+    }
+    let shown = manifest_path.as_ref().map_or("manifest".to_string(), |p| p.display().to_string());
+    let key_shown = key_path.as_ref().map_or("the key given".to_string(), |p| p.display().to_string());
+    let m = match manifest::open(&text, &k) {
+        Ok(m) => m,
+        Err(SealError::Failed) => return Ok((false, Vec::new(), Vec::new(), Vec::new(), Vec::new())),
+        Err(e) => return Err(PyValueError::new_err(e.message(&shown, &k, &key_shown))),
+    };
+    let report = py
+        .allow_threads(|| {
+            let dir = match (&manifest_path, &base_dir) {
+                (Some(p), _) => manifest::resolve_dir(Some(p), &m.place),
+                (None, Some(b)) => manifest::resolve_dir(Some(&b.join("manifest")), &m.place),
+                (None, None) => manifest::resolve_dir(None, &m.place),
+            };
+            manifest::check_files_at(&m, &k, &dir, manifest_path.as_deref(), None)
+        })
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let files = report
+        .files
+        .iter()
+        .map(|f| {
+            let path = manifest::path_bytes(&f.path);
+            let (status, new, detail): (&'static str, Option<Vec<u8>>, Option<String>) = match &f.status {
+                Status::Ok => ("OK", None, None),
+                Status::Changed => ("CHANGED", None, None),
+                Status::Removed => ("REMOVED", None, None),
+                Status::Renamed(p) => ("RENAMED", Some(manifest::path_bytes(p)), None),
+                Status::NotRegular(what) => ("CHANGED", None, Some(format!("is {what} now, not a regular file; not opened"))),
+                Status::Unreadable(why) => ("FAILED", None, Some(why.clone())),
+            };
+            (f.name.clone(), path, status, new, detail)
+        })
+        .collect();
+    let added = report.added.iter().map(|p| manifest::path_bytes(p)).collect();
+    let unexpected = report.unexpected.iter().map(|(p, w)| (manifest::path_bytes(p), *w)).collect();
+    Ok((true, files, added, unexpected, report.errors))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(load_key, m)?)?;
+    m.add_function(wrap_pyfunction!(save_key, m)?)?;
+    m.add_function(wrap_pyfunction!(format_check_line, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_check_line, m)?)?;
+    m.add_function(wrap_pyfunction!(seal, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_manifest, m)?)?;
+    Ok(())
+}
