@@ -25,7 +25,7 @@
 //! the stream as bytes. A stripe is as secret as the key's hash outputs: it
 //! is wiped when dropped and its `Debug` form shows only its length. A
 //! stream refuses a stripe made under another key object or while it holds
-//! a partial unit. Key objects are told apart by a [`KeyId`] drawn from a
+//! a partial unit. Key objects are told apart by a `KeyId` drawn from a
 //! process-wide counter when the object is made and never drawn again, not
 //! by address: a key object made where a dropped one lived (the allocator
 //! reuses addresses) has a new id, so the dropped key's stripes are refused.

@@ -69,6 +69,10 @@ impl Binding {
     pub fn name(&self) -> &'static str {
         self.name
     }
+    /// The key's fingerprint.
+    pub fn fingerprint(&self) -> [u8; 16] {
+        self.fingerprint
+    }
     /// The key's fingerprint in hex.
     pub fn fingerprint_hex(&self) -> String {
         self.fingerprint.iter().map(|b| format!("{b:02x}")).collect()

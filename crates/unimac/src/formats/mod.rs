@@ -1,8 +1,8 @@
 //! Every file format of unimac, once, for every front end (the command
 //! line and the Python package call these; feature `std`): key files and
 //! their one-time spending ([`keyfile`]), check lines ([`checkline`]),
-//! sealed manifests ([`manifest`]), the keys derived for each purpose
-//! ([`derive`]), the strength policy ([`policy`]), one walk of a tree
+//! sealed manifests ([`manifest`]), authenticated streams ([`stream`]), the keys derived for each purpose
+//! ([`derive`](mod@derive)), the strength policy ([`policy`]), one walk of a tree
 //! ([`walk`]) and the file rules they share ([`fsio`]: open only regular
 //! files, write whole files or none; [`race`]: a file that changes while
 //! it is read is re-read or refused), and nonce counter files
@@ -22,5 +22,6 @@ pub mod keyfile;
 pub mod manifest;
 pub mod policy;
 pub mod race;
+pub mod stream;
 pub mod walk;
 

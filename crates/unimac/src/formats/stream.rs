@@ -1,0 +1,750 @@
+//! Authenticated streams: Bernstein's untrusted channel ("Floating-point
+//! arithmetic and message authentication", §8–9: the sender sends
+//! `(n, m, s)` for the n-th message, the receiver accepts only what
+//! verifies) as a byte stream cut into chunks, each released by the
+//! receiver only once its tag verifies.
+//!
+//! ```text
+//! header:  "UNIMAC-S" | version 1 | name length | MAC name
+//!          | key fingerprint (16) | stream id (16, random) | chunk size (u32 BE)
+//! frame i: flags (1: 0 = more follow, 1 = final) | length (u32 BE) | payload | tag
+//! tag_i  = MAC_{K_id}(nonce_i; header || i (u64 BE) || flags || length || payload)
+//! ```
+//!
+//! - `K_id`, the stream's key: the key file's key derived for streams
+//!   ([`super::derive`], label `unimac stream frames`), then for this
+//!   stream: `HKDF-SHA256(salt = stream id, IKM = K_stream, info = "unimac
+//!   stream id" || 0 || NAME)`. No stream tag is a file tag or a manifest
+//!   seal, and back; two streams share a key only if their random 128-bit
+//!   ids collide (probability at most S²/2^129 for S streams under one key
+//!   file).
+//! - `nonce_i`, for a nonce MAC: the counter value `i` as the MAC's 16-byte
+//!   nonce (the row's byte order): nonces never repeat under `K_id`.
+//!   Stateless MACs take none; `shoup4-*` draws its pair, sent in front of
+//!   the tag. One-time MACs are refused (a stream has many chunks).
+//! - Every frame but the last carries exactly `chunk size` bytes; the last
+//!   (`flags` = 1) carries 0 to `chunk size`. One byte form: any other
+//!   flags, length or trailing byte is refused.
+//! - The header is covered by every tag, so a changed header fails the first
+//!   frame, before any byte is released; a header naming another MAC or
+//!   key fingerprint is refused before any frame is read.
+//!
+//! The receiver ([`Receiver`]) releases a chunk's payload only after its tag
+//! verifies, and stops at the first bad, missing, repeated, reordered or
+//! foreign chunk, naming the chunk and the payload offset where it starts;
+//! a stream that ends before its final chunk, or goes on after it, is an
+//! error. [`Sender`] and [`Receiver`] do no I/O (they turn bytes into bytes);
+//! [`Writer`] and [`Reader`] wrap them as `io::Write` and `io::Read`.
+
+use crate::prelude::*;
+use std::io::{self, Read, Write};
+
+use zeroize::Zeroizing;
+
+use super::derive::{self, Purpose};
+use super::keyfile::KeyFile;
+use crate::counter::Binding;
+use crate::error::Error;
+use crate::macs::{Framing, MacDesc, Nonce};
+use crate::registry::NamedMac;
+
+/// The first bytes of a stream.
+pub const MAGIC: &[u8; 8] = b"UNIMAC-S";
+/// The version this build writes and reads.
+pub const VERSION: u8 = 1;
+/// The chunk size used when none is given (docs/PERFORMANCE.md, "Streams":
+/// below it the per-chunk tag costs more, above it only memory grows).
+pub const DEFAULT_CHUNK: usize = 256 << 10;
+/// The largest chunk a stream may declare (the receiver's memory).
+pub const MAX_CHUNK: usize = 16 << 20;
+const FRAME_HEAD: usize = 5;
+
+/// Why a stream was refused: one line, naming the chunk and the payload
+/// offset where the trouble starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamError(pub String);
+
+impl core::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+impl From<StreamError> for io::Error {
+    fn from(e: StreamError) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, e)
+    }
+}
+
+fn stream_desc(key: &KeyFile) -> Result<&'static MacDesc, Error> {
+    let Some(d) = key.desc() else {
+        return Err(Error::Invalid("a modp key is a secret prime, not a MAC key: it authenticates no stream".into()));
+    };
+    if d.one_time {
+        return Err(Error::Invalid(format!(
+            "{} is a one-time MAC (one message per key), but a stream has a tag per chunk; use a reusable MAC such as hash127-aes",
+            d.name
+        )));
+    }
+    Ok(d)
+}
+
+/// The key of the stream `id` under the key file's key.
+fn stream_mac(desc: &'static MacDesc, key: &[u8], id: &[u8; 16]) -> Result<NamedMac, Error> {
+    let k = derive::purpose_key(desc, key, Purpose::Stream);
+    let hk = hkdf::Hkdf::<sha2::Sha256>::new(Some(id), &k);
+    let mut info = Vec::with_capacity(17 + desc.name.len());
+    info.extend_from_slice(b"unimac stream id\0");
+    info.extend_from_slice(desc.name.as_bytes());
+    let mut out = Zeroizing::new(vec![0u8; k.len()]);
+    hk.expand(&info, &mut out).expect("a key is far shorter than HKDF's limit");
+    NamedMac::new(desc.name, &out)
+}
+
+fn header_bytes(desc: &MacDesc, fp: &[u8; 16], id: &[u8; 16], chunk: usize) -> Vec<u8> {
+    let mut h = Vec::with_capacity(64);
+    h.extend_from_slice(MAGIC);
+    h.push(VERSION);
+    h.push(desc.name.len() as u8);
+    h.extend_from_slice(desc.name.as_bytes());
+    h.extend_from_slice(fp);
+    h.extend_from_slice(id);
+    h.extend_from_slice(&(chunk as u32).to_be_bytes());
+    h
+}
+
+fn fingerprint(desc: &'static MacDesc, key: &[u8]) -> [u8; 16] {
+    Binding::new(desc, key).fingerprint()
+}
+
+/// The nonce of chunk `i` (none for stateless MACs and `shoup4-*`).
+fn nonce_of(desc: &MacDesc, i: u64) -> Option<[u8; 16]> {
+    match desc.nonce {
+        Nonce::Sequence { .. } => desc.counter_nonce(u128::from(i)),
+        _ => None,
+    }
+}
+
+/// The sending side: bytes in, framed stream out.
+pub struct Sender {
+    desc: &'static MacDesc,
+    mac: NamedMac,
+    header: Vec<u8>,
+    chunk: usize,
+    index: u64,
+    pending: Vec<u8>,
+    started: bool,
+}
+
+impl core::fmt::Debug for Sender {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sender").field("mac", &self.desc.name).field("chunk", &self.chunk).field("index", &self.index).finish_non_exhaustive()
+    }
+}
+
+impl Sender {
+    /// A new stream under `key` (a reusable MAC's key file) in chunks of
+    /// `chunk` bytes (1 to [`MAX_CHUNK`]), with a random stream id.
+    pub fn new(key: &KeyFile, chunk: usize) -> Result<Sender, Error> {
+        let mut id = [0u8; 16];
+        getrandom::fill(&mut id).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
+        Sender::with_id(key, chunk, id)
+    }
+
+    /// [`Sender::new`] with a given stream id: for known answers. An id
+    /// must never be used twice under one key (two streams would share
+    /// their key and nonces).
+    pub fn with_id(key: &KeyFile, chunk: usize, id: [u8; 16]) -> Result<Sender, Error> {
+        let desc = stream_desc(key)?;
+        if chunk == 0 || chunk > MAX_CHUNK {
+            return Err(Error::Invalid(format!("a stream's chunk size is 1 to {MAX_CHUNK} bytes, not {chunk}")));
+        }
+        let mac = stream_mac(desc, key.key(), &id)?;
+        let header = header_bytes(desc, &fingerprint(desc, key.key()), &id, chunk);
+        Ok(Sender { desc, mac, header, chunk, index: 0, pending: Vec::with_capacity(chunk), started: false })
+    }
+
+    /// The stream's header (written before the first frame by
+    /// [`Sender::push`] and [`Sender::finish`]).
+    pub fn header(&self) -> &[u8] {
+        &self.header
+    }
+
+    fn frame(&mut self, final_: bool, payload: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        if !self.started {
+            out.extend_from_slice(&self.header);
+            self.started = true;
+        }
+        let flags = [u8::from(final_)];
+        let len = (payload.len() as u32).to_be_bytes();
+        let nonce = nonce_of(self.desc, self.index);
+        let mut s = self.mac.start(nonce.as_ref().map(|n| &n[..]))?;
+        s.update(&self.header);
+        s.update(&self.index.to_be_bytes());
+        s.update(&flags);
+        s.update(&len);
+        s.update(payload);
+        let tag = s.finalize()?;
+        out.extend_from_slice(&flags);
+        out.extend_from_slice(&len);
+        out.extend_from_slice(payload);
+        out.extend_from_slice(&tag);
+        self.index += 1;
+        Ok(())
+    }
+
+    /// Take `data`; append every frame it completes to `out`. A full chunk
+    /// is held back until more data shows it is not the last.
+    pub fn push(&mut self, mut data: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        while !data.is_empty() {
+            if self.pending.len() == self.chunk {
+                let p = core::mem::take(&mut self.pending);
+                self.frame(false, &p, out)?;
+                self.pending = p;
+                self.pending.clear();
+            }
+            let take = (self.chunk - self.pending.len()).min(data.len());
+            // A whole chunk straight from `data` when nothing is pending and
+            // more follows: no copy.
+            if self.pending.is_empty() && take == self.chunk && data.len() > self.chunk {
+                let (c, rest) = data.split_at(self.chunk);
+                self.frame(false, c, out)?;
+                data = rest;
+                continue;
+            }
+            self.pending.extend_from_slice(&data[..take]);
+            data = &data[take..];
+        }
+        Ok(())
+    }
+
+    /// End the stream: its final frame (with what is pending, maybe
+    /// nothing).
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        let p = core::mem::take(&mut self.pending);
+        self.frame(true, &p, out)
+    }
+}
+
+/// What the receiver knows of a stream once its header is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The MAC's name.
+    pub mac: String,
+    /// The key fingerprint, in hex.
+    pub fingerprint: String,
+    /// The stream id.
+    pub id: [u8; 16],
+    /// Bytes per chunk.
+    pub chunk: usize,
+}
+
+enum RecvState {
+    /// Reading the header.
+    Header,
+    /// Between or inside frames.
+    Frames { mac: Box<NamedMac>, header: Vec<u8>, chunk: usize },
+    /// The final frame verified.
+    Done,
+    /// Refused: nothing more is taken.
+    Failed(StreamError),
+}
+
+/// The receiving side: framed stream in, verified payload out.
+pub struct Receiver {
+    desc: &'static MacDesc,
+    key: Zeroizing<Vec<u8>>,
+    fp: [u8; 16],
+    state: RecvState,
+    buf: Vec<u8>,
+    index: u64,
+    offset: u64,
+    header: Option<Header>,
+}
+
+impl core::fmt::Debug for Receiver {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Receiver").field("mac", &self.desc.name).field("index", &self.index).field("offset", &self.offset).finish_non_exhaustive()
+    }
+}
+
+impl Receiver {
+    /// A receiver for streams under `key`.
+    pub fn new(key: &KeyFile) -> Result<Receiver, Error> {
+        let desc = stream_desc(key)?;
+        Ok(Receiver {
+            desc,
+            key: Zeroizing::new(key.key().to_vec()),
+            fp: fingerprint(desc, key.key()),
+            state: RecvState::Header,
+            buf: Vec::new(),
+            index: 0,
+            offset: 0,
+            header: None,
+        })
+    }
+
+    /// The stream's header, once read and accepted.
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+    /// Chunks verified so far.
+    pub fn chunks(&self) -> u64 {
+        self.index
+    }
+    /// Payload bytes released so far.
+    pub fn released(&self) -> u64 {
+        self.offset
+    }
+    /// Whether the final chunk verified.
+    pub fn is_done(&self) -> bool {
+        matches!(self.state, RecvState::Done)
+    }
+
+    fn fail(&mut self, msg: String) -> StreamError {
+        let e = StreamError(msg);
+        self.state = RecvState::Failed(e.clone());
+        self.buf = Vec::new();
+        e
+    }
+
+    fn at(&self) -> String {
+        format!("chunk {} (payload byte offset {})", self.index, self.offset)
+    }
+
+    /// Parse the header from `buf` if it is all there.
+    fn take_header(&mut self) -> Result<bool, StreamError> {
+        let b = &self.buf;
+        let have = |n: usize| b.len() >= n;
+        if !have(10) {
+            if !MAGIC.starts_with(&b[..b.len().min(8)]) {
+                return Err(self.fail("not a unimac stream (no 'UNIMAC-S' header)".into()));
+            }
+            return Ok(false);
+        }
+        if &b[..8] != MAGIC {
+            return Err(self.fail("not a unimac stream (no 'UNIMAC-S' header)".into()));
+        }
+        if b[8] != VERSION {
+            let v = b[8];
+            return Err(self.fail(format!("stream version {v}, which this build does not read (it reads version {VERSION})")));
+        }
+        let n = b[9] as usize;
+        let total = 10 + n + 16 + 16 + 4;
+        if !have(total) {
+            return Ok(false);
+        }
+        let name = String::from_utf8_lossy(&b[10..10 + n]).into_owned();
+        let mut fp = [0u8; 16];
+        fp.copy_from_slice(&b[10 + n..26 + n]);
+        let mut id = [0u8; 16];
+        id.copy_from_slice(&b[26 + n..42 + n]);
+        let chunk = u32::from_be_bytes(b[42 + n..46 + n].try_into().expect("4 bytes")) as usize;
+        let hex = |v: &[u8]| v.iter().map(|c| format!("{c:02x}")).collect::<String>();
+        if name != self.desc.name || fp != self.fp {
+            let their = if name != self.desc.name { format!("a {} key, ", name.chars().take(40).collect::<String>()) } else { String::new() };
+            return Err(self.fail(format!(
+                "this stream was sent under {their}key fingerprint {}, not under this key ({} key fingerprint {}); nothing was released",
+                hex(&fp),
+                self.desc.name,
+                hex(&self.fp)
+            )));
+        }
+        if chunk == 0 || chunk > MAX_CHUNK {
+            return Err(self.fail(format!("the stream's header declares chunks of {chunk} bytes (1 to {MAX_CHUNK} allowed)")));
+        }
+        let mac = stream_mac(self.desc, &self.key, &id).map_err(|e| self.fail(e.to_string()))?;
+        let header = self.buf[..total].to_vec();
+        self.buf.drain(..total);
+        self.header = Some(Header { mac: name, fingerprint: hex(&fp), id, chunk });
+        self.state = RecvState::Frames { mac: Box::new(mac), header, chunk };
+        Ok(true)
+    }
+
+    /// Take the next `input` bytes of the stream; append the payload of
+    /// every chunk that verifies to `out`. At the first bad chunk, an error
+    /// (and nothing of that chunk is appended; nothing more is taken).
+    pub fn feed(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
+        loop {
+            match &self.state {
+                RecvState::Failed(e) => return Err(e.clone()),
+                RecvState::Done => {
+                    if input.is_empty() {
+                        return Ok(());
+                    }
+                    let at = format!("after the final chunk ({} chunks, {} payload bytes)", self.index, self.offset);
+                    return Err(self.fail(format!("data {at}: the stream was appended to")));
+                }
+                RecvState::Header => {
+                    // Exactly the header's bytes: its fixed start, then the
+                    // rest its name length says.
+                    let need = if self.buf.len() < 10 { 10 } else { 10 + self.buf[9] as usize + 36 };
+                    let want = (need - self.buf.len()).min(input.len());
+                    self.buf.extend_from_slice(&input[..want]);
+                    input = &input[want..];
+                    if !self.take_header()? {
+                        if input.is_empty() {
+                            return Ok(());
+                        }
+                        continue;
+                    }
+                }
+                RecvState::Frames { chunk, .. } => {
+                    let chunk = *chunk;
+                    let tag_len = self.desc.sent_len();
+                    // The frame's length, once its head is here.
+                    let need_head = FRAME_HEAD.saturating_sub(self.buf.len()).min(input.len());
+                    if self.buf.len() < FRAME_HEAD {
+                        self.buf.extend_from_slice(&input[..need_head]);
+                        input = &input[need_head..];
+                        if self.buf.len() < FRAME_HEAD {
+                            return Ok(());
+                        }
+                        let flags = self.buf[0];
+                        let len = u32::from_be_bytes(self.buf[1..5].try_into().expect("4 bytes")) as usize;
+                        let at = self.at();
+                        if flags > 1 {
+                            return Err(self.fail(format!("{at}: bad frame flags {flags:#04x} (the stream was changed)")));
+                        }
+                        if len > chunk || (flags == 0 && len != chunk) {
+                            return Err(self.fail(format!("{at}: a frame of {len} bytes where chunks are {chunk} (the stream was changed)")));
+                        }
+                        self.buf.reserve(len + tag_len);
+                    }
+                    let len = u32::from_be_bytes(self.buf[1..5].try_into().expect("4 bytes")) as usize;
+                    let whole = FRAME_HEAD + len + tag_len;
+                    let take = (whole - self.buf.len()).min(input.len());
+                    self.buf.extend_from_slice(&input[..take]);
+                    input = &input[take..];
+                    if self.buf.len() < whole {
+                        return Ok(());
+                    }
+                    self.verify_frame(len, out)?;
+                    if input.is_empty() && !matches!(self.state, RecvState::Done) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    fn verify_frame(&mut self, len: usize, out: &mut Vec<u8>) -> Result<(), StreamError> {
+        let RecvState::Frames { mac, header, .. } = &self.state else { unreachable!("in frames") };
+        let flags = self.buf[0];
+        let payload = &self.buf[FRAME_HEAD..FRAME_HEAD + len];
+        let tag = &self.buf[FRAME_HEAD + len..];
+        let nonce = nonce_of(self.desc, self.index);
+        let check = match self.desc.framing {
+            Framing::PairThenTag => {
+                let (rs, t) = tag.split_at(self.desc.nonce.max());
+                mac.start_check(Some(rs)).map(|s| (s, t))
+            }
+            Framing::Tag => mac.start_check(nonce.as_ref().map(|n| &n[..])).map(|s| (s, tag)),
+        };
+        let ok = match check {
+            Ok((mut s, t)) => {
+                s.update(header);
+                s.update(&self.index.to_be_bytes());
+                s.update(&self.buf[..FRAME_HEAD]);
+                s.update(payload);
+                s.finalize().is_ok_and(|got| crate::tag::verify_tag(&got, t).is_ok())
+            }
+            Err(_) => false,
+        };
+        if !ok {
+            let at = self.at();
+            return Err(self.fail(format!(
+                "{at}: the tag does not verify (a changed, dropped, repeated, reordered or foreign chunk, or a changed header); nothing of it was released"
+            )));
+        }
+        out.extend_from_slice(payload);
+        self.offset += len as u64;
+        self.index += 1;
+        self.buf.clear();
+        if flags == 1 {
+            self.state = RecvState::Done;
+            self.buf = Vec::new();
+        }
+        Ok(())
+    }
+
+    /// The input ended: an error unless the final chunk verified.
+    pub fn finish(&mut self) -> Result<(), StreamError> {
+        match &self.state {
+            RecvState::Done => Ok(()),
+            RecvState::Failed(e) => Err(e.clone()),
+            RecvState::Header => Err(self.fail("the stream ended inside its header; nothing was released".into())),
+            RecvState::Frames { .. } => {
+                let at = self.at();
+                let inside = if self.buf.is_empty() { "before" } else { "inside" };
+                Err(self.fail(format!("the stream ended {inside} {at}, without its final chunk (cut short)")))
+            }
+        }
+    }
+}
+
+/// An `io::Write` that sends what is written as an authenticated stream to
+/// the inner writer. Call [`Writer::finish`] at the end: a stream dropped
+/// without it has no final chunk, which the receiver reports as cut short.
+pub struct Writer<W: Write> {
+    inner: W,
+    sender: Option<Sender>,
+    out: Vec<u8>,
+}
+
+impl<W: Write> core::fmt::Debug for Writer<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Writer").field("sender", &self.sender).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write> Writer<W> {
+    /// A stream under `key` in chunks of `chunk` bytes, written to `inner`.
+    pub fn new(inner: W, key: &KeyFile, chunk: usize) -> Result<Writer<W>, Error> {
+        Ok(Writer { inner, sender: Some(Sender::new(key, chunk)?), out: Vec::with_capacity(chunk + 64) })
+    }
+    /// End the stream (its final chunk), flush, and give the inner writer
+    /// back.
+    pub fn finish(mut self) -> io::Result<W> {
+        let s = self.sender.take().ok_or_else(|| io::Error::other("the stream was already finished"))?;
+        s.finish(&mut self.out).map_err(io::Error::other)?;
+        self.inner.write_all(&self.out)?;
+        self.out.clear();
+        self.inner.flush()?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for Writer<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let s = self.sender.as_mut().ok_or_else(|| io::Error::other("the stream was finished"))?;
+        s.push(buf, &mut self.out).map_err(io::Error::other)?;
+        if !self.out.is_empty() {
+            self.inner.write_all(&self.out)?;
+            self.out.clear();
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        // Only whole frames can be sent; a pending part-chunk waits.
+        self.inner.flush()
+    }
+}
+
+/// An `io::Read` that reads an authenticated stream from the inner reader
+/// and yields only verified payload; at the first bad chunk, or an end
+/// without the final chunk, an `InvalidData` error whose message names the
+/// chunk (a [`StreamError`] inside).
+pub struct Reader<R: Read> {
+    inner: R,
+    recv: Receiver,
+    inbuf: Vec<u8>,
+    ready: Vec<u8>,
+    pos: usize,
+    eof: bool,
+}
+
+impl<R: Read> core::fmt::Debug for Reader<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Reader").field("recv", &self.recv).finish_non_exhaustive()
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader of streams under `key` from `inner`.
+    pub fn new(inner: R, key: &KeyFile) -> Result<Reader<R>, Error> {
+        Ok(Reader { inner, recv: Receiver::new(key)?, inbuf: vec![0u8; 64 << 10], ready: Vec::new(), pos: 0, eof: false })
+    }
+    /// The receiver's state (header, chunks verified).
+    pub fn receiver(&self) -> &Receiver {
+        &self.recv
+    }
+}
+
+impl<R: Read> Read for Reader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.ready.len() {
+            if self.eof {
+                return Ok(0);
+            }
+            self.ready.clear();
+            self.pos = 0;
+            let n = loop {
+                match self.inner.read(&mut self.inbuf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            if n == 0 {
+                self.eof = true;
+                self.recv.finish()?;
+                return Ok(0);
+            }
+            self.recv.feed(&self.inbuf[..n], &mut self.ready)?;
+        }
+        let k = buf.len().min(self.ready.len() - self.pos);
+        buf[..k].copy_from_slice(&self.ready[self.pos..self.pos + k]);
+        self.pos += k;
+        Ok(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::keyfile::KeyKind;
+
+    fn key(name: &str) -> KeyFile {
+        let d = crate::macs::find(name).unwrap();
+        KeyFile::new(KeyKind::Mac(d), &vec![3u8; d.default_key_len()]).unwrap()
+    }
+
+    fn send(k: &KeyFile, chunk: usize, data: &[u8], id: u8) -> Vec<u8> {
+        let mut s = Sender::with_id(k, chunk, [id; 16]).unwrap();
+        let mut out = Vec::new();
+        // Odd pieces: the framing is independent of how writes are cut.
+        for piece in data.chunks(7) {
+            s.push(piece, &mut out).unwrap();
+        }
+        s.finish(&mut out).unwrap();
+        out
+    }
+
+    /// Everything released, in pieces of `step` bytes, and the result.
+    fn receive(k: &KeyFile, wire: &[u8], step: usize) -> (Vec<u8>, Result<(), StreamError>) {
+        let mut r = Receiver::new(k).unwrap();
+        let mut out = Vec::new();
+        for piece in wire.chunks(step.max(1)) {
+            if let Err(e) = r.feed(piece, &mut out) {
+                return (out, Err(e));
+            }
+        }
+        let f = r.finish();
+        (out, f)
+    }
+
+    #[test]
+    fn round_trips_at_the_edges_in_any_cutting() {
+        for name in ["hash127-aes", "umac64", "vmac128", "wc-eval128", "shoup4-eval64"] {
+            if crate::macs::find(name).is_none() {
+                continue;
+            }
+            let k = key(name);
+            let chunk = 64;
+            for len in [0usize, 1, chunk - 1, chunk, chunk + 1, 3 * chunk, 5 * chunk + 17] {
+                let data: Vec<u8> = (0..len).map(|i| (i * 7 + 1) as u8).collect();
+                let wire = send(&k, chunk, &data, 1);
+                for step in [1, 5, 64, 69, 1 << 20] {
+                    let (got, r) = receive(&k, &wire, step);
+                    assert_eq!(r, Ok(()), "{name} {len} {step}");
+                    assert_eq!(got, data, "{name} {len} {step}");
+                }
+            }
+        }
+    }
+
+    /// Every tamper is found, and what was released is a prefix of what
+    /// was sent, ending at a chunk boundary before the tampered chunk.
+    #[test]
+    fn every_tamper_releases_only_verified_chunks() {
+        let k = key("hash127-aes");
+        let chunk = 16;
+        let data: Vec<u8> = (0..100u8).collect();
+        let wire = send(&k, chunk, &data, 2);
+        let other = send(&k, chunk, &data, 3);
+        let check = |w: &[u8], what: &str| {
+            let (got, r) = receive(&k, w, 13);
+            assert!(r.is_err(), "{what}: accepted");
+            assert!(data.starts_with(&got), "{what}: released bytes never sent");
+            assert_eq!(got.len() % chunk, 0, "{what}: a part chunk released");
+        };
+        // Every bit of header, frames and tags.
+        for i in 0..wire.len() {
+            for bit in [0x01u8, 0x80] {
+                let mut w = wire.clone();
+                w[i] ^= bit;
+                check(&w, &format!("bit {bit:#x} of byte {i}"));
+            }
+        }
+        // Truncation at and inside every frame boundary.
+        for cut in 0..wire.len() {
+            check(&wire[..cut], &format!("cut at {cut}"));
+        }
+        // Frames dropped, repeated, swapped, spliced from another stream.
+        let h = header_bytes(k.desc().unwrap(), &fingerprint(k.desc().unwrap(), k.key()), &[2; 16], chunk).len();
+        let f = FRAME_HEAD + chunk + 16;
+        let frames: Vec<&[u8]> = wire[h..].chunks(f).collect();
+        let others: Vec<&[u8]> = other[h..].chunks(f).collect();
+        let join = |fs: &[&[u8]]| [&wire[..h], &fs.concat()].concat();
+        let mut v = frames.clone();
+        v.remove(2);
+        check(&join(&v), "dropped");
+        let mut v = frames.clone();
+        v.insert(2, frames[2]);
+        check(&join(&v), "repeated");
+        let mut v = frames.clone();
+        v.swap(1, 2);
+        check(&join(&v), "swapped");
+        let mut v = frames.clone();
+        v[3] = others[3];
+        check(&join(&v), "spliced");
+        // The final flag dropped: the last frame's flag set to 0.
+        let mut w = wire.clone();
+        let last = wire.len() - (FRAME_HEAD + 100 % chunk + 16);
+        w[last] = 0;
+        check(&w, "final flag dropped");
+        // Appended after the final chunk.
+        let mut w = wire.clone();
+        w.push(0);
+        let (got, r) = receive(&k, &w, 1 << 20);
+        assert!(r.is_err() && got == data, "appended: the stream itself is whole");
+    }
+
+    #[test]
+    fn another_key_or_mac_is_refused_before_any_output() {
+        let k = key("hash127-aes");
+        let wire = send(&k, 16, b"attack at dawn, attack at dawn", 4);
+        let other = KeyFile::new(k.kind(), &[4u8; 32]).unwrap();
+        let (got, r) = receive(&other, &wire, 1 << 20);
+        assert!(got.is_empty() && r.unwrap_err().0.contains("key fingerprint"));
+        let (got, r) = receive(&key("wc-eval128"), &wire, 1 << 20);
+        assert!(got.is_empty() && r.unwrap_err().0.contains("hash127-aes key"));
+        assert!(Sender::new(&key("hash127"), 16).is_err(), "one-time MACs refused");
+        assert!(Receiver::new(&key("hash127")).is_err());
+    }
+
+    #[test]
+    fn no_stream_tag_is_a_file_tag() {
+        // The frame tag of a one-chunk stream is not the tag of the bytes it
+        // covers under the file key.
+        let k = key("hash127-aes");
+        let wire = send(&k, 16, b"x", 5);
+        let h = wire.len() - (FRAME_HEAD + 1 + 16);
+        let covered = [&wire[..h], &0u64.to_be_bytes(), &wire[h..h + FRAME_HEAD + 1]].concat();
+        let file_tag = k.mac().unwrap().tag(None, &covered).unwrap();
+        assert_ne!(&wire[wire.len() - 16..], &file_tag[..]);
+    }
+
+    #[test]
+    fn io_adapters() {
+        let k = key("umac128");
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let mut w = Writer::new(Vec::new(), &k, 4096).unwrap();
+        w.write_all(&data).unwrap();
+        let wire = w.finish().unwrap();
+        let mut r = Reader::new(&wire[..], &k).unwrap();
+        let mut got = Vec::new();
+        r.read_to_end(&mut got).unwrap();
+        assert_eq!(got, data);
+        let cut = &wire[..wire.len() - 1];
+        let mut r = Reader::new(cut, &k).unwrap();
+        let mut got = Vec::new();
+        let e = r.read_to_end(&mut got).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("without its final chunk"), "{e}");
+        assert!(data.starts_with(&got));
+    }
+}
