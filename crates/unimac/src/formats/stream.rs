@@ -343,6 +343,9 @@ impl Receiver {
         id.copy_from_slice(&b[26 + n..42 + n]);
         let chunk = u32::from_be_bytes(b[42 + n..46 + n].try_into().expect("4 bytes")) as usize;
         let hex = |v: &[u8]| v.iter().map(|c| format!("{c:02x}")).collect::<String>();
+        if crate::macs::find(&name).is_none_or(|d| d.name != name) {
+            return Err(self.fail("the stream's header names no MAC of this build (a damaged header, or not a stream of this key); nothing was released".into()));
+        }
         if name != self.desc.name || fp != self.fp {
             let their = if name != self.desc.name { format!("a {} key, ", name.chars().take(40).collect::<String>()) } else { String::new() };
             return Err(self.fail(format!(

@@ -1,0 +1,245 @@
+//! `unimac stream`: authenticated streams (the library's
+//! `unimac::formats::stream`, docs/WIRE.md §10). `stream -k K [IN]` writes
+//! the framed stream of IN (stdin by default) to stdout; `stream --verify -k
+//! K [IN]` writes the payload, each chunk only once its tag verifies, and
+//! stops at the first bad, missing, repeated, reordered or foreign chunk,
+//! naming it. `--hold` keeps everything in a temporary file until the whole
+//! stream has verified, for consumers that must not see a prefix.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Seek, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use unimac::formats::stream::{Receiver, Sender};
+
+use crate::keyfile;
+use crate::Fail;
+
+/// Options of `stream`.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamOpts<'a> {
+    /// Check a stream and write its payload (else: frame the input).
+    pub verify: bool,
+    /// With `verify`: write nothing until the whole stream verified.
+    pub hold: bool,
+    /// Bytes per chunk when framing.
+    pub chunk: usize,
+    /// With `verify`: the file of stream ids seen before under this key;
+    /// a repeated id is refused, a verified one recorded.
+    pub seen: Option<&'a Path>,
+}
+
+/// The read buffer.
+const BUF: usize = 1 << 20;
+
+/// One progress line on a terminal, as `tag` shows it.
+struct Progress {
+    on: bool,
+    last: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress { on: io::stderr().is_terminal(), last: Instant::now(), shown: false }
+    }
+    fn update(&mut self, bytes: u64, chunks: u64) {
+        if self.on && self.last.elapsed() >= Duration::from_millis(200) {
+            self.last = Instant::now();
+            self.shown = true;
+            eprint!("\r\x1b[Kunimac: stream: {} MiB, {chunks} chunks", bytes >> 20);
+        }
+    }
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+            self.shown = false;
+        }
+    }
+}
+
+fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            x => return x,
+        }
+    }
+}
+
+fn open_input(input: Option<&Path>) -> Result<Box<dyn Read>, Fail> {
+    match input {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
+        Some(p) => {
+            let f = File::open(p).map_err(|e| Fail(format!("cannot open {}: {}", p.display(), crate::input::io_msg(&e))))?;
+            if f.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(Fail(format!("cannot read {}: is a directory", p.display())));
+            }
+            Ok(Box::new(f))
+        }
+    }
+}
+
+/// `unimac stream [--verify [--hold] [--seen FILE]] -k K [--chunk-size N] [IN]`:
+/// `Ok(false)` for a stream that does not verify (the reason on stderr).
+pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Result<bool, Fail> {
+    if key_file.as_os_str() == "-" && input.is_none_or(|p| p.as_os_str() == "-") {
+        return Err(Fail("stdin ('-') cannot be both the key file and the stream".into()));
+    }
+    if opts.hold && !opts.verify {
+        return Err(Fail("--hold applies to --verify".into()));
+    }
+    if opts.seen.is_some() && !opts.verify {
+        return Err(Fail("--seen applies to --verify".into()));
+    }
+    let key = keyfile::read_key_file(key_file)?;
+    let mut r = open_input(input)?;
+    if opts.verify {
+        check(&key, &mut *r, opts)
+    } else {
+        send(&key, &mut *r, opts.chunk).map(|_| true)
+    }
+}
+
+fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize) -> Result<(), Fail> {
+    let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
+    let mut buf = vec![0u8; BUF.max(chunk)];
+    let mut out = Vec::with_capacity(BUF + chunk + 64);
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    let mut progress = Progress::new();
+    let mut total = 0u64;
+    loop {
+        let n = read_some(r, &mut buf).map_err(|e| Fail(format!("cannot read the input: {}", crate::input::io_msg(&e))))?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        s.push(&buf[..n], &mut out).map_err(|e| Fail(e.to_string()))?;
+        if !out.is_empty() {
+            w.write_all(&out)?;
+            out.clear();
+        }
+        progress.update(total, total / chunk as u64);
+    }
+    s.finish(&mut out).map_err(|e| Fail(e.to_string()))?;
+    w.write_all(&out)?;
+    w.flush()?;
+    progress.clear();
+    Ok(())
+}
+
+/// The stream ids recorded in `seen` (32 hex digits a line).
+fn seen_ids(seen: &Path) -> Result<Vec<[u8; 16]>, Fail> {
+    let text = match std::fs::read_to_string(seen) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Fail(format!("cannot read {}: {}", seen.display(), crate::input::io_msg(&e)))),
+    };
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let mut id = [0u8; 16];
+        hex::decode_to_slice(l.trim(), &mut id).map_err(|_| Fail(format!("{}: line {}: not a stream id (32 hex digits)", seen.display(), i + 1)))?;
+        out.push(id);
+    }
+    Ok(out)
+}
+
+fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>) -> Result<bool, Fail> {
+    let mut recv = Receiver::new(key).map_err(|e| Fail(e.to_string()))?;
+    let known = match opts.seen {
+        Some(p) => seen_ids(p)?,
+        None => Vec::new(),
+    };
+    // Held output: a temporary file, removed when dropped.
+    let mut held: Option<File> = None;
+    if opts.hold {
+        held = Some(tempfile_in_tmp().map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
+    }
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    let mut buf = vec![0u8; BUF];
+    let mut out = Vec::with_capacity(BUF + (1 << 20));
+    let mut progress = Progress::new();
+    let mut id_checked = false;
+    let fail = |progress: &mut Progress, e: String| -> Result<bool, Fail> {
+        progress.clear();
+        eprintln!("unimac: stream: {e}");
+        Ok(false)
+    };
+    loop {
+        let n = read_some(r, &mut buf).map_err(|e| Fail(format!("cannot read the stream: {}", crate::input::io_msg(&e))))?;
+        let res = if n == 0 { recv.finish() } else { recv.feed(&buf[..n], &mut out) };
+        if !id_checked {
+            if let Some(h) = recv.header() {
+                id_checked = true;
+                if known.contains(&h.id) {
+                    let id = hex::encode(h.id);
+                    return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
+                }
+            }
+        }
+        // What verified is released (or held) even when a later chunk of
+        // the same read failed.
+        if !out.is_empty() {
+            match held.as_mut() {
+                Some(f) => f.write_all(&out).map_err(|e| Fail(format!("cannot write the held output: {}", crate::input::io_msg(&e))))?,
+                None => w.write_all(&out)?,
+            }
+            out.clear();
+        }
+        if let Err(e) = res {
+            w.flush()?;
+            let held_note = if held.is_some() { "; nothing was released (--hold)" } else { "" };
+            return fail(&mut progress, format!("{e}{held_note}"));
+        }
+        progress.update(recv.released(), recv.chunks());
+        if n == 0 {
+            break;
+        }
+    }
+    if let Some(mut f) = held {
+        f.rewind()?;
+        io::copy(&mut f, &mut w)?;
+    }
+    w.flush()?;
+    progress.clear();
+    if let (Some(p), Some(h)) = (opts.seen, recv.header()) {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .map_err(|e| Fail(format!("cannot record the stream id in {}: {}", p.display(), crate::input::io_msg(&e))))?;
+        writeln!(f, "{}", hex::encode(h.id)).and_then(|_| f.sync_all()).map_err(|e| Fail(format!("cannot record the stream id in {}: {}", p.display(), crate::input::io_msg(&e))))?;
+    }
+    Ok(true)
+}
+
+/// An anonymous temporary file in `$TMPDIR` (or /tmp): created, then its
+/// name removed, so nothing is left behind whatever happens.
+fn tempfile_in_tmp() -> io::Result<File> {
+    let dir = std::env::temp_dir();
+    for _ in 0..16 {
+        let mut r = [0u8; 8];
+        getrandom::fill(&mut r).map_err(|e| io::Error::other(e.to_string()))?;
+        let p = dir.join(format!(".unimac-hold-{}-{}", std::process::id(), hex::encode(r)));
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        match o.open(&p) {
+            Ok(f) => {
+                let _ = std::fs::remove_file(&p);
+                return Ok(f);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no temporary name"))
+}

@@ -1,0 +1,186 @@
+//! `unimac stream`: round trips at the chunk edges and through 1 GiB, and
+//! every tamper refused with only verified bytes released (the receiver's
+//! output compared with the verified prefix), with `--hold`, `--seen`, and
+//! another key or MAC refused before any output.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn unimac() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unimac"))
+}
+
+fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut c = unimac().args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut i = c.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let t = std::thread::spawn(move || {
+        let _ = i.write_all(&data);
+    });
+    let o = c.wait_with_output().unwrap();
+    t.join().unwrap();
+    o
+}
+
+fn dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("unimac-stream-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len).map(|i| (i as u32).wrapping_mul(2654435761).to_le_bytes()[1] ^ seed).collect()
+}
+
+const CHUNK: usize = 1024;
+
+fn send(d: &Path, key: &str, data: &[u8]) -> Vec<u8> {
+    let o = run(d, &["stream", "-k", key, "--chunk-size", "1024"], data);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o.stdout
+}
+
+#[test]
+fn round_trips_at_the_chunk_edges() {
+    let d = dir("edges");
+    for mac in ["hash127-aes", "umac128", "vmac64", "wc-eval128"] {
+        let key = format!("{mac}.key");
+        assert!(unimac().args(["keygen", mac, "-o", &key]).current_dir(&d).status().unwrap().success());
+        for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 7 * CHUNK + 3] {
+            let data = pattern(len, 1);
+            let wire = send(&d, &key, &data);
+            let o = run(&d, &["stream", "--verify", "-k", &key], &wire);
+            assert!(o.status.success(), "{mac} {len}: {}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(o.stdout, data, "{mac} {len}");
+            assert!(o.stderr.is_empty());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// 1 GiB through `stream | stream --verify`, compared on the fly (nothing
+/// of that size is held in memory).
+#[test]
+fn a_gibibyte_flows_through() {
+    let d = dir("gib");
+    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    let mut tx = unimac().args(["stream", "-k", "k.key"]).current_dir(&d).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut rx = unimac()
+        .args(["stream", "--verify", "-k", "k.key"])
+        .current_dir(&d)
+        .stdin(tx.stdout.take().unwrap())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let block = pattern(1 << 20, 7);
+    let mut input = tx.stdin.take().unwrap();
+    let b = block.clone();
+    let feeder = std::thread::spawn(move || {
+        for _ in 0..1024 {
+            input.write_all(&b).unwrap();
+        }
+    });
+    let mut out = rx.stdout.take().unwrap();
+    let mut got = vec![0u8; 1 << 20];
+    let mut total = 0usize;
+    loop {
+        let n = out.read(&mut got[..(1 << 20) - total % (1 << 20)]).unwrap();
+        if n == 0 {
+            break;
+        }
+        let at = total % (1 << 20);
+        assert_eq!(&got[..n], &block[at..at + n], "at byte {total}");
+        total += n;
+    }
+    feeder.join().unwrap();
+    assert!(tx.wait().unwrap().success() && rx.wait().unwrap().success());
+    assert_eq!(total, 1 << 30);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Each tamper: refused (exit 1, one line naming the chunk), and the output
+/// is a prefix of the data that ends at a chunk boundary before the
+/// tampered chunk; with --hold, no output at all.
+#[test]
+fn every_tamper_releases_only_verified_chunks() {
+    let d = dir("tamper");
+    assert!(unimac().args(["keygen", "wc-eval128", "-o", "k.key", "--counter", "k.ctr"]).current_dir(&d).status().unwrap().success());
+    let data = pattern(5 * CHUNK + 100, 3);
+    let wire = send(&d, "k.key", &data);
+    let other = send(&d, "k.key", &data);
+    let head = wire.len() - (5 * (CHUNK + 5 + 16) + (100 + 5 + 16));
+    let frame = CHUNK + 5 + 16;
+    let frames = |w: &[u8]| -> Vec<Vec<u8>> { w[head..].chunks(frame).map(<[u8]>::to_vec).collect() };
+    let join = |fs: &[Vec<u8>]| [&wire[..head], &fs.concat()].concat();
+    let f = frames(&wire);
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for at in [0, 9, head - 1, head, head + 3, head + 5 + 10, head + frame - 1, wire.len() - 1] {
+        let mut w = wire.clone();
+        w[at] ^= 0x10;
+        cases.push((format!("bit flipped at {at}"), w));
+    }
+    for cut in [0, 5, head, head + 2, head + frame, head + 2 * frame + 7, wire.len() - 1] {
+        cases.push((format!("cut at {cut}"), wire[..cut].to_vec()));
+    }
+    let mut v = f.clone();
+    v.remove(1);
+    cases.push(("dropped".into(), join(&v)));
+    let mut v = f.clone();
+    v.insert(1, f[1].clone());
+    cases.push(("repeated".into(), join(&v)));
+    let mut v = f.clone();
+    v.swap(2, 3);
+    cases.push(("reordered".into(), join(&v)));
+    let mut v = f.clone();
+    v[2] = frames(&other)[2].clone();
+    cases.push(("spliced from another stream".into(), join(&v)));
+    let mut w = wire.clone();
+    w[head + 5 * frame] = 0;
+    cases.push(("final flag dropped".into(), w));
+    for (what, w) in cases {
+        let o = run(&d, &["stream", "--verify", "-k", "k.key"], &w);
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(e.lines().count(), 1, "{what}: {e}");
+        assert!(["chunk", "header", "not a unimac stream", "fingerprint", "version"].iter().any(|w| e.contains(w)), "{what}: {e}");
+        assert!(!e.chars().any(|c| c.is_control() && c != '\n'), "{what}: a control character in {e:?}");
+        assert!(data.starts_with(&o.stdout), "{what}: bytes never sent");
+        assert_eq!(o.stdout.len() % CHUNK, 0, "{what}: a part chunk released");
+        let o = run(&d, &["stream", "--verify", "--hold", "-k", "k.key"], &w);
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        assert!(o.stdout.is_empty(), "{what}: --hold released {} bytes", o.stdout.len());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn misuse_is_refused_before_any_output() {
+    let d = dir("misuse");
+    for (k, mac) in [("a.key", "hash127-aes"), ("b.key", "hash127-aes"), ("w.key", "wc-eval128"), ("o.key", "hash127")] {
+        assert!(unimac().args(["keygen", mac, "-o", k]).current_dir(&d).status().unwrap().success());
+    }
+    let wire = send(&d, "a.key", b"attack at dawn");
+    for (key, want) in [("b.key", "key fingerprint"), ("w.key", "a hash127-aes key")] {
+        let o = run(&d, &["stream", "--verify", "-k", key], &wire);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(o.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&o.stderr).contains(want), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // One-time MACs have no streams.
+    let o = run(&d, &["stream", "-k", "o.key"], b"x");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one-time MAC"));
+    // A stream id seen twice under one key (a replay) is refused.
+    let o = run(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], &wire);
+    assert!(o.status.success());
+    let o = run(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], &wire);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty() && String::from_utf8_lossy(&o.stderr).contains("seen before"));
+    // Options that need --verify; a chunk size out of range.
+    assert_eq!(run(&d, &["stream", "--hold", "-k", "a.key"], b"").status.code(), Some(2));
+    assert_eq!(run(&d, &["stream", "--chunk-size", "0", "-k", "a.key"], b"").status.code(), Some(2));
+    assert_eq!(run(&d, &["stream", "--chunk-size", "32MiB", "-k", "a.key"], b"").status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
