@@ -25,7 +25,7 @@ pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
 }
 
 /// The key of a key file at `path`, or of `(name, key)`.
-fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, key: Option<&Bound<'_, PyAny>>) -> PyResult<KeyFile> {
+pub(crate) fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, key: Option<&Bound<'_, PyAny>>) -> PyResult<KeyFile> {
     match (path, name, key) {
         (Some(p), _, _) => {
             let k = py.allow_threads(|| KeyFile::read(&p)).map_err(|e| error(py, e, &p))?;
@@ -241,5 +241,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_check_line, m)?)?;
     m.add_function(wrap_pyfunction!(seal, m)?)?;
     m.add_function(wrap_pyfunction!(verify_manifest, m)?)?;
-    Ok(())
+    crate::stream::register(m)
 }

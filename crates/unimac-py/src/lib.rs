@@ -30,6 +30,7 @@ mod formats;
 mod names;
 mod oserror;
 mod partial;
+mod stream;
 
 use buffer::{data, with_data, GIL_RELEASE_BYTES};
 

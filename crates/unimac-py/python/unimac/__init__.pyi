@@ -26,6 +26,7 @@ __all__ = [
     "CheckResult",
     "Counter",
     "InvalidTag",
+    "StreamError",
     "KeyFile",
     "Mac",
     "ManifestFile",
@@ -66,6 +67,9 @@ __all__ = [
 
 __version__: str
 GIL_RELEASE_BYTES: int
+
+class StreamError(ValueError):
+    """An authenticated stream that does not verify (``unimac.stream``)."""
 
 class InvalidTag(ValueError):
     """A tag did not verify (wrong value or wrong length)."""
