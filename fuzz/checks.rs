@@ -20,8 +20,13 @@ use unimac::square::{self, Variant};
 pub type Check = fn(&[u8]);
 
 /// The target names, with their check functions (for the corpus replay).
-pub const TARGETS: [(&str, Check); 4] =
-    [("differential", differential), ("backend", backend), ("kernels", kernels), ("vectors", vectors)];
+pub const TARGETS: [(&str, Check); 5] = [
+    ("differential", differential),
+    ("backend", backend),
+    ("kernels", kernels),
+    ("vectors", vectors),
+    ("stream", stream),
+];
 
 /// Largest `--len` tried (keeps one input cheap).
 const MAX_LEN: usize = 4096;
@@ -583,4 +588,59 @@ pub fn vectors(data: &[u8]) {
     let text = String::from_utf8_lossy(r.rest());
     let report = unimac::vectors::check_file_text(file_name, &text);
     let _ = format!("{report:?}");
+}
+
+/// The stream receiver on arbitrary input: it never panics, and never
+/// releases a byte that was not sent. The first byte chooses: raw bytes as
+/// a stream (even), or an honest stream of a fixed payload with the rest of
+/// the input as edits (odd: xor at positions, cuts); the next bytes choose
+/// how the input is cut into `feed` calls. Whatever the receiver releases
+/// of an edited stream is a prefix of the payload ending at a chunk
+/// boundary, and all of it only if the stream verifies whole.
+pub fn stream(data: &[u8]) {
+    use unimac::formats::keyfile::{KeyFile, KeyKind};
+    use unimac::formats::stream::{Receiver, Sender};
+    const CHUNK: usize = 32;
+    let mut inp = Input(data);
+    let mode = inp.byte();
+    let step = usize::from(inp.byte() % 64) + 1;
+    let name = ["hash127-aes", "umac64", "wc-eval128", "vmac128"][usize::from(mode >> 1) % 4];
+    let Some(d) = macs::find(name) else { return };
+    let key = KeyFile::new(KeyKind::Mac(d), &vec![7u8; d.default_key_len()]).expect("a key");
+    let payload: Vec<u8> = (0..200u32).map(|i| (i * 37 + 11) as u8).collect();
+    let wire = if mode & 1 == 0 {
+        inp.0.to_vec()
+    } else {
+        let mut s = Sender::with_id(&key, CHUNK, [1u8; 16]).expect("a sender");
+        let mut w = Vec::new();
+        s.push(&payload, &mut w).expect("push");
+        s.finish(&mut w).expect("finish");
+        // Edits: (position, xor) pairs; a zero xor cuts there.
+        while inp.0.len() >= 3 {
+            let at = usize::from(u16::from_le_bytes([inp.byte(), inp.byte()])) % (w.len() + 1);
+            match inp.byte() {
+                0 => w.truncate(at),
+                x if at < w.len() => w[at] ^= x,
+                x => w.push(x),
+            }
+        }
+        w
+    };
+    let mut r = Receiver::new(&key).expect("a receiver");
+    let mut out = Vec::new();
+    let mut ok = true;
+    for piece in wire.chunks(step) {
+        if r.feed(piece, &mut out).is_err() {
+            ok = false;
+            break;
+        }
+    }
+    let whole = ok && r.finish().is_ok();
+    if mode & 1 == 1 {
+        assert!(payload.starts_with(&out), "released bytes that were not sent");
+        assert!(out.len() % CHUNK == 0 || whole, "released part of a chunk");
+        if whole {
+            assert_eq!(out, payload, "a stream that verifies whole gives the payload");
+        }
+    }
 }

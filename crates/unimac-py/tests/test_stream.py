@@ -138,3 +138,39 @@ def test_every_example_in_unimac_stream_runs():
         obj = getattr(unimac.stream, name)
         if callable(obj):
             assert ">>>" in (obj.__doc__ or ""), f"{name} has no example"
+
+
+def test_known_answer_with_an_independent_key_derivation():
+    """docs/WIRE.md §10's known answer, re-derived: the stream key with
+    ``cryptography``'s HKDF (an independent implementation) and each frame's
+    tag with the by-name MAC."""
+    hkdf = pytest.importorskip("cryptography.hazmat.primitives.kdf.hkdf")
+    hashes = pytest.importorskip("cryptography.hazmat.primitives.hashes")
+
+    def derive(salt, ikm, info):
+        return hkdf.HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=info).derive(ikm)
+
+    k = bytes(range(32))
+    k_stream = derive(b"unimac purpose keys v1", k, b"unimac stream frames\0hash127-aes")
+    k_id = derive(bytes(range(16)), k_stream, b"unimac stream id\0hash127-aes")
+    fp = bytes.fromhex(_fingerprint_of("hash127-aes", k))
+    header = b"UNIMAC-S\x01\x0bhash127-aes" + fp + bytes(range(16)) + (16).to_bytes(4, "big")
+    payload = b"attack at dawn, attack at dusk"
+    want = bytearray(header)
+    for i, (flags, part) in enumerate(((0, payload[:16]), (1, payload[16:]))):
+        head = bytes([flags]) + len(part).to_bytes(4, "big")
+        want += head + part + unimac.tag("hash127-aes", k_id, header + i.to_bytes(8, "big") + head + part)
+    wire = bytes.fromhex(
+        "554e494d41432d53010b686173683132372d616573ae946209b8de103a912d0ac3489493f0000102030405060708090a0b0c0d0e0f00000010"
+        "000000001061747461636b206174206461776e2c20aa793cec3635c1d7926cdc6a43bb9c13"
+        "010000000e61747461636b206174206475736be9d8c889a2fdef6485c23fdadcdf8ef4"
+    )
+    assert bytes(want) == wire
+    assert received(("hash127-aes", k), wire) == payload
+
+
+def _fingerprint_of(name, k):
+    """The key's fingerprint (docs/WIRE.md §9.2), computed with hashlib."""
+    import hashlib
+
+    return hashlib.sha256(b"unimac counter binding v1\0" + name.encode() + b"\0" + k).digest()[:16].hex()

@@ -44,7 +44,12 @@ fn vectors_corpus() {
 }
 
 #[test]
+fn stream_corpus() {
+    replay("stream", checks::stream);
+}
+
+#[test]
 fn every_target_is_replayed() {
     let names: Vec<&str> = checks::TARGETS.iter().map(|t| t.0).collect();
-    assert_eq!(names, ["differential", "backend", "kernels", "vectors"]);
+    assert_eq!(names, ["differential", "backend", "kernels", "vectors", "stream"]);
 }

@@ -731,6 +731,26 @@ mod tests {
         assert_ne!(&wire[wire.len() - 16..], &file_tag[..]);
     }
 
+    /// docs/WIRE.md §10's known answer: the `hash127-aes` key 00 01 … 1f,
+    /// stream id 00 … 0f, chunks of 16 bytes, the payload "attack at dawn,
+    /// attack at dusk" (30 bytes: one full chunk, then the final one).
+    #[test]
+    fn known_answer() {
+        let d = crate::macs::find("hash127-aes").unwrap();
+        let k = KeyFile::new(KeyKind::Mac(d), &(0u8..32).collect::<Vec<u8>>()).unwrap();
+        let id: [u8; 16] = core::array::from_fn(|i| i as u8);
+        let mut s = Sender::with_id(&k, 16, id).unwrap();
+        let mut w = Vec::new();
+        s.push(b"attack at dawn, attack at dusk", &mut w).unwrap();
+        s.finish(&mut w).unwrap();
+        let hex: String = w.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, KNOWN_ANSWER);
+        let (got, r) = receive(&k, &w, 1);
+        assert_eq!((got.as_slice(), r), (&b"attack at dawn, attack at dusk"[..], Ok(())));
+    }
+
+    const KNOWN_ANSWER: &str = "554e494d41432d53010b686173683132372d616573ae946209b8de103a912d0ac3489493f0000102030405060708090a0b0c0d0e0f00000010000000001061747461636b206174206461776e2c20aa793cec3635c1d7926cdc6a43bb9c13010000000e61747461636b206174206475736be9d8c889a2fdef6485c23fdadcdf8ef4";
+
     #[test]
     fn io_adapters() {
         let k = key("umac128");
