@@ -1,5 +1,29 @@
 //! # unimac
 //!
+//! **Which type to use.** Use [`mac::Hash127Aes`] (a 16-byte tag, no nonce
+//! to manage, forgery bound about 2^-70 for 2^20 tags of 1 MiB) unless you
+//! need one of: a nonce MAC at the highest speed on long messages
+//! ([`umac`]'s UMAC-128, [`vmac`]'s VMAC-128, or `wc-eval128` by name
+//! through [`registry::NamedMac`]); a MAC chosen by name at run time
+//! ([`registry::NamedMac`]); the RustCrypto traits ([`rustcrypto`]); the
+//! command line's key files, manifests and streams ([`formats`], feature
+//! `std`); or a universal hash itself (each family's module).
+//!
+//! ```
+//! # #[cfg(feature = "std")] {
+//! use unimac::formats::keyfile::{KeyFile, KeyKind};
+//! use unimac::mac::Hash127Aes;
+//!
+//! // A fresh key (as `unimac keygen hash127-aes` makes it; `KeyFile::read`
+//! // reads the command line's key files, `write_new` writes one).
+//! let key = KeyFile::generate(KeyKind::from_name("hash127-aes")?)?;
+//! let mac = Hash127Aes::new(key.key().try_into().expect("32 bytes"));
+//! let tag = mac.tag(b"attack at dawn");
+//! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
+//! # }
+//! # Ok::<(), unimac::Error>(())
+//! ```
+//!
 //! Fast, provably secure message authentication from universal hashing:
 //! Bernstein's hash127, Halevi–Krawczyk's MMH and NMH, Etzel–Patel–Ramzan's
 //! Square Hash, and Shoup's evaluation and division hashes, each exact on
