@@ -46,12 +46,14 @@ fn err(e: Error) -> PyErr {
     match e {
         Error::TagMismatch => InvalidTag::new_err("tag mismatch"),
         Error::OutOfMemory(_) => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
-        e => PyValueError::new_err(names::cite(&e.to_string())),
+        e => PyValueError::new_err(names::for_python(&names::cite(&e.to_string()))),
     }
 }
 
+/// A `ValueError` of this crate's or the library's text, its pointers to
+/// the CLI's `unimac list` made Python's (`unimac.names()`).
 fn value_err(s: String) -> PyErr {
-    PyValueError::new_err(s)
+    PyValueError::new_err(names::for_python(&s))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -255,7 +257,7 @@ impl UnimacHash {
         }
     }
 
-    /// The name as given (without ``mac-``).
+    /// The canonical name: lower case, without ``mac-``.
     #[getter]
     fn name(&self) -> &str {
         &self.name
@@ -292,8 +294,9 @@ impl UnimacHash {
 ///
 /// ``name`` is a MAC as ``unimac tag`` takes it (``hash127-aes``,
 /// ``wc-mmh32x2``, ``umac64``; ``mac-`` optional) or a raw hash of the wire
-/// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
-/// ``r ‖ s`` is drawn when no nonce is given.
+/// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``), in any case, as
+/// ``hashlib.new("SHA256")``: ``.name`` shows it in lower case. For
+/// ``shoup4-*`` a random ``r ‖ s`` is drawn when no nonce is given.
 ///
 /// :meth:`~UnimacHash.digest` and :meth:`~UnimacHash.hexdigest` may be
 /// called again (same tag); :meth:`~UnimacHash.update` after them raises
@@ -949,7 +952,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
 /// 32
 #[pyfunction]
 fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
-    if name == "modp" {
+    if names::lower(name) == "modp" {
         let p = unimac::modp::SecretPrime::generate().map_err(err)?;
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
@@ -1033,7 +1036,7 @@ impl PyBound {
 #[pyfunction]
 #[pyo3(signature = (name, max_bytes, tags = 1, forgeries = 1, random_nonces = false))]
 fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool) -> PyResult<PyBound> {
-    if name == "modp" {
+    if names::lower(name) == "modp" {
         return modp_bound(py, max_bytes, forgeries);
     }
     let bare = names::resolve_mac(name).map_err(value_err)?;

@@ -4,7 +4,8 @@ Bernstein's hash127, Halevi and Krawczyk's MMH and NMH, Etzel, Patel and
 Ramzan's Square Hash, Shoup's evaluation and division hashes, the
 Wegman-Carter MACs built on them, UMAC (RFC 4418) and VMAC, by the names of
 the wire format, docs/WIRE.md (the same names as the ``unimac`` command
-line).
+line; :func:`names` and :func:`mac_names` list them). Names are taken in any
+case, as :func:`hashlib.new` takes them, and shown in lower case.
 
 Interfaces modelled on :mod:`hmac` and :mod:`hashlib`:
 

@@ -1,0 +1,79 @@
+"""The habits of hashlib and hmac users: names in any case, update() after
+digest(), hmac's argument order, messages that name Python functions,
+result types, size strings, NUL-ended check lines, a clean namespace."""
+
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+import unimac
+
+KEY32 = bytes(range(32))
+
+
+# 1. Names in any case, shown in lower case.
+
+
+@pytest.mark.parametrize("given", ["HASH127-AES", "Hash127-Aes", "MAC-HASH127-AES", "mac-Hash127-aes"])
+def test_mac_names_in_any_case(given):
+    want = unimac.tag("hash127-aes", KEY32, b"m")
+    h = unimac.new(given, KEY32, b"m")
+    assert h.name == "hash127-aes" and h.digest() == want
+    m = unimac.Mac(given, KEY32)
+    assert m.name == "hash127-aes" and m.tag(b"m") == want
+    assert unimac.tag(given, KEY32, b"m") == want
+    unimac.verify(given, KEY32, b"m", want)
+    assert unimac.compute(given, KEY32, b"m") == want
+    assert unimac.info(given)["name"] == "hash127-aes"
+    assert len(unimac.keygen(given)) == 32
+    assert unimac.bound(given, 1 << 20).name == "hash127-aes"
+    assert unimac.granularity(given) == unimac.granularity("hash127-aes")
+    assert unimac.hash_key(given, KEY32) == unimac.hash_key("hash127-aes", KEY32)
+
+
+def test_hash_and_other_names_in_any_case(tmp_path):
+    assert unimac.new("EVAL64", bytes(8), b"x").name == "eval64"
+    assert unimac.compute("Tree-MMH32x2", bytes(16), b"x") == unimac.compute("tree-mmh32x2", bytes(16), b"x")
+    assert unimac.known_answer("HASH127", KEY32, b"abc") == unimac.known_answer("hash127", KEY32, b"abc")
+    assert unimac.OneTimeKey("HASH127", unimac.keygen("hash127")).name == "hash127"
+    assert len(unimac.keygen("MODP")) == 16 and unimac.bound("MODP", 100).name == "modp"
+    hk = unimac.hash_key("wc-eval64", bytes(24))
+    p = unimac.partial_hash("WC-EVAL64", hk, 0, b"abc")
+    assert unimac.finish_mac("WC-eval64", bytes(24), p, nonce=bytes(16)) == unimac.tag(
+        "wc-eval64", bytes(24), b"abc", nonce=bytes(16)
+    )
+    c = unimac.Counter.create(tmp_path / "c", "WC-MMH32X4", bytes(32))
+    assert c.name == "wc-mmh32x4" and unimac.Counter(tmp_path / "c", "wc-MMH32x4", bytes(32)).peek() == 0
+    unimac.save_key(tmp_path / "k", "HASH127-AES", KEY32)
+    assert unimac.load_key(tmp_path / "k").name == "hash127-aes"
+    line = unimac.format_check_line("HASH127-AES", "f", bytes(16), bsd=True)
+    assert line.startswith(b"hash127-aes (f) = ")
+
+
+def test_a_refused_name_is_shown_as_given():
+    with pytest.raises(ValueError, match=r"unknown name 'HASH127-ASE'; did you mean 'hash127-aes'\?"):
+        unimac.new("HASH127-ASE", KEY32)
+    with pytest.raises(ValueError, match=r"'EVAL64' is a hash, not a MAC"):
+        unimac.Mac("EVAL64", bytes(8))
+
+
+# 4. Messages point to Python's lists of names, not to `unimac list`.
+
+
+def test_unknown_names_point_to_the_python_lists():
+    cases = [
+        (lambda: unimac.Mac("zzzz", KEY32), "unknown MAC 'zzzz'; unimac.mac_names() lists the MACs"),
+        (lambda: unimac.Mac("eval64", bytes(8)), "'eval64' is a hash, not a MAC; unimac.mac_names() lists the MACs"),
+        (lambda: unimac.new("zzzz", KEY32), "unknown name 'zzzz'; unimac.names() lists every name"),
+        (lambda: unimac.compute("zzzz", KEY32, b""), "unknown name 'zzzz'; unimac.names() lists every name"),
+        (lambda: unimac.granularity("zzzz"), "unknown name 'zzzz' (see unimac.names())"),
+        (lambda: unimac.save_key("never-written", "zzzz", KEY32), "unknown MAC 'zzzz'; unimac.mac_names() lists the MACs"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == message
+        assert "unimac list" not in str(e.value)
