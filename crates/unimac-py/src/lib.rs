@@ -79,9 +79,11 @@ fn key_size(k: &KeySpec) -> Option<usize> {
 // ---------------------------------------------------------------------------
 
 enum State {
-    /// Taking data.
+    /// Taking data; a stateless object whose stream can be copied stays
+    /// here after a digest (taken from a copy), as hashlib's objects do.
     Open(Box<dyn registry::Stream>),
-    /// Finalized; a stateless object keeps its digest.
+    /// Finalized: it keeps its digest and takes no more data (nonce MACs,
+    /// `shoup4-*`, and the few hashes whose stream cannot be copied).
     Done(Option<Vec<u8>>),
 }
 
@@ -89,18 +91,30 @@ enum State {
 /// with :meth:`update`, then :meth:`digest` / :meth:`hexdigest` /
 /// :meth:`verify`.
 ///
-/// After :meth:`digest` an object gives the same digest again
-/// (:meth:`digest`, :meth:`hexdigest`, :meth:`verify`) and refuses
-/// :meth:`update`: a second message under the same nonce would void the
-/// MAC's guarantee. One-time MACs (``hash127``, ``hash127-96``) have no such
-/// object (:class:`unimac.OneTimeKey`). The object may be shared between
-/// threads.
+/// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`):
+///
+/// * a stateless MAC (``hash127-aes``) or a hash without a nonce
+///   (``eval64``, ``tree-mmh32x2``) goes on as in :mod:`hashlib` and
+///   :mod:`hmac`: :meth:`update` is allowed, and a later :meth:`digest` is
+///   that of all the data so far (the digest is taken from a copy of the
+///   state);
+/// * a nonce MAC (``wc-*``, ``umac*``, ``vmac*``) and ``shoup4-*`` give
+///   the same digest again and refuse :meth:`update` (``ValueError``): the
+///   digest of a longer message under the same nonce (or the same random
+///   pair ``r ‖ s``) would be a second tag under one nonce, which voids the
+///   MAC's guarantee. Make a new object, with a fresh nonce.
+///
+/// One-time MACs (``hash127``, ``hash127-96``) have no such object
+/// (:class:`unimac.OneTimeKey`). The object may be shared between threads.
 ///
 /// >>> import unimac
 /// >>> h = unimac.new("hash127-aes", bytes(32))
 /// >>> h.update(b"attack at ")
 /// >>> h.update(b"dawn")
 /// >>> h.digest() == unimac.tag("hash127-aes", bytes(32), b"attack at dawn")
+/// True
+/// >>> h.update(b"!")                                  # as hashlib
+/// >>> h.digest() == unimac.tag("hash127-aes", bytes(32), b"attack at dawn!")
 /// True
 #[pyclass(module = "unimac", name = "UnimacHash", frozen)]
 struct UnimacHash {
@@ -118,6 +132,15 @@ struct UnimacHash {
 impl UnimacHash {
     fn finish(&self) -> PyResult<Vec<u8>> {
         let mut g = lock(&self.state);
+        if self.stateless {
+            if let State::Open(stream) = &*g {
+                if let Some(copy) = stream.try_clone() {
+                    // hashlib's way: the digest of the data so far, from a
+                    // copy; the object goes on taking data.
+                    return copy.finalize().map_err(err);
+                }
+            }
+        }
         let s = std::mem::replace(&mut *g, State::Done(None));
         match s {
             State::Open(stream) => {
@@ -135,9 +158,19 @@ impl UnimacHash {
     }
 
     fn used_up(&self) -> PyErr {
+        let name = &self.name;
+        if self.stateless {
+            return value_err(format!(
+                "{name}: update() after digest(): this hash's state cannot be copied, so it is not kept past its digest; make a new object"
+            ));
+        }
+        let (under, fresh) = if self.prefix.is_some() {
+            ("its random pair r || s", "a new object draws a new pair")
+        } else {
+            ("its nonce", "make a new object, with a fresh nonce")
+        };
         value_err(format!(
-            "{}: this object has already given its tag; a nonce or one-time key authenticates one message (make a new object, with a fresh nonce)",
-            self.name
+            "{name}: this object has already given its tag under {under}; the tag of more data under the same one would be a second tag under one nonce, which voids the MAC's guarantee ({fresh})"
         ))
     }
 }
@@ -145,8 +178,10 @@ impl UnimacHash {
 #[pymethods]
 impl UnimacHash {
     /// Absorb more of the message (any C-contiguous buffer; not ``str``).
-    /// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`) it raises
-    /// ``ValueError``: the tag is given; make a new object.
+    /// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`) a
+    /// stateless MAC or a hash goes on, as in hashlib; a nonce MAC (and
+    /// ``shoup4-*``) raises ``ValueError``: its tag is given under its nonce,
+    /// and a second tag under one nonce voids the MAC's guarantee.
     ///
     /// >>> h = unimac.new("eval64", bytes(8)); h.update(memoryview(b"abc")[1:])
     fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -171,13 +206,7 @@ impl UnimacHash {
                 Err(_) => data.py().allow_threads(|| feed(&mut lock(&self.state))),
             }
         };
-        r.map_err(|_| {
-            if self.stateless {
-                value_err(format!("{}: update() after digest(); make a new object", self.name))
-            } else {
-                self.used_up()
-            }
-        })
+        r.map_err(|_| self.used_up())
     }
 
     /// The tag (bytes). For ``shoup4-*`` it is ``r ‖ s ‖ tag`` (the random
@@ -299,8 +328,10 @@ impl UnimacHash {
 /// ``shoup4-*`` a random ``r ‖ s`` is drawn when no nonce is given.
 ///
 /// :meth:`~UnimacHash.digest` and :meth:`~UnimacHash.hexdigest` may be
-/// called again (same tag); :meth:`~UnimacHash.update` after them raises
-/// ``ValueError``.
+/// called again. After them a stateless MAC or a hash takes more data as
+/// hashlib's objects do (a later digest covers all of it);
+/// :meth:`~UnimacHash.update` of a nonce MAC raises ``ValueError``, since a
+/// second tag under one nonce voids the MAC's guarantee.
 ///
 /// >>> import unimac
 /// >>> h = unimac.new("wc-mmh32x2", bytes(32), b"attack at ", nonce=(1).to_bytes(16, "little"))
@@ -310,7 +341,7 @@ impl UnimacHash {
 /// >>> h.update(b"!")
 /// Traceback (most recent call last):
 /// ...
-/// ValueError: wc-mmh32x2: this object has already given its tag; ...
+/// ValueError: wc-mmh32x2: this object has already given its tag under its nonce; ...
 #[pyfunction]
 #[pyo3(name = "new", signature = (name, key, data = None, *, nonce = None))]
 fn new_(

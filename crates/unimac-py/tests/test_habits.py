@@ -77,3 +77,63 @@ def test_unknown_names_point_to_the_python_lists():
             call()
         assert str(e.value) == message
         assert "unimac list" not in str(e.value)
+
+
+# 2. update() after digest(): stateless MACs and hashes go on (as hashlib);
+#    nonce MACs refuse, saying why.
+
+GOES_ON = ["hash127-aes", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "tree-sqh96-e"]
+
+
+def _key(name):
+    return bytes(range(unimac.info(name)["key_size"]))
+
+
+@pytest.mark.parametrize("name", GOES_ON)
+@pytest.mark.parametrize("finish", ["digest", "hexdigest", "verify"])
+def test_update_after_digest_goes_on_like_hashlib(name, finish):
+    key = _key(name)
+    h = unimac.new(name, key, b"attack at ")
+    first = unimac.compute(name, key, b"attack at ")
+    if finish == "verify":
+        h.verify(first)
+    else:
+        assert getattr(h, finish)() in (first, first.hex())
+    h.update(b"dawn")
+    assert h.digest() == unimac.compute(name, key, b"attack at dawn")
+    h.update(b"!" * 5000)  # a large update too (GIL released)
+    whole = unimac.compute(name, key, b"attack at dawn" + b"!" * 5000)
+    assert h.digest() == h.digest() == whole and h.hexdigest() == whole.hex()
+    c = h.copy()
+    h.update(b"?")
+    assert c.digest() == whole
+
+
+def test_update_after_digest_of_a_nonce_mac_is_refused_with_the_reason():
+    h = unimac.new("wc-mmh32x2", bytes(32), b"m", nonce=bytes(16))
+    d = h.digest()
+    with pytest.raises(ValueError) as e:
+        h.update(b"more")
+    assert str(e.value) == (
+        "wc-mmh32x2: this object has already given its tag under its nonce; the tag of more data under the "
+        "same one would be a second tag under one nonce, which voids the MAC's guarantee "
+        "(make a new object, with a fresh nonce)"
+    )
+    assert h.digest() == d
+    for name in ("umac64", "vmac64", "hash127-aes-nonce"):
+        h = unimac.new(name, _key(name), nonce=bytes(unimac.info(name)["nonce_size"]))
+        h.hexdigest()
+        with pytest.raises(ValueError, match="second tag under one nonce"):
+            h.update(b"x")
+    s = unimac.new("shoup4-eval64", bytes(48), b"m")
+    s.digest()
+    with pytest.raises(ValueError, match=r"under its random pair r \|\| s; .*second tag under one nonce"):
+        s.update(b"x")
+
+
+def test_a_hash_whose_state_cannot_be_copied_says_so():
+    h = unimac.new("mmh32x1", bytes(128), bytes(128))
+    d = h.digest()
+    with pytest.raises(ValueError, match=r"mmh32x1: update\(\) after digest\(\): this hash's state cannot be copied"):
+        h.update(b"x")
+    assert h.digest() == d

@@ -85,9 +85,11 @@ class UnimacHash:
     @property
     def block_size(self) -> int: ...
     def update(self, data: _ReadableBuffer) -> None:
-        """Absorb more of the message; ``ValueError`` after :meth:`digest`."""
+        """Absorb more of the message. After :meth:`digest` a stateless MAC
+        or a hash goes on (as hashlib); a nonce MAC (and ``shoup4-*``)
+        raises ``ValueError``: a second tag under one nonce."""
     def digest(self) -> bytes:
-        """The tag; the same again on a second call."""
+        """The tag of the data so far; the same again on a second call."""
     def hexdigest(self) -> str:
         """The tag in lowercase hex; the same again on a second call."""
     def verify(self, tag: _ReadableBuffer) -> None: ...
@@ -96,10 +98,11 @@ class UnimacHash:
 def new(
     name: str, key: _ReadableBuffer, data: Optional[_ReadableBuffer] = None, *, nonce: Optional[_ReadableBuffer] = None
 ) -> UnimacHash:
-    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``):
-    ``data`` is hashed at once; ``nonce`` is keyword-only. ``digest()`` and
-    ``hexdigest()`` may be repeated; ``update()`` after them raises
-    ``ValueError``.
+    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``;
+    names in any case): ``data`` is hashed at once; ``nonce`` is
+    keyword-only. ``digest()`` and ``hexdigest()`` may be repeated;
+    ``update()`` after them goes on for stateless MACs and hashes (as
+    hashlib) and raises ``ValueError`` for nonce MACs.
 
     >>> h = new("hash127-aes", bytes(32), b"m"); len(h.digest())
     16
