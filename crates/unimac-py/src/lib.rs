@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 // The by-name MAC of the library (one line, so its path is easy to change).
 use unimac::registry::{NamedMac, Pending};
@@ -342,19 +342,102 @@ impl UnimacHash {
 /// Traceback (most recent call last):
 /// ...
 /// ValueError: wc-mmh32x2: this object has already given its tag under its nonce; ...
+///
+/// hmac's order is taken too: ``new(key, msg=None, digestmod=NAME, *,
+/// nonce=None)``, told apart by the first argument (a name is a ``str``, a
+/// key bytes-like) or by ``digestmod=``; ``digestmod`` is a name here
+/// (not a hashlib constructor).
+///
+/// >>> unimac.new(bytes(32), b"m", "hash127-aes").digest() == unimac.tag("hash127-aes", bytes(32), b"m")
+/// True
+/// >>> unimac.new(bytes(32), msg=b"m", digestmod="HASH127-AES").name
+/// 'hash127-aes'
 #[pyfunction]
-#[pyo3(name = "new", signature = (name, key, data = None, *, nonce = None))]
-fn new_(
-    name: &str,
-    key: &Bound<'_, PyAny>,
-    data: Option<&Bound<'_, PyAny>>,
-    nonce: Option<&Bound<'_, PyAny>>,
-) -> PyResult<UnimacHash> {
-    let h = new_object(name, key, nonce)?;
-    if let Some(d) = data {
+#[pyo3(name = "new", signature = (*args, **kwargs), text_signature = "(name, key, data=None, *, nonce=None)")]
+fn new_(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<UnimacHash> {
+    let a = NewArgs::parse(args, kwargs)?;
+    let name = a.name.extract::<String>()?;
+    let h = new_object(&name, &a.key, a.nonce.as_ref())?;
+    if let Some(d) = &a.data {
         h.update(d)?;
     }
     Ok(h)
+}
+
+/// The two orders `unimac.new` takes, for its `TypeError`s.
+const NEW_ORDERS: &str =
+    "unimac.new(name, key, data=None, *, nonce=None) or, in hmac's order, unimac.new(key, msg=None, digestmod=NAME, *, nonce=None)";
+
+/// The arguments of `unimac.new` in either order.
+struct NewArgs<'py> {
+    name: Bound<'py, PyAny>,
+    key: Bound<'py, PyAny>,
+    data: Option<Bound<'py, PyAny>>,
+    nonce: Option<Bound<'py, PyAny>>,
+}
+
+impl<'py> NewArgs<'py> {
+    /// `(name, key, data)` when the first argument is a `str` (or absent
+    /// without `digestmod=`); hmac's `(key, msg, digestmod)` when it is
+    /// bytes-like or `digestmod=` is given. `nonce` keyword-only in both.
+    fn parse(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<NewArgs<'py>> {
+        let type_err = |msg: String| PyTypeError::new_err(format!("unimac.new(): {msg}; expected {NEW_ORDERS}"));
+        let first = args.get_item(0).ok();
+        let hmac_order = match &first {
+            Some(f) if f.is_instance_of::<PyString>() => false,
+            Some(f) => {
+                if data(f, "key").is_err() {
+                    let t = f.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                    return Err(type_err(format!(
+                        "the first argument is the name (str) or, in hmac's order, the key (bytes-like), not '{t}'"
+                    )));
+                }
+                true
+            }
+            None => kwargs.map(|k| k.contains("digestmod")).transpose()?.unwrap_or(false),
+        };
+        let params: [&str; 3] = if hmac_order { ["key", "msg", "digestmod"] } else { ["name", "key", "data"] };
+        if args.len() > 3 {
+            return Err(type_err(format!("takes at most 3 positional arguments ({} given)", args.len())));
+        }
+        let mut vals: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
+        for (i, v) in args.iter().enumerate() {
+            vals[i] = Some(v);
+        }
+        let mut nonce = None;
+        for (k, v) in kwargs.map(|k| k.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            let k: String = k.extract()?;
+            if k == "nonce" {
+                nonce = Some(v);
+                continue;
+            }
+            match params.iter().position(|p| *p == k) {
+                Some(i) if vals[i].is_some() => return Err(type_err(format!("got multiple values for argument '{k}'"))),
+                Some(i) => vals[i] = Some(v),
+                None => return Err(type_err(format!("got an unexpected keyword argument '{k}'"))),
+            }
+        }
+        // An explicit None is the argument left out.
+        let [a, b, c] = vals.map(|v| v.filter(|v| !v.is_none()));
+        let nonce = nonce.filter(|v| !v.is_none());
+        let (name, key, data) = if hmac_order { (c, a, b) } else { (a, b, c) };
+        let (name_param, key_param) = if hmac_order { ("digestmod", "key") } else { ("name", "key") };
+        let Some(name) = name else {
+            return Err(type_err(if hmac_order {
+                "hmac's order needs digestmod, the MAC's or hash's name (one of unimac.names())".to_string()
+            } else {
+                format!("missing required argument '{name_param}'")
+            }));
+        };
+        if !name.is_instance_of::<PyString>() {
+            let t = name.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            return Err(type_err(format!("{name_param} is a name (str) of unimac.names(), not '{t}'")));
+        }
+        let Some(key) = key else {
+            return Err(type_err(format!("missing required argument '{key_param}'")));
+        };
+        Ok(NewArgs { name, key, data, nonce })
+    }
 }
 
 fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {

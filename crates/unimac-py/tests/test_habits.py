@@ -137,3 +137,58 @@ def test_a_hash_whose_state_cannot_be_copied_says_so():
     with pytest.raises(ValueError, match=r"mmh32x1: update\(\) after digest\(\): this hash's state cannot be copied"):
         h.update(b"x")
     assert h.digest() == d
+
+
+# 3. hmac's order: new(key, msg, digestmod).
+
+
+def test_hmac_argument_order_is_taken():
+    want = unimac.tag("hash127-aes", KEY32, b"attack at dawn")
+    made = [
+        unimac.new(KEY32, b"attack at dawn", "hash127-aes"),
+        unimac.new(KEY32, b"attack at dawn", digestmod="hash127-aes"),
+        unimac.new(KEY32, msg=b"attack at dawn", digestmod="HASH127-AES"),
+        unimac.new(key=KEY32, msg=b"attack at dawn", digestmod="hash127-aes"),
+        unimac.new(bytearray(KEY32), None, "hash127-aes"),
+        unimac.new(memoryview(KEY32), digestmod="mac-hash127-aes"),
+    ]
+    for h in made[-2:]:
+        h.update(b"attack at dawn")
+    for h in made:
+        assert h.name == "hash127-aes" and h.digest() == want
+    n = bytes(16)
+    h = unimac.new(KEY32, b"m", "wc-mmh32x2", nonce=n)
+    assert h.digest() == unimac.tag("wc-mmh32x2", KEY32, b"m", nonce=n)
+    assert unimac.new(bytes(8), b"x", "eval64").digest() == unimac.compute("eval64", bytes(8), b"x")
+    # unimac's own order, by position and by keyword, as before
+    assert unimac.new("hash127-aes", KEY32, b"attack at dawn").digest() == want
+    assert unimac.new(name="hash127-aes", key=KEY32, data=b"attack at dawn").digest() == want
+    assert unimac.new.__text_signature__ == "(name, key, data=None, *, nonce=None)"
+
+
+ORDERS = (
+    "expected unimac.new(name, key, data=None, *, nonce=None) or, in hmac's order, "
+    "unimac.new(key, msg=None, digestmod=NAME, *, nonce=None)"
+)
+
+
+@pytest.mark.parametrize(
+    "call,why",
+    [
+        (lambda: unimac.new(KEY32, b"m"), "hmac's order needs digestmod, the MAC's or hash's name (one of unimac.names())"),
+        (lambda: unimac.new(b"hash127-aes", KEY32), "hmac's order needs digestmod"),
+        (lambda: unimac.new(7, KEY32), "the first argument is the name (str) or, in hmac's order, the key (bytes-like), not 'int'"),
+        (lambda: unimac.new(KEY32, b"m", digestmod=len), "digestmod is a name (str) of unimac.names(), not 'builtin_function_or_method'"),
+        (lambda: unimac.new("hash127-aes", KEY32, msg=b"m"), "got an unexpected keyword argument 'msg'"),
+        (lambda: unimac.new(KEY32, b"m", "hash127-aes", data=b"m"), "got an unexpected keyword argument 'data'"),
+        (lambda: unimac.new("hash127-aes", KEY32, b"m", name="x"), "got multiple values for argument 'name'"),
+        (lambda: unimac.new("hash127-aes"), "missing required argument 'key'"),
+        (lambda: unimac.new(), "missing required argument 'name'"),
+        (lambda: unimac.new(KEY32, b"", "eval64", b""), "takes at most 3 positional arguments (4 given)"),
+    ],
+)
+def test_a_wrong_order_is_a_type_error_naming_both_orders(call, why):
+    with pytest.raises(TypeError) as e:
+        call()
+    assert str(e.value).startswith(f"unimac.new(): {why}")
+    assert str(e.value).endswith(ORDERS)

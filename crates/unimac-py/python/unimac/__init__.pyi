@@ -4,7 +4,7 @@ import os
 import pathlib
 import sys
 import enum
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final, overload
 
 # PEP 688: any object with a buffer (bytes, bytearray, memoryview, numpy
 # arrays, mmap). typing_extensions is needed by type checkers only (they
@@ -95,6 +95,7 @@ class UnimacHash:
     def verify(self, tag: _ReadableBuffer) -> None: ...
     def copy(self) -> "UnimacHash": ...
 
+@overload
 def new(
     name: str, key: _ReadableBuffer, data: Optional[_ReadableBuffer] = None, *, nonce: Optional[_ReadableBuffer] = None
 ) -> UnimacHash:
@@ -106,6 +107,28 @@ def new(
 
     >>> h = new("hash127-aes", bytes(32), b"m"); len(h.digest())
     16
+    """
+@overload
+def new(
+    key: _ReadableBuffer,
+    msg: Optional[_ReadableBuffer] = None,
+    *,
+    digestmod: str,
+    nonce: Optional[_ReadableBuffer] = None,
+) -> UnimacHash:
+    """hmac's order, ``digestmod`` by keyword: ``new(key, msg, digestmod=NAME)``."""
+@overload
+def new(
+    key: _ReadableBuffer,
+    msg: Optional[_ReadableBuffer],
+    digestmod: str,
+    *,
+    nonce: Optional[_ReadableBuffer] = None,
+) -> UnimacHash:
+    """hmac's order, ``digestmod`` third: ``new(key, msg, NAME)``.
+
+    >>> new(bytes(32), b"m", "hash127-aes").name
+    'hash127-aes'
     """
 
 @final
