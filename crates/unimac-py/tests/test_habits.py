@@ -192,3 +192,25 @@ def test_a_wrong_order_is_a_type_error_naming_both_orders(call, why):
         call()
     assert str(e.value).startswith(f"unimac.new(): {why}")
     assert str(e.value).endswith(ORDERS)
+
+
+# 5. File names of check lines and check results are both str.
+
+
+def test_check_line_and_check_result_filenames_are_str(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    raw = b"caf\xe9 \xff\n(x)"  # not UTF-8, with a newline: escaped in the line
+    t = unimac.tag("hash127-aes", KEY32, b"data")
+    line = unimac.format_check_line("hash127-aes", raw, t)
+    p = unimac.parse_check_line(line)
+    assert type(p.filename) is str and p.filename == os.fsdecode(raw)
+    assert p.raw_filename == raw
+    mac, nonce, tag, filename = p  # still a 4-tuple
+    assert (mac, nonce, tag) == (None, None, t)
+    # format_check_line takes the str back, byte for byte the same line
+    assert unimac.format_check_line("hash127-aes", p.filename, t) == line
+    with open(raw, "wb") as f:
+        f.write(b"data")
+    (tmp_path / "SUMS").write_bytes(line)
+    [r] = unimac.verify_check_file("SUMS", ("hash127-aes", KEY32))
+    assert type(r.filename) is str and r.filename == p.filename and r.status == "OK"

@@ -368,12 +368,15 @@ def save_key(path: _StrPath, name: str, key: _ReadableBuffer) -> None:
     """Write a new key file (mode 0600; ``FileExistsError`` if one is there)."""
 
 class CheckLine(NamedTuple):
-    """A parsed line of ``unimac tag`` (:func:`parse_check_line`)."""
+    """A parsed line of ``unimac tag`` (:func:`parse_check_line`); the file
+    name as ``str`` (``os.fsdecode``), its bytes as :attr:`raw_filename`."""
 
     mac: Optional[str]
     nonce: Optional[bytes]
     tag: bytes
-    filename: bytes
+    filename: str
+    @property
+    def raw_filename(self) -> bytes: ...
 
 class CheckResult(NamedTuple):
     """One checked line of :func:`verify_check_file`: ``"OK"``, ``"FAILED"``

@@ -127,18 +127,27 @@ def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False) -
 class CheckLine(NamedTuple):
     """A parsed check line (:func:`parse_check_line`): the MAC a BSD-style
     line names (as written; ``None`` for a GNU-style line), the nonce
-    (``None`` if the line has none), the tag, and the file name (bytes,
-    unescaped).
+    (``None`` if the line has none), the tag, and the file name, unescaped,
+    as a ``str`` (``os.fsdecode``, as :class:`CheckResult` gives it); its
+    bytes as written are :attr:`raw_filename`.
 
     >>> import unimac
-    >>> unimac.parse_check_line(b"hash127-aes (f) = 00").mac
-    'hash127-aes'
+    >>> line = unimac.parse_check_line(b"hash127-aes (caf\\xc3\\xa9) = 00")
+    >>> line.mac, line.filename, line.raw_filename
+    ('hash127-aes', 'café', b'caf\\xc3\\xa9')
     """
 
     mac: Optional[str]
     nonce: Optional[bytes]
     tag: bytes
-    filename: bytes
+    filename: str
+
+    @property
+    def raw_filename(self) -> bytes:
+        """The file name's bytes as the line holds them (unescaped):
+        ``os.fsencode(filename)``, which gives back exactly the bytes
+        ``os.fsdecode`` took, undecodable ones included."""
+        return os.fsencode(self.filename)
 
 
 def _line_bytes(line) -> bytes:
@@ -155,21 +164,23 @@ def _line_bytes(line) -> bytes:
 def parse_check_line(line) -> CheckLine:
     """A line of ``unimac tag``'s output (either style; its newline, or
     CRLF, may be included) as :class:`CheckLine` ``(mac, nonce, tag,
-    filename)``, as ``unimac verify`` reads it; ``ValueError`` if it is
+    filename)`` (``filename`` a ``str``; ``raw_filename`` its bytes), as
+    ``unimac verify`` reads it; ``ValueError`` if it is
     improperly formatted. Which sizes the nonce and tag must have depends on
     the MAC: :func:`verify_check_file` checks them.
 
     >>> import unimac
     >>> unimac.parse_check_line(b"01:0202  a.txt\\n")
-    CheckLine(mac=None, nonce=b'\\x01', tag=b'\\x02\\x02', filename=b'a.txt')
+    CheckLine(mac=None, nonce=b'\\x01', tag=b'\\x02\\x02', filename='a.txt')
     >>> unimac.parse_check_line(b"\\\\wc-mmh32x2 (x\\\\ny) = 01:02\\n").filename
-    b'x\\ny'
+    'x\\ny'
     """
     raw = _line_bytes(line)
     parsed = _unimac._parse_check_line(raw)
     if parsed is None:
         raise ValueError(f"improperly formatted check line: {raw!r}")
-    return CheckLine(*parsed)
+    mac, nonce, tag, file = parsed
+    return CheckLine(mac, nonce, tag, os.fsdecode(file))
 
 
 class CheckResult(NamedTuple):
