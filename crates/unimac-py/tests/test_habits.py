@@ -214,3 +214,64 @@ def test_check_line_and_check_result_filenames_are_str(tmp_path, monkeypatch):
     (tmp_path / "SUMS").write_bytes(line)
     [r] = unimac.verify_check_file("SUMS", ("hash127-aes", KEY32))
     assert type(r.filename) is str and r.filename == p.filename and r.status == "OK"
+
+
+# 7. Check files of `unimac tag -z`: zero=True; without it, a clear error.
+
+
+def _zero_sums(tmp_path, names):
+    m = unimac.Mac("hash127-aes", KEY32)
+    out = b""
+    for n in names:
+        (tmp_path / n).write_bytes(n.encode() * 3)
+        out += unimac.format_check_line("hash127-aes", n, m.tag_file(tmp_path / n), zero=True)
+    return out
+
+
+def test_zero_ended_check_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    names = ["plain", "new\nline", "back\\slash", "cr\r"]
+    sums = _zero_sums(tmp_path, names)
+    assert sums.count(b"\0") == len(names) and not sums.startswith(b"\\")
+    (tmp_path / "SUMS0").write_bytes(sums)
+    assert unimac.verify_check_file("SUMS0", ("hash127-aes", KEY32), zero=True) == [(n, "OK") for n in names]
+    # the last NUL may be missing, as the CLI reads it
+    (tmp_path / "SUMS0").write_bytes(sums[:-1])
+    assert unimac.verify_check_file("SUMS0", ("hash127-aes", KEY32), zero=True) == [(n, "OK") for n in names]
+    (tmp_path / "plain").write_bytes(b"changed")
+    assert unimac.verify_check_file("SUMS0", ("hash127-aes", KEY32), zero=True)[0] == ("plain", "FAILED")
+    # parse_check_line takes a record with its NUL
+    rec = unimac.format_check_line("hash127-aes", "new\nline", bytes(16), zero=True)
+    assert unimac.parse_check_line(rec).filename == "new\nline"
+
+
+def test_a_zero_ended_file_read_without_zero_says_so(tmp_path):
+    sums = _zero_sums(tmp_path, ["a", "b"])
+    (tmp_path / "SUMS0").write_bytes(sums)
+    with pytest.raises(ValueError) as e:
+        unimac.verify_check_file(tmp_path / "SUMS0", ("hash127-aes", KEY32))
+    assert str(e.value) == (
+        f"{tmp_path / 'SUMS0'}: line 1 holds a NUL byte, which ends the lines of 'unimac tag -z' "
+        "(made with -z? pass zero=True)"
+    )
+    assert "made with -z? pass zero=True" in str(e.value)
+
+
+def test_zero_ended_lines_of_the_cli(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    names = ["one", "two\nlines"]
+    for n in names:
+        (tmp_path / n).write_bytes(os.urandom(50))
+    subprocess.run([cli, "keygen", "hash127-aes", "-o", "k.key"], check=True)
+    r = subprocess.run([cli, "tag", "hash127-aes", "--key-file", "k.key", "-z", *names], capture_output=True, check=True)
+    assert r.stdout.count(b"\0") == 2
+    (tmp_path / "SUMS0").write_bytes(r.stdout)
+    assert unimac.verify_check_file("SUMS0", "k.key", zero=True) == [(n, "OK") for n in names]
+    with pytest.raises(ValueError, match=r"made with -z\? pass zero=True"):
+        unimac.verify_check_file("SUMS0", "k.key")
+    # and the CLI checks the records made here
+    (tmp_path / "three\nlines").write_bytes(b"x" * 99)
+    m = unimac.Mac("hash127-aes", unimac.load_key("k.key").key)
+    (tmp_path / "MINE0").write_bytes(unimac.format_check_line("hash127-aes", "three\nlines", m.tag_file("three\nlines"), zero=True))
+    r = subprocess.run([cli, "verify", "--key-file", "k.key", "-z", "MINE0"], capture_output=True)
+    assert r.returncode == 0, r

@@ -386,17 +386,29 @@ class CheckResult(NamedTuple):
     status: str
 
 def format_check_line(
-    name: str, filename: _BytesOrStrPath, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None, bsd: bool = False
+    name: str,
+    filename: _BytesOrStrPath,
+    tag: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    bsd: bool = False,
+    zero: bool = False,
 ) -> bytes:
-    """A line of ``unimac tag`` (``bsd``: of ``unimac tag --tag``), newline included."""
+    """A line of ``unimac tag`` (``bsd``: of ``unimac tag --tag``), newline
+    included (``zero``: NUL-ended, as ``unimac tag -z``)."""
 
 def parse_check_line(line: Union[_ReadableBuffer, str]) -> CheckLine:
     """A line of ``unimac tag`` as ``unimac verify`` reads it; ``ValueError`` if malformed."""
 
 def verify_check_file(
-    path: _StrPath, key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile], *, strict: bool = False
+    path: _StrPath,
+    key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile],
+    *,
+    strict: bool = False,
+    zero: bool = False,
 ) -> List[CheckResult]:
-    """Check every line of a check file, as ``unimac verify --key-file KEY FILE``."""
+    """Check every line of a check file, as ``unimac verify --key-file KEY FILE``
+    (``zero``: the NUL-ended lines of ``unimac tag -z``, as ``unimac verify -z``;
+    without it a NUL byte raises ``ValueError``)."""
 
 # The CLI's sealed manifests (`unimac seal`).
 
