@@ -30,6 +30,7 @@ mod formats;
 mod names;
 mod oserror;
 mod partial;
+mod sizes;
 
 use buffer::{data, with_data, GIL_RELEASE_BYTES};
 
@@ -1143,13 +1144,33 @@ impl PyBound {
 /// operands of at most ``max_bytes`` bytes passes one of ``forgeries``
 /// checks (as ``unimac bound modp``).
 ///
+/// ``max_bytes``, ``tags`` and ``forgeries`` are ints, or strings as
+/// ``unimac bound`` takes them: ``"1MiB"``, ``"4KiB"``, ``"1MB"``,
+/// ``"2^20"``, ``"1e6"`` (whole numbers up to 2^64 - 1; ``ValueError``
+/// otherwise).
+///
 /// >>> import unimac
 /// >>> b = unimac.bound("hash127-aes", 1 << 20, tags=1 << 20)
 /// >>> b.log2 < -60 and b.proven
 /// True
+/// >>> unimac.bound("hash127-aes", "1MiB", tags="2^20").log2 == b.log2
+/// True
 #[pyfunction]
-#[pyo3(signature = (name, max_bytes, tags = 1, forgeries = 1, random_nonces = false))]
-fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool) -> PyResult<PyBound> {
+#[pyo3(
+    signature = (name, max_bytes, tags = None, forgeries = None, random_nonces = false),
+    text_signature = "(name, max_bytes, tags=1, forgeries=1, random_nonces=False)"
+)]
+fn bound(
+    py: Python<'_>,
+    name: &str,
+    max_bytes: &Bound<'_, PyAny>,
+    tags: Option<&Bound<'_, PyAny>>,
+    forgeries: Option<&Bound<'_, PyAny>>,
+    random_nonces: bool,
+) -> PyResult<PyBound> {
+    let max_bytes = sizes::count(max_bytes, "max_bytes")?;
+    let tags = tags.map_or(Ok(1), |t| sizes::count(t, "tags"))?;
+    let forgeries = forgeries.map_or(Ok(1), |f| sizes::count(f, "forgeries"))?;
     if names::lower(name) == "modp" {
         return modp_bound(py, max_bytes, forgeries);
     }
@@ -1185,12 +1206,12 @@ fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, 
 /// prime with at most this probability.
 fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
     if checks == 0 {
-        return Err(value_err("--forgeries (the number of checks) must be at least 1".into()));
+        return Err(value_err("forgeries (the number of checks) must be at least 1".into()));
     }
     let n = max_bytes
         .checked_mul(16)
         .and_then(|x| x.checked_add(1))
-        .ok_or_else(|| value_err("--max-bytes too large".into()))?;
+        .ok_or_else(|| value_err(format!("max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1")))?;
     let one = unimac::modp::false_accept_log2(n);
     let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
     if all >= 0.0 {

@@ -275,3 +275,60 @@ def test_zero_ended_lines_of_the_cli(cli, tmp_path, monkeypatch):
     (tmp_path / "MINE0").write_bytes(unimac.format_check_line("hash127-aes", "three\nlines", m.tag_file("three\nlines"), zero=True))
     r = subprocess.run([cli, "verify", "--key-file", "k.key", "-z", "MINE0"], capture_output=True)
     assert r.returncode == 0, r
+
+
+# 6. bound() takes sizes and counts as `unimac bound` does.
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("1MiB", 1 << 20), ("4KiB", 4096), ("1M", 1 << 20), ("1MB", 10**6), ("2^20", 1 << 20), ("1e6", 10**6),
+     ("1_048_576", 1 << 20), (" 64 ", 64), ("16777215TiB", 16777215 << 40)],
+)
+def test_bound_takes_sizes_as_the_cli(text, value):
+    assert unimac.bound("hash127-aes", text).log2 == unimac.bound("hash127-aes", value).log2
+    b = unimac.bound("wc-mmh32x4", "1MiB", tags=text, forgeries="2^10")
+    assert b.log2 == unimac.bound("wc-mmh32x4", 1 << 20, tags=value, forgeries=1024).log2
+    if value < 1 << 59:
+        assert unimac.bound("modp", text).log2 == unimac.bound("modp", value).log2
+    else:
+        with pytest.raises(ValueError, match=r"^max_bytes too large for modp: 16 \* \d+ \+ 1 is more than 2\^64 - 1$"):
+            unimac.bound("modp", text)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("16777216TiB", "max_bytes: '16777216TiB' is more than 2^64 - 1"),
+        ("2^64", "max_bytes: '2^64' is more than 2^64 - 1"),
+        ("18446744073709551616", "max_bytes: '18446744073709551616' is more than 2^64 - 1"),
+        ("16EiB", "max_bytes: '16EiB': unknown unit 'EiB' (KiB, MiB, GiB, TiB; KB, MB, GB, TB)"),
+        ("1.5MiB", "max_bytes: '1.5MiB': a whole number is required, no fraction (use a smaller unit: 1536KiB, not 1.5MiB)"),
+        ("lots", "max_bytes: 'lots': expected a number such as 1048576, 2^20, 1e6 or 1MiB"),
+    ],
+)
+def test_bound_refuses_sizes_the_cli_refuses(text, message):
+    with pytest.raises(ValueError) as e:
+        unimac.bound("hash127-aes", text)
+    assert str(e.value) == message
+
+
+def test_bound_counts_out_of_range_or_of_the_wrong_type():
+    with pytest.raises(ValueError, match=r"^max_bytes: 18446744073709551616 is not in 0 \.\. 2\^64 - 1$"):
+        unimac.bound("hash127-aes", 1 << 64)
+    with pytest.raises(ValueError, match=r"^tags: -1 is not in"):
+        unimac.bound("hash127-aes", 1, tags=-1)
+    with pytest.raises(TypeError, match="forgeries: an int or a size such as '1MiB'"):
+        unimac.bound("hash127-aes", 1, forgeries=1.5)
+    assert unimac.bound.__text_signature__ == "(name, max_bytes, tags=1, forgeries=1, random_nonces=False)"
+
+
+def test_bound_sizes_match_the_cli(cli):
+    import json
+
+    for args in (["--max-bytes", "1MiB", "--tags", "2^20"], ["--max-bytes", "4KiB", "--tags", "1e3", "--forgeries", "2^10"]):
+        r = subprocess.run([cli, "bound", "wc-mmh32x4", *args, "--json"], capture_output=True, text=True, check=True)
+        kw = dict(zip(("max_bytes", "tags", "forgeries"), args[1::2]))
+        got = json.loads(r.stdout)
+        b = unimac.bound("wc-mmh32x4", **kw)
+        assert b.log2 == pytest.approx(got["bound_log2"]) and got["max_bytes"] in (1 << 20, 4096)

@@ -234,8 +234,15 @@ class Bound:
     text: str
     def __float__(self) -> float: ...
 
-def bound(name: str, max_bytes: int, tags: int = 1, forgeries: int = 1, random_nonces: bool = False) -> Bound:
-    """The forgery bound of a MAC.
+def bound(
+    name: str,
+    max_bytes: Union[int, str],
+    tags: Union[int, str] = 1,
+    forgeries: Union[int, str] = 1,
+    random_nonces: bool = False,
+) -> Bound:
+    """The forgery bound of a MAC; counts as ints or as ``unimac bound``
+    takes them (``"1MiB"``, ``"2^20"``, ``"1e6"``).
 
     >>> bound("hash127-aes", 1 << 20, tags=1 << 20).proven
     True
