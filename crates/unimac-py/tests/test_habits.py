@@ -332,3 +332,39 @@ def test_bound_sizes_match_the_cli(cli):
         got = json.loads(r.stdout)
         b = unimac.bound("wc-mmh32x4", **kw)
         assert b.log2 == pytest.approx(got["bound_log2"]) and got["max_bytes"] in (1 << 20, 4096)
+
+
+# 8. A clean namespace, and an install hint that works from a checkout.
+
+
+def test_public_names_are_exactly_all():
+    code = (
+        "import types, unimac\n"
+        "public = {n for n in dir(unimac) if not n.startswith('_') and not isinstance(getattr(unimac, n), types.ModuleType)}\n"
+        "print(sorted(public ^ set(unimac.__all__)))\n"
+        "print(isinstance(unimac.__version__, str))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert r.stdout.split("\n")[:2] == ["[]", "True"], r
+    assert not hasattr(unimac, "PackageNotFoundError")
+    assert len(unimac.__all__) == len(set(unimac.__all__))
+    for n in unimac.__all__:
+        assert not isinstance(getattr(unimac, n), types.ModuleType), n
+
+
+def test_the_dask_import_error_gives_a_working_install_hint():
+    code = (
+        "import sys; sys.modules['distributed'] = None\n"
+        "try:\n    import unimac.dask\nexcept ImportError as e:\n    print(e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == (
+        "unimac.dask needs Dask's distributed scheduler: pip install 'dask[distributed]' "
+        "(in a checkout of unimac: pip install '.[dask]', which adds cryptography for TLS)"
+    ), r
+    # the extra it names exists, with that dependency
+    import pathlib
+
+    text = (pathlib.Path(__file__).resolve().parents[3] / "pyproject.toml").read_text()
+    extras = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    assert 'dask = ["dask[distributed]"' in extras
