@@ -20,7 +20,7 @@ use crate::{buffer, names, oserror};
 pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
     match e {
         Error::Io(m) => oserror::from_message(py, m, path),
-        e => PyValueError::new_err(names::cite(&e.to_string())),
+        e => PyValueError::new_err(names::for_python(&names::cite(&e.to_string()))),
     }
 }
 
@@ -33,7 +33,7 @@ pub(crate) fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, 
             Ok(k)
         }
         (None, Some(n), Some(k)) => {
-            let kind = KeyKind::from_name(n).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let kind = KeyKind::from_name(&names::lower(n)).map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
             let bytes = buffer::data(k, "key")?;
             KeyFile::new(kind, bytes.as_slice()).map_err(|e| PyValueError::new_err(names::cite(&e.to_string())))
         }
@@ -111,7 +111,7 @@ fn seal<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let k = key_of(py, key_path, key_name.as_deref(), key)?;
     if let Some(n) = &name {
-        k.expect(n, "given").map_err(|e| PyValueError::new_err(e.to_string()))?;
+        k.expect(&names::lower(n), "given").map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
     }
     let Some(desc) = k.desc() else {
         return Err(PyValueError::new_err("a modp key is a secret prime, not a MAC key: it seals nothing"));

@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 // The by-name MAC of the library (one line, so its path is easy to change).
 use unimac::registry::{NamedMac, Pending};
@@ -30,6 +30,7 @@ mod formats;
 mod names;
 mod oserror;
 mod partial;
+mod sizes;
 mod stream;
 
 use buffer::{data, with_data, GIL_RELEASE_BYTES};
@@ -47,12 +48,14 @@ fn err(e: Error) -> PyErr {
     match e {
         Error::TagMismatch => InvalidTag::new_err("tag mismatch"),
         Error::OutOfMemory(_) => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
-        e => PyValueError::new_err(names::cite(&e.to_string())),
+        e => PyValueError::new_err(names::for_python(&names::cite(&e.to_string()))),
     }
 }
 
+/// A `ValueError` of this crate's or the library's text, its pointers to
+/// the CLI's `unimac list` made Python's (`unimac.names()`).
 fn value_err(s: String) -> PyErr {
-    PyValueError::new_err(s)
+    PyValueError::new_err(names::for_python(&s))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -78,9 +81,11 @@ fn key_size(k: &KeySpec) -> Option<usize> {
 // ---------------------------------------------------------------------------
 
 enum State {
-    /// Taking data.
+    /// Taking data; a stateless object whose stream can be copied stays
+    /// here after a digest (taken from a copy), as hashlib's objects do.
     Open(Box<dyn registry::Stream>),
-    /// Finalized; a stateless object keeps its digest.
+    /// Finalized: it keeps its digest and takes no more data (nonce MACs,
+    /// `shoup4-*`, and the few hashes whose stream cannot be copied).
     Done(Option<Vec<u8>>),
 }
 
@@ -88,18 +93,30 @@ enum State {
 /// with :meth:`update`, then :meth:`digest` / :meth:`hexdigest` /
 /// :meth:`verify`.
 ///
-/// After :meth:`digest` an object gives the same digest again
-/// (:meth:`digest`, :meth:`hexdigest`, :meth:`verify`) and refuses
-/// :meth:`update`: a second message under the same nonce would void the
-/// MAC's guarantee. One-time MACs (``hash127``, ``hash127-96``) have no such
-/// object (:class:`unimac.OneTimeKey`). The object may be shared between
-/// threads.
+/// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`):
+///
+/// * a stateless MAC (``hash127-aes``) or a hash without a nonce
+///   (``eval64``, ``tree-mmh32x2``) goes on as in :mod:`hashlib` and
+///   :mod:`hmac`: :meth:`update` is allowed, and a later :meth:`digest` is
+///   that of all the data so far (the digest is taken from a copy of the
+///   state);
+/// * a nonce MAC (``wc-*``, ``umac*``, ``vmac*``) and ``shoup4-*`` give
+///   the same digest again and refuse :meth:`update` (``ValueError``): the
+///   digest of a longer message under the same nonce (or the same random
+///   pair ``r ‖ s``) would be a second tag under one nonce, which voids the
+///   MAC's guarantee. Make a new object, with a fresh nonce.
+///
+/// One-time MACs (``hash127``, ``hash127-96``) have no such object
+/// (:class:`unimac.OneTimeKey`). The object may be shared between threads.
 ///
 /// >>> import unimac
 /// >>> h = unimac.new("hash127-aes", bytes(32))
 /// >>> h.update(b"attack at ")
 /// >>> h.update(b"dawn")
 /// >>> h.digest() == unimac.tag("hash127-aes", bytes(32), b"attack at dawn")
+/// True
+/// >>> h.update(b"!")                                  # as hashlib
+/// >>> h.digest() == unimac.tag("hash127-aes", bytes(32), b"attack at dawn!")
 /// True
 #[pyclass(module = "unimac", name = "UnimacHash", frozen)]
 struct UnimacHash {
@@ -117,6 +134,15 @@ struct UnimacHash {
 impl UnimacHash {
     fn finish(&self) -> PyResult<Vec<u8>> {
         let mut g = lock(&self.state);
+        if self.stateless {
+            if let State::Open(stream) = &*g {
+                if let Some(copy) = stream.try_clone() {
+                    // hashlib's way: the digest of the data so far, from a
+                    // copy; the object goes on taking data.
+                    return copy.finalize().map_err(err);
+                }
+            }
+        }
         let s = std::mem::replace(&mut *g, State::Done(None));
         match s {
             State::Open(stream) => {
@@ -134,9 +160,19 @@ impl UnimacHash {
     }
 
     fn used_up(&self) -> PyErr {
+        let name = &self.name;
+        if self.stateless {
+            return value_err(format!(
+                "{name}: update() after digest(): this hash's state cannot be copied, so it is not kept past its digest; make a new object"
+            ));
+        }
+        let (under, fresh) = if self.prefix.is_some() {
+            ("its random pair r || s", "a new object draws a new pair")
+        } else {
+            ("its nonce", "make a new object, with a fresh nonce")
+        };
         value_err(format!(
-            "{}: this object has already given its tag; a nonce or one-time key authenticates one message (make a new object, with a fresh nonce)",
-            self.name
+            "{name}: this object has already given its tag under {under}; the tag of more data under the same one would be a second tag under one nonce, which voids the MAC's guarantee ({fresh})"
         ))
     }
 }
@@ -144,8 +180,10 @@ impl UnimacHash {
 #[pymethods]
 impl UnimacHash {
     /// Absorb more of the message (any C-contiguous buffer; not ``str``).
-    /// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`) it raises
-    /// ``ValueError``: the tag is given; make a new object.
+    /// After :meth:`digest` (or :meth:`hexdigest`, :meth:`verify`) a
+    /// stateless MAC or a hash goes on, as in hashlib; a nonce MAC (and
+    /// ``shoup4-*``) raises ``ValueError``: its tag is given under its nonce,
+    /// and a second tag under one nonce voids the MAC's guarantee.
     ///
     /// >>> h = unimac.new("eval64", bytes(8)); h.update(memoryview(b"abc")[1:])
     fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -170,13 +208,7 @@ impl UnimacHash {
                 Err(_) => data.py().allow_threads(|| feed(&mut lock(&self.state))),
             }
         };
-        r.map_err(|_| {
-            if self.stateless {
-                value_err(format!("{}: update() after digest(); make a new object", self.name))
-            } else {
-                self.used_up()
-            }
-        })
+        r.map_err(|_| self.used_up())
     }
 
     /// The tag (bytes). For ``shoup4-*`` it is ``r ‖ s ‖ tag`` (the random
@@ -256,7 +288,7 @@ impl UnimacHash {
         }
     }
 
-    /// The name as given (without ``mac-``).
+    /// The canonical name: lower case, without ``mac-``.
     #[getter]
     fn name(&self) -> &str {
         &self.name
@@ -293,12 +325,15 @@ impl UnimacHash {
 ///
 /// ``name`` is a MAC as ``unimac tag`` takes it (``hash127-aes``,
 /// ``wc-mmh32x2``, ``umac64``; ``mac-`` optional) or a raw hash of the wire
-/// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``). For ``shoup4-*`` a random
-/// ``r ‖ s`` is drawn when no nonce is given.
+/// format, docs/WIRE.md (``eval64``, ``tree-mmh32x4``), in any case, as
+/// ``hashlib.new("SHA256")``: ``.name`` shows it in lower case. For
+/// ``shoup4-*`` a random ``r ‖ s`` is drawn when no nonce is given.
 ///
 /// :meth:`~UnimacHash.digest` and :meth:`~UnimacHash.hexdigest` may be
-/// called again (same tag); :meth:`~UnimacHash.update` after them raises
-/// ``ValueError``.
+/// called again. After them a stateless MAC or a hash takes more data as
+/// hashlib's objects do (a later digest covers all of it);
+/// :meth:`~UnimacHash.update` of a nonce MAC raises ``ValueError``, since a
+/// second tag under one nonce voids the MAC's guarantee.
 ///
 /// >>> import unimac
 /// >>> h = unimac.new("wc-mmh32x2", bytes(32), b"attack at ", nonce=(1).to_bytes(16, "little"))
@@ -308,20 +343,103 @@ impl UnimacHash {
 /// >>> h.update(b"!")
 /// Traceback (most recent call last):
 /// ...
-/// ValueError: wc-mmh32x2: this object has already given its tag; ...
+/// ValueError: wc-mmh32x2: this object has already given its tag under its nonce; ...
+///
+/// hmac's order is taken too: ``new(key, msg=None, digestmod=NAME, *,
+/// nonce=None)``, told apart by the first argument (a name is a ``str``, a
+/// key bytes-like) or by ``digestmod=``; ``digestmod`` is a name here
+/// (not a hashlib constructor).
+///
+/// >>> unimac.new(bytes(32), b"m", "hash127-aes").digest() == unimac.tag("hash127-aes", bytes(32), b"m")
+/// True
+/// >>> unimac.new(bytes(32), msg=b"m", digestmod="HASH127-AES").name
+/// 'hash127-aes'
 #[pyfunction]
-#[pyo3(name = "new", signature = (name, key, data = None, *, nonce = None))]
-fn new_(
-    name: &str,
-    key: &Bound<'_, PyAny>,
-    data: Option<&Bound<'_, PyAny>>,
-    nonce: Option<&Bound<'_, PyAny>>,
-) -> PyResult<UnimacHash> {
-    let h = new_object(name, key, nonce)?;
-    if let Some(d) = data {
+#[pyo3(name = "new", signature = (*args, **kwargs), text_signature = "(name, key, data=None, *, nonce=None)")]
+fn new_(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<UnimacHash> {
+    let a = NewArgs::parse(args, kwargs)?;
+    let name = a.name.extract::<String>()?;
+    let h = new_object(&name, &a.key, a.nonce.as_ref())?;
+    if let Some(d) = &a.data {
         h.update(d)?;
     }
     Ok(h)
+}
+
+/// The two orders `unimac.new` takes, for its `TypeError`s.
+const NEW_ORDERS: &str =
+    "unimac.new(name, key, data=None, *, nonce=None) or, in hmac's order, unimac.new(key, msg=None, digestmod=NAME, *, nonce=None)";
+
+/// The arguments of `unimac.new` in either order.
+struct NewArgs<'py> {
+    name: Bound<'py, PyAny>,
+    key: Bound<'py, PyAny>,
+    data: Option<Bound<'py, PyAny>>,
+    nonce: Option<Bound<'py, PyAny>>,
+}
+
+impl<'py> NewArgs<'py> {
+    /// `(name, key, data)` when the first argument is a `str` (or absent
+    /// without `digestmod=`); hmac's `(key, msg, digestmod)` when it is
+    /// bytes-like or `digestmod=` is given. `nonce` keyword-only in both.
+    fn parse(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<NewArgs<'py>> {
+        let type_err = |msg: String| PyTypeError::new_err(format!("unimac.new(): {msg}; expected {NEW_ORDERS}"));
+        let first = args.get_item(0).ok();
+        let hmac_order = match &first {
+            Some(f) if f.is_instance_of::<PyString>() => false,
+            Some(f) => {
+                if data(f, "key").is_err() {
+                    let t = f.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                    return Err(type_err(format!(
+                        "the first argument is the name (str) or, in hmac's order, the key (bytes-like), not '{t}'"
+                    )));
+                }
+                true
+            }
+            None => kwargs.map(|k| k.contains("digestmod")).transpose()?.unwrap_or(false),
+        };
+        let params: [&str; 3] = if hmac_order { ["key", "msg", "digestmod"] } else { ["name", "key", "data"] };
+        if args.len() > 3 {
+            return Err(type_err(format!("takes at most 3 positional arguments ({} given)", args.len())));
+        }
+        let mut vals: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
+        for (i, v) in args.iter().enumerate() {
+            vals[i] = Some(v);
+        }
+        let mut nonce = None;
+        for (k, v) in kwargs.map(|k| k.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            let k: String = k.extract()?;
+            if k == "nonce" {
+                nonce = Some(v);
+                continue;
+            }
+            match params.iter().position(|p| *p == k) {
+                Some(i) if vals[i].is_some() => return Err(type_err(format!("got multiple values for argument '{k}'"))),
+                Some(i) => vals[i] = Some(v),
+                None => return Err(type_err(format!("got an unexpected keyword argument '{k}'"))),
+            }
+        }
+        // An explicit None is the argument left out.
+        let [a, b, c] = vals.map(|v| v.filter(|v| !v.is_none()));
+        let nonce = nonce.filter(|v| !v.is_none());
+        let (name, key, data) = if hmac_order { (c, a, b) } else { (a, b, c) };
+        let (name_param, key_param) = if hmac_order { ("digestmod", "key") } else { ("name", "key") };
+        let Some(name) = name else {
+            return Err(type_err(if hmac_order {
+                "hmac's order needs digestmod, the MAC's or hash's name (one of unimac.names())".to_string()
+            } else {
+                format!("missing required argument '{name_param}'")
+            }));
+        };
+        if !name.is_instance_of::<PyString>() {
+            let t = name.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            return Err(type_err(format!("{name_param} is a name (str) of unimac.names(), not '{t}'")));
+        }
+        let Some(key) = key else {
+            return Err(type_err(format!("missing required argument '{key_param}'")));
+        };
+        Ok(NewArgs { name, key, data, nonce })
+    }
 }
 
 fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {
@@ -950,7 +1068,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
 /// 32
 #[pyfunction]
 fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
-    if name == "modp" {
+    if names::lower(name) == "modp" {
         let p = unimac::modp::SecretPrime::generate().map_err(err)?;
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
@@ -1027,14 +1145,34 @@ impl PyBound {
 /// operands of at most ``max_bytes`` bytes passes one of ``forgeries``
 /// checks (as ``unimac bound modp``).
 ///
+/// ``max_bytes``, ``tags`` and ``forgeries`` are ints, or strings as
+/// ``unimac bound`` takes them: ``"1MiB"``, ``"4KiB"``, ``"1MB"``,
+/// ``"2^20"``, ``"1e6"`` (whole numbers up to 2^64 - 1; ``ValueError``
+/// otherwise).
+///
 /// >>> import unimac
 /// >>> b = unimac.bound("hash127-aes", 1 << 20, tags=1 << 20)
 /// >>> b.log2 < -60 and b.proven
 /// True
+/// >>> unimac.bound("hash127-aes", "1MiB", tags="2^20").log2 == b.log2
+/// True
 #[pyfunction]
-#[pyo3(signature = (name, max_bytes, tags = 1, forgeries = 1, random_nonces = false))]
-fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, random_nonces: bool) -> PyResult<PyBound> {
-    if name == "modp" {
+#[pyo3(
+    signature = (name, max_bytes, tags = None, forgeries = None, random_nonces = false),
+    text_signature = "(name, max_bytes, tags=1, forgeries=1, random_nonces=False)"
+)]
+fn bound(
+    py: Python<'_>,
+    name: &str,
+    max_bytes: &Bound<'_, PyAny>,
+    tags: Option<&Bound<'_, PyAny>>,
+    forgeries: Option<&Bound<'_, PyAny>>,
+    random_nonces: bool,
+) -> PyResult<PyBound> {
+    let max_bytes = sizes::count(max_bytes, "max_bytes")?;
+    let tags = tags.map_or(Ok(1), |t| sizes::count(t, "tags"))?;
+    let forgeries = forgeries.map_or(Ok(1), |f| sizes::count(f, "forgeries"))?;
+    if names::lower(name) == "modp" {
         return modp_bound(py, max_bytes, forgeries);
     }
     let bare = names::resolve_mac(name).map_err(value_err)?;
@@ -1069,12 +1207,12 @@ fn bound(py: Python<'_>, name: &str, max_bytes: u64, tags: u64, forgeries: u64, 
 /// prime with at most this probability.
 fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
     if checks == 0 {
-        return Err(value_err("--forgeries (the number of checks) must be at least 1".into()));
+        return Err(value_err("forgeries (the number of checks) must be at least 1".into()));
     }
     let n = max_bytes
         .checked_mul(16)
         .and_then(|x| x.checked_add(1))
-        .ok_or_else(|| value_err("--max-bytes too large".into()))?;
+        .ok_or_else(|| value_err(format!("max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1")))?;
     let one = unimac::modp::false_accept_log2(n);
     let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
     if all >= 0.0 {

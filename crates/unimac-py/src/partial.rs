@@ -16,15 +16,17 @@ use zeroize::Zeroize;
 use crate::buffer::{data, with_data};
 use crate::err;
 
-/// `name` as the partial API takes it; a MAC of the command line (`umac64`)
-/// also by its `mac-` name, so that its error says what is missing.
+/// `name` as the partial API takes it (any case); a MAC of the command
+/// line (`umac64`) also by its `mac-` name, so that its error says what is
+/// missing.
 fn pname(name: &str) -> String {
-    match partial::granularity(name) {
-        Err(unimac::Error::UnknownName(_)) => match crate::names::mac_name(name) {
+    let name = crate::names::lower(name);
+    match partial::granularity(&name) {
+        Err(unimac::Error::UnknownName(_)) => match crate::names::mac_name(&name) {
             Some(m) => format!("mac-{m}"),
-            None => name.to_string(),
+            None => name.into_owned(),
         },
-        _ => name.to_string(),
+        _ => name.into_owned(),
     }
 }
 

@@ -38,7 +38,7 @@ def client():
     """A real `distributed.LocalCluster` of two worker processes (one thread
     each), started for one test module and stopped after it; a module that
     wants another cluster defines its own `client`."""
-    distributed = pytest.importorskip("distributed", reason="the dask extra: pip install 'unimac[dask]'")
+    distributed = pytest.importorskip("distributed", reason="the dask extra: pip install '.[dask]' in the checkout")
     cluster = distributed.LocalCluster(
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
     )

@@ -4,7 +4,8 @@ Bernstein's hash127, Halevi and Krawczyk's MMH and NMH, Etzel, Patel and
 Ramzan's Square Hash, Shoup's evaluation and division hashes, the
 Wegman-Carter MACs built on them, UMAC (RFC 4418) and VMAC, by the names of
 the wire format, docs/WIRE.md (the same names as the ``unimac`` command
-line).
+line; :func:`names` and :func:`mac_names` list them). Names are taken in any
+case, as :func:`hashlib.new` takes them, and shown in lower case.
 
 Interfaces modelled on :mod:`hmac` and :mod:`hashlib`:
 
@@ -82,15 +83,22 @@ from ._files import (
 
 from ._seal import ManifestFile, ManifestResult, ManifestStatus, seal, verify_manifest
 
-try:
-    from importlib.metadata import PackageNotFoundError, version as _version
 
+def _installed_version() -> str:
+    """The installed distribution's version (``0.0.0`` if not installed);
+    its imports stay local, so nothing but ``__version__`` is left behind."""
     try:
-        __version__ = _version("unimac")
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover
+        return "0.0.0"
+    try:
+        return version("unimac")
     except PackageNotFoundError:  # pragma: no cover - not installed
-        __version__ = "0.0.0"
-except ImportError:  # pragma: no cover
-    __version__ = "0.0.0"
+        return "0.0.0"
+
+
+__version__ = _installed_version()
+del _installed_version
 
 __all__ = [
     "GIL_RELEASE_BYTES",

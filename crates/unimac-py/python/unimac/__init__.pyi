@@ -4,7 +4,7 @@ import os
 import pathlib
 import sys
 import enum
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union, final, overload
 
 # PEP 688: any object with a buffer (bytes, bytearray, memoryview, numpy
 # arrays, mmap). typing_extensions is needed by type checkers only (they
@@ -89,24 +89,50 @@ class UnimacHash:
     @property
     def block_size(self) -> int: ...
     def update(self, data: _ReadableBuffer) -> None:
-        """Absorb more of the message; ``ValueError`` after :meth:`digest`."""
+        """Absorb more of the message. After :meth:`digest` a stateless MAC
+        or a hash goes on (as hashlib); a nonce MAC (and ``shoup4-*``)
+        raises ``ValueError``: a second tag under one nonce."""
     def digest(self) -> bytes:
-        """The tag; the same again on a second call."""
+        """The tag of the data so far; the same again on a second call."""
     def hexdigest(self) -> str:
         """The tag in lowercase hex; the same again on a second call."""
     def verify(self, tag: _ReadableBuffer) -> None: ...
     def copy(self) -> "UnimacHash": ...
 
+@overload
 def new(
     name: str, key: _ReadableBuffer, data: Optional[_ReadableBuffer] = None, *, nonce: Optional[_ReadableBuffer] = None
 ) -> UnimacHash:
-    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``):
-    ``data`` is hashed at once; ``nonce`` is keyword-only. ``digest()`` and
-    ``hexdigest()`` may be repeated; ``update()`` after them raises
-    ``ValueError``.
+    """A streaming object of the MAC or hash ``name`` (like ``hmac.new``;
+    names in any case): ``data`` is hashed at once; ``nonce`` is
+    keyword-only. ``digest()`` and ``hexdigest()`` may be repeated;
+    ``update()`` after them goes on for stateless MACs and hashes (as
+    hashlib) and raises ``ValueError`` for nonce MACs.
 
     >>> h = new("hash127-aes", bytes(32), b"m"); len(h.digest())
     16
+    """
+@overload
+def new(
+    key: _ReadableBuffer,
+    msg: Optional[_ReadableBuffer] = None,
+    *,
+    digestmod: str,
+    nonce: Optional[_ReadableBuffer] = None,
+) -> UnimacHash:
+    """hmac's order, ``digestmod`` by keyword: ``new(key, msg, digestmod=NAME)``."""
+@overload
+def new(
+    key: _ReadableBuffer,
+    msg: Optional[_ReadableBuffer],
+    digestmod: str,
+    *,
+    nonce: Optional[_ReadableBuffer] = None,
+) -> UnimacHash:
+    """hmac's order, ``digestmod`` third: ``new(key, msg, NAME)``.
+
+    >>> new(bytes(32), b"m", "hash127-aes").name
+    'hash127-aes'
     """
 
 @final
@@ -212,8 +238,15 @@ class Bound:
     text: str
     def __float__(self) -> float: ...
 
-def bound(name: str, max_bytes: int, tags: int = 1, forgeries: int = 1, random_nonces: bool = False) -> Bound:
-    """The forgery bound of a MAC.
+def bound(
+    name: str,
+    max_bytes: Union[int, str],
+    tags: Union[int, str] = 1,
+    forgeries: Union[int, str] = 1,
+    random_nonces: bool = False,
+) -> Bound:
+    """The forgery bound of a MAC; counts as ints or as ``unimac bound``
+    takes them (``"1MiB"``, ``"2^20"``, ``"1e6"``).
 
     >>> bound("hash127-aes", 1 << 20, tags=1 << 20).proven
     True
@@ -346,12 +379,15 @@ def save_key(path: _StrPath, name: str, key: _ReadableBuffer) -> None:
     """Write a new key file (mode 0600; ``FileExistsError`` if one is there)."""
 
 class CheckLine(NamedTuple):
-    """A parsed line of ``unimac tag`` (:func:`parse_check_line`)."""
+    """A parsed line of ``unimac tag`` (:func:`parse_check_line`); the file
+    name as ``str`` (``os.fsdecode``), its bytes as :attr:`raw_filename`."""
 
     mac: Optional[str]
     nonce: Optional[bytes]
     tag: bytes
-    filename: bytes
+    filename: str
+    @property
+    def raw_filename(self) -> bytes: ...
 
 class CheckResult(NamedTuple):
     """One checked line of :func:`verify_check_file`: ``"OK"``, ``"FAILED"``
@@ -361,17 +397,29 @@ class CheckResult(NamedTuple):
     status: str
 
 def format_check_line(
-    name: str, filename: _BytesOrStrPath, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None, bsd: bool = False
+    name: str,
+    filename: _BytesOrStrPath,
+    tag: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    bsd: bool = False,
+    zero: bool = False,
 ) -> bytes:
-    """A line of ``unimac tag`` (``bsd``: of ``unimac tag --tag``), newline included."""
+    """A line of ``unimac tag`` (``bsd``: of ``unimac tag --tag``), newline
+    included (``zero``: NUL-ended, as ``unimac tag -z``)."""
 
 def parse_check_line(line: Union[_ReadableBuffer, str]) -> CheckLine:
     """A line of ``unimac tag`` as ``unimac verify`` reads it; ``ValueError`` if malformed."""
 
 def verify_check_file(
-    path: _StrPath, key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile], *, strict: bool = False
+    path: _StrPath,
+    key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile],
+    *,
+    strict: bool = False,
+    zero: bool = False,
 ) -> List[CheckResult]:
-    """Check every line of a check file, as ``unimac verify --key-file KEY FILE``."""
+    """Check every line of a check file, as ``unimac verify --key-file KEY FILE``
+    (``zero``: the NUL-ended lines of ``unimac tag -z``, as ``unimac verify -z``;
+    without it a NUL byte raises ``ValueError``)."""
 
 # The CLI's sealed manifests (`unimac seal`).
 

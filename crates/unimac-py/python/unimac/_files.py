@@ -106,39 +106,52 @@ def save_key(path: Union[str, "os.PathLike[str]"], name: str, key) -> None:
     _unimac._save_key(path, name, key)
 
 
-def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False) -> bytes:
+def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False, zero: bool = False) -> bytes:
     """One line of ``unimac tag``'s output, newline included:
     ``[NONCE:]TAG  FILE``, or with ``bsd`` ``NAME (FILE) = [NONCE:]TAG`` (as
     ``unimac tag --tag``); a leading backslash when the file name is escaped.
-    ``filename``: ``str``, ``bytes`` or a path (``os.fsencode``); ``tag`` and
-    ``nonce`` bytes (for ``shoup4-*`` the pair ``r ‖ s`` is the nonce).
+    With ``zero``, as ``unimac tag -z``: ended by NUL instead, the name as it
+    is (not escaped). ``filename``: ``str``, ``bytes`` or a path
+    (``os.fsencode``); ``tag`` and ``nonce`` bytes (for ``shoup4-*`` the
+    pair ``r ‖ s`` is the nonce).
 
     >>> import unimac
     >>> unimac.format_check_line("wc-mmh32x2", "a.txt", bytes([2] * 8), nonce=bytes(16))
     b'00000000000000000000000000000000:0202020202020202  a.txt\\n'
     >>> unimac.format_check_line("wc-mmh32x2", "x\\ny", b"\\x02", nonce=b"\\x01", bsd=True)
     b'\\\\wc-mmh32x2 (x\\\\ny) = 01:02\\n'
+    >>> unimac.format_check_line("hash127-aes", "x\\ny", bytes(16), zero=True)[-6:]
+    b'  x\\ny\\x00'
     """
     name = _unimac._mac_name(name)
     n = None if nonce is None else bytes(nonce)
-    return _unimac._format_check_line(name, os.fsencode(filename), bytes(tag), n, bsd, False)
+    return _unimac._format_check_line(name, os.fsencode(filename), bytes(tag), n, bsd, bool(zero))
 
 
 class CheckLine(NamedTuple):
     """A parsed check line (:func:`parse_check_line`): the MAC a BSD-style
     line names (as written; ``None`` for a GNU-style line), the nonce
-    (``None`` if the line has none), the tag, and the file name (bytes,
-    unescaped).
+    (``None`` if the line has none), the tag, and the file name, unescaped,
+    as a ``str`` (``os.fsdecode``, as :class:`CheckResult` gives it); its
+    bytes as written are :attr:`raw_filename`.
 
     >>> import unimac
-    >>> unimac.parse_check_line(b"hash127-aes (f) = 00").mac
-    'hash127-aes'
+    >>> line = unimac.parse_check_line(b"hash127-aes (caf\\xc3\\xa9) = 00")
+    >>> line.mac, line.filename, line.raw_filename
+    ('hash127-aes', 'café', b'caf\\xc3\\xa9')
     """
 
     mac: Optional[str]
     nonce: Optional[bytes]
     tag: bytes
-    filename: bytes
+    filename: str
+
+    @property
+    def raw_filename(self) -> bytes:
+        """The file name's bytes as the line holds them (unescaped):
+        ``os.fsencode(filename)``, which gives back exactly the bytes
+        ``os.fsdecode`` took, undecodable ones included."""
+        return os.fsencode(self.filename)
 
 
 def _line_bytes(line) -> bytes:
@@ -152,24 +165,48 @@ def _line_bytes(line) -> bytes:
     return line
 
 
+def _records(f, zero: bool):
+    """The lines of the open check file ``f`` without their ends: newline
+    (or CRLF), or with ``zero`` NUL (a carriage return before it is part
+    of the name, as ``unimac verify -z`` reads it)."""
+    if not zero:
+        for raw in f:
+            yield _line_bytes(raw)
+        return
+    rest = b""
+    while True:
+        chunk = f.read(1 << 16)
+        if not chunk:
+            break
+        *done, rest = (rest + chunk).split(b"\0")
+        yield from done
+    if rest:
+        yield rest
+
+
 def parse_check_line(line) -> CheckLine:
     """A line of ``unimac tag``'s output (either style; its newline, or
-    CRLF, may be included) as :class:`CheckLine` ``(mac, nonce, tag,
-    filename)``, as ``unimac verify`` reads it; ``ValueError`` if it is
+    CRLF, or the NUL that ends it with ``unimac tag -z``, may be included) as :class:`CheckLine` ``(mac, nonce, tag,
+    filename)`` (``filename`` a ``str``; ``raw_filename`` its bytes), as
+    ``unimac verify`` reads it; ``ValueError`` if it is
     improperly formatted. Which sizes the nonce and tag must have depends on
     the MAC: :func:`verify_check_file` checks them.
 
     >>> import unimac
     >>> unimac.parse_check_line(b"01:0202  a.txt\\n")
-    CheckLine(mac=None, nonce=b'\\x01', tag=b'\\x02\\x02', filename=b'a.txt')
+    CheckLine(mac=None, nonce=b'\\x01', tag=b'\\x02\\x02', filename='a.txt')
     >>> unimac.parse_check_line(b"\\\\wc-mmh32x2 (x\\\\ny) = 01:02\\n").filename
-    b'x\\ny'
+    'x\\ny'
     """
-    raw = _line_bytes(line)
+    if not isinstance(line, str) and bytes(line).endswith(b"\0"):
+        raw = bytes(line)[:-1]  # unimac tag -z: the name is as it is
+    else:
+        raw = _line_bytes(line)
     parsed = _unimac._parse_check_line(raw)
     if parsed is None:
         raise ValueError(f"improperly formatted check line: {raw!r}")
-    return CheckLine(*parsed)
+    mac, nonce, tag, file = parsed
+    return CheckLine(mac, nonce, tag, os.fsdecode(file))
 
 
 class CheckResult(NamedTuple):
@@ -193,6 +230,7 @@ def verify_check_file(
     key: Union[str, "os.PathLike[str]", Tuple[str, bytes], KeyFile],
     *,
     strict: bool = False,
+    zero: bool = False,
 ) -> List[CheckResult]:
     """Check every line of the check file at ``path`` (``unimac tag``'s
     output, either style) as ``unimac verify --key-file KEY path`` does, and
@@ -204,6 +242,11 @@ def verify_check_file(
     Everything is good when every status is ``"OK"``. Improperly formatted
     lines are skipped (``strict=True``: ``ValueError`` naming the first);
     a file without any properly formatted line raises ``ValueError``.
+
+    ``zero=True`` reads the lines of ``unimac tag -z`` (``unimac verify
+    -z``): each ended by NUL, its name as it is (a newline is part of it).
+    Without it, a NUL byte in the file raises ``ValueError`` (``made with
+    -z? pass zero=True``): no line of ``unimac tag`` holds one otherwise.
 
     >>> import unimac, os, tempfile
     >>> os.chdir(tempfile.mkdtemp())
@@ -238,8 +281,12 @@ def verify_check_file(
     out: List[CheckResult] = []
     found = False
     with open(path, "rb") as f:
-        for i, raw in enumerate(f, 1):
-            line = _line_bytes(raw)
+        for i, line in enumerate(_records(f, zero), 1):
+            if not zero and b"\0" in line:
+                raise ValueError(
+                    f"{shown}: line {i} holds a NUL byte, which ends the lines of 'unimac tag -z' "
+                    "(made with -z? pass zero=True)"
+                )
             p = _unimac._parse_check_line(line) if len(line) <= 16 << 10 else None
             parts = None if p is None else (p[0], p[3])
             decoded = None

@@ -1,6 +1,7 @@
 """Tags of many files, or of one huge file, computed over a Dask cluster.
 
-Built on Dask's ``distributed`` scheduler (``pip install 'unimac[dask]'``):
+Built on Dask's ``distributed`` scheduler (``pip install 'dask[distributed]'``,
+or ``pip install '.[dask]'`` in a checkout):
 the workers compute partial hashes (:func:`unimac.partial_hash`) under the
 hash key (:func:`unimac.hash_key`); the client combines them and finishes
 the MAC (:func:`unimac.finish_mac`) with the cipher key, which is in no
@@ -116,8 +117,8 @@ try:
     from fsspec.implementations.local import LocalFileSystem
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "unimac.dask needs Dask's distributed scheduler: pip install 'unimac[dask]' "
-        "(or 'dask[distributed]')"
+        "unimac.dask needs Dask's distributed scheduler: pip install 'dask[distributed]' "
+        "(in a checkout of unimac: pip install '.[dask]', which adds cryptography for TLS)"
     ) from e
 
 __all__ = [
