@@ -103,29 +103,45 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
 }
 
-fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize) -> Result<(), Fail> {
-    let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
-    let mut buf = vec![0u8; BUF.max(chunk)];
-    let mut out = Vec::with_capacity(BUF + chunk + 64);
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
-    let mut progress = Progress::new();
-    let mut total = 0u64;
-    loop {
-        let n = read_some(r, &mut buf).map_err(|e| Fail(format!("cannot read the input: {}", crate::input::io_msg(&e))))?;
-        if n == 0 {
+/// Fill `buf` from `r` until it is full or the input ends: the bytes read.
+fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, Fail> {
+    let mut n = 0;
+    while n < buf.len() {
+        let k = read_some(r, &mut buf[n..]).map_err(|e| Fail(format!("cannot read the input: {}", crate::input::io_msg(&e))))?;
+        if k == 0 {
             break;
         }
-        total += n as u64;
-        s.push(&buf[..n], &mut out).map_err(|e| Fail(e.to_string()))?;
-        if !out.is_empty() {
-            w.write_all(&out)?;
-            out.clear();
-        }
-        progress.update(total, total / chunk as u64);
+        n += k;
     }
-    s.finish(&mut out).map_err(|e| Fail(e.to_string()))?;
-    w.write_all(&out)?;
+    Ok(n)
+}
+
+/// Frame the input: each chunk read straight into its frame (the head in
+/// front, the tag after, sealed in place), then written whole; a full
+/// chunk waits for the next read to show whether it is the last.
+fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize) -> Result<(), Fail> {
+    let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
+    let size = chunk + s.overhead();
+    let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    w.write_all(s.take_header())?;
+    let mut progress = Progress::new();
+    let mut total = 0u64;
+    let mut len = fill(r, &mut a[5..5 + chunk])?;
+    loop {
+        let next = if len == chunk { fill(r, &mut b[5..5 + chunk])? } else { 0 };
+        let last = next == 0;
+        let n = s.seal_frame(&mut a, len, last).map_err(|e| Fail(e.to_string()))?;
+        w.write_all(&a[..n])?;
+        total += len as u64;
+        progress.update(total, total / chunk as u64);
+        if last {
+            break;
+        }
+        std::mem::swap(&mut a, &mut b);
+        len = next;
+    }
     w.flush()?;
     progress.clear();
     Ok(())
@@ -161,7 +177,6 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     let stdout = io::stdout();
     let mut w = stdout.lock();
     let mut buf = vec![0u8; BUF];
-    let mut out = Vec::with_capacity(BUF + (1 << 20));
     let mut progress = Progress::new();
     let mut id_checked = false;
     let fail = |progress: &mut Progress, e: String| -> Result<bool, Fail> {
@@ -171,8 +186,22 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     };
     loop {
         let n = read_some(r, &mut buf).map_err(|e| Fail(format!("cannot read the stream: {}", crate::input::io_msg(&e))))?;
-        let res = if n == 0 { recv.finish() } else { recv.feed(&buf[..n], &mut out) };
-        if !id_checked {
+        // Verified chunks straight from the read buffer to the output (or
+        // the held file): no copy of a chunk that arrived whole. Until the
+        // header's stream id is checked against --seen, what verifies is
+        // kept back.
+        let sink: &mut dyn Write = match held.as_mut() {
+            Some(f) => f,
+            None => &mut w,
+        };
+        let write_err = |e: io::Error| unimac::formats::stream::StreamError(format!("cannot write the output: {}", crate::input::io_msg(&e)));
+        let res = if n == 0 {
+            recv.finish()
+        } else if id_checked || opts.seen.is_none() {
+            recv.feed_with(&buf[..n], &mut |p| sink.write_all(p).map_err(write_err))
+        } else {
+            let mut first = Vec::new();
+            let r = recv.feed(&buf[..n], &mut first);
             if let Some(h) = recv.header() {
                 id_checked = true;
                 if known.contains(&h.id) {
@@ -180,16 +209,8 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
                     return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
                 }
             }
-        }
-        // What verified is released (or held) even when a later chunk of
-        // the same read failed.
-        if !out.is_empty() {
-            match held.as_mut() {
-                Some(f) => f.write_all(&out).map_err(|e| Fail(format!("cannot write the held output: {}", crate::input::io_msg(&e))))?,
-                None => w.write_all(&out)?,
-            }
-            out.clear();
-        }
+            sink.write_all(&first).map_err(write_err).and(r)
+        };
         if let Err(e) = res {
             w.flush()?;
             let held_note = if held.is_some() { "; nothing was released (--hold)" } else { "" };

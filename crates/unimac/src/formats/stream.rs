@@ -195,6 +195,46 @@ impl Sender {
         Ok(())
     }
 
+    /// Bytes of a frame besides its payload (head and tag).
+    pub fn overhead(&self) -> usize {
+        FRAME_HEAD + self.desc.sent_len()
+    }
+
+    /// The header, once: for a writer that lays frames out itself with
+    /// [`Sender::seal_frame`] (empty after the first call, or after
+    /// [`Sender::push`] wrote it).
+    pub fn take_header(&mut self) -> &[u8] {
+        if self.started {
+            return &[];
+        }
+        self.started = true;
+        &self.header
+    }
+
+    /// Seal a frame laid out in place: `frame[5..5 + len]` holds the
+    /// chunk's payload (exactly the chunk size unless `final_`); its head is
+    /// written in front and its tag after, and the frame's length returned
+    /// (`frame` needs `len + overhead()` bytes). The caller writes
+    /// [`Sender::take_header`] before the first frame and ends with a final
+    /// frame; this and [`Sender::push`] are not to be mixed.
+    pub fn seal_frame(&mut self, frame: &mut [u8], len: usize, final_: bool) -> Result<usize, Error> {
+        let whole = len + self.overhead();
+        if frame.len() < whole || len > self.chunk || (!final_ && len != self.chunk) {
+            return Err(Error::Invalid(format!("a frame of {len} bytes does not fit chunks of {} (final: {final_})", self.chunk)));
+        }
+        frame[0] = u8::from(final_);
+        frame[1..FRAME_HEAD].copy_from_slice(&(len as u32).to_be_bytes());
+        let nonce = nonce_of(self.desc, self.index);
+        let mut s = self.mac.start(nonce.as_ref().map(|n| &n[..]))?;
+        s.update(&self.header);
+        s.update(&self.index.to_be_bytes());
+        s.update(&frame[..FRAME_HEAD + len]);
+        let tag = s.finalize()?;
+        frame[FRAME_HEAD + len..whole].copy_from_slice(&tag);
+        self.index += 1;
+        Ok(whole)
+    }
+
     /// Take `data`; append every frame it completes to `out`. A full chunk
     /// is held back until more data shows it is not the last.
     pub fn push(&mut self, mut data: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
@@ -369,7 +409,17 @@ impl Receiver {
     /// Take the next `input` bytes of the stream; append the payload of
     /// every chunk that verifies to `out`. At the first bad chunk, an error
     /// (and nothing of that chunk is appended; nothing more is taken).
-    pub fn feed(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
+    pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), StreamError> {
+        self.feed_with(input, &mut |p| {
+            out.extend_from_slice(p);
+            Ok(())
+        })
+    }
+
+    /// [`Receiver::feed`], giving each verified chunk's payload to `emit`
+    /// as it verifies (from the input itself when a whole frame is there:
+    /// no copy). An error of `emit` stops the stream and is returned.
+    pub fn feed_with(&mut self, mut input: &[u8], emit: &mut dyn FnMut(&[u8]) -> Result<(), StreamError>) -> Result<(), StreamError> {
         loop {
             match &self.state {
                 RecvState::Failed(e) => return Err(e.clone()),
@@ -397,23 +447,30 @@ impl Receiver {
                 RecvState::Frames { chunk, .. } => {
                     let chunk = *chunk;
                     let tag_len = self.desc.sent_len();
-                    // The frame's length, once its head is here.
-                    let need_head = FRAME_HEAD.saturating_sub(self.buf.len()).min(input.len());
+                    if input.is_empty() {
+                        return Ok(());
+                    }
+                    // A whole frame in the input: checked where it is.
+                    if self.buf.is_empty() && input.len() >= FRAME_HEAD {
+                        let len = self.frame_len(&input[..FRAME_HEAD], chunk)?;
+                        let whole = FRAME_HEAD + len + tag_len;
+                        if input.len() >= whole {
+                            let (frame, rest) = input.split_at(whole);
+                            self.check_frame(frame, len, emit)?;
+                            input = rest;
+                            continue;
+                        }
+                    }
+                    // Otherwise gathered: the head, then the rest.
                     if self.buf.len() < FRAME_HEAD {
-                        self.buf.extend_from_slice(&input[..need_head]);
-                        input = &input[need_head..];
+                        let take = (FRAME_HEAD - self.buf.len()).min(input.len());
+                        self.buf.extend_from_slice(&input[..take]);
+                        input = &input[take..];
                         if self.buf.len() < FRAME_HEAD {
                             return Ok(());
                         }
-                        let flags = self.buf[0];
-                        let len = u32::from_be_bytes(self.buf[1..5].try_into().expect("4 bytes")) as usize;
-                        let at = self.at();
-                        if flags > 1 {
-                            return Err(self.fail(format!("{at}: bad frame flags {flags:#04x} (the stream was changed)")));
-                        }
-                        if len > chunk || (flags == 0 && len != chunk) {
-                            return Err(self.fail(format!("{at}: a frame of {len} bytes where chunks are {chunk} (the stream was changed)")));
-                        }
+                        let head: [u8; FRAME_HEAD] = self.buf[..FRAME_HEAD].try_into().expect("a frame head");
+                        let len = self.frame_len(&head, chunk)?;
                         self.buf.reserve(len + tag_len);
                     }
                     let len = u32::from_be_bytes(self.buf[1..5].try_into().expect("4 bytes")) as usize;
@@ -424,20 +481,39 @@ impl Receiver {
                     if self.buf.len() < whole {
                         return Ok(());
                     }
-                    self.verify_frame(len, out)?;
-                    if input.is_empty() && !matches!(self.state, RecvState::Done) {
-                        return Ok(());
+                    let frame = core::mem::take(&mut self.buf);
+                    let r = self.check_frame(&frame, len, emit);
+                    if !matches!(self.state, RecvState::Failed(_) | RecvState::Done) {
+                        self.buf = frame;
+                        self.buf.clear();
                     }
+                    r?;
                 }
             }
         }
     }
 
-    fn verify_frame(&mut self, len: usize, out: &mut Vec<u8>) -> Result<(), StreamError> {
+    /// The payload length of a frame whose head is `head`, checked against
+    /// the chunk size (one byte form).
+    fn frame_len(&mut self, head: &[u8], chunk: usize) -> Result<usize, StreamError> {
+        let flags = head[0];
+        let len = u32::from_be_bytes(head[1..5].try_into().expect("4 bytes")) as usize;
+        let at = self.at();
+        if flags > 1 {
+            return Err(self.fail(format!("{at}: bad frame flags {flags:#04x} (the stream was changed)")));
+        }
+        if len > chunk || (flags == 0 && len != chunk) {
+            return Err(self.fail(format!("{at}: a frame of {len} bytes where chunks are {chunk} (the stream was changed)")));
+        }
+        Ok(len)
+    }
+
+    /// Check one whole frame; give its payload to `emit` if it verifies.
+    fn check_frame(&mut self, frame: &[u8], len: usize, emit: &mut dyn FnMut(&[u8]) -> Result<(), StreamError>) -> Result<(), StreamError> {
         let RecvState::Frames { mac, header, .. } = &self.state else { unreachable!("in frames") };
-        let flags = self.buf[0];
-        let payload = &self.buf[FRAME_HEAD..FRAME_HEAD + len];
-        let tag = &self.buf[FRAME_HEAD + len..];
+        let flags = frame[0];
+        let payload = &frame[FRAME_HEAD..FRAME_HEAD + len];
+        let tag = &frame[FRAME_HEAD + len..];
         let nonce = nonce_of(self.desc, self.index);
         let check = match self.desc.framing {
             Framing::PairThenTag => {
@@ -450,7 +526,7 @@ impl Receiver {
             Ok((mut s, t)) => {
                 s.update(header);
                 s.update(&self.index.to_be_bytes());
-                s.update(&self.buf[..FRAME_HEAD]);
+                s.update(&frame[..FRAME_HEAD]);
                 s.update(payload);
                 s.finalize().is_ok_and(|got| crate::tag::verify_tag(&got, t).is_ok())
             }
@@ -462,10 +538,11 @@ impl Receiver {
                 "{at}: the tag does not verify (a changed, dropped, repeated, reordered or foreign chunk, or a changed header); nothing of it was released"
             )));
         }
-        out.extend_from_slice(payload);
+        if let Err(e) = emit(payload) {
+            return Err(self.fail(e.0));
+        }
         self.offset += len as u64;
         self.index += 1;
-        self.buf.clear();
         if flags == 1 {
             self.state = RecvState::Done;
             self.buf = Vec::new();
@@ -750,6 +827,26 @@ mod tests {
     }
 
     const KNOWN_ANSWER: &str = "554e494d41432d53010b686173683132372d616573ae946209b8de103a912d0ac3489493f0000102030405060708090a0b0c0d0e0f00000010000000001061747461636b206174206461776e2c20aa793cec3635c1d7926cdc6a43bb9c13010000000e61747461636b206174206475736be9d8c889a2fdef6485c23fdadcdf8ef4";
+
+    #[test]
+    fn frames_in_place_are_the_pushed_frames() {
+        let k = key("vmac128");
+        let data: Vec<u8> = (0..(3 * 64 + 9)).map(|i| i as u8).collect();
+        let pushed = send(&k, 64, &data, 6);
+        let mut s = Sender::with_id(&k, 64, [6; 16]).unwrap();
+        let mut wire = s.take_header().to_vec();
+        assert!(s.take_header().is_empty());
+        let parts: Vec<&[u8]> = data.chunks(64).collect();
+        for (i, p) in parts.iter().enumerate() {
+            let mut f = vec![0u8; 64 + s.overhead()];
+            f[FRAME_HEAD..FRAME_HEAD + p.len()].copy_from_slice(p);
+            let n = s.seal_frame(&mut f, p.len(), i + 1 == parts.len()).unwrap();
+            wire.extend_from_slice(&f[..n]);
+        }
+        assert_eq!(wire, pushed);
+        let mut f = vec![0u8; 200];
+        assert!(s.seal_frame(&mut f, 10, false).is_err(), "a short chunk that is not final");
+    }
 
     #[test]
     fn io_adapters() {
