@@ -96,10 +96,23 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
     let key = keyfile::read_key_file(key_file)?;
     let mut r = open_input(input)?;
+    widen_pipes();
     if opts.verify {
         check(&key, &mut *r, opts)
     } else {
         send(&key, &mut *r, opts.chunk).map(|_| true)
+    }
+}
+
+/// Ask for 1 MiB pipe buffers on standard input and output where they are
+/// pipes (Linux): a 64 KiB pipe makes the two ends of `stream | stream
+/// --verify` take turns, a larger one lets each hash while the other copies
+/// (docs/PERFORMANCE.md, "Streams"). Refusals (a pipe limit) are ignored.
+fn widen_pipes() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = rustix::pipe::fcntl_setpipe_size(io::stdin(), 1 << 20);
+        let _ = rustix::pipe::fcntl_setpipe_size(io::stdout(), 1 << 20);
     }
 }
 
@@ -185,7 +198,10 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         Ok(false)
     };
     loop {
-        let n = read_some(r, &mut buf).map_err(|e| Fail(format!("cannot read the stream: {}", crate::input::io_msg(&e))))?;
+        // The buffer filled (or the input ended) before it is checked: a
+        // pipe gives at most its capacity (64 KiB) a read, and whole frames
+        // in the buffer are checked where they lie, without a copy.
+        let n = fill(r, &mut buf).map_err(|Fail(e)| Fail(e.replace("the input", "the stream")))?;
         // Verified chunks straight from the read buffer to the output (or
         // the held file): no copy of a chunk that arrived whole. Until the
         // header's stream id is checked against --seen, what verifies is
