@@ -1396,7 +1396,7 @@ fn one_time_key_tags_once_then_only_verifies() {
     );
 }
 
-/// `verify` of a one-time MAC's tags (src/mac_cmd.rs: the check takes the
+/// `verify` of a one-time MAC's tags (src/verify.rs: the check takes the
 /// tag first and gives none): for hash127 and hash127-96, on a small file
 /// (read on a worker), a file of 8 MiB and more (read on its own) and
 /// stdin, the right tag is OK and a changed tag or a changed file FAILED;

@@ -1,5 +1,5 @@
 //! Many files on worker threads (src/pool.rs, `tag_pooled` and `verify`
-//! in src/mac_cmd.rs): `tag` and `verify` print exactly what the one-thread
+//! in src/tag.rs and src/verify.rs): `tag` and `verify` print exactly what the one-thread
 //! path prints (`--threads 1`), byte for byte on stdout and stderr, with
 //! the same exit status, the same counter nonces in the same places and the
 //! same final counter value; error lines at the same places; also without
