@@ -7,11 +7,15 @@
 //!   `advise` (advise.rs), `check-vectors` (check_vectors.rs),
 //!   `check-identity` (identity.rs), `bench` (bench.rs, modes.rs), the
 //!   manual page (manpage.rs);
-//! - shared rooms: the error type `Fail` (fail.rs), walking and listing
+//! - shared modules: the error type `Fail` (fail.rs), walking and listing
 //!   files (files.rs), check-line I/O (checklines.rs), key files and nonce
 //!   counters (keyfile.rs), the strength policy (strength.rs), reading
 //!   input (input.rs), big files in stripes (split.rs), the ordered thread
-//!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs).
+//!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
+//!   SIGPIPE's default restored (sigpipe.rs: the crate's one `unsafe`).
+
+// No unsafe code but the one call of sigpipe.rs, allowed where it is declared.
+#![deny(unsafe_code)]
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -38,6 +42,8 @@ mod modes;
 mod names;
 mod pool;
 mod seal;
+#[allow(unsafe_code)] // one libc call; its SAFETY line is there
+mod sigpipe;
 mod split;
 mod strength;
 mod tag;
@@ -346,20 +352,8 @@ enum Cmd {
     },
 }
 
-/// Writing to a closed pipe ends the process quietly, as for coreutils
-/// (`unimac tag ... | head -1`): the default action of SIGPIPE, which the
-/// Rust runtime sets to "ignore".
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: restoring the default disposition of one signal, before any
-    // other thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 fn main() -> ExitCode {
-    quiet_on_closed_pipe();
+    sigpipe::quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => parse_error(e),
