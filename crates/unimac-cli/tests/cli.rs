@@ -3,115 +3,30 @@
 //! stdout, nothing half-written, no panic).
 
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A process that refuses its arguments exits without reading stdin:
-    // then the write fails with a broken pipe, which is not the test's point.
-    let _ = c.stdin.take().unwrap().write_all(input);
-    c.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A user error: non-zero exit, exactly one line on stderr naming the
-/// problem, nothing on stdout, no panic.
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert!(
-        !o.status.success(),
-        "expected failure, got success; stderr: {e}"
-    );
-    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
-    assert!(!e.contains("panicked"), "panicked: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-/// A fresh directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::{assert_error, bin, key_hex, run, run_stdin, stderr, stdout, TempDir};
 
 struct Dir(TempDir);
 
 impl Dir {
     fn new() -> Dir {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let p = std::env::temp_dir().join(format!(
-            "unimac-cli-test-{}-{}-{nanos}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::create_dir(&p).unwrap();
-        Dir(TempDir(p))
+        Dir(TempDir::unique("cli-test"))
     }
     fn p(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
+        self.0.join(name)
     }
     fn s(&self, name: &str) -> String {
-        self.p(name).display().to_string()
+        self.0.p(name)
     }
     fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.s(name)
+        self.0.write(name, data)
     }
     /// A key file's text written as keygen would (mode 0600).
     fn key(&self, name: &str, data: &[u8]) -> String {
-        let p = self.write(name, data);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
-        }
-        p
+        self.0.write_private(name, data)
     }
 }
 
@@ -120,16 +35,6 @@ fn keygen(d: &Dir, name: &str, file: &str) -> String {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
     d.s(file)
-}
-
-/// The hex line of a key file.
-fn key_hex(path: &str) -> String {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string()
 }
 
 /// The value of a counter file, after checking its binding line

@@ -8,19 +8,19 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use unimac::registry::NamedMac;
 
 mod common;
-use common::{bytes, TempDir};
+use common::{bin, bytes, text, TempDir};
 
 /// Files at least this long are done by the main thread with every core
 /// (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
 
 fn run(args: &[&str], portable: bool) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    let mut c = bin();
     c.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if portable {
         c.env("UNIMAC_FORCE_PORTABLE", "1");
@@ -33,17 +33,13 @@ fn run(args: &[&str], portable: bool) -> Output {
 /// other is written).
 fn run_merged(args: &[&str], portable: bool, file: &Path) -> Vec<u8> {
     let f = fs::File::create(file).expect("output file");
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    let mut c = bin();
     c.args(args).stdin(Stdio::null()).stdout(f.try_clone().expect("clone")).stderr(f);
     if portable {
         c.env("UNIMAC_FORCE_PORTABLE", "1");
     }
     c.status().expect("run unimac");
     fs::read(file).expect("read output")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The files of a run: a few hundred of varied sizes (empty ones, around

@@ -2,76 +2,22 @@
 //! the one-time MAC `hash127-96` end to end.
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{assert_error, run, stderr, stdout, TempDir};
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert!(!o.status.success(), "expected failure; stderr: {e}");
-    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
-    assert!(!e.contains("panicked"), "panicked: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-struct Dir(PathBuf);
+struct Dir(TempDir);
 
 impl Dir {
     fn new(tag: &str) -> Dir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let p = std::env::temp_dir().join(format!(
-            "unimac-modp-cli-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        fs::create_dir(&p).unwrap();
-        Dir(p)
+        Dir(TempDir::unique(&format!("modp-cli-{tag}")))
     }
     fn s(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
+        self.0.p(name)
     }
     /// A new file, private (mode 0600: key files open to others are warned about).
     fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.0.join(name), data).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(self.0.join(name), fs::Permissions::from_mode(0o600)).unwrap();
-        }
-        self.s(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
+        self.0.write_private(name, data)
     }
 }
 

@@ -5,123 +5,27 @@
 //! naming scheme, advice on weak MACs, and no panic on any input.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-}
+mod common;
+use common::{assert_error, bin, no_panic, ok, run, run_key, run_stdin, stderr, stdout, TempDir, KEY_VAR};
 
-fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    bin().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-/// The environment variable `compute --key-env` reads the tests' keys from
-/// (no key on a command line).
-const KEY_VAR: &str = "UNIMAC_TEST_KEY";
-
-/// [`run`] with the hex `key` in [`KEY_VAR`].
-fn run_key<S: AsRef<std::ffi::OsStr>>(args: &[S], key: &str) -> Output {
-    bin().args(args).env(KEY_VAR, key).stdin(Stdio::null()).output().unwrap()
-}
-
-fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = c.stdin.take().unwrap();
-    let data = input.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let o = c.wait_with_output().unwrap();
-    w.join().unwrap();
-    o
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn no_panic(o: &Output) {
-    assert_ne!(o.status.code(), Some(101), "panicked: {}", stderr(o));
-    assert!(!stderr(o).contains("panicked"), "panicked: {}", stderr(o));
-}
-
-/// A user error: non-zero exit, one line on stderr naming the problem,
-/// nothing on stdout, no panic.
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    no_panic(o);
-    let e = stderr(o);
-    assert!(!o.status.success(), "expected failure; stderr: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    no_panic(o);
-    assert!(o.status.success(), "failed: {}", stderr(o));
-    assert!(o.stderr.is_empty(), "stderr: {}", stderr(o));
-    stdout(o)
-}
-
-struct Dir(PathBuf);
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Read-only leftovers of a test must not stop the cleanup.
-            let _ = fs::set_permissions(&self.0, fs::Permissions::from_mode(0o700));
-        }
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+struct Dir(TempDir);
 
 impl Dir {
     fn new() -> Dir {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "unimac-op-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir(&p).unwrap();
-        Dir(p)
+        Dir(TempDir::unique("op-test"))
     }
     fn p(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
     fn s(&self, name: &str) -> String {
-        self.p(name).display().to_string()
+        self.0.p(name)
     }
     fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.s(name)
+        self.0.write(name, data)
     }
     fn keygen(&self, mac: &str, file: &str) -> String {
         ok(&run(&["keygen", mac, "-o", &self.s(file)]));
@@ -845,7 +749,7 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
         Path::new(&other).exists(),
         "only NAME.PID.tmp files are touched"
     );
-    let tmps = fs::read_dir(&d.0)
+    let tmps = fs::read_dir(d.0.path())
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
@@ -1265,7 +1169,7 @@ fn verify_escapes_control_bytes_and_drops_os_error_numbers() {
     let t = "00".repeat(16);
     let lines = format!(
         "{t}  {dir}/gone\x1b[31mred\x07\n{t}  {dir}/nul\x1b]0;title\x07\nwc\x1bx (f) = {t}\n",
-        dir = d.0.display()
+        dir = d.0.path().display()
     );
     let sums = d.write("SUMS\x1b[2J", lines.as_bytes());
     let o = run(&["verify", "--key-file", &k, &sums]);

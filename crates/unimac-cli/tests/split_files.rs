@@ -6,15 +6,14 @@
 //! the same lines as the stream path (stdin, `--threads 1`).
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use unimac::partial;
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir, KEY_VAR};
+use common::{bytes, ok, run_with, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
@@ -23,40 +22,14 @@ const BUF: usize = 256 << 10;
 const MIB: usize = 1 << 20;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_key(args, None, stdin)
+    run_with(args, None, stdin)
 }
 
 /// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
 /// (`compute --key-env`).
 fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
-    c.args(args);
-    if let Some(k) = key {
-        c.env(KEY_VAR, k);
-    }
-    let mut c = c
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
+    run_with(args, key, stdin)
 }
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).expect("utf-8")
-}
-
 
 /// Key and nonce lengths of a name that splits (a MAC's from its row, a
 /// hash's from the catalogue).

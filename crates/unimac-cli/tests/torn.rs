@@ -8,35 +8,16 @@
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::TempDir;
+use common::{run_with, text, TempDir};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    run_with(args, None, stdin)
 }
 
 /// The tag `unimac tag` printed (the first field of its one line).
