@@ -3,32 +3,10 @@
 //! stdout, nothing half-written, no panic).
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::Stdio;
 
 mod common;
-use common::{assert_error, bin, key_hex, run, run_stdin, stderr, stdout, TempDir};
-
-struct Dir(TempDir);
-
-impl Dir {
-    fn new() -> Dir {
-        Dir(TempDir::unique("cli-test"))
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.0.p(name)
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        self.0.write(name, data)
-    }
-    /// A key file's text written as keygen would (mode 0600).
-    fn key(&self, name: &str, data: &[u8]) -> String {
-        self.0.write_private(name, data)
-    }
-}
+use common::{assert_error, bin, key_hex, run, run_stdin, stderr, stdout, TempDir as Dir};
 
 fn keygen(d: &Dir, name: &str, file: &str) -> String {
     let o = run(&["keygen", name, "-o", &d.s(file)]);
@@ -98,7 +76,7 @@ fn compute_file_stdin_and_dash_agree_with_the_vectors() {
     // mac.jsonl line 2: mac-hash127 of 3b.
     let key = "2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b";
     let want = "3f318193b259eb8e8653a98f0996c47c\n";
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", &[0x3b]);
     // mac-hash127 is a one-time MAC: its value is served as a known answer
     // only, with --known-answer and --key.
@@ -132,7 +110,7 @@ const KEY_WARNING: &str =
 /// and without the warning.
 #[test]
 fn compute_key_from_the_environment_and_the_command_line_warning() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", b"abc");
     let key = "0123456789abcdef";
     let o = run(&["compute", "eval64", "--key", key, &f]);
@@ -179,7 +157,7 @@ fn compute_key_from_the_environment_and_the_command_line_warning() {
     assert_error(&o, "key must be 8 bytes");
     assert!(!stderr(&o).contains("warning"));
     // The three sources exclude each other (clap, exit 2, one line).
-    let kf = d.key("k", b"x");
+    let kf = d.write_private("k", b"x");
     for args in [
         vec!["compute", "eval64", "--key", key, "--key-env", "UNIMAC_TEST_KEY", &f],
         vec!["compute", "eval64", "--key-file", &kf, "--key-env", "UNIMAC_TEST_KEY", &f],
@@ -202,7 +180,7 @@ fn compute_key_from_the_environment_and_the_command_line_warning() {
 
 #[test]
 fn compute_errors() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", b"x");
     // hash127's value is a one-time MAC's tag: refused without
     // --known-answer, and the known-answer path reports input errors.
@@ -244,7 +222,7 @@ fn compute_errors() {
         "multiple of 4",
     );
     assert_error(
-        &run(&[&ka[..], &["--key", H127_KEY, d.0.path().to_str().unwrap()]].concat()),
+        &run(&[&ka[..], &["--key", H127_KEY, d.path().to_str().unwrap()]].concat()),
         "directory",
     );
     // A nonce MAC's --nonce needs the caller's word that it never repeats.
@@ -264,7 +242,7 @@ fn compute_errors() {
 
 #[test]
 fn check_vectors_exit_codes_and_summary() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let good = d.write(
         "good.jsonl",
         b"{\"fn\": \"mac-hash127\", \"key\": \"2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b\", \"msg\": \"3b\", \"out\": \"3f318193b259eb8e8653a98f0996c47c\"}\n",
@@ -308,7 +286,7 @@ fn check_vectors_exit_codes_and_summary() {
 
 #[test]
 fn keygen_writes_a_private_hex_key_once() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let text = fs::read_to_string(&k).unwrap();
     let (head, hex) = text.split_once('\n').unwrap();
@@ -338,7 +316,7 @@ fn keygen_writes_a_private_hex_key_once() {
 
 #[test]
 fn keygen_never_overwrites() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = d.write("k", b"precious\n");
     assert_error(&run(&["keygen", "hash127-aes", "-o", &k]), "already exists");
     assert_eq!(fs::read(&k).unwrap(), b"precious\n");
@@ -393,7 +371,7 @@ fn tag_ok(args: &[&str]) -> String {
 
 #[test]
 fn tag_output_matches_compute_and_verifies() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f1 = d.write("a file", b"hello\n");
     let f2 = d.write("big", &vec![0xa5; 3 << 20]); // memory-mapped path
@@ -426,7 +404,7 @@ fn tag_output_matches_compute_and_verifies() {
 
 #[test]
 fn verify_reports_failures_like_sha256sum() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f1 = d.write("one", b"1");
     let f2 = d.write("two", b"2");
@@ -512,7 +490,7 @@ fn verify_reports_failures_like_sha256sum() {
 
 #[test]
 fn malformed_check_lines() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f = d.write("f", b"x");
     let good = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
@@ -573,7 +551,7 @@ fn malformed_check_lines() {
 
 #[test]
 fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let c = d.s("ctr");
     let o = run(&[
         "keygen",
@@ -698,7 +676,7 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
 
 #[test]
 fn tag_errors_write_nothing() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"msg");
     let k = d.s("k");
     let ctr = d.s("ctr");
@@ -711,12 +689,12 @@ fn tag_errors_write_nothing() {
         "cannot open key file",
     );
     // non-hex key
-    let bad = d.key("bad", b"not a key at all\n");
+    let bad = d.write_private("bad", b"not a key at all\n");
     assert_error(
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad2",
         format!("unimac-key hash127-aes\n{}\n\n", "ab".repeat(32)).as_bytes(),
     );
@@ -724,7 +702,7 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad3",
         format!("unimac-key hash127-aes\n {}\n", "ab".repeat(32)).as_bytes(),
     );
@@ -732,13 +710,13 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad4",
         format!("unimac-key  hash127-aes\n{}\n", "ab".repeat(32)).as_bytes(),
     );
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "");
     // wrong key length
-    let short = d.key(
+    let short = d.write_private(
         "short",
         format!("unimac-key hash127-aes\n{}\n", "ab".repeat(31)).as_bytes(),
     );
@@ -746,7 +724,7 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &short, &f]),
         "needs 32 bytes",
     );
-    let odd = d.key(
+    let odd = d.write_private(
         "odd",
         format!("unimac-key hash127-aes\n{}a\n", "ab".repeat(32)).as_bytes(),
     );
@@ -874,7 +852,7 @@ fn tag_errors_write_nothing() {
             "hash127-aes",
             "--key-file",
             &k2,
-            d.0.path().to_str().unwrap(),
+            d.path().to_str().unwrap(),
         ]),
         "directory",
     );
@@ -888,7 +866,7 @@ fn tag_errors_write_nothing() {
 
 #[test]
 fn corrupt_or_missing_counter_file() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"msg");
     let k = d.s("k");
     let good = d.s("good");
@@ -973,7 +951,7 @@ fn corrupt_or_missing_counter_file() {
     assert!(t.starts_with(&format!("{}:", "00".repeat(16))), "{t}");
     assert_eq!(counter_value(&good, "hash127-aes-nonce"), "1");
     // No temporary files are left behind.
-    let left: Vec<_> = fs::read_dir(d.0.path())
+    let left: Vec<_> = fs::read_dir(d.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -985,7 +963,7 @@ fn corrupt_or_missing_counter_file() {
 
 #[test]
 fn file_names_with_newlines_are_escaped() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f = d.write("a\nb", b"x");
     let out = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
@@ -1124,7 +1102,7 @@ fn bound_errors() {
 
 #[test]
 fn a_killed_tag_never_gives_its_nonce_again() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let c = d.s("ctr");
     let o = run(&["keygen", "wc-eval64", "-o", &d.s("k"), "--counter", &c]);
     let (name, k) = if o.status.success() {
@@ -1186,7 +1164,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
 fn big_files_tag_like_streamed_stdin_for_every_mac() {
     // A memory-mapped file goes to the MAC in one slice (two-thread paths);
     // stdin comes in 1 MiB reads. Both must give the same tag, for every MAC.
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let data: Vec<u8> = (0..(5u32 << 20) + 123)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
@@ -1226,7 +1204,7 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
         // A one-message key is spent by its tag: the stdin run gets a fresh
         // copy of the same key (a copy of a one-time key file defeats its
         // spent mark: only a test may do this).
-        let k2 = d.key(&format!("{name}.key2"), &fs::read(&k).unwrap());
+        let k2 = d.write_private(&format!("{name}.key2"), &fs::read(&k).unwrap());
         let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
         args[3] = k2.as_str();
         let from_stdin = run_stdin(&args, &data);
@@ -1256,7 +1234,7 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
 
 #[test]
 fn one_time_key_tags_once_then_only_verifies() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"the one message");
     let g = d.write("g", b"another message");
     let k = keygen(&d, "hash127", "k");
@@ -1294,7 +1272,7 @@ fn one_time_key_tags_once_then_only_verifies() {
     assert_eq!(sums, format!("{}  {f}\n", want.trim_end()));
     assert_error(&run(&["compute", "mac-hash127", "--key", &key, &f]), "one-time");
     // A key file marked spent is still strict.
-    let bad = d.key("bad", format!("{before}spent\nspent\n").as_bytes());
+    let bad = d.write_private("bad", format!("{before}spent\nspent\n").as_bytes());
     assert_error(
         &run(&["verify", "hash127", "--key-file", &bad, "--check", &s]),
         "not a key file",
@@ -1308,7 +1286,7 @@ fn one_time_key_tags_once_then_only_verifies() {
 /// checking does not spend the key.
 #[test]
 fn one_time_tags_verify_on_every_read_path() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let small = d.write("small", b"the one message");
     let big_data: Vec<u8> = (0..(8usize << 20) + 5).map(|i| (i * 7 + i / 4099) as u8).collect();
     let big = d.write("big", &big_data);
@@ -1354,7 +1332,7 @@ fn one_time_tags_verify_on_every_read_path() {
 
 #[test]
 fn random_nonces_are_fresh_and_verify() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let files: Vec<String> = (0..4)
         .map(|i| d.write(&format!("f{i}"), format!("same text {}", i / 2).as_bytes()))
         .collect();
@@ -1446,7 +1424,7 @@ fn random_nonces_are_fresh_and_verify() {
 
 #[test]
 fn shoup_macs_of_spec_7_tag_verify_and_bound() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let a = d.write("a", b"attack at dawn");
     let b = d.write("b", b"attack at dusk");
     // shoup4: stateless, a fresh random r || s per message, printed as the nonce.

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{key_hex, ok, text, TempDir};
+use common::{key_hex, ok, text, TempDir as Dir};
 
 /// How long one run of the binary may take.
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -74,18 +74,7 @@ fn refused(o: &Output, code: i32, needles: &[&str]) {
     }
 }
 
-struct Dir(TempDir);
-
 impl Dir {
-    fn new(tag: &str) -> Dir {
-        Dir(TempDir::new(&format!("misuse-{tag}")))
-    }
-    fn s(&self, name: &str) -> String {
-        self.0.p(name)
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        self.0.write(name, data)
-    }
     /// `unimac keygen MAC -o KEY [--counter CTR]`; returns the key file.
     fn keygen(&self, mac: &str, key: &str, counter: Option<&str>) -> String {
         let (k, c) = (self.s(key), counter.map(|c| self.s(c)));

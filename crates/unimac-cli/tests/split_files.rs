@@ -59,7 +59,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
     if nl > 0 {
         args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
     }
-    let path = dir.p("m");
+    let path = dir.s("m");
     for &len in lens {
         let data = bytes(len, seed.wrapping_add(len as u64));
         fs::write(&path, &data).expect("write file");
@@ -154,8 +154,8 @@ fn every_name_with_partials_in_stripes_equals_one_shot() {
 }
 
 fn keygen(dir: &TempDir, name: &str, counter: bool) -> (String, Option<String>) {
-    let k = dir.p(&format!("{name}.key"));
-    let c = dir.p(&format!("{name}.ctr"));
+    let k = dir.s(&format!("{name}.key"));
+    let c = dir.s(&format!("{name}.ctr"));
     let mut args = vec!["keygen", name, "-o", &k];
     if counter {
         args.extend(["--counter", &c]);
@@ -179,7 +179,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
     let dir = TempDir::new("tag");
     let len = 9 * MIB + 5;
     let data = bytes(len, 77);
-    let f = dir.p("big");
+    let f = dir.s("big");
     fs::write(&f, &data).expect("write");
     for name in ["hash127-aes", "wc-eval128", "umac128", "vmac128", "wc-mmh32x4"] {
         let counter = name != "hash127-aes";
@@ -200,7 +200,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
         assert_eq!(value, stream_stdin.split_whitespace().next().unwrap(), "{name}: tag, stdin");
         let stream_file = ok(&run(&[again.as_slice(), &[&f]].concat(), None));
         assert_eq!(split, stream_file, "{name}: tag, --threads 1");
-        let sums = dir.p(&format!("{name}.sums"));
+        let sums = dir.s(&format!("{name}.sums"));
         fs::write(&sums, &split).expect("write sums");
         assert_eq!(ok(&run(&["verify", "--key-file", &k, "-c", &sums], None)), format!("{f}: OK\n"));
         for at in [0, len / 2, len - 1] {
@@ -211,7 +211,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
             flip(Path::new(&f), at);
         }
         // A sealed manifest: the same with threads and with one.
-        let man = dir.p(&format!("{name}.manifest"));
+        let man = dir.s(&format!("{name}.manifest"));
         let mut seal = vec!["seal", "--key-file", &k, "-o", &man];
         if let Some(c) = &c {
             seal.extend(["--counter", c]);

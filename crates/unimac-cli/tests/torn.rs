@@ -32,7 +32,7 @@ fn stdin_tag(key: &str, data: &[u8]) -> String {
 }
 
 fn keygen(d: &TempDir) -> String {
-    let k = d.p("k");
+    let k = d.s("k");
     let o = run(&["keygen", "hash127-aes", "-o", &k], None);
     assert!(o.status.success(), "keygen: {}", text(&o.stderr));
     k
@@ -52,7 +52,7 @@ fn a_file_rewritten_while_read_is_never_tagged_torn() {
     let k = keygen(&d);
     let versions: Vec<Vec<u8>> = (0..VERSIONS).map(|v| vec![0x11 * (v + 1); SIZE]).collect();
     let want: Vec<String> = versions.iter().map(|v| stdin_tag(&k, v)).collect();
-    let f = d.p("f");
+    let f = d.s("f");
     fs::write(&f, &versions[0]).expect("write");
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -115,14 +115,14 @@ fn a_file_written_just_before_is_tagged() {
         let data = common::bytes(len, 9 + i as u64);
         let want = stdin_tag(&k, &data);
         for threads in ["1", "0"] {
-            let f = d.p(&format!("f{len}-{threads}"));
+            let f = d.s(&format!("f{len}-{threads}"));
             fs::write(&f, &data).expect("write");
             let o = run(&["tag", "--threads", threads, "--key-file", &k, "hash127-aes", &f], None);
             assert!(o.stderr.is_empty(), "{len} {threads}: {}", text(&o.stderr));
             assert_eq!(tag_of(&o), want, "{len} --threads {threads}");
         }
         // And several files at once (the listing's stat as the stamp).
-        let (a, b) = (d.p(&format!("a{len}")), d.p(&format!("b{len}")));
+        let (a, b) = (d.s(&format!("a{len}")), d.s(&format!("b{len}")));
         fs::write(&a, &data).expect("write");
         fs::write(&b, &data).expect("write");
         let o = run(&["tag", "--key-file", &k, "hash127-aes", &a, &b], None);

@@ -182,15 +182,20 @@ impl TempDir {
         self.0.join(name)
     }
 
+    /// The path of `name` inside it.
+    pub fn p(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
     /// The path of `name` inside it, as a string argument.
-    pub fn p(&self, name: &str) -> String {
+    pub fn s(&self, name: &str) -> String {
         self.0.join(name).to_str().expect("utf-8 path").to_string()
     }
 
     /// Write `data` to `name` inside it; returns its path.
     pub fn write(&self, name: &str, data: &[u8]) -> String {
         fs::write(self.join(name), data).unwrap();
-        self.p(name)
+        self.s(name)
     }
 
     /// [`write`](Self::write), private (mode 0600, as keygen writes key
