@@ -15,9 +15,10 @@ use unimac::bounds::{self, Attack};
 use unimac::registry::{self, NamedMac};
 
 use crate::bench::fill;
-use crate::mac_cmd::{self, WEAK_LOG2};
 use crate::modes::Clock;
-use crate::Fail;
+use crate::fail::Fail;
+use crate::keyfile::counter_nonce;
+use crate::strength::{self, WEAK_LOG2};
 
 /// The two message lengths measured.
 const LONG: usize = 1 << 20;
@@ -101,7 +102,7 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
     fill(&mut msg, 0x5eed);
     let mut measured = Vec::new();
     for d in candidates {
-        let tags = tags.unwrap_or_else(|| mac_cmd::use_tags(d.name, max_bytes));
+        let tags = tags.unwrap_or_else(|| strength::use_tags(d.name, max_bytes));
         let b = bounds::bound(
             d.name,
             &Attack {
@@ -117,7 +118,7 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
         fill(&mut key, 0x6b65);
         let m = NamedMac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;
         let nonce = if d.takes_nonce() {
-            Some(mac_cmd::counter_nonce(d, 1)?)
+            Some(counter_nonce(d, 1)?)
         } else {
             None
         };

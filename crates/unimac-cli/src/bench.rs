@@ -17,7 +17,7 @@ use hmac::Mac;
 use poly1305::universal_hash::KeyInit;
 use unimac::registry::{self, KeySpec, Params};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 /// The names measured by default: one per family and construction.
 const DEFAULT: &[&str] = &[

@@ -9,7 +9,8 @@ use std::path::Path;
 use unimac::modp::{self, SecretPrime};
 
 use crate::input::read_message;
-use crate::{keyfile, Fail};
+use crate::fail::Fail;
+use crate::keyfile;
 
 fn log2_text(l: f64) -> String {
     if l == f64::NEG_INFINITY {

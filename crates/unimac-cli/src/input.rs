@@ -23,7 +23,7 @@ use std::sync::mpsc;
 
 use unimac::formats::race::{Pass, ReadWindow, Stamp, Verdict};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 /// The size of each read buffer.
 pub const BUF: usize = 1 << 20;

@@ -1,7 +1,9 @@
 //! Key files and nonce counters on the command line: the formats are the
 //! library's (`unimac::formats::keyfile`, `unimac::counter`); this adds
 //! only what a command line needs: `-` for stdin, the one warning line for
-//! a key file open to group or others, and the CLI's error type.
+//! a key file open to group or others, and the CLI's error type; the
+//! nonce of a counter value, and the error for a modp key given to `tag`
+//! or `verify`.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +12,8 @@ use unimac::counter;
 use unimac::formats::keyfile::{KeyFile, OneTimeKeyFile};
 use zeroize::Zeroizing;
 
-use crate::Fail;
+use crate::fail::Fail;
+use crate::input::shown;
 
 fn fail(e: unimac::Error) -> Fail {
     Fail(crate::names::cite(&e.to_string()))
@@ -72,4 +75,23 @@ pub fn create_counter(path: &Path, binding: &counter::Binding) -> Result<(), Fai
 /// `path`; returns the first. Durable before it returns.
 pub fn reserve(path: &Path, count: u128, binding: &counter::Binding) -> Result<u128, Fail> {
     counter::reserve(path, count, binding).map_err(fail)
+}
+
+/// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
+/// row's byte order (`MacDesc::counter_nonce`); VMAC refuses `c ≥ 2^127`.
+pub(crate) fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
+    d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| {
+        Fail(format!(
+            "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key",
+            d.name
+        ))
+    })
+}
+
+/// A modp key file given to `tag` or `verify`.
+pub(crate) fn modp_not_tags(key_file: &Path) -> Fail {
+    Fail(format!(
+        "key file {} is a modp key: modp key files check identities, not tags (unimac check-identity)",
+        shown(Some(key_file))
+    ))
 }

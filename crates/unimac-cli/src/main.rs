@@ -1,28 +1,57 @@
-//! `unimac`: compute any name of the wire format (docs/WIRE.md), list them,
-//! and check known answers.
+//! `unimac`: the command line parsed (clap) and each command handed to its
+//! module. Where things live:
+//!
+//! - commands: `tag` (tag.rs), `verify` of check files (verify.rs), `seal`
+//!   and the verifying of sealed manifests (seal.rs), `keygen` (keygen.rs),
+//!   `bound` (bound.rs), `compute` (compute.rs), `list` (list.rs),
+//!   `advise` (advise.rs), `check-vectors` (check_vectors.rs),
+//!   `check-identity` (identity.rs), `bench` (bench.rs, modes.rs), the
+//!   manual page (manpage.rs);
+//! - shared modules: the error type `Fail` (fail.rs), walking and listing
+//!   files (files.rs), check-line I/O (checklines.rs), key files and nonce
+//!   counters (keyfile.rs), the strength policy (strength.rs), reading
+//!   input (input.rs), big files in stripes (split.rs), the ordered thread
+//!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
+//!   SIGPIPE's default restored (sigpipe.rs: the crate's one `unsafe`).
+
+// No unsafe code but the one call of sigpipe.rs, allowed where it is declared.
+#![deny(unsafe_code)]
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use unimac::registry::{self, Params};
-use unimac::vectors;
 
 mod advise;
 mod bench;
+mod bound;
 mod bundled;
+mod check_vectors;
+mod checklines;
+mod compute;
+mod fail;
+mod files;
 mod identity;
 mod input;
 mod keyfile;
-mod mac_cmd;
+mod keygen;
+mod list;
+mod manpage;
 mod modes;
 mod names;
-mod seal;
 mod pool;
+mod seal;
+#[allow(unsafe_code)] // one libc call; its SAFETY line is there
+mod sigpipe;
 mod split;
+mod strength;
 mod stream;
+mod tag;
+mod verify;
 
+use compute::KeySource;
+use fail::Fail;
 use names::cite;
 
 #[derive(Parser)]
@@ -362,377 +391,8 @@ enum Cmd {
     },
 }
 
-/// A one-line error for the user.
-struct Fail(String);
-
-impl<E: std::fmt::Display> From<E> for Fail {
-    fn from(e: E) -> Fail {
-        Fail(e.to_string())
-    }
-}
-
-fn unhex(s: &str, what: &str) -> Result<Vec<u8>, Fail> {
-    hex::decode(s.trim()).map_err(|e| Fail(format!("{what} is not valid hex: {e}")))
-}
-
-/// What `list` and the README advise.
-const ADVICE: &str = "\
-# Which MAC: hash127-aes by default: stateless (no nonce or counter to manage), a 128-bit tag,
-# forgery bound about 2^-70 for 2^20 tags on messages of 1 MiB ('unimac bound hash127-aes
-# --max-bytes 1048576 --tags 1048576'). For the highest speed on large files, a nonce MAC with
-# a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag wc-mmh32x4
-# --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
-# attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
-# long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
-# The fastest MAC differs from machine to machine: 'unimac advise [--max-bytes N] [--tags N]'
-# times them on this one and names the fastest whose bound meets the use.
-";
-
-fn list() -> Result<(), Fail> {
-    let mut out = String::new();
-    out.push_str(ADVICE);
-    out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
-    out.push_str(&format!(
-        "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
-        "NAME", "KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)", "WHAT"
-    ));
-    for name in unimac::registry::names() {
-        let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
-            continue;
-        };
-        let i = &e.info;
-        let key = match i.key {
-            registry::KeySpec::Fixed(n) => n.to_string(),
-            registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join("/"),
-        };
-        let sizes = registry::nonce_sizes(i);
-        let nonce = match i.nonce {
-            0 => "-".to_string(),
-            n if *sizes.start() == n => n.to_string(),
-            n => format!("{}..{n}", sizes.start()),
-        };
-        let attack = unimac::bounds::Attack::new(
-            1 << 20,
-            mac_cmd::use_tags(&name, 1 << 20),
-            mac_cmd::USE_FORGERIES,
-        );
-        let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
-            Ok(b) => (
-                format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
-                b.log2.0 > mac_cmd::WEAK_LOG2,
-            ),
-            Err(_) => ("none".to_string(), true),
-        };
-        let mut what = cite(&i.summary);
-        if name == "hash127-aes" {
-            what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
-        }
-        if weak {
-            what = format!("weak; {what}");
-        }
-        out.push_str(&format!(
-            "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
-            name,
-            key,
-            nonce,
-            i.out,
-            bound,
-            what
-        ));
-    }
-    out.push_str("# Sizes in bytes (a/b/c: any of them; a..b: from a to b). log2(BOUND): log2 of the forgery bound for 2^32 tags\n");
-    out.push_str("# (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44), AES advantage not\n");
-    out.push_str("# included; none: no guarantee; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
-    out.push_str("\nEvery name ('unimac compute'):\n");
-    out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
-    out.push_str(&format!(
-        "{:<22} {:>12} {:>12} {:>13}  {}\n",
-        "NAME", "KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)", "WHAT"
-    ));
-    for e in registry::entries() {
-        let i = &e.info;
-        let key = match i.key {
-            registry::KeySpec::Fixed(n) => n.to_string(),
-            registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join("/"),
-        };
-        let out_len = if i.takes_len {
-            "--len".to_string()
-        } else {
-            i.out.to_string()
-        };
-        let sizes = registry::nonce_sizes(i);
-        let nonce = match i.nonce {
-            0 => "-".to_string(),
-            n if *sizes.start() == n => n.to_string(),
-            n => format!("{}..{n}", sizes.start()),
-        };
-        out.push_str(&format!(
-            "{:<22} {:>12} {:>12} {:>13}  {}\n",
-            i.name,
-            key,
-            nonce,
-            out_len,
-            cite(&i.summary)
-        ));
-    }
-    io::stdout().write_all(out.as_bytes())?;
-    Ok(())
-}
-
-/// The length past which `name` under `key` rejects every message, if it
-/// has one (the one-block functions: MMH, NMH, Square Hash): found by
-/// computing it on a message that long, so `compute` stops reading there.
-fn length_limit(name: &str, key: &[u8], nonce: Option<&[u8]>, len: Option<usize>) -> Option<u64> {
-    let probe = (4 * key.len()).max(4096).div_ceil(4096) * 4096;
-    let zeros = vec![0u8; probe];
-    registry::compute(name, &Params { key, nonce, len }, &zeros)
-        .is_err()
-        .then_some(probe as u64)
-}
-
-/// Where `compute` takes its key from.
-#[derive(Clone, Copy)]
-enum KeySource<'a> {
-    /// `--key HEX`.
-    Arg(&'a str),
-    /// `--key-file FILE`.
-    File(&'a Path),
-    /// `--key-env VAR`.
-    Env(&'a str),
-}
-
-/// The warning `--key HEX` gets outside `--known-answer`.
-const KEY_ARG_WARNING: &str =
-    "unimac: warning: a key on the command line is visible to other users (ps, /proc); use --key-file FILE or --key-env VAR";
-
-/// The key in the environment variable `var`, hex; the error names the
-/// variable, never its value.
-fn key_from_env(var: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Fail> {
-    let what = format!("--key-env {var}");
-    let v = match std::env::var_os(var) {
-        None => return Err(Fail(format!("{what}: the environment variable is not set"))),
-        Some(v) => v.into_string().map_err(|v| {
-            drop(zeroize::Zeroizing::new(v.into_encoded_bytes()));
-            Fail(format!("{what}: the environment variable is not valid hex (an even number of hex digits)"))
-        })?,
-    };
-    let v = zeroize::Zeroizing::new(v);
-    if v.trim().is_empty() {
-        return Err(Fail(format!("{what}: the environment variable is empty")));
-    }
-    // hex's error would name a character of the value: not shown.
-    hex::decode(v.trim())
-        .map(zeroize::Zeroizing::new)
-        .map_err(|_| Fail(format!("{what}: the environment variable is not valid hex (an even number of hex digits)")))
-}
-
-fn compute(
-    name: &str,
-    key: Option<KeySource<'_>>,
-    (nonce, caller_manages_nonces, known_answer): (Option<&str>, bool, bool),
-    len: Option<usize>,
-    file: Option<&Path>,
-) -> Result<(), Fail> {
-    let name = names::resolve_spec(name)?;
-    // What the one table says of this name: a one-time MAC's tag (also the
-    // plain hash hash127's value), a pair the MAC draws itself, a nonce.
-    let one_time = unimac::macs::one_time_row(&name);
-    let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
-    let pair = row.is_some_and(|d| d.framing == unimac::macs::Framing::PairThenTag);
-    if known_answer {
-        if matches!(key, Some(KeySource::File(_) | KeySource::Env(_))) {
-            return Err(Fail("--known-answer takes the key as --key HEX only, never a key file or --key-env (they may hold a real key)".into()));
-        }
-        if one_time.is_none() && !pair {
-            return Err(Fail(format!("--known-answer is for the one-time MACs and shoup4-*; {name} is computed without it")));
-        }
-    } else if let Some(d) = one_time {
-        return Err(Fail(format!(
-            "{name}: the value is a one-time {} tag (one message per key): tag with 'unimac tag {}' and its key file (marked spent when it tags), check with 'unimac verify'; for a published known answer add --known-answer with --key",
-            d.name, d.name
-        )));
-    } else if pair {
-        return Err(Fail(format!(
-            "{name} draws its random r || s for every message: tag with 'unimac tag'; for a published known answer under a given r || s add --known-answer with --key and --nonce"
-        )));
-    }
-    if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
-        return Err(Fail(
-            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
-        ));
-    }
-    let key_source = key;
-    let key = match key {
-        Some(KeySource::Arg(k)) => zeroize::Zeroizing::new(unhex(k, "--key")?),
-        Some(KeySource::Env(var)) => key_from_env(var)?,
-        Some(KeySource::File(p)) => {
-            if p.as_os_str() == "-" && file.is_none_or(|f| f.as_os_str() == "-") {
-                return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
-            }
-            let (mac, key) = keyfile::read_named_key(p)?;
-            if name != format!("mac-{mac}") && !(mac == "modp" && name == "modp") {
-                return Err(Fail(format!(
-                    "key file {} is a {mac} key, not a key for {name}",
-                    p.display()
-                )));
-            }
-            key
-        }
-        None => return Err(Fail("give the key: --key-file FILE, --key-env VAR or --key HEX".into())),
-    };
-    let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
-    let p = Params {
-        key: &key,
-        nonce: nonce.as_deref(),
-        len,
-    };
-    if known_answer {
-        // Streamed in read buffers, never held whole.
-        let mut s = registry::known_answer_open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
-        input::read_message(file, |d| s.update(d))?;
-        let out = s.finalize().map_err(|e| Fail(cite(&e.to_string())))?;
-        io::stdout().write_all(format!("{}\n", hex::encode(out)).as_bytes())?;
-        return Ok(());
-    }
-    let mut s = registry::open(&name, &p).map_err(|e| Fail(cite(&e.to_string())))?;
-    // Once the arguments are found good (an error stays one line): a key
-    // that is not a published vector's was on the command line.
-    if matches!(key_source, Some(KeySource::Arg(_))) {
-        eprintln!("{KEY_ARG_WARNING}");
-    }
-    let limit = length_limit(&name, &key, nonce.as_deref(), len);
-    // A big file in stripes on all allowed cores (crate::split): partial
-    // hashes, and then `s` gets nothing, or the lowest layer of `s`.
-    let split = file
-        .filter(|f| limit.is_none() && len.is_none() && f.as_os_str() != "-")
-        .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= input::SPLIT_MIN))
-        .and_then(|_| split::SplitMac::new(&name, &key));
-    let (over, whole) = match (&split, file) {
-        (Some(sp), Some(f)) => (false, sp.feed(f, None, &mut s)?),
-        _ => (input::read_message_limited(file, limit.unwrap_or(u64::MAX), |d| s.update(d))?, None),
-    };
-    if over {
-        return Err(Fail(format!(
-            "{name}: the message is longer than {} bytes, more than this name takes under a {}-byte key (stopped reading there)",
-            limit.unwrap_or(0),
-            key.len()
-        )));
-    }
-    let out = match (&split, whole) {
-        (Some(sp), Some(w)) => sp.finish(nonce.as_deref(), &w)?,
-        _ => s.finalize().map_err(|e| Fail(cite(&e.to_string())))?,
-    };
-    let mut line = hex::encode(out);
-    line.push('\n');
-    io::stdout().write_all(line.as_bytes())?;
-    Ok(())
-}
-
-fn check_vectors(files: &[PathBuf]) -> Result<bool, Fail> {
-    let mut inputs: Vec<(String, String)> = Vec::new();
-    if files.is_empty() {
-        for (name, text) in bundled::VECTORS {
-            inputs.push((format!("bundled:{name}"), text.to_string()));
-        }
-    } else {
-        for f in files {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| Fail(format!("cannot read {}: {}", input::shown(Some(f)), input::io_msg(&e))))?;
-            inputs.push((f.display().to_string(), text));
-        }
-    }
-    let (mut passed, mut failed) = (0usize, 0usize);
-    let mut out = String::new();
-    for (shown, text) in &inputs {
-        let r = vectors::check_file_text(shown, text);
-        passed += r.passed;
-        failed += r.failures.len();
-        for f in r.failures {
-            out.push_str(&format!(
-                "{shown}:{}: {} FAILED expected {} got {}\n",
-                f.line, f.name, f.expected, f.got
-            ));
-        }
-    }
-    out.push_str(&format!("{passed} passed, {failed} failed\n"));
-    io::stdout().write_all(out.as_bytes())?;
-    Ok(failed == 0)
-}
-
-/// unimac's manual page, from the argument parser: the command's page, then
-/// a section per subcommand (hidden ones left out) with its arguments.
-fn manpage() -> Result<(), Fail> {
-    let cmd = Cli::command();
-    let mut out = Vec::new();
-    clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
-    // Text as roff takes it: backslashes escaped, no line taken as a request.
-    let roff = |s: &str| {
-        s.replace('\\', "\\e")
-            .lines()
-            .map(|l| if l.starts_with(['.', '\'']) { format!("\\&{l}") } else { l.to_string() })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let mut text = String::new();
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        text.push_str(&format!(".SH \"UNIMAC {}\"\n", sub.get_name().to_uppercase()));
-        let mut usage = sub.clone().bin_name(format!("unimac {}", sub.get_name()));
-        text.push_str(&format!(".B {}\n.PP\n", roff(&usage.render_usage().to_string().replace("Usage: ", ""))));
-        if let Some(about) = sub.get_long_about().or(sub.get_about()) {
-            text.push_str(&format!("{}\n", roff(&about.to_string())));
-        }
-        for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
-            let mut names: Vec<String> = Vec::new();
-            if let Some(s) = arg.get_short() {
-                names.push(format!("\\fB-{s}\\fR"));
-            }
-            if let Some(l) = arg.get_long() {
-                names.push(format!("\\fB--{}\\fR", roff(l)));
-            }
-            let values = arg
-                .get_value_names()
-                .map(|v| v.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
-                .unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
-            let head = if names.is_empty() {
-                format!("\\fI{}\\fR", roff(&values))
-            } else if arg.get_action().takes_values() {
-                format!("{} \\fI{}\\fR", names.join(", "), roff(&values))
-            } else {
-                names.join(", ")
-            };
-            let help = arg.get_long_help().or(arg.get_help()).map(|h| h.to_string()).unwrap_or_default();
-            text.push_str(&format!(".TP\n{head}\n{}\n", roff(&help)));
-        }
-    }
-    out.extend_from_slice(text.as_bytes());
-    io::stdout().write_all(&out)?;
-    Ok(())
-}
-
-/// Writing to a closed pipe ends the process quietly, as for coreutils
-/// (`unimac tag ... | head -1`): the default action of SIGPIPE, which the
-/// Rust runtime sets to "ignore".
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: restoring the default disposition of one signal, before any
-    // other thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 fn main() -> ExitCode {
-    quiet_on_closed_pipe();
+    sigpipe::quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => parse_error(e),
@@ -741,12 +401,12 @@ fn main() -> ExitCode {
     // unless --threads says otherwise); the library uses none unless asked.
     unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
     let r = match &cli.cmd {
-        Cmd::List => list().map(|_| true),
+        Cmd::List => list::list().map(|_| true),
         Cmd::Keygen {
             name,
             output,
             counter,
-        } => mac_cmd::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
+        } => keygen::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
         Cmd::Tag {
             name,
             key_file,
@@ -767,24 +427,24 @@ fn main() -> ExitCode {
                 _ if given > 1 => Err(Fail(
                     "give one of --counter, --nonce and --random-nonce, not both".into(),
                 )),
-                (Some(c), _, _) => Ok(mac_cmd::NonceSource::Counter(c)),
+                (Some(c), _, _) => Ok(tag::NonceSource::Counter(c)),
                 (None, Some(_), _) if !*caller_manages_nonces => Err(Fail(
                     "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it (use --counter, or --random-nonce)".into(),
                 )),
-                (None, Some(n), _) => Ok(mac_cmd::NonceSource::Fixed(n)),
-                (None, None, true) => Ok(mac_cmd::NonceSource::Random),
-                (None, None, false) => Ok(mac_cmd::NonceSource::None),
+                (None, Some(n), _) => Ok(tag::NonceSource::Fixed(n)),
+                (None, None, true) => Ok(tag::NonceSource::Random),
+                (None, None, false) => Ok(tag::NonceSource::None),
             };
-            let list = mac_cmd::FileList {
+            let list = files::FileList {
                 recursive: *recursive,
                 files_from: files_from.as_deref(),
                 zero: *zero,
             };
             src.and_then(|nonces| {
-                mac_cmd::tag(
+                tag::tag(
                     name,
                     key_file,
-                    mac_cmd::TagOpts {
+                    tag::TagOpts {
                         nonces,
                         list,
                         bsd: *bsd,
@@ -805,9 +465,9 @@ fn main() -> ExitCode {
             warn,
             zero,
             args,
-        } => mac_cmd::split_verify_args(args).and_then(|(name, more)| {
+        } => verify::split_verify_args(args).and_then(|(name, more)| {
             let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
-            let opts = mac_cmd::VerifyOpts {
+            let opts = verify::VerifyOpts {
                 quiet: *quiet,
                 status: *status,
                 ignore_missing: *ignore_missing,
@@ -818,7 +478,7 @@ fn main() -> ExitCode {
             // One sealed manifest ('unimac seal'): checked as a whole.
             match checks.as_slice() {
                 [only] if seal::is_manifest(only) => seal::verify_manifest(name.as_deref(), key_file, only, opts),
-                _ => mac_cmd::verify(name.as_deref(), key_file, &checks, opts),
+                _ => verify::verify(name.as_deref(), key_file, &checks, opts),
             }
         }),
         Cmd::Seal {
@@ -864,7 +524,7 @@ fn main() -> ExitCode {
             random_nonces,
             json,
         } => {
-            mac_cmd::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
+            bound::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
         }
         Cmd::Compute {
             name,
@@ -876,7 +536,7 @@ fn main() -> ExitCode {
             known_answer,
             len,
             file,
-        } => compute(
+        } => compute::compute(
             name,
             key.as_deref()
                 .map(KeySource::Arg)
@@ -897,8 +557,8 @@ fn main() -> ExitCode {
             clap_complete::generate(*shell, &mut Cli::command(), "unimac", &mut out);
             io::stdout().write_all(&out).map(|_| true).map_err(Fail::from)
         }
-        Cmd::Manpage => manpage().map(|_| true),
-        Cmd::CheckVectors { files } => check_vectors(files),
+        Cmd::Manpage => manpage::manpage(Cli::command()).map(|_| true),
+        Cmd::CheckVectors { files } => check_vectors::check(files),
         Cmd::CheckIdentity {
             key_file,
             hex,

@@ -29,7 +29,7 @@ use hmac::Mac;
 use unimac::registry;
 
 use crate::bench::{self, fill, size_label, Runner};
-use crate::Fail;
+use crate::fail::Fail;
 
 /// True when `UNIMAC_BENCH_QUICK` is set to anything but empty or `0`.
 pub fn quick_env() -> bool {

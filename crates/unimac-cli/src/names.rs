@@ -5,7 +5,7 @@
 
 use unimac::registry;
 
-use crate::Fail;
+use crate::fail::Fail;
 
 pub use registry::names::{cite, mac_name, suggest};
 

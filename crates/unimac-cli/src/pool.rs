@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 /// Files in flight per thread. A line is printed as soon as its file and
 /// those before it are done, whatever the window; a wide one lets the

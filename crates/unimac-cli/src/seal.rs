@@ -23,11 +23,14 @@ use unimac::formats::walk::{walk, Walked};
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, NamedMac};
 
-use crate::keyfile;
-use crate::mac_cmd::{self, FileList, VerifyOpts};
+use crate::checklines::escape_name;
+use crate::fail::{per_file, Fail};
+use crate::files::{collect_files, FileList, Item};
+use crate::keyfile::{self, counter_nonce};
 use crate::names::cite;
-use crate::split::{Counted, SplitMac};
-use crate::Fail;
+use crate::split::{feed_split, Counted, SplitMac};
+use crate::strength::check_strength;
+use crate::verify::VerifyOpts;
 
 /// A tag as a line shows it: (nonce or pair, tag) from what the MAC sends
 /// under `nonce` (`shoup4-*` sends `r ‖ s ‖ tag`).
@@ -78,7 +81,7 @@ impl Nonces {
         match self {
             Nonces::None => Ok(None),
             Nonces::Counter(c) => {
-                let n = mac_cmd::counter_nonce(desc, *c)?;
+                let n = counter_nonce(desc, *c)?;
                 *c += 1;
                 Ok(Some(n))
             }
@@ -134,7 +137,7 @@ enum Hashed {
 }
 
 /// [`manifest::place_for`] of the items.
-fn place_names(root: Option<&Path>, items: &[mac_cmd::Item], at: Option<&Path>) -> Result<(Place, Vec<Vec<u8>>), Fail> {
+fn place_names(root: Option<&Path>, items: &[Item], at: Option<&Path>) -> Result<(Place, Vec<Vec<u8>>), Fail> {
     let files: Vec<PathBuf> = items.iter().map(|(p, _)| p.clone()).collect();
     manifest::place_for(root, &files, at).map_err(|e| Fail(e.to_string()))
 }
@@ -209,7 +212,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
                 return Err(Fail("nothing to seal: give FILE..., -r DIR or --files-from FILE".into()));
             }
             let list = FileList { recursive: false, files_from: opts.files_from, zero: opts.zero };
-            mac_cmd::collect_files(files, list)?
+            collect_files(files, list)?
         }
     };
     if items.iter().any(|(p, _)| p.as_os_str() == "-") {
@@ -260,7 +263,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         return Ok(false);
     }
     if !opts.allow_weak {
-        mac_cmd::check_strength(&name, &items, opts.random_nonce)?;
+        check_strength(&name, &items, opts.random_nonce)?;
     }
     let m = NamedMac::new(&name, key).map_err(|e| Fail(cite(&e.to_string())))?;
     // Big files in stripes on all allowed cores (crate::split).
@@ -277,7 +280,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         let (pending, mut size, whole) = match hashed {
             Hashed::Done(d) => *d,
             Hashed::Unreadable(e) => {
-                warn(&mac_cmd::per_file(e));
+                warn(&per_file(e));
                 failed = true;
                 return Ok(());
             }
@@ -303,7 +306,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
             Err(e) => return Hashed::Fatal(Fail(cite(&e.to_string()))),
         };
         let mut counted = Counted { inner: &mut pending, bytes: 0 };
-        let read = mac_cmd::feed_split(p, split.as_ref(), &mut counted);
+        let read = feed_split(p, split.as_ref(), &mut counted);
         let size = counted.bytes;
         match read {
             Ok(whole) => Hashed::Done(Box::new((pending, size, whole))),
@@ -396,7 +399,7 @@ pub fn is_manifest(path: &Path) -> bool {
 /// A name as `verify` shows it: escaped as in a line, and every other
 /// control character as `\xNN` (then too with the leading backslash).
 fn shown_name(name: &[u8]) -> (bool, Vec<u8>) {
-    let (esc, e) = mac_cmd::escape_name(name);
+    let (esc, e) = escape_name(name);
     let safe = crate::input::terminal_safe_bytes(&e);
     (esc || safe != e, safe)
 }

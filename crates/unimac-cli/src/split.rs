@@ -22,14 +22,15 @@
 //! one-shot result in every case (tests/split_files.rs,
 //! tests/big_files.rs).
 
+use std::io::{self, IsTerminal};
 use std::path::Path;
 
 use unimac::partial::{self, Partial, PartialStream};
 use unimac::stripe::{Stripe, Striper};
 use zeroize::Zeroizing;
 
-use crate::input::{read_message_stripes, Piece, Stripes};
-use crate::Fail;
+use crate::fail::Fail;
+use crate::input::{read_message, read_message_stripes, shown, Piece, Stripes};
 
 /// Where a file's bytes go: the stream it is hashed into, which may also
 /// take stripes (`unimac::stripe`).
@@ -255,4 +256,44 @@ pub fn feed_stripes(
         }
     };
     read_message_stripes(Some(path), &stripes, &mut apply)
+}
+
+/// Feed the file at `path` to `sink`, with a progress bar on a terminal
+/// for a big file; a big regular file is hashed on all allowed cores when
+/// `split` is given (`SplitMac::feed`): stripes of partials, whose whole partial
+/// comes back (`sink` gets nothing), or in stripes into `sink`.
+pub(crate) fn feed_split(
+    path: &Path,
+    split: Option<&SplitMac>,
+    sink: &mut dyn Sink,
+) -> Result<Option<Partial>, Fail> {
+    const SLICE: usize = 64 << 20;
+    let size = Some(path)
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .unwrap_or(0);
+    if size >= SLICE as u64 && io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(size);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(shown(Some(path)));
+        let inc = |n: u64| bar.inc(n);
+        let mut each = Metered { inner: sink, bar: &bar, slice: SLICE };
+        let r = match split {
+            Some(s) => s.feed(path, Some(&inc), &mut each),
+            None => read_message(Some(path), |d| each.update(d)).map(|_| None),
+        };
+        bar.finish_and_clear();
+        r
+    } else {
+        match split {
+            Some(s) => s.feed(path, None, sink),
+            None => read_message(Some(path), |d| sink.update(d)).map(|_| None),
+        }
+    }
 }

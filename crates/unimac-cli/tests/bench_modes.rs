@@ -1,10 +1,11 @@
 //! `unimac bench --json`, `--plot` and `--paper`, run quickly
 //! (`UNIMAC_BENCH_QUICK=1`: a few milliseconds per cell).
 
-use std::process::Command;
+mod common;
+use common::bin;
 
 fn bench(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_unimac"))
+    let out = bin()
         .arg("bench")
         .args(args)
         .env("UNIMAC_BENCH_QUICK", "1")

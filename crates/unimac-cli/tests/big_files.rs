@@ -3,65 +3,26 @@
 //! (read in 1 MiB buffers) and as the library's one-shot computation.
 
 use std::fs;
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir, KEY_VAR};
+use common::{bytes, ok, run_with, TempDir, KEY_VAR};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_key(args, None, stdin)
+    run_with(args, None, stdin)
 }
 
 /// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
 /// (`compute --key-env`).
 fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
-    c.args(args);
-    if let Some(k) = key {
-        c.env(KEY_VAR, k);
-    }
-    let mut c = c
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        // Written from another thread: the child may fill its stdout first.
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
+    run_with(args, key, stdin)
 }
 
 fn ok_line(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone())
-        .expect("utf-8")
-        .trim_end()
-        .to_string()
+    ok(o).trim_end().to_string()
 }
-
 
 #[test]
 fn big_files_equal_stdin_and_one_shot() {

@@ -3,133 +3,16 @@
 //! stdout, nothing half-written, no panic).
 
 use std::fs;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A process that refuses its arguments exits without reading stdin:
-    // then the write fails with a broken pipe, which is not the test's point.
-    let _ = c.stdin.take().unwrap().write_all(input);
-    c.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A user error: non-zero exit, exactly one line on stderr naming the
-/// problem, nothing on stdout, no panic.
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert!(
-        !o.status.success(),
-        "expected failure, got success; stderr: {e}"
-    );
-    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
-    assert!(!e.contains("panicked"), "panicked: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-/// A fresh directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Dir(TempDir);
-
-impl Dir {
-    fn new() -> Dir {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let p = std::env::temp_dir().join(format!(
-            "unimac-cli-test-{}-{}-{nanos}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::create_dir(&p).unwrap();
-        Dir(TempDir(p))
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.p(name).display().to_string()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.s(name)
-    }
-    /// A key file's text written as keygen would (mode 0600).
-    fn key(&self, name: &str, data: &[u8]) -> String {
-        let p = self.write(name, data);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
-        }
-        p
-    }
-}
+mod common;
+use common::{assert_error, bin, key_hex, run, run_stdin, stderr, stdout, TempDir as Dir};
 
 fn keygen(d: &Dir, name: &str, file: &str) -> String {
     let o = run(&["keygen", name, "-o", &d.s(file)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
     d.s(file)
-}
-
-/// The hex line of a key file.
-fn key_hex(path: &str) -> String {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string()
 }
 
 /// The value of a counter file, after checking its binding line
@@ -193,7 +76,7 @@ fn compute_file_stdin_and_dash_agree_with_the_vectors() {
     // mac.jsonl line 2: mac-hash127 of 3b.
     let key = "2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b";
     let want = "3f318193b259eb8e8653a98f0996c47c\n";
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", &[0x3b]);
     // mac-hash127 is a one-time MAC: its value is served as a known answer
     // only, with --known-answer and --key.
@@ -227,7 +110,7 @@ const KEY_WARNING: &str =
 /// and without the warning.
 #[test]
 fn compute_key_from_the_environment_and_the_command_line_warning() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", b"abc");
     let key = "0123456789abcdef";
     let o = run(&["compute", "eval64", "--key", key, &f]);
@@ -274,7 +157,7 @@ fn compute_key_from_the_environment_and_the_command_line_warning() {
     assert_error(&o, "key must be 8 bytes");
     assert!(!stderr(&o).contains("warning"));
     // The three sources exclude each other (clap, exit 2, one line).
-    let kf = d.key("k", b"x");
+    let kf = d.write_private("k", b"x");
     for args in [
         vec!["compute", "eval64", "--key", key, "--key-env", "UNIMAC_TEST_KEY", &f],
         vec!["compute", "eval64", "--key-file", &kf, "--key-env", "UNIMAC_TEST_KEY", &f],
@@ -297,7 +180,7 @@ fn compute_key_from_the_environment_and_the_command_line_warning() {
 
 #[test]
 fn compute_errors() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("m", b"x");
     // hash127's value is a one-time MAC's tag: refused without
     // --known-answer, and the known-answer path reports input errors.
@@ -339,7 +222,7 @@ fn compute_errors() {
         "multiple of 4",
     );
     assert_error(
-        &run(&[&ka[..], &["--key", H127_KEY, d.0.path().to_str().unwrap()]].concat()),
+        &run(&[&ka[..], &["--key", H127_KEY, d.path().to_str().unwrap()]].concat()),
         "directory",
     );
     // A nonce MAC's --nonce needs the caller's word that it never repeats.
@@ -359,7 +242,7 @@ fn compute_errors() {
 
 #[test]
 fn check_vectors_exit_codes_and_summary() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let good = d.write(
         "good.jsonl",
         b"{\"fn\": \"mac-hash127\", \"key\": \"2ada5eac627c82302b7155fa4e1591e14876840705af8bf878c2f14878f2394b\", \"msg\": \"3b\", \"out\": \"3f318193b259eb8e8653a98f0996c47c\"}\n",
@@ -403,7 +286,7 @@ fn check_vectors_exit_codes_and_summary() {
 
 #[test]
 fn keygen_writes_a_private_hex_key_once() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let text = fs::read_to_string(&k).unwrap();
     let (head, hex) = text.split_once('\n').unwrap();
@@ -433,7 +316,7 @@ fn keygen_writes_a_private_hex_key_once() {
 
 #[test]
 fn keygen_never_overwrites() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = d.write("k", b"precious\n");
     assert_error(&run(&["keygen", "hash127-aes", "-o", &k]), "already exists");
     assert_eq!(fs::read(&k).unwrap(), b"precious\n");
@@ -488,7 +371,7 @@ fn tag_ok(args: &[&str]) -> String {
 
 #[test]
 fn tag_output_matches_compute_and_verifies() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f1 = d.write("a file", b"hello\n");
     let f2 = d.write("big", &vec![0xa5; 3 << 20]); // memory-mapped path
@@ -521,7 +404,7 @@ fn tag_output_matches_compute_and_verifies() {
 
 #[test]
 fn verify_reports_failures_like_sha256sum() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f1 = d.write("one", b"1");
     let f2 = d.write("two", b"2");
@@ -607,7 +490,7 @@ fn verify_reports_failures_like_sha256sum() {
 
 #[test]
 fn malformed_check_lines() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f = d.write("f", b"x");
     let good = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
@@ -668,7 +551,7 @@ fn malformed_check_lines() {
 
 #[test]
 fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let c = d.s("ctr");
     let o = run(&[
         "keygen",
@@ -793,7 +676,7 @@ fn nonce_macs_with_a_counter_never_reuse_a_nonce() {
 
 #[test]
 fn tag_errors_write_nothing() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"msg");
     let k = d.s("k");
     let ctr = d.s("ctr");
@@ -806,12 +689,12 @@ fn tag_errors_write_nothing() {
         "cannot open key file",
     );
     // non-hex key
-    let bad = d.key("bad", b"not a key at all\n");
+    let bad = d.write_private("bad", b"not a key at all\n");
     assert_error(
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad2",
         format!("unimac-key hash127-aes\n{}\n\n", "ab".repeat(32)).as_bytes(),
     );
@@ -819,7 +702,7 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad3",
         format!("unimac-key hash127-aes\n {}\n", "ab".repeat(32)).as_bytes(),
     );
@@ -827,13 +710,13 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
         "not a key file",
     );
-    let bad = d.key(
+    let bad = d.write_private(
         "bad4",
         format!("unimac-key  hash127-aes\n{}\n", "ab".repeat(32)).as_bytes(),
     );
     assert_error(&run(&["tag", "hash127-aes", "--key-file", &bad, &f]), "");
     // wrong key length
-    let short = d.key(
+    let short = d.write_private(
         "short",
         format!("unimac-key hash127-aes\n{}\n", "ab".repeat(31)).as_bytes(),
     );
@@ -841,7 +724,7 @@ fn tag_errors_write_nothing() {
         &run(&["tag", "hash127-aes", "--key-file", &short, &f]),
         "needs 32 bytes",
     );
-    let odd = d.key(
+    let odd = d.write_private(
         "odd",
         format!("unimac-key hash127-aes\n{}a\n", "ab".repeat(32)).as_bytes(),
     );
@@ -969,7 +852,7 @@ fn tag_errors_write_nothing() {
             "hash127-aes",
             "--key-file",
             &k2,
-            d.0.path().to_str().unwrap(),
+            d.path().to_str().unwrap(),
         ]),
         "directory",
     );
@@ -983,7 +866,7 @@ fn tag_errors_write_nothing() {
 
 #[test]
 fn corrupt_or_missing_counter_file() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"msg");
     let k = d.s("k");
     let good = d.s("good");
@@ -1068,7 +951,7 @@ fn corrupt_or_missing_counter_file() {
     assert!(t.starts_with(&format!("{}:", "00".repeat(16))), "{t}");
     assert_eq!(counter_value(&good, "hash127-aes-nonce"), "1");
     // No temporary files are left behind.
-    let left: Vec<_> = fs::read_dir(d.0.path())
+    let left: Vec<_> = fs::read_dir(d.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -1080,7 +963,7 @@ fn corrupt_or_missing_counter_file() {
 
 #[test]
 fn file_names_with_newlines_are_escaped() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let k = keygen(&d, "hash127-aes", "k");
     let f = d.write("a\nb", b"x");
     let out = tag_ok(&["tag", "hash127-aes", "--key-file", &k, &f]);
@@ -1219,7 +1102,7 @@ fn bound_errors() {
 
 #[test]
 fn a_killed_tag_never_gives_its_nonce_again() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let c = d.s("ctr");
     let o = run(&["keygen", "wc-eval64", "-o", &d.s("k"), "--counter", &c]);
     let (name, k) = if o.status.success() {
@@ -1281,7 +1164,7 @@ fn a_killed_tag_never_gives_its_nonce_again() {
 fn big_files_tag_like_streamed_stdin_for_every_mac() {
     // A memory-mapped file goes to the MAC in one slice (two-thread paths);
     // stdin comes in 1 MiB reads. Both must give the same tag, for every MAC.
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let data: Vec<u8> = (0..(5u32 << 20) + 123)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
@@ -1321,7 +1204,7 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
         // A one-message key is spent by its tag: the stdin run gets a fresh
         // copy of the same key (a copy of a one-time key file defeats its
         // spent mark: only a test may do this).
-        let k2 = d.key(&format!("{name}.key2"), &fs::read(&k).unwrap());
+        let k2 = d.write_private(&format!("{name}.key2"), &fs::read(&k).unwrap());
         let from_file = tag_ok(&[args.clone(), vec![f.as_str()]].concat());
         args[3] = k2.as_str();
         let from_stdin = run_stdin(&args, &data);
@@ -1351,7 +1234,7 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
 
 #[test]
 fn one_time_key_tags_once_then_only_verifies() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let f = d.write("f", b"the one message");
     let g = d.write("g", b"another message");
     let k = keygen(&d, "hash127", "k");
@@ -1389,21 +1272,21 @@ fn one_time_key_tags_once_then_only_verifies() {
     assert_eq!(sums, format!("{}  {f}\n", want.trim_end()));
     assert_error(&run(&["compute", "mac-hash127", "--key", &key, &f]), "one-time");
     // A key file marked spent is still strict.
-    let bad = d.key("bad", format!("{before}spent\nspent\n").as_bytes());
+    let bad = d.write_private("bad", format!("{before}spent\nspent\n").as_bytes());
     assert_error(
         &run(&["verify", "hash127", "--key-file", &bad, "--check", &s]),
         "not a key file",
     );
 }
 
-/// `verify` of a one-time MAC's tags (src/mac_cmd.rs: the check takes the
+/// `verify` of a one-time MAC's tags (src/verify.rs: the check takes the
 /// tag first and gives none): for hash127 and hash127-96, on a small file
 /// (read on a worker), a file of 8 MiB and more (read on its own) and
 /// stdin, the right tag is OK and a changed tag or a changed file FAILED;
 /// checking does not spend the key.
 #[test]
 fn one_time_tags_verify_on_every_read_path() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let small = d.write("small", b"the one message");
     let big_data: Vec<u8> = (0..(8usize << 20) + 5).map(|i| (i * 7 + i / 4099) as u8).collect();
     let big = d.write("big", &big_data);
@@ -1449,7 +1332,7 @@ fn one_time_tags_verify_on_every_read_path() {
 
 #[test]
 fn random_nonces_are_fresh_and_verify() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let files: Vec<String> = (0..4)
         .map(|i| d.write(&format!("f{i}"), format!("same text {}", i / 2).as_bytes()))
         .collect();
@@ -1541,7 +1424,7 @@ fn random_nonces_are_fresh_and_verify() {
 
 #[test]
 fn shoup_macs_of_spec_7_tag_verify_and_bound() {
-    let d = Dir::new();
+    let d = Dir::unique("cli-test");
     let a = d.write("a", b"attack at dawn");
     let b = d.write("b", b"attack at dusk");
     // shoup4: stateless, a fresh random r || s per message, printed as the nonce.

@@ -1,5 +1,5 @@
 //! Many files on worker threads (src/pool.rs, `tag_pooled` and `verify`
-//! in src/mac_cmd.rs): `tag` and `verify` print exactly what the one-thread
+//! in src/tag.rs and src/verify.rs): `tag` and `verify` print exactly what the one-thread
 //! path prints (`--threads 1`), byte for byte on stdout and stderr, with
 //! the same exit status, the same counter nonces in the same places and the
 //! same final counter value; error lines at the same places; also without
@@ -8,19 +8,19 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use unimac::registry::NamedMac;
 
 mod common;
-use common::{bytes, TempDir};
+use common::{bin, bytes, text, TempDir};
 
 /// Files at least this long are done by the main thread with every core
 /// (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
 
 fn run(args: &[&str], portable: bool) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    let mut c = bin();
     c.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if portable {
         c.env("UNIMAC_FORCE_PORTABLE", "1");
@@ -33,17 +33,13 @@ fn run(args: &[&str], portable: bool) -> Output {
 /// other is written).
 fn run_merged(args: &[&str], portable: bool, file: &Path) -> Vec<u8> {
     let f = fs::File::create(file).expect("output file");
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
+    let mut c = bin();
     c.args(args).stdin(Stdio::null()).stdout(f.try_clone().expect("clone")).stderr(f);
     if portable {
         c.env("UNIMAC_FORCE_PORTABLE", "1");
     }
     c.status().expect("run unimac");
     fs::read(file).expect("read output")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The files of a run: a few hundred of varied sizes (empty ones, around
@@ -74,16 +70,16 @@ fn populate(d: &TempDir, big: bool) -> (Vec<String>, bool) {
             _ => format!("tree/f{i:03}"),
         };
         fs::write(d.0.join(&name), bytes(len, 1000 + i as u64)).expect("write");
-        list.push(d.p(&name));
+        list.push(d.s(&name));
         if i == 40 || i == 41 || i == 250 {
-            list.push(d.p(&format!("tree/missing{i}")));
+            list.push(d.s(&format!("tree/missing{i}")));
         }
         if i == 120 {
-            list.push(d.p("tree/sub"));
+            list.push(d.s("tree/sub"));
         }
         if i == 150 && big {
             fs::write(d.0.join("tree/big"), bytes(SPLIT_MIN + 4097, 7)).expect("write big");
-            list.push(d.p("tree/big"));
+            list.push(d.s("tree/big"));
         }
     }
     // An unreadable file, where permissions bind (not for root).
@@ -168,7 +164,7 @@ fn tags_and_verifies(portable: bool, big: bool) {
     let d = TempDir::new(&format!("many-{portable}-{big}"));
     let (list, unreadable) = populate(&d, big);
     let list_refs: Vec<&str> = list.iter().map(String::as_str).collect();
-    let k = d.p("k");
+    let k = d.s("k");
     assert!(run(&["keygen", "hash127-aes", "-o", &k], false).status.success());
 
     // No nonce: every line against the library, in order; the missing
@@ -191,11 +187,11 @@ fn tags_and_verifies(portable: bool, big: bool) {
     }
     assert!(got_tags.len() > 250, "{}", got_tags.len());
     assert_eq!(got_tags, want, "tags in file order equal the library's");
-    let sums = d.p("sums");
+    let sums = d.s("sums");
     fs::write(&sums, &o.stdout).expect("sums");
 
     // -r over the tree, BSD lines, NUL-ended lines.
-    let tree = d.p("tree");
+    let tree = d.s("tree");
     for extra in [&["-r"][..], &["-r", "--tag"], &["-r", "-z"]] {
         let mut a = vec!["tag", "hash127-aes", "--key-file", &k];
         a.extend_from_slice(extra);
@@ -206,7 +202,7 @@ fn tags_and_verifies(portable: bool, big: bool) {
     // A counter: the files read get consecutive values in order, the
     // others none; the counter file ends the same.
     for mac in ["wc-eval128", "umac128"] {
-        let (kc, c) = (d.p(&format!("{mac}.k")), d.p(&format!("{mac}.c")));
+        let (kc, c) = (d.s(&format!("{mac}.k")), d.s(&format!("{mac}.c")));
         assert!(run(&["keygen", mac, "-o", &kc, "--counter", &c], false).status.success());
         let mut a = vec!["tag", mac, "--key-file", &kc, "--counter", &c];
         a.extend(&list_refs);
@@ -227,7 +223,7 @@ fn tags_and_verifies(portable: bool, big: bool) {
     }
 
     // seal: the same manifest (entries, nonces, seal line), and its check.
-    let (kc, c) = (d.p("wc-eval128.k"), d.p("wc-eval128.c"));
+    let (kc, c) = (d.s("wc-eval128.k"), d.s("wc-eval128.c"));
     for (key, ctr) in [(&k, None), (&kc, Some(c.as_str()))] {
         let mut a = vec!["seal", "--key-file", key.as_str(), "-r", &tree];
         if let Some(c) = ctr {
@@ -236,7 +232,7 @@ fn tags_and_verifies(portable: bool, big: bool) {
         let o = same_for_all_threads(&a, ctr.map(Path::new), portable);
         assert_eq!(o.status.success(), !unreadable, "{}", text(&o.stderr));
         if !unreadable {
-            let manifest = d.p("manifest");
+            let manifest = d.s("manifest");
             fs::write(&manifest, &o.stdout).expect("manifest");
             let v = same_for_all_threads(&["verify", "--key-file", key.as_str(), &manifest], None, portable);
             assert!(v.status.success(), "{}", text(&v.stderr));
@@ -251,13 +247,13 @@ fn tags_and_verifies(portable: bool, big: bool) {
     let mut check = fs::read(&sums).expect("sums");
     check.extend_from_slice(b"not a line\n");
     let good_line = text(&o.stdout).lines().nth(5).expect("a line").to_string();
-    check.extend_from_slice(format!("wc-eval128 ({}) = 00\n", d.p("tree/f005")).as_bytes());
+    check.extend_from_slice(format!("wc-eval128 ({}) = 00\n", d.s("tree/f005")).as_bytes());
     check.extend_from_slice(format!("{good_line}\nzz  x\n").as_bytes());
     let mut v = check.clone();
     for _ in 0..3 {
         v.extend_from_slice(&check);
     }
-    let vpath = d.p("check");
+    let vpath = d.s("check");
     fs::write(&vpath, &v).expect("check file");
     for extra in [&[][..], &["--quiet"], &["--ignore-missing"], &["--status"], &["--warn", "--strict"]] {
         let mut a = vec!["verify", "--key-file", &k];
@@ -281,7 +277,7 @@ fn tags_and_verifies(portable: bool, big: bool) {
     let (nonce, rest) = first_line.split_once(':').expect("nonce");
     let other = format!("{nonce}:{}{}\n", "0".repeat(32), &rest[32..]);
     lines.extend_from_slice(other.as_bytes());
-    let cpath = d.p("check-ctr");
+    let cpath = d.s("check-ctr");
     fs::write(&cpath, &lines).expect("check file");
     same_for_all_threads(&["verify", "--key-file", &kc, &cpath], None, portable);
 }

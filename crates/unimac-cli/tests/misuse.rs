@@ -9,9 +9,11 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{key_hex, ok, text, TempDir as Dir};
 
 /// How long one run of the binary may take.
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -58,10 +60,6 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     }
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 /// A refusal: exit status `code`, exactly one line on stderr that contains
 /// every one of `needles` (case-insensitive), nothing on stdout, no panic.
 #[track_caller]
@@ -76,40 +74,7 @@ fn refused(o: &Output, code: i32, needles: &[&str]) {
     }
 }
 
-/// Success: exit 0, nothing on stderr; returns stdout.
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "failed ({:?}): {}", o.status.code(), text(&o.stderr));
-    assert!(o.stderr.is_empty(), "stderr: {}", text(&o.stderr));
-    text(&o.stdout)
-}
-
-/// A fresh directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 impl Dir {
-    fn new(tag: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("unimac-misuse-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir(&p).unwrap();
-        Dir(p)
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.p(name).display().to_string()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.s(name)
-    }
     /// `unimac keygen MAC -o KEY [--counter CTR]`; returns the key file.
     fn keygen(&self, mac: &str, key: &str, counter: Option<&str>) -> String {
         let (k, c) = (self.s(key), counter.map(|c| self.s(c)));
@@ -125,11 +90,6 @@ impl Dir {
         assert!(e.is_empty() || (e.lines().count() == 1 && e.contains("is weak")), "{e}");
         k
     }
-}
-
-/// The hex key of a key file (its second line).
-fn key_hex(path: &str) -> String {
-    fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
 }
 
 /// The `NONCE:TAG` of a tag line, split.

@@ -2,85 +2,16 @@
 //! the one-time MAC `hash127-96` end to end.
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert!(!o.status.success(), "expected failure; stderr: {e}");
-    assert_ne!(o.status.code(), Some(101), "panicked: {e}");
-    assert!(!e.contains("panicked"), "panicked: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(tag: &str) -> Dir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let p = std::env::temp_dir().join(format!(
-            "unimac-modp-cli-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        fs::create_dir(&p).unwrap();
-        Dir(p)
-    }
-    fn s(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-    /// A new file, private (mode 0600: key files open to others are warned about).
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.0.join(name), data).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(self.0.join(name), fs::Permissions::from_mode(0o600)).unwrap();
-        }
-        self.s(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::{assert_error, run, stderr, stdout, TempDir as Dir};
 
 /// A modp key of modp.jsonl (line 1).
 const P_HEX: &str = "57ad381a88b75b7480475d1496e591e8";
 
 #[test]
 fn keygen_modp_writes_a_prime_of_the_range() {
-    let d = Dir::new("keygen");
+    let d = Dir::new("modp-cli-keygen");
     let k = d.s("k");
     let o = run(&["keygen", "modp", "-o", &k]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -118,10 +49,10 @@ fn keygen_modp_writes_a_prime_of_the_range() {
 
 #[test]
 fn compute_modp_and_its_errors() {
-    let d = Dir::new("compute");
+    let d = Dir::new("modp-cli-compute");
     // A modp key file works with --key-file too.
-    let k = d.write("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
-    let one = d.write("one", &[1]);
+    let k = d.write_private("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
+    let one = d.write_private("one", &[1]);
     let o = run(&["compute", "modp", "--key-file", &k, &one]);
     assert_eq!(
         stdout(&o).trim(),
@@ -130,14 +61,14 @@ fn compute_modp_and_its_errors() {
         stderr(&o)
     );
     // modp.jsonl: 0x56ad…e8 = p − 1 mod p, and p + 1 ≡ 1.
-    let m = d.write(
+    let m = d.write_private(
         "m",
         &hex::decode("58ad381a88b75b7480475d1496e591e8").unwrap(),
     );
     let o = run(&["compute", "modp", "--key", P_HEX, &m]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "01000000000000000000000000000000\n");
-    let empty = d.write("e", b"");
+    let empty = d.write_private("e", b"");
     let o = run(&["compute", "modp", "--key", P_HEX, &empty]);
     assert_eq!(stdout(&o), "00000000000000000000000000000000\n");
     // Not a prime, below the range, even, wrong length.
@@ -176,8 +107,8 @@ fn compute_modp_and_its_errors() {
 
 #[test]
 fn check_identity_exit_codes_and_probability() {
-    let d = Dir::new("identity");
-    let k = d.write("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
+    let d = Dir::new("modp-cli-identity");
+    let k = d.write_private("k", format!("unimac-key modp\n{P_HEX}\n").as_bytes());
     // (2^800 + 5)^2 = 2^1600 + 10·2^800 + 25 = b·c + d·e with b = 2^800,
     // c = 2^800 + 10, d = 5, e = 5.
     let big = |shift: usize, add: u8| {
@@ -186,17 +117,17 @@ fn check_identity_exit_codes_and_probability() {
         v[0] += add;
         v
     };
-    let a = d.write("a", &big(800, 5));
-    let b = d.write("b", &big(800, 0));
-    let c = d.write("c", &big(800, 10));
-    let five = d.write("d", &[5]);
+    let a = d.write_private("a", &big(800, 5));
+    let b = d.write_private("b", &big(800, 0));
+    let c = d.write_private("c", &big(800, 10));
+    let five = d.write_private("d", &[5]);
     let o = run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &five]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("OK:"), "{out}");
     // |D| < 2^1603: at most 13 primes >= 2^120 divide it: 13 / 2^121.52.
     assert!(out.contains("2^-117.82"), "{out}");
-    let six = d.write("six", &[6]);
+    let six = d.write_private("six", &[6]);
     let o = run(&["check-identity", "--key-file", &k, &a, &b, &c, &five, &six]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).starts_with("FAILED:"));
@@ -253,7 +184,7 @@ fn check_identity_exit_codes_and_probability() {
         ]),
         "missing",
     );
-    let bad_key = d.write("bk", b"unimac-key modp\n59ad381a88b75b7480475d1496e591e8\n");
+    let bad_key = d.write_private("bk", b"unimac-key modp\n59ad381a88b75b7480475d1496e591e8\n");
     assert_error(
         &run(&[
             "check-identity",
@@ -267,7 +198,7 @@ fn check_identity_exit_codes_and_probability() {
         ]),
         "prime",
     );
-    let short_key = d.write("sk", b"unimac-key modp\n57ad\n");
+    let short_key = d.write_private("sk", b"unimac-key modp\n57ad\n");
     assert_error(
         &run(&[
             "check-identity",
@@ -312,13 +243,13 @@ fn bound_knows_both_new_names() {
 
 #[test]
 fn hash127_96_tag_and_verify() {
-    let d = Dir::new("h96");
+    let d = Dir::new("modp-cli-h96");
     let k = d.s("k");
     assert!(run(&["keygen", "hash127-96", "-o", &k]).status.success());
     let text = fs::read_to_string(&k).unwrap();
     assert_eq!(text.lines().nth(1).unwrap().len(), 96, "{text}");
-    let m = d.write("m", b"attack at dawn");
-    let m2 = d.write("m2", b"x");
+    let m = d.write_private("m", b"attack at dawn");
+    let m2 = d.write_private("m2", b"x");
     // One message per key: two files are refused before anything is spent.
     assert_error(
         &run(&["tag", "hash127-96", "--key-file", &k, &m, &m2]),
@@ -353,7 +284,7 @@ fn hash127_96_tag_and_verify() {
     let o = run(&["compute", "mac-hash127-96", "--known-answer", "--key", key.trim(), &m]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).trim(), tag);
-    let sums = d.write("sums", line.as_bytes());
+    let sums = d.write_private("sums", line.as_bytes());
     let o = run(&["verify", "hash127-96", "--key-file", &k, "-c", &sums]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{m}: OK\n"));

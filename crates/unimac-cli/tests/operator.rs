@@ -5,124 +5,14 @@
 //! naming scheme, advice on weak MACs, and no panic on any input.
 
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-}
-
-fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    bin().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-/// The environment variable `compute --key-env` reads the tests' keys from
-/// (no key on a command line).
-const KEY_VAR: &str = "UNIMAC_TEST_KEY";
-
-/// [`run`] with the hex `key` in [`KEY_VAR`].
-fn run_key<S: AsRef<std::ffi::OsStr>>(args: &[S], key: &str) -> Output {
-    bin().args(args).env(KEY_VAR, key).stdin(Stdio::null()).output().unwrap()
-}
-
-fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = c.stdin.take().unwrap();
-    let data = input.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let o = c.wait_with_output().unwrap();
-    w.join().unwrap();
-    o
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn no_panic(o: &Output) {
-    assert_ne!(o.status.code(), Some(101), "panicked: {}", stderr(o));
-    assert!(!stderr(o).contains("panicked"), "panicked: {}", stderr(o));
-}
-
-/// A user error: non-zero exit, one line on stderr naming the problem,
-/// nothing on stdout, no panic.
-#[track_caller]
-fn assert_error(o: &Output, needle: &str) {
-    no_panic(o);
-    let e = stderr(o);
-    assert!(!o.status.success(), "expected failure; stderr: {e}");
-    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
-    assert!(
-        e.to_lowercase().contains(&needle.to_lowercase()),
-        "stderr {e:?} should mention {needle:?}"
-    );
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout, got: {:?}",
-        stdout(o)
-    );
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    no_panic(o);
-    assert!(o.status.success(), "failed: {}", stderr(o));
-    assert!(o.stderr.is_empty(), "stderr: {}", stderr(o));
-    stdout(o)
-}
-
-struct Dir(PathBuf);
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Read-only leftovers of a test must not stop the cleanup.
-            let _ = fs::set_permissions(&self.0, fs::Permissions::from_mode(0o700));
-        }
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::{assert_error, bin, no_panic, ok, run, run_key, run_stdin, stderr, stdout, TempDir as Dir, KEY_VAR};
 
 impl Dir {
-    fn new() -> Dir {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "unimac-op-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir(&p).unwrap();
-        Dir(p)
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.p(name).display().to_string()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.s(name)
-    }
     fn keygen(&self, mac: &str, file: &str) -> String {
         ok(&run(&["keygen", mac, "-o", &self.s(file)]));
         self.s(file)
@@ -172,7 +62,7 @@ fn has_open(pid: u32, path: &Path) -> bool {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_file_truncated_while_read_gives_an_error_line_not_a_crash() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"first");
     let z = d.write("z", b"last");
@@ -262,7 +152,7 @@ fn run_while_cut(args: &[&str], big: &Path) -> std::process::Output {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_file_truncated_while_read_in_stripes_gives_an_error_line() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let (k, c) = (d.s("k"), d.s("c"));
     ok(&run(&["keygen", "umac128", "-o", &k, "--counter", &c]));
     let a = d.write("a", b"first");
@@ -285,7 +175,7 @@ fn a_file_truncated_while_read_in_stripes_gives_an_error_line() {
 /// an endless stdin and a 64 GiB sparse file are refused at once.
 #[test]
 fn one_block_names_stop_reading_past_their_block() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let key = "ab".repeat(128);
     let zero = fs::File::open("/dev/zero").unwrap();
     let t0 = Instant::now();
@@ -335,7 +225,7 @@ fn one_block_names_stop_reading_past_their_block() {
 
 #[test]
 fn tag_prints_good_lines_and_reports_unreadable_files() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"1");
     let b = d.write("b", b"2");
@@ -404,7 +294,7 @@ fn tag_prints_good_lines_and_reports_unreadable_files() {
 #[test]
 fn file_names_are_bytes_and_round_trip() {
     use std::os::unix::ffi::OsStrExt;
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let names: [&[u8]; 4] = [
         b"caf\xe9",
@@ -456,7 +346,7 @@ fn file_names_are_bytes_and_round_trip() {
 
 #[test]
 fn verify_refuses_stdin_twice() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"x");
     let line_dash = ok(&run_stdin(&["tag", "hash127-aes", "--key-file", &k], b"x"));
@@ -497,7 +387,7 @@ fn verify_refuses_stdin_twice() {
 
 #[test]
 fn verify_quiet_status_strict_and_several_check_files() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"1");
     let b = d.write("b", b"2");
@@ -568,7 +458,7 @@ fn verify_quiet_status_strict_and_several_check_files() {
 
 #[test]
 fn tag_a_tree_and_a_list_of_files() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     fs::create_dir_all(d.p("t/sub/deeper")).unwrap();
     let files = ["t/b", "t/a", "t/sub/c", "t/sub/deeper/d"];
@@ -643,7 +533,7 @@ fn tag_a_tree_and_a_list_of_files() {
 #[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     fs::create_dir(d.p("many")).unwrap();
     for i in 0..3000 {
@@ -668,7 +558,7 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn key_files_are_bound_to_their_mac() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let f = d.write("f", b"m");
     let k = d.keygen("hash127-aes", "k");
     assert!(fs::read_to_string(&k)
@@ -780,7 +670,7 @@ fn key_files_are_bound_to_their_mac() {
 #[test]
 fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
     use std::os::unix::fs::MetadataExt;
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let f = d.write("f", b"m");
     let c = d.s("c");
     ok(&run(&[
@@ -845,7 +735,7 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
         Path::new(&other).exists(),
         "only NAME.PID.tmp files are touched"
     );
-    let tmps = fs::read_dir(&d.0)
+    let tmps = fs::read_dir(d.path())
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
@@ -857,7 +747,7 @@ fn counter_files_keep_their_mode_and_are_never_silently_replaced() {
 
 #[test]
 fn bsd_lines_name_the_mac_and_verify_by_it() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let f = d.write("f", b"m");
     let k = d.keygen("hash127-aes", "k");
     ok(&run(&[
@@ -932,7 +822,7 @@ fn bsd_lines_name_the_mac_and_verify_by_it() {
 
 #[test]
 fn one_naming_scheme_and_papers_by_title() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let f = d.write("f", b"m");
     let k = d.keygen("mac-hash127-aes", "k");
     let a = ok(&run(&["tag", "mac-hash127-aes", "--key-file", &k, &f]));
@@ -978,7 +868,7 @@ fn one_naming_scheme_and_papers_by_title() {
 
 #[test]
 fn advice_and_weak_macs_need_allow_weak() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let f = d.write("f", b"m");
     let list = ok(&run(&["list"]));
     let row = |n: &str| {
@@ -1065,7 +955,7 @@ fn bench_never_panics() {
 /// tag that no longer matches still fails.
 #[test]
 fn crlf_and_trailing_blanks_are_plain_line_ends() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"alpha");
     let b = d.write("b", b"beta");
@@ -1098,7 +988,7 @@ fn crlf_and_trailing_blanks_are_plain_line_ends() {
 /// still "unknown MAC".
 #[test]
 fn tag_takes_the_mac_from_the_key_file() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"alpha");
     let b = d.write("b", b"beta");
@@ -1128,7 +1018,7 @@ fn argument_errors_are_one_line_and_counts_read_as_written() {
 /// every one.
 #[test]
 fn improperly_formatted_lines_are_summed_up() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"alpha");
     let good = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a]));
@@ -1181,7 +1071,7 @@ fn run_within<S: AsRef<std::ffi::OsStr>>(secs: u64, args: &[S]) -> Output {
 #[test]
 fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
     use std::os::unix::fs::symlink;
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     fs::create_dir_all(d.p("t/sub")).unwrap();
     fs::create_dir_all(d.p("elsewhere")).unwrap();
@@ -1222,7 +1112,7 @@ fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
 #[test]
 fn zero_terminated_lines_round_trip() {
     use std::os::unix::ffi::OsStrExt;
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let odd = d.0.join(std::ffi::OsStr::from_bytes(b"new\nline\\back"));
     fs::write(&odd, b"x").unwrap();
@@ -1260,12 +1150,12 @@ fn zero_terminated_lines_round_trip() {
 #[cfg(unix)]
 #[test]
 fn verify_escapes_control_bytes_and_drops_os_error_numbers() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let t = "00".repeat(16);
     let lines = format!(
         "{t}  {dir}/gone\x1b[31mred\x07\n{t}  {dir}/nul\x1b]0;title\x07\nwc\x1bx (f) = {t}\n",
-        dir = d.0.display()
+        dir = d.path().display()
     );
     let sums = d.write("SUMS\x1b[2J", lines.as_bytes());
     let o = run(&["verify", "--key-file", &k, &sums]);
@@ -1300,7 +1190,7 @@ fn verify_escapes_control_bytes_and_drops_os_error_numbers() {
 /// A modp key file given to verify or tag: what it is for, not "unknown name".
 #[test]
 fn a_modp_key_file_is_for_check_identity() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let p = d.keygen("modp", "p.key");
     let f = d.write("f", b"x");
     let sums = d.write("SUMS", format!("{}  {f}\n", "00".repeat(16)).as_bytes());
@@ -1385,7 +1275,7 @@ fn completions_and_manual_page() {
 #[cfg(target_os = "linux")]
 #[test]
 fn progress_only_on_a_terminal() {
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let big: Vec<u8> = vec![7u8; 32 << 20];
     let a = d.write("a", &big);
@@ -1412,7 +1302,7 @@ fn progress_only_on_a_terminal() {
 #[test]
 fn each_line_is_out_before_a_slow_file_is_read() {
     use std::io::{BufRead, Write};
-    let d = Dir::new();
+    let d = Dir::unique("op-test");
     let k = d.keygen("hash127-aes", "k");
     let a = d.write("a", b"alpha");
     let fifo = d.s("slow");

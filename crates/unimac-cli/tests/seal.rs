@@ -6,27 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32) {
-    assert_eq!(o.status.code(), Some(code), "stdout:\n{}stderr:\n{}", stdout(o), stderr(o));
-}
+mod common;
+use common::{assert_code, bin, run_in, stderr, stdout, temp_dir};
 
 /// A user error: exit 2, one line on stderr mentioning `needle`, nothing on
 /// stdout.
@@ -37,13 +18,6 @@ fn assert_error(o: &Output, needle: &str) {
     assert_eq!(e.lines().count(), 1, "one line on stderr: {e:?}");
     assert!(e.contains(needle), "{e:?} should mention {needle:?}");
     assert!(o.stdout.is_empty(), "nothing on stdout: {:?}", stdout(o));
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unimac-seal-{}-{tag}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// The files of the sealed tree `d`, in the order `seal -r` lists them.
@@ -430,7 +404,7 @@ fn shoup4_pairs_go_where_nonces_go() {
 /// Run with a deadline: a verify that blocks (on a named pipe, a device)
 /// fails the test instead of hanging it.
 fn run_bounded(dir: &Path, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unimac"))
+    let mut child = bin()
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())

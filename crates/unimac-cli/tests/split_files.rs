@@ -6,15 +6,14 @@
 //! the same lines as the stream path (stdin, `--threads 1`).
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use unimac::partial;
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, TempDir, KEY_VAR};
+use common::{bytes, ok, run_with, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
@@ -23,40 +22,14 @@ const BUF: usize = 256 << 10;
 const MIB: usize = 1 << 20;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_key(args, None, stdin)
+    run_with(args, None, stdin)
 }
 
 /// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
 /// (`compute --key-env`).
 fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"));
-    c.args(args);
-    if let Some(k) = key {
-        c.env(KEY_VAR, k);
-    }
-    let mut c = c
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
+    run_with(args, key, stdin)
 }
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).expect("utf-8")
-}
-
 
 /// Key and nonce lengths of a name that splits (a MAC's from its row, a
 /// hash's from the catalogue).
@@ -86,7 +59,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
     if nl > 0 {
         args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
     }
-    let path = dir.p("m");
+    let path = dir.s("m");
     for &len in lens {
         let data = bytes(len, seed.wrapping_add(len as u64));
         fs::write(&path, &data).expect("write file");
@@ -181,8 +154,8 @@ fn every_name_with_partials_in_stripes_equals_one_shot() {
 }
 
 fn keygen(dir: &TempDir, name: &str, counter: bool) -> (String, Option<String>) {
-    let k = dir.p(&format!("{name}.key"));
-    let c = dir.p(&format!("{name}.ctr"));
+    let k = dir.s(&format!("{name}.key"));
+    let c = dir.s(&format!("{name}.ctr"));
     let mut args = vec!["keygen", name, "-o", &k];
     if counter {
         args.extend(["--counter", &c]);
@@ -206,7 +179,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
     let dir = TempDir::new("tag");
     let len = 9 * MIB + 5;
     let data = bytes(len, 77);
-    let f = dir.p("big");
+    let f = dir.s("big");
     fs::write(&f, &data).expect("write");
     for name in ["hash127-aes", "wc-eval128", "umac128", "vmac128", "wc-mmh32x4"] {
         let counter = name != "hash127-aes";
@@ -227,7 +200,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
         assert_eq!(value, stream_stdin.split_whitespace().next().unwrap(), "{name}: tag, stdin");
         let stream_file = ok(&run(&[again.as_slice(), &[&f]].concat(), None));
         assert_eq!(split, stream_file, "{name}: tag, --threads 1");
-        let sums = dir.p(&format!("{name}.sums"));
+        let sums = dir.s(&format!("{name}.sums"));
         fs::write(&sums, &split).expect("write sums");
         assert_eq!(ok(&run(&["verify", "--key-file", &k, "-c", &sums], None)), format!("{f}: OK\n"));
         for at in [0, len / 2, len - 1] {
@@ -238,7 +211,7 @@ fn tag_verify_seal_in_stripes_agree_with_the_stream_path() {
             flip(Path::new(&f), at);
         }
         // A sealed manifest: the same with threads and with one.
-        let man = dir.p(&format!("{name}.manifest"));
+        let man = dir.s(&format!("{name}.manifest"));
         let mut seal = vec!["seal", "--key-file", &k, "-o", &man];
         if let Some(c) = &c {
             seal.extend(["--counter", c]);

@@ -8,35 +8,16 @@
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::TempDir;
+use common::{run_with, text, TempDir};
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    run_with(args, None, stdin)
 }
 
 /// The tag `unimac tag` printed (the first field of its one line).
@@ -51,7 +32,7 @@ fn stdin_tag(key: &str, data: &[u8]) -> String {
 }
 
 fn keygen(d: &TempDir) -> String {
-    let k = d.p("k");
+    let k = d.s("k");
     let o = run(&["keygen", "hash127-aes", "-o", &k], None);
     assert!(o.status.success(), "keygen: {}", text(&o.stderr));
     k
@@ -71,7 +52,7 @@ fn a_file_rewritten_while_read_is_never_tagged_torn() {
     let k = keygen(&d);
     let versions: Vec<Vec<u8>> = (0..VERSIONS).map(|v| vec![0x11 * (v + 1); SIZE]).collect();
     let want: Vec<String> = versions.iter().map(|v| stdin_tag(&k, v)).collect();
-    let f = d.p("f");
+    let f = d.s("f");
     fs::write(&f, &versions[0]).expect("write");
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -134,14 +115,14 @@ fn a_file_written_just_before_is_tagged() {
         let data = common::bytes(len, 9 + i as u64);
         let want = stdin_tag(&k, &data);
         for threads in ["1", "0"] {
-            let f = d.p(&format!("f{len}-{threads}"));
+            let f = d.s(&format!("f{len}-{threads}"));
             fs::write(&f, &data).expect("write");
             let o = run(&["tag", "--threads", threads, "--key-file", &k, "hash127-aes", &f], None);
             assert!(o.stderr.is_empty(), "{len} {threads}: {}", text(&o.stderr));
             assert_eq!(tag_of(&o), want, "{len} --threads {threads}");
         }
         // And several files at once (the listing's stat as the stamp).
-        let (a, b) = (d.p(&format!("a{len}")), d.p(&format!("b{len}")));
+        let (a, b) = (d.s(&format!("a{len}")), d.s(&format!("b{len}")));
         fs::write(&a, &data).expect("write");
         fs::write(&b, &data).expect("write");
         let o = run(&["tag", "--key-file", &k, "hash127-aes", &a, &b], None);

@@ -3,15 +3,11 @@
 //! Wycheproof files through check-vectors, and the bounds.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-        .args(args)
-        .output()
-        .expect("run unimac")
-}
+mod common;
+use common::{key_hex, run, stderr, TempDir};
 
 fn stdout_ok(o: &Output) -> String {
     assert!(
@@ -22,30 +18,6 @@ fn stdout_ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("unimac-cli-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A private key file for the MAC `mac` holding `hex`.
 fn key_file(path: &str, mac: &str, hex: &str) {
     fs::write(path, format!("unimac-key {mac}\n{hex}\n")).unwrap();
@@ -54,16 +26,6 @@ fn key_file(path: &str, mac: &str, hex: &str) {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o600)).unwrap();
     }
-}
-
-/// The key of a key file, hex.
-fn key_hex(path: &str) -> String {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string()
 }
 
 fn s(p: &Path) -> &str {
@@ -95,14 +57,14 @@ fn list_shows_the_names_with_their_sizes() {
 #[test]
 fn tag_and_verify_with_a_counter_for_every_name() {
     let d = TempDir::new("uv-counter");
-    let (a, b) = (d.path("a.txt"), d.path("b.txt"));
+    let (a, b) = (d.s("a.txt"), d.s("b.txt"));
     fs::write(&a, b"first file\n").unwrap();
     fs::write(&b, vec![7u8; 5000]).unwrap();
     for name in ["umac32", "umac64", "umac96", "umac128", "vmac64", "vmac128"] {
         let (key, ctr, sums) = (
-            d.path(&format!("{name}.key")),
-            d.path(&format!("{name}.ctr")),
-            d.path(&format!("{name}.sums")),
+            d.s(&format!("{name}.key")),
+            d.s(&format!("{name}.ctr")),
+            d.s(&format!("{name}.sums")),
         );
         stdout_ok(&run(&["keygen", name, "-o", &key, "--counter", &ctr]));
         assert_eq!(key_hex(&key).len(), 32, "{name}: a 16-byte key by default");
@@ -157,13 +119,13 @@ fn tag_and_verify_with_a_counter_for_every_name() {
 #[test]
 fn short_nonces_and_vmac_key_sizes() {
     let d = TempDir::new("uv-nonce");
-    let f = d.path("m");
+    let f = d.s("m");
     fs::write(&f, b"abc").unwrap();
     // Wycheproof vmac_64 tcId 2 (the draft's "abc" example), key in a file.
-    let key = d.path("k16");
+    let key = d.s("k16");
     key_file(&key, "vmac64", "6162636465666768696a6b6c6d6e6f70");
     // A key file is bound to its MAC: the same key for UMAC needs its own file.
-    let ukey = d.path("u16");
+    let ukey = d.s("u16");
     key_file(&ukey, "umac64", "6162636465666768696a6b6c6d6e6f70");
     let t = stdout_ok(&run(&[
         "tag",
@@ -177,7 +139,7 @@ fn short_nonces_and_vmac_key_sizes() {
         &f,
     ]));
     assert!(t.starts_with("6263646566676869:2d376cf5b1813ce5  "), "{t}");
-    let sums = d.path("sums");
+    let sums = d.s("sums");
     fs::write(&sums, &t).unwrap();
     assert!(
         stdout_ok(&run(&["verify", "vmac64", "--key-file", &key, "-c", &sums])).contains(": OK")
@@ -211,7 +173,7 @@ fn short_nonces_and_vmac_key_sizes() {
     assert!(t.starts_with("6263646566676869:d4d7b9f6bd4fbfcf  "), "{t}");
     // 24- and 32-byte keys for VMAC; not for UMAC.
     for (len, ok) in [(24, true), (32, true), (20, false)] {
-        let k = d.path(&format!("k{len}"));
+        let k = d.s(&format!("k{len}"));
         key_file(&k, "vmac128", &"ab".repeat(len));
         let o = run(&[
             "tag",
@@ -230,7 +192,7 @@ fn short_nonces_and_vmac_key_sizes() {
             "vmac128 with a {len}-byte key: {}",
             stderr(&o)
         );
-        let ku = d.path(&format!("u{len}"));
+        let ku = d.s(&format!("u{len}"));
         key_file(&ku, "umac32", &"ab".repeat(len));
         let o = run(&[
             "tag",
@@ -254,7 +216,7 @@ fn short_nonces_and_vmac_key_sizes() {
         ("", false),
         (&"00".repeat(17)[..], false),
     ] {
-        let k96 = d.path("u96");
+        let k96 = d.s("u96");
         key_file(&k96, "umac96", "6162636465666768696a6b6c6d6e6f70");
         let o = run(&[
             "tag",
@@ -295,7 +257,7 @@ fn short_nonces_and_vmac_key_sizes() {
 #[test]
 fn vmac_counter_at_the_top_bit_is_refused() {
     let d = TempDir::new("uv-top");
-    let (key, ctr, f) = (d.path("k"), d.path("c"), d.path("m"));
+    let (key, ctr, f) = (d.s("k"), d.s("c"), d.s("m"));
     stdout_ok(&run(&["keygen", "vmac64", "-o", &key, "--counter", &ctr]));
     fs::write(&f, b"x").unwrap();
     // The counter keeps its binding line (made by keygen); only its value
@@ -359,7 +321,7 @@ fn check_vectors_reads_wycheproof_and_jsonl() {
         broken
     };
     let d = TempDir::new("uv-wp");
-    let p = d.path("broken.json");
+    let p = d.s("broken.json");
     fs::write(&p, broken).unwrap();
     let o = run(&["check-vectors", &p]);
     assert!(!o.status.success());

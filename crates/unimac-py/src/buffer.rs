@@ -28,7 +28,6 @@ struct PyBufferView {
     internal: *mut c_void,
 }
 
-#[allow(unsafe_code)]
 extern "C" {
     fn PyObject_GetBuffer(obj: *mut pyo3::ffi::PyObject, view: *mut PyBufferView, flags: c_int) -> c_int;
     fn PyBuffer_Release(view: *mut PyBufferView);
@@ -57,7 +56,6 @@ impl Exported<'_> {
         // be resized meanwhile); the slice borrows `self`. A caller that
         // mutates the buffer from another thread while it is hashed gets an
         // unspecified tag, as with hashlib.
-        #[allow(unsafe_code)]
         unsafe {
             std::slice::from_raw_parts(self.view.buf as *const u8, len)
         }
@@ -68,7 +66,6 @@ impl Drop for Exported<'_> {
     fn drop(&mut self) {
         // SAFETY: the view was filled by a successful `PyObject_GetBuffer`
         // and is released once; the GIL is held (`'py`).
-        #[allow(unsafe_code)]
         unsafe {
             PyBuffer_Release(&mut *self.view)
         }
@@ -117,7 +114,6 @@ pub fn data<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Data<'py>> {
     });
     // SAFETY: `obj` is a live object (the GIL is held) and `view` a
     // writable `Py_buffer`; on success it is released by `Exported::drop`.
-    #[allow(unsafe_code)]
     let r = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, PYBUF_SIMPLE) };
     if r != 0 {
         let e = PyErr::take(obj.py());

@@ -133,36 +133,40 @@ def test_python_runs_while_a_partial_is_hashed():
     """partial_hash of a large buffer releases the GIL: the main thread's
     Python code runs in the middle of the call (with the GIL held it could
     run only before or after it, the call being C code all through). The
-    buffer grows from 256 MiB until one call takes at least 40 ms, so a fast
-    machine still gives a middle to look at."""
+    switch interval is set far beyond the test, so the worker holding the
+    GIL gives it up only by releasing it itself; the main thread, woken
+    while the worker holds it, then runs before the worker's `done.set()`
+    exactly when the call released the GIL. A small buffer (below 2 KiB)
+    keeps the GIL: the main thread runs only after the call."""
+    import sys
     import threading
-    import time
 
     hk = unimac.hash_key("hash127-aes", bytes(32))
-    chunk = bytearray(os.urandom(1 << 20))
-    for mib in (256, 1024, 2048):
-        buf = chunk * mib
-        span = {}
-        ticks = []
-        done = threading.Event()
 
-        def hash_it():
-            span["start"] = time.perf_counter()
-            unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
-            span["end"] = time.perf_counter()
-            done.set()
+    def ran_during(buf, attempts):
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(1000.0)
+        try:
+            for _ in range(attempts):
+                started, done = threading.Event(), threading.Event()
 
-        t = threading.Thread(target=hash_it)
-        t.start()
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-        t.join()
-        took = span["end"] - span["start"]
-        if took >= 0.040:
-            break
-    assert took >= 0.040, f"{mib} MiB hashed in {took * 1000:.1f} ms: too quick to tell"
-    # The middle 80 % of the call: the thread has surely started and not
-    # yet finished there.
-    lo, hi = span["start"] + 0.1 * took, span["end"] - 0.1 * took
-    inside = sum(1 for x in ticks if lo < x < hi)
-    assert inside > 100, (inside, took)
+                def hash_it():
+                    started.set()
+                    unimac.partial_hash("hash127-aes", hk, 0, buf, last=False)
+                    done.set()
+
+                t = threading.Thread(target=hash_it)
+                t.start()
+                started.wait()
+                ran = not done.is_set()
+                t.join()
+                if ran:
+                    return True
+            return False
+        finally:
+            sys.setswitchinterval(old)
+
+    # A few tries: only a call shorter than a thread's wake-up could end
+    # before the waiting main thread takes the released GIL.
+    assert ran_during(bytearray(os.urandom(1 << 20)) * 64, attempts=5)
+    assert not ran_during(bytes(64), attempts=1)

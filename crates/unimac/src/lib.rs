@@ -122,6 +122,11 @@
 // Inside an `unsafe fn` too, every unsafe operation needs its own `unsafe`
 // block, with its own `// SAFETY:` reason.
 #![deny(unsafe_op_in_unsafe_fn)]
+// No unsafe code outside the SIMD kernel modules (AVX2, AVX-512, PCLMULQDQ,
+// VPCLMULQDQ, GFNI), each allowed by name where it is declared
+// (`#[allow(unsafe_code)]` on its `mod` line); the safe dispatch that checks
+// the CPU's features and calls into the kernels sits in those modules too.
+#![deny(unsafe_code)]
 
 // `vec!` and `format!`; in tests std's macros (`println!` too) instead.
 #[cfg_attr(not(test), macro_use)]

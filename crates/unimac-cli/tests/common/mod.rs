@@ -1,33 +1,224 @@
-//! Helpers shared by the CLI's big-file tests.
+//! Helpers shared by the CLI's integration tests: running the binary, its
+//! output as text, the usual assertions on it, key files, temporary
+//! directories and test data. A test file whose helper behaves differently
+//! (a deadline, an environment variable, a stricter check) keeps its own.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::fs;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// The environment variable the tests give `compute` its key in
 /// (`--key-env`), so that no key is on a command line.
 pub const KEY_VAR: &str = "UNIMAC_TEST_KEY";
 
-/// A directory removed when dropped.
+/// The `unimac` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unimac"))
+}
+
+/// `unimac ARGS` with stdin closed.
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    bin().args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// [`run`] in the working directory `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    bin().args(args).current_dir(dir).stdin(Stdio::null()).output().unwrap()
+}
+
+/// [`run`] with the hex `key` in [`KEY_VAR`].
+pub fn run_key<S: AsRef<OsStr>>(args: &[S], key: &str) -> Output {
+    bin().args(args).env(KEY_VAR, key).stdin(Stdio::null()).output().unwrap()
+}
+
+/// `unimac ARGS` with `input` on stdin, written from another thread (the
+/// child may fill its stdout first). A process that refuses its arguments
+/// exits without reading stdin: the write then fails with a broken pipe,
+/// which is not the test's point, so it is ignored.
+pub fn run_stdin<S: AsRef<OsStr>>(args: &[S], input: &[u8]) -> Output {
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = c.stdin.take().unwrap();
+    let data = input.to_vec();
+    let w = std::thread::spawn(move || {
+        let _ = pipe.write_all(&data);
+    });
+    let o = c.wait_with_output().unwrap();
+    w.join().unwrap();
+    o
+}
+
+/// `unimac ARGS`, with `key` (hex) in [`KEY_VAR`] if given, and `stdin` on
+/// its standard input if given (else closed); all of `stdin` must be
+/// written.
+pub fn run_with(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
+    let mut c = bin();
+    c.args(args);
+    if let Some(k) = key {
+        c.env(KEY_VAR, k);
+    }
+    let mut c = c
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn unimac");
+    if let Some(input) = stdin {
+        let mut pipe = c.stdin.take().expect("stdin");
+        // Written from another thread: the child may fill its stdout first.
+        let data = input.to_vec();
+        let w = std::thread::spawn(move || pipe.write_all(&data));
+        let out = c.wait_with_output().expect("wait");
+        w.join().expect("writer").expect("write stdin");
+        return out;
+    }
+    c.wait_with_output().expect("wait")
+}
+
+/// Bytes as text (invalid UTF-8 shown as U+FFFD).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+/// The run did not panic.
+#[track_caller]
+pub fn no_panic(o: &Output) {
+    assert_ne!(o.status.code(), Some(101), "panicked: {}", stderr(o));
+    assert!(!stderr(o).contains("panicked"), "panicked: {}", stderr(o));
+}
+
+/// Exit status `code`; both outputs shown if not.
+#[track_caller]
+pub fn assert_code(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "stdout:\n{}stderr:\n{}", stdout(o), stderr(o));
+}
+
+/// A user error: non-zero exit, exactly one line on stderr naming the
+/// problem (case-insensitive), nothing on stdout, no panic.
+#[track_caller]
+pub fn assert_error(o: &Output, needle: &str) {
+    no_panic(o);
+    let e = stderr(o);
+    assert!(!o.status.success(), "expected failure, got success; stderr: {e}");
+    assert_eq!(e.lines().count(), 1, "one line on stderr, got: {e:?}");
+    assert!(
+        e.to_lowercase().contains(&needle.to_lowercase()),
+        "stderr {e:?} should mention {needle:?}"
+    );
+    assert!(o.stdout.is_empty(), "nothing on stdout, got: {:?}", stdout(o));
+}
+
+/// Success: exit 0, nothing on stderr, no panic; returns stdout.
+#[track_caller]
+pub fn ok(o: &Output) -> String {
+    no_panic(o);
+    assert!(o.status.success(), "failed ({:?}): {}", o.status.code(), stderr(o));
+    assert!(o.stderr.is_empty(), "stderr: {}", stderr(o));
+    stdout(o)
+}
+
+/// The hex key of a key file (its second line).
+pub fn key_hex(path: &str) -> String {
+    fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
+}
+
+/// A fresh, empty directory `unimac-{tag}-{pid}` under the system's
+/// temporary directory (left over from an earlier run: emptied), which the
+/// caller removes.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("unimac-{tag}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A directory removed when dropped (read-only leftovers of a test made
+/// writable first).
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
     /// A fresh directory under the system's temporary directory, named
-    /// after `tag` and this process.
+    /// after `tag` and this process ([`temp_dir`]).
     pub fn new(tag: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("unimac-{tag}-{}", std::process::id()));
-        fs::create_dir_all(&d).expect("temp dir");
-        TempDir(d)
+        TempDir(temp_dir(tag))
+    }
+
+    /// A fresh directory named after `tag`, this process, a count and the
+    /// time: never one another test of the process has, even for one `tag`.
+    pub fn unique(tag: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        TempDir::new(&format!("{tag}-{n}-{nanos}"))
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of `name` inside it.
+    pub fn join<P: AsRef<Path>>(&self, name: P) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The path of `name` inside it.
+    pub fn p(&self, name: &str) -> PathBuf {
+        self.0.join(name)
     }
 
     /// The path of `name` inside it, as a string argument.
-    pub fn p(&self, name: &str) -> String {
+    pub fn s(&self, name: &str) -> String {
         self.0.join(name).to_str().expect("utf-8 path").to_string()
+    }
+
+    /// Write `data` to `name` inside it; returns its path.
+    pub fn write(&self, name: &str, data: &[u8]) -> String {
+        fs::write(self.join(name), data).unwrap();
+        self.s(name)
+    }
+
+    /// [`write`](Self::write), private (mode 0600, as keygen writes key
+    /// files: one open to others is warned about).
+    pub fn write_private(&self, name: &str, data: &[u8]) -> String {
+        let p = self.write(name, data);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        p
     }
 }
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // Read-only leftovers of a test must not stop the cleanup.
+            let _ = fs::set_permissions(&self.0, fs::Permissions::from_mode(0o700));
+        }
         let _ = fs::remove_dir_all(&self.0);
     }
 }

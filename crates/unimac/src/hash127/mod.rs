@@ -39,8 +39,10 @@ use crate::error::Error;
 use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;

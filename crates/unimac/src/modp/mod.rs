@@ -42,6 +42,7 @@ use crate::error::Error;
 use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 mod portable;
 

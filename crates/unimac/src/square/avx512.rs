@@ -964,6 +964,7 @@ mod tests {
     #[test]
     fn exact_reduce8_matches_bigint() {
         if !crate::platform::Platform::hardware().avx512() {
+            eprintln!("SKIPPED: this CPU cannot run the AVX-512 kernels (no AVX-512)");
             return;
         }
         check_exact::<1>();
@@ -975,6 +976,7 @@ mod tests {
     #[test]
     fn reduce8_matches_bigint() {
         if !crate::platform::Platform::hardware().avx512() {
+            eprintln!("SKIPPED: this CPU cannot run the AVX-512 kernels (no AVX-512)");
             return;
         }
         check::<1>();

@@ -41,8 +41,10 @@ use crate::error::Error;
 use crate::platform::{Backend as _, Platform};
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 pub(crate) mod avx512;
 pub(crate) mod portable;
 #[cfg(feature = "reference")]

@@ -42,8 +42,10 @@ use crate::platform::Backend as _;
 use crate::platform::Platform;
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 pub(crate) mod nh;
 pub(crate) mod poly;

@@ -49,6 +49,7 @@ use crate::platform::Platform;
 
 pub(crate) mod nh;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 
 pub use nh::BLOCK;

@@ -1,0 +1,82 @@
+//! Walking and listing files: the inputs of `tag` and `seal` (the files
+//! named, directories walked with `-r`, the names of `--files-from`; stdin
+//! when none at all).
+
+use std::path::{Path, PathBuf};
+
+use crate::checklines::bytes_path;
+use crate::fail::Fail;
+use crate::input::{read_message, shown};
+
+/// Which files `tag` reads, besides the ones named.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileList<'a> {
+    /// Tag the files under directories (recursively, sorted by name;
+    /// symbolic links to directories are not followed).
+    pub recursive: bool,
+    /// A file listing the names to tag, one per line (`-`: stdin).
+    pub files_from: Option<&'a Path>,
+    /// The names in `files_from` end in NUL, not newline.
+    pub zero: bool,
+}
+
+/// One input of `tag`: a path, or an error found while listing.
+pub(crate) type Item = (PathBuf, Option<String>);
+
+/// The files to tag: the named ones (directories expanded with
+/// `recursive`), then those listed in `files_from`; stdin if none at all.
+pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fail> {
+    let mut out: Vec<Item> = Vec::new();
+    let mut named: Vec<PathBuf> = files.to_vec();
+    if let Some(from) = list.files_from {
+        let mut text = Vec::new();
+        read_message(Some(from), |d| text.extend_from_slice(d))?;
+        let sep = if list.zero { b'\0' } else { b'\n' };
+        for name in text.split(|&c| c == sep).filter(|n| !n.is_empty()) {
+            named.push(bytes_path(name));
+        }
+    } else if list.zero {
+        return Err(Fail("-0 applies to --files-from".into()));
+    }
+    if named.is_empty() && list.files_from.is_none() {
+        named.push(PathBuf::from("-"));
+    }
+    for p in named {
+        if list.recursive && p.as_os_str() != "-" && std::fs::metadata(&p).is_ok_and(|m| m.is_dir())
+        {
+            walk(&p, &mut out);
+        } else {
+            out.push((p, None));
+        }
+    }
+    if out.iter().filter(|(f, _)| f.as_os_str() == "-").count() > 1 {
+        return Err(Fail("stdin ('-') can be read only once".into()));
+    }
+    if list.files_from.is_some_and(|f| f.as_os_str() == "-")
+        && out.iter().any(|(f, _)| f.as_os_str() == "-")
+    {
+        return Err(Fail(
+            "stdin ('-') is the list of files (--files-from -); it cannot also be tagged".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// The regular files under `dir`, sorted (the library's walk): named
+/// pipes, sockets and devices are skipped with a warning (opening a named
+/// pipe would wait for a writer forever), symbolic links to directories
+/// are not followed.
+fn walk(dir: &Path, out: &mut Vec<Item>) {
+    use unimac::formats::walk::{walk, Walked};
+    for w in walk(dir) {
+        match w {
+            Walked::File(p) => out.push((p, None)),
+            Walked::Error(p, why) => out.push((p, Some(why))),
+            Walked::LinkedDir(_) => {}
+            Walked::Special(p, what) => eprintln!(
+                "unimac: warning: {}: {what}, skipped (-r tags regular files)",
+                shown(Some(&p))
+            ),
+        }
+    }
+}

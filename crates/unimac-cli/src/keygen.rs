@@ -1,0 +1,72 @@
+//! `unimac keygen`: a new key file from the OS random generator (and, for
+//! a nonce MAC, its counter file), whole or not at all.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::fail::Fail;
+use crate::keyfile;
+use crate::strength::policy;
+
+/// `unimac keygen NAME [-o FILE] [--counter FILE]`: the key file's text to
+/// `-o FILE` (whole or not at all, never over a file) or stdout.
+pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
+    use unimac::formats::keyfile::{KeyFile, KeyKind};
+    let kind = KeyKind::from_name(name).map_err(|e| Fail(e.to_string()))?;
+    let row = match kind {
+        KeyKind::Mac(d) => Some(d),
+        KeyKind::Modp => None,
+    };
+    let name = kind.name();
+    if counter.is_some() && !row.is_some_and(|d| d.takes_nonce()) {
+        return Err(Fail(format!(
+            "{name} takes no nonce; --counter is for nonce MACs"
+        )));
+    }
+    if let (Some(o), Some(c)) = (out, counter) {
+        if o == c {
+            return Err(Fail("the key file and the counter file must differ".into()));
+        }
+    }
+    // Refuse before anything is created if a target exists.
+    for p in out.iter().chain(counter.iter()) {
+        if std::fs::symlink_metadata(p).is_ok() {
+            return Err(Fail(format!(
+                "{} already exists; not overwriting it",
+                p.display()
+            )));
+        }
+    }
+    let key = KeyFile::generate(kind).map_err(|e| Fail(e.to_string()))?;
+    // Say now, not at the first tag, when `tag` will call this MAC weak.
+    if let Some(d) = row {
+        if policy::is_weak(d.name, 1 << 20, false) {
+            let why = policy::use_bound(d.name, 1 << 20, false)
+                .map_or("it has no forgery guarantee".to_string(), |l| format!("its forgery bound is 2^{l:.1}"));
+            eprintln!(
+                "unimac: warning: {} is weak for tag's default use ({why} for {} tags and 2^32 forgery attempts on 1 MiB messages): 'unimac tag' will ask for --allow-weak",
+                d.name,
+                policy::use_tags(d.name, 1 << 20)
+            );
+        }
+    }
+    let binding = key.fingerprint();
+    match out {
+        Some(p) => {
+            key.write_new(p).map_err(|e| Fail(e.to_string()))?;
+            if let (Some(c), Some(b)) = (counter, &binding) {
+                if let Err(e) = keyfile::create_counter(c, b) {
+                    let _ = std::fs::remove_file(p);
+                    return Err(e);
+                }
+            }
+        }
+        None => {
+            if let (Some(c), Some(b)) = (counter, &binding) {
+                keyfile::create_counter(c, b)?;
+            }
+            io::stdout().write_all(&key.text())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! `unimac list`: every implemented name with its key, nonce and output
+//! sizes, the MACs with their forgery bounds, and which MAC to use.
+
+use std::io::{self, Write};
+
+use unimac::registry;
+
+use crate::fail::Fail;
+use crate::names::cite;
+use crate::strength;
+
+/// What `list` and the README advise.
+const ADVICE: &str = "\
+# Which MAC: hash127-aes by default: stateless (no nonce or counter to manage), a 128-bit tag,
+# forgery bound about 2^-70 for 2^20 tags on messages of 1 MiB ('unimac bound hash127-aes
+# --max-bytes 1048576 --tags 1048576'). For the highest speed on large files, a nonce MAC with
+# a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag wc-mmh32x4
+# --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
+# attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
+# long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
+# The fastest MAC differs from machine to machine: 'unimac advise [--max-bytes N] [--tags N]'
+# times them on this one and names the fastest whose bound meets the use.
+";
+
+pub(crate) fn list() -> Result<(), Fail> {
+    let mut out = String::new();
+    out.push_str(ADVICE);
+    out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
+    out.push_str(&format!(
+        "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
+        "NAME", "KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)", "WHAT"
+    ));
+    for name in unimac::registry::names() {
+        let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
+            continue;
+        };
+        let i = &e.info;
+        let key = match i.key {
+            registry::KeySpec::Fixed(n) => n.to_string(),
+            registry::KeySpec::PerElement(n) => format!("k*{n}"),
+            registry::KeySpec::OneOf(v) => v
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
+        };
+        let sizes = registry::nonce_sizes(i);
+        let nonce = match i.nonce {
+            0 => "-".to_string(),
+            n if *sizes.start() == n => n.to_string(),
+            n => format!("{}..{n}", sizes.start()),
+        };
+        let attack = unimac::bounds::Attack::new(
+            1 << 20,
+            strength::use_tags(&name, 1 << 20),
+            strength::USE_FORGERIES,
+        );
+        let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
+            Ok(b) => (
+                format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
+                b.log2.0 > strength::WEAK_LOG2,
+            ),
+            Err(_) => ("none".to_string(), true),
+        };
+        let mut what = cite(&i.summary);
+        if name == "hash127-aes" {
+            what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
+        }
+        if weak {
+            what = format!("weak; {what}");
+        }
+        out.push_str(&format!(
+            "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
+            name,
+            key,
+            nonce,
+            i.out,
+            bound,
+            what
+        ));
+    }
+    out.push_str("# Sizes in bytes (a/b/c: any of them; a..b: from a to b). log2(BOUND): log2 of the forgery bound for 2^32 tags\n");
+    out.push_str("# (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44), AES advantage not\n");
+    out.push_str("# included; none: no guarantee; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
+    out.push_str("\nEvery name ('unimac compute'):\n");
+    out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
+    out.push_str(&format!(
+        "{:<22} {:>12} {:>12} {:>13}  {}\n",
+        "NAME", "KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)", "WHAT"
+    ));
+    for e in registry::entries() {
+        let i = &e.info;
+        let key = match i.key {
+            registry::KeySpec::Fixed(n) => n.to_string(),
+            registry::KeySpec::PerElement(n) => format!("k*{n}"),
+            registry::KeySpec::OneOf(v) => v
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
+        };
+        let out_len = if i.takes_len {
+            "--len".to_string()
+        } else {
+            i.out.to_string()
+        };
+        let sizes = registry::nonce_sizes(i);
+        let nonce = match i.nonce {
+            0 => "-".to_string(),
+            n if *sizes.start() == n => n.to_string(),
+            n => format!("{}..{n}", sizes.start()),
+        };
+        out.push_str(&format!(
+            "{:<22} {:>12} {:>12} {:>13}  {}\n",
+            i.name,
+            key,
+            nonce,
+            out_len,
+            cite(&i.summary)
+        ));
+    }
+    io::stdout().write_all(out.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,624 @@
+//! `unimac tag`: authenticating files with the named MACs of the wire
+//! format, docs/WIRE.md §8 (named `X` or `mac-X`), with sha256sum's line
+//! formats, options and exit codes: nonces from a counter, the command line
+//! or the OS generator, files hashed in order or on a pool of threads, a
+//! one-time MAC's key marked spent before its tag is shown.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use unimac::partial::Partial;
+use unimac::registry::{self, NamedMac};
+
+use crate::checklines::{path_bytes, tag_line_ended};
+use crate::fail::{per_file, Fail};
+use crate::files::{collect_files, FileList, Item};
+use crate::input::{io_msg, read_message, Known};
+use crate::keyfile::{self, counter_nonce, modp_not_tags};
+use crate::names::{cite, resolve_mac};
+use crate::pool;
+use crate::split::{feed_split, Bytes, Metered, Sink, SplitMac};
+use crate::strength::check_strength_for;
+
+/// Whether `path` can be opened as a message (a per-file error if not).
+fn check_readable(path: &Path) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    let name = path.display();
+    let f = std::fs::File::open(path).map_err(|e| format!("{name}: {}", io_msg(&e)))?;
+    let m = f
+        .metadata()
+        .map_err(|e| format!("{name}: {}", io_msg(&e)))?;
+    if m.is_dir() {
+        return Err(format!("{name}: is a directory"));
+    }
+    Ok(())
+}
+
+/// Where `tag` takes its nonces from.
+#[derive(Clone, Copy, Debug)]
+pub enum NonceSource<'a> {
+    /// None given.
+    None,
+    /// A counter file.
+    Counter(&'a Path),
+    /// One nonce, hex.
+    Fixed(&'a str),
+    /// 128 random bits per message from the OS generator (Bernstein,
+    /// "Floating-point arithmetic and message authentication" §9, "Random
+    /// numbers instead of counters").
+    Random,
+}
+
+/// Options of `tag`.
+#[derive(Clone, Copy, Debug)]
+pub struct TagOpts<'a> {
+    pub nonces: NonceSource<'a>,
+    pub list: FileList<'a>,
+    /// BSD-style lines: `NAME (FILE) = [NONCE:]TAG`.
+    pub bsd: bool,
+    /// Tag even if the MAC's forgery bound for this use is above 2^-32.
+    pub allow_weak: bool,
+    /// Lines end in NUL, not newline, and names are not escaped (as
+    /// sha256sum -z).
+    pub zero: bool,
+}
+
+/// `unimac tag NAME --key-file K [--counter F | --nonce HEX | --random-nonce] [--tag] FILE...`:
+/// `Ok(false)` if some file could not be read (its error on stderr, the
+/// other files' lines printed).
+pub fn tag(
+    name: &str,
+    key_file: &Path,
+    opts: TagOpts<'_>,
+    files: &[PathBuf],
+) -> Result<bool, Fail> {
+    // `tag --key-file K FILE...` without NAME: the key file names its MAC
+    // (as `verify` takes it), and the first argument is a file.
+    let with_first: Vec<PathBuf>;
+    let (name, files) = match resolve_mac(name) {
+        Ok(n) => (n, files),
+        Err(_) if name == "modp" => return Err(modp_not_tags(key_file)),
+        Err(e) => {
+            let named = (key_file.as_os_str() != "-" && Path::new(name).exists())
+                .then(|| keyfile::read_named_key(key_file).ok())
+                .flatten();
+            match named {
+                Some((mac, _)) => {
+                    with_first = std::iter::once(PathBuf::from(name)).chain(files.iter().cloned()).collect();
+                    (mac, &with_first[..])
+                }
+                None => return Err(e),
+            }
+        }
+    };
+    let name = name.as_str();
+    if name == "modp" {
+        return Err(modp_not_tags(key_file));
+    }
+    let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
+    let items = collect_files(files, opts.list)?;
+    if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and a file to tag".into(),
+        ));
+    }
+    if opts.list.files_from.is_some_and(|f| f.as_os_str() == "-") && key_file.as_os_str() == "-" {
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and the list of files".into(),
+        ));
+    }
+    let (counter, nonce, random) = match opts.nonces {
+        NonceSource::None => (None, None, false),
+        NonceSource::Counter(c) => (Some(c), None, false),
+        NonceSource::Fixed(n) => (None, Some(n), false),
+        NonceSource::Random => (None, None, true),
+    };
+    if desc.one_time && items.len() > 1 {
+        return Err(Fail(format!(
+            "{name} is a one-time MAC: one message per key"
+        )));
+    }
+    if desc.one_time {
+        return tag_one_time(desc, key_file, opts, &items);
+    }
+    let key = keyfile::read_key(key_file, name)?;
+    let m = NamedMac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let nl = m.nonce_len();
+    // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
+    // line) per message.
+    let stateless = desc.framing == unimac::macs::Framing::PairThenTag;
+    let fixed_nonce =
+        match (nl, counter, nonce) {
+            (0, None, None) if !random => None,
+            (0, _, _) if stateless => return Err(Fail(format!(
+                "{name} is stateless: r || s is drawn at random for every message (no --counter, --nonce or --random-nonce)"
+            ))),
+            (0, _, _) => {
+                return Err(Fail(format!(
+                    "{name} takes no nonce (no --counter, --nonce or --random-nonce)"
+                )))
+            }
+            (_, None, None) if random => None,
+            (_, None, None) => {
+                return Err(Fail(format!(
+                    "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
+                )))
+            }
+            (_, Some(_), Some(_)) => {
+                return Err(Fail(
+                    "give one of --counter, --nonce and --random-nonce, not both".into(),
+                ))
+            }
+            (_, None, Some(h)) => {
+                let n = hex::decode(h.trim())
+                    .map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
+                let sizes = m.nonce_sizes();
+                if !sizes.contains(&n.len()) {
+                    let want = if sizes.start() == sizes.end() {
+                        format!("{nl} bytes ({} hex digits)", 2 * nl)
+                    } else {
+                        format!("{} to {} bytes", sizes.start(), sizes.end())
+                    };
+                    return Err(Fail(format!(
+                        "{name}: nonce must be {want}, got {}",
+                        n.len()
+                    )));
+                }
+                if items.len() > 1 {
+                    return Err(Fail(
+                        "--nonce with more than one file would use the nonce twice; use --counter"
+                            .into(),
+                    ));
+                }
+                Some(n)
+            }
+            (_, Some(_), None) => None,
+        };
+    // One stat per file: a file that does not exist is found now (and gets
+    // no nonce), and the sizes serve the strength check and the output.
+    // With threads, the stats are spread over them in contiguous runs.
+    let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
+    if !opts.allow_weak {
+        check_strength_for(name, &sizes, random)?;
+    }
+    // The nonces are reserved durably (lock, write, fsync, rename, fsync the
+    // directory) before any file is hashed: a counter that cannot be used is
+    // reported before any work, and no tag is printed before its nonce is on
+    // disk. One nonce per file listed; a file that fails skips its nonce.
+    let listed = items.iter().filter(|(_, e)| e.is_none()).count();
+    let binding = unimac::counter::Binding::new(desc, &key);
+    let next = match counter.filter(|_| listed > 0) {
+        Some(c) => Some(keyfile::reserve(c, listed as u128, &binding)?),
+        None => None,
+    };
+    let progress = Progress::new(&items, &sizes);
+    let mut out = LineOut::new().with_progress(&progress);
+    // Big files are hashed in stripes on all allowed cores when the MAC has
+    // partial hashes (crate::split).
+    let split = if sizes.iter().any(|s| s.is_some_and(|n| n >= crate::input::SPLIT_MIN)) {
+        SplitMac::new(name, &key)
+    } else {
+        None
+    };
+    let mut tagger = Tagger { name, desc, opts, next, fixed_nonce, random, split: split.as_ref(), all_good: true };
+    let threads = crate::split::allowed_threads();
+    if threads >= 2 && items.len() >= 2 {
+        tag_pooled(&m, &items, &sizes, &known, threads, &progress, &mut out, &mut tagger)?;
+        progress.finish();
+        out.finish()?;
+        return Ok(tagger.all_good);
+    }
+    // Each file is hashed, tagged and printed in turn, then dropped: one key
+    // set-up for the run, the state of one file at a time, and every line
+    // out as soon as its file (and all before it) is done.
+    for ((f, e), size) in items.iter().zip(&sizes) {
+        if e.is_none() {
+            out.before(*size)?;
+        }
+        let hashed = match e {
+            Some(e) => Err(e.clone()),
+            None => hash_one(&m, f, &progress, split.as_ref()),
+        };
+        progress.file_done();
+        tagger.emit(&mut out, f, hashed)?;
+    }
+    progress.finish();
+    out.finish()?;
+    Ok(tagger.all_good)
+}
+
+/// The stat pass of `tag`: each item's error if it has one or its path
+/// cannot be stat'ed, and the size and stamp of each regular file; on up
+/// to `threads` threads, each taking a contiguous run of the items (a stat
+/// is too quick to hand out one at a time).
+#[allow(clippy::type_complexity)]
+fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, Vec<Option<Known>>) {
+    type Stat = (Option<String>, Option<u64>, Option<Known>);
+    let stat = |(p, e): &Item| -> Stat {
+        if let Some(e) = e {
+            return (Some(e.clone()), None, None);
+        }
+        if p.as_os_str() == "-" {
+            return (None, None, None);
+        }
+        match std::fs::metadata(p) {
+            Ok(m) => (None, m.is_file().then_some(m.len()), Known::of(&m)),
+            Err(x) => (Some(format!("{}: {}", p.display(), io_msg(&x))), None, None),
+        }
+    };
+    let run = |r: &[Item]| -> Vec<Stat> { r.iter().map(stat).collect() };
+    // Below a few hundred files a thread costs more than it saves.
+    let runs = threads.min(items.len() / 256).max(1);
+    let stated: Vec<Stat> = if runs < 2 {
+        run(&items)
+    } else {
+        let per = items.len().div_ceil(runs);
+        std::thread::scope(|s| {
+            let run = &run;
+            let mut parts = items.chunks(per);
+            let first = parts.next().unwrap_or_default();
+            // A run whose thread cannot start (or fails) is done here.
+            let handles: Vec<_> = parts
+                .map(|c| (c, std::thread::Builder::new().spawn_scoped(s, move || run(c)).ok()))
+                .collect();
+            let mut out = run(first);
+            for (c, h) in handles {
+                match h.and_then(|h| h.join().ok()) {
+                    Some(v) => out.extend(v),
+                    None => out.extend(run(c)),
+                }
+            }
+            out
+        })
+    };
+    let mut sizes = Vec::with_capacity(stated.len());
+    let mut known = Vec::with_capacity(stated.len());
+    let items = items
+        .into_iter()
+        .zip(stated)
+        .map(|((p, _), (e, size, k))| {
+            sizes.push(size);
+            known.push(k);
+            (p, e)
+        })
+        .collect();
+    (items, sizes, known)
+}
+
+/// A file hashed for `tag`: its message state, and its whole partial if it
+/// was hashed in stripes of partials; or its error line.
+type Hashed = Result<(registry::Pending, Option<Partial>), String>;
+
+/// Hash the file at `f` on this thread (a big one in stripes on threads if
+/// `split` is given).
+fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac>) -> Hashed {
+    let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
+    let whole = progress.feed(f, split, &mut p).map_err(|Fail(e)| per_file(e))?;
+    Ok((p, whole))
+}
+
+/// `tag` on `threads` workers: each file's message is hashed by a worker
+/// (open, read, `fstat`, close, the listing's stat serving as the "before"
+/// stamp, `input::read_known`), and this thread takes the hashed files back
+/// in order to give them their nonces, finish and print them, exactly as
+/// the loop of one thread would. A big file (`input::SPLIT_MIN` or more) and
+/// stdin are done here with no worker busy: the window is drained first,
+/// the file then hashed by the one-thread path, which for a big file is the
+/// stripes on every core (`SplitMac`) or the pipelined reader beside the
+/// hash. Both already use every allowed core, so the workers sit idle
+/// rather than compete with them for the cores; what waits is at most one
+/// window of small files.
+#[allow(clippy::too_many_arguments)]
+fn tag_pooled(
+    m: &NamedMac,
+    items: &[Item],
+    sizes: &[Option<u64>],
+    known: &[Option<Known>],
+    threads: usize,
+    progress: &Progress,
+    out: &mut LineOut,
+    tagger: &mut Tagger<'_>,
+) -> Result<(), Fail> {
+    let bar = progress.bar.clone();
+    // The state is boxed: it is moved from slot to slot, and is large.
+    let work = |(i, k): (usize, Option<Known>)| -> (usize, Box<Hashed>) {
+        let f = &items[i].0;
+        let hashed = m.start_deferred().map_err(|e| cite(&e.to_string())).and_then(|mut p| {
+            let update = |d: &[u8]| {
+                p.update(d);
+                if let Some(b) = &bar {
+                    b.inc(d.len() as u64);
+                }
+            };
+            crate::input::read_known(f, k, update).map_err(|Fail(e)| per_file(e))?;
+            Ok((p, None))
+        });
+        (i, Box::new(hashed))
+    };
+    let split = tagger.split;
+    let mut emit = |(i, hashed): (usize, Box<Hashed>), out: &mut LineOut| -> Result<(), Fail> {
+        progress.file_done();
+        tagger.emit(out, &items[i].0, *hashed)
+    };
+    pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| {
+        for (i, (((f, e), size), k)) in items.iter().zip(sizes).zip(known).enumerate() {
+            if let Some(e) = e {
+                while !pool.has_room() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                pool.push_done((i, Box::new(Err(e.clone()))));
+            } else if f.as_os_str() == "-" || size.is_some_and(|n| n >= crate::input::SPLIT_MIN) {
+                while !pool.is_empty() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                out.before(*size)?;
+                let hashed = hash_one(m, f, progress, split);
+                emit((i, Box::new(hashed)), out)?;
+            } else {
+                while !pool.has_room() {
+                    emit_next(pool, out, &mut emit)?;
+                }
+                pool.push((i, *k), size.is_none_or(|n| n >= 1 << 20));
+            }
+            while let Some(r) = pool.try_next()? {
+                emit(r, out)?;
+            }
+        }
+        while !pool.is_empty() {
+            emit_next(pool, out, &mut emit)?;
+        }
+        Ok(())
+    })
+}
+
+/// Wait for the first result of `pool` and hand it to `emit`; what was
+/// printed goes out first if that file may take a while
+/// ([`LineOut::before`]).
+fn emit_next<J, R>(
+    pool: &mut pool::Ordered<'_, J, R>,
+    out: &mut LineOut,
+    emit: &mut dyn FnMut(R, &mut LineOut) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    if pool.waiting_on_slow() {
+        out.before(None)?;
+    }
+    match pool.next()? {
+        Some(r) => emit(r, out),
+        None => Ok(()),
+    }
+}
+
+/// How `tag` turns each hashed file into its line, in file order: nonces
+/// (a counter's values go to the files that were read, in order), the tag,
+/// the line.
+struct Tagger<'a> {
+    name: &'a str,
+    desc: &'static unimac::macs::MacDesc,
+    opts: TagOpts<'a>,
+    /// The next counter value.
+    next: Option<u128>,
+    fixed_nonce: Option<Vec<u8>>,
+    random: bool,
+    split: Option<&'a SplitMac>,
+    /// No file failed.
+    all_good: bool,
+}
+
+impl Tagger<'_> {
+    /// Finish and print the file `f` as hashed, or print its error.
+    fn emit(&mut self, out: &mut LineOut, f: &Path, hashed: Hashed) -> Result<(), Fail> {
+        let desc = self.desc;
+        let (p, whole) = match hashed {
+            Ok(p) => p,
+            Err(e) => {
+                self.all_good = false;
+                return out.error(&e);
+            }
+        };
+        let n: Option<Vec<u8>> = if let Some(c) = self.next.as_mut() {
+            let n = counter_nonce(desc, *c)?;
+            *c += 1;
+            Some(n)
+        } else if let Some(n) = &self.fixed_nonce {
+            Some(n.clone())
+        } else if self.random {
+            // The full nonce length, always: a shorter random nonce could
+            // alias a longer one (UMAC extends on the right, VMAC on the left).
+            let mut n = vec![0u8; desc.nonce.max()];
+            getrandom::fill(&mut n).map_err(|e| {
+                Fail(format!(
+                    "the operating system's random generator failed: {e}"
+                ))
+            })?;
+            desc.fix_random_nonce(&mut n);
+            Some(n)
+        } else {
+            None
+        };
+        let sent = match (self.split, whole) {
+            (Some(s), Some(w)) => s.finish(n.as_deref(), &w)?,
+            _ => p
+                .finalize(n.as_deref())
+                .map_err(|e| Fail(cite(&e.to_string())))?,
+        };
+        // A MAC that draws its own pair sends r || s || tag: the pair goes
+        // where a nonce goes in the line.
+        let (n, t) = match desc.framing {
+            unimac::macs::Framing::PairThenTag => {
+                let (rs, t) = sent.split_at(desc.nonce.max());
+                (Some(rs.to_vec()), t.to_vec())
+            }
+            unimac::macs::Framing::Tag => (n, sent),
+        };
+        let opts = self.opts;
+        out.line(&tag_line_ended(self.name, &path_bytes(f), n.as_deref(), &t, opts.bsd, opts.zero))
+    }
+}
+
+/// Standard output for lines that must appear in order, each as soon as it
+/// is ready for whoever watches: buffered, but flushed before an error goes
+/// to stderr, at the end, and whenever a line has waited a fifth of a second.
+struct LineOut {
+    out: io::BufWriter<io::Stdout>,
+    flushed: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+/// `tag`'s progress while stderr is a terminal (never otherwise): one line,
+/// updated in place, with the bytes and files done of the whole run.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    files: u64,
+    done: std::cell::Cell<u64>,
+}
+
+impl Progress {
+    fn new(items: &[Item], sizes: &[Option<u64>]) -> Progress {
+        let files = items.len() as u64;
+        if !io::stderr().is_terminal() {
+            return Progress { bar: None, files, done: 0.into() };
+        }
+        // The sizes of the stat pass (regular files that exist).
+        let total: u64 = sizes.iter().flatten().sum();
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(5),
+        );
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bytes}/{total_bytes} ({bytes_per_sec}), {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(format!("0/{files} files"));
+        Progress { bar: Some(bar), files, done: 0.into() }
+    }
+    /// Feed the file at `path` to `sink`, counting its bytes; a big
+    /// regular file on all allowed cores if `split` is given (stripes of partials,
+    /// its whole partial returned, or in stripes, [`feed_split`]).
+    fn feed(&self, path: &Path, split: Option<&SplitMac>, sink: &mut dyn Sink) -> Result<Option<Partial>, Fail> {
+        let Some(bar) = &self.bar else {
+            return match split {
+                Some(s) => s.feed(path, None, sink),
+                None => read_message(Some(path), |d| sink.update(d)).map(|_| None),
+            };
+        };
+        let inc = |n: u64| bar.inc(n);
+        let mut each = Metered { inner: sink, bar, slice: 1 << 20 };
+        match split {
+            Some(s) => s.feed(path, Some(&inc), &mut each),
+            None => read_message(Some(path), |d| each.update(d)).map(|_| None),
+        }
+    }
+    fn file_done(&self) {
+        self.done.set(self.done.get() + 1);
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{}/{} files", self.done.get(), self.files));
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl LineOut {
+    fn new() -> LineOut {
+        LineOut { out: io::BufWriter::with_capacity(1 << 16, io::stdout()), flushed: std::time::Instant::now(), bar: None }
+    }
+    /// Lines and errors printed around `progress`'s line (each line at
+    /// once, the progress line cleared while it is written).
+    fn with_progress(mut self, progress: &Progress) -> LineOut {
+        self.bar = progress.bar.clone();
+        self
+    }
+    fn line(&mut self, l: &[u8]) -> Result<(), Fail> {
+        self.out.write_all(l)?;
+        if let Some(bar) = &self.bar {
+            let out = &mut self.out;
+            bar.suspend(|| out.flush())?;
+        } else if self.flushed.elapsed() >= std::time::Duration::from_millis(200) {
+            self.out.flush()?;
+            self.flushed = std::time::Instant::now();
+        }
+        Ok(())
+    }
+    /// Before hashing a file of `size` bytes (`None`: not a regular file):
+    /// lines still in the buffer go out now if it will take a while (1 MiB
+    /// or more, or a stream), so
+    /// every line appears once its file and those before it are done.
+    fn before(&mut self, size: Option<u64>) -> Result<(), Fail> {
+        if !self.out.buffer().is_empty() && size.is_none_or(|n| n >= 1 << 20) {
+            self.out.flush()?;
+            self.flushed = std::time::Instant::now();
+        }
+        Ok(())
+    }
+    fn error(&mut self, e: &str) -> Result<(), Fail> {
+        self.out.flush()?;
+        let e = crate::input::clean_msg(e);
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("unimac: {e}")),
+            None => eprintln!("unimac: {e}"),
+        }
+        Ok(())
+    }
+    fn finish(mut self) -> Result<(), Fail> {
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// `tag` for a one-time MAC: one file, the key file locked and marked spent
+/// before its tag is shown; the tag through the one-time interface, which
+/// consumes the key.
+fn tag_one_time(
+    desc: &'static unimac::macs::MacDesc,
+    key_file: &Path,
+    opts: TagOpts<'_>,
+    items: &[Item],
+) -> Result<bool, Fail> {
+    let name = desc.name;
+    if !matches!(opts.nonces, NonceSource::None) {
+        return Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)")));
+    }
+    let k = keyfile::one_time_key(key_file, name)?;
+    let (f, e) = items.first().ok_or_else(|| Fail("no file to tag".into()))?;
+    if let Some(e) = e.clone().or_else(|| check_readable(f).err()) {
+        return Err(Fail(e)); // not spent: no tag is shown
+    }
+    // The tag, then the spent mark synced, then the tag shown.
+    let mut read_err: Option<Fail> = None;
+    let t = k
+        .spend_with(|m| {
+            let mut s = m.start()?;
+            if let Err(e) = feed_split(f, None, &mut Bytes(|d: &[u8]| s.update(d))) {
+                read_err = Some(e);
+                return Err(unimac::Error::Invalid("read".into()));
+            }
+            s.finalize()
+        })
+        .map_err(|e| read_err.take().unwrap_or_else(|| Fail(cite(&e.to_string()))))?;
+    print_lines(vec![Ok(tag_line_ended(name, &path_bytes(f), None, &t, opts.bsd, opts.zero))])?;
+    Ok(true)
+}
+
+/// Print tag lines in order; an error line goes to stderr in its place.
+fn print_lines(lines: Vec<Result<Vec<u8>, String>>) -> Result<(), Fail> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    for l in lines {
+        match l {
+            Ok(l) => out.write_all(&l)?,
+            Err(e) => {
+                out.flush()?;
+                eprintln!("unimac: {}", crate::input::clean_msg(&e));
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
