@@ -282,6 +282,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn writes_whole_and_never_over() {
         let d = scratch("w");
         let p = d.join("out");

@@ -476,6 +476,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn one_time_key_tags_once_through_the_file() {
         let d = scratch("ot");
         let p = d.join("k");

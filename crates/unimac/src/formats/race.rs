@@ -364,6 +364,7 @@ mod tests {
 
     /// A file written just now is racy, and stable on the second read: accepted.
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn a_racy_file_that_reads_the_same_twice_is_accepted() {
         let p = temp("racy-stable", b"attack at dawn");
         let f = File::open(&p).expect("open");
@@ -381,6 +382,7 @@ mod tests {
     /// A racy file whose second read gives other bytes (a write under way,
     /// the stamps unmoved) is refused.
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn a_racy_file_that_reads_differently_is_refused() {
         let p = temp("racy-torn", b"attack at dawn");
         let f = File::open(&p).expect("open");
@@ -396,6 +398,7 @@ mod tests {
 
     /// A file changed in place between the two reads (same size) is refused.
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn a_racy_file_rewritten_between_reads_is_refused() {
         let p = temp("racy-rewritten", b"attack at dawn");
         let f = File::open(&p).expect("open");
@@ -415,6 +418,7 @@ mod tests {
     /// A file not changed within SLACK of the read is read once; one whose
     /// stamp moves, or that gives fewer bytes than its size, is refused.
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn an_old_file_is_read_once_and_checked() {
         let p = temp("old", b"attack at dawn");
         let f = File::open(&p).expect("open");
@@ -440,6 +444,7 @@ mod tests {
     /// file is read twice and compared too.
     #[cfg(unix)]
     #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
     fn a_racy_range_is_read_again_and_compared() {
         use std::os::unix::fs::FileExt;
         let p = temp("range", b"attack at dawn");
