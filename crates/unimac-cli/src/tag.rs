@@ -94,7 +94,20 @@ pub fn tag(
             ));
         }
     }
-    let kf = keyfile::read_key_file_for(key_file, asserted.as_deref())?;
+    let first_mac = match asserted {
+        None => files.first().and_then(|f| f.to_str()).and_then(crate::names::mac_name),
+        Some(_) => None,
+    };
+    let kf = match keyfile::read_key_file_for(key_file, asserted.as_deref()) {
+        Ok(k) => k,
+        // The old form `tag NAME --key-file K` with a key file that cannot
+        // be read as it is: its error as for NAME (the conversion of a
+        // bare-hex key file names it).
+        Err(e) => match first_mac.as_deref().filter(|_| key_file.as_os_str() != "-") {
+            Some(n) => keyfile::read_key_file_for(key_file, Some(n))?,
+            None => return Err(e),
+        },
+    };
     let name = kf.name();
     if name == "modp" {
         return Err(modp_not_tags(key_file));
@@ -102,9 +115,7 @@ pub fn tag(
     // The old form: a first argument that names the key file's MAC is an
     // assertion that holds, not a file.
     let files = match files.split_first() {
-        Some((first, rest))
-            if first.to_str().and_then(crate::names::mac_name).as_deref() == Some(name) =>
-        {
+        Some((_, rest)) if first_mac.as_deref() == Some(name) => {
             rest
         }
         _ => files,
