@@ -80,3 +80,29 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
         }
     }
 }
+
+/// The file standard output writes to, if it is a regular file (so that
+/// `seal -r DIR > DIR/MANIFEST` does not seal its own manifest, nor
+/// `tag -r DIR > DIR/SUMS` tag its own output): its
+/// device and inode, and (on Linux) its path, where the manifest will be.
+#[cfg(unix)]
+pub(crate) fn stdout_file() -> Option<((u64, u64), Option<PathBuf>)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let m = std::fs::File::from(fd).metadata().ok()?;
+    if !m.is_file() {
+        return None;
+    }
+    let path = std::fs::read_link("/proc/self/fd/1").ok().filter(|p| {
+        p.is_absolute() && std::fs::metadata(p).is_ok_and(|pm| (pm.dev(), pm.ino()) == (m.dev(), m.ino()))
+    });
+    Some(((m.dev(), m.ino()), path))
+}
+
+/// Whether `p` is the file of device and inode `id`.
+#[cfg(unix)]
+pub(crate) fn is_file_id(p: &Path, id: Option<(u64, u64)>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    id.is_some_and(|id| std::fs::metadata(p).is_ok_and(|m| (m.dev(), m.ino()) == id))
+}

@@ -93,11 +93,13 @@ enum Cmd {
     /// sha256sum does; a file that cannot be read is reported on stderr,
     /// the others are still tagged, and the exit status is 1.
     Tag {
-        /// A MAC name, e.g. hash127-aes or wc-mmh32x4 (the mac- prefix is optional).
-        name: String,
-        /// The key file (from 'unimac keygen'; '-' for stdin).
-        #[arg(long = "key-file")]
+        /// The key file (from 'unimac keygen'; '-' for stdin); it names the MAC.
+        #[arg(short = 'k', long = "key-file")]
         key_file: PathBuf,
+        /// The MAC the key file must be a key of (an assertion; the MAC is
+        /// the key file's), e.g. hash127-aes (the mac- prefix is optional).
+        #[arg(long = "mac", value_name = "NAME")]
+        mac: Option<String>,
         /// Counter file (made by 'keygen --counter', bound to its key): nonces
         /// are reserved from it and synced to disk before any tag is printed;
         /// the nonce is the counter as 16 bytes in the MAC's byte order
@@ -149,8 +151,8 @@ enum Cmd {
     /// style): 'FILE: OK' or 'FILE: FAILED'; exit 1 if any failed. NAME may be
     /// left out: the key file names its MAC.
     Verify {
-        /// The key file ('-' for stdin).
-        #[arg(long = "key-file")]
+        /// The key file ('-' for stdin); it names the MAC.
+        #[arg(short = 'k', long = "key-file")]
         key_file: PathBuf,
         /// A check file ('-' for stdin); may be repeated.
         #[arg(short = 'c', long)]
@@ -184,8 +186,11 @@ enum Cmd {
     /// change to the manifest itself.
     Seal {
         /// The key file ('-' for stdin); it names the MAC.
-        #[arg(long = "key-file")]
+        #[arg(short = 'k', long = "key-file")]
         key_file: PathBuf,
+        /// The MAC the key file must be a key of (an assertion).
+        #[arg(long = "mac", value_name = "NAME")]
+        mac: Option<String>,
         /// The key's counter file (nonce MACs): one nonce per file and one
         /// for the seal, reserved before any tag.
         #[arg(long)]
@@ -408,8 +413,8 @@ fn main() -> ExitCode {
             counter,
         } => keygen::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
         Cmd::Tag {
-            name,
             key_file,
+            mac,
             counter,
             nonce,
             caller_manages_nonces,
@@ -442,7 +447,7 @@ fn main() -> ExitCode {
             };
             src.and_then(|nonces| {
                 tag::tag(
-                    name,
+                    mac.as_deref(),
                     key_file,
                     tag::TagOpts {
                         nonces,
@@ -483,6 +488,7 @@ fn main() -> ExitCode {
         }),
         Cmd::Seal {
             key_file,
+            mac,
             counter,
             random_nonce,
             root,
@@ -494,6 +500,7 @@ fn main() -> ExitCode {
         } => seal::seal(
             key_file,
             seal::SealOpts {
+                mac: mac.as_deref(),
                 counter: counter.as_deref(),
                 random_nonce: *random_nonce,
                 root: root.as_deref(),

@@ -26,6 +26,8 @@ use unimac::registry::{self, NamedMac};
 use crate::checklines::escape_name;
 use crate::fail::{per_file, Fail};
 use crate::files::{collect_files, FileList, Item};
+#[cfg(unix)]
+use crate::files::{is_file_id, stdout_file};
 use crate::keyfile::{self, counter_nonce};
 use crate::names::cite;
 use crate::split::{feed_split, Counted, SplitMac};
@@ -51,6 +53,8 @@ fn line_value(desc: &MacDesc, nonce: Option<Vec<u8>>, sent: Vec<u8>) -> (Option<
 /// Options of `seal`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SealOpts<'a> {
+    /// The MAC the key file must be a key of (`--mac`, an assertion).
+    pub mac: Option<&'a str>,
     /// The key's counter file (nonce MACs).
     pub counter: Option<&'a Path>,
     /// Random nonces of the MAC's full length instead of a counter.
@@ -96,30 +100,6 @@ impl Nonces {
     }
 }
 
-/// The file standard output writes to, if it is a regular file (so that
-/// `seal -r DIR > DIR/MANIFEST` does not seal its own manifest): its
-/// device and inode, and (on Linux) its path, where the manifest will be.
-#[cfg(unix)]
-fn stdout_file() -> Option<((u64, u64), Option<PathBuf>)> {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::MetadataExt;
-    let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let m = std::fs::File::from(fd).metadata().ok()?;
-    if !m.is_file() {
-        return None;
-    }
-    let path = std::fs::read_link("/proc/self/fd/1").ok().filter(|p| {
-        p.is_absolute() && std::fs::metadata(p).is_ok_and(|pm| (pm.dev(), pm.ino()) == (m.dev(), m.ino()))
-    });
-    Some(((m.dev(), m.ino()), path))
-}
-
-#[cfg(unix)]
-fn is_file_id(p: &Path, id: Option<(u64, u64)>) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    id.is_some_and(|id| std::fs::metadata(p).is_ok_and(|m| (m.dev(), m.ino()) == id))
-}
-
 /// A message on stderr, its control characters escaped.
 fn warn(e: &str) {
     eprintln!("unimac: {}", crate::input::clean_msg(e));
@@ -146,7 +126,8 @@ fn place_names(root: Option<&Path>, items: &[Item], at: Option<&Path>) -> Result
 /// | --files-from F [-0]] [-o MANIFEST]`: `Ok(false)` (and no manifest) if
 /// some file could not be read.
 pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bool, Fail> {
-    let kf = keyfile::read_key_file(key_file)?;
+    let mac = opts.mac.map(crate::names::resolve_mac).transpose()?;
+    let kf = keyfile::read_key_file_for(key_file, mac.as_deref())?;
     let Some(desc) = kf.desc() else {
         return Err(Fail(format!("key file {}: a modp key is a secret prime, not a MAC key", key_file.display())));
     };

@@ -65,40 +65,69 @@ pub struct TagOpts<'a> {
     pub zero: bool,
 }
 
-/// `unimac tag NAME --key-file K [--counter F | --nonce HEX | --random-nonce] [--tag] FILE...`:
+/// `unimac tag -k K [--mac NAME] [--counter F | --nonce HEX | --random-nonce] [--tag] [FILE...]`:
+/// the MAC is the key file's (`mac`, if given, must be it); every FILE is
+/// a file, but for a first one that is exactly the key file's MAC's name
+/// (the old `tag NAME --key-file K FILE...`, taken as `--mac NAME`).
 /// `Ok(false)` if some file could not be read (its error on stderr, the
 /// other files' lines printed).
 pub fn tag(
-    name: &str,
+    mac: Option<&str>,
     key_file: &Path,
     opts: TagOpts<'_>,
     files: &[PathBuf],
 ) -> Result<bool, Fail> {
-    // `tag --key-file K FILE...` without NAME: the key file names its MAC
-    // (as `verify` takes it), and the first argument is a file.
-    let with_first: Vec<PathBuf>;
-    let (name, files) = match resolve_mac(name) {
-        Ok(n) => (n, files),
-        Err(_) if name == "modp" => return Err(modp_not_tags(key_file)),
-        Err(e) => {
-            let named = (key_file.as_os_str() != "-" && Path::new(name).exists())
-                .then(|| keyfile::read_named_key(key_file).ok())
-                .flatten();
-            match named {
-                Some((mac, _)) => {
-                    with_first = std::iter::once(PathBuf::from(name)).chain(files.iter().cloned()).collect();
-                    (mac, &with_first[..])
-                }
-                None => return Err(e),
-            }
+    if mac == Some("modp") {
+        return Err(modp_not_tags(key_file));
+    }
+    let asserted = mac.map(resolve_mac).transpose()?;
+    // Stdin is read once: refused before the key file is read from it.
+    if key_file.as_os_str() == "-" {
+        if opts.list.files_from.is_some_and(|f| f.as_os_str() == "-") {
+            return Err(Fail(
+                "stdin ('-') cannot be both the key file and the list of files".into(),
+            ));
         }
+        if files.iter().any(|f| f.as_os_str() == "-") || (files.is_empty() && opts.list.files_from.is_none()) {
+            return Err(Fail(
+                "stdin ('-') cannot be both the key file and a file to tag".into(),
+            ));
+        }
+    }
+    let first_mac = match asserted {
+        None => files.first().and_then(|f| f.to_str()).and_then(crate::names::mac_name),
+        Some(_) => None,
     };
-    let name = name.as_str();
+    let kf = match keyfile::read_key_file_for(key_file, asserted.as_deref()) {
+        Ok(k) => k,
+        // The old form `tag NAME --key-file K` with a key file that cannot
+        // be read as it is: its error as for NAME (the conversion of a
+        // bare-hex key file names it).
+        Err(e) => match first_mac.as_deref().filter(|_| key_file.as_os_str() != "-") {
+            Some(n) => keyfile::read_key_file_for(key_file, Some(n))?,
+            None => return Err(e),
+        },
+    };
+    let name = kf.name();
     if name == "modp" {
         return Err(modp_not_tags(key_file));
     }
+    // The old form: a first argument that names the key file's MAC is an
+    // assertion that holds, not a file.
+    let files = match files.split_first() {
+        Some((_, rest)) if first_mac.as_deref() == Some(name) => {
+            rest
+        }
+        _ => files,
+    };
     let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
     let items = collect_files(files, opts.list)?;
+    // Not its own output: `tag -r DIR > DIR/SUMS` leaves SUMS out.
+    #[cfg(unix)]
+    let items = {
+        let out = crate::files::stdout_file().map(|(id, _)| id);
+        items.into_iter().filter(|(p, _)| p.as_os_str() == "-" || !crate::files::is_file_id(p, out)).collect::<Vec<_>>()
+    };
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
         return Err(Fail(
             "stdin ('-') cannot be both the key file and a file to tag".into(),
@@ -123,7 +152,7 @@ pub fn tag(
     if desc.one_time {
         return tag_one_time(desc, key_file, opts, &items);
     }
-    let key = keyfile::read_key(key_file, name)?;
+    let key = zeroize::Zeroizing::new(kf.key().to_vec());
     let m = NamedMac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let nl = m.nonce_len();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag

@@ -94,6 +94,10 @@ pub fn verify(
         return Err(modp_not_tags(key_file));
     }
     let m = Checker::new(&name, &key)?;
+    // Named in the hint when every line fails: which key this was.
+    let fingerprint = hex::encode(unimac::counter::Binding::new(m.desc(), &key).fingerprint());
+    let key_shown = shown(Some(key_file));
+    let key_about = format!("key file {key_shown}, {name} key fingerprint {fingerprint}");
     // Big files in stripes on all allowed cores (crate::split).
     let split = SplitMac::new(&name, &key);
     // Each check file is read as a stream, line by line (a line longer than
@@ -137,7 +141,7 @@ pub fn verify(
             }
             Box::new(io::BufReader::with_capacity(1 << 16, f))
         };
-        let list = CheckList { name: &name, m: &m, split: split.as_ref(), sums_name: &shown_c, opts };
+        let list = CheckList { name: &name, m: &m, split: split.as_ref(), sums_name: &shown_c, key_about: &key_about, opts };
         all_ok &= list.verify(reader, &mut seen, &mut stdin_taken)?;
     }
     Ok(all_ok)
@@ -239,6 +243,9 @@ struct CheckList<'a> {
     /// Big files hashed in stripes on every core.
     split: Option<&'a SplitMac>,
     sums_name: &'a str,
+    /// The key file and its key's fingerprint, for the hint when every
+    /// line fails.
+    key_about: &'a str,
     opts: VerifyOpts,
 }
 
@@ -252,6 +259,9 @@ struct Tally {
     ignored: usize,
     other_mac: usize,
     reused: usize,
+    /// A line holding a NUL byte was named (verify without `-z` of `tag -z`
+    /// output).
+    nul: bool,
 }
 
 /// A check line's file to check: where, under which nonce, against which
@@ -376,7 +386,7 @@ fn verify(
             Ok(())
         })?;
     }
-    let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused } = t;
+    let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused, nul } = t;
     out.flush()?;
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
@@ -386,6 +396,10 @@ fn verify(
         }
     };
     if ok + bad + unreadable + ignored + other_mac == 0 {
+        if nul && !opts.warn {
+            // The NUL line's hint said it.
+            return Ok(false);
+        }
         eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
         return Ok(false);
     }
@@ -421,6 +435,12 @@ fn verify(
             plural(bad, "tag", "tags")
         );
     }
+    if bad > 1 && ok + unreadable + malformed + ignored + other_mac == 0 {
+        eprintln!(
+            "unimac: every line failed: is this the key the lines were made with? ({})",
+            self.key_about
+        );
+    }
     if reused > 0 {
         eprintln!(
             "unimac: WARNING: {reused} {} a nonce used before with another tag (nonce reuse under this key)",
@@ -435,9 +455,23 @@ fn verify(
 fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut Tally) -> Parsed {
     let CheckList { name, m, sums_name, opts, .. } = *self;
     let mut notes = Vec::new();
+    // `tag -z` output read without -z: one "line" of NUL-ended lines.
+    if fits && !opts.zero && buf.contains(&0) {
+        t.malformed += 1;
+        if !opts.status && (!t.nul || opts.warn) {
+            notes.push(format!("unimac: {sums_name}: line {} holds a NUL byte: made with -z? verify with -z", i + 1));
+        }
+        t.nul = true;
+        return (notes, None);
+    }
     let line: &[u8] = if fits { buf } else { b"" };
     let parsed = if fits { split_check_line(line) } else { None };
     let made_by = parsed.as_ref().and_then(|l| l.mac.clone());
+    // A GNU-style line whose value fits another MAC's sizes, not this one's.
+    let other_len = match (&parsed, &made_by) {
+        (Some(l), None) => other_mac_tag_len(&l.value, m.desc()),
+        _ => None,
+    };
     let decoded = parsed.and_then(|l| {
         decode_value(&l.value, m.line_nonce_sizes(), m.desc().tag).map(|v| (v, l.file))
     });
@@ -446,12 +480,20 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
         let by_name = crate::names::mac_name(by).unwrap_or_else(|| by.clone());
         if by_name != name {
             t.other_mac += 1;
-            if !opts.status {
+            // Named once per check file (--warn: each).
+            if !opts.status && (opts.warn || t.other_mac == 1) {
                 let by_name = crate::input::terminal_safe(&by_name);
                 notes.push(format!("unimac: {sums_name}: line {}: made by {by_name}, not checked with this {name} key", i + 1));
             }
             return (notes, None);
         }
+    }
+    if let (None, Some(n)) = (&decoded, other_len) {
+        t.other_mac += 1;
+        if !opts.status && (opts.warn || t.other_mac == 1) {
+            notes.push(format!("unimac: these lines look made with another MAC (tag length {n} bytes); this is a {name} key"));
+        }
+        return (notes, None);
     }
     let Some(((nonce, want), file)) = decoded else {
         t.malformed += 1;
@@ -605,4 +647,18 @@ fn emit(&self, out: &mut LineWriter<'_>, t: &mut Tally, notes: Vec<String>, job:
     }
     Ok(())
 }
+}
+
+/// The tag length (bytes) of a check line's value that fits another MAC's
+/// nonce and tag sizes but not `here`'s: a line made with another MAC.
+fn other_mac_tag_len(value: &str, here: &unimac::macs::MacDesc) -> Option<usize> {
+    let fits = |d: &unimac::macs::MacDesc| decode_value(value, d.nonce.min()..=d.nonce.max(), d.tag).map(|(_, t)| t.len());
+    if fits(here).is_some() {
+        return None;
+    }
+    registry::names()
+        .iter()
+        .filter_map(|n| registry::desc(n).ok())
+        .filter(|d| d.name != here.name)
+        .find_map(fits)
 }

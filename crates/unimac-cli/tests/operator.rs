@@ -567,6 +567,7 @@ fn key_files_are_bound_to_their_mac() {
     // Another MAC with the same key length refuses it, naming both.
     let o = run(&[
         "tag",
+        "--mac",
         "wc-mmh32x2",
         "--key-file",
         &k,
@@ -829,7 +830,7 @@ fn one_naming_scheme_and_papers_by_title() {
     assert_eq!(a, ok(&run(&["tag", "hash127-aes", "--key-file", &k, &f])));
     ok(&run(&["bound", "mac-hash127-aes", "--max-bytes", "10"]));
     assert_error(
-        &run(&["tag", "hash127-ase", "--key-file", &k, &f]),
+        &run(&["tag", "--mac", "hash127-ase", "--key-file", &k, &f]),
         "did you mean 'hash127-aes'",
     );
     assert_error(&run(&["keygen", "wc-mmh32x5"]), "did you mean");
@@ -984,8 +985,8 @@ fn crlf_and_trailing_blanks_are_plain_line_ends() {
 }
 
 /// `tag --key-file K FILE` without the MAC's name takes it from the key
-/// file, as `verify` does; an argument that is neither a MAC nor a file is
-/// still "unknown MAC".
+/// file, as `verify` does; an argument that is neither the key file's MAC
+/// nor a file is a missing file (as sha256sum).
 #[test]
 fn tag_takes_the_mac_from_the_key_file() {
     let d = Dir::unique("op-test");
@@ -994,7 +995,9 @@ fn tag_takes_the_mac_from_the_key_file() {
     let b = d.write("b", b"beta");
     let named = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &b]));
     assert_eq!(ok(&run(&["tag", "--key-file", &k, &a, &b])), named);
-    assert_error(&run(&["tag", "--key-file", &k, &d.s("no-such-file")]), "unknown MAC");
+    let o = run(&["tag", "--key-file", &k, &d.s("no-such-file")]);
+    assert_error(&o, "no-such-file: No such file or directory");
+    assert_eq!(o.status.code(), Some(1));
 }
 
 /// Argument errors are one line naming the problem, exit 2, nothing on

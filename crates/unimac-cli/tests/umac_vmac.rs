@@ -148,6 +148,7 @@ fn short_nonces_and_vmac_key_sizes() {
     let o = run(&[
         "tag",
         "--allow-weak",
+        "--mac",
         "umac64",
         "--key-file",
         &key,
