@@ -77,17 +77,30 @@ enum Cmd {
     List,
     /// Make a new key for MAC NAME (or for modp) from the OS random generator:
     /// a key file ('unimac-key NAME', then the key in hex), mode 0600, never
-    /// overwriting.
+    /// overwriting; or a counter file for an existing key.
+    ///
+    /// 'unimac keygen wc-mmh32x4 -o K --counter C' makes a key and its
+    /// counter; 'unimac keygen --key-file K --counter C' makes a new counter
+    /// file, starting at 0, for the existing key in K (a nonce MAC's), e.g.
+    /// when a key made without --counter is to be used with 'tag --counter'.
+    /// Only one counter may ever be used with a key: a second counter for
+    /// the same key repeats its nonces.
     Keygen {
         /// A MAC name, e.g. hash127-aes or wc-mmh32x4 (the mac- prefix is
-        /// optional); or modp (a random prime in [2^120, 2^128)).
-        name: String,
+        /// optional); or modp (a random prime in [2^120, 2^128)). With
+        /// --key-file it may be left out (the key file names its MAC).
+        #[arg(required_unless_present = "key_file")]
+        name: Option<String>,
         /// Write the key to this new file (stdout when absent).
-        #[arg(short = 'o', long = "output")]
+        #[arg(short = 'o', long = "output", conflicts_with = "key_file")]
         output: Option<PathBuf>,
         /// Also create this nonce counter file, starting at 0 (nonce MACs).
         #[arg(long)]
         counter: Option<PathBuf>,
+        /// Make no key: create the --counter file for the existing key in
+        /// this key file (a nonce MAC's; '-' for stdin).
+        #[arg(short = 'k', long = "key-file", requires = "counter")]
+        key_file: Option<PathBuf>,
     },
     /// Print 'TAG  FILE' (or 'NONCE:TAG  FILE' for nonce MACs) per file, as
     /// sha256sum does; a file that cannot be read is reported on stderr,
@@ -406,7 +419,13 @@ fn main() -> ExitCode {
             name,
             output,
             counter,
-        } => keygen::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
+            key_file,
+        } => match (key_file, counter, name) {
+            (Some(k), Some(c), name) => keygen::counter_for_key(name.as_deref(), k, c),
+            (_, _, Some(name)) => keygen::keygen(name, output.as_deref(), counter.as_deref()),
+            _ => Err(Fail("keygen needs a MAC name (or --key-file K --counter C)".into())),
+        }
+        .map(|_| true),
         Cmd::Tag {
             name,
             key_file,

@@ -48,3 +48,47 @@ fn advise_shows_the_length_it_ranks_by() {
     let out = ok(&run(&["advise", "--max-bytes", "64", "--tags", "2^20"]));
     assert!(!out.contains("est.)"), "{out}");
 }
+
+/// `keygen --key-file K --counter C`: a counter for an existing nonce-MAC
+/// key, which `tag --counter` then uses; refused for a MAC without a nonce,
+/// an existing file, and a NAME the key is not of.
+#[test]
+fn counter_for_an_existing_key() {
+    let d = Dir::unique("habits-test");
+    let k = d.s("k");
+    ok(&run(&["keygen", "wc-mmh32x4", "-o", &k]));
+    let c = d.s("c");
+    ok(&run(&["keygen", "--key-file", &k, "--counter", &c]));
+    let text = fs::read_to_string(&c).unwrap();
+    assert!(text.starts_with("unimac-counter wc-mmh32x4 ") && text.ends_with("\n0\n"), "{text:?}");
+    let f = d.write("f", b"message");
+    let line = ok(&run(&["tag", "wc-mmh32x4", "--key-file", &k, "--counter", &c, &f]));
+    assert!(line.contains(':') && line.trim_end().ends_with(&*f), "{line}");
+    assert!(fs::read_to_string(&c).unwrap().ends_with("\n1\n"));
+    let tags = d.write("tags", line.as_bytes());
+    ok(&run(&["verify", "--key-file", &k, &tags]));
+    // The same key from another counter file made with the key: the same
+    // binding line.
+    let k2 = d.s("k2");
+    let c2 = d.s("c2");
+    ok(&run(&["keygen", "wc-mmh32x4", "-o", &k2, "--counter", &c2]));
+    let c3 = d.s("c3");
+    ok(&run(&["keygen", "wc-mmh32x4", "-k", &k2, "--counter", &c3]));
+    assert_eq!(fs::read_to_string(&c2).unwrap(), fs::read_to_string(&c3).unwrap());
+    // Refusals, and nothing created.
+    let e = run(&["keygen", "--key-file", &k, "--counter", &c]);
+    assert_error(&e, "already exists; not overwriting it");
+    assert_code(&e, 2);
+    assert!(fs::read_to_string(&c).unwrap().ends_with("\n1\n"));
+    let ka = d.s("ka");
+    ok(&run(&["keygen", "hash127-aes", "-o", &ka]));
+    let e = run(&["keygen", "--key-file", &ka, "--counter", &d.s("ca")]);
+    assert_error(&e, "hash127-aes, which takes no nonce");
+    assert!(!d.p("ca").exists());
+    assert!(!stderr(&run(&["keygen", "hash127-aes", "--key-file", &k, "--counter", &d.s("cb")])).is_empty());
+    assert!(!d.p("cb").exists());
+    assert_error(&run(&["keygen", "--key-file", &k]), "--counter");
+    assert_error(&run(&["keygen", "--key-file", &k, "--counter", &d.s("cc"), "-o", &d.s("x")]), "cannot be used with");
+    let help = ok(&run(&["keygen", "--help"]));
+    assert!(help.contains("--key-file") && help.contains("unimac keygen --key-file K --counter C"), "{help}");
+}
