@@ -73,8 +73,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Every implemented name with its key, nonce and output sizes.
-    List,
+    /// Every implemented name with its key, nonce and output sizes, in 100
+    /// columns (--long: whole descriptions and the papers they come from).
+    List {
+        /// Whole descriptions, each with the paper it comes from (wide rows).
+        #[arg(short = 'l', long)]
+        long: bool,
+    },
     /// Make a new key for MAC NAME (or for modp) from the OS random generator:
     /// a key file ('unimac-key NAME', then the key in hex), mode 0600, never
     /// overwriting; or a counter file for an existing key.
@@ -414,7 +419,7 @@ fn main() -> ExitCode {
     // unless --threads says otherwise); the library uses none unless asked.
     unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
     let r = match &cli.cmd {
-        Cmd::List => list::list().map(|_| true),
+        Cmd::List { long } => list::list(*long).map(|_| true),
         Cmd::Keygen {
             name,
             output,

@@ -92,3 +92,22 @@ fn counter_for_an_existing_key() {
     let help = ok(&run(&["keygen", "--help"]));
     assert!(help.contains("--key-file") && help.contains("unimac keygen --key-file K --counter C"), "{help}");
 }
+
+/// `list` fits 100 columns, without a citation on every row; `list
+/// --long` has the citations.
+#[test]
+fn list_fits_100_columns() {
+    let list = ok(&run(&["list"]));
+    for l in list.lines() {
+        assert!(l.chars().count() <= 100, "{} columns: {l}", l.chars().count());
+    }
+    assert!(!list.contains("Floating-point arithmetic"), "{list}");
+    assert!(list.contains("'unimac list --long'"));
+    for n in ["hash127-aes ", "wc-mmh32x4 ", "umac128 ", "eval128 "] {
+        assert!(list.lines().any(|l| l.starts_with(n)), "{n}");
+    }
+    let long = ok(&run(&["list", "--long"]));
+    assert!(long.contains("Bernstein, “Floating-point arithmetic and message authentication”"));
+    assert!(long.lines().any(|l| l.chars().count() > 100));
+    assert_eq!(list.lines().filter(|l| !l.starts_with('#')).count(), long.lines().filter(|l| !l.starts_with('#')).count());
+}
