@@ -411,6 +411,10 @@ enum Cmd {
 
 fn main() -> ExitCode {
     sigpipe::quiet_on_closed_pipe();
+    if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)) {
+        eprintln!("unimac: {msg}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => parse_error(e),
@@ -628,6 +632,33 @@ fn main() -> ExitCode {
 /// [`unimac::bounds::parse_size`], also Python's.
 fn parse_count(s: &str) -> Result<u64, String> {
     unimac::bounds::parse_size(s).map_err(|e| e.to_string())
+}
+
+/// `unimac tag -c FILE` (or `--check`), typed by sha256sum users who mean
+/// `verify`: the message that says so, instead of clap's "unexpected
+/// argument". Arguments after `--` are file names, never options.
+fn tag_check_habit(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let mut args = args.map(|a| a.to_string_lossy().into_owned());
+    // The subcommand: the first argument that is not the global option
+    // --threads (and its value).
+    loop {
+        let a = args.next()?;
+        if a == "--threads" {
+            args.next();
+        } else if !a.starts_with("--threads=") {
+            if a != "tag" {
+                return None;
+            }
+            break;
+        }
+    }
+    let check = args.take_while(|a| a != "--").any(|a| a == "-c" || a == "--check" || a.starts_with("--check="));
+    let key = if Cli::command().find_subcommand("verify").is_some_and(|v| v.get_arguments().any(|a| a.get_short() == Some('k'))) {
+        "-k KEY"
+    } else {
+        "--key-file KEY"
+    };
+    check.then(|| format!("tag has no -c: to check a file of tags, use 'unimac verify {key} FILE'"))
 }
 
 /// An argument error as one line on stderr (`unimac: ...`, the usage left

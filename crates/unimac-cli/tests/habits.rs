@@ -93,6 +93,28 @@ fn counter_for_an_existing_key() {
     assert!(help.contains("--key-file") && help.contains("unimac keygen --key-file K --counter C"), "{help}");
 }
 
+/// sha256sum's `-c` given to `tag`: the message names `verify`, exit 2.
+#[test]
+fn tag_dash_c_points_to_verify() {
+    let verify_help = ok(&run(&["verify", "--help"]));
+    let key = if verify_help.contains("-k, --key-file") { "-k KEY" } else { "--key-file KEY" };
+    let want = format!("unimac: tag has no -c: to check a file of tags, use 'unimac verify {key} FILE'\n");
+    for args in [
+        vec!["tag", "-c", "SUMS"],
+        vec!["tag", "hash127-aes", "--key-file", "K", "-c", "SUMS"],
+        vec!["tag", "--check", "SUMS"],
+        vec!["tag", "--check=SUMS"],
+        vec!["--threads", "2", "tag", "-c", "SUMS"],
+    ] {
+        let o = run(&args);
+        assert_code(&o, 2);
+        assert_eq!(stderr(&o), want, "{args:?}");
+        assert!(stdout(&o).is_empty());
+    }
+    // After `--`, -c is a file name.
+    assert!(!stderr(&run(&["tag", "hash127-aes", "--key-file", "/nonexistent/K", "--", "-c"])).contains("tag has no -c"));
+}
+
 /// `list` fits 100 columns, without a citation on every row; `list
 /// --long` has the citations.
 #[test]
