@@ -61,10 +61,13 @@ use names::cite;
     about = "Fast, provably secure message authentication from universal hashing"
 )]
 struct Cli {
-    /// Threads per computation for inputs of 4 MiB or more, and for the
-    /// files of tag, verify and seal, hashed side by side (0 = every core,
-    /// the default; 1 = the main thread only, one file at a time). The
-    /// results do not depend on it.
+    /// Threads for the commands that hash (tag, verify, seal, stream,
+    /// compute, check-vectors, check-identity); the others ignore it.
+    ///
+    /// Inputs of 4 MiB or more are split across N threads, and the files of
+    /// tag, verify and seal hashed side by side (0 = every core, the
+    /// default; 1 = the main thread only, one file at a time). The results
+    /// do not depend on it. bench and advise always measure one thread.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
     #[command(subcommand)]
@@ -310,13 +313,12 @@ enum Cmd {
     },
     /// Print the shell completions of unimac (bash, zsh, fish, elvish,
     /// powershell) on stdout.
-    #[command(hide = true)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print unimac's manual page (roff, for man -l -) on stdout.
-    #[command(hide = true)]
+    /// Print unimac's manual page (roff: 'unimac manpage | man -l -') on
+    /// stdout.
     Manpage,
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {

@@ -133,3 +133,35 @@ fn list_fits_100_columns() {
     assert!(long.lines().any(|l| l.chars().count() > 100));
     assert_eq!(list.lines().filter(|l| !l.starts_with('#')).count(), long.lines().filter(|l| !l.starts_with('#')).count());
 }
+
+/// `--help` lists manpage and completions; the manual page has EXIT
+/// STATUS, ENVIRONMENT and EXAMPLES, refers to no unimac-COMMAND(1) page,
+/// and its DESCRIPTION is not its NAME line again.
+#[test]
+fn help_and_manual_page() {
+    let help = ok(&run(&["--help"]));
+    for c in ["manpage", "completions", "list", "advise"] {
+        assert!(help.lines().any(|l| l.trim_start().starts_with(c)), "{c}: {help}");
+    }
+    let threads = ok(&run(&["list", "--help"]));
+    assert!(threads.contains("the others ignore it"), "{threads}");
+    let man = ok(&run(&["manpage"]));
+    for s in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH EXAMPLES", ".SH DESCRIPTION", ".SH NAME", ".SH \"UNIMAC LIST\""] {
+        assert!(man.contains(s), "{s}");
+    }
+    assert!(man.contains("UNIMAC_FORCE_PORTABLE") && man.contains("UNIMAC_DISABLE"));
+    assert!(!man.contains("unimac\\-list(1)") && !man.contains("(1)\n"), "a reference to a page that does not exist");
+    for l in man.lines() {
+        if let Some(i) = l.find("unimac\\-") {
+            assert!(!l[i..].contains("(1)"), "{l}");
+        }
+    }
+    let section = |name: &str| -> String {
+        let start = man.find(&format!(".SH {name}\n")).unwrap() + name.len() + 5;
+        man[start..].split("\n.SH").next().unwrap().to_string()
+    };
+    let name_line = section("NAME");
+    let about = name_line.trim().split_once("\\- ").unwrap().1.to_string();
+    assert!(!section("DESCRIPTION").contains(&about), "DESCRIPTION repeats NAME");
+    assert!(section("DESCRIPTION").contains("\\fBunimac verify\\fR"));
+}
