@@ -3,7 +3,8 @@
 //! key set up once) on a 1 MiB and a 64-byte message, the median of a few
 //! batches, in about a second in all; the time of a message as long as the
 //! use's longest is estimated from the two (a fixed cost per message plus a
-//! cost per byte). The advice is the fastest MAC whose forgery bound
+//! cost per byte), and shown in a column of its own when it is neither
+//! of the two. The advice is the fastest MAC whose forgery bound
 //! (`unimac::bounds::bound`) for the use is at most 2^-32 and proven (not a
 //! paper's sketch); one-time MACs (one message per key) are left out.
 
@@ -58,6 +59,22 @@ impl Measured {
 /// GiB/s of `bytes` in `ns` nanoseconds.
 fn gib_s(bytes: usize, ns: f64) -> f64 {
     bytes as f64 / ns.max(1e-3) * 1e9 / (1u64 << 30) as f64
+}
+
+/// GiB/s of `bytes` in `ns` nanoseconds, for a length that may not fit a
+/// `usize` on every target.
+fn gib_s_u64(bytes: u64, ns: f64) -> f64 {
+    bytes as f64 / ns.max(1e-3) * 1e9 / (1u64 << 30) as f64
+}
+
+/// A length as a column title: `4KiB`, `3MiB`, or `1500B`.
+fn size_label(n: u64) -> String {
+    for (unit, shift) in [("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
+            return format!("{}{unit}", n >> shift);
+        }
+    }
+    format!("{n}B")
 }
 
 fn bound_text(b: Option<f64>) -> String {
@@ -158,6 +175,9 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
             gib_s(LONG, m.ns_long),
             gib_s(SHORT, m.ns_short)
         );
+        if at != LONG as u64 && at != SHORT as u64 {
+            s.push_str(&format!(", about {:.2} GiB/s on {} (estimated)", gib_s_u64(at, m.ns_at(at)), size_label(at)));
+        }
         if cycles {
             let cpb = |ns: f64, len: usize| ns * clock.hz * 1e-9 / len as f64;
             s = format!(
@@ -225,9 +245,18 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
         }
     }
     text.push_str("\n# Every reusable MAC, fastest first for this use (one-time MACs left out):\n");
+    // The column of the length the table is ranked by, when it is neither
+    // of the two measured: estimated from them.
+    let ranked = (at != LONG as u64 && at != SHORT as u64).then(|| format!("GiB/s ({} est.)", size_label(at)));
+    let rw = ranked.as_ref().map_or(0, |h| h.len());
     text.push_str(&format!(
-        "{:<20} {:>11} {:>13} {:>12}  {}\n",
-        "NAME", "log2(BOUND)", "GiB/s (1MiB)", "GiB/s (64B)", "NOTE"
+        "{:<20} {:>11} {:>13} {:>12}{}  {}\n",
+        "NAME",
+        "log2(BOUND)",
+        "GiB/s (1MiB)",
+        "GiB/s (64B)",
+        ranked.as_ref().map_or(String::new(), |h| format!(" {h}")),
+        "NOTE"
     ));
     for m in &measured {
         let note = match (m.meets(), m.nonce) {
@@ -236,12 +265,17 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
             (true, true) => "nonce (counter file)",
             (true, false) => "stateless",
         };
+        let at_col = match &ranked {
+            Some(_) => format!(" {:>rw$.2}", gib_s_u64(at, m.ns_at(at))),
+            None => String::new(),
+        };
         text.push_str(&format!(
-            "{:<20} {:>11} {:>13.2} {:>12.2}  {}\n",
+            "{:<20} {:>11} {:>13.2} {:>12.2}{}  {}\n",
             m.name,
             m.bound.map_or("none".to_string(), |b| format!("{b:.1}")),
             gib_s(LONG, m.ns_long),
             gib_s(SHORT, m.ns_short),
+            at_col,
             note
         ));
     }

@@ -1,5 +1,6 @@
 //! `unimac keygen`: a new key file from the OS random generator (and, for
-//! a nonce MAC, its counter file), whole or not at all.
+//! a nonce MAC, its counter file), whole or not at all; or, with
+//! `--key-file K --counter C`, a new counter file for an existing key.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -69,4 +70,26 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
         }
     }
     Ok(())
+}
+
+/// `unimac keygen [NAME] --key-file K --counter FILE`: a new counter file,
+/// starting at 0, bound to the existing key of nonce MAC in `K` (which must
+/// be a key of NAME when NAME is given); never over an existing file.
+pub fn counter_for_key(name: Option<&str>, key_file: &Path, counter: &Path) -> Result<(), Fail> {
+    if std::fs::symlink_metadata(counter).is_ok() {
+        return Err(Fail(format!("{} already exists; not overwriting it", counter.display())));
+    }
+    let key = keyfile::read_key_file_for(key_file, name)?;
+    let binding = match key.desc() {
+        Some(d) if d.takes_nonce() => key.fingerprint(),
+        _ => None,
+    };
+    let Some(binding) = binding else {
+        return Err(Fail(format!(
+            "{} is a key of {}, which takes no nonce; a counter file is for the key of a nonce MAC",
+            crate::input::shown(Some(key_file)),
+            key.name()
+        )));
+    };
+    keyfile::create_counter(counter, &binding)
 }

@@ -1,5 +1,7 @@
-//! `unimac list`: every implemented name with its key, nonce and output
-//! sizes, the MACs with their forgery bounds, and which MAC to use.
+//! `unimac list [--long]`: every implemented name with its key, nonce and
+//! output sizes, the MACs with their forgery bounds, and which MAC to use;
+//! in 100 columns (each description cut to fit, no citations), or with
+//! `--long` whole, each with the paper it comes from.
 
 use std::io::{self, Write};
 
@@ -22,14 +24,32 @@ const ADVICE: &str = "\
 # times them on this one and names the fastest whose bound meets the use.
 ";
 
-pub(crate) fn list() -> Result<(), Fail> {
+/// The width of `list` without `--long`.
+pub(crate) const WIDTH: usize = 100;
+
+/// `text` cut to `width` characters, with `…` where it was cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+    s.truncate(s.trim_end().len());
+    s.push('…');
+    s
+}
+
+pub(crate) fn list(long: bool) -> Result<(), Fail> {
     let mut out = String::new();
     out.push_str(ADVICE);
     out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
-    out.push_str(&format!(
-        "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
-        "NAME", "KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)", "WHAT"
-    ));
+    if long {
+        out.push_str(&format!(
+            "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
+            "NAME", "KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)", "WHAT"
+        ));
+    } else {
+        out.push_str(&format!("{:<17} {:>8} {:>5} {:>3} {:>5}  {}\n", "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"));
+    }
     for name in unimac::registry::names() {
         let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
             continue;
@@ -62,32 +82,52 @@ pub(crate) fn list() -> Result<(), Fail> {
             ),
             Err(_) => ("none".to_string(), true),
         };
-        let mut what = cite(&i.summary);
-        if name == "hash127-aes" {
-            what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
+        if long {
+            let mut what = cite(&i.summary);
+            if name == "hash127-aes" {
+                what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
+            }
+            if weak {
+                what = format!("weak; {what}");
+            }
+            out.push_str(&format!(
+                "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
+                name, key, nonce, i.out, bound, what
+            ));
+        } else {
+            // The description without its source (the paper: --long).
+            let mut what = unimac::macs::find(&name).map_or_else(|| cite(&i.summary), |d| d.summary.to_string());
+            if name == "hash127-aes" {
+                what = format!("RECOMMENDED (stateless); {what}");
+            }
+            if weak {
+                what = format!("weak; {what}");
+            }
+            let head = format!("{:<17} {:>8} {:>5} {:>3} {:>5}  ", name, key, nonce, i.out, bound);
+            let room = WIDTH.saturating_sub(head.chars().count());
+            out.push_str(&format!("{head}{}\n", fit(&what, room)));
         }
-        if weak {
-            what = format!("weak; {what}");
-        }
-        out.push_str(&format!(
-            "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
-            name,
-            key,
-            nonce,
-            i.out,
-            bound,
-            what
-        ));
     }
-    out.push_str("# Sizes in bytes (a/b/c: any of them; a..b: from a to b). log2(BOUND): log2 of the forgery bound for 2^32 tags\n");
-    out.push_str("# (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44), AES advantage not\n");
-    out.push_str("# included; none: no guarantee; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
+    if long {
+        out.push_str("# Sizes in bytes (a/b/c: any of them; a..b: from a to b). log2(BOUND): log2 of the forgery bound for 2^32 tags\n");
+        out.push_str("# (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44), AES advantage not\n");
+        out.push_str("# included; none: no guarantee; * = the paper's sketch, not a full proof (docs/BOUNDS.md).\n");
+    } else {
+        out.push_str("# KEY, NONCE, TAG: bytes (a/b/c: any of them; a..b: from a to b). BOUND: log2 of the forgery bound\n");
+        out.push_str("# for 2^32 tags (1 for a one-message MAC) and 2^32 forgery attempts on 1 MiB messages (-44: 2^-44),\n");
+        out.push_str("# AES advantage not included; none: no guarantee; * = the paper's sketch, not a full proof\n");
+        out.push_str("# (docs/BOUNDS.md). Whole descriptions and the papers they come from: 'unimac list --long'.\n");
+    }
     out.push_str("\nEvery name ('unimac compute'):\n");
     out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
-    out.push_str(&format!(
-        "{:<22} {:>12} {:>12} {:>13}  {}\n",
-        "NAME", "KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)", "WHAT"
-    ));
+    if long {
+        out.push_str(&format!(
+            "{:<22} {:>12} {:>12} {:>13}  {}\n",
+            "NAME", "KEY(bytes)", "NONCE(bytes)", "OUTPUT(bytes)", "WHAT"
+        ));
+    } else {
+        out.push_str(&format!("{:<17} {:>8} {:>5} {:>6}  {}\n", "NAME", "KEY", "NONCE", "OUTPUT", "WHAT"));
+    }
     for e in registry::entries() {
         let i = &e.info;
         let key = match i.key {
@@ -110,14 +150,20 @@ pub(crate) fn list() -> Result<(), Fail> {
             n if *sizes.start() == n => n.to_string(),
             n => format!("{}..{n}", sizes.start()),
         };
-        out.push_str(&format!(
-            "{:<22} {:>12} {:>12} {:>13}  {}\n",
-            i.name,
-            key,
-            nonce,
-            out_len,
-            cite(&i.summary)
-        ));
+        if long {
+            out.push_str(&format!(
+                "{:<22} {:>12} {:>12} {:>13}  {}\n",
+                i.name,
+                key,
+                nonce,
+                out_len,
+                cite(&i.summary)
+            ));
+        } else {
+            let head = format!("{:<17} {:>8} {:>5} {:>6}  ", i.name, key, nonce, out_len);
+            let room = WIDTH.saturating_sub(head.chars().count());
+            out.push_str(&format!("{head}{}\n", fit(&cite(&i.summary), room)));
+        }
     }
     io::stdout().write_all(out.as_bytes())?;
     Ok(())

@@ -61,10 +61,13 @@ use names::cite;
     about = "Fast, provably secure message authentication from universal hashing"
 )]
 struct Cli {
-    /// Threads per computation for inputs of 4 MiB or more, and for the
-    /// files of tag, verify and seal, hashed side by side (0 = every core,
-    /// the default; 1 = the main thread only, one file at a time). The
-    /// results do not depend on it.
+    /// Threads for the commands that hash (tag, verify, seal, stream,
+    /// compute, check-vectors, check-identity); the others ignore it.
+    ///
+    /// Inputs of 4 MiB or more are split across N threads, and the files of
+    /// tag, verify and seal hashed side by side (0 = every core, the
+    /// default; 1 = the main thread only, one file at a time). The results
+    /// do not depend on it. bench and advise always measure one thread.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
     #[command(subcommand)]
@@ -73,21 +76,39 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Every implemented name with its key, nonce and output sizes.
-    List,
+    /// Every implemented name with its key, nonce and output sizes, in 100
+    /// columns (--long: whole descriptions and the papers they come from).
+    List {
+        /// Whole descriptions, each with the paper it comes from (wide rows).
+        #[arg(short = 'l', long)]
+        long: bool,
+    },
     /// Make a new key for MAC NAME (or for modp) from the OS random generator:
     /// a key file ('unimac-key NAME', then the key in hex), mode 0600, never
-    /// overwriting.
+    /// overwriting; or a counter file for an existing key.
+    ///
+    /// 'unimac keygen wc-mmh32x4 -o K --counter C' makes a key and its
+    /// counter; 'unimac keygen --key-file K --counter C' makes a new counter
+    /// file, starting at 0, for the existing key in K (a nonce MAC's), e.g.
+    /// when a key made without --counter is to be used with 'tag --counter'.
+    /// Only one counter may ever be used with a key: a second counter for
+    /// the same key repeats its nonces.
     Keygen {
         /// A MAC name, e.g. hash127-aes or wc-mmh32x4 (the mac- prefix is
-        /// optional); or modp (a random prime in [2^120, 2^128)).
-        name: String,
+        /// optional); or modp (a random prime in [2^120, 2^128)). With
+        /// --key-file it may be left out (the key file names its MAC).
+        #[arg(required_unless_present = "key_file")]
+        name: Option<String>,
         /// Write the key to this new file (stdout when absent).
-        #[arg(short = 'o', long = "output")]
+        #[arg(short = 'o', long = "output", conflicts_with = "key_file")]
         output: Option<PathBuf>,
         /// Also create this nonce counter file, starting at 0 (nonce MACs).
         #[arg(long)]
         counter: Option<PathBuf>,
+        /// Make no key: create the --counter file for the existing key in
+        /// this key file (a nonce MAC's; '-' for stdin).
+        #[arg(short = 'k', long = "key-file", requires = "counter")]
+        key_file: Option<PathBuf>,
     },
     /// Print 'TAG  FILE' (or 'NONCE:TAG  FILE' for nonce MACs) per file, as
     /// sha256sum does; a file that cannot be read is reported on stderr,
@@ -297,13 +318,12 @@ enum Cmd {
     },
     /// Print the shell completions of unimac (bash, zsh, fish, elvish,
     /// powershell) on stdout.
-    #[command(hide = true)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print unimac's manual page (roff, for man -l -) on stdout.
-    #[command(hide = true)]
+    /// Print unimac's manual page (roff: 'unimac manpage | man -l -') on
+    /// stdout.
     Manpage,
     /// Print NAME of a message (FILE, or stdin when absent or '-') as hex.
     Compute {
@@ -398,6 +418,10 @@ enum Cmd {
 
 fn main() -> ExitCode {
     sigpipe::quiet_on_closed_pipe();
+    if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)) {
+        eprintln!("unimac: {msg}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => parse_error(e),
@@ -406,12 +430,18 @@ fn main() -> ExitCode {
     // unless --threads says otherwise); the library uses none unless asked.
     unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
     let r = match &cli.cmd {
-        Cmd::List => list::list().map(|_| true),
+        Cmd::List { long } => list::list(*long).map(|_| true),
         Cmd::Keygen {
             name,
             output,
             counter,
-        } => keygen::keygen(name, output.as_deref(), counter.as_deref()).map(|_| true),
+            key_file,
+        } => match (key_file, counter, name) {
+            (Some(k), Some(c), name) => keygen::counter_for_key(name.as_deref(), k, c),
+            (_, _, Some(name)) => keygen::keygen(name, output.as_deref(), counter.as_deref()),
+            _ => Err(Fail("keygen needs a MAC name (or --key-file K --counter C)".into())),
+        }
+        .map(|_| true),
         Cmd::Tag {
             key_file,
             mac,
@@ -606,38 +636,38 @@ fn main() -> ExitCode {
     }
 }
 
-/// A count or size as people write it: `1048576`, `2^20`, `1e6`, or a
-/// number with a unit, binary (`KiB`, `MiB`, `GiB`, `TiB`, and `K`, `M`,
-/// `G`, `T`) or decimal (`KB`, `MB`, `GB`, `TB`).
+/// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
+/// `1.5MiB`, `4KB`, up to `15EiB`): the library's one rule,
+/// [`unimac::bounds::parse_size`], also Python's.
 fn parse_count(s: &str) -> Result<u64, String> {
-    let t = s.trim().replace('_', "");
-    let over = || format!("'{s}' is more than 2^64 - 1");
-    if let Some((b, e)) = t.split_once('^') {
-        let b: u64 = b.trim().parse().map_err(|_| format!("'{s}': expected BASE^EXPONENT, e.g. 2^32"))?;
-        let e: u32 = e.trim().parse().map_err(|_| format!("'{s}': expected BASE^EXPONENT, e.g. 2^32"))?;
-        return b.checked_pow(e).ok_or_else(over);
+    unimac::bounds::parse_size(s).map_err(|e| e.to_string())
+}
+
+/// `unimac tag -c FILE` (or `--check`), typed by sha256sum users who mean
+/// `verify`: the message that says so, instead of clap's "unexpected
+/// argument". Arguments after `--` are file names, never options.
+fn tag_check_habit(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let mut args = args.map(|a| a.to_string_lossy().into_owned());
+    // The subcommand: the first argument that is not the global option
+    // --threads (and its value).
+    loop {
+        let a = args.next()?;
+        if a == "--threads" {
+            args.next();
+        } else if !a.starts_with("--threads=") {
+            if a != "tag" {
+                return None;
+            }
+            break;
+        }
     }
-    if let Some((m, e)) = t.split_once(['e', 'E']) {
-        let m: u64 = m.trim().parse().map_err(|_| format!("'{s}': expected MANTISSAeEXPONENT, e.g. 1e6"))?;
-        let e: u32 = e.trim().parse().map_err(|_| format!("'{s}': expected MANTISSAeEXPONENT, e.g. 1e6"))?;
-        return 10u64.checked_pow(e).and_then(|p| m.checked_mul(p)).ok_or_else(over);
-    }
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (n, unit) = t.split_at(split);
-    let n: u64 = n.parse().map_err(|_| format!("'{s}': expected a number such as 1048576, 2^20, 1e6 or 1MiB"))?;
-    let mul: u64 = match unit.trim() {
-        "" | "B" => 1,
-        "K" | "KiB" => 1 << 10,
-        "M" | "MiB" => 1 << 20,
-        "G" | "GiB" => 1 << 30,
-        "T" | "TiB" => 1 << 40,
-        "KB" | "kB" => 1_000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        "TB" => 1_000_000_000_000,
-        u => return Err(format!("'{s}': unknown unit '{u}' (KiB, MiB, GiB, TiB; KB, MB, GB, TB)")),
+    let check = args.take_while(|a| a != "--").any(|a| a == "-c" || a == "--check" || a.starts_with("--check="));
+    let key = if Cli::command().find_subcommand("verify").is_some_and(|v| v.get_arguments().any(|a| a.get_short() == Some('k'))) {
+        "-k KEY"
+    } else {
+        "--key-file KEY"
     };
-    n.checked_mul(mul).ok_or_else(over)
+    check.then(|| format!("tag has no -c: to check a file of tags, use 'unimac verify {key} FILE'"))
 }
 
 /// An argument error as one line on stderr (`unimac: ...`, the usage left
@@ -666,20 +696,16 @@ mod count_tests {
         for (s, v) in [
             ("1048576", 1u64 << 20),
             ("2^20", 1 << 20),
-            ("2^32", 1 << 32),
             ("1MiB", 1 << 20),
-            ("1M", 1 << 20),
-            ("4GiB", 4 << 30),
-            ("1MB", 1_000_000),
+            ("1.5MiB", 1_572_864),
             ("1e6", 1_000_000),
-            ("1_000", 1000),
-            (" 7 ", 7),
-            ("2^63", 1 << 63),
+            ("15EiB", 15 << 60),
         ] {
             assert_eq!(parse_count(s), Ok(v), "{s}");
         }
-        for bad in ["", "x", "2^64", "1ZiB", "-1", "1.5MiB", "2^", "1e30", "18446744073709551616"] {
+        for bad in ["", "x", "2^64", "1ZiB", "-1", "1.3KiB", "2^", "1e30", "18446744073709551616"] {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_count("16EiB").unwrap_err(), "'16EiB' is more than 2^64 - 1 bytes");
     }
 }

@@ -842,8 +842,9 @@ fn one_naming_scheme_and_papers_by_title() {
         &run(&["compute", "tree-mmh32x9", "--key", "00", &f]),
         "did you mean",
     );
-    // list: the MACs tag accepts, papers by author and title, never "seed".
-    let list = ok(&run(&["list"]));
+    // list --long: the MACs tag accepts, papers by author and title, never
+    // "seed".
+    let list = ok(&run(&["list", "--long"]));
     for n in ["hash127-aes ", "wc-mmh32x4 ", "hash127 "] {
         assert!(list.lines().any(|l| l.starts_with(n)), "{n}");
     }
@@ -1212,7 +1213,7 @@ fn a_modp_key_file_is_for_check_identity() {
 /// recommended MAC says why when others show smaller bounds.
 #[test]
 fn list_labels_its_units_and_explains_the_recommendation() {
-    let list = ok(&run(&["list"]));
+    let list = ok(&run(&["list", "--long"]));
     let headers: Vec<&str> = list.lines().filter(|l| l.starts_with("NAME")).collect();
     assert_eq!(headers.len(), 2, "{list}");
     for h in ["KEY(bytes)", "NONCE(bytes)", "TAG(bytes)", "log2(BOUND)"] {

@@ -1148,9 +1148,9 @@ impl PyBound {
 /// checks (as ``unimac bound modp``).
 ///
 /// ``max_bytes``, ``tags`` and ``forgeries`` are ints, or strings as
-/// ``unimac bound`` takes them: ``"1MiB"``, ``"4KiB"``, ``"1MB"``,
-/// ``"2^20"``, ``"1e6"`` (whole numbers up to 2^64 - 1; ``ValueError``
-/// otherwise).
+/// ``unimac bound`` takes them: ``"1MiB"``, ``"1.5MiB"``, ``"4KiB"``,
+/// ``"1MB"``, ``"1PiB"``, ``"2^20"``, ``"1e6"`` (whole numbers up to
+/// 2^64 - 1; ``ValueError`` otherwise).
 ///
 /// >>> import unimac
 /// >>> b = unimac.bound("hash127-aes", 1 << 20, tags=1 << 20)

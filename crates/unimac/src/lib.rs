@@ -161,6 +161,7 @@ pub mod registry;
 pub mod rustcrypto;
 pub(crate) mod spec;
 pub mod shoup;
+pub mod size;
 pub mod square;
 pub mod stripe;
 pub mod tag;

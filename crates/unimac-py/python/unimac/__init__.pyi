@@ -246,7 +246,7 @@ def bound(
     random_nonces: bool = False,
 ) -> Bound:
     """The forgery bound of a MAC; counts as ints or as ``unimac bound``
-    takes them (``"1MiB"``, ``"2^20"``, ``"1e6"``).
+    takes them (``"1MiB"``, ``"1.5MiB"``, ``"2^20"``, ``"1e6"``).
 
     >>> bound("hash127-aes", 1 << 20, tags=1 << 20).proven
     True
