@@ -244,13 +244,15 @@ enum Cmd {
     /// each chunk only after its tag verifies.
     ///
     /// 'tar c DIR | unimac stream -k K > backup.uma' and back with 'unimac
-    /// stream --verify -k K backup.uma | tar x'. The receiver stops at the
+    /// stream --verify --hold -k K backup.uma | tar x' (without --hold, use
+    /// 'set -o pipefail': tar may exit 0 on a prefix cut at a file
+    /// boundary, and the pipeline's status is tar's). The receiver stops at the
     /// first bad, missing, repeated, reordered or foreign chunk, or a stream
     /// cut short, names the chunk and its payload byte offset, and exits 1;
     /// what it wrote before verified. --hold writes nothing until the whole
     /// stream verified. Each chunk is one message of the MAC under a key
     /// derived for this stream: the forgery bound of a stream of N chunks is
-    /// 'unimac bound NAME --max-bytes CHUNK+100 --tags N --forgeries D'
+    /// 'unimac bound NAME --max-bytes CHUNK+320 --tags N --forgeries D'
     /// (plus S^2/2^129 for S streams under one key, the chance that two
     /// random stream ids collide). docs/WIRE.md section 10.
     Stream {

@@ -246,9 +246,12 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     if !opts.allow_weak {
         check_strength(&name, &items, opts.random_nonce)?;
     }
-    let m = NamedMac::new(&name, key).map_err(|e| Fail(cite(&e.to_string())))?;
+    // The files' tags under the key for manifest entries (never a check
+    // line's key).
+    let ek = manifest::entry_key(desc, key);
+    let m = NamedMac::new(&name, &ek).map_err(|e| Fail(cite(&e.to_string())))?;
     // Big files in stripes on all allowed cores (crate::split).
-    let split = SplitMac::new(&name, key);
+    let split = SplitMac::new(&name, &ek);
     if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
         // One nonce per file and one for the seal, durable before any tag.
         *first = keyfile::reserve(c, items.len() as u128 + 1, &Binding::new(desc, key))?;

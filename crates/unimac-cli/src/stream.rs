@@ -160,28 +160,32 @@ fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize)
     Ok(())
 }
 
-/// The stream ids recorded in `seen` (32 hex digits a line).
-fn seen_ids(seen: &Path) -> Result<Vec<[u8; 16]>, Fail> {
-    let text = match std::fs::read_to_string(seen) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(Fail(format!("cannot read {}: {}", seen.display(), crate::input::io_msg(&e)))),
-    };
-    let mut out = Vec::new();
+/// Claim the stream id `id` in the file of seen ids `seen` (32 hex digits
+/// a line, created if missing): under an exclusive lock, the file is read
+/// and, unless the id is there, the id is appended and synced. `Ok(false)`
+/// if it was seen before. Claimed once the first chunk verified and before
+/// any byte is released, so a stream cut short and replayed, or the same
+/// stream given to two receivers at once, is released once.
+fn claim_id(seen: &Path, id: &[u8; 16]) -> Result<bool, Fail> {
+    let shown = seen.display();
+    let io_fail = |e: io::Error| Fail(format!("cannot record the stream id in {shown}: {}", crate::input::io_msg(&e)));
+    let mut f = std::fs::OpenOptions::new().create(true).read(true).append(true).open(seen).map_err(io_fail)?;
+    f.lock().map_err(io_fail)?;
+    let mut text = String::new();
+    f.read_to_string(&mut text).map_err(|_| Fail(format!("{shown}: not a file of stream ids (32 hex digits a line)")))?;
     for (i, l) in text.lines().enumerate() {
-        let mut id = [0u8; 16];
-        hex::decode_to_slice(l.trim(), &mut id).map_err(|_| Fail(format!("{}: line {}: not a stream id (32 hex digits)", seen.display(), i + 1)))?;
-        out.push(id);
+        let mut known = [0u8; 16];
+        hex::decode_to_slice(l.trim(), &mut known).map_err(|_| Fail(format!("{shown}: line {}: not a stream id (32 hex digits)", i + 1)))?;
+        if &known == id {
+            return Ok(false);
+        }
     }
-    Ok(out)
+    writeln!(f, "{}", hex::encode(id)).and_then(|_| f.sync_all()).map_err(io_fail)?;
+    Ok(true)
 }
 
 fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>) -> Result<bool, Fail> {
     let mut recv = Receiver::new(key).map_err(|e| Fail(e.to_string()))?;
-    let known = match opts.seen {
-        Some(p) => seen_ids(p)?,
-        None => Vec::new(),
-    };
     // Held output: a temporary file, removed when dropped.
     let mut held: Option<File> = None;
     if opts.hold {
@@ -216,11 +220,13 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         } else if id_checked || opts.seen.is_none() {
             recv.feed_with(&buf[..n], &mut |p| sink.write_all(p).map_err(write_err))
         } else {
+            // Kept back until the first chunk verified (its tag covers the
+            // header, so the id is the sender's), then the id is claimed.
             let mut first = Vec::new();
             let r = recv.feed(&buf[..n], &mut first);
-            if let Some(h) = recv.header() {
+            if let (Some(p), Some(h), true) = (opts.seen, recv.header(), recv.chunks() > 0) {
                 id_checked = true;
-                if known.contains(&h.id) {
+                if !claim_id(p, &h.id)? {
                     let id = hex::encode(h.id);
                     return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
                 }
@@ -243,14 +249,6 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     }
     w.flush()?;
     progress.clear();
-    if let (Some(p), Some(h)) = (opts.seen, recv.header()) {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .map_err(|e| Fail(format!("cannot record the stream id in {}: {}", p.display(), crate::input::io_msg(&e))))?;
-        writeln!(f, "{}", hex::encode(h.id)).and_then(|_| f.sync_all()).map_err(|e| Fail(format!("cannot record the stream id in {}: {}", p.display(), crate::input::io_msg(&e))))?;
-    }
     Ok(true)
 }
 

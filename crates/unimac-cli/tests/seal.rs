@@ -614,3 +614,38 @@ fn killed_writers_leave_no_half_file() {
     assert_code(&run_in(&s.dir, &["keygen", "hash127-aes", "-o", "k2.key"]), 0);
     assert_eq!(fs::read_to_string(s.path("k2.key")).unwrap().lines().count(), 2);
 }
+
+/// A sealed manifest rewritten as a check file (its entries copied as check
+/// lines, changed files left out) verifies nothing: entries are tags under
+/// a key derived for manifests, never `unimac tag`'s.
+#[test]
+fn a_manifest_rewritten_as_check_lines_verifies_nothing() {
+    let s = Sealed::new("as-check-lines", "hash127-aes", false);
+    let lines = s.lines();
+    let check: String = lines[2..lines.len() - 1]
+        .iter()
+        .filter(|l| !l.ends_with(" b"))
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(3, ' ').collect();
+            format!("{}  d/{}\n", f[0], f[2])
+        })
+        .collect();
+    fs::write(s.path("d/b"), "EVIL").unwrap();
+    fs::write(s.path("m"), check).unwrap();
+    let o = s.verify();
+    assert_code(&o, 1);
+    assert!(!stdout(&o).contains(": OK"), "{}", stdout(&o));
+}
+
+/// A listed empty file replaced by a link to a /proc file that reports size
+/// 0 but gives gigabytes: read no further than its size, reported.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_proc_file_is_not_read_past_its_size() {
+    let s = Sealed::new("proc", "hash127-aes", false);
+    fs::remove_file(s.path("d/sub/deeper/e")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/pagemap", s.path("d/sub/deeper/e")).unwrap();
+    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    assert_code(&o, 1);
+    assert!(stdout(&o).contains("d/sub/deeper/e: FAILED open or read") || stdout(&o).contains("d/sub/deeper/e: CHANGED"), "{}", stdout(&o));
+}

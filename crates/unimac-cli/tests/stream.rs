@@ -184,3 +184,24 @@ fn misuse_is_refused_before_any_output() {
     assert_eq!(run(&d, &["stream", "--chunk-size", "32MiB", "-k", "a.key"], b"").status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// --seen claims a stream's id once its first chunk verified and before
+/// any byte is out: a stream cut short and replayed is released once.
+#[test]
+fn a_cut_stream_replayed_is_released_once() {
+    let d = dir("replay");
+    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    let data = pattern(3 * CHUNK, 9);
+    let wire = send(&d, "k.key", &data);
+    let cut = &wire[..wire.len() - 10];
+    let o = run(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], cut);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.stdout.len(), 2 * CHUNK, "the verified chunks of the cut stream");
+    for w in [cut, &wire[..]] {
+        let o = run(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], w);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(o.stdout.is_empty(), "released again");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("seen before"));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -78,7 +78,7 @@ def seal(
     >>> key = ("hash127-aes", bytes(32))
     >>> m = unimac.seal("d", key, recursive=True)
     >>> m.splitlines()[:3]
-    [b'unimac-manifest 2 hash127-aes 6b2c276b70604b235ee8441e4473a160', b'root d', b'66e94bd4ef8a2c3b884cfa59ca342b2e 5 a']
+    [b'unimac-manifest 2 hash127-aes 6b2c276b70604b235ee8441e4473a160', b'root d', b'ed952724f37a1477fd7542284fe067b2 5 a']
     >>> unimac.verify_manifest(m, key).ok
     True
     """

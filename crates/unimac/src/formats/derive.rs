@@ -30,6 +30,9 @@ use crate::macs::MacDesc;
 pub enum Purpose {
     /// The seal of a sealed manifest.
     ManifestSeal,
+    /// The files' tags a sealed manifest lists (so that no entry is a check
+    /// line, and a manifest cannot be turned into a check file).
+    ManifestEntries,
     /// The frames of an authenticated stream.
     Stream,
 }
@@ -39,6 +42,7 @@ impl Purpose {
     pub const fn label(self) -> &'static str {
         match self {
             Purpose::ManifestSeal => "unimac manifest seal",
+            Purpose::ManifestEntries => "unimac manifest entries",
             Purpose::Stream => "unimac stream frames",
         }
     }
@@ -91,6 +95,7 @@ mod tests {
         let k: Vec<u8> = (0u8..32).collect();
         let hex = |v: &[u8]| v.iter().map(|b| format!("{b:02x}")).collect::<String>();
         assert_eq!(hex(&purpose_key(d, &k, Purpose::ManifestSeal)), "63de112fc3ca8a771aaffe9e9d23f078b4d10da7276a9accf9fb891c76e1fdb5");
+        assert_eq!(hex(&purpose_key(d, &k, Purpose::ManifestEntries)), "066d4e79c4e4d234f59f64e4e461f5ac7ed5664c1dda9d3060f94cb878b0ac25");
         assert_eq!(hex(&purpose_key(d, &k, Purpose::Stream)), "119ae0a526be5fadbfd5793aa06bb47dc3c754d3c8e51a70ccec45a062cfd044");
     }
 

@@ -378,6 +378,9 @@ pub struct OneTimeKeyFile {
     file: File,
     shown: String,
     key: KeyFile,
+    /// Whether the file ends with a newline (the mark then goes on a line
+    /// of its own either way).
+    ends_nl: bool,
 }
 
 impl core::fmt::Debug for OneTimeKeyFile {
@@ -401,7 +404,16 @@ impl OneTimeKeyFile {
         })?;
         file.lock().map_err(|e| Error::Io(format!("cannot lock key file {shown}: {}", io_msg(&e))))?;
         let meta = file.metadata().map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
-        let mut key = KeyFile::read_from(&file, &shown)?;
+        let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
+        (&file)
+            .take(MAX_KEY_FILE + 1)
+            .read_to_end(&mut text)
+            .map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
+        if text.len() as u64 > MAX_KEY_FILE {
+            return Err(Error::Invalid(format!("key file {shown}: too long to be a key file")));
+        }
+        let ends_nl = text.last() == Some(&b'\n');
+        let mut key = KeyFile::parse(&text, &shown)?;
         key.warning = open_warning(&meta, &shown);
         let name = key.name();
         if !kind_one_time(key.kind) {
@@ -412,7 +424,7 @@ impl OneTimeKeyFile {
                 "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
             )));
         }
-        Ok(OneTimeKeyFile { file, shown, key })
+        Ok(OneTimeKeyFile { file, shown, key, ends_nl })
     }
 
     /// The key file's contents (name, warning); its key can check tags.
@@ -429,7 +441,8 @@ impl OneTimeKeyFile {
         let m = registry::OneTimeMac::new(self.key.name(), &self.key.key)?;
         let out = f(m)?;
         let shown = &self.shown;
-        self.file.write_all(b"spent\n").and_then(|_| self.file.sync_all()).map_err(|e| {
+        let mark: &[u8] = if self.ends_nl { b"spent\n" } else { b"\nspent\n" };
+        self.file.write_all(mark).and_then(|_| self.file.sync_all()).map_err(|e| {
             Error::Io(format!("cannot mark the one-time key file {shown} as spent: {}; no tag is shown", io_msg(&e)))
         })?;
         Ok(out)
@@ -490,6 +503,15 @@ mod tests {
         assert!(read.verify(None, b"m2", &t).is_err());
         let e = OneTimeKeyFile::open(&p).unwrap_err();
         assert!(e.to_string().contains("already tagged"), "{e}");
+        // A file without its final newline gets the mark on a line of its
+        // own, and still reads as the same key, spent.
+        let q2 = d.join("nonl");
+        let k2 = KeyFile::generate(KeyKind::from_name("hash127").unwrap()).unwrap();
+        std::fs::write(&q2, &k2.text()[..k2.text().len() - 1]).unwrap();
+        let t2 = OneTimeKeyFile::open(&q2).unwrap().tag(b"m").unwrap();
+        let back = KeyFile::read(&q2).unwrap();
+        assert!(back.is_spent() && back.key() == k2.key());
+        assert!(back.verify(None, b"m", &t2).is_ok());
         // A reusable key is not a one-time key file.
         let q = d.join("r");
         KeyFile::generate(KeyKind::from_name("hash127-aes").unwrap()).unwrap().write_new(&q).unwrap();

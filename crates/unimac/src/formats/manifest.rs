@@ -187,6 +187,18 @@ fn seal_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
     NamedMac::new(desc.name, &k)
 }
 
+/// The key the files' tags of a manifest are made under: `key` derived
+/// for manifest entries (docs/WIRE.md §9.7), so that an entry is never a
+/// check line of `unimac tag`, and a manifest rewritten as a check file
+/// verifies nothing. A front end that hashes the files itself uses this.
+pub fn entry_key(desc: &'static MacDesc, key: &[u8]) -> zeroize::Zeroizing<Vec<u8>> {
+    derive::purpose_key(desc, key, Purpose::ManifestEntries)
+}
+
+fn entry_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
+    NamedMac::new(desc.name, &entry_key(desc, key))
+}
+
 /// A manifest being written: the header and place, then each file's
 /// entry, then [`Writer::finish`] seals it.
 pub struct Writer {
@@ -387,7 +399,10 @@ pub fn open(text: &[u8], key: &KeyFile) -> Result<Manifest, SealError> {
         // line, which the message says too). This key's fingerprint under
         // another name: a changed first line.
         if fp_ok && !mac.is_empty() && fp != mine {
-            return Err(SealError::OtherKey { mac: mac.chars().take(40).collect(), fingerprint: fp.to_string() });
+            // The name as read, with anything but a name's characters shown
+            // as `?` (no control character reaches a message).
+            let mac = mac.chars().take(40).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '?' }).collect();
+            return Err(SealError::OtherKey { mac, fingerprint: fp.to_string() });
         }
         return Err(SealError::Failed);
     }
@@ -487,20 +502,44 @@ pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
-/// Read the whole of the open regular file `f` into `feed` under the rule
-/// for files that change while they are read ([`super::race`]): the bytes
-/// read, or why not.
-fn read_file(f: &File, feed: &mut dyn FnMut(&[u8])) -> Result<u64, String> {
-    let mut total = 0u64;
-    let v = super::race::read_whole(f, 1 << 20, &mut |d| {
-        total += d.len() as u64;
-        feed(d)
-    })
-    .map_err(|x| io_msg(&x))?;
-    if v.is_changed() {
+/// Read the open regular file `f`, which its `fstat` says holds `size`
+/// bytes, into `feed` under the rule for files that change while they are
+/// read ([`super::race`]): the bytes read, or why not. At most `size + 1`
+/// bytes are read: a file that gives more than its size says (`/proc`
+/// files report 0 and can give gigabytes) is "changed", not read on.
+fn read_file(f: &File, size: u64, feed: &mut dyn FnMut(&[u8])) -> Result<u64, String> {
+    use std::io::Read as _;
+    let w = super::race::ReadWindow::open(f).map_err(|x| io_msg(&x))?;
+    let limit = size.saturating_add(1);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut fed = 0u64;
+    let v = w
+        .read(f, |pass| -> std::io::Result<Option<u64>> {
+            let mut total = 0u64;
+            loop {
+                let want = (limit - total).min(buf.len() as u64) as usize;
+                if want == 0 {
+                    return Ok(None);
+                }
+                let k = match (&*f).read(&mut buf[..want]) {
+                    Ok(0) => return Ok(Some(total)),
+                    Ok(k) => k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                if pass.feeds() {
+                    feed(&buf[..k]);
+                    fed += k as u64;
+                }
+                pass.saw(&buf[..k]);
+                total += k as u64;
+            }
+        })
+        .map_err(|x| io_msg(&x))?;
+    if v.is_changed() || fed > size {
         return Err("changed while reading".into());
     }
-    Ok(total)
+    Ok(fed)
 }
 
 /// The tag of the open regular file `f` (of `meta`) under `entry`'s nonce,
@@ -510,7 +549,7 @@ fn file_matches(mac: &NamedMac, f: File, meta: &Metadata, e: &Entry) -> Result<b
         return Ok(false);
     }
     let Ok(mut s) = mac.start_check(e.nonce.as_deref()) else { return Ok(false) };
-    let total = read_file(&f, &mut |d| s.update(d))?;
+    let total = read_file(&f, meta.len(), &mut |d| s.update(d))?;
     if total != e.size {
         return Ok(false);
     }
@@ -559,7 +598,8 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, check: 
 /// directory as found); `own`, the manifest's file if it has one (not
 /// counted as added under a root).
 pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path>, mut check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
-    let mac = key.mac()?;
+    key.mac()?;
+    let mac = entry_mac(m.desc, key.key())?;
     let dir = dir.to_path_buf();
     // The place's directory as looked for; `.` to list it when it is the
     // current directory (paths are then shown without `./`).
@@ -736,7 +776,8 @@ pub enum Sealed<'a> {
 /// files, and MACs weak for this use unless `allow_weak`.
 pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<&Path>, allow_weak: bool) -> Result<Vec<u8>, Error> {
     let desc = sealing_desc(key)?;
-    let mac = key.mac()?;
+    key.mac()?;
+    let mac = entry_mac(desc, key.key())?;
     let (root, files) = match what {
         Sealed::Tree(dir) => {
             let mut files = Vec::new();
@@ -787,10 +828,10 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
     };
     let mut w = Writer::new(key, place)?;
     for (p, name) in files.iter().zip(names) {
-        let (f, _) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
+        let (f, meta) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
         let n = nonce()?;
         let mut s = mac.start(n.as_deref())?;
-        let size = read_file(&f, &mut |d| s.update(d)).map_err(|why| Error::Io(format!("{}: {why}", p.display())))?;
+        let size = read_file(&f, meta.len(), &mut |d| s.update(d)).map_err(|why| Error::Io(format!("{}: {why}", p.display())))?;
         let sent = s.finalize()?;
         let (n, tag) = match desc.framing {
             Framing::PairThenTag => {
