@@ -275,6 +275,9 @@ enum Cmd {
         /// receiver holds one chunk; smaller chunks cost more tags.
         #[arg(long = "chunk-size", value_parser = parse_count, default_value = "256KiB", value_name = "BYTES")]
         chunk_size: u64,
+        /// Use a MAC that is weak for this use (as 'tag --allow-weak').
+        #[arg(long = "allow-weak")]
+        allow_weak: bool,
         /// The input: the data to frame, or with --verify the stream ('-' or
         /// absent: stdin).
         input: Option<PathBuf>,
@@ -543,7 +546,7 @@ fn main() -> ExitCode {
             },
             files,
         ),
-        Cmd::Stream { key_file, verify, hold, seen, chunk_size, input } => {
+        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, input } => {
             let chunk = usize::try_from(*chunk_size).ok().filter(|&c| c > 0 && c <= unimac::formats::stream::MAX_CHUNK).ok_or_else(|| {
                 Fail(format!("--chunk-size: 1 to {} bytes, not {chunk_size}", unimac::formats::stream::MAX_CHUNK))
             });
@@ -551,7 +554,7 @@ fn main() -> ExitCode {
                 stream::stream(
                     key_file,
                     input.as_deref(),
-                    stream::StreamOpts { verify: *verify, hold: *hold, chunk, seen: seen.as_deref() },
+                    stream::StreamOpts { verify: *verify, hold: *hold, chunk, seen: seen.as_deref(), allow_weak: *allow_weak },
                 )
             })
         }

@@ -427,9 +427,7 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
         Some(_) => {}
     }
     let shown_m = manifest_path.display().to_string();
-    let (mut f, _) = fsio::open_regular(manifest_path).map_err(|e| Fail(e.message(&shown_m)))?;
-    let mut text = Vec::new();
-    f.read_to_end(&mut text).map_err(|e| Fail(format!("cannot read {shown_m}: {}", fsio::io_msg(&e))))?;
+    let text = manifest::read_manifest(manifest_path).map_err(|e| Fail(e.to_string()))?;
     let show = !opts.status;
     let m = match manifest::open(&text, &kf) {
         Ok(m) => m,

@@ -28,6 +28,8 @@ pub struct StreamOpts<'a> {
     /// With `verify`: the file of stream ids seen before under this key;
     /// a repeated id is refused, a verified one recorded.
     pub seen: Option<&'a Path>,
+    /// Use a MAC that is weak for this use (as `tag --allow-weak`).
+    pub allow_weak: bool,
 }
 
 /// The read buffer.
@@ -95,6 +97,12 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
         return Err(Fail("--seen applies to --verify".into()));
     }
     let key = keyfile::read_key_file(key_file)?;
+    // The strength policy of `tag`, with chunks as the messages.
+    if let (Some(d), false) = (key.desc(), opts.allow_weak) {
+        if !d.one_time {
+            unimac::formats::policy::check_strength(d.name, &[Some(opts.chunk as u64)], false).map_err(|e| Fail(e.to_string()))?;
+        }
+    }
     let mut r = open_input(input)?;
     widen_pipes();
     if opts.verify {

@@ -649,3 +649,18 @@ fn a_proc_file_is_not_read_past_its_size() {
     assert_code(&o, 1);
     assert!(stdout(&o).contains("d/sub/deeper/e: FAILED open or read") || stdout(&o).contains("d/sub/deeper/e: CHANGED"), "{}", stdout(&o));
 }
+
+/// Links to the manifest put in the sealed tree (symbolic or hard) are
+/// files added like any other; only the manifest's own entry is left out.
+#[cfg(unix)]
+#[test]
+fn links_to_the_manifest_in_the_tree_are_added() {
+    let s = Sealed::new("links", "hash127-aes", false);
+    assert_code(&run_in(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "d/M"]), 0);
+    std::os::unix::fs::symlink("M", s.path("d/run.sh")).unwrap();
+    fs::hard_link(s.path("d/M"), s.path("d/hard.txt")).unwrap();
+    let o = run_in(&s.dir, &["verify", "--key-file", "k.key", "d/M"]);
+    assert_code(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains("d/run.sh: ADDED") && out.contains("d/hard.txt: ADDED") && !out.contains("d/M: ADDED"), "{out}");
+}

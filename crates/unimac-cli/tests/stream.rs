@@ -45,7 +45,7 @@ fn send(d: &Path, key: &str, data: &[u8]) -> Vec<u8> {
 #[test]
 fn round_trips_at_the_chunk_edges() {
     let d = dir("edges");
-    for mac in ["hash127-aes", "umac128", "vmac64", "wc-eval128"] {
+    for mac in ["hash127-aes", "umac128", "vmac128", "wc-eval128"] {
         let key = format!("{mac}.key");
         assert!(unimac().args(["keygen", mac, "-o", &key]).current_dir(&d).status().unwrap().success());
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 7 * CHUNK + 3] {
@@ -178,6 +178,17 @@ fn misuse_is_refused_before_any_output() {
     let o = run(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], &wire);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty() && String::from_utf8_lossy(&o.stderr).contains("seen before"));
+    // A MAC weak for this use (vmac64: 2^-28 for the use 'tag' checks) needs
+    // --allow-weak, on both ends.
+    assert!(unimac().args(["keygen", "vmac64", "-o", "v.key"]).current_dir(&d).output().unwrap().status.success());
+    let o = run(&d, &["stream", "-k", "v.key"], b"x");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("weak for this use"));
+    let o = run(&d, &["stream", "-k", "v.key", "--allow-weak"], b"x");
+    assert!(o.status.success());
+    assert_eq!(run(&d, &["stream", "--verify", "-k", "v.key"], &o.stdout).status.code(), Some(2));
+    let back = run(&d, &["stream", "--verify", "--allow-weak", "-k", "v.key"], &o.stdout);
+    assert!(back.status.success() && back.stdout == b"x");
     // Options that need --verify; a chunk size out of range.
     assert_eq!(run(&d, &["stream", "--hold", "-k", "a.key"], b"").status.code(), Some(2));
     assert_eq!(run(&d, &["stream", "--chunk-size", "0", "-k", "a.key"], b"").status.code(), Some(2));

@@ -182,7 +182,7 @@ type Verified = (bool, Vec<FileRow>, Vec<Vec<u8>>, Vec<(Vec<u8>, &'static str)>,
 #[pyo3(name = "_verify_manifest", signature = (text, manifest_path, base_dir, key_path, key_name, key))]
 fn verify_manifest(
     py: Python<'_>,
-    text: Vec<u8>,
+    text: Option<Vec<u8>>,
     manifest_path: Option<PathBuf>,
     base_dir: Option<PathBuf>,
     key_path: Option<PathBuf>,
@@ -197,6 +197,13 @@ fn verify_manifest(
         return Err(PyValueError::new_err(format!("{} is a one-time MAC: no manifest is sealed with it", desc.name)));
     }
     let shown = manifest_path.as_ref().map_or("manifest".to_string(), |p| p.display().to_string());
+    // A manifest given by path is read by the library: a regular file only,
+    // of bounded size.
+    let text = match (text, &manifest_path) {
+        (Some(t), _) => t,
+        (None, Some(p)) => py.allow_threads(|| manifest::read_manifest(p)).map_err(|e| error(py, e, p))?,
+        (None, None) => return Err(PyValueError::new_err("a manifest's bytes or its path")),
+    };
     let key_shown = key_path.as_ref().map_or("the key given".to_string(), |p| p.display().to_string());
     let m = match manifest::open(&text, &k) {
         Ok(m) => m,

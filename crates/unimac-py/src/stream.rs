@@ -24,6 +24,16 @@ fn value_err(e: unimac::Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// The strength policy of `tag` (chunks as the messages), unless
+/// `allow_weak`.
+fn strength(k: &unimac::formats::keyfile::KeyFile, chunk: usize, allow_weak: bool) -> PyResult<()> {
+    match k.desc() {
+        Some(d) if !d.one_time && !allow_weak => unimac::formats::policy::check_strength(d.name, &[Some(chunk as u64)], false)
+            .map_err(|e| PyValueError::new_err(e.to_string().replace("--allow-weak", "allow_weak=True"))),
+        _ => Ok(()),
+    }
+}
+
 /// The sending side of a stream: `push(data)` returns the frames it
 /// completes, `finish()` the rest.
 #[pyclass(module = "unimac", name = "_StreamSender", frozen)]
@@ -34,9 +44,10 @@ pub struct PySender {
 #[pymethods]
 impl PySender {
     #[new]
-    #[pyo3(signature = (key_path, key_name, key, chunk))]
-    fn new(py: Python<'_>, key_path: Option<PathBuf>, key_name: Option<String>, key: Option<&Bound<'_, PyAny>>, chunk: usize) -> PyResult<PySender> {
+    #[pyo3(signature = (key_path, key_name, key, chunk, allow_weak = false))]
+    fn new(py: Python<'_>, key_path: Option<PathBuf>, key_name: Option<String>, key: Option<&Bound<'_, PyAny>>, chunk: usize, allow_weak: bool) -> PyResult<PySender> {
         let k = crate::formats::key_of(py, key_path, key_name.as_deref(), key)?;
+        strength(&k, chunk, allow_weak)?;
         Ok(PySender { s: Mutex::new(Some(Sender::new(&k, chunk).map_err(value_err)?)) })
     }
     fn push<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
@@ -69,9 +80,10 @@ pub struct PyReceiver {
 #[pymethods]
 impl PyReceiver {
     #[new]
-    #[pyo3(signature = (key_path, key_name, key))]
-    fn new(py: Python<'_>, key_path: Option<PathBuf>, key_name: Option<String>, key: Option<&Bound<'_, PyAny>>) -> PyResult<PyReceiver> {
+    #[pyo3(signature = (key_path, key_name, key, allow_weak = false))]
+    fn new(py: Python<'_>, key_path: Option<PathBuf>, key_name: Option<String>, key: Option<&Bound<'_, PyAny>>, allow_weak: bool) -> PyResult<PyReceiver> {
         let k = crate::formats::key_of(py, key_path, key_name.as_deref(), key)?;
+        strength(&k, unimac::formats::stream::DEFAULT_CHUNK, allow_weak)?;
         Ok(PyReceiver { r: Mutex::new(Receiver::new(&k).map_err(value_err)?) })
     }
     fn feed<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {

@@ -80,7 +80,7 @@ def test_pipes_devices_and_outside_names_are_never_opened(tree):
     r = unimac.verify_manifest(bad, "k.key")
     assert not r.seal_ok and r.files == []
     # The manifest itself a named pipe: refused unopened.
-    with pytest.raises(ValueError, match="not a regular file"):
+    with pytest.raises((OSError, ValueError), match="not a regular file"):
         unimac.verify_manifest("d/pipe", "k.key")
 
 

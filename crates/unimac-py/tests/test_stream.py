@@ -24,7 +24,8 @@ def key_pair(name="hash127-aes"):
 
 def sent(key, data, chunk=CHUNK):
     wire = io.BytesIO()
-    with unimac.stream.open(wire, "wb", key=key, chunk_size=chunk) as f:
+    weak = isinstance(key, tuple) and key[0].startswith("shoup4-")
+    with unimac.stream.open(wire, "wb", key=key, chunk_size=chunk, allow_weak=weak) as f:
         # Odd pieces: the framing does not depend on how writes are cut.
         for i in range(0, len(data), 333):
             f.write(data[i : i + 333])
@@ -32,7 +33,8 @@ def sent(key, data, chunk=CHUNK):
 
 
 def received(key, wire, piece=None):
-    f = unimac.stream.open(io.BytesIO(wire), "rb", key=key)
+    weak = isinstance(key, tuple) and key[0].startswith("shoup4-")
+    f = unimac.stream.open(io.BytesIO(wire), "rb", key=key, allow_weak=weak)
     if piece is None:
         return f.read()
     out = bytearray()
@@ -82,6 +84,12 @@ def test_another_key_is_refused_before_any_byte():
         received(("hash127-aes", unimac.keygen("hash127-aes")), wire, piece=1)
     with pytest.raises(ValueError, match="one-time MAC"):
         unimac.stream.open(io.BytesIO(), "wb", key=("hash127", unimac.keygen("hash127")))
+    # A MAC weak for this use needs allow_weak=True, on both ends.
+    weak = ("vmac64", unimac.keygen("vmac64"))
+    with pytest.raises(ValueError, match="weak for this use.*allow_weak=True"):
+        unimac.stream.open(io.BytesIO(), "wb", key=weak)
+    with pytest.raises(ValueError, match="weak for this use"):
+        unimac.stream.open(io.BytesIO(), "rb", key=weak)
 
 
 def test_shutil_tarfile_and_gzip(tmp_path):

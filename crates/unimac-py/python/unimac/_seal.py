@@ -213,20 +213,11 @@ def verify_manifest(
     """
     key_path, key_name, key_bytes = _key_args(key)
     path = None
+    text: Optional[bytes] = None
     if isinstance(manifest, (str, os.PathLike)):
+        # Read by the library: a regular file only (a named pipe or device is
+        # refused unopened), of bounded size.
         path = os.fspath(manifest)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        try:
-            import stat
-
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ValueError(f"{os.fsdecode(path)}: not a regular file; not read")
-            with os.fdopen(fd, "rb") as f:
-                fd = -1
-                text = f.read()
-        finally:
-            if fd >= 0:
-                os.close(fd)
     else:
         text = bytes(manifest)
     seal_ok, rows, added, unexpected, errors = _unimac._verify_manifest(

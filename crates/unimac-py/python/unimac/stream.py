@@ -60,11 +60,11 @@ class StreamWriter(io.BufferedIOBase):
     (1, None, b'UNIMAC-S')
     """
 
-    def __init__(self, raw, key: _Key, chunk_size: int = DEFAULT_CHUNK, *, _owns: bool = False):
+    def __init__(self, raw, key: _Key, chunk_size: int = DEFAULT_CHUNK, *, allow_weak: bool = False, _owns: bool = False):
         super().__init__()
         self._raw = raw
         self._owns = _owns
-        self._s = _unimac._StreamSender(*_key_args(key), chunk_size)
+        self._s = _unimac._StreamSender(*_key_args(key), chunk_size, allow_weak)
 
     def writable(self) -> bool:
         return True
@@ -110,11 +110,11 @@ class StreamReader(io.BufferedIOBase):
     unimac.StreamError: not a unimac stream (no 'UNIMAC-S' header)
     """
 
-    def __init__(self, raw, key: _Key, *, _owns: bool = False):
+    def __init__(self, raw, key: _Key, *, allow_weak: bool = False, _owns: bool = False):
         super().__init__()
         self._raw = raw
         self._owns = _owns
-        self._r = _unimac._StreamReceiver(*_key_args(key))
+        self._r = _unimac._StreamReceiver(*_key_args(key), allow_weak)
         self._buf = bytearray()
         self._eof = False
 
@@ -180,12 +180,13 @@ class StreamReader(io.BufferedIOBase):
         return "<unimac.stream.StreamReader>"
 
 
-def open(file, mode: str = "rb", *, key: _Key, chunk_size: int = DEFAULT_CHUNK):
+def open(file, mode: str = "rb", *, key: _Key, chunk_size: int = DEFAULT_CHUNK, allow_weak: bool = False):
     """An authenticated stream over ``file`` (a path, opened here and closed
     with the stream, or a binary file object): mode ``"wb"`` gives a
     :class:`StreamWriter`, ``"rb"`` a :class:`StreamReader`. ``key``: a key
-    file's path or ``(name, key)``; a one-time MAC is refused. A reader
-    refuses another key's or MAC's stream before returning any byte.
+    file's path or ``(name, key)``; a one-time MAC is refused, and a MAC
+    weak for this use (as ``unimac stream`` says) unless ``allow_weak``. A
+    reader refuses another key's or MAC's stream before returning any byte.
 
     >>> import os, tempfile, unimac, unimac.stream
     >>> path = os.path.join(tempfile.mkdtemp(), "backup.uma")
@@ -202,8 +203,8 @@ def open(file, mode: str = "rb", *, key: _Key, chunk_size: int = DEFAULT_CHUNK):
     raw = builtins.open(file, mode) if owns else file
     try:
         if mode == "wb":
-            return StreamWriter(raw, key, chunk_size, _owns=owns)
-        return StreamReader(raw, key, _owns=owns)
+            return StreamWriter(raw, key, chunk_size, allow_weak=allow_weak, _owns=owns)
+        return StreamReader(raw, key, allow_weak=allow_weak, _owns=owns)
     except BaseException:
         if owns:
             raw.close()

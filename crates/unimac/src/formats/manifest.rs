@@ -619,7 +619,10 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
             }
         }
         let listed: HashSet<&[u8]> = m.entries.iter().map(|e| e.name.as_slice()).collect();
-        let own = own.and_then(file_id);
+        // The manifest's own entry only (the link itself and its name), not
+        // every link to it: a symbolic or hard link to the manifest put in
+        // the tree is added like any file.
+        let own = own.and_then(|p| entry_id(p).map(|id| (id, p.file_name().map(|n| n.to_os_string()))));
         let mut added: Vec<PathBuf> = Vec::new();
         let shown = |p: PathBuf| if dir.as_os_str().is_empty() { p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p) } else { p };
         for w in walk(&here) {
@@ -632,7 +635,8 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
             match w {
                 Walked::File(p) => {
                     let rel = p.strip_prefix(&dir).map(path_bytes).unwrap_or_default();
-                    if !listed.contains(rel.as_slice()) && (own.is_none() || file_id(&p) != own) {
+                    let is_own = own.as_ref().is_some_and(|(id, name)| entry_id(&p) == Some(*id) && p.file_name().map(|n| n.to_os_string()) == *name);
+                    if !listed.contains(rel.as_slice()) && !is_own {
                         added.push(p);
                     }
                 }
@@ -685,6 +689,40 @@ fn file_id(p: &Path) -> Option<(u64, u64)> {
 #[cfg(not(unix))]
 fn file_id(p: &Path) -> Option<(u64, u64)> {
     std::fs::canonicalize(p).ok().map(|c| (path_bytes(&c).len() as u64, 0))
+}
+
+/// The directory entry at `p` itself (a symbolic link is not followed).
+#[cfg(unix)]
+fn entry_id(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn entry_id(p: &Path) -> Option<(u64, u64)> {
+    file_id(p)
+}
+
+/// The largest manifest read: a manifest is read whole before its seal is
+/// checked, so its size bounds the memory a verifier spends on a file an
+/// attacker wrote (2^28 bytes: about 2.5 million lines of short names).
+pub const MAX_MANIFEST: u64 = 1 << 28;
+
+/// Read the manifest at `path`: a regular file (never a FIFO or device) of
+/// at most [`MAX_MANIFEST`] bytes.
+pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
+    use std::io::Read as _;
+    let shown = path.display().to_string();
+    let (f, meta) = fsio::open_regular(path).map_err(|e| Error::Io(e.message(&shown)))?;
+    if meta.len() > MAX_MANIFEST {
+        return Err(Error::Invalid(format!("{shown}: {} bytes, more than a manifest holds ({MAX_MANIFEST} at most)", meta.len())));
+    }
+    let mut text = Vec::with_capacity(meta.len() as usize);
+    f.take(MAX_MANIFEST + 1).read_to_end(&mut text).map_err(|e| Error::Io(format!("cannot read {shown}: {}", io_msg(&e))))?;
+    if text.len() as u64 > MAX_MANIFEST {
+        return Err(Error::Invalid(format!("{shown}: more than a manifest holds ({MAX_MANIFEST} bytes at most)")));
+    }
+    Ok(text)
 }
 
 /// Where a manifest that will be written at `output` (`None`: the current
