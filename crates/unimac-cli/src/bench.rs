@@ -114,7 +114,7 @@ pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     }
     let mut key = vec![0u8; key_len];
     fill(&mut key, 0x9e3779b97f4a7c15);
-    if name == "modp" {
+    if crate::names::is_modp(name) {
         // The key must be a prime of [2^120, 2^128).
         key = unimac::modp::SecretPrime::generate()?.to_bytes().to_vec();
     }
@@ -252,11 +252,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
     let chosen: Vec<String> = if all {
         registry::entries()
             .iter()
-            .filter(|e| {
-                !matches!(e.info.key, KeySpec::PerElement(_))
-                    && !e.info.takes_len
-                    && !e.info.name.ends_with("-key")
-            })
+            .filter(|e| !matches!(e.info.key, KeySpec::PerElement(_)) && e.hashes_message())
             .map(|e| e.info.name.clone())
             .collect()
     } else if names.is_empty() {
@@ -334,7 +330,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
 
 /// The forgery bound of a MAC row (see the footnote the table prints).
 fn bound_cell(name: &str) -> String {
-    let Some(mac) = name.strip_prefix("mac-") else {
+    let Some(mac) = registry::lookup(name).ok().and_then(|e| e.mac()).map(|d| d.name) else {
         return "-".into();
     };
     let attack = unimac::bounds::Attack::new(1 << 20, 1 << 32, 1 << 32);

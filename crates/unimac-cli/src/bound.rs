@@ -17,7 +17,7 @@ pub fn bound(
     random_nonces: bool,
     json: bool,
 ) -> Result<(), Fail> {
-    if name == "modp" {
+    if crate::names::is_modp(name) {
         return crate::identity::bound(max_bytes, forgeries, json);
     }
     let name = resolve_mac(name)?;

@@ -106,7 +106,13 @@ pub(crate) fn compute(
                 return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
             }
             let (mac, key) = keyfile::read_named_key(p)?;
-            if name != format!("mac-{mac}") && !(mac == "modp" && name == "modp") {
+            use unimac::formats::keyfile::KeyKind;
+            let fits = match (KeyKind::from_name(&mac), registry::lookup(&name).ok().and_then(|e| e.mac())) {
+                (Ok(KeyKind::Mac(d)), Some(row)) => d == row,
+                (Ok(KeyKind::Modp), None) => crate::names::is_modp(&name),
+                _ => false,
+            };
+            if !fits {
                 return Err(Fail(format!(
                     "key file {} is a {mac} key, not a key for {name}",
                     p.display()

@@ -50,10 +50,11 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
     } else {
         out.push_str(&format!("{:<17} {:>8} {:>5} {:>3} {:>5}  {}\n", "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"));
     }
-    for name in unimac::registry::names() {
-        let Ok(e) = registry::lookup(&format!("mac-{name}")) else {
+    for d in unimac::macs::MACS {
+        let Ok(e) = registry::lookup(d.catalog_name) else {
             continue;
         };
+        let (name, recommended) = (d.name.to_string(), d.recommended);
         let i = &e.info;
         let key = match i.key {
             registry::KeySpec::Fixed(n) => n.to_string(),
@@ -84,7 +85,7 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
         };
         if long {
             let mut what = cite(&i.summary);
-            if name == "hash127-aes" {
+            if recommended {
                 what = format!("RECOMMENDED as the stateless default: no nonce or counter to manage (the nonce MACs have smaller bounds, and may be faster: 'unimac advise'); {what}");
             }
             if weak {
@@ -96,8 +97,8 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
             ));
         } else {
             // The description without its source (the paper: --long).
-            let mut what = unimac::macs::find(&name).map_or_else(|| cite(&i.summary), |d| d.summary.to_string());
-            if name == "hash127-aes" {
+            let mut what = d.summary.to_string();
+            if recommended {
                 what = format!("RECOMMENDED (stateless); {what}");
             }
             if weak {

@@ -20,3 +20,8 @@ pub fn resolve_mac(name: &str) -> Result<String, Fail> {
 pub fn resolve_spec(name: &str) -> Result<String, Fail> {
     registry::names::resolve_spec(name).map_err(|e| Fail(e.to_string()))
 }
+
+/// Whether `name` is the `modp` check's (its key is a prime, not a MAC key).
+pub fn is_modp(name: &str) -> bool {
+    matches!(unimac::formats::keyfile::KeyKind::from_name(name), Ok(unimac::formats::keyfile::KeyKind::Modp))
+}

@@ -32,49 +32,14 @@ use zeroize::Zeroizing;
 use crate::fail::Fail;
 use crate::input::{read_message, read_message_stripes, shown, Piece, Stripes};
 
-/// Where a file's bytes go: the stream it is hashed into, which may also
-/// take stripes (`unimac::stripe`).
-pub trait Sink: Send {
-    /// Absorb more of the message.
-    fn update(&mut self, data: &[u8]);
-    /// What hashes stripes for this stream, if it takes them.
-    fn striper(&self) -> Option<Striper> {
-        None
-    }
-    /// Take the next stripe, in order.
-    fn absorb_stripe(&mut self, _s: &Stripe) -> Result<(), unimac::Error> {
-        Err(unimac::Error::NotImplemented("no stripes".into()))
-    }
-}
-
-impl Sink for unimac::mac::Pending {
-    fn update(&mut self, data: &[u8]) {
-        unimac::mac::Pending::update(self, data)
-    }
-    fn striper(&self) -> Option<Striper> {
-        unimac::mac::Pending::striper(self)
-    }
-    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
-        unimac::mac::Pending::absorb_stripe(self, s)
-    }
-}
-
-impl Sink for Box<dyn unimac::Stream> {
-    fn update(&mut self, data: &[u8]) {
-        (**self).update(data)
-    }
-    fn striper(&self) -> Option<Striper> {
-        (**self).striper()
-    }
-    fn absorb_stripe(&mut self, s: &Stripe) -> Result<(), unimac::Error> {
-        (**self).absorb_stripe(s)
-    }
-}
+/// Where a file's bytes go: the library's one interface of every stream
+/// (a tag under way, a check, a nonce-last MAC), stripes included.
+pub use unimac::Absorb;
 
 /// A sink of bytes only (no stripes): a closure.
 pub struct Bytes<F>(pub F);
 
-impl<F: FnMut(&[u8]) + Send> Sink for Bytes<F> {
+impl<F: FnMut(&[u8]) + Send> Absorb for Bytes<F> {
     fn update(&mut self, data: &[u8]) {
         (self.0)(data)
     }
@@ -83,12 +48,12 @@ impl<F: FnMut(&[u8]) + Send> Sink for Bytes<F> {
 /// A sink that also counts the message's bytes.
 pub struct Counted<'a> {
     /// Where the bytes go.
-    pub inner: &'a mut dyn Sink,
+    pub inner: &'a mut dyn Absorb,
     /// Bytes so far (a stripe's length included).
     pub bytes: u64,
 }
 
-impl Sink for Counted<'_> {
+impl Absorb for Counted<'_> {
     fn update(&mut self, data: &[u8]) {
         self.bytes += data.len() as u64;
         self.inner.update(data)
@@ -107,14 +72,14 @@ impl Sink for Counted<'_> {
 /// they are read, by the reader's progress callback).
 pub struct Metered<'a> {
     /// Where the bytes go.
-    pub inner: &'a mut dyn Sink,
+    pub inner: &'a mut dyn Absorb,
     /// The bar.
     pub bar: &'a indicatif::ProgressBar,
     /// Slices of at most this many bytes between two moves of the bar.
     pub slice: usize,
 }
 
-impl Sink for Metered<'_> {
+impl Absorb for Metered<'_> {
     fn update(&mut self, data: &[u8]) {
         for c in data.chunks(self.slice.max(1)) {
             self.inner.update(c);
@@ -188,7 +153,7 @@ impl SplitMac {
         &self,
         path: &Path,
         progress: Option<&(dyn Fn(u64) + Sync)>,
-        sink: &mut dyn Sink,
+        sink: &mut dyn Absorb,
     ) -> Result<Option<Partial>, Fail> {
         if !self.partials {
             return feed_stripes(path, self.threads, progress, sink).map(|_| None);
@@ -239,7 +204,7 @@ pub fn feed_stripes(
     path: &Path,
     threads: usize,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-    sink: &mut dyn Sink,
+    sink: &mut dyn Absorb,
 ) -> Result<(), Fail> {
     let Some(striper) = sink.striper() else {
         return crate::input::read_message(Some(path), |d| sink.update(d));
@@ -265,7 +230,7 @@ pub fn feed_stripes(
 pub(crate) fn feed_split(
     path: &Path,
     split: Option<&SplitMac>,
-    sink: &mut dyn Sink,
+    sink: &mut dyn Absorb,
 ) -> Result<Option<Partial>, Fail> {
     const SLICE: usize = 64 << 20;
     let size = Some(path)

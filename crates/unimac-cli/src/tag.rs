@@ -17,7 +17,7 @@ use crate::input::{io_msg, read_message, Known};
 use crate::keyfile::{self, counter_nonce, modp_not_tags};
 use crate::names::{cite, resolve_mac};
 use crate::pool;
-use crate::split::{feed_split, Bytes, Metered, Sink, SplitMac};
+use crate::split::{feed_split, Bytes, Metered, Absorb, SplitMac};
 use crate::strength::check_strength_for;
 
 /// Whether `path` can be opened as a message (a per-file error if not).
@@ -77,7 +77,7 @@ pub fn tag(
     opts: TagOpts<'_>,
     files: &[PathBuf],
 ) -> Result<bool, Fail> {
-    if mac == Some("modp") {
+    if mac.is_some_and(crate::names::is_modp) {
         return Err(modp_not_tags(key_file));
     }
     let asserted = mac.map(resolve_mac).transpose()?;
@@ -109,7 +109,7 @@ pub fn tag(
         },
     };
     let name = kf.name();
-    if name == "modp" {
+    if kf.kind() == unimac::formats::keyfile::KeyKind::Modp {
         return Err(modp_not_tags(key_file));
     }
     // The old form: a first argument that names the key file's MAC is an
@@ -527,7 +527,7 @@ impl Progress {
     /// Feed the file at `path` to `sink`, counting its bytes; a big
     /// regular file on all allowed cores if `split` is given (stripes of partials,
     /// its whole partial returned, or in stripes, [`feed_split`]).
-    fn feed(&self, path: &Path, split: Option<&SplitMac>, sink: &mut dyn Sink) -> Result<Option<Partial>, Fail> {
+    fn feed(&self, path: &Path, split: Option<&SplitMac>, sink: &mut dyn Absorb) -> Result<Option<Partial>, Fail> {
         let Some(bar) = &self.bar else {
             return match split {
                 Some(s) => s.feed(path, None, sink),

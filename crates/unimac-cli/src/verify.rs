@@ -14,7 +14,7 @@ use crate::input::{io_msg, shown};
 use crate::keyfile::{self, modp_not_tags};
 use crate::names::{cite, resolve_mac};
 use crate::pool;
-use crate::split::{feed_split, Sink, SplitMac};
+use crate::split::{feed_split, Absorb, SplitMac};
 
 /// Options of `verify` (as in sha256sum --check).
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,10 +49,11 @@ pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBu
     }
     if let Some(s) = first.to_str() {
         if !first.exists() && !s.contains('/') {
-            if let Some(m) = crate::names::suggest(
-                s.strip_prefix("mac-").unwrap_or(s),
-                registry::names().iter().map(String::as_str),
-            ) {
+            let macs = unimac::macs::MACS.iter();
+            if let Some(m) = crate::names::suggest(s, macs.clone().map(|d| d.name).chain(macs.map(|d| d.catalog_name)))
+                .and_then(unimac::macs::find)
+                .map(|d| d.name)
+            {
                 return Err(Fail(format!(
                     "no MAC or check file '{s}'; did you mean '{m}'?"
                 )));
@@ -90,7 +91,7 @@ pub fn verify(
         }
         None => keyfile::read_named_key(key_file)?,
     };
-    if name == "modp" {
+    if crate::names::is_modp(&name) {
         return Err(modp_not_tags(key_file));
     }
     let m = Checker::new(&name, &key)?;
@@ -192,7 +193,7 @@ enum Check {
     OneTime(registry::OneTimeCheck),
 }
 
-impl Sink for Check {
+impl Absorb for Check {
     fn update(&mut self, data: &[u8]) {
         match self {
             Check::Reusable(s) => s.update(data),

@@ -25,17 +25,26 @@ pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
 }
 
 /// The key of a key file at `path`, or of `(name, key)`.
-pub(crate) fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, key: Option<&Bound<'_, PyAny>>) -> PyResult<KeyFile> {
+pub(crate) fn key_of(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    name: Option<&str>,
+    key: Option<&Bound<'_, PyAny>>,
+) -> PyResult<KeyFile> {
     match (path, name, key) {
         (Some(p), _, _) => {
-            let k = py.allow_threads(|| KeyFile::read(&p)).map_err(|e| error(py, e, &p))?;
+            let k = py
+                .allow_threads(|| KeyFile::read(&p))
+                .map_err(|e| error(py, e, &p))?;
             crate::warn_key_file(py, &k)?;
             Ok(k)
         }
         (None, Some(n), Some(k)) => {
-            let kind = KeyKind::from_name(&names::lower(n)).map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
+            let kind = KeyKind::from_name(&names::lower(n))
+                .map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
             let bytes = buffer::data(k, "key")?;
-            KeyFile::new(kind, bytes.as_slice()).map_err(|e| PyValueError::new_err(names::cite(&e.to_string())))
+            KeyFile::new(kind, bytes.as_slice())
+                .map_err(|e| PyValueError::new_err(names::cite(&e.to_string())))
         }
         _ => Err(PyValueError::new_err("a key file's path, or (name, key)")),
     }
@@ -46,8 +55,13 @@ pub(crate) fn key_of(py: Python<'_>, path: Option<PathBuf>, name: Option<&str>, 
 /// :meth:`OneTimeKey.from_file` tags with it).
 #[pyfunction]
 #[pyo3(name = "_load_key")]
-fn load_key<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(String, Option<Bound<'py, PyBytes>>, bool, bool)> {
-    let k = py.allow_threads(|| KeyFile::read(&path)).map_err(|e| error(py, e, &path))?;
+fn load_key<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+) -> PyResult<(String, Option<Bound<'py, PyBytes>>, bool, bool)> {
+    let k = py
+        .allow_threads(|| KeyFile::read(&path))
+        .map_err(|e| error(py, e, &path))?;
     crate::warn_key_file(py, &k)?;
     let one_time = k.desc().is_some_and(|d| d.one_time);
     let key = (!one_time).then(|| PyBytes::new(py, k.key()));
@@ -60,7 +74,8 @@ fn load_key<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(String, Option<Bou
 #[pyo3(name = "_save_key")]
 fn save_key(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<()> {
     let k = key_of(py, None, Some(name), Some(key))?;
-    py.allow_threads(|| k.write_new(&path)).map_err(|e| error(py, e, &path))
+    py.allow_threads(|| k.write_new(&path))
+        .map_err(|e| error(py, e, &path))
 }
 
 /// One check line (newline or, with `zero`, NUL included).
@@ -76,18 +91,35 @@ fn format_check_line<'py>(
     zero: bool,
 ) -> Bound<'py, PyBytes> {
     let style = if bsd { Style::Bsd } else { Style::Gnu };
-    PyBytes::new(py, &checkline::format_line(name, file, nonce.as_deref(), tag, style, zero))
+    PyBytes::new(
+        py,
+        &checkline::format_line(name, file, nonce.as_deref(), tag, style, zero),
+    )
 }
 
-type ParsedLine<'py> = (Option<String>, Option<Bound<'py, PyBytes>>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+type ParsedLine<'py> = (
+    Option<String>,
+    Option<Bound<'py, PyBytes>>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+);
 
 /// `(mac, nonce, tag, file)` of a check line without its line end, or
-/// `None` if it is malformed.
+/// `None` if it is malformed; `mac` is the row's name (`X` for `mac-X`)
+/// when it names a MAC of the table, else as written.
 #[pyfunction]
 #[pyo3(name = "_parse_check_line")]
 fn parse_check_line<'py>(py: Python<'py>, line: &[u8]) -> Option<ParsedLine<'py>> {
     let p = checkline::parse_line(line)?;
-    Some((p.mac, p.nonce.map(|n| PyBytes::new(py, &n)), PyBytes::new(py, &p.tag), PyBytes::new(py, &p.file)))
+    let mac = p
+        .mac
+        .map(|m| unimac::macs::find(&m).map_or(m, |d| d.name.to_string()));
+    Some((
+        mac,
+        p.nonce.map(|n| PyBytes::new(py, &n)),
+        PyBytes::new(py, &p.tag),
+        PyBytes::new(py, &p.file),
+    ))
 }
 
 /// The sealed manifest of `paths` (or, `recursive`, of the one directory
@@ -111,10 +143,13 @@ fn seal<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let k = key_of(py, key_path, key_name.as_deref(), key)?;
     if let Some(n) = &name {
-        k.expect(&names::lower(n), "given").map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
+        k.expect(&names::lower(n), "given")
+            .map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
     }
     let Some(desc) = k.desc() else {
-        return Err(PyValueError::new_err("a modp key is a secret prime, not a MAC key: it seals nothing"));
+        return Err(PyValueError::new_err(
+            "a modp key is a secret prime, not a MAC key: it seals nothing",
+        ));
     };
     let mac = desc.name;
     if desc.one_time {
@@ -134,17 +169,27 @@ fn seal<'py>(
         (true, None, true) => Nonces::Random,
     };
     if recursive && paths.len() != 1 {
-        return Err(PyValueError::new_err("recursive=True seals one directory: give one path"));
+        return Err(PyValueError::new_err(
+            "recursive=True seals one directory: give one path",
+        ));
     }
     if paths.is_empty() {
-        return Err(PyValueError::new_err("nothing to seal: give files or a directory with recursive=True"));
+        return Err(PyValueError::new_err(
+            "nothing to seal: give files or a directory with recursive=True",
+        ));
     }
     if paths.iter().any(|p| p.as_os_str() == "-") {
-        return Err(PyValueError::new_err("stdin ('-') cannot be sealed: a manifest names files to check later"));
+        return Err(PyValueError::new_err(
+            "stdin ('-') cannot be sealed: a manifest names files to check later",
+        ));
     }
     let shown = paths[0].clone();
     if recursive && !paths[0].is_dir() {
-        return Err(oserror::from_message(py, format!("{}: Not a directory", paths[0].display()), &paths[0]));
+        return Err(oserror::from_message(
+            py,
+            format!("{}: Not a directory", paths[0].display()),
+            &paths[0],
+        ));
     }
     // Every file is found (and is a regular file) before any nonce is
     // reserved.
@@ -152,28 +197,64 @@ fn seal<'py>(
         for p in &paths {
             let m = std::fs::metadata(p).map_err(|e| oserror::from_io(py, &e, p))?;
             if m.is_dir() {
-                return Err(oserror::from_message(py, format!("{}: Is a directory (recursive=True seals a tree)", p.display()), p));
+                return Err(oserror::from_message(
+                    py,
+                    format!(
+                        "{}: Is a directory (recursive=True seals a tree)",
+                        p.display()
+                    ),
+                    p,
+                ));
             }
             if !m.is_file() {
-                return Err(PyValueError::new_err(format!("{}: not a regular file; a manifest lists regular files", p.display())));
+                return Err(PyValueError::new_err(format!(
+                    "{}: not a regular file; a manifest lists regular files",
+                    p.display()
+                )));
             }
         }
     }
-    let what = if recursive { Sealed::Tree(&paths[0]) } else { Sealed::Files(&paths) };
-    let text = py.allow_threads(|| manifest::seal(&k, what, nonces, output.as_deref(), allow_weak)).map_err(|e| error(py, e, &shown))?;
+    let what = if recursive {
+        Sealed::Tree(&paths[0])
+    } else {
+        Sealed::Files(&paths)
+    };
+    let text = py
+        .allow_threads(|| manifest::seal(&k, what, nonces, output.as_deref(), allow_weak))
+        .map_err(|e| error(py, e, &shown))?;
     if let Some(o) = &output {
-        py.allow_threads(|| unimac::formats::fsio::write_atomic(o, &text, unimac::formats::fsio::Replace::Never, false, "manifest"))
-            .map_err(|e| error(py, e, o))?;
+        py.allow_threads(|| {
+            unimac::formats::fsio::write_atomic(
+                o,
+                &text,
+                unimac::formats::fsio::Replace::Never,
+                false,
+                "manifest",
+            )
+        })
+        .map_err(|e| error(py, e, o))?;
     }
     Ok(PyBytes::new(py, &text))
 }
 
 /// One listed file's result: `(name, path, status, new path or detail)`.
-type FileRow = (Vec<u8>, Vec<u8>, &'static str, Option<Vec<u8>>, Option<String>);
+type FileRow = (
+    Vec<u8>,
+    Vec<u8>,
+    &'static str,
+    Option<Vec<u8>>,
+    Option<String>,
+);
 
 /// What `_verify_manifest` returns: whether the seal verified, each listed
 /// file, the added paths, the unexpected entries and the errors.
-type Verified = (bool, Vec<FileRow>, Vec<Vec<u8>>, Vec<(Vec<u8>, &'static str)>, Vec<String>);
+type Verified = (
+    bool,
+    Vec<FileRow>,
+    Vec<Vec<u8>>,
+    Vec<(Vec<u8>, &'static str)>,
+    Vec<String>,
+);
 
 /// Check a manifest's text (read from `manifest_path` when given, whose
 /// directory its names resolve against; else against `base_dir` or the
@@ -191,23 +272,36 @@ fn verify_manifest(
 ) -> PyResult<Verified> {
     let k = key_of(py, key_path.clone(), key_name.as_deref(), key)?;
     let Some(desc) = k.desc() else {
-        return Err(PyValueError::new_err("a modp key is a secret prime, not a MAC key"));
+        return Err(PyValueError::new_err(
+            "a modp key is a secret prime, not a MAC key",
+        ));
     };
     if desc.one_time {
-        return Err(PyValueError::new_err(format!("{} is a one-time MAC: no manifest is sealed with it", desc.name)));
+        return Err(PyValueError::new_err(format!(
+            "{} is a one-time MAC: no manifest is sealed with it",
+            desc.name
+        )));
     }
-    let shown = manifest_path.as_ref().map_or("manifest".to_string(), |p| p.display().to_string());
+    let shown = manifest_path
+        .as_ref()
+        .map_or("manifest".to_string(), |p| p.display().to_string());
     // A manifest given by path is read by the library: a regular file only,
     // of bounded size.
     let text = match (text, &manifest_path) {
         (Some(t), _) => t,
-        (None, Some(p)) => py.allow_threads(|| manifest::read_manifest(p)).map_err(|e| error(py, e, p))?,
+        (None, Some(p)) => py
+            .allow_threads(|| manifest::read_manifest(p))
+            .map_err(|e| error(py, e, p))?,
         (None, None) => return Err(PyValueError::new_err("a manifest's bytes or its path")),
     };
-    let key_shown = key_path.as_ref().map_or("the key given".to_string(), |p| p.display().to_string());
+    let key_shown = key_path
+        .as_ref()
+        .map_or("the key given".to_string(), |p| p.display().to_string());
     let m = match manifest::open(&text, &k) {
         Ok(m) => m,
-        Err(SealError::Failed) => return Ok((false, Vec::new(), Vec::new(), Vec::new(), Vec::new())),
+        Err(SealError::Failed) => {
+            return Ok((false, Vec::new(), Vec::new(), Vec::new(), Vec::new()))
+        }
         Err(e) => return Err(PyValueError::new_err(e.message(&shown, &k, &key_shown))),
     };
     let report = py
@@ -225,19 +319,32 @@ fn verify_manifest(
         .iter()
         .map(|f| {
             let path = manifest::path_bytes(&f.path);
-            let (status, new, detail): (&'static str, Option<Vec<u8>>, Option<String>) = match &f.status {
-                Status::Ok => ("OK", None, None),
-                Status::Changed => ("CHANGED", None, None),
-                Status::Removed => ("REMOVED", None, None),
-                Status::Renamed(p) => ("RENAMED", Some(manifest::path_bytes(p)), None),
-                Status::NotRegular(what) => ("CHANGED", None, Some(format!("is {what} now, not a regular file; not opened"))),
-                Status::Unreadable(why) => ("FAILED", None, Some(why.clone())),
-            };
+            let (status, new, detail): (&'static str, Option<Vec<u8>>, Option<String>) =
+                match &f.status {
+                    Status::Ok => ("OK", None, None),
+                    Status::Changed => ("CHANGED", None, None),
+                    Status::Removed => ("REMOVED", None, None),
+                    Status::Renamed(p) => ("RENAMED", Some(manifest::path_bytes(p)), None),
+                    Status::NotRegular(what) => (
+                        "CHANGED",
+                        None,
+                        Some(format!("is {what} now, not a regular file; not opened")),
+                    ),
+                    Status::Unreadable(why) => ("FAILED", None, Some(why.clone())),
+                };
             (f.name.clone(), path, status, new, detail)
         })
         .collect();
-    let added = report.added.iter().map(|p| manifest::path_bytes(p)).collect();
-    let unexpected = report.unexpected.iter().map(|(p, w)| (manifest::path_bytes(p), *w)).collect();
+    let added = report
+        .added
+        .iter()
+        .map(|p| manifest::path_bytes(p))
+        .collect();
+    let unexpected = report
+        .unexpected
+        .iter()
+        .map(|(p, w)| (manifest::path_bytes(p), *w))
+        .collect();
     Ok((true, files, added, unexpected, report.errors))
 }
 

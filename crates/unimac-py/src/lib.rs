@@ -20,9 +20,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use unimac::registry::{NamedMac, Pending};
 
 use unimac::bounds::{self, Attack};
-use unimac::tag::verify_tag;
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, KeySpec, Params};
+use unimac::tag::verify_tag;
 use unimac::Error;
 
 #[allow(unsafe_code)] // reads a Python buffer in place; SAFETY lines there
@@ -65,7 +65,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 fn bytes_of(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Vec<u8>>> {
-    obj.map(|o| data(o, what).map(|d| d.as_slice().to_vec())).transpose()
+    obj.map(|o| data(o, what).map(|d| d.as_slice().to_vec()))
+        .transpose()
 }
 
 /// Whether the MAC sends a random pair it draws itself before its tag
@@ -384,67 +385,115 @@ impl<'py> NewArgs<'py> {
     /// `(name, key, data)` when the first argument is a `str` (or absent
     /// without `digestmod=`); hmac's `(key, msg, digestmod)` when it is
     /// bytes-like or `digestmod=` is given. `nonce` keyword-only in both.
-    fn parse(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<NewArgs<'py>> {
-        let type_err = |msg: String| PyTypeError::new_err(format!("unimac.new(): {msg}; expected {NEW_ORDERS}"));
+    fn parse(
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<NewArgs<'py>> {
+        let type_err = |msg: String| {
+            PyTypeError::new_err(format!("unimac.new(): {msg}; expected {NEW_ORDERS}"))
+        };
         let first = args.get_item(0).ok();
         let hmac_order = match &first {
             Some(f) if f.is_instance_of::<PyString>() => false,
             Some(f) => {
                 if data(f, "key").is_err() {
-                    let t = f.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                    let t = f
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default();
                     return Err(type_err(format!(
                         "the first argument is the name (str) or, in hmac's order, the key (bytes-like), not '{t}'"
                     )));
                 }
                 true
             }
-            None => kwargs.map(|k| k.contains("digestmod")).transpose()?.unwrap_or(false),
+            None => kwargs
+                .map(|k| k.contains("digestmod"))
+                .transpose()?
+                .unwrap_or(false),
         };
-        let params: [&str; 3] = if hmac_order { ["key", "msg", "digestmod"] } else { ["name", "key", "data"] };
+        let params: [&str; 3] = if hmac_order {
+            ["key", "msg", "digestmod"]
+        } else {
+            ["name", "key", "data"]
+        };
         if args.len() > 3 {
-            return Err(type_err(format!("takes at most 3 positional arguments ({} given)", args.len())));
+            return Err(type_err(format!(
+                "takes at most 3 positional arguments ({} given)",
+                args.len()
+            )));
         }
         let mut vals: [Option<Bound<'py, PyAny>>; 3] = [None, None, None];
         for (i, v) in args.iter().enumerate() {
             vals[i] = Some(v);
         }
         let mut nonce = None;
-        for (k, v) in kwargs.map(|k| k.iter().collect::<Vec<_>>()).unwrap_or_default() {
+        for (k, v) in kwargs
+            .map(|k| k.iter().collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
             let k: String = k.extract()?;
             if k == "nonce" {
                 nonce = Some(v);
                 continue;
             }
             match params.iter().position(|p| *p == k) {
-                Some(i) if vals[i].is_some() => return Err(type_err(format!("got multiple values for argument '{k}'"))),
+                Some(i) if vals[i].is_some() => {
+                    return Err(type_err(format!("got multiple values for argument '{k}'")))
+                }
                 Some(i) => vals[i] = Some(v),
-                None => return Err(type_err(format!("got an unexpected keyword argument '{k}'"))),
+                None => {
+                    return Err(type_err(format!(
+                        "got an unexpected keyword argument '{k}'"
+                    )))
+                }
             }
         }
         // An explicit None is the argument left out.
         let [a, b, c] = vals.map(|v| v.filter(|v| !v.is_none()));
         let nonce = nonce.filter(|v| !v.is_none());
         let (name, key, data) = if hmac_order { (c, a, b) } else { (a, b, c) };
-        let (name_param, key_param) = if hmac_order { ("digestmod", "key") } else { ("name", "key") };
+        let (name_param, key_param) = if hmac_order {
+            ("digestmod", "key")
+        } else {
+            ("name", "key")
+        };
         let Some(name) = name else {
             return Err(type_err(if hmac_order {
-                "hmac's order needs digestmod, the MAC's or hash's name (one of unimac.names())".to_string()
+                "hmac's order needs digestmod, the MAC's or hash's name (one of unimac.names())"
+                    .to_string()
             } else {
                 format!("missing required argument '{name_param}'")
             }));
         };
         if !name.is_instance_of::<PyString>() {
-            let t = name.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-            return Err(type_err(format!("{name_param} is a name (str) of unimac.names(), not '{t}'")));
+            let t = name
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            return Err(type_err(format!(
+                "{name_param} is a name (str) of unimac.names(), not '{t}'"
+            )));
         }
         let Some(key) = key else {
             return Err(type_err(format!("missing required argument '{key_param}'")));
         };
-        Ok(NewArgs { name, key, data, nonce })
+        Ok(NewArgs {
+            name,
+            key,
+            data,
+            nonce,
+        })
     }
 }
 
-fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<UnimacHash> {
+fn new_object(
+    name: &str,
+    key: &Bound<'_, PyAny>,
+    nonce: Option<&Bound<'_, PyAny>>,
+) -> PyResult<UnimacHash> {
     let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
     let k = data(key, "key")?;
     let nonce = bytes_of(nonce, "nonce")?;
@@ -469,8 +518,15 @@ fn new_object(name: &str, key: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny
             state: Mutex::new(State::Open(stream)),
         })
     } else {
-        let stream =
-            registry::open(&full, &Params { key: k.as_slice(), nonce: nonce.as_deref(), len: None }).map_err(err)?;
+        let stream = registry::open(
+            &full,
+            &Params {
+                key: k.as_slice(),
+                nonce: nonce.as_deref(),
+                len: None,
+            },
+        )
+        .map_err(err)?;
         Ok(UnimacHash {
             name: full.clone(),
             digest_size: info.out,
@@ -502,9 +558,10 @@ impl FileError {
     fn into_py(self, py: Python<'_>, path: &std::path::Path) -> PyErr {
         match self {
             FileError::Io(e) => oserror::from_io(py, &e, path),
-            FileError::Changed => {
-                pyo3::exceptions::PyOSError::new_err(format!("{}: changed while reading", path.display()))
-            }
+            FileError::Changed => pyo3::exceptions::PyOSError::new_err(format!(
+                "{}: changed while reading",
+                path.display()
+            )),
         }
     }
 }
@@ -564,27 +621,48 @@ fn check_file(
 /// keys included: their bytes never reach Python).
 #[pyfunction]
 #[pyo3(name = "_check_file_keyfile", signature = (key_path, path, tag, nonce = None))]
-fn check_file_keyfile(py: Python<'_>, key_path: PathBuf, path: PathBuf, tag: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
-    let k = py.allow_threads(|| unimac::formats::keyfile::KeyFile::read(&key_path)).map_err(|e| formats::error(py, e, &key_path))?;
+fn check_file_keyfile(
+    py: Python<'_>,
+    key_path: PathBuf,
+    path: PathBuf,
+    tag: &Bound<'_, PyAny>,
+    nonce: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    let k = py
+        .allow_threads(|| unimac::formats::keyfile::KeyFile::read(&key_path))
+        .map_err(|e| formats::error(py, e, &key_path))?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;
     check_file_under(py, k.name(), k.key(), &path, &t, n.as_deref())
 }
 
-fn check_file_under(py: Python<'_>, bare: &str, k: &[u8], path: &std::path::Path, t: &[u8], n: Option<&[u8]>) -> PyResult<bool> {
+fn check_file_under(
+    py: Python<'_>,
+    bare: &str,
+    k: &[u8],
+    path: &std::path::Path,
+    t: &[u8],
+    n: Option<&[u8]>,
+) -> PyResult<bool> {
     let d = registry::desc(bare).map_err(err)?;
     if d.one_time {
         // The one-time check takes the tag first and gives none.
-        let mut c = registry::OneTimeMac::new(bare, k).and_then(|m| m.start_check(t)).map_err(err)?;
-        py.allow_threads(|| feed_file(path, &mut |b| c.update(b))).map_err(|e| e.into_py(py, path))?;
+        let mut c = registry::OneTimeMac::new(bare, k)
+            .and_then(|m| m.start_check(t))
+            .map_err(err)?;
+        py.allow_threads(|| feed_file(path, &mut |b| c.update(b)))
+            .map_err(|e| e.into_py(py, path))?;
         return match c.verify() {
             Ok(()) => Ok(true),
             Err(Error::TagMismatch) => Ok(false),
             Err(e) => Err(err(e)),
         };
     }
-    let mut s = NamedMac::new(bare, k).and_then(|m| m.start_check(n)).map_err(err)?;
-    py.allow_threads(|| feed_file(path, &mut |b| s.update(b))).map_err(|e| e.into_py(py, path))?;
+    let mut s = NamedMac::new(bare, k)
+        .and_then(|m| m.start_check(n))
+        .map_err(err)?;
+    py.allow_threads(|| feed_file(path, &mut |b| s.update(b)))
+        .map_err(|e| e.into_py(py, path))?;
     let got = zeroize::Zeroizing::new(s.finalize().map_err(err)?);
     Ok(verify_tag(&got, t).is_ok())
 }
@@ -602,11 +680,16 @@ fn mac_name_py(name: &str) -> PyResult<String> {
 /// nonces or a nonce of the wrong size.
 #[pyfunction]
 #[pyo3(name = "_canonical_nonce")]
-fn canonical_nonce<'py>(py: Python<'py>, name: &str, nonce: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+fn canonical_nonce<'py>(
+    py: Python<'py>,
+    name: &str,
+    nonce: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let bare = names::resolve_mac(name).map_err(value_err)?;
     let d = registry::desc(&bare).map_err(err)?;
     let n = data(nonce, "nonce")?;
-    Ok(d.canonical_nonce(n.as_slice()).map(|c| PyBytes::new(py, &c)))
+    Ok(d.canonical_nonce(n.as_slice())
+        .map(|c| PyBytes::new(py, &c)))
 }
 
 // ---------------------------------------------------------------------------
@@ -683,7 +766,12 @@ impl PyMac {
     /// >>> m = unimac.Mac("shoup4-eval64", bytes(48)); sent = m.tag(b"x")
     /// >>> m.verify(b"x", sent)
     #[pyo3(signature = (data, tag, nonce = None))]
-    fn verify(&self, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, nonce: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn verify(
+        &self,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+        nonce: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let t = buffer::data(tag, "tag")?;
         let n = match nonce {
             Some(n) => Some(buffer::data(n, "nonce")?),
@@ -747,7 +835,10 @@ impl PyMac {
         self.key_size
     }
     fn __repr__(&self) -> String {
-        format!("unimac.Mac({:?}, <{} secret bytes>)", self.name, self.key_size)
+        format!(
+            "unimac.Mac({:?}, <{} secret bytes>)",
+            self.name, self.key_size
+        )
     }
 }
 
@@ -827,7 +918,11 @@ fn by_spec<'py>(
         Some(n) => Some(buffer::data(n, "nonce")?),
         None => None,
     };
-    let p = Params { key: k.as_slice(), nonce: n.as_ref().map(|d| d.as_slice()), len: length };
+    let p = Params {
+        key: k.as_slice(),
+        nonce: n.as_ref().map(|d| d.as_slice()),
+        len: length,
+    };
     let out = with_data(data, "data", |s| f(&full, &p, s))?.map_err(err)?;
     Ok(PyBytes::new(py, &out))
 }
@@ -893,7 +988,13 @@ impl PyOneTimeKey {
         let k = data(key, "key")?;
         let m = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
         let check = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
-        Ok(PyOneTimeKey { name: m.desc().name.to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check, file: None })
+        Ok(PyOneTimeKey {
+            name: m.desc().name.to_string(),
+            tag_size: m.tag_len(),
+            key: Mutex::new(Some(m)),
+            check,
+            file: None,
+        })
     }
     /// The one-time key of the key file at ``path`` (``unimac keygen
     /// hash127 -o FILE``), bound to the file: its one tag marks the file
@@ -922,20 +1023,36 @@ impl PyOneTimeKey {
         if read.is_spent() && spent_ok {
             warn_key_file(py, &read)?;
             let check = registry::OneTimeMac::new(read.name(), read.key()).map_err(err)?;
-            return Ok(PyOneTimeKey { name: read.name().to_string(), tag_size: check.tag_len(), key: Mutex::new(None), check, file: Some(path) });
+            return Ok(PyOneTimeKey {
+                name: read.name().to_string(),
+                tag_size: check.tag_len(),
+                key: Mutex::new(None),
+                check,
+                file: Some(path),
+            });
         }
-        let f = py.allow_threads(|| OneTimeKeyFile::open(&path)).map_err(|e| formats::error(py, e, &path))?;
+        let f = py
+            .allow_threads(|| OneTimeKeyFile::open(&path))
+            .map_err(|e| formats::error(py, e, &path))?;
         let k = f.key_file();
         warn_key_file(py, k)?;
         let m = registry::OneTimeMac::new(k.name(), k.key()).map_err(err)?;
         let check = registry::OneTimeMac::new(k.name(), k.key()).map_err(err)?;
-        Ok(PyOneTimeKey { name: k.name().to_string(), tag_size: m.tag_len(), key: Mutex::new(Some(m)), check, file: Some(path) })
+        Ok(PyOneTimeKey {
+            name: k.name().to_string(),
+            tag_size: m.tag_len(),
+            key: Mutex::new(Some(m)),
+            check,
+            file: Some(path),
+        })
     }
     /// The tag of ``data``, the key's one message; the key is spent (and,
     /// for a key from :meth:`from_file`, its file marked spent first).
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let mut slot = lock(&self.key);
-        let m = slot.take().ok_or_else(|| err(Error::KeySpent(self.name.clone())))?;
+        let m = slot
+            .take()
+            .ok_or_else(|| err(Error::KeySpent(self.name.clone())))?;
         let Some(path) = &self.file else {
             let t = with_data(data, "data", |s| m.tag(s))?;
             return Ok(PyBytes::new(py, &t));
@@ -943,7 +1060,8 @@ impl PyOneTimeKey {
         drop(m);
         // Through the file: locked, refused if another door spent it since,
         // marked spent before the tag is returned.
-        let f = unimac::formats::keyfile::OneTimeKeyFile::open(path).map_err(|e| formats::error(py, e, path))?;
+        let f = unimac::formats::keyfile::OneTimeKeyFile::open(path)
+            .map_err(|e| formats::error(py, e, path))?;
         let t = with_data(data, "data", |s| f.tag(s))?.map_err(|e| formats::error(py, e, path))?;
         Ok(PyBytes::new(py, &t))
     }
@@ -970,7 +1088,11 @@ impl PyOneTimeKey {
         self.tag_size
     }
     fn __repr__(&self) -> String {
-        format!("unimac.OneTimeKey('{}', spent={})", self.name, if self.spent() { "True" } else { "False" })
+        format!(
+            "unimac.OneTimeKey('{}', spent={})",
+            self.name,
+            if self.spent() { "True" } else { "False" }
+        )
     }
 }
 
@@ -1004,7 +1126,10 @@ fn compare_digest(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> 
 #[pyfunction]
 #[pyo3(name = "names")]
 fn all_names() -> Vec<String> {
-    registry::entries().iter().map(|e| e.info.name.clone()).collect()
+    registry::entries()
+        .iter()
+        .map(|e| e.info.name.clone())
+        .collect()
 }
 
 /// The MAC names (without ``mac-``), as ``unimac tag`` takes them.
@@ -1031,9 +1156,9 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
     let e = registry::lookup(&full).map_err(err)?;
     let i = &e.info;
-    let bare = full.strip_prefix("mac-").unwrap_or(&full).to_string();
     // Everything about a MAC comes from its row of the one table.
-    let row = if is_mac { unimac::macs::find(&bare) } else { None };
+    let row = if is_mac { e.mac() } else { None };
+    let bare = row.map_or_else(|| full.clone(), |d| d.name.to_string());
     let one_time = unimac::macs::one_time_row(&full).is_some();
     let pair = row.is_some_and(pair_framed);
     let sizes = registry::nonce_sizes(i);
@@ -1057,7 +1182,10 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("one_time", one_time)?;
     d.set_item("nonce", row.map_or(i.nonce > 0, |r| r.takes_nonce()))?;
     d.set_item("random_pair", pair)?;
-    d.set_item("stateless", row.map_or(i.nonce == 0, |r| !r.takes_nonce()) && !one_time)?;
+    d.set_item(
+        "stateless",
+        row.map_or(i.nonce == 0, |r| !r.takes_nonce()) && !one_time,
+    )?;
     d.set_item("summary", names::cite(&i.summary))?;
     Ok(d)
 }
@@ -1070,7 +1198,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
 /// 32
 #[pyfunction]
 fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
-    if names::lower(name) == "modp" {
+    if names::is_modp(name) {
         let p = unimac::modp::SecretPrime::generate().map_err(err)?;
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
@@ -1085,12 +1213,18 @@ fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
     let e = registry::lookup(&full).map_err(err)?;
     let len = match e.info.key {
         KeySpec::PerElement(_) => {
-            return Err(value_err(format!("{name}: the key is as long as the message; no fixed-size key to make")))
+            return Err(value_err(format!(
+                "{name}: the key is as long as the message; no fixed-size key to make"
+            )))
         }
         k => k.default_len().unwrap_or(0),
     };
     PyBytes::new_with(py, len, |b| {
-        getrandom::fill(b).map_err(|e| value_err(format!("the operating system's random generator failed: {e}")))
+        getrandom::fill(b).map_err(|e| {
+            value_err(format!(
+                "the operating system's random generator failed: {e}"
+            ))
+        })
     })
 }
 
@@ -1132,7 +1266,12 @@ struct PyBound {
 #[pymethods]
 impl PyBound {
     fn __repr__(&self) -> String {
-        format!("<unimac.Bound {}: 2^{:.2}, {}>", self.name, self.log2, if self.proven { "proven" } else { "NOT proven" })
+        format!(
+            "<unimac.Bound {}: 2^{:.2}, {}>",
+            self.name,
+            self.log2,
+            if self.proven { "proven" } else { "NOT proven" }
+        )
     }
     fn __float__(&self) -> f64 {
         self.value
@@ -1174,11 +1313,16 @@ fn bound(
     let max_bytes = sizes::count(max_bytes, "max_bytes")?;
     let tags = tags.map_or(Ok(1), |t| sizes::count(t, "tags"))?;
     let forgeries = forgeries.map_or(Ok(1), |f| sizes::count(f, "forgeries"))?;
-    if names::lower(name) == "modp" {
+    if names::is_modp(name) {
         return modp_bound(py, max_bytes, forgeries);
     }
     let bare = names::resolve_mac(name).map_err(value_err)?;
-    let attack = Attack { max_bytes, tags, forgeries, random_nonces };
+    let attack = Attack {
+        max_bytes,
+        tags,
+        forgeries,
+        random_nonces,
+    };
     let b = bounds::bound(&bare, &attack).map_err(err)?;
     let terms = PyList::empty(py);
     for t in &b.terms {
@@ -1209,14 +1353,24 @@ fn bound(
 /// prime with at most this probability.
 fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
     if checks == 0 {
-        return Err(value_err("forgeries (the number of checks) must be at least 1".into()));
+        return Err(value_err(
+            "forgeries (the number of checks) must be at least 1".into(),
+        ));
     }
     let n = max_bytes
         .checked_mul(16)
         .and_then(|x| x.checked_add(1))
-        .ok_or_else(|| value_err(format!("max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1")))?;
+        .ok_or_else(|| {
+            value_err(format!(
+                "max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1"
+            ))
+        })?;
     let one = unimac::modp::false_accept_log2(n);
-    let all = if one == f64::NEG_INFINITY { one } else { one + (checks as f64).log2() };
+    let all = if one == f64::NEG_INFINITY {
+        one
+    } else {
+        one + (checks as f64).log2()
+    };
     if all >= 0.0 {
         return Err(value_err(format!(
             "modp: the bound is 2^{all:.2} >= 1 for L = {max_bytes} bytes and {checks} checks"
@@ -1225,7 +1379,10 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
     let terms = PyList::empty(py);
     let d = PyDict::new(py);
     d.set_item("what", "a false identity passes one of the checks")?;
-    d.set_item("formula", "Q * floor((N - 1)/120) / #primes in [2^120, 2^128), N = 16L + 1")?;
+    d.set_item(
+        "formula",
+        "Q * floor((N - 1)/120) / #primes in [2^120, 2^128), N = 16L + 1",
+    )?;
     d.set_item("log2", all)?;
     d.set_item("from_theorem", true)?;
     terms.append(d)?;
@@ -1234,7 +1391,7 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
         unimac::modp::primes_in_range_log2()
     );
     Ok(PyBound {
-        name: "modp".into(),
+        name: unimac::formats::keyfile::KeyKind::Modp.name().into(),
         log2: all,
         value: all.exp2(),
         proven: true,
@@ -1287,7 +1444,10 @@ impl PyCounter {
         let bare = names::resolve_mac(name).map_err(value_err)?;
         let desc = registry::desc(&bare).map_err(err)?;
         if !desc.takes_nonce() {
-            return Err(value_err(format!("{}: takes no nonce; a counter is for nonce MACs", desc.name)));
+            return Err(value_err(format!(
+                "{}: takes no nonce; a counter is for nonce MACs",
+                desc.name
+            )));
         }
         let k = data(key, "key")?;
         if !desc.accepts_key(k.as_slice().len()) {
@@ -1298,7 +1458,11 @@ impl PyCounter {
             }));
         }
         let binding = unimac::counter::Binding::new(desc, k.as_slice());
-        Ok(PyCounter { path, desc, binding })
+        Ok(PyCounter {
+            path,
+            desc,
+            binding,
+        })
     }
 }
 
@@ -1307,7 +1471,12 @@ impl PyCounter {
     /// Open the counter file at ``path`` for MAC ``name`` under ``key``: it
     /// must exist and be bound to them (checked now).
     #[new]
-    fn py_new(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
+    fn py_new(
+        py: Python<'_>,
+        path: PathBuf,
+        name: &str,
+        key: &Bound<'_, PyAny>,
+    ) -> PyResult<PyCounter> {
         let c = PyCounter::bind(path, name, key)?;
         c.peek(py)?;
         Ok(c)
@@ -1316,7 +1485,12 @@ impl PyCounter {
     /// Create a new counter file at ``path`` bound to ``name`` and ``key``
     /// (starting at 0; never overwrites: ``FileExistsError``) and open it.
     #[staticmethod]
-    fn create(py: Python<'_>, path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
+    fn create(
+        py: Python<'_>,
+        path: PathBuf,
+        name: &str,
+        key: &Bound<'_, PyAny>,
+    ) -> PyResult<PyCounter> {
         let c = PyCounter::bind(path, name, key)?;
         py.allow_threads(|| counter::create(&c.path, &c.binding))?;
         Ok(c)
@@ -1359,7 +1533,11 @@ impl PyCounter {
         self.desc.name
     }
     fn __repr__(&self) -> String {
-        format!("unimac.Counter({:?}, {:?})", self.path.display().to_string(), self.desc.name)
+        format!(
+            "unimac.Counter({:?}, {:?})",
+            self.path.display().to_string(),
+            self.desc.name
+        )
     }
 }
 
@@ -1386,7 +1564,9 @@ struct PySecretPrime {
 fn int_bytes(x: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     if x.is_instance_of::<pyo3::types::PyInt>() {
         if x.lt(0)? {
-            return Err(value_err(format!("{what}: a non-negative integer is required")));
+            return Err(value_err(format!(
+                "{what}: a non-negative integer is required"
+            )));
         }
         let bits: usize = x.call_method0("bit_length")?.extract()?;
         let b = x.call_method1("to_bytes", (bits.div_ceil(8), "little"))?;
@@ -1426,7 +1606,13 @@ impl PySecretPrime {
         d: &Bound<'_, PyAny>,
         e: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
-        let v = [int_bytes(a, "a")?, int_bytes(b, "b")?, int_bytes(c, "c")?, int_bytes(d, "d")?, int_bytes(e, "e")?];
+        let v = [
+            int_bytes(a, "a")?,
+            int_bytes(b, "b")?,
+            int_bytes(c, "c")?,
+            int_bytes(d, "d")?,
+            int_bytes(e, "e")?,
+        ];
         Ok(py.allow_threads(|| self.p.check_identity(&v[0], &v[1], &v[2], &v[3], &v[4])))
     }
 
@@ -1440,7 +1626,13 @@ impl PySecretPrime {
         d: &Bound<'_, PyAny>,
         e: &Bound<'_, PyAny>,
     ) -> PyResult<f64> {
-        let v = [int_bytes(a, "a")?, int_bytes(b, "b")?, int_bytes(c, "c")?, int_bytes(d, "d")?, int_bytes(e, "e")?];
+        let v = [
+            int_bytes(a, "a")?,
+            int_bytes(b, "b")?,
+            int_bytes(c, "c")?,
+            int_bytes(d, "d")?,
+            int_bytes(e, "e")?,
+        ];
         let n = unimac::modp::identity_bits(&v[0], &v[1], &v[2], &v[3], &v[4]);
         Ok(unimac::modp::false_accept_log2(n))
     }

@@ -30,10 +30,16 @@ pub fn for_python(msg: &str) -> String {
     if !msg.contains("'unimac list'") {
         return msg.to_string();
     }
-    msg.replace("'unimac list' shows the MACs", "unimac.mac_names() lists the MACs")
-        .replace("'unimac list' shows every name", "unimac.names() lists every name")
-        .replace("(see 'unimac list')", "(see unimac.names())")
-        .replace("'unimac list'", "unimac.names()")
+    msg.replace(
+        "'unimac list' shows the MACs",
+        "unimac.mac_names() lists the MACs",
+    )
+    .replace(
+        "'unimac list' shows every name",
+        "unimac.names() lists every name",
+    )
+    .replace("(see 'unimac list')", "(see unimac.names())")
+    .replace("'unimac list'", "unimac.names()")
 }
 
 /// The message of a name refused after [`lower`]: the name as the caller
@@ -70,4 +76,11 @@ pub fn resolve_spec(name: &str) -> Result<String, String> {
 /// takes it), in any case. `Ok((registry name, is_mac))`.
 pub fn resolve_any(name: &str) -> Result<(String, bool), String> {
     n::resolve_any(&lower(name)).map_err(|e| as_given(e, name))
+}
+
+/// Whether `name` (any case) is the `modp` check's: its key is a prime, not
+/// a MAC key (the key files' kinds decide, in the library).
+pub fn is_modp(name: &str) -> bool {
+    use unimac::formats::keyfile::KeyKind;
+    matches!(KeyKind::from_name(&lower(name)), Ok(KeyKind::Modp))
 }

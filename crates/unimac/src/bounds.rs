@@ -14,12 +14,15 @@
 //! - the AES distinguishing advantage `Adv_AES^prp(q)` is a named term, NOT in
 //!   the number, with its `q` stated ([`Bound::not_included`]).
 
-use crate::prelude::*;
+use crate::error::Error;
 #[cfg(not(feature = "std"))]
 #[allow(unused_imports)] // std's methods win wherever a dependency links std
 use crate::float::F64Math;
-use crate::error::Error;
 use crate::macs::{self, BoundRule, MacDesc};
+use crate::prelude::*;
+use crate::shoup::Kind;
+use crate::square::Variant;
+use crate::tree::Block;
 
 /// Sizes and counts as text (`1MiB`, `1.5MiB`, `2^32`, `1e6`): the one rule
 /// of the command line and the Python package, in [`crate::size`].
@@ -55,7 +58,11 @@ impl Log2 {
     }
     /// Sum, `log2(2^a + 2^b) = max + log2(1 + 2^(min − max))`.
     pub fn plus(self, o: Log2) -> Log2 {
-        let (hi, lo) = if self.0 >= o.0 { (self.0, o.0) } else { (o.0, self.0) };
+        let (hi, lo) = if self.0 >= o.0 {
+            (self.0, o.0)
+        } else {
+            (o.0, self.0)
+        };
         if lo == f64::NEG_INFINITY {
             return Log2(hi);
         }
@@ -97,10 +104,14 @@ impl Attack {
     /// `C` tags of messages of at most `L` bytes and `D` forgery attempts,
     /// nonces from a counter.
     pub fn new(max_bytes: u64, tags: u64, forgeries: u64) -> Attack {
-        Attack { max_bytes, tags, forgeries, random_nonces: false }
+        Attack {
+            max_bytes,
+            tags,
+            forgeries,
+            random_nonces: false,
+        }
     }
 }
-
 
 /// One term of a bound.
 #[derive(Clone, Debug)]
@@ -146,13 +157,22 @@ pub struct Bound {
 impl Bound {
     /// log2 of the theorem's own formula alone (without the modelling terms).
     pub fn theorem_log2(&self) -> Log2 {
-        self.terms.iter().filter(|t| t.theorem).fold(Log2::ZERO, |acc, t| acc.plus(t.log2))
+        self.terms
+            .iter()
+            .filter(|t| t.theorem)
+            .fold(Log2::ZERO, |acc, t| acc.plus(t.log2))
     }
 
     /// One JSON object (feature `json`) (`bound_log2`, `theorem`, …).
     #[cfg(feature = "json")]
     pub fn to_json(&self) -> serde_json::Value {
-        let num = |l: Log2| if l.0 == f64::NEG_INFINITY { serde_json::Value::Null } else { serde_json::json!(l.0) };
+        let num = |l: Log2| {
+            if l.0 == f64::NEG_INFINITY {
+                serde_json::Value::Null
+            } else {
+                serde_json::json!(l.0)
+            }
+        };
         serde_json::json!({
             "name": self.name,
             "max_bytes": self.attack.max_bytes,
@@ -185,13 +205,21 @@ impl Bound {
             a.max_bytes,
             self.theorem
         );
-        s.push_str(&format!("  the theorem's formula alone: 2^{:.2} ({})\n", self.theorem_log2().0, self.theorem_log2().sci()));
+        s.push_str(&format!(
+            "  the theorem's formula alone: 2^{:.2} ({})\n",
+            self.theorem_log2().0,
+            self.theorem_log2().sci()
+        ));
         for (k, v) in &self.params {
             s.push_str(&format!("  {k} = {v}\n"));
         }
         for (i, t) in self.terms.iter().enumerate() {
             let lead = if i == 0 { "=" } else { "+" };
-            let v = if t.log2.0 == f64::NEG_INFINITY { "0".to_string() } else { format!("2^{:.2}", t.log2.0) };
+            let v = if t.log2.0 == f64::NEG_INFINITY {
+                "0".to_string()
+            } else {
+                format!("2^{:.2}", t.log2.0)
+            };
             s.push_str(&format!("  {lead} {v:>10}  {}  [{}]\n", t.formula, t.what));
         }
         for n in &self.not_included {
@@ -214,7 +242,9 @@ fn l2(x: u128) -> Log2 {
 /// `q(q − 1)/2^129`: switching AES (a permutation) for a random function on
 /// `q` distinct inputs (the PRP/PRF switching lemma).
 fn switching(q: u128) -> Log2 {
-    l2(q).times(l2(q.saturating_sub(1))).times(Log2::pow2(-129.0))
+    l2(q)
+        .times(l2(q.saturating_sub(1)))
+        .times(Log2::pow2(-129.0))
 }
 
 fn adv_aes(key: &str, q: u128) -> String {
@@ -258,30 +288,6 @@ struct BlockEps {
     note: Option<String>,
 }
 
-/// The block functions that have a `wc-` MAC: (B, O, K) of the table in docs/WIRE.md §6.
-fn block_params(f: &str) -> Option<(u64, u64, u64)> {
-    if let Some(n) = f.strip_prefix("mmh32x") {
-        let n: u64 = n.parse().ok().filter(|n| (1..=4).contains(n))?;
-        return Some((128, 4 * n, 4 * (31 + n)));
-    }
-    match f {
-        "nmh32" => return Some((128, 4, 128)),
-        "mmh64" => return Some((256, 8, 256)),
-        _ => {}
-    }
-    let rest = f.strip_prefix("sqh")?;
-    let (l, v) = rest.split_once('-')?;
-    let l: u64 = l.parse().ok()?;
-    if !matches!(v, "asm" | "e") {
-        return None;
-    }
-    match l {
-        32 | 64 | 96 => Some((22 * l / 8, l / 8, 22 * l / 8)),
-        128 => Some((256, 16, 256)),
-        _ => None,
-    }
-}
-
 /// `ε` of `N` Toeplitz words of MMH32 (`mmh32xN`, docs/WIRE.md §3), derived in
 /// docs/BOUNDS.md: `6 · 9^(N−1) / 2^(32N)` (Theorem 8 for one word, at most
 /// 9 key values for each further word).
@@ -289,11 +295,13 @@ pub fn toeplitz_eps_log2(n: u32, word_bits: u32) -> f64 {
     6f64.log2() + (n - 1) as f64 * 9f64.log2() - (word_bits * n) as f64
 }
 
-fn block_eps(f: &str) -> Option<BlockEps> {
-    if let Some(n) = f.strip_prefix("mmh32x") {
-        let n: u32 = n.parse().ok()?;
+/// `ε` and the largest point probability of a tree's block function, with
+/// their sources.
+fn block_eps(f: Block) -> BlockEps {
+    if let Some(n) = f.mmh32_words() {
+        let n = n as u32;
         let e = Log2(toeplitz_eps_log2(n, 32));
-        return Some(BlockEps {
+        return BlockEps {
             log2: e,
             point: e,
             source: if n == 1 {
@@ -310,49 +318,50 @@ fn block_eps(f: &str) -> Option<BlockEps> {
             note: (n != 1).then(|| {
                 "the paper's (6 * 2^-32)^N is stated for MMH* (section 2.4), not for MMH32 with its mod 2^64 and mod 2^32 wraps; the bound used is the one derived for MMH32".into()
             }),
-        });
+        };
     }
     match f {
-        "nmh32" => {
-            return Some(BlockEps {
+        Block::Nmh32 => {
+            return BlockEps {
                 log2: Log2(12f64.log2() - 32.0),
                 point: Log2(5f64.log2() - 32.0),
                 source: "NMH32 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 5, Definition 10; the paper claims only 'eps close to 2^-32'): eps <= 12 * 2^-32 (subtraction mod 2^32), derived in crates/unimac/tests/mmh_proofs.rs (4/2^32 mod p as in Lemma 7, x3 as in Theorem 8) and checked exhaustively there at reduced scale".into(),
                 point_source: "key shift: a_i = (y_i + x_i) mod 2^32 is uniform whatever y, so Pr[F(y) = u] = Pr_a[G(a) = u] <= 1/2^32 (a_2 = 0) + 4/2^32 (two values mod p, two carries) = 5 * 2^-32".into(),
                 proven: true,
                 note: None,
-            })
+            }
         }
-        "mmh64" => {
-            return Some(BlockEps {
+        Block::Mmh64 => {
+            return BlockEps {
                 log2: Log2(6f64.log2() - 64.0),
                 point: Log2(6f64.log2() - 64.0),
                 source: "Theorem 8 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”) with 64-bit words and p = 2^64 + 13 (section 3.2): eps <= 6 * 2^-64 (subtraction mod 2^64)".into(),
                 point_source: "F is linear and F(0) = 0: mu <= eps".into(),
                 proven: true,
                 note: Some("the paper names the 64-bit variant (section 3.2) without restating Theorem 8; its proof is generic in the word size (Lemma 7: 2 * 2^-64; three integer differences: x3)".into()),
-            })
+            }
         }
         _ => {}
     }
-    let rest = f.strip_prefix("sqh")?;
-    let (l, v) = rest.split_once('-')?;
-    let l: u32 = l.parse().ok()?;
+    let (l, v) = f
+        .sqh()
+        .expect("every block function is MMH, NMH or Square Hash");
+    let l = l as u32;
     match v {
-        "asm" => Some(BlockEps {
+        Variant::Asm => BlockEps {
             log2: Log2(3f64.log2() - l as f64),
             point: Log2(4f64.log2() - l as f64),
             source: format!("Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, Theorem 6 (SQH_asm): eps <= 3 * 2^-{l} (subtraction mod 2^{l})"),
             point_source: format!("(y_1 + x_1)^2 = c mod p has at most 2 roots, each met by at most one l-bit x_1; two values mod p reduce to u mod 2^{l}: mu <= 4 * 2^-{l}"),
             proven: true,
             note: None,
-        }),
-        "e" => {
+        },
+        Variant::E => {
             let w = l / 32;
             let prod: f64 = (1..=w).map(|i| ((4 * i + 1) as f64).log2() * 2.0).sum();
             let factors: Vec<String> = (1..=w).map(|i| format!("{}^2", 4 * i + 1)).collect();
             let e = Log2(6f64.log2() + prod - (32 * w) as f64);
-            Some(BlockEps {
+            BlockEps {
                 log2: e,
                 point: e.times(Log2::pow2(1.0)),
                 source: format!(
@@ -365,30 +374,29 @@ fn block_eps(f: &str) -> Option<BlockEps> {
                 note: Some(
                     "Theorem 10 (carries ignored in the squares and the sum) is only sketched in the paper; the number is the paper's sketch, checked exhaustively at reduced size (crates/unimac/tests/square_proofs.rs), not proven".into(),
                 ),
-            })
+            }
         }
-        _ => None,
+        _ => unreachable!("only SQH_asm and SQH_E have tree modes"),
     }
 }
 
 /// The `ε` of Shoup's hashes for `n` blocks of `pad(M, 8)` (Shoup, "On fast
 /// and provably secure message authentication based on universal hashing",
 /// §4, adapted to the keys of docs/WIRE.md §5; derivations in docs/BOUNDS.md).
-fn shoup_eps(h: &str, n: u128) -> Option<(Log2, String)> {
+fn shoup_eps(h: Kind, n: u128) -> (Log2, String) {
     match h {
-        "eval64" => Some((
+        Kind::Eval64 => (
             l2(n + 1).times(Log2::pow2(-64.0)),
             "evaluation hash, Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: a nonzero polynomial of degree <= n + 1 in alpha has at most n + 1 roots: eps <= (n + 1)/2^64".into(),
-        )),
-        "division64" => Some((
+        ),
+        Kind::Division64 => (
             l2(64 * (n + 1)).times(Log2::pow2(-64.0)),
             "division hash, Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: the keys g whose minimal polynomial divides a nonzero polynomial of degree <= 64(n + 1) number at most 64(n + 1): eps <= 64(n + 1)/2^64".into(),
-        )),
-        "gdivision64" => Some((
+        ),
+        Kind::GDivision64 => (
             l2(8 * (n + 1)).times(Log2::pow2(-64.0)),
             "generalized division hash over GF(2^8), Shoup, “On fast and provably secure message authentication based on universal hashing”, section 4: degree <= 8(n + 1) over GF(2^8): eps <= 8(n + 1)/2^64".into(),
-        )),
-        _ => None,
+        ),
     }
 }
 
@@ -425,8 +433,18 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         notes: Vec::new(),
     };
     let lw = hash127_words(attack.max_bytes);
-    let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
-    let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
+    let term = |what: &str, formula: &str, v: Log2| Term {
+        what: what.into(),
+        formula: formula.into(),
+        log2: v,
+        theorem: true,
+    };
+    let model = |what: &str, formula: &str, v: Log2| Term {
+        what: what.into(),
+        formula: formula.into(),
+        log2: v,
+        theorem: false,
+    };
     match desc.bound {
         BoundRule::Hash127OneTime => {
             if c > 1 {
@@ -435,7 +453,8 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 ));
             }
             b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 8.2: one message per key (r, k)".into();
-            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            b.params
+                .push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "D attempts, each at most 3(L_w + 2)/2^128",
                 "D * 3(L_w + 2)/2^128",
@@ -449,12 +468,15 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
                 ));
             }
             b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 8.1 and the 96-bit compression of section 8's notes (derivation in docs/BOUNDS.md)".into();
-            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            b.params
+                .push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             // Per attempt: 2^-96 (1 + 2^-31)^2 when the hashes differ, plus
             // (2L_w + 4)(1 + 2^-31)/2^128 for a hash collision.
             let a = Log2(2.0 * (2f64.powi(-31)).ln_1p() / core::f64::consts::LN_2);
             let guess = a.times(Log2::pow2(-96.0));
-            let coll = l2(2 * lw + 4).times(Log2(a.0 / 2.0)).times(Log2::pow2(-128.0));
+            let coll = l2(2 * lw + 4)
+                .times(Log2(a.0 / 2.0))
+                .times(Log2::pow2(-128.0));
             b.terms.push(term(
                 "D attempts, each at most (1 + 2^-31)^2/2^96 + (2L_w + 4)(1 + 2^-31)/2^128",
                 "D ((1 + 2^-31)^2/2^96 + (2L_w + 4)(1 + 2^-31)/2^128)",
@@ -463,32 +485,52 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         }
         BoundRule::Hash127Scramble => {
             b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2 (protocol 2, f = AES_K)".into();
-            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
-            let pairs = l2(c).times(l2(c - 1)).times(Log2::pow2(-1.0)).plus(l2(c).times(l2(d)));
+            b.params
+                .push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            let pairs = l2(c)
+                .times(l2(c - 1))
+                .times(Log2::pow2(-1.0))
+                .plus(l2(c).times(l2(d)));
             b.terms.push(term(
                 "hash collisions among the C tagged and D forged messages",
                 "(C(C-1)/2 + C*D)(L_w + 2)/2^127",
                 pairs.times(l2(lw + 2)).times(Log2::pow2(-127.0)),
             ));
-            b.terms.push(term("guessing a fresh f value", "D/2^128", l2(d).times(Log2::pow2(-128.0))));
-            b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+            b.terms.push(term(
+                "guessing a fresh f value",
+                "D/2^128",
+                l2(d).times(Log2::pow2(-128.0)),
+            ));
+            b.terms.push(model(
+                "AES is a permutation, not a function (switching lemma)",
+                "q(q-1)/2^129, q = C + D",
+                switching(q),
+            ));
             b.not_included.push(adv_aes("K", q));
         }
         BoundRule::Hash127Pad => {
             b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.1 (protocol 1, f(n) = AES_K(n) read as an integer in [0, 2^128))".into();
-            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            b.params
+                .push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "nonuniform f(n) mod p, and D attempts of (L_w + 2)/2^127 each",
                 "(C + D(L_w + 2))/2^127",
-                l2(c).plus(l2(d).times(l2(lw + 2))).times(Log2::pow2(-127.0)),
+                l2(c)
+                    .plus(l2(d).times(l2(lw + 2)))
+                    .times(Log2::pow2(-127.0)),
             ));
-            b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+            b.terms.push(model(
+                "AES is a permutation, not a function (switching lemma)",
+                "q(q-1)/2^129, q = C + D",
+                switching(q),
+            ));
             b.not_included.push(adv_aes("K", q));
             b.notes.push("nonces must never repeat under one key (Theorem 9.1 assumes message numbers are not reused)".into());
         }
         BoundRule::Hash127NonceScramble => {
             b.theorem = "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.3 (protocol 3, f(n, h) = AES_K(AES_K(n) xor h))".into();
-            b.params.push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
+            b.params
+                .push(("L_w (words of pad(M, 4))".into(), lw.to_string()));
             b.terms.push(term(
                 "D attempts, each at most (2L_w + 5)/2^128",
                 "D(2L_w + 5)/2^128",
@@ -497,28 +539,35 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
             // f built from a random function rho: rho(rho(n) xor h) is a random
             // function on q distinct (n, h) unless an outer input repeats
             // another outer input or an inner input (docs/BOUNDS.md).
-            let comp = l2(q).times(l2(q - 1)).times(Log2::pow2(-1.0)).plus(l2(q).times(l2(q))).times(Log2::pow2(-128.0));
+            let comp = l2(q)
+                .times(l2(q - 1))
+                .times(Log2::pow2(-1.0))
+                .plus(l2(q).times(l2(q)))
+                .times(Log2::pow2(-128.0));
             b.terms.push(model(
                 "f(n, h) = rho(rho(n) xor h) is a random function unless an outer input collides",
                 "(q(q-1)/2 + q^2)/2^128, q = C + D",
                 comp,
             ));
-            b.terms.push(model("AES is a permutation, not a function (switching lemma, 2q calls)", "2q(2q-1)/2^129", switching(2 * q)));
+            b.terms.push(model(
+                "AES is a permutation, not a function (switching lemma, 2q calls)",
+                "2q(2q-1)/2^129",
+                switching(2 * q),
+            ));
             b.not_included.push(adv_aes("K", 2 * q));
             b.notes.push("a repeated nonce degrades this MAC only to hash127-aes's Theorem 9.2 (Bernstein, “Floating-point arithmetic and message authentication”, section 9)".into());
         }
         BoundRule::Shoup => shoup7_bound(&mut b, desc, attack)?,
         BoundRule::Published { .. } => spec_bound(&mut b, desc, attack),
         BoundRule::WegmanCarter => {
-            let (macs::Hash::Tree(h) | macs::Hash::Shoup64(h)) = desc.hash else {
-                return Err(Error::UnknownName(name.to_string()));
-            };
-            wc_bound(&mut b, h, attack)?;
+            wc_bound(&mut b, desc, attack)?;
         }
     }
     if attack.random_nonces {
         if !desc.takes_nonce() {
-            return Err(Error::Invalid(format!("{name} takes no nonce: --random-nonces does not apply")));
+            return Err(Error::Invalid(format!(
+                "{name} takes no nonce: --random-nonces does not apply"
+            )));
         }
         // Two of C uniform nonces of `bits` bits are equal with probability
         // at most C(C-1)/2 / 2^bits; counted as a lost key, whatever the MAC.
@@ -526,9 +575,22 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
         b.terms.push(term(
             &format!("two of the C random {bits}-bit nonces repeat (birthday bound)"),
             &format!("C(C-1)/2^{}", bits + 1),
-            l2(c).times(l2(c - 1)).times(Log2::pow2(-f64::from(bits + 1))),
+            l2(c)
+                .times(l2(c - 1))
+                .times(Log2::pow2(-f64::from(bits + 1))),
         ));
-        b.params.push(("nonces".into(), format!("random, {bits} bits each ({} bytes{})", desc.nonce.max(), if bits % 8 == 0 { "" } else { ", the top bit clear" })));
+        b.params.push((
+            "nonces".into(),
+            format!(
+                "random, {bits} bits each ({} bytes{})",
+                desc.nonce.max(),
+                if bits % 8 == 0 {
+                    ""
+                } else {
+                    ", the top bit clear"
+                }
+            ),
+        ));
         if desc.bound == BoundRule::Hash127NonceScramble {
             b.notes.push("a repeated nonce degrades this MAC only to Theorem 9.2 (Bernstein, “Floating-point arithmetic and message authentication”, section 9); the repeat term counts it as a loss, which is conservative".into());
         }
@@ -537,7 +599,10 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
     if b.log2.0 >= 0.0 {
         // Which way out: if 1-byte messages are still >= 1, the number of
         // tags and forgery attempts alone leaves no guarantee.
-        let short = Attack { max_bytes: 1, ..*attack };
+        let short = Attack {
+            max_bytes: 1,
+            ..*attack
+        };
         if attack.max_bytes > 1 && bound(name, &short).is_ok() {
             return Err(Error::Invalid(format!(
                 "{name}: message too long for the bound: the bound is 2^{:.2} >= 1 for L = {} bytes, C = {}, D = {}",
@@ -552,27 +617,43 @@ pub fn bound(name: &str, attack: &Attack) -> Result<Bound, Error> {
     Ok(b)
 }
 
-fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
+fn wc_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Error> {
     let c = attack.tags as u128;
     let d = attack.forgeries as u128;
     let q = c + d;
     let (eps, out_bytes, eps_desc): (Log2, u64, String);
     let mut tree_mac = false;
-    if let Some(n) = Some(blocks(attack.max_bytes, 8)).filter(|_| shoup_eps(h, 0).is_some()) {
-        let (e, desc) = shoup_eps(h, n).expect("checked");
-        b.params.push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
+    if let macs::Hash::Shoup64(h) = desc.hash {
+        let n = blocks(attack.max_bytes, 8);
+        let (e, desc) = shoup_eps(h, n);
+        b.params
+            .push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
         eps = e;
         out_bytes = 8;
         eps_desc = desc;
-    } else if let (Some((blk, out, key)), Some(be)) = (block_params(h), block_eps(h)) {
+    } else if let macs::Hash::Tree(block) = desc.hash {
+        let fam = block.family();
+        let (blk, out, key) = (fam.block as u64, fam.out as u64, fam.key as u64);
+        let be = block_eps(block);
         let t = tree_height(attack.max_bytes, blk, out);
-        b.params.push(("T (tree height, docs/WIRE.md §6)".into(), t.to_string()));
-        b.params.push(("eps_F (block function)".into(), format!("2^{:.2}", be.log2.0)));
-        b.params.push(("mu_F (largest point probability of F)".into(), format!("2^{:.2}", be.point.0)));
+        b.params
+            .push(("T (tree height, docs/WIRE.md §6)".into(), t.to_string()));
+        b.params.push((
+            "eps_F (block function)".into(),
+            format!("2^{:.2}", be.log2.0),
+        ));
+        b.params.push((
+            "mu_F (largest point probability of F)".into(),
+            format!("2^{:.2}", be.point.0),
+        ));
         // The tree lemma (docs/BOUNDS.md): equal heights t <= T give t eps_F;
         // different heights give mu_F (the longer message's top key is fresh).
         let tree = be.log2.times(l2(t as u128));
-        eps = if t >= 2 && be.point > tree { be.point } else { tree };
+        eps = if t >= 2 && be.point > tree {
+            be.point
+        } else {
+            tree
+        };
         out_bytes = out;
         eps_desc = format!(
             "{}; tree lemma: eps_tree <= max(T * eps_F, mu_F) for T >= 2 (T * eps_F for T = 1), mu_F: {} (docs/BOUNDS.md)",
@@ -585,7 +666,9 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         // The level keys come from the AES key stream under s.
         let ks_blocks = (t as u128 * key as u128).div_ceil(16);
         b.terms.push(Term {
-            what: "level keys from the AES key stream under s, modelled as uniform (switching lemma)".into(),
+            what:
+                "level keys from the AES key stream under s, modelled as uniform (switching lemma)"
+                    .into(),
             formula: format!("k(k-1)/2^129, k = {ks_blocks} key-stream blocks"),
             log2: switching(ks_blocks),
             theorem: false,
@@ -593,10 +676,15 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
         b.not_included.push(adv_aes("s", ks_blocks));
         tree_mac = true;
     } else {
-        return Err(Error::UnknownName(format!("wc-{h}")));
+        return Err(Error::UnknownName(desc.name.to_string()));
     }
     b.params.push((
-        if tree_mac { "eps (AdU of the hash for L bytes)" } else { "eps (AXU of the hash for L bytes)" }.into(),
+        if tree_mac {
+            "eps (AdU of the hash for L bytes)"
+        } else {
+            "eps (AXU of the hash for L bytes)"
+        }
+        .into(),
         format!("2^{:.2}", eps.0),
     ));
     b.params.push(("eps source".into(), eps_desc));
@@ -610,36 +698,67 @@ fn wc_bound(b: &mut Bound, h: &str, attack: &Attack) -> Result<(), Error> {
     match thm2 {
         Some(t2) if t2 < thm1 => {
             b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
-            b.terms.insert(0, Term { what: "D attempts at 2 eps each".into(), formula: "2 D eps".into(), log2: t2, theorem: true });
+            b.terms.insert(
+                0,
+                Term {
+                    what: "D attempts at 2 eps each".into(),
+                    formula: "2 D eps".into(),
+                    log2: t2,
+                    theorem: true,
+                },
+            );
         }
         _ if tree_mac => {
             b.theorem = format!(
                 "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 2.3; Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
             );
-            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
-            b.terms.insert(1, Term {
-                what: "AES is a permutation, not a function (switching lemma)".into(),
-                formula: "q(q-1)/2^129, q = C + D".into(),
-                log2: switching(q),
-                theorem: false,
-            });
+            b.terms.insert(
+                0,
+                Term {
+                    what: "D attempts at eps each".into(),
+                    formula: "D eps".into(),
+                    log2: l2(d).times(eps),
+                    theorem: true,
+                },
+            );
+            b.terms.insert(
+                1,
+                Term {
+                    what: "AES is a permutation, not a function (switching lemma)".into(),
+                    formula: "q(q-1)/2^129, q = C + D".into(),
+                    log2: switching(q),
+                    theorem: false,
+                },
+            );
         }
         _ => {
             b.theorem = format!(
                 "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
                 if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
             );
-            b.terms.insert(0, Term { what: "D attempts at eps each".into(), formula: "D eps".into(), log2: l2(d).times(eps), theorem: true });
-            b.terms.insert(1, Term {
-                what: "AES is a permutation, not a function (switching lemma)".into(),
-                formula: "q(q-1)/2^129, q = C + D".into(),
-                log2: switching(q),
-                theorem: false,
-            });
+            b.terms.insert(
+                0,
+                Term {
+                    what: "D attempts at eps each".into(),
+                    formula: "D eps".into(),
+                    log2: l2(d).times(eps),
+                    theorem: true,
+                },
+            );
+            b.terms.insert(
+                1,
+                Term {
+                    what: "AES is a permutation, not a function (switching lemma)".into(),
+                    formula: "q(q-1)/2^129, q = C + D".into(),
+                    log2: switching(q),
+                    theorem: false,
+                },
+            );
         }
     }
     b.not_included.insert(0, adv_aes("K", q));
-    b.notes.push("nonces must never repeat under one key".into());
+    b.notes
+        .push("nonces must never repeat under one key".into());
     Ok(())
 }
 
@@ -658,47 +777,83 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
     let c = attack.tags as u128;
     let d = attack.forgeries as u128;
     let q = c + d;
-    let term = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: true };
-    let model = |what: &str, formula: &str, v: Log2| Term { what: what.into(), formula: formula.into(), log2: v, theorem: false };
+    let term = |what: &str, formula: &str, v: Log2| Term {
+        what: what.into(),
+        formula: formula.into(),
+        log2: v,
+        theorem: true,
+    };
+    let model = |what: &str, formula: &str, v: Log2| Term {
+        what: what.into(),
+        formula: formula.into(),
+        log2: v,
+        theorem: false,
+    };
     let c2 = l2(c).times(l2(c));
     match desc.finish {
         macs::Finish::Pad(_) => {
             let (n, eps) = eval128_eps(attack.max_bytes);
-            b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
-            b.params.push(("eps (AXU of eval128 for L bytes)".into(), format!("(n + 1)/2^128 = 2^{:.2}", eps.0)));
+            b.params
+                .push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
+            b.params.push((
+                "eps (AXU of eval128 for L bytes)".into(),
+                format!("(n + 1)/2^128 = 2^{:.2}", eps.0),
+            ));
             // Theorem 2 (f a random permutation of 128-bit tags) needs C^2 <= 1/eps;
             // Theorem 1 (f a random function) holds always, plus the switching lemma.
             let holds = c2.times(eps).0 <= 0.0;
             b.params.push((
                 "Theorem 2 condition C^2 <= 1/eps".into(),
-                format!("{} (C^2 eps = 2^{:.2})", if holds { "holds" } else { "FAILS" }, c2.times(eps).0),
+                format!(
+                    "{} (C^2 eps = 2^{:.2})",
+                    if holds { "holds" } else { "FAILS" },
+                    c2.times(eps).0
+                ),
             ));
             let thm1 = l2(d).times(eps).plus(switching(q));
             let thm2 = l2(d).times(eps).times(Log2::pow2(1.0));
             if holds && thm2 < thm1 {
                 b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
-                b.terms.push(term("D attempts at 2 eps each", "2 D eps", thm2));
+                b.terms
+                    .push(term("D attempts at 2 eps each", "2 D eps", thm2));
             } else {
                 b.theorem = format!(
                     "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K as a random function{}",
                     if holds { " (smaller here than Theorem 2's 2 D eps)" } else { " (Theorem 2's condition C^2 <= 1/eps fails)" }
                 );
-                b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
-                b.terms.push(model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)));
+                b.terms
+                    .push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
+                b.terms.push(model(
+                    "AES is a permutation, not a function (switching lemma)",
+                    "q(q-1)/2^129, q = C + D",
+                    switching(q),
+                ));
             }
             b.not_included.push(adv_aes("K", q));
-            b.notes.push("nonces must never repeat under one key".into());
+            b.notes
+                .push("nonces must never repeat under one key".into());
         }
         macs::Finish::Shoup3 => {
             let (n, eps2) = eval128_eps(attack.max_bytes);
-            b.params.push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
-            b.params.push(("eps1 (h1(n) = beta n, AXU)".into(), "2^-128 (beta n xor beta n' = delta has one root beta for n != n')".into()));
-            b.params.push(("eps2 (AXU of eval128 for L bytes)".into(), format!("(n + 1)/2^128 = 2^{:.2}", eps2.0)));
+            b.params
+                .push(("n (16-byte blocks of pad(M, 16))".into(), n.to_string()));
+            b.params.push((
+                "eps1 (h1(n) = beta n, AXU)".into(),
+                "2^-128 (beta n xor beta n' = delta has one root beta for n != n')".into(),
+            ));
+            b.params.push((
+                "eps2 (AXU of eval128 for L bytes)".into(),
+                format!("(n + 1)/2^128 = 2^{:.2}", eps2.0),
+            ));
             // Condition q1^2 <= 1/eps1 = 2^128, q1 = C.
             let holds = c2.0 <= 128.0;
             b.params.push((
                 "Theorem 3 condition C^2 <= 1/eps1 = 2^128".into(),
-                format!("{} (C^2 = 2^{:.2})", if holds { "holds" } else { "FAILS" }, c2.0),
+                format!(
+                    "{} (C^2 = 2^{:.2})",
+                    if holds { "holds" } else { "FAILS" },
+                    c2.0
+                ),
             ));
             if !holds {
                 return Err(Error::Invalid(format!(
@@ -706,30 +861,54 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
                 )));
             }
             b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 3: f = AES_K a random permutation, h1(n) = beta n (eps1 = 2^-128), C^2 <= 1/eps1".into();
-            b.terms.push(term("D attempts at 2 eps2 each", "2 D eps2", l2(d).times(eps2).times(Log2::pow2(1.0))));
+            b.terms.push(term(
+                "D attempts at 2 eps2 each",
+                "2 D eps2",
+                l2(d).times(eps2).times(Log2::pow2(1.0)),
+            ));
             b.not_included.push(adv_aes("K", q));
-            b.notes.push("nonces must never repeat under one key (Theorem 3's tag is a counter)".into());
+            b.notes.push(
+                "nonces must never repeat under one key (Theorem 3's tag is a counter)".into(),
+            );
         }
         _ => {
-            let macs::Hash::Shoup64(h) = desc.hash else { return Err(Error::UnknownName(name.to_string())) };
+            let macs::Hash::Shoup64(h) = desc.hash else {
+                return Err(Error::UnknownName(name.to_string()));
+            };
             let n = blocks(attack.max_bytes, 8);
-            let (eps, desc) = shoup_eps(h, n).expect("eval64 and division64 have an eps");
-            b.params.push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
-            b.params.push(("l (bits of r, s, alpha and the tag)".into(), "64".into()));
-            b.params.push(("eps (AXU of the hash for L bytes)".into(), format!("2^{:.2}", eps.0)));
+            let (eps, desc) = shoup_eps(h, n);
+            b.params
+                .push(("n (u64 blocks of pad(M, 8))".into(), n.to_string()));
+            b.params
+                .push(("l (bits of r, s, alpha and the tag)".into(), "64".into()));
+            b.params.push((
+                "eps (AXU of the hash for L bytes)".into(),
+                format!("2^{:.2}", eps.0),
+            ));
             b.params.push(("eps source".into(), desc));
             // Condition q1 < 2^(l-1) = 2^63.
             let holds = c < 1u128 << 63;
             b.params.push((
                 "Theorem 4 condition C < 2^(l-1) = 2^63".into(),
-                format!("{} (C = 2^{:.2})", if holds { "holds" } else { "FAILS" }, l2(c).0),
+                format!(
+                    "{} (C = 2^{:.2})",
+                    if holds { "holds" } else { "FAILS" },
+                    l2(c).0
+                ),
             ));
             if !holds {
-                return Err(Error::Invalid(format!("{name}: Theorem 4 needs C < 2^63 tags per key; C = {c}")));
+                return Err(Error::Invalid(format!(
+                    "{name}: Theorem 4 needs C < 2^63 tags per key; C = {c}"
+                )));
             }
             b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 4: f, g random functions on 64-bit strings, r and s uniform per message, C < 2^63".into();
-            b.terms.push(term("a repeated pair (r, s) among the C tags, and its consequences", "1.5 C^2/2^128", c2.times(l2(3)).times(Log2::pow2(-129.0))));
-            b.terms.push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
+            b.terms.push(term(
+                "a repeated pair (r, s) among the C tags, and its consequences",
+                "1.5 C^2/2^128",
+                c2.times(l2(3)).times(Log2::pow2(-129.0)),
+            ));
+            b.terms
+                .push(term("D attempts at eps each", "D eps", l2(d).times(eps)));
             // f(r) = AES(K_f, r || 0^8)[0..8] is a random function of r once AES under K_f
             // is one of its 128-bit input (truncation keeps it uniform); likewise g under K_g.
             let two = switching(q).times(Log2::pow2(1.0));
@@ -753,8 +932,17 @@ pub fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
     const RFC: &str = "RFC 4418 section 1: with truly random keys and pads, an attacker (even computationally unbounded) produces a correct tag for a message of its choosing with probability no more than 1/2^30, 1/2^60, 1/2^90 or 1/2^120 for 32-, 64-, 96- or 128-bit tags; N attempts: at most N times that (UHASH is iterated tag/32 times under independent keys, about 2^-30 each)";
     const VMAC: &str = "draft-krovetz-vmac-01 section 1 (analysis: Krovetz and Dai, VHASH security): with truly random keys and pads, the probability of a correct tag is less than 1/2^60 or 1/2^120 for 64- or 128-bit tags; N attempts: less than N times that";
     let d = macs::find(name)?;
-    let BoundRule::Published { eps_log2 } = d.bound else { return None };
-    Some((f64::from(eps_log2), if d.hash == macs::Hash::Vhash { VMAC } else { RFC }))
+    let BoundRule::Published { eps_log2 } = d.bound else {
+        return None;
+    };
+    Some((
+        f64::from(eps_log2),
+        if d.hash == macs::Hash::Vhash {
+            VMAC
+        } else {
+            RFC
+        },
+    ))
 }
 
 /// UMAC and VMAC (docs/WIRE.md §8.6): the specification's own `ε` per forgery
@@ -771,7 +959,8 @@ fn spec_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) {
     } else {
         "RFC 4418 section 1: Wegman-Carter with UHASH; D forgery attempts succeed with probability <= D eps".into()
     };
-    b.params.push(("eps (per attempt, as published)".into(), format!("2^{eps}")));
+    b.params
+        .push(("eps (per attempt, as published)".into(), format!("2^{eps}")));
     b.params.push(("eps source".into(), source.into()));
     b.terms.push(Term {
         what: "D attempts at the published eps each".into(),
@@ -780,7 +969,8 @@ fn spec_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) {
         theorem: true,
     });
     b.terms.push(Term {
-        what: "the pads come from AES, a permutation, not a random function (switching lemma)".into(),
+        what: "the pads come from AES, a permutation, not a random function (switching lemma)"
+            .into(),
         formula: "q(q-1)/2^129, q = C + D nonce blocks".into(),
         log2: switching(q),
         theorem: false,
@@ -841,7 +1031,12 @@ mod tests {
 
     #[test]
     fn hash127_bounds_equal_the_theorems_in_exact_arithmetic() {
-        for &(l, c, d) in &[(0u64, 1u64, 1u64), (1 << 20, 1 << 30, 1 << 20), (u64::MAX, 1 << 10, 1), (1000, 12345, 678)] {
+        for &(l, c, d) in &[
+            (0u64, 1u64, 1u64),
+            (1 << 20, 1 << 30, 1 << 20),
+            (u64::MAX, 1 << 10, 1),
+            (1000, 12345, 678),
+        ] {
             let lw = BigUint::from(l / 4 + 1);
             let (cb, db) = (BigUint::from(c), BigUint::from(d));
             // Theorem 9.2, exact over 2^129.
@@ -862,7 +1057,9 @@ mod tests {
             assert!((got - big_log2(&t91, 129)).abs() < 1e-9);
             // Theorem 9.3 + composition + switching on 2q, over 2^129
             let q2 = &q * 2u32;
-            let t93 = &db * (&lw * 2u32 + 5u32) * 2u32 + (&q * (&q - 1u32) + &q * &q * 2u32) + &q2 * (&q2 - 1u32);
+            let t93 = &db * (&lw * 2u32 + 5u32) * 2u32
+                + (&q * (&q - 1u32) + &q * &q * 2u32)
+                + &q2 * (&q2 - 1u32);
             let got = bound("hash127-aes-nonce", &a(l, c, d)).unwrap().log2.0;
             assert!((got - big_log2(&t93, 129)).abs() < 1e-9);
         }
@@ -881,7 +1078,11 @@ mod tests {
             let e = 1.0 + 2f64.powi(-31);
             let want = d as f64 * (e * e * 2f64.powi(-96) + (2.0 * lw + 4.0) * e * 2f64.powi(-128));
             let got = bound("hash127-96", &a(l, 1, d)).unwrap().log2.0;
-            assert!((got - want.log2()).abs() < 1e-9, "L {l}: {got} vs {}", want.log2());
+            assert!(
+                (got - want.log2()).abs() < 1e-9,
+                "L {l}: {got} vs {}",
+                want.log2()
+            );
         }
         // Short messages: 2^-96 up to rounding; one message per key.
         assert!((bound("hash127-96", &a(1000, 1, 1)).unwrap().log2.0 + 96.0).abs() < 1e-6);
@@ -929,7 +1130,10 @@ mod tests {
             let j = b.to_json();
             assert!(j["bound_log2"].as_f64().unwrap() < 0.0);
             assert!(!j["theorem"].as_str().unwrap().is_empty());
-            assert!(!b.not_included.is_empty() || one_time, "{n}: the AES term must be named");
+            assert!(
+                !b.not_included.is_empty() || one_time,
+                "{n}: the AES term must be named"
+            );
         }
     }
 
@@ -1082,7 +1286,10 @@ mod tests {
             );
             // The subtraction bound is the paper's (and the MMH module's)
             // theorem: it must hold.
-            assert!(d * 256 <= proven * keys, "{fam}: subtraction bound violated");
+            assert!(
+                d * 256 <= proven * keys,
+                "{fam}: subtraction bound violated"
+            );
         }
     }
 
@@ -1112,15 +1319,32 @@ mod tests {
         let (mut block_hits, mut tree_counts) = (0, HashMap::<u32, u32>::new());
         for _ in 0..keys {
             let key: Vec<u8> = (0..128).map(|_| next() as u8).collect();
-            let p = Params { key: &key, nonce: None, len: None };
+            let p = Params {
+                key: &key,
+                nonce: None,
+                len: None,
+            };
             let a = u32::from_le_bytes(compute("mmh32x1", &p, &m).unwrap()[..].try_into().unwrap());
-            let b = u32::from_le_bytes(compute("mmh32x1", &p, &m2).unwrap()[..].try_into().unwrap());
+            let b =
+                u32::from_le_bytes(compute("mmh32x1", &p, &m2).unwrap()[..].try_into().unwrap());
             block_hits += (a ^ b == 0xffff_ffef) as u32;
             // The same words as 4-byte messages of tree-mmh32x1 (pad word 1 follows).
             let s: [u8; 16] = key[..16].try_into().unwrap();
-            let p = Params { key: &s, nonce: None, len: None };
-            let a = u32::from_le_bytes(compute("tree-mmh32x1", &p, &m[..4]).unwrap()[..].try_into().unwrap());
-            let b = u32::from_le_bytes(compute("tree-mmh32x1", &p, &m2[..4]).unwrap()[..].try_into().unwrap());
+            let p = Params {
+                key: &s,
+                nonce: None,
+                len: None,
+            };
+            let a = u32::from_le_bytes(
+                compute("tree-mmh32x1", &p, &m[..4]).unwrap()[..]
+                    .try_into()
+                    .unwrap(),
+            );
+            let b = u32::from_le_bytes(
+                compute("tree-mmh32x1", &p, &m2[..4]).unwrap()[..]
+                    .try_into()
+                    .unwrap(),
+            );
             *tree_counts.entry(a ^ b).or_default() += 1;
         }
         let tree_max = *tree_counts.values().max().unwrap();
@@ -1128,20 +1352,51 @@ mod tests {
             "mmh32x1 block, m = (16, 0..), m' = (2^32-1, 0..): Pr[h xor h' = 0xffffffef] = {block_hits}/{keys} \
              (Theorem 8's subtraction eps: 6/2^32); tree-mmh32x1 on the same 4-byte messages: max_z count {tree_max}/{keys}"
         );
-        assert!(block_hits as f64 > 0.4 * keys as f64, "the block function is expected to fail AXU here");
-        assert!(tree_max <= 3, "the padded tree should spread this pair: {tree_max}/{keys}");
+        assert!(
+            block_hits as f64 > 0.4 * keys as f64,
+            "the block function is expected to fail AXU here"
+        );
+        assert!(
+            tree_max <= 3,
+            "the padded tree should spread this pair: {tree_max}/{keys}"
+        );
     }
 
     #[test]
-    fn block_sizes_match_the_tree_families() {
-        let fams = crate::tree::families();
-        for f in &fams {
-            assert_eq!(block_params(&f.name), Some((f.block as u64, f.out as u64, f.key as u64)), "{}", f.name);
-            assert!(block_eps(&f.name).is_some(), "{}", f.name);
+    fn block_sizes_are_the_wire_formats() {
+        // (B, O, K) of docs/WIRE.md §6, written out independently of the
+        // families that the bounds read them from.
+        let wire: [(u64, u64, u64); 14] = [
+            (128, 4, 128),
+            (128, 8, 132),
+            (128, 12, 136),
+            (128, 16, 140),
+            (128, 4, 128),
+            (256, 8, 256),
+            (88, 4, 88),
+            (88, 4, 88),
+            (176, 8, 176),
+            (176, 8, 176),
+            (264, 12, 264),
+            (264, 12, 264),
+            (256, 16, 256),
+            (256, 16, 256),
+        ];
+        for (b, w) in Block::ALL.into_iter().zip(wire) {
+            let f = b.family();
+            assert_eq!(
+                (f.block as u64, f.out as u64, f.key as u64),
+                w,
+                "{}",
+                b.name()
+            );
+            assert_eq!(f.name, b.name());
+            assert_eq!(b.tree_name(), format!("tree-{}", b.name()));
         }
-        // Every tree MAC of docs/WIRE.md §8.4 has a bound (wc-eval128 has its own, shoup7_bound).
-        for n in names().iter().filter_map(|n| n.strip_prefix("wc-")) {
-            assert!(block_params(n).is_some() || shoup_eps(n, 1).is_some() || n == "eval128", "{n}");
+        // Every MAC of the table has a bound.
+        for d in macs::MACS {
+            let tags = if d.one_time { 1 } else { 10 };
+            assert!(bound(d.name, &a(1000, tags, 10)).is_ok(), "{}", d.name);
         }
     }
 
@@ -1149,11 +1404,26 @@ mod tests {
     fn tree_macs_use_the_wegman_carter_theorem_in_their_group() {
         // The tree MACs add the pad in Z_{2^l} or Z_{2^32}^N: Theorem 1's
         // argument, never Theorem 2 (stated for XOR), whatever the attack.
-        for name in ["wc-sqh128-e", "wc-sqh128-asm", "wc-mmh32x4", "wc-nmh32", "wc-mmh64", "wc-sqh64-asm"] {
+        for name in [
+            "wc-sqh128-e",
+            "wc-sqh128-asm",
+            "wc-mmh32x4",
+            "wc-nmh32",
+            "wc-mmh64",
+            "wc-sqh64-asm",
+        ] {
             for at in [a(1_000_000, 1000, 1 << 20), a(1000, 1, 1)] {
                 let b = bound(name, &at).unwrap();
-                assert!(b.theorem.starts_with("Wegman–Carter theorem for eps-almost-Delta-universal"), "{name}: {}", b.theorem);
-                assert!(b.params.iter().any(|(k, _)| k.starts_with("eps (AdU")), "{name}");
+                assert!(
+                    b.theorem
+                        .starts_with("Wegman–Carter theorem for eps-almost-Delta-universal"),
+                    "{name}: {}",
+                    b.theorem
+                );
+                assert!(
+                    b.params.iter().any(|(k, _)| k.starts_with("eps (AdU")),
+                    "{name}"
+                );
             }
         }
         // Proven, except Square Hash E (Theorem 10 is the paper's sketch).
@@ -1179,7 +1449,11 @@ mod tests {
         let fixed = bound("wc-mmh32x4", &at).unwrap();
         at.random_nonces = true;
         let random = bound("wc-mmh32x4", &at).unwrap();
-        let term = random.terms.iter().find(|t| t.formula == "C(C-1)/2^129").unwrap();
+        let term = random
+            .terms
+            .iter()
+            .find(|t| t.formula == "C(C-1)/2^129")
+            .unwrap();
         let want = 32.0 + (((1u64 << 32) - 1) as f64).log2() - 129.0; // C(C-1)/2^129, C = 2^32
         assert!((term.log2.0 - want).abs() < 1e-9);
         assert!(random.log2 > fixed.log2);
@@ -1211,13 +1485,22 @@ mod tests {
             fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
                 let p = Prime::<u8>::new(1).unwrap();
                 for (b, o) in blocks.chunks_exact(4).zip(out.iter_mut()) {
-                    *o = if self.1 { generic::nmh(&p, &self.0, b) } else { generic::mmh(&p, &self.0, b) };
+                    *o = if self.1 {
+                        generic::nmh(&p, &self.0, b)
+                    } else {
+                        generic::mmh(&p, &self.0, b)
+                    };
                 }
             }
         }
-        let fam = BlockFamily::new("toy8", 4, 1, 4, crate::group::DeltaGroup::Integer, move |k: &[u8]| {
-            Box::new(Toy(k.to_vec(), nonlinear)) as Box<dyn BlockHash>
-        });
+        let fam = BlockFamily::new(
+            "toy8",
+            4,
+            1,
+            4,
+            crate::group::DeltaGroup::Integer,
+            move |k: &[u8]| Box::new(Toy(k.to_vec(), nonlinear)) as Box<dyn BlockHash>,
+        );
         let seeds = 1u32 << 14;
         let msgs: Vec<Vec<u8>> = vec![
             vec![],
@@ -1266,4 +1549,3 @@ mod tests {
         assert!(worst_ratio_d <= 1.1, "tree bound exceeded: {worst_ratio_d}");
     }
 }
-

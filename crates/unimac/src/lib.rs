@@ -135,11 +135,11 @@ extern crate alloc;
 #[cfg_attr(test, macro_use)]
 extern crate std;
 
+#[cfg(not(feature = "std"))]
+mod float;
 mod prelude;
 mod rng;
 mod sync;
-#[cfg(not(feature = "std"))]
-mod float;
 
 pub mod bounds;
 #[cfg(feature = "std")]
@@ -154,14 +154,14 @@ pub mod hazmat;
 pub mod mac;
 pub mod macs;
 pub mod mmh;
-pub mod partial;
 pub mod modp;
+pub mod partial;
 pub mod platform;
 pub mod registry;
 pub mod rustcrypto;
-pub(crate) mod spec;
 pub mod shoup;
 pub mod size;
+pub(crate) mod spec;
 pub mod square;
 pub mod stripe;
 pub mod tag;
@@ -173,9 +173,10 @@ pub mod vectors;
 pub mod vmac;
 
 pub use error::Error;
-pub use tag::{MacError, Tag};
 pub use platform::{Feature, Platform};
 pub use registry::{compute, open, Params, Stream};
+pub use stripe::Absorb;
+pub use tag::{MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions
 /// it implements: `universal-hash` 0.6 and `digest` 0.11.
 pub use {digest, universal_hash};

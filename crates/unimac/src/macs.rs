@@ -10,13 +10,16 @@
 //! (`counter`, feature `std`), the command line and the Python package. No
 //! surface tests a name's spelling to decide a rule.
 //!
-//! This module imports nothing from the families: it is data.
+//! This module is data: it names the families' types (a tree's [`Block`],
+//! Shoup's [`Kind`]) and runs none of their code.
 
 use crate::prelude::*;
 use core::ops::Range;
 
 use crate::error::Error;
 use crate::group::DeltaGroup;
+use crate::shoup::Kind;
+use crate::tree::Block;
 
 /// The hash under a MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,18 +27,46 @@ pub enum Hash {
     /// hash127: the polynomial mod `2^127 − 1` of Bernstein's hash127, over
     /// `pad(M, 4)`.
     Hash127,
-    /// One of Shoup's 64-bit hashes by its wire name (`eval64`,
-    /// `division64`, `gdivision64`).
-    Shoup64(&'static str),
+    /// One of Shoup's 64-bit hashes (`eval64`, `division64`, `gdivision64`).
+    Shoup64(Kind),
     /// Shoup's evaluation hash over GF(2^128).
     Eval128,
-    /// The tree mode of a block function, by the block function's name
-    /// (`mmh32x2`, `sqh64-asm`, …).
-    Tree(&'static str),
+    /// The tree mode of a block function (`mmh32x2`, `sqh64-asm`, …).
+    Tree(Block),
     /// UMAC's UHASH (RFC 4418), `T` bytes of it.
     Uhash,
     /// VMAC's VHASH (draft-krovetz-vmac-01).
     Vhash,
+}
+
+impl Hash {
+    /// The hashes that are names of the catalogue on their own (a hash key,
+    /// no finish): Shoup's hashes and the tree modes.
+    pub fn plain() -> impl Iterator<Item = Hash> {
+        Kind::ALL
+            .into_iter()
+            .map(Hash::Shoup64)
+            .chain([Hash::Eval128])
+            .chain(Block::ALL.into_iter().map(Hash::Tree))
+    }
+
+    /// The name of the hash on its own in the catalogue (`eval64`,
+    /// `eval128`, `tree-mmh32x2`, …); `None` for the hashes that are only
+    /// parts of MACs here (hash127's is `hash127-raw`, with its own key
+    /// layout; UHASH, VHASH).
+    pub const fn plain_name(self) -> Option<&'static str> {
+        match self {
+            Hash::Shoup64(k) => Some(k.name()),
+            Hash::Eval128 => Some("eval128"),
+            Hash::Tree(b) => Some(b.tree_name()),
+            Hash::Hash127 | Hash::Uhash | Hash::Vhash => None,
+        }
+    }
+
+    /// The plain hash whose catalogue name is `name`.
+    pub fn of_plain_name(name: &str) -> Option<Hash> {
+        Hash::plain().find(|h| h.plain_name() == Some(name))
+    }
 }
 
 /// How the hash value becomes the tag.
@@ -96,7 +127,13 @@ pub enum Nonce {
     /// a `max`-byte nonce must have the top bit of its first byte clear (VMAC
     /// reserves those blocks for its key derivation), which leaves
     /// `8·max − 1` random bits.
-    Sequence { min: usize, max: usize, order: Order, extend: Extend, top_bit_clear: bool },
+    Sequence {
+        min: usize,
+        max: usize,
+        order: Order,
+        extend: Extend,
+        top_bit_clear: bool,
+    },
     /// A pair drawn at random for every message by the library itself and
     /// sent in front of the tag (Shoup's stateless Theorem 4 scheme); no
     /// tagging interface takes it from the caller.
@@ -120,6 +157,29 @@ impl Nonce {
             Nonce::RandomPair { len } => len,
         }
     }
+    /// Whether `nonce` follows the rule: given exactly for a sequence, of
+    /// an accepted length, a full-length one with its top bit clear where
+    /// the rule says so (the check on every message; [`MacDesc::check_nonce`]
+    /// says why a nonce is refused).
+    #[inline(always)]
+    pub fn accepts(&self, nonce: Option<&[u8]>) -> bool {
+        match (*self, nonce) {
+            (Nonce::None | Nonce::RandomPair { .. }, None) => true,
+            (
+                Nonce::Sequence {
+                    min,
+                    max,
+                    top_bit_clear,
+                    ..
+                },
+                Some(n),
+            ) => {
+                let l = n.len();
+                l >= min && l <= max && !(top_bit_clear && l == max && n[0] & 0x80 != 0)
+            }
+            _ => false,
+        }
+    }
     /// Whether the caller supplies a nonce per message (a counter or random
     /// value it manages).
     pub const fn is_sequence(&self) -> bool {
@@ -130,7 +190,9 @@ impl Nonce {
     pub const fn random_bits(&self) -> u32 {
         match *self {
             Nonce::None => 0,
-            Nonce::Sequence { max, top_bit_clear, .. } => 8 * max as u32 - top_bit_clear as u32,
+            Nonce::Sequence {
+                max, top_bit_clear, ..
+            } => 8 * max as u32 - top_bit_clear as u32,
             Nonce::RandomPair { len } => 8 * len as u32,
         }
     }
@@ -189,6 +251,9 @@ pub struct MacDesc {
     pub nonce: Nonce,
     /// Whether a key authenticates one message only.
     pub one_time: bool,
+    /// The MAC to use unless a reason says otherwise (one row: stateless,
+    /// a 128-bit tag, a proven bound).
+    pub recommended: bool,
     /// Names of plain hashes in the catalogue whose output under this row's
     /// key IS this MAC's tag (`hash127` with `r ‖ k` adds the one-time pad
     /// `k`): they are the same one-time value, refused and served alike.
@@ -229,7 +294,15 @@ impl MacDesc {
     /// order; `None` if `c` does not fit (VMAC: `c ≥ 2^127`) or the name
     /// takes no counter.
     pub fn counter_nonce(&self, c: u128) -> Option<[u8; 16]> {
-        let Nonce::Sequence { max: 16, order, top_bit_clear, .. } = self.nonce else { return None };
+        let Nonce::Sequence {
+            max: 16,
+            order,
+            top_bit_clear,
+            ..
+        } = self.nonce
+        else {
+            return None;
+        };
         if top_bit_clear && c >> 127 != 0 {
             return None;
         }
@@ -248,7 +321,12 @@ impl MacDesc {
     /// in front: `01` and `0001` alias). `None` for names without a caller
     /// nonce or a nonce of a length the name refuses.
     pub fn canonical_nonce(&self, n: &[u8]) -> Option<[u8; 17]> {
-        let Nonce::Sequence { min, max, extend, .. } = self.nonce else { return None };
+        let Nonce::Sequence {
+            min, max, extend, ..
+        } = self.nonce
+        else {
+            return None;
+        };
         if n.len() < min || n.len() > max || max > 16 {
             return None;
         }
@@ -282,12 +360,28 @@ impl MacDesc {
             (Nonce::None, Some(_)) => Err(Error::UnexpectedNonce(name())),
             (Nonce::RandomPair { .. }, Some(_)) => Err(Error::CallerPair(name())),
             (Nonce::Sequence { .. }, None) => Err(Error::MissingNonce(name())),
-            (Nonce::Sequence { min, max, top_bit_clear, .. }, Some(n)) => {
+            (
+                Nonce::Sequence {
+                    min,
+                    max,
+                    top_bit_clear,
+                    ..
+                },
+                Some(n),
+            ) => {
                 if n.len() < min || n.len() > max {
                     return Err(if min == max {
-                        Error::NonceLength { name: name(), expected: max, got: n.len() }
+                        Error::NonceLength {
+                            name: name(),
+                            expected: max,
+                            got: n.len(),
+                        }
                     } else {
-                        Error::Invalid(format!("{}: nonce must be {min} to {max} bytes, got {}", self.name, n.len()))
+                        Error::Invalid(format!(
+                            "{}: nonce must be {min} to {max} bytes, got {}",
+                            self.name,
+                            n.len()
+                        ))
                     });
                 }
                 if top_bit_clear && n.len() == max && n[0] & 0x80 != 0 {
@@ -303,7 +397,11 @@ impl MacDesc {
     /// Make `n` (of `max` bytes) a valid random nonce: clears the top bit
     /// where the rule reserves it.
     pub fn fix_random_nonce(&self, n: &mut [u8]) {
-        if let Nonce::Sequence { top_bit_clear: true, .. } = self.nonce {
+        if let Nonce::Sequence {
+            top_bit_clear: true,
+            ..
+        } = self.nonce
+        {
             if let Some(b) = n.first_mut() {
                 *b &= 0x7f;
             }
@@ -312,9 +410,29 @@ impl MacDesc {
 }
 
 /// The nonce of every `wc-`, `shoup3-` and hash127 nonce MAC: 16 bytes.
-const NONCE16: Nonce = Nonce::Sequence { min: 16, max: 16, order: Order::Little, extend: Extend::Never, top_bit_clear: false };
-const UMAC_NONCE: Nonce = Nonce::Sequence { min: 1, max: 16, order: Order::Little, extend: Extend::Right, top_bit_clear: false };
-const VMAC_NONCE: Nonce = Nonce::Sequence { min: 1, max: 16, order: Order::Big, extend: Extend::Left, top_bit_clear: true };
+const NONCE16: Nonce = Nonce::Sequence {
+    min: 16,
+    max: 16,
+    order: Order::Little,
+    extend: Extend::Never,
+    top_bit_clear: false,
+};
+/// UMAC's nonce (RFC 4418 §3.3): the one rule, also checked by [`crate::umac`].
+pub(crate) const UMAC_NONCE: Nonce = Nonce::Sequence {
+    min: 1,
+    max: 16,
+    order: Order::Little,
+    extend: Extend::Right,
+    top_bit_clear: false,
+};
+/// VMAC's nonce: the one rule, also checked by [`crate::vmac`].
+pub(crate) const VMAC_NONCE: Nonce = Nonce::Sequence {
+    min: 1,
+    max: 16,
+    order: Order::Big,
+    extend: Extend::Left,
+    top_bit_clear: true,
+};
 
 const R_K: &[(&str, usize)] = &[("r", 16), ("K", 16)];
 const K_G8: &[(&str, usize)] = &[("K", 16), ("g", 8)];
@@ -326,7 +444,7 @@ const MMH: &str = "Halevi and Krawczyk, “MMH: software message authentication 
 const SQH: &str = "Etzel, Patel and Ramzan, “Square Hash: fast message authentication via optimized universal hash functions” (CRYPTO 1999), §1";
 
 macro_rules! wc_tree {
-    ($name:literal, $f:literal, $o:expr, $g:expr, $summary:literal, $src:expr) => {
+    ($name:literal, $f:expr, $o:expr, $g:expr, $summary:literal, $src:expr) => {
         MacDesc {
             name: $name,
             catalog_name: concat!("mac-", $name),
@@ -337,7 +455,8 @@ macro_rules! wc_tree {
             hash_key: 16..32,
             nonce: NONCE16,
             one_time: false,
-        same_as_hashes: &[],
+            recommended: false,
+            same_as_hashes: &[],
             tag: $o,
             framing: Framing::Tag,
             bound: BoundRule::WegmanCarter,
@@ -348,7 +467,7 @@ macro_rules! wc_tree {
 }
 
 macro_rules! wc_shoup64 {
-    ($name:literal, $h:literal, $summary:literal) => {
+    ($name:literal, $h:expr, $summary:literal) => {
         MacDesc {
             name: $name,
             catalog_name: concat!("mac-", $name),
@@ -359,7 +478,8 @@ macro_rules! wc_shoup64 {
             hash_key: 16..24,
             nonce: NONCE16,
             one_time: false,
-        same_as_hashes: &[],
+            recommended: false,
+            same_as_hashes: &[],
             tag: 8,
             framing: Framing::Tag,
             bound: BoundRule::WegmanCarter,
@@ -381,7 +501,8 @@ macro_rules! umac {
             hash_key: 0..16,
             nonce: UMAC_NONCE,
             one_time: false,
-        same_as_hashes: &[],
+            recommended: false,
+            same_as_hashes: &[],
             tag: $t,
             framing: Framing::Tag,
             bound: BoundRule::Published { eps_log2: $eps },
@@ -403,6 +524,7 @@ macro_rules! vmac {
             hash_key: 0..0,
             nonce: VMAC_NONCE,
             one_time: false,
+        recommended: false,
         same_as_hashes: &[],
             tag: $t,
             framing: Framing::Tag,
@@ -425,6 +547,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 0..16,
         nonce: Nonce::None,
         one_time: true,
+        recommended: false,
         same_as_hashes: &["hash127", "hash127-raw"],
         tag: 16,
         framing: Framing::Tag,
@@ -442,6 +565,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 0..16,
         nonce: Nonce::None,
         one_time: false,
+        recommended: true,
         same_as_hashes: &[],
         tag: 16,
         framing: Framing::Tag,
@@ -459,6 +583,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 0..16,
         nonce: NONCE16,
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 16,
         framing: Framing::Tag,
@@ -476,6 +601,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 0..16,
         nonce: NONCE16,
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 16,
         framing: Framing::Tag,
@@ -493,6 +619,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 0..16,
         nonce: Nonce::None,
         one_time: true,
+        recommended: false,
         same_as_hashes: &[],
         tag: 12,
         framing: Framing::Tag,
@@ -500,23 +627,23 @@ pub static MACS: &[MacDesc] = &[
         summary: "low 96 bits of (k + hash127_r(M)·u) mod p: ONE message per key",
         source: BERNSTEIN_FP,
     },
-    wc_shoup64!("wc-eval64", "eval64", "AES_K(n)[0..8] xor eval64(g, M)"),
-    wc_shoup64!("wc-division64", "division64", "AES_K(n)[0..8] xor division64(g, M)"),
-    wc_shoup64!("wc-gdivision64", "gdivision64", "AES_K(n)[0..8] xor gdivision64(g, M)"),
-    wc_tree!("wc-mmh32x1", "mmh32x1", 4, DeltaGroup::Words32, "AES_K(n)[0..4] + tree-mmh32x1(s, M) mod 2^32 word by word", MMH),
-    wc_tree!("wc-mmh32x2", "mmh32x2", 8, DeltaGroup::Words32, "AES_K(n)[0..8] + tree-mmh32x2(s, M) mod 2^32 word by word", MMH),
-    wc_tree!("wc-mmh32x3", "mmh32x3", 12, DeltaGroup::Words32, "AES_K(n)[0..12] + tree-mmh32x3(s, M) mod 2^32 word by word", MMH),
-    wc_tree!("wc-mmh32x4", "mmh32x4", 16, DeltaGroup::Words32, "AES_K(n)[0..16] + tree-mmh32x4(s, M) mod 2^32 word by word", MMH),
-    wc_tree!("wc-nmh32", "nmh32", 4, DeltaGroup::Words32, "AES_K(n)[0..4] + tree-nmh32(s, M) mod 2^32", MMH),
-    wc_tree!("wc-mmh64", "mmh64", 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-mmh64(s, M) mod 2^64", MMH),
-    wc_tree!("wc-sqh32-asm", "sqh32-asm", 4, DeltaGroup::Integer, "AES_K(n)[0..4] + tree-sqh32-asm(s, M) mod 2^32", SQH),
-    wc_tree!("wc-sqh32-e", "sqh32-e", 4, DeltaGroup::Integer, "AES_K(n)[0..4] + tree-sqh32-e(s, M) mod 2^32", SQH),
-    wc_tree!("wc-sqh64-asm", "sqh64-asm", 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-sqh64-asm(s, M) mod 2^64", SQH),
-    wc_tree!("wc-sqh64-e", "sqh64-e", 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-sqh64-e(s, M) mod 2^64", SQH),
-    wc_tree!("wc-sqh96-asm", "sqh96-asm", 12, DeltaGroup::Integer, "AES_K(n)[0..12] + tree-sqh96-asm(s, M) mod 2^96", SQH),
-    wc_tree!("wc-sqh96-e", "sqh96-e", 12, DeltaGroup::Integer, "AES_K(n)[0..12] + tree-sqh96-e(s, M) mod 2^96", SQH),
-    wc_tree!("wc-sqh128-asm", "sqh128-asm", 16, DeltaGroup::Integer, "AES_K(n) + tree-sqh128-asm(s, M) mod 2^128", SQH),
-    wc_tree!("wc-sqh128-e", "sqh128-e", 16, DeltaGroup::Integer, "AES_K(n) + tree-sqh128-e(s, M) mod 2^128", SQH),
+    wc_shoup64!("wc-eval64", Kind::Eval64, "AES_K(n)[0..8] xor eval64(g, M)"),
+    wc_shoup64!("wc-division64", Kind::Division64, "AES_K(n)[0..8] xor division64(g, M)"),
+    wc_shoup64!("wc-gdivision64", Kind::GDivision64, "AES_K(n)[0..8] xor gdivision64(g, M)"),
+    wc_tree!("wc-mmh32x1", Block::Mmh32x1, 4, DeltaGroup::Words32, "AES_K(n)[0..4] + tree-mmh32x1(s, M) mod 2^32 word by word", MMH),
+    wc_tree!("wc-mmh32x2", Block::Mmh32x2, 8, DeltaGroup::Words32, "AES_K(n)[0..8] + tree-mmh32x2(s, M) mod 2^32 word by word", MMH),
+    wc_tree!("wc-mmh32x3", Block::Mmh32x3, 12, DeltaGroup::Words32, "AES_K(n)[0..12] + tree-mmh32x3(s, M) mod 2^32 word by word", MMH),
+    wc_tree!("wc-mmh32x4", Block::Mmh32x4, 16, DeltaGroup::Words32, "AES_K(n)[0..16] + tree-mmh32x4(s, M) mod 2^32 word by word", MMH),
+    wc_tree!("wc-nmh32", Block::Nmh32, 4, DeltaGroup::Words32, "AES_K(n)[0..4] + tree-nmh32(s, M) mod 2^32", MMH),
+    wc_tree!("wc-mmh64", Block::Mmh64, 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-mmh64(s, M) mod 2^64", MMH),
+    wc_tree!("wc-sqh32-asm", Block::Sqh32Asm, 4, DeltaGroup::Integer, "AES_K(n)[0..4] + tree-sqh32-asm(s, M) mod 2^32", SQH),
+    wc_tree!("wc-sqh32-e", Block::Sqh32E, 4, DeltaGroup::Integer, "AES_K(n)[0..4] + tree-sqh32-e(s, M) mod 2^32", SQH),
+    wc_tree!("wc-sqh64-asm", Block::Sqh64Asm, 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-sqh64-asm(s, M) mod 2^64", SQH),
+    wc_tree!("wc-sqh64-e", Block::Sqh64E, 8, DeltaGroup::Integer, "AES_K(n)[0..8] + tree-sqh64-e(s, M) mod 2^64", SQH),
+    wc_tree!("wc-sqh96-asm", Block::Sqh96Asm, 12, DeltaGroup::Integer, "AES_K(n)[0..12] + tree-sqh96-asm(s, M) mod 2^96", SQH),
+    wc_tree!("wc-sqh96-e", Block::Sqh96E, 12, DeltaGroup::Integer, "AES_K(n)[0..12] + tree-sqh96-e(s, M) mod 2^96", SQH),
+    wc_tree!("wc-sqh128-asm", Block::Sqh128Asm, 16, DeltaGroup::Integer, "AES_K(n) + tree-sqh128-asm(s, M) mod 2^128", SQH),
+    wc_tree!("wc-sqh128-e", Block::Sqh128E, 16, DeltaGroup::Integer, "AES_K(n) + tree-sqh128-e(s, M) mod 2^128", SQH),
     MacDesc {
         name: "wc-eval128",
         catalog_name: "mac-wc-eval128",
@@ -527,6 +654,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 16..32,
         nonce: NONCE16,
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 16,
         framing: Framing::Tag,
@@ -544,6 +672,7 @@ pub static MACS: &[MacDesc] = &[
         hash_key: 32..48,
         nonce: NONCE16,
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 16,
         framing: Framing::Tag,
@@ -554,13 +683,14 @@ pub static MACS: &[MacDesc] = &[
     MacDesc {
         name: "shoup4-eval64",
         catalog_name: "mac-shoup4-eval64",
-        hash: Hash::Shoup64("eval64"),
+        hash: Hash::Shoup64(Kind::Eval64),
         finish: Finish::Shoup4,
         key_parts: &[("K_f", 16), ("K_g", 16), ("alpha", 8), ("g", 8)],
         key_sizes: &[48],
         hash_key: 40..48,
         nonce: Nonce::RandomPair { len: 16 },
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 8,
         framing: Framing::PairThenTag,
@@ -571,13 +701,14 @@ pub static MACS: &[MacDesc] = &[
     MacDesc {
         name: "shoup4-division64",
         catalog_name: "mac-shoup4-division64",
-        hash: Hash::Shoup64("division64"),
+        hash: Hash::Shoup64(Kind::Division64),
         finish: Finish::Shoup4,
         key_parts: &[("K_f", 16), ("K_g", 16), ("alpha", 8), ("g", 8)],
         key_sizes: &[48],
         hash_key: 40..48,
         nonce: Nonce::RandomPair { len: 16 },
         one_time: false,
+        recommended: false,
         same_as_hashes: &[],
         tag: 8,
         framing: Framing::PairThenTag,
@@ -596,13 +727,21 @@ pub static MACS: &[MacDesc] = &[
 /// The one-time row whose tag the catalogue name `name` computes: the
 /// row's own `mac-` name or one of its [`MacDesc::same_as_hashes`].
 pub fn one_time_row(name: &str) -> Option<&'static MacDesc> {
-    MACS.iter().find(|d| d.one_time && (d.catalog_name == name || d.same_as_hashes.contains(&name)))
+    MACS.iter()
+        .find(|d| d.one_time && (d.catalog_name == name || d.same_as_hashes.contains(&name)))
+}
+
+/// The row to use unless a reason says otherwise.
+pub fn recommended() -> &'static MacDesc {
+    MACS.iter()
+        .find(|d| d.recommended)
+        .expect("the table has a recommended row")
 }
 
 /// The row of `name` (`X` or `mac-X`).
 pub fn find(name: &str) -> Option<&'static MacDesc> {
-    let bare = name.strip_prefix("mac-").unwrap_or(name);
-    MACS.iter().find(|d| d.name == bare)
+    MACS.iter()
+        .find(|d| d.name == name || d.catalog_name == name)
 }
 
 #[cfg(test)]
@@ -617,12 +756,59 @@ mod tests {
             assert_eq!(parts, d.key_sizes[0], "{}", d.name);
             assert!(d.hash_key.end <= d.key_sizes[0], "{}", d.name);
             assert!(d.tag <= 16, "{}", d.name);
-            assert_eq!(d.one_time, matches!(d.finish, Finish::OneTimePad | Finish::OneTime96), "{}", d.name);
-            assert_eq!(d.framing == Framing::PairThenTag, matches!(d.nonce, Nonce::RandomPair { .. }), "{}", d.name);
+            assert_eq!(
+                d.one_time,
+                matches!(d.finish, Finish::OneTimePad | Finish::OneTime96),
+                "{}",
+                d.name
+            );
+            assert_eq!(
+                d.framing == Framing::PairThenTag,
+                matches!(d.nonce, Nonce::RandomPair { .. }),
+                "{}",
+                d.name
+            );
             if d.one_time {
-                assert_eq!(d.nonce, Nonce::None, "{}: a one-time key takes no nonce", d.name);
+                assert_eq!(
+                    d.nonce,
+                    Nonce::None,
+                    "{}: a one-time key takes no nonce",
+                    d.name
+                );
             }
         }
+        for d in MACS {
+            if let Hash::Tree(b) = d.hash {
+                let f = b.family();
+                assert_eq!(
+                    d.tag, f.out,
+                    "{}: the tag is the block function's output",
+                    d.name
+                );
+                assert_eq!(
+                    d.finish,
+                    Finish::Pad(f.group),
+                    "{}: the pad is added in the block function's group",
+                    d.name
+                );
+                assert_eq!(
+                    d.key_sizes,
+                    &[16 + 16],
+                    "{}: K and the seed of the key stream",
+                    d.name
+                );
+            }
+        }
+        assert_eq!(
+            MACS.iter().filter(|d| d.recommended).count(),
+            1,
+            "one recommended row"
+        );
+        assert!(
+            !recommended().one_time
+                && recommended().nonce == Nonce::None
+                && recommended().tag == 16
+        );
         let mut names: Vec<&str> = MACS.iter().map(|d| d.name).collect();
         names.sort_unstable();
         names.dedup();
@@ -635,10 +821,21 @@ mod tests {
         assert_eq!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[2, 0]));
         assert_eq!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[2, 0, 0]));
         assert_ne!(umac.canonical_nonce(&[2]), umac.canonical_nonce(&[0, 2]));
-        assert_ne!(umac.canonical_nonce(&[3]), umac.canonical_nonce(&[3, 0]), "UMAC-64: index 1 vs 0");
+        assert_ne!(
+            umac.canonical_nonce(&[3]),
+            umac.canonical_nonce(&[3, 0]),
+            "UMAC-64: index 1 vs 0"
+        );
         let umac32 = find("umac32").unwrap();
-        assert_ne!(umac32.canonical_nonce(&[2]), umac32.canonical_nonce(&[2, 0]), "UMAC-32: index 2 vs 0");
-        assert_eq!(umac32.canonical_nonce(&[4]), umac32.canonical_nonce(&[4, 0]));
+        assert_ne!(
+            umac32.canonical_nonce(&[2]),
+            umac32.canonical_nonce(&[2, 0]),
+            "UMAC-32: index 2 vs 0"
+        );
+        assert_eq!(
+            umac32.canonical_nonce(&[4]),
+            umac32.canonical_nonce(&[4, 0])
+        );
         let vmac = find("mac-vmac64").unwrap();
         assert_eq!(vmac.canonical_nonce(&[1]), vmac.canonical_nonce(&[0, 1]));
         assert_ne!(vmac.canonical_nonce(&[1]), vmac.canonical_nonce(&[1, 0]));

@@ -108,13 +108,13 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
+use crate::error::Error;
 use crate::group::DeltaGroup;
-use crate::platform::Platform;
 use crate::hash127::{self, portable as fp127};
+use crate::macs;
+use crate::platform::Platform;
 use crate::shoup::{self, eval128, gdiv, gf2};
 use crate::tree::{self, BlockFamily, TreeKey};
-use crate::error::Error;
-use crate::macs;
 
 /// Tree levels a worker hashes on its own: chunks are whole runs of
 /// `B^TREE_LEVELS` bytes.
@@ -126,7 +126,9 @@ const MAGIC: &[u8; 4] = b"UMP\x01";
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Field {
     /// hash127: integers mod `2^127 − 1`, 4-byte words; `pad(M, 4)` if `pad`.
-    P127 { pad: bool },
+    P127 {
+        pad: bool,
+    },
     Eval64,
     Division64,
     GDivision64,
@@ -186,12 +188,14 @@ fn canonical(name: &str) -> String {
     }
 }
 
-fn shoup_field(h: &str) -> Option<(Field, usize)> {
+/// The field and key bytes of a polynomial hash; `None` for the others.
+fn poly_field(h: macs::Hash) -> Option<(Field, usize)> {
+    use crate::shoup::Kind;
     match h {
-        "eval64" => Some((Field::Eval64, 8)),
-        "division64" => Some((Field::Division64, 8)),
-        "gdivision64" => Some((Field::GDivision64, 8)),
-        "eval128" => Some((Field::Eval128, 16)),
+        macs::Hash::Shoup64(Kind::Eval64) => Some((Field::Eval64, 8)),
+        macs::Hash::Shoup64(Kind::Division64) => Some((Field::Division64, 8)),
+        macs::Hash::Shoup64(Kind::GDivision64) => Some((Field::GDivision64, 8)),
+        macs::Hash::Eval128 => Some((Field::Eval128, 16)),
         _ => None,
     }
 }
@@ -209,11 +213,17 @@ fn spec(name: &str) -> Result<Spec, Error> {
     if let Some(d) = macs::MACS.iter().find(|d| d.catalog_name == name) {
         let (hash, finish) = match (d.hash, d.finish) {
             (H::Hash127, F::Scramble) => (Hash::Poly(Field::P127 { pad: true }), Finish::Aes),
-            (H::Hash127, F::NonceScramble) => (Hash::Poly(Field::P127 { pad: true }), Finish::AesNonce),
-            (H::Hash127, F::NoncePadP127) => (Hash::Poly(Field::P127 { pad: true }), Finish::AesAdd),
-            (H::Shoup64(h), F::Pad(g)) => (Hash::Poly(shoup_field(h).ok_or_else(no_partials)?.0), Finish::Wc(g)),
-            (H::Eval128, F::Pad(g)) => (Hash::Poly(Field::Eval128), Finish::Wc(g)),
-            (H::Tree(f), F::Pad(g)) => (Hash::Tree(tree::family(f).ok_or_else(no_partials)?), Finish::Wc(g)),
+            (H::Hash127, F::NonceScramble) => {
+                (Hash::Poly(Field::P127 { pad: true }), Finish::AesNonce)
+            }
+            (H::Hash127, F::NoncePadP127) => {
+                (Hash::Poly(Field::P127 { pad: true }), Finish::AesAdd)
+            }
+            (h @ (H::Shoup64(_) | H::Eval128), F::Pad(g)) => (
+                Hash::Poly(poly_field(h).ok_or_else(no_partials)?.0),
+                Finish::Wc(g),
+            ),
+            (H::Tree(b), F::Pad(g)) => (Hash::Tree(b.family()), Finish::Wc(g)),
             _ => return Err(no_partials()),
         };
         return Ok(Spec {
@@ -225,11 +235,30 @@ fn spec(name: &str) -> Result<Spec, Error> {
             nonce: d.nonce.max(),
         });
     }
-    if let Some((f, k)) = shoup_field(&name) {
-        return Ok(Spec { name: name.clone(), hash: Hash::Poly(f), finish: Finish::Hash, key_len: k, hash_key: 0..k, nonce: 0 });
-    }
-    if let Some(fam) = name.strip_prefix("tree-").and_then(tree::family) {
-        return Ok(Spec { name: name.clone(), hash: Hash::Tree(fam), finish: Finish::Hash, key_len: 16, hash_key: 0..16, nonce: 0 });
+    match macs::Hash::of_plain_name(&name) {
+        Some(H::Tree(b)) => {
+            return Ok(Spec {
+                name: name.clone(),
+                hash: Hash::Tree(b.family()),
+                finish: Finish::Hash,
+                key_len: 16,
+                hash_key: 0..16,
+                nonce: 0,
+            })
+        }
+        Some(h) => {
+            if let Some((f, k)) = poly_field(h) {
+                return Ok(Spec {
+                    name: name.clone(),
+                    hash: Hash::Poly(f),
+                    finish: Finish::Hash,
+                    key_len: k,
+                    hash_key: 0..k,
+                    nonce: 0,
+                });
+            }
+        }
+        None => {}
     }
     if crate::registry::lookup(&name).is_ok() {
         return Err(no_partials());
@@ -268,9 +297,16 @@ pub fn hash_key<'k>(name: &str, full_key: &'k [u8]) -> Result<&'k [u8], Error> {
 fn check_len(s: &Spec, what: &str, got: usize, want: usize) -> Result<(), Error> {
     if got != want {
         if what == "key" {
-            return Err(Error::KeyLength { name: s.name.clone(), expected: want.to_string(), got });
+            return Err(Error::KeyLength {
+                name: s.name.clone(),
+                expected: want.to_string(),
+                got,
+            });
         }
-        return Err(Error::Invalid(format!("{}: {what} must be {want} bytes, got {got}", s.name)));
+        return Err(Error::Invalid(format!(
+            "{}: {what} must be {want} bytes, got {got}",
+            s.name
+        )));
     }
     Ok(())
 }
@@ -280,7 +316,11 @@ enum State {
     /// `value = S(chunk)` (with the leading 1 if the chunk starts the
     /// message), `mult = β^(blocks of the chunk)`; `modulus`: the key
     /// polynomial of division64 / gdivision64 (0 otherwise).
-    Poly { value: u128, mult: u128, modulus: u64 },
+    Poly {
+        value: u128,
+        mult: u128,
+        modulus: u64,
+    },
     /// The chunk's bytes at level [`TREE_LEVELS`]; or, if `complete`, the
     /// tree hash of the whole message (shorter than `B^2` bytes).
     Tree { data: Vec<u8>, complete: bool },
@@ -301,7 +341,11 @@ pub struct Partial {
 impl Drop for Partial {
     fn drop(&mut self) {
         match &mut self.state {
-            State::Poly { value, mult, modulus } => {
+            State::Poly {
+                value,
+                mult,
+                modulus,
+            } => {
                 value.zeroize();
                 mult.zeroize();
                 modulus.zeroize();
@@ -331,7 +375,9 @@ fn multiplier(p: Platform, f: Field, modulus: u64) -> Box<dyn Fn(u128, u128) -> 
         Field::Eval64 => Box::new(move |a, b| shoup::mul_f_on(p, a as u64, b as u64) as u128),
         Field::Division64 => {
             let m = gf2::Modulus::new(modulus);
-            Box::new(move |a, b| m.mul_with(a as u64, b as u64, |x, y| shoup::clmul64_on(p, x, y)) as u128)
+            Box::new(move |a, b| {
+                m.mul_with(a as u64, b as u64, |x, y| shoup::clmul64_on(p, x, y)) as u128
+            })
         }
         Field::GDivision64 => {
             let k = gdiv::GKey::new(modulus);
@@ -371,15 +417,26 @@ fn invalid(name: &str, reason: impl core::fmt::Display) -> Error {
 fn tree_levels(key: &TreeKey, chunk: &[u8], last: bool) -> Vec<u8> {
     let b = key.family().block;
     let unit = b.pow(TREE_LEVELS as u32);
-    let whole = if last { chunk.len() / unit * unit } else { chunk.len() };
+    let whole = if last {
+        chunk.len() / unit * unit
+    } else {
+        chunk.len()
+    };
     let ranges = crate::threads::split(whole, unit, crate::threads::PARALLEL_MIN);
-    let outs = crate::threads::map(&ranges, |r| tree::hash_levels(key, 0..TREE_LEVELS, &chunk[r.clone()], false));
+    let outs = crate::threads::map(&ranges, |r| {
+        tree::hash_levels(key, 0..TREE_LEVELS, &chunk[r.clone()], false)
+    });
     let mut data: Vec<u8> = outs.concat();
     for mut o in outs {
         o.zeroize();
     }
     if last {
-        data.extend(tree::hash_levels(key, 0..TREE_LEVELS, &chunk[whole..], true));
+        data.extend(tree::hash_levels(
+            key,
+            0..TREE_LEVELS,
+            &chunk[whole..],
+            true,
+        ));
     }
     data
 }
@@ -390,7 +447,11 @@ fn tree_levels_len(fam: &BlockFamily, len: u64, last: bool) -> Option<u64> {
     let (b, o) = (fam.block as u64, fam.out as u64);
     let mut l = len;
     for _ in 0..TREE_LEVELS {
-        l = if last { (l / b + 1).checked_mul(o)? } else { (l / b).checked_mul(o)? };
+        l = if last {
+            (l / b + 1).checked_mul(o)?
+        } else {
+            (l / b).checked_mul(o)?
+        };
     }
     Some(l)
 }
@@ -409,7 +470,13 @@ impl Partial {
     /// its cipher key). `last`: the chunk ends the message (it gets the
     /// padding). `offset` must be a multiple of [`granularity`], and a chunk
     /// that is not the last a non-zero multiple of it.
-    pub fn hash(name: &str, hash_key: &[u8], offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
+    pub fn hash(
+        name: &str,
+        hash_key: &[u8],
+        offset: u64,
+        chunk: &[u8],
+        last: bool,
+    ) -> Result<Partial, Error> {
         PartialStream::new(name, hash_key, offset)?.finish(chunk, last)
     }
 
@@ -450,10 +517,16 @@ impl Partial {
     pub fn combine(&self, other: &Partial) -> Result<Partial, Error> {
         let name = &self.name;
         if other.name != *name {
-            return Err(invalid(name, format!("cannot combine with a partial of {}", other.name)));
+            return Err(invalid(
+                name,
+                format!("cannot combine with a partial of {}", other.name),
+            ));
         }
         if self.last {
-            return Err(invalid(name, "the left chunk ends the message: nothing follows it"));
+            return Err(invalid(
+                name,
+                "the left chunk ends the message: nothing follows it",
+            ));
         }
         if self.offset.checked_add(self.len) != Some(other.offset) {
             return Err(invalid(
@@ -465,30 +538,65 @@ impl Partial {
                 ),
             ));
         }
-        let len = self.len.checked_add(other.len).ok_or_else(|| invalid(name, "length overflows"))?;
+        let len = self
+            .len
+            .checked_add(other.len)
+            .ok_or_else(|| invalid(name, "length overflows"))?;
         let state = match (&self.state, &other.state) {
             (
-                State::Poly { value: va, mult: ma, modulus: pa },
-                State::Poly { value: vb, mult: mb, modulus: pb },
+                State::Poly {
+                    value: va,
+                    mult: ma,
+                    modulus: pa,
+                },
+                State::Poly {
+                    value: vb,
+                    mult: mb,
+                    modulus: pb,
+                },
             ) => {
                 if pa != pb {
                     return Err(invalid(name, "the partials were made under different keys"));
                 }
-                let Hash::Poly(f) = spec(name)?.hash else { unreachable!("a polynomial name") };
+                let Hash::Poly(f) = spec(name)?.hash else {
+                    unreachable!("a polynomial name")
+                };
                 // Two partials, no key: the evidence is taken here, once per
                 // combination.
                 let mul = multiplier(Platform::detect(), f, *pa);
-                State::Poly { value: add(f, mul(*va, *mb), *vb), mult: mul(*ma, *mb), modulus: *pa }
+                State::Poly {
+                    value: add(f, mul(*va, *mb), *vb),
+                    mult: mul(*ma, *mb),
+                    modulus: *pa,
+                }
             }
-            (State::Tree { data: da, complete: false }, State::Tree { data: db, complete: false }) => {
+            (
+                State::Tree {
+                    data: da,
+                    complete: false,
+                },
+                State::Tree {
+                    data: db,
+                    complete: false,
+                },
+            ) => {
                 let mut data = Vec::with_capacity(da.len() + db.len());
                 data.extend_from_slice(da);
                 data.extend_from_slice(db);
-                State::Tree { data, complete: false }
+                State::Tree {
+                    data,
+                    complete: false,
+                }
             }
             _ => return Err(invalid(name, "the partials do not fit together")),
         };
-        Ok(Partial { name: name.clone(), offset: self.offset, len, last: other.last, state })
+        Ok(Partial {
+            name: name.clone(),
+            offset: self.offset,
+            len,
+            last: other.last,
+            state,
+        })
     }
 
     /// The encoding: `"UMP" 0x01`, the name's length (1 byte) and the name,
@@ -507,7 +615,11 @@ impl Partial {
         let complete = matches!(self.state, State::Tree { complete: true, .. });
         v.push(u8::from(self.last) | (u8::from(complete) << 1));
         match &self.state {
-            State::Poly { value, mult, modulus } => {
+            State::Poly {
+                value,
+                mult,
+                modulus,
+            } => {
                 v.extend_from_slice(&value.to_le_bytes());
                 v.extend_from_slice(&mult.to_le_bytes());
                 v.extend_from_slice(&modulus.to_le_bytes());
@@ -531,7 +643,8 @@ impl Partial {
             return Err(bad("not a partial of version 1"));
         }
         let n = r.take(1).ok_or_else(|| bad("too short"))?[0] as usize;
-        let name = core::str::from_utf8(r.take(n).ok_or_else(|| bad("too short"))?).map_err(|_| bad("name"))?;
+        let name = core::str::from_utf8(r.take(n).ok_or_else(|| bad("too short"))?)
+            .map_err(|_| bad("name"))?;
         let s = spec(name).map_err(|_| bad("unsupported name"))?;
         if s.name != name {
             return Err(bad("name not in canonical form"));
@@ -572,7 +685,11 @@ impl Partial {
                 if modulus != 0 && !matches!(f, Field::Division64 | Field::GDivision64) {
                     return Err(bad("key polynomial"));
                 }
-                State::Poly { value, mult, modulus }
+                State::Poly {
+                    value,
+                    mult,
+                    modulus,
+                }
             }
             Hash::Tree(fam) => {
                 if r.take(1).ok_or_else(|| bad("too short"))?[0] as usize != TREE_LEVELS {
@@ -590,42 +707,78 @@ impl Partial {
                 } else {
                     let whole = if last { len / unit * unit } else { len };
                     let head = tree_levels_len(fam, whole, false);
-                    let tail = if last { tree_levels_len(fam, len - whole, true) } else { Some(0) };
+                    let tail = if last {
+                        tree_levels_len(fam, len - whole, true)
+                    } else {
+                        Some(0)
+                    };
                     head.zip(tail).and_then(|(a, b)| a.checked_add(b))
                 };
                 if want != Some(dlen) || r.0.len() as u64 != dlen {
                     return Err(bad("tree data length"));
                 }
-                State::Tree { data: r.take(dlen as usize).expect("length checked").to_vec(), complete }
+                State::Tree {
+                    data: r.take(dlen as usize).expect("length checked").to_vec(),
+                    complete,
+                }
             }
         };
         if !r.0.is_empty() {
             return Err(bad("trailing bytes"));
         }
-        Ok(Partial { name: s.name, offset, len, last, state })
+        Ok(Partial {
+            name: s.name,
+            offset,
+            len,
+            last,
+            state,
+        })
     }
 
     /// The hash (without any key part added at the finish) of the whole
     /// message: a polynomial hash's value (`k` not added) or the tree hash.
     fn whole_hash(&self, s: &Spec, full_key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
         if self.name != s.name {
-            return Err(invalid(&s.name, format!("this partial is for {}", self.name)));
+            return Err(invalid(
+                &s.name,
+                format!("this partial is for {}", self.name),
+            ));
         }
         if !self.is_whole() {
             return Err(invalid(
                 &s.name,
-                format!("covers bytes {}..{} and does not end the message: not the whole message", self.offset, self.offset.saturating_add(self.len)),
+                format!(
+                    "covers bytes {}..{} and does not end the message: not the whole message",
+                    self.offset,
+                    self.offset.saturating_add(self.len)
+                ),
             ));
         }
         check_len(s, "key", full_key.len(), s.key_len)?;
         Ok(Zeroizing::new(match (&self.state, &s.hash) {
             (State::Poly { value, .. }, Hash::Poly(f)) => match f {
-                Field::Eval64 | Field::Division64 | Field::GDivision64 => (*value as u64).to_le_bytes().to_vec(),
+                Field::Eval64 | Field::Division64 | Field::GDivision64 => {
+                    (*value as u64).to_le_bytes().to_vec()
+                }
                 _ => value.to_le_bytes().to_vec(),
             },
-            (State::Tree { data, complete: true }, Hash::Tree(_)) => data.clone(),
-            (State::Tree { data, complete: false }, Hash::Tree(fam)) => {
-                let seed: [u8; 16] = full_key[s.hash_key.clone()].try_into().expect("length checked");
+            (
+                State::Tree {
+                    data,
+                    complete: true,
+                },
+                Hash::Tree(_),
+            ) => data.clone(),
+            (
+                State::Tree {
+                    data,
+                    complete: false,
+                },
+                Hash::Tree(fam),
+            ) => {
+                let seed: [u8; 16] = full_key[s.hash_key.clone()]
+                    .try_into()
+                    .expect("length checked");
                 let key = TreeKey::new(fam.clone(), &seed);
                 let b = fam.block;
                 let mut x = Zeroizing::new(data.clone());
@@ -645,14 +798,23 @@ impl Partial {
     }
 }
 
-
 /// A name's hash key set up once (hash127's table of powers, a tree's level
 /// keys), for the chunks of one [`PartialStream`].
 enum Prepared {
     P127(hash127::Key),
-    Shoup { h: Box<shoup::Hasher>, beta: u64, modulus: u64 },
-    Eval128 { h: Box<eval128::Eval128>, alpha: u128 },
-    Tree { seed: Zeroizing<[u8; 16]>, key: TreeKey },
+    Shoup {
+        h: Box<shoup::Hasher>,
+        beta: u64,
+        modulus: u64,
+    },
+    Eval128 {
+        h: Box<eval128::Eval128>,
+        alpha: u128,
+    },
+    Tree {
+        seed: Zeroizing<[u8; 16]>,
+        key: TreeKey,
+    },
 }
 
 /// The partial of consecutive chunks of one byte range, the key set up once:
@@ -692,7 +854,11 @@ impl Drop for PartialStream {
 
 fn wipe(state: &mut Option<State>) {
     match state {
-        Some(State::Poly { value, mult, modulus }) => {
+        Some(State::Poly {
+            value,
+            mult,
+            modulus,
+        }) => {
             value.zeroize();
             mult.zeroize();
             modulus.zeroize();
@@ -710,7 +876,10 @@ impl PartialStream {
         check_len(&s, "hash key", hash_key.len(), s.hash_key.len())?;
         let gran = granularity(&s.name)? as u64;
         if !offset.is_multiple_of(gran) {
-            return Err(invalid(&s.name, format!("offset {offset} is not a multiple of {gran} bytes")));
+            return Err(invalid(
+                &s.name,
+                format!("offset {offset} is not a multiple of {gran} bytes"),
+            ));
         }
         let platform = Platform::detect();
         let prep = match &s.hash {
@@ -724,7 +893,10 @@ impl PartialStream {
                 let (kind, beta, modulus) = match f {
                     Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
                     Field::Division64 => {
-                        let m = gf2::Modulus::new(shoup::division64_key_on(platform, u64::from_le_bytes(g)));
+                        let m = gf2::Modulus::new(shoup::division64_key_on(
+                            platform,
+                            u64::from_le_bytes(g),
+                        ));
                         (shoup::Kind::Division64, m.x64(), m.lo)
                     }
                     _ => {
@@ -732,11 +904,18 @@ impl PartialStream {
                         (shoup::Kind::GDivision64, p, p)
                     }
                 };
-                Prepared::Shoup { h: Box::new(shoup::Hasher::new_on(platform, kind, &g)), beta, modulus }
+                Prepared::Shoup {
+                    h: Box::new(shoup::Hasher::new_on(platform, kind, &g)),
+                    beta,
+                    modulus,
+                }
             }
             Hash::Poly(Field::Eval128) => {
                 let a: [u8; 16] = hash_key.try_into().expect("length checked");
-                Prepared::Eval128 { h: Box::new(eval128::Eval128::new_on(platform, &a)), alpha: u128::from_le_bytes(a) }
+                Prepared::Eval128 {
+                    h: Box::new(eval128::Eval128::new_on(platform, &a)),
+                    alpha: u128::from_le_bytes(a),
+                }
             }
             Hash::Tree(fam) => {
                 let seed = Zeroizing::new(<[u8; 16]>::try_from(hash_key).expect("length checked"));
@@ -744,7 +923,15 @@ impl PartialStream {
                 Prepared::Tree { seed, key }
             }
         };
-        Ok(PartialStream { platform, spec: s, gran, prep, offset, len: 0, state: None })
+        Ok(PartialStream {
+            platform,
+            spec: s,
+            gran,
+            prep,
+            offset,
+            len: 0,
+            state: None,
+        })
     }
 
     /// Hash the next chunk, not the last one: a non-zero multiple of
@@ -762,7 +949,13 @@ impl PartialStream {
             self.add(chunk, last)?;
         }
         let state = self.state.take().expect("a chunk was hashed");
-        Ok(Partial { name: self.spec.name.clone(), offset: self.offset, len: self.len, last, state })
+        Ok(Partial {
+            name: self.spec.name.clone(),
+            offset: self.offset,
+            len: self.len,
+            last,
+            state,
+        })
     }
 
     /// The partial of one chunk of the message at `offset` (a multiple of
@@ -773,10 +966,19 @@ impl PartialStream {
     pub fn chunk(&self, offset: u64, chunk: &[u8], last: bool) -> Result<Partial, Error> {
         let name = self.spec.name.as_str();
         if !offset.is_multiple_of(self.gran) {
-            return Err(invalid(name, format!("offset {offset} is not a multiple of {} bytes", self.gran)));
+            return Err(invalid(
+                name,
+                format!("offset {offset} is not a multiple of {} bytes", self.gran),
+            ));
         }
         let state = self.piece(offset, chunk, last)?;
-        Ok(Partial { name: self.spec.name.clone(), offset, len: chunk.len() as u64, last, state })
+        Ok(Partial {
+            name: self.spec.name.clone(),
+            offset,
+            len: chunk.len() as u64,
+            last,
+            state,
+        })
     }
 
     /// The state of the chunk `chunk` at `at` (checked: lengths, overflow).
@@ -796,9 +998,15 @@ impl PartialStream {
                 if last && first && chunk.len() < unit {
                     // The whole message, too short for its lower levels to
                     // be known not to be the last: hashed outright.
-                    State::Tree { data: tree::tree_hash(fam, seed, chunk), complete: true }
+                    State::Tree {
+                        data: tree::tree_hash(fam, seed, chunk),
+                        complete: true,
+                    }
                 } else {
-                    State::Tree { data: tree_levels(key, chunk, last), complete: false }
+                    State::Tree {
+                        data: tree_levels(key, chunk, last),
+                        complete: false,
+                    }
                 }
             }
             (prep, Hash::Poly(f)) => {
@@ -812,15 +1020,31 @@ impl PartialStream {
                 let blocks = len / f.word() as u64 + u64::from(last && f.pads());
                 let (value, beta, modulus) = match prep {
                     Prepared::P127(key) => {
-                        let Field::P127 { pad } = f else { unreachable!("hash127 key") };
-                        (hash127::piece_value(key, chunk, first, pad && last), key.r(), 0)
+                        let Field::P127 { pad } = f else {
+                            unreachable!("hash127 key")
+                        };
+                        (
+                            hash127::piece_value(key, chunk, first, pad && last),
+                            key.r(),
+                            0,
+                        )
                     }
-                    Prepared::Shoup { h, beta, modulus } => (h.piece_value(chunk, first, last) as u128, *beta as u128, *modulus),
-                    Prepared::Eval128 { h, alpha } => (h.piece_value(chunk, first, last), *alpha, 0),
+                    Prepared::Shoup { h, beta, modulus } => (
+                        h.piece_value(chunk, first, last) as u128,
+                        *beta as u128,
+                        *modulus,
+                    ),
+                    Prepared::Eval128 { h, alpha } => {
+                        (h.piece_value(chunk, first, last), *alpha, 0)
+                    }
                     Prepared::Tree { .. } => unreachable!("a polynomial name"),
                 };
                 let mult = pow(&*multiplier(self.platform, f, modulus), beta, blocks);
-                State::Poly { value, mult, modulus }
+                State::Poly {
+                    value,
+                    mult,
+                    modulus,
+                }
             }
             (_, Hash::Tree(_)) => unreachable!("a tree name"),
         })
@@ -829,20 +1053,52 @@ impl PartialStream {
     fn add(&mut self, chunk: &[u8], last: bool) -> Result<(), Error> {
         let name = self.spec.name.as_str();
         let len = chunk.len() as u64;
-        let at = self.offset.checked_add(self.len).ok_or_else(|| invalid(name, "offset + length overflows"))?;
+        let at = self
+            .offset
+            .checked_add(self.len)
+            .ok_or_else(|| invalid(name, "offset + length overflows"))?;
         let piece = self.piece(at, chunk, last)?;
         self.state = Some(match (self.state.take(), piece) {
             (None, p) => p,
-            (Some(State::Poly { value: va, mult: ma, modulus }), State::Poly { value: vb, mult: mb, .. }) => {
-                let Hash::Poly(f) = self.spec.hash else { unreachable!("a polynomial name") };
+            (
+                Some(State::Poly {
+                    value: va,
+                    mult: ma,
+                    modulus,
+                }),
+                State::Poly {
+                    value: vb,
+                    mult: mb,
+                    ..
+                },
+            ) => {
+                let Hash::Poly(f) = self.spec.hash else {
+                    unreachable!("a polynomial name")
+                };
                 let mul = multiplier(self.platform, f, modulus);
-                State::Poly { value: add(f, mul(va, mb), vb), mult: mul(ma, mb), modulus }
+                State::Poly {
+                    value: add(f, mul(va, mb), vb),
+                    mult: mul(ma, mb),
+                    modulus,
+                }
             }
-            (Some(State::Tree { mut data, complete: false }), State::Tree { data: db, complete: false }) => {
+            (
+                Some(State::Tree {
+                    mut data,
+                    complete: false,
+                }),
+                State::Tree {
+                    data: db,
+                    complete: false,
+                },
+            ) => {
                 data.extend_from_slice(&db);
                 let mut db = db;
                 db.zeroize();
-                State::Tree { data, complete: false }
+                State::Tree {
+                    data,
+                    complete: false,
+                }
             }
             _ => unreachable!("a complete tree hash is the whole message"),
         });
@@ -864,10 +1120,12 @@ impl<'a> Reader<'a> {
         Some(a)
     }
     fn u64(&mut self) -> Option<u64> {
-        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        self.take(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
     fn u128(&mut self) -> Option<u128> {
-        self.take(16).map(|b| u128::from_le_bytes(b.try_into().expect("16 bytes")))
+        self.take(16)
+            .map(|b| u128::from_le_bytes(b.try_into().expect("16 bytes")))
     }
 }
 
@@ -882,7 +1140,6 @@ pub fn finish_hash(name: &str, full_key: &[u8], partial: &Partial) -> Result<Vec
     Ok(partial.whole_hash(&s, full_key)?.to_vec())
 }
 
-
 fn aes(k: &[u8], x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
     let c = Aes128::new(k.into());
     let mut b = aes::Block::from(*x);
@@ -896,13 +1153,24 @@ fn aes(k: &[u8], x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
 /// ([`Partial::is_whole`]), under the full key (the cipher key and pads are
 /// applied here, never by the workers) and the nonce (`None` for the names
 /// without one).
-pub fn finish_mac(name: &str, full_key: &[u8], nonce: Option<&[u8]>, partial: &Partial) -> Result<Vec<u8>, Error> {
+pub fn finish_mac(
+    name: &str,
+    full_key: &[u8],
+    nonce: Option<&[u8]>,
+    partial: &Partial,
+) -> Result<Vec<u8>, Error> {
     let s = spec(name)?;
     let n = s.name.as_str();
     match (s.nonce, nonce) {
         (0, Some(_)) => return Err(Error::UnexpectedNonce(n.into())),
         (k, None) if k > 0 => return Err(Error::MissingNonce(n.into())),
-        (k, Some(x)) if x.len() != k => return Err(Error::NonceLength { name: n.into(), expected: k, got: x.len() }),
+        (k, Some(x)) if x.len() != k => {
+            return Err(Error::NonceLength {
+                name: n.into(),
+                expected: k,
+                got: x.len(),
+            })
+        }
         _ => {}
     }
     let h = partial.whole_hash(&s, full_key)?;
@@ -924,7 +1192,9 @@ pub fn finish_mac(name: &str, full_key: &[u8], nonce: Option<&[u8]>, partial: &P
             let f = Zeroizing::new(u128::from_le_bytes(*pad));
             // f mod p without a branch: 2^127 ≡ 1.
             let f = Zeroizing::new(fp127::add_mod(*f & hash127::P, *f >> 127));
-            fp127::add_mod(*f, u128::from_le_bytes(*h16())).to_le_bytes().to_vec()
+            fp127::add_mod(*f, u128::from_le_bytes(*h16()))
+                .to_le_bytes()
+                .to_vec()
         }
         Finish::Wc(group) => {
             let pad = aes(&full_key[..16], &nonce16());

@@ -8,8 +8,8 @@
 use crate::prelude::*;
 use alloc::sync::Arc;
 
-use crate::group::DeltaGroup;
 use crate::error::Error;
+use crate::group::DeltaGroup;
 
 /// How long the key of a name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +28,15 @@ impl KeySpec {
     pub fn describe(&self) -> String {
         match self {
             KeySpec::Fixed(n) => n.to_string(),
-            KeySpec::PerElement(n) => format!("a positive multiple of {n} (as long as the message)"),
+            KeySpec::PerElement(n) => {
+                format!("a positive multiple of {n} (as long as the message)")
+            }
             KeySpec::OneOf(v) => {
                 let s: Vec<String> = v.iter().map(|n| n.to_string()).collect();
                 match s.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
                     _ => s.concat(),
                 }
             }
@@ -125,6 +129,24 @@ pub trait Stream: Send {
     }
 }
 
+impl<S: Stream + ?Sized> Stream for Box<S> {
+    fn try_clone(&self) -> Option<Box<dyn Stream>> {
+        (**self).try_clone()
+    }
+    fn update(&mut self, data: &[u8]) {
+        (**self).update(data)
+    }
+    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
+        S::finalize(*self)
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        (**self).striper()
+    }
+    fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        (**self).absorb_stripe(stripe)
+    }
+}
+
 pub(crate) type Opener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync>;
 pub(crate) type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync>;
 
@@ -159,7 +181,12 @@ pub trait Keyed: Send + Sync {
     /// returned): [`compute`](Self::compute) without an allocation where the
     /// family has such a path (every MAC of docs/WIRE.md §8 and the hashes under
     /// them); by default `compute`, copied.
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         put(out, &self.compute(nonce, msg)?)
     }
 
@@ -184,16 +211,13 @@ pub(crate) enum Opening {
 pub struct Entry {
     pub info: Info,
     pub(crate) opening: Opening,
-    /// The shortest nonce, for names whose nonce is `nonce_min..=info.nonce`
-    /// bytes (UMAC, VMAC); `None`: exactly `info.nonce`.
-    pub(crate) nonce_min: Option<usize>,
-    /// A further rule on the nonce's value (VMAC: the top bit of a 16-byte
-    /// nonce is clear), checked wherever the length is.
-    pub(crate) nonce_rule: Option<NonceRule>,
+    /// The row of the MAC table this entry is (`mac-` names): its nonce
+    /// rule is the row's.
+    pub(crate) mac: Option<&'static crate::macs::MacDesc>,
+    /// The output does not depend on the message (a key set-up shown as a
+    /// name: `division64-key`, `gdivision64-key`).
+    pub(crate) ignores_message: bool,
 }
-
-/// A check of a nonce's value beyond its length ([`Entry::nonce_rule`]).
-pub type NonceRule = fn(&[u8]) -> Result<(), Error>;
 
 impl Entry {
     /// An entry of a family's catalog whose opener does its key set-up for
@@ -202,7 +226,12 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Stream>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::PerMessage(Box::new(opener)), nonce_min: None, nonce_rule: None }
+        Entry {
+            info,
+            opening: Opening::PerMessage(Box::new(opener)),
+            mac: None,
+            ignores_message: false,
+        }
     }
 
     /// An entry whose opener sets the key up once and returns a [`Keyed`]
@@ -212,19 +241,29 @@ impl Entry {
         info: Info,
         opener: impl Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Error> + Send + Sync + 'static,
     ) -> Entry {
-        Entry { info, opening: Opening::Keyed(Box::new(opener)), nonce_min: None, nonce_rule: None }
+        Entry {
+            info,
+            opening: Opening::Keyed(Box::new(opener)),
+            mac: None,
+            ignores_message: false,
+        }
     }
 
-    /// The nonce of this name may be any length from `min` to `info.nonce`.
-    pub fn nonce_from(mut self, min: usize) -> Entry {
-        self.nonce_min = Some(min);
-        self
+    /// The row of the MAC table this name is (`mac-` names); `None` for
+    /// hashes.
+    pub fn mac(&self) -> Option<&'static crate::macs::MacDesc> {
+        self.mac
     }
 
-    /// A rule the nonce's value must follow beyond its length (given the
-    /// nonce, an error or `Ok`).
-    pub fn nonce_rule(mut self, rule: NonceRule) -> Entry {
-        self.nonce_rule = Some(rule);
+    /// Whether the output is a function of a message (not of the key
+    /// alone, or of a `--len`).
+    pub fn hashes_message(&self) -> bool {
+        !self.ignores_message && !self.info.takes_len
+    }
+
+    /// Marks an entry whose output does not depend on the message.
+    pub(crate) fn ignoring_message(mut self) -> Entry {
+        self.ignores_message = true;
         self
     }
 
@@ -256,7 +295,11 @@ pub(crate) fn put(out: &mut [u8], bytes: &[u8]) -> Result<usize, Error> {
             o.copy_from_slice(bytes);
             Ok(bytes.len())
         }
-        None => Err(Error::Invalid(format!("output buffer of {} bytes, {} needed", out.len(), bytes.len()))),
+        None => Err(Error::Invalid(format!(
+            "output buffer of {} bytes, {} needed",
+            out.len(),
+            bytes.len()
+        ))),
     }
 }
 
@@ -287,7 +330,10 @@ impl<F: FnOnce(&[u8]) -> Result<Vec<u8>, Error> + Send> Buffered<F> {
     where
         F: 'static,
     {
-        Box::new(Buffered { msg: Vec::new(), f: Some(f) })
+        Box::new(Buffered {
+            msg: Vec::new(),
+            f: Some(f),
+        })
     }
 }
 
@@ -356,7 +402,14 @@ impl BlockFamily {
         // pad(X, B) adds at least one byte, so a level of `n` blocks gives
         // `(n + 1)·O` bytes to the next: the tree ends only if `2·O < B`.
         assert!(2 * out < block, "a tree needs 2·O < B");
-        BlockFamily { name: name.into(), block, out, key, group, keyed: Arc::new(keyed) }
+        BlockFamily {
+            name: name.into(),
+            block,
+            out,
+            key,
+            group,
+            keyed: Arc::new(keyed),
+        }
     }
 
     /// `F` under `key` (`key.len() == self.key`).

@@ -98,7 +98,10 @@ pub struct Striper {
 
 impl core::fmt::Debug for Striper {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Striper").field("kind", &self.key.kind()).field("unit", &self.key.unit()).finish_non_exhaustive()
+        f.debug_struct("Striper")
+            .field("kind", &self.key.kind())
+            .field("unit", &self.key.unit())
+            .finish_non_exhaustive()
     }
 }
 
@@ -136,7 +139,9 @@ impl Drop for Stripe {
 
 impl core::fmt::Debug for Stripe {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Stripe").field("len", &self.len).finish_non_exhaustive()
+        f.debug_struct("Stripe")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
     }
 }
 
@@ -178,7 +183,11 @@ impl Striper {
             )));
         }
         let body = self.key.hash(data);
-        Ok(Stripe { origin: self.key.id(), len: data.len() as u64, body })
+        Ok(Stripe {
+            origin: self.key.id(),
+            len: data.len() as u64,
+            body,
+        })
     }
 }
 
@@ -192,12 +201,47 @@ pub(crate) fn check<K: LowestLayer + ?Sized>(key: &K, s: &Stripe) -> Result<(), 
 
 /// The error of a stream that holds part of a unit.
 pub(crate) fn unaligned(unit: usize) -> Error {
-    Error::Invalid(format!("a stripe must start at a multiple of {unit} bytes of the message"))
+    Error::Invalid(format!(
+        "a stripe must start at a multiple of {unit} bytes of the message"
+    ))
 }
 
 /// The error of a stream without stripes.
 pub(crate) fn unsupported() -> Error {
     Error::NotImplemented("this hash takes no stripes".into())
+}
+
+/// What a message's bytes are fed into: every stream the command line, the
+/// Python package and its Dask path feed — a [`Stream`](crate::Stream), a MAC whose nonce
+/// comes at the end ([`crate::mac::Pending`]), a one-time MAC's check
+/// ([`crate::registry::OneTimeCheck`]) — with the stripes of
+/// this module where the hash is layered. One interface, so a reader
+/// of files is written once for all of them.
+pub trait Absorb: Send {
+    /// Absorb more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// What hashes stripes of this message on other threads, for a layered
+    /// hash (UMAC, VMAC, a tree); `None` for the others.
+    fn striper(&self) -> Option<Striper> {
+        None
+    }
+    /// Take the next stripe of the message, in message order; an error,
+    /// with nothing absorbed, if this stream takes no stripes.
+    fn absorb_stripe(&mut self, _stripe: &Stripe) -> Result<(), crate::error::Error> {
+        Err(unsupported())
+    }
+}
+
+impl<S: crate::spec::Stream + ?Sized> Absorb for S {
+    fn update(&mut self, data: &[u8]) {
+        crate::spec::Stream::update(self, data)
+    }
+    fn striper(&self) -> Option<Striper> {
+        crate::spec::Stream::striper(self)
+    }
+    fn absorb_stripe(&mut self, stripe: &Stripe) -> Result<(), crate::error::Error> {
+        crate::spec::Stream::absorb_stripe(self, stripe)
+    }
 }
 
 #[cfg(test)]
@@ -226,8 +270,13 @@ mod tests {
     fn a_dropped_key_objects_stripe_is_refused_at_its_address() {
         let mut reused = 0;
         let mut kinds = Vec::new();
-        for d in MACS.iter().filter(|d| !d.one_time && matches!(d.hash, Hash::Uhash | Hash::Vhash | Hash::Tree(_))) {
-            let key: Vec<u8> = (0..d.default_key_len()).map(|i| (i * 7 + 1) as u8).collect();
+        for d in MACS
+            .iter()
+            .filter(|d| !d.one_time && matches!(d.hash, Hash::Uhash | Hash::Vhash | Hash::Tree(_)))
+        {
+            let key: Vec<u8> = (0..d.default_key_len())
+                .map(|i| (i * 7 + 1) as u8)
+                .collect();
             let (stripe, old, unit) = {
                 let m = NamedMac::new(d.name, &key).unwrap();
                 let p = m.start_deferred().unwrap();
@@ -249,7 +298,11 @@ mod tests {
                 let st = p.striper().unwrap();
                 assert_eq!(st.unit(), unit);
                 let err = p.absorb_stripe(&stripe).unwrap_err();
-                assert!(format!("{err}").contains("another key"), "{}: {err}", d.name);
+                assert!(
+                    format!("{err}").contains("another key"),
+                    "{}: {err}",
+                    d.name
+                );
                 if address(&st) == old {
                     reused += 1;
                     break;
@@ -262,7 +315,10 @@ mod tests {
         // With glibc's allocator a freed block of the same size is handed
         // out again at once: the refusal above was by id, not address.
         if cfg!(all(target_os = "linux", target_env = "gnu")) {
-            assert!(reused > 0, "no key object was made at a dropped one's address");
+            assert!(
+                reused > 0,
+                "no key object was made at a dropped one's address"
+            );
         }
         std::eprintln!("{reused} key objects made at a dropped one's address");
     }

@@ -24,10 +24,10 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
-pub use crate::spec::{BlockFamily, BlockHash};
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::prelude::*;
+pub use crate::spec::{BlockFamily, BlockHash};
+use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::sync::{Arc, OnceLock};
 
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
@@ -83,16 +83,138 @@ fn keystream_extend(s: &[u8; 16], offset: usize, n: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// A block function that has a tree mode (docs/WIRE.md §6), by type: what
+/// a `tree-` hash and a `wc-` MAC of the table ([`crate::macs`]) run. Its
+/// sizes, group and keyed function are its [`family`](Block::family); its
+/// forgery bound's `ε` is read from it by [`crate::bounds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Block {
+    /// MMH32 with 1 output word (Halevi and Krawczyk, §2.3).
+    Mmh32x1,
+    /// Toeplitz MMH32 with 2 output words (§2.4).
+    Mmh32x2,
+    /// Toeplitz MMH32 with 3 output words.
+    Mmh32x3,
+    /// Toeplitz MMH32 with 4 output words.
+    Mmh32x4,
+    /// NMH with 32-bit words (§5).
+    Nmh32,
+    /// MMH with 64-bit words (§3.2).
+    Mmh64,
+    /// Square Hash `SQH_asm`, 32-bit elements.
+    Sqh32Asm,
+    /// Square Hash `SQH_E`, 32-bit elements.
+    Sqh32E,
+    /// `SQH_asm`, 64-bit elements.
+    Sqh64Asm,
+    /// `SQH_E`, 64-bit elements.
+    Sqh64E,
+    /// `SQH_asm`, 96-bit elements.
+    Sqh96Asm,
+    /// `SQH_E`, 96-bit elements.
+    Sqh96E,
+    /// `SQH_asm`, 128-bit elements.
+    Sqh128Asm,
+    /// `SQH_E`, 128-bit elements.
+    Sqh128E,
+}
+
+impl Block {
+    /// Every block function with a tree mode, in the order of docs/WIRE.md §6.
+    pub const ALL: [Block; 14] = [
+        Block::Mmh32x1,
+        Block::Mmh32x2,
+        Block::Mmh32x3,
+        Block::Mmh32x4,
+        Block::Nmh32,
+        Block::Mmh64,
+        Block::Sqh32Asm,
+        Block::Sqh32E,
+        Block::Sqh64Asm,
+        Block::Sqh64E,
+        Block::Sqh96Asm,
+        Block::Sqh96E,
+        Block::Sqh128Asm,
+        Block::Sqh128E,
+    ];
+
+    /// The block function's wire name (`mmh32x2`, `sqh64-asm`, …).
+    pub const fn name(self) -> &'static str {
+        self.names().0
+    }
+
+    /// The name of its tree mode in the catalogue (`tree-mmh32x2`, …).
+    pub const fn tree_name(self) -> &'static str {
+        self.names().1
+    }
+
+    const fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Block::Mmh32x1 => ("mmh32x1", "tree-mmh32x1"),
+            Block::Mmh32x2 => ("mmh32x2", "tree-mmh32x2"),
+            Block::Mmh32x3 => ("mmh32x3", "tree-mmh32x3"),
+            Block::Mmh32x4 => ("mmh32x4", "tree-mmh32x4"),
+            Block::Nmh32 => ("nmh32", "tree-nmh32"),
+            Block::Mmh64 => ("mmh64", "tree-mmh64"),
+            Block::Sqh32Asm => ("sqh32-asm", "tree-sqh32-asm"),
+            Block::Sqh32E => ("sqh32-e", "tree-sqh32-e"),
+            Block::Sqh64Asm => ("sqh64-asm", "tree-sqh64-asm"),
+            Block::Sqh64E => ("sqh64-e", "tree-sqh64-e"),
+            Block::Sqh96Asm => ("sqh96-asm", "tree-sqh96-asm"),
+            Block::Sqh96E => ("sqh96-e", "tree-sqh96-e"),
+            Block::Sqh128Asm => ("sqh128-asm", "tree-sqh128-asm"),
+            Block::Sqh128E => ("sqh128-e", "tree-sqh128-e"),
+        }
+    }
+
+    /// For MMH32: its number of output words `N`.
+    pub const fn mmh32_words(self) -> Option<usize> {
+        match self {
+            Block::Mmh32x1 => Some(1),
+            Block::Mmh32x2 => Some(2),
+            Block::Mmh32x3 => Some(3),
+            Block::Mmh32x4 => Some(4),
+            _ => None,
+        }
+    }
+
+    /// For Square Hash: its element width `l` in bits and its variant.
+    pub const fn sqh(self) -> Option<(usize, crate::square::Variant)> {
+        use crate::square::Variant::{Asm, E};
+        match self {
+            Block::Sqh32Asm => Some((32, Asm)),
+            Block::Sqh32E => Some((32, E)),
+            Block::Sqh64Asm => Some((64, Asm)),
+            Block::Sqh64E => Some((64, E)),
+            Block::Sqh96Asm => Some((96, Asm)),
+            Block::Sqh96E => Some((96, E)),
+            Block::Sqh128Asm => Some((128, Asm)),
+            Block::Sqh128E => Some((128, E)),
+            _ => None,
+        }
+    }
+
+    /// The block family: sizes `B`, `O`, `K`, its group and its keyed
+    /// function, from the family's own module.
+    pub fn family(self) -> BlockFamily {
+        match self.sqh() {
+            Some((l, v)) => crate::square::block_family(l, v),
+            None => crate::mmh::block_family(self),
+        }
+    }
+}
+
 /// Every block function that has a tree mode, in the order of docs/WIRE.md §6.
 pub fn families() -> Vec<BlockFamily> {
-    let mut v = crate::mmh::block_families();
-    v.extend(crate::square::block_families());
-    v
+    Block::ALL.iter().map(|b| b.family()).collect()
 }
 
 /// The block family named `name` (without the `tree-` prefix).
 pub fn family(name: &str) -> Option<BlockFamily> {
-    families().into_iter().find(|f| f.name == name)
+    Block::ALL
+        .into_iter()
+        .find(|b| b.name() == name)
+        .map(Block::family)
 }
 
 #[derive(Clone)]
@@ -133,14 +255,22 @@ impl TreeKey {
     /// when a message first reaches them.
     pub fn new(family: BlockFamily, s: &[u8; 16]) -> TreeKey {
         let levels = Self::derive(&family, s, 0);
-        TreeKey { id: crate::stripe::KeyId::fresh(), family, seed: Zeroizing::new(*s), levels }
+        TreeKey {
+            id: crate::stripe::KeyId::fresh(),
+            family,
+            seed: Zeroizing::new(*s),
+            levels,
+        }
     }
 
     /// `F` under the key of level `i`.
     fn derive(family: &BlockFamily, seed: &[u8; 16], i: usize) -> LevelKey {
         let k = family.key;
         let key = Zeroizing::new(keystream_range(seed, i * k, k));
-        LevelKey { hash: Arc::from(family.keyed(&key)), next: OnceLock::new() }
+        LevelKey {
+            hash: Arc::from(family.keyed(&key)),
+            next: OnceLock::new(),
+        }
     }
 
     /// The block family `F`.
@@ -159,7 +289,9 @@ impl TreeKey {
     fn level_ref(&self, j: usize) -> &LevelKey {
         let mut node = &self.levels;
         for i in 1..=j {
-            node = node.next.get_or_init(|| Box::new(Self::derive(&self.family, &self.seed, i)));
+            node = node
+                .next
+                .get_or_init(|| Box::new(Self::derive(&self.family, &self.seed, i)));
         }
         node
     }
@@ -191,7 +323,11 @@ impl TreeKey {
         let mut cur = 0; // the buffer holding this level's input (j > 0)
         loop {
             let (first, second) = bufs.split_at_mut(1);
-            let (src, dst) = if cur == 0 { (&first[0], &mut second[0]) } else { (&second[0], &mut first[0]) };
+            let (src, dst) = if cur == 0 {
+                (&first[0], &mut second[0])
+            } else {
+                (&second[0], &mut first[0])
+            };
             // The level's input: the message at level 0, `src` above it.
             let x: &[u8] = if j == 0 { msg } else { &src[..x_len] };
             let whole = x.len() / b * b;
@@ -266,7 +402,16 @@ impl TreeKey {
         let hashes: [Option<Arc<dyn BlockHash>>; L] =
             core::array::from_fn(|j| (j <= top).then(|| Arc::clone(&self.level_ref(j).hash)));
         let (b, o) = (self.family.block, self.family.out);
-        let mut t = OneShot::<L> { b, o, hashes: &hashes, levels: [Partial { buf: [0; MAX_BLOCK], n: 0, emitted: false }; L] };
+        let mut t = OneShot::<L> {
+            b,
+            o,
+            hashes: &hashes,
+            levels: [Partial {
+                buf: [0; MAX_BLOCK],
+                n: 0,
+                emitted: false,
+            }; L],
+        };
         let done = t.absorb::<ONESHOT_BATCH>(0, msg) && t.finish(out);
         // The levels' partial blocks above level 0 are outputs of the keyed
         // hash: wipe every level used.
@@ -385,7 +530,9 @@ impl<const L: usize> OneShot<'_, L> {
         let mut last = [0u8; MAX_BLOCK];
         let mut done = false;
         for j in 0..L {
-            let Some(hash) = self.hashes[j].as_deref() else { break };
+            let Some(hash) = self.hashes[j].as_deref() else {
+                break;
+            };
             let p = &self.levels[j];
             last[..p.n].copy_from_slice(&p.buf[..p.n]);
             last[p.n] = 1;
@@ -436,14 +583,23 @@ impl Tree {
 
     /// A new, empty tree under `key`, sharing its derived level keys.
     pub fn with_key(key: Arc<TreeKey>) -> Tree {
-        let mut t = Tree { key, levels: Vec::new(), pad: Vec::new() };
+        let mut t = Tree {
+            key,
+            levels: Vec::new(),
+            pad: Vec::new(),
+        };
         t.push_level();
         t
     }
 
     fn push_level(&mut self) {
         let hash = self.key.level(self.levels.len());
-        self.levels.push(Level { hash, buf: Vec::with_capacity(self.key.family.block), emitted: false, scratch: Vec::new() });
+        self.levels.push(Level {
+            hash,
+            buf: Vec::with_capacity(self.key.family.block),
+            emitted: false,
+            scratch: Vec::new(),
+        });
     }
 
     /// Absorb more of the message. Where threads are allowed
@@ -465,7 +621,8 @@ impl Tree {
         // Bring levels 0 and 1 to a block boundary (both buffers empty):
         // at most B blocks of level 0, as level 1 grows by O bytes a block.
         loop {
-            let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
+            let aligned = self.levels[0].buf.is_empty()
+                && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
             if aligned || data.is_empty() {
                 break;
             }
@@ -511,9 +668,12 @@ impl Tree {
     /// another key.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         crate::stripe::check(&*self.key, s)?;
-        let aligned = self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
+        let aligned =
+            self.levels[0].buf.is_empty() && self.levels.get(1).is_none_or(|l| l.buf.is_empty());
         if !aligned {
-            return Err(crate::stripe::unaligned(self.key.family.block * self.key.family.block));
+            return Err(crate::stripe::unaligned(
+                self.key.family.block * self.key.family.block,
+            ));
         }
         let crate::stripe::Body::Tree(v) = &s.body else {
             return Err(crate::stripe::unsupported());
@@ -627,7 +787,12 @@ impl Tree {
 /// each level's rest is padded with `pad(·, B)` as a level that is not the
 /// last (so the message's input to each of these levels must be at least
 /// `B` bytes).
-pub(crate) fn hash_levels(key: &TreeKey, levels: core::ops::Range<usize>, data: &[u8], pad: bool) -> Vec<u8> {
+pub(crate) fn hash_levels(
+    key: &TreeKey,
+    levels: core::ops::Range<usize>,
+    data: &[u8],
+    pad: bool,
+) -> Vec<u8> {
     if !pad && levels.len() == 2 {
         return two_levels(key, levels.start, data);
     }
@@ -680,7 +845,6 @@ fn hash_chunk(hash: &Arc<dyn BlockHash>, blocks: &[u8], b: usize, o: usize) -> V
     }
     out
 }
-
 
 impl crate::stripe::LowestLayer for TreeKey {
     fn id(&self) -> crate::stripe::KeyId {
@@ -736,7 +900,10 @@ impl Stream for KeystreamStream {
 
 impl Keyed for KeystreamStream {
     fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(KeystreamStream { seed: self.seed.clone(), len: self.len }))
+        Ok(Box::new(KeystreamStream {
+            seed: self.seed.clone(),
+            len: self.len,
+        }))
     }
 }
 
@@ -757,7 +924,12 @@ impl Keyed for Arc<TreeKey> {
             }
         }
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         match self.hash_into(msg, out) {
             Some(n) => Ok(n),
             None => crate::spec::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
@@ -778,17 +950,24 @@ pub(crate) fn catalog() -> Vec<Entry> {
             nonce: 0,
             out: 0,
             takes_len: true,
-            summary: "AES-128 counter-mode key stream (docs/WIRE.md §6); the message is ignored".into(),
+            summary: "AES-128 counter-mode key stream (docs/WIRE.md §6); the message is ignored"
+                .into(),
         },
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let len = p.len.expect("registry checked --len");
             if len as u64 > 1u64 << 32 {
-                return Err(Error::Length(format!("keystream: --len {len} is more than 2^32 bytes")));
+                return Err(Error::Length(format!(
+                    "keystream: --len {len} is more than 2^32 bytes"
+                )));
             }
-            Ok(Box::new(KeystreamStream { seed: Zeroizing::new(seed(p.key)), len }))
+            Ok(Box::new(KeystreamStream {
+                seed: Zeroizing::new(seed(p.key)),
+                len,
+            }))
         },
     )];
-    for f in families() {
+    for b in Block::ALL {
+        let f = b.family();
         let fam = f.clone();
         v.push(Entry::keyed(
             Info {
@@ -797,7 +976,10 @@ pub(crate) fn catalog() -> Vec<Entry> {
                 nonce: 0,
                 out: f.out,
                 takes_len: false,
-                summary: format!("{} in tree mode over any message length, keys from the AES key stream", f.name),
+                summary: format!(
+                    "{} in tree mode over any message length, keys from the AES key stream",
+                    f.name
+                ),
             },
             move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(Arc::new(TreeKey::new(fam.clone(), &seed(p.key)))))

@@ -26,7 +26,9 @@ pub struct Report {
 }
 
 fn field<'a>(v: &'a serde_json::Value, k: &str) -> Result<&'a str, String> {
-    v.get(k).and_then(|x| x.as_str()).ok_or_else(|| format!("missing string field '{k}'"))
+    v.get(k)
+        .and_then(|x| x.as_str())
+        .ok_or_else(|| format!("missing string field '{k}'"))
 }
 
 fn unhex(s: &str, what: &str) -> Result<Vec<u8>, String> {
@@ -35,22 +37,35 @@ fn unhex(s: &str, what: &str) -> Result<Vec<u8>, String> {
 
 /// Run one `.jsonl` line: `Ok(())` if the output matches.
 pub fn check_json_line(line: &str) -> Result<(), (String, String, String)> {
-    let v: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| ("?".to_string(), String::new(), format!("bad JSON: {e}")))?;
-    let name = field(&v, "fn").map_err(|e| ("?".to_string(), String::new(), e))?.to_string();
+    let v: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| ("?".to_string(), String::new(), format!("bad JSON: {e}")))?;
+    let name = field(&v, "fn")
+        .map_err(|e| ("?".to_string(), String::new(), e))?
+        .to_string();
     let fail = |expected: &str, got: String| (name.clone(), expected.to_string(), got);
-    let expected = field(&v, "out").map_err(|e| fail("", e))?.to_ascii_lowercase();
-    let key = unhex(field(&v, "key").map_err(|e| fail(&expected, e))?, "key").map_err(|e| fail(&expected, e))?;
-    let msg = unhex(field(&v, "msg").map_err(|e| fail(&expected, e))?, "msg").map_err(|e| fail(&expected, e))?;
+    let expected = field(&v, "out")
+        .map_err(|e| fail("", e))?
+        .to_ascii_lowercase();
+    let key = unhex(field(&v, "key").map_err(|e| fail(&expected, e))?, "key")
+        .map_err(|e| fail(&expected, e))?;
+    let msg = unhex(field(&v, "msg").map_err(|e| fail(&expected, e))?, "msg")
+        .map_err(|e| fail(&expected, e))?;
     let nonce = match v.get("nonce") {
         Some(n) => Some(unhex(n.as_str().unwrap_or("?"), "nonce").map_err(|e| fail(&expected, e))?),
         None => None,
     };
     let len = match v.get("len") {
-        Some(n) => Some(n.as_u64().ok_or_else(|| fail(&expected, "bad 'len'".into()))? as usize),
+        Some(n) => Some(
+            n.as_u64()
+                .ok_or_else(|| fail(&expected, "bad 'len'".into()))? as usize,
+        ),
         None => None,
     };
-    let p = Params { key: &key, nonce: nonce.as_deref(), len };
+    let p = Params {
+        key: &key,
+        nonce: nonce.as_deref(),
+        len,
+    };
     match registry::known_answer(&name, &p, &msg) {
         Ok(out) if hex::encode(&out) == expected => Ok(()),
         Ok(out) => Err(fail(&expected, hex::encode(out))),
@@ -67,7 +82,12 @@ pub fn check_jsonl(text: &str) -> Report {
         }
         match check_json_line(line) {
             Ok(()) => r.passed += 1,
-            Err((name, expected, got)) => r.failures.push(Failure { line: i + 1, name, expected, got }),
+            Err((name, expected, got)) => r.failures.push(Failure {
+                line: i + 1,
+                name,
+                expected,
+                got,
+            }),
         }
     }
     r
@@ -122,16 +142,21 @@ pub fn check_accuracy(text: &str) -> Report {
 
 /// The registry name of a Wycheproof `algorithm` with a tag of `tag_bits`.
 fn wycheproof_name(algorithm: &str, tag_bits: u64) -> Option<String> {
-    match (algorithm, tag_bits) {
-        ("VMAC-AES", 64 | 128) => Some(format!("mac-vmac{tag_bits}")),
-        _ => None,
-    }
+    let hash = match algorithm {
+        "VMAC-AES" => crate::macs::Hash::Vhash,
+        _ => return None,
+    };
+    crate::macs::MACS
+        .iter()
+        .find(|d| d.hash == hash && 8 * d.tag as u64 == tag_bits)
+        .map(|d| d.catalog_name.to_string())
 }
 
 /// Whether `text` is one Wycheproof test file (a JSON object with `testGroups`).
 pub fn is_wycheproof(text: &str) -> bool {
     text.trim_start().starts_with('{')
-        && serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("testGroups").is_some())
+        && serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| v.get("testGroups").is_some())
 }
 
 /// Check a Wycheproof `mac_with_iv_test_schema_v1` file (VMAC-AES): every
@@ -154,14 +179,27 @@ pub fn check_wycheproof(text: &str) -> Report {
         }
     };
     let algorithm = v.get("algorithm").and_then(|a| a.as_str()).unwrap_or("?");
-    let groups = v.get("testGroups").and_then(|g| g.as_array()).cloned().unwrap_or_default();
+    let groups = v
+        .get("testGroups")
+        .and_then(|g| g.as_array())
+        .cloned()
+        .unwrap_or_default();
     for g in &groups {
         let tag_bits = g.get("tagSize").and_then(|t| t.as_u64()).unwrap_or(0);
-        let tests = g.get("tests").and_then(|t| t.as_array()).cloned().unwrap_or_default();
+        let tests = g
+            .get("tests")
+            .and_then(|t| t.as_array())
+            .cloned()
+            .unwrap_or_default();
         let Some(name) = wycheproof_name(algorithm, tag_bits) else {
             for t in &tests {
                 let id = t.get("tcId").and_then(|i| i.as_u64()).unwrap_or(0) as usize;
-                r.failures.push(fail(id, algorithm, "", format!("no unimac name for {algorithm} with {tag_bits}-bit tags")));
+                r.failures.push(fail(
+                    id,
+                    algorithm,
+                    "",
+                    format!("no unimac name for {algorithm} with {tag_bits}-bit tags"),
+                ));
             }
             continue;
         };
@@ -171,13 +209,25 @@ pub fn check_wycheproof(text: &str) -> Report {
             let (key, iv, msg, tag) = match (get("key"), get("iv"), get("msg"), get("tag")) {
                 (Ok(k), Ok(i), Ok(m), Ok(t)) => (k, i, m, t),
                 (k, i, m, t) => {
-                    let e = [k.err(), i.err(), m.err(), t.err()].into_iter().flatten().next().unwrap_or_default();
+                    let e = [k.err(), i.err(), m.err(), t.err()]
+                        .into_iter()
+                        .flatten()
+                        .next()
+                        .unwrap_or_default();
                     r.failures.push(fail(id, &name, "", e));
                     continue;
                 }
             };
             let result = t.get("result").and_then(|x| x.as_str()).unwrap_or("?");
-            let got = registry::known_answer(&name, &Params { key: &key, nonce: Some(&iv), len: None }, &msg);
+            let got = registry::known_answer(
+                &name,
+                &Params {
+                    key: &key,
+                    nonce: Some(&iv),
+                    len: None,
+                },
+                &msg,
+            );
             let matches = matches!(&got, Ok(out) if crate::tag::verify_tag(out, &tag).is_ok());
             let ok = match result {
                 "valid" => matches,
@@ -192,7 +242,11 @@ pub fn check_wycheproof(text: &str) -> Report {
                     Ok(out) => hex::encode(out),
                     Err(e) => e.to_string(),
                 };
-                let expected = if result == "valid" { hex::encode(&tag) } else { format!("rejected ({result})") };
+                let expected = if result == "valid" {
+                    hex::encode(&tag)
+                } else {
+                    format!("rejected ({result})")
+                };
                 r.failures.push(fail(id, &name, &expected, got));
             }
         }

@@ -269,7 +269,6 @@ def verify_check_file(
     info = _unimac.info(name)
     lo, hi = info["nonce_sizes"]
     tag_len = info["digest_size"]
-    macs = set(_unimac.mac_names())
     shown = os.fsdecode(path)
 
     def check(file: bytes, tag: bytes, nonce: Optional[bytes]) -> bool:
@@ -296,8 +295,7 @@ def verify_check_file(
                 if nonce_ok and len(tag) == tag_len:
                     decoded = (mac, nonce, tag, file)
             if parts is not None and parts[0] is not None:
-                bare = parts[0][4:] if parts[0].startswith("mac-") else parts[0]
-                by = bare if bare in macs else parts[0]
+                by = parts[0]
                 if by != name:
                     found = True
                     out.append(CheckResult(os.fsdecode(parts[1]), f"FAILED: made by {by}, not checked with this {name} key"))

@@ -59,11 +59,13 @@ impl KeyKind {
     /// The kind a name (`X`, `mac-X` or `modp`) stands for; a name that is
     /// not a MAC of this build gets the library's "did you mean".
     pub fn from_name(name: &str) -> Result<KeyKind, Error> {
-        if name == "modp" {
+        if name == KeyKind::Modp.name() {
             return Ok(KeyKind::Modp);
         }
         let bare = registry::names::resolve_mac(name)?;
-        macs::find(&bare).map(KeyKind::Mac).ok_or_else(|| Error::Invalid(format!("{bare}: not a MAC")))
+        macs::find(&bare)
+            .map(KeyKind::Mac)
+            .ok_or_else(|| Error::Invalid(format!("{bare}: not a MAC")))
     }
     fn accepts(&self, len: usize) -> bool {
         match self {
@@ -94,7 +96,10 @@ pub struct KeyFile {
 
 impl core::fmt::Debug for KeyFile {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("KeyFile").field("name", &self.kind.name()).field("spent", &self.spent).finish_non_exhaustive()
+        f.debug_struct("KeyFile")
+            .field("name", &self.kind.name())
+            .field("spent", &self.spent)
+            .finish_non_exhaustive()
     }
 }
 
@@ -104,30 +109,54 @@ fn not_key(shown: &str) -> Error {
 
 /// The names (without `mac-`) whose key may have `len` bytes.
 fn names_with_key_len(len: usize) -> Vec<&'static str> {
-    macs::MACS.iter().filter(|d| d.accepts_key(len)).map(|d| d.name).collect()
+    macs::MACS
+        .iter()
+        .filter(|d| d.accepts_key(len))
+        .map(|d| d.name)
+        .collect()
 }
 
 impl KeyFile {
     /// A key of `kind` from its bytes (checked for length).
     pub fn new(kind: KeyKind, key: &[u8]) -> Result<KeyFile, Error> {
         if !kind.accepts(key.len()) {
-            return Err(Error::KeyLength { name: kind.name().into(), expected: kind.describe_len(), got: key.len() });
+            return Err(Error::KeyLength {
+                name: kind.name().into(),
+                expected: kind.describe_len(),
+                got: key.len(),
+            });
         }
-        Ok(KeyFile { kind, key: Zeroizing::new(key.to_vec()), spent: false, warning: None })
+        Ok(KeyFile {
+            kind,
+            key: Zeroizing::new(key.to_vec()),
+            spent: false,
+            warning: None,
+        })
     }
 
     /// A fresh key of `kind` from the operating system's generator (for
     /// `modp`, a random prime of [2^120, 2^128)).
     pub fn generate(kind: KeyKind) -> Result<KeyFile, Error> {
         let key = match kind {
-            KeyKind::Modp => Zeroizing::new(crate::modp::SecretPrime::generate()?.to_bytes().to_vec()),
+            KeyKind::Modp => {
+                Zeroizing::new(crate::modp::SecretPrime::generate()?.to_bytes().to_vec())
+            }
             KeyKind::Mac(d) => {
                 let mut k = Zeroizing::new(vec![0u8; d.default_key_len()]);
-                getrandom::fill(&mut k).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
+                getrandom::fill(&mut k).map_err(|e| {
+                    Error::Io(format!(
+                        "the operating system's random generator failed: {e}"
+                    ))
+                })?;
                 k
             }
         };
-        Ok(KeyFile { kind, key, spent: false, warning: None })
+        Ok(KeyFile {
+            kind,
+            key,
+            spent: false,
+            warning: None,
+        })
     }
 
     /// What the key is a key of.
@@ -162,7 +191,8 @@ impl KeyFile {
     /// The key's fingerprint (as counter files and manifests name it): it
     /// reveals nothing of the key. `None` for a `modp` prime.
     pub fn fingerprint(&self) -> Option<crate::counter::Binding> {
-        self.desc().map(|d| crate::counter::Binding::new(d, &self.key))
+        self.desc()
+            .map(|d| crate::counter::Binding::new(d, &self.key))
     }
 
     /// Check that the file is a key of `name` (a name given beside a key
@@ -184,7 +214,9 @@ impl KeyFile {
         match self.kind {
             KeyKind::Mac(d) if d.one_time => Err(Error::OneTimeOnly(d.name.into())),
             KeyKind::Mac(d) => NamedMac::new(d.name, &self.key),
-            KeyKind::Modp => Err(Error::Invalid("a modp key is a secret prime, not a MAC key".into())),
+            KeyKind::Modp => Err(Error::Invalid(
+                "a modp key is a secret prime, not a MAC key".into(),
+            )),
         }
     }
 
@@ -241,7 +273,10 @@ impl KeyFile {
                     Some(b) => (b, true),
                     None => (line, false),
                 };
-                let end = body.iter().rposition(|&c| !matches!(c, b'\r' | b' ' | b'\t')).map_or(0, |i| i + 1);
+                let end = body
+                    .iter()
+                    .rposition(|&c| !matches!(c, b'\r' | b' ' | b'\t'))
+                    .map_or(0, |i| i + 1);
                 clean.extend_from_slice(&body[..end]);
                 if nl {
                     clean.push(b'\n');
@@ -253,37 +288,55 @@ impl KeyFile {
             Some(b) => (b, true),
             None => (text.strip_suffix(b"\n").unwrap_or(&text), false),
         };
-        let Some(rest) = body.strip_prefix(MAGIC.as_bytes()).and_then(|r| r.strip_prefix(b" ")) else {
+        let Some(rest) = body
+            .strip_prefix(MAGIC.as_bytes())
+            .and_then(|r| r.strip_prefix(b" "))
+        else {
             if !body.is_empty() && body.iter().all(|c| c.is_ascii_hexdigit()) {
-                let n = expect.and_then(|n| KeyKind::from_name(n).ok()).map_or("NAME", |k| k.name());
+                let n = expect
+                    .and_then(|n| KeyKind::from_name(n).ok())
+                    .map_or("NAME", |k| k.name());
                 return Err(Error::Invalid(format!(
                     "key file {shown}: bare hex without the '{MAGIC} NAME' line; if it is a {n} key, convert it with: sed -i '1i {MAGIC} {n}' {shown}"
                 )));
             }
             return Err(not_key(shown));
         };
-        let nl = rest.iter().position(|&c| c == b'\n').ok_or_else(|| not_key(shown))?;
+        let nl = rest
+            .iter()
+            .position(|&c| c == b'\n')
+            .ok_or_else(|| not_key(shown))?;
         let (file_name, hexpart) = (&rest[..nl], &rest[nl + 1..]);
         let file_name = core::str::from_utf8(file_name).map_err(|_| not_key(shown))?;
         // `hash127-aes` as keygen writes it (or `mac-hash127-aes`).
-        let kind = if file_name == "modp" {
+        let kind = if file_name == KeyKind::Modp.name() {
             KeyKind::Modp
         } else {
             match macs::find(file_name) {
                 Some(d) => KeyKind::Mac(d),
-                None => return Err(Error::Invalid(format!("key file {shown}: made for '{file_name}', not a MAC of this build"))),
+                None => {
+                    return Err(Error::Invalid(format!(
+                        "key file {shown}: made for '{file_name}', not a MAC of this build"
+                    )))
+                }
             }
         };
         if hexpart.is_empty() || !hexpart.iter().all(u8::is_ascii_hexdigit) {
             return Err(not_key(shown));
         }
         if !hexpart.len().is_multiple_of(2) {
-            return Err(Error::Invalid(format!("key file {shown}: odd number of hex digits")));
+            return Err(Error::Invalid(format!(
+                "key file {shown}: odd number of hex digits"
+            )));
         }
         let got = hexpart.len() / 2;
         if !kind.accepts(got) {
             let others = names_with_key_len(got);
-            let hint = if others.is_empty() { String::new() } else { format!(" (the key length of {})", others.join(", ")) };
+            let hint = if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (the key length of {})", others.join(", "))
+            };
             return Err(Error::Invalid(format!(
                 "key file {shown}: holds a {got}-byte key{hint}, but {} needs {} bytes",
                 kind.name(),
@@ -298,7 +351,12 @@ impl KeyFile {
         if spent && !kind_one_time(kind) {
             return Err(not_key(shown));
         }
-        Ok(KeyFile { kind, key, spent, warning: None })
+        Ok(KeyFile {
+            kind,
+            key,
+            spent,
+            warning: None,
+        })
     }
 
     /// Read a key file from `r` (at most 4 KiB); `shown` names it in errors.
@@ -314,7 +372,9 @@ impl KeyFile {
             .read_to_end(&mut text)
             .map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
         if text.len() as u64 > MAX_KEY_FILE {
-            return Err(Error::Invalid(format!("key file {shown}: too long to be a key file")));
+            return Err(Error::Invalid(format!(
+                "key file {shown}: too long to be a key file"
+            )));
         }
         KeyFile::parse_hinted(&text, shown, expect)
     }
@@ -347,8 +407,12 @@ impl KeyFile {
 
 fn open_error(e: &fsio::OpenError, shown: &str) -> Error {
     Error::Io(match e {
-        fsio::OpenError::NotFound => format!("cannot open key file {shown}: No such file or directory"),
-        fsio::OpenError::NotRegular(k) => format!("key file {shown}: is {k}, not a regular file; not opened"),
+        fsio::OpenError::NotFound => {
+            format!("cannot open key file {shown}: No such file or directory")
+        }
+        fsio::OpenError::NotRegular(k) => {
+            format!("key file {shown}: is {k}, not a regular file; not opened")
+        }
         fsio::OpenError::Io(x) => format!("cannot open key file {shown}: {}", io_msg(x)),
     })
 }
@@ -385,7 +449,10 @@ pub struct OneTimeKeyFile {
 
 impl core::fmt::Debug for OneTimeKeyFile {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("OneTimeKeyFile").field("file", &self.shown).field("name", &self.key.name()).finish_non_exhaustive()
+        f.debug_struct("OneTimeKeyFile")
+            .field("file", &self.shown)
+            .field("name", &self.key.name())
+            .finish_non_exhaustive()
     }
 }
 
@@ -402,29 +469,41 @@ impl OneTimeKeyFile {
                 io_msg(&e)
             ))
         })?;
-        file.lock().map_err(|e| Error::Io(format!("cannot lock key file {shown}: {}", io_msg(&e))))?;
-        let meta = file.metadata().map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
+        file.lock()
+            .map_err(|e| Error::Io(format!("cannot lock key file {shown}: {}", io_msg(&e))))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
         let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
         (&file)
             .take(MAX_KEY_FILE + 1)
             .read_to_end(&mut text)
             .map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
         if text.len() as u64 > MAX_KEY_FILE {
-            return Err(Error::Invalid(format!("key file {shown}: too long to be a key file")));
+            return Err(Error::Invalid(format!(
+                "key file {shown}: too long to be a key file"
+            )));
         }
         let ends_nl = text.last() == Some(&b'\n');
         let mut key = KeyFile::parse(&text, &shown)?;
         key.warning = open_warning(&meta, &shown);
         let name = key.name();
         if !kind_one_time(key.kind) {
-            return Err(Error::Invalid(format!("key file {shown}: {name} is not a one-time MAC")));
+            return Err(Error::Invalid(format!(
+                "key file {shown}: {name} is not a one-time MAC"
+            )));
         }
         if key.spent {
             return Err(Error::Invalid(format!(
                 "key file {shown}: this {name} key has already tagged a message (one message per key, Bernstein's Theorem 8.2); make a new key with 'unimac keygen {name}'"
             )));
         }
-        Ok(OneTimeKeyFile { file, shown, key, ends_nl })
+        Ok(OneTimeKeyFile {
+            file,
+            shown,
+            key,
+            ends_nl,
+        })
     }
 
     /// The key file's contents (name, warning); its key can check tags.
@@ -437,14 +516,27 @@ impl OneTimeKeyFile {
     /// `spent` and synced, and only then is the result returned. If the
     /// mark cannot be written, the result is dropped and an error returned:
     /// no tag leaves a key that is not marked.
-    pub fn spend_with<T>(mut self, f: impl FnOnce(registry::OneTimeMac) -> Result<T, Error>) -> Result<T, Error> {
+    pub fn spend_with<T>(
+        mut self,
+        f: impl FnOnce(registry::OneTimeMac) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let m = registry::OneTimeMac::new(self.key.name(), &self.key.key)?;
         let out = f(m)?;
         let shown = &self.shown;
-        let mark: &[u8] = if self.ends_nl { b"spent\n" } else { b"\nspent\n" };
-        self.file.write_all(mark).and_then(|_| self.file.sync_all()).map_err(|e| {
-            Error::Io(format!("cannot mark the one-time key file {shown} as spent: {}; no tag is shown", io_msg(&e)))
-        })?;
+        let mark: &[u8] = if self.ends_nl {
+            b"spent\n"
+        } else {
+            b"\nspent\n"
+        };
+        self.file
+            .write_all(mark)
+            .and_then(|_| self.file.sync_all())
+            .map_err(|e| {
+                Error::Io(format!(
+                    "cannot mark the one-time key file {shown} as spent: {}; no tag is shown",
+                    io_msg(&e)
+                ))
+            })?;
         Ok(out)
         // Dropping the file releases the lock.
     }
@@ -473,8 +565,18 @@ mod tests {
         let back = KeyFile::parse(&t, "k").unwrap();
         assert_eq!(back.key(), k.key());
         assert_eq!(back.name(), "hash127-aes");
-        assert!(!format!("{back:?}").contains(&t[t.len() - 10..].iter().map(|&c| c as char).collect::<String>()));
-        for bad in [&b""[..], b"unimac-key hash127-aes\n", b"unimac-key hash127-aes\n00\n", b"unimac-key hash127-aes\nzz\n"] {
+        assert!(!format!("{back:?}").contains(
+            &t[t.len() - 10..]
+                .iter()
+                .map(|&c| c as char)
+                .collect::<String>()
+        ));
+        for bad in [
+            &b""[..],
+            b"unimac-key hash127-aes\n",
+            b"unimac-key hash127-aes\n00\n",
+            b"unimac-key hash127-aes\nzz\n",
+        ] {
             assert!(KeyFile::parse(bad, "k").is_err(), "{bad:?}");
         }
         let e = KeyFile::parse(b"00112233\n", "k").unwrap_err().to_string();
@@ -485,17 +587,27 @@ mod tests {
         assert!(KeyFile::parse(&s, "k").is_err());
         assert!(k.expect("hash127-aes", "k").is_ok());
         assert!(k.expect("mac-hash127-aes", "k").is_ok());
-        assert!(k.expect("umac64", "k").unwrap_err().to_string().contains("not a umac64 key"));
+        assert!(k
+            .expect("umac64", "k")
+            .unwrap_err()
+            .to_string()
+            .contains("not a umac64 key"));
     }
 
     #[test]
-    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
+    #[cfg_attr(
+        target_os = "wasi",
+        ignore = "std::env::temp_dir panics on WASI (no temporary directory)"
+    )]
     fn one_time_key_tags_once_through_the_file() {
         let d = scratch("ot");
         let p = d.join("k");
         let k = KeyFile::generate(KeyKind::from_name("hash127").unwrap()).unwrap();
         k.write_new(&p).unwrap();
-        assert!(KeyFile::read(&p).unwrap().mac().is_err(), "a one-time key is no reusable MAC");
+        assert!(
+            KeyFile::read(&p).unwrap().mac().is_err(),
+            "a one-time key is no reusable MAC"
+        );
         let t = OneTimeKeyFile::open(&p).unwrap().tag(b"m1").unwrap();
         let read = KeyFile::read(&p).unwrap();
         assert!(read.is_spent());
@@ -514,7 +626,10 @@ mod tests {
         assert!(back.verify(None, b"m", &t2).is_ok());
         // A reusable key is not a one-time key file.
         let q = d.join("r");
-        KeyFile::generate(KeyKind::from_name("hash127-aes").unwrap()).unwrap().write_new(&q).unwrap();
+        KeyFile::generate(KeyKind::from_name("hash127-aes").unwrap())
+            .unwrap()
+            .write_new(&q)
+            .unwrap();
         assert!(OneTimeKeyFile::open(&q).is_err());
         let _ = std::fs::remove_dir_all(&d);
     }

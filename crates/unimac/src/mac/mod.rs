@@ -34,7 +34,7 @@
 //! assert!(mac.verify(b"attack at dusk", &tag).is_err());
 //!
 //! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
-//! let mmh = unimac::tree::family("mmh32x2").expect("MMH is built in");
+//! let mmh = unimac::tree::Block::Mmh32x2.family();
 //! let wc = WegmanCarter::new(TreeHash(mmh), &[9u8; 32]).unwrap();
 //! let nonce = 1u128.to_le_bytes();
 //! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
@@ -55,13 +55,13 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::Zeroizing;
 
+use crate::error::Error;
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
-use crate::tag::{verify_tag, MacError, Tag};
-use crate::spec::{BlockFamily, DeferredNonce, Entry, KeySpec, Keyed, Params, Stream};
-use crate::tree::{Tree, TreeKey};
-use crate::error::Error;
 use crate::macs::MacDesc;
+use crate::spec::{BlockFamily, DeferredNonce, Entry, KeySpec, Keyed, Params, Stream};
+use crate::tag::{verify_tag, MacError, Tag};
+use crate::tree::{Tree, TreeKey};
 
 mod hash127_96;
 pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
@@ -124,7 +124,11 @@ fn aes_of(k: &[u8]) -> Aes128 {
 }
 
 fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {
-    nonce.try_into().map_err(|_| Error::NonceLength { name: name.into(), expected: 16, got: nonce.len() })
+    nonce.try_into().map_err(|_| Error::NonceLength {
+        name: name.into(),
+        expected: 16,
+        got: nonce.len(),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -151,14 +155,19 @@ pub struct Hash127OneTime {
 impl Hash127OneTime {
     /// `r ‖ k`, 32 bytes.
     pub fn new(key: &[u8; 32]) -> Self {
-        Hash127OneTime { key: hash127::Key::new(key) }
+        Hash127OneTime {
+            key: hash127::Key::new(key),
+        }
     }
     /// Start tagging the one message of this key.
     pub fn start(self) -> Hash127Stream {
         self.stream()
     }
     fn stream(&self) -> Hash127Stream {
-        Hash127Stream { h: Hash127::new(&self.key), finish: Finish::OneTime }
+        Hash127Stream {
+            h: Hash127::new(&self.key),
+            finish: Finish::OneTime,
+        }
     }
     fn compute(&self, msg: &[u8]) -> [u8; 16] {
         // `k` is in the hash127 key: the hash is the tag (one-shot, the
@@ -206,7 +215,10 @@ macro_rules! r_k_constructor {
             /// `r ‖ K`, 32 bytes: `r` the hash127 key (four signed words),
             /// `K` the AES-128 key.
             pub fn new(key: &[u8; 32]) -> Self {
-                $t { r: r_only(key), aes: Arc::new(aes_of(&key[16..])) }
+                $t {
+                    r: r_only(key),
+                    aes: Arc::new(aes_of(&key[16..])),
+                }
             }
         }
     };
@@ -218,7 +230,10 @@ r_k_constructor!(Hash127AesAdd);
 impl Hash127Aes {
     /// Start tagging a message.
     pub fn start(&self) -> Hash127Stream {
-        Hash127Stream { h: Hash127::new(&self.r), finish: Finish::Scramble(Arc::clone(&self.aes)) }
+        Hash127Stream {
+            h: Hash127::new(&self.r),
+            finish: Finish::Scramble(Arc::clone(&self.aes)),
+        }
     }
     /// The tag of `msg` (one-shot: no stream buffer, no allocation).
     pub fn tag(&self, msg: &[u8]) -> Tag<16> {
@@ -239,7 +254,10 @@ macro_rules! nonce_api {
             /// Start tagging a message under the nonce `n`; a nonce must never
             /// repeat under one key.
             pub fn start(&self, nonce: &[u8; 16]) -> Hash127Stream {
-                Hash127Stream { h: Hash127::new(&self.r), finish: self.finish(nonce) }
+                Hash127Stream {
+                    h: Hash127::new(&self.r),
+                    finish: self.finish(nonce),
+                }
             }
             fn finish(&self, nonce: &[u8; 16]) -> Finish {
                 let pad = aes_block(&self.aes, nonce);
@@ -258,7 +276,12 @@ macro_rules! nonce_api {
             }
             /// `Ok(())` if `tag` is the tag of `msg` under `nonce`
             /// (constant-time comparison).
-            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+            pub fn verify(
+                &self,
+                nonce: &[u8; 16],
+                msg: &[u8],
+                tag: impl AsRef<[u8]>,
+            ) -> Result<(), MacError> {
                 self.tag(nonce, msg).verify_slice(tag.as_ref())
             }
         }
@@ -341,9 +364,10 @@ impl Stream for Hash127Stream {
         // Only `hash127-aes` (no nonce, key kept): the others hold a
         // one-time pad or key.
         match &self.finish {
-            Finish::Scramble(aes) => {
-                Some(Box::new(Hash127Stream { h: self.h.clone(), finish: Finish::Scramble(Arc::clone(aes)) }))
-            }
+            Finish::Scramble(aes) => Some(Box::new(Hash127Stream {
+                h: self.h.clone(),
+                finish: Finish::Scramble(Arc::clone(aes)),
+            })),
             _ => None,
         }
     }
@@ -435,7 +459,9 @@ pub struct ShoupHash {
 
 impl core::fmt::Debug for ShoupHash {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ShoupHash").field("name", &self.entry.info.name).finish()
+        f.debug_struct("ShoupHash")
+            .field("name", &self.entry.info.name)
+            .finish()
     }
 }
 
@@ -454,9 +480,16 @@ impl ShoupHash {
         match i.key {
             KeySpec::Fixed(key) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
                 let out = i.out;
-                Ok(ShoupHash { entry: Arc::new(entry), key, out })
+                Ok(ShoupHash {
+                    entry: Arc::new(entry),
+                    key,
+                    out,
+                })
             }
-            _ => Err(Error::Invalid(format!("{}: not a fixed-key hash with at most 16 output bytes", i.name))),
+            _ => Err(Error::Invalid(format!(
+                "{}: not a fixed-key hash with at most 16 output bytes",
+                i.name
+            ))),
         }
     }
 }
@@ -472,19 +505,18 @@ impl KeyedHash for ShoupHash {
         self.out
     }
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
-        self.entry.open_unchecked(&Params { key, nonce: None, len: None })
+        self.entry.open_unchecked(&Params {
+            key,
+            nonce: None,
+            len: None,
+        })
     }
     fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
-        self.entry.key_unchecked(&Params { key, nonce: None, len: None })
-    }
-}
-
-/// The keyed hash of `wc-{h}`: the tree mode of a block family, or one of
-/// Shoup's hashes.
-pub fn wc_hash(h: &str) -> Result<Box<dyn KeyedHash>, Error> {
-    match crate::tree::family(h) {
-        Some(f) => Ok(Box::new(TreeHash(f))),
-        None => Ok(Box::new(ShoupHash::new(h)?)),
+        self.entry.key_unchecked(&Params {
+            key,
+            nonce: None,
+            len: None,
+        })
     }
 }
 
@@ -516,7 +548,7 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
 /// Square Hash). Key: `K` (16 bytes) ‖ `g`.
 pub struct WegmanCarter<H: KeyedHash> {
     hash: H,
-    aes: Aes128,
+    aes: Arc<Aes128>,
     hkey: Zeroizing<Vec<u8>>,
     /// `H` under `g`, set up once ([`KeyedHash::keyed`]), if it has that form.
     keyed: Option<Box<dyn Keyed>>,
@@ -526,14 +558,26 @@ impl<H: KeyedHash> WegmanCarter<H> {
     /// `K ‖ g`: 16 bytes of AES key, then `hash.key_len()` bytes of hash key.
     pub fn new(hash: H, key: &[u8]) -> Result<Self, Error> {
         if hash.out_len() > 16 {
-            return Err(Error::Invalid(format!("wc-{}: output longer than one AES block", hash.name())));
+            return Err(Error::Invalid(format!(
+                "wc-{}: output longer than one AES block",
+                hash.name()
+            )));
         }
         let want = 16 + hash.key_len();
         if key.len() != want {
-            return Err(Error::KeyLength { name: format!("wc-{}", hash.name()), expected: want.to_string(), got: key.len() });
+            return Err(Error::KeyLength {
+                name: format!("wc-{}", hash.name()),
+                expected: want.to_string(),
+                got: key.len(),
+            });
         }
         let keyed = hash.keyed(&key[16..])?;
-        Ok(WegmanCarter { aes: aes_of(&key[..16]), hkey: Zeroizing::new(key[16..].to_vec()), hash, keyed })
+        Ok(WegmanCarter {
+            aes: Arc::new(aes_of(&key[..16])),
+            hkey: Zeroizing::new(key[16..].to_vec()),
+            hash,
+            keyed,
+        })
     }
 
     /// The hash `H`.
@@ -554,7 +598,12 @@ impl<H: KeyedHash> WegmanCarter<H> {
             Some(k) => k.start()?,
             None => self.hash.start(&self.hkey)?,
         };
-        Ok(WcStream { inner, pad, out: self.hash.out_len(), group: self.hash.group() })
+        Ok(WcStream {
+            inner,
+            pad,
+            out: self.hash.out_len(),
+            group: self.hash.group(),
+        })
     }
 
     /// A message of the MAC of row `d` started before its nonce is known,
@@ -565,8 +614,12 @@ impl<H: KeyedHash> WegmanCarter<H> {
             Some(k) => k.start()?,
             None => self.hash.start(&self.hkey)?,
         };
-        let finish = PendingFinish::Wc(self.aes.clone(), self.hash.out_len(), self.hash.group());
-        Ok(Pending { hash: PendingHash::Other(inner), finish, desc: d })
+        let finish = PendingFinish::Wc(Arc::clone(&self.aes), self.hash.out_len(), self.hash.group());
+        Ok(Pending {
+            hash: PendingHash::Other(inner),
+            finish,
+            desc: d,
+        })
     }
 
     /// The tag of `msg` under `nonce` (one-shot: the hash's own one-shot
@@ -595,8 +648,12 @@ impl<H: KeyedHash> WegmanCarter<H> {
             return Err(Error::Invalid(format!("hash gave {n} bytes, expected {o}")));
         }
         let have = out.len();
-        let out = out.get_mut(..o).ok_or_else(|| Error::Invalid(format!("output buffer of {have} bytes, {o} needed")))?;
-        self.hash.group().combine(&aes_block(&self.aes, nonce)[..o], &h[..o], out);
+        let out = out
+            .get_mut(..o)
+            .ok_or_else(|| Error::Invalid(format!("output buffer of {have} bytes, {o} needed")))?;
+        self.hash
+            .group()
+            .combine(&aes_block(&self.aes, nonce)[..o], &h[..o], out);
         Ok(o)
     }
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
@@ -623,7 +680,11 @@ impl WcStream {
     pub fn finalize(self) -> Result<Vec<u8>, Error> {
         let h = Zeroizing::new(self.inner.finalize()?);
         if h.len() != self.out {
-            return Err(Error::Invalid(format!("hash gave {} bytes, expected {}", h.len(), self.out)));
+            return Err(Error::Invalid(format!(
+                "hash gave {} bytes, expected {}",
+                h.len(),
+                self.out
+            )));
         }
         let mut t = vec![0u8; self.out];
         self.group.combine(&self.pad[..], &h, &mut t);
@@ -650,57 +711,26 @@ impl Stream for WcStream {
 // Nonce last: a message hashed before its nonce is known
 // ---------------------------------------------------------------------------
 
-/// Start hashing a message of the MAC of row `d` under `key` before its
-/// nonce is known (the by-name [`crate::registry::NamedMac::start_deferred`]);
-/// the row decides the hash and the finish. One-time rows are refused: they
-/// tag through [`crate::registry::OneTimeMac`].
-pub(crate) fn start_deferred(d: &'static MacDesc, key: &[u8]) -> Result<Pending, Error> {
-    use crate::macs::{Finish as F, Hash as H};
-    let (hash, finish): (PendingHash, PendingFinish) = match (d.hash, d.finish) {
-        (_, F::OneTimePad | F::OneTime96) => return Err(Error::OneTimeOnly(d.name.to_string())),
-        (H::Hash127, f @ (F::Scramble | F::NonceScramble | F::NoncePadP127)) => {
-            let h = PendingHash::H127(Box::new(Hash127::new(&r_only(key))));
-            let aes = aes_of(&key[16..32]);
-            let f = match f {
-                F::Scramble => PendingFinish::Scramble(aes),
-                F::NonceScramble => PendingFinish::OneTimeScramble(aes),
-                _ => PendingFinish::OneTimePad(aes),
-            };
-            (h, f)
-        }
-        (_, F::Shoup3 | F::Shoup4) => {
-            let (stream, pad) = shoup::deferred(d, key)?;
-            (PendingHash::Other(stream), PendingFinish::Pad(pad))
-        }
-        (H::Uhash | H::Vhash, _) => return Ok(Pending::deferred(deferred_spec_mac(d, key)?, d)),
-        (H::Tree(h) | H::Shoup64(h), F::Pad(_)) => wc_pending(h, key)?,
-        (H::Eval128, F::Pad(_)) => wc_pending("eval128", key)?,
-        _ => return Err(Error::NotImplemented(d.name.to_string())),
-    };
-    Ok(Pending { hash, finish, desc: d })
+impl Hash127AesNonce {
+    /// A message started before its nonce is known, from this key's set-up.
+    pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Pending {
+        Pending::h127(
+            Hash127::new(&self.r),
+            PendingFinish::OneTimeScramble(Arc::clone(&self.aes)),
+            d,
+        )
+    }
 }
 
-fn wc_pending(h: &str, key: &[u8]) -> Result<(PendingHash, PendingFinish), Error> {
-    let hash = wc_hash(h)?;
-    let stream = hash.start(&key[16..])?;
-    Ok((PendingHash::Other(stream), PendingFinish::Wc(aes_of(&key[..16]), hash.out_len(), hash.group())))
-}
-
-/// The deferred form of UMAC and VMAC.
-fn deferred_spec_mac(d: &MacDesc, key: &[u8]) -> Result<Box<dyn DeferredNonce>, Error> {
-    use crate::umac::Umac;
-    use crate::vmac::Vmac;
-    let k16 = || -> Result<[u8; 16], Error> {
-        key.try_into().map_err(|_| Error::KeyLength { name: d.name.into(), expected: "16".into(), got: key.len() })
-    };
-    Ok(match (d.hash, d.tag) {
-        (crate::macs::Hash::Uhash, 4) => Box::new(Umac::<4>::new(&k16()?).start_deferred()),
-        (crate::macs::Hash::Uhash, 8) => Box::new(Umac::<8>::new(&k16()?).start_deferred()),
-        (crate::macs::Hash::Uhash, 12) => Box::new(Umac::<12>::new(&k16()?).start_deferred()),
-        (crate::macs::Hash::Uhash, _) => Box::new(Umac::<16>::new(&k16()?).start_deferred()),
-        (_, 8) => Box::new(Vmac::<8>::new(key)?.start_deferred()),
-        _ => Box::new(Vmac::<16>::new(key)?.start_deferred()),
-    })
+impl Hash127AesAdd {
+    /// A message started before its nonce is known, from this key's set-up.
+    pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Pending {
+        Pending::h127(
+            Hash127::new(&self.r),
+            PendingFinish::OneTimePad(Arc::clone(&self.aes)),
+            d,
+        )
+    }
 }
 
 enum PendingHash {
@@ -710,14 +740,13 @@ enum PendingHash {
     Deferred(Box<dyn DeferredNonce>),
 }
 
-enum PendingFinish {
+pub(crate) enum PendingFinish {
     /// The stream's output is the tag (a stateless MAC started from its
     /// keyed object: no key set-up per message).
     Direct,
-    Scramble(Aes128),
-    OneTimeScramble(Aes128),
-    OneTimePad(Aes128),
-    Wc(Aes128, usize, DeltaGroup),
+    OneTimeScramble(Arc<Aes128>),
+    OneTimePad(Arc<Aes128>),
+    Wc(Arc<Aes128>, usize, DeltaGroup),
     /// A MAC of [`shoup`] (docs/WIRE.md §8.5): its pad from the nonce, XORed.
     Pad(shoup::DeferredPad),
     Deferred,
@@ -794,22 +823,30 @@ impl Pending {
         match (self.hash, self.finish) {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
-                    PendingFinish::Scramble(aes) => Finish::Scramble(Arc::new(aes)),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
-                        Finish::OneTimeScramble(Arc::new(aes), pad)
+                        Finish::OneTimeScramble(aes, pad)
                     }
                     PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
-                    PendingFinish::Wc(..) | PendingFinish::Pad(_) | PendingFinish::Deferred | PendingFinish::Direct => {
+                    PendingFinish::Wc(..)
+                    | PendingFinish::Pad(_)
+                    | PendingFinish::Deferred
+                    | PendingFinish::Direct => {
                         unreachable!("hash127 MACs are not wc-")
                     }
                 };
                 Ok(Hash127Stream { h: *h, finish }.finalize().to_vec())
             }
-            (PendingHash::Other(s), PendingFinish::Wc(aes, out, group)) => {
-                WcStream { inner: s, pad: aes_block(&aes, &nonce()), out, group }.finalize()
+            (PendingHash::Other(s), PendingFinish::Wc(aes, out, group)) => WcStream {
+                inner: s,
+                pad: aes_block(&aes, &nonce()),
+                out,
+                group,
             }
-            (PendingHash::Other(s), PendingFinish::Pad(pad)) => pad.apply(&nonce(), &Zeroizing::new(s.finalize()?)),
+            .finalize(),
+            (PendingHash::Other(s), PendingFinish::Pad(pad)) => {
+                pad.apply(&nonce(), &Zeroizing::new(s.finalize()?))
+            }
             (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
             (PendingHash::Deferred(_), _) => unreachable!("finalized above"),
@@ -817,18 +854,60 @@ impl Pending {
     }
 }
 
+impl crate::stripe::Absorb for Pending {
+    fn update(&mut self, data: &[u8]) {
+        Pending::update(self, data)
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Pending::striper(self)
+    }
+    fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        Pending::absorb_stripe(self, stripe)
+    }
+}
 
 impl Pending {
     /// A stateless MAC's message (no nonce, no pair): `stream` is a message
     /// started from the MAC's keyed object, its output the tag.
     pub(crate) fn direct(stream: Box<dyn Stream>, desc: &'static MacDesc) -> Pending {
-        Pending { hash: PendingHash::Other(stream), finish: PendingFinish::Direct, desc }
+        Pending {
+            hash: PendingHash::Other(stream),
+            finish: PendingFinish::Direct,
+            desc,
+        }
     }
 
     /// A UMAC or VMAC message (docs/WIRE.md §8.6) under way: its pad comes from the
     /// nonce at the end.
     pub(crate) fn deferred(d: Box<dyn DeferredNonce>, desc: &'static MacDesc) -> Pending {
-        Pending { hash: PendingHash::Deferred(d), finish: PendingFinish::Deferred, desc }
+        Pending {
+            hash: PendingHash::Deferred(d),
+            finish: PendingFinish::Deferred,
+            desc,
+        }
+    }
+
+    /// A hash127 MAC's message, finished by `finish` once the nonce is known.
+    fn h127(h: Hash127, finish: PendingFinish, desc: &'static MacDesc) -> Pending {
+        Pending {
+            hash: PendingHash::H127(Box::new(h)),
+            finish,
+            desc,
+        }
+    }
+
+    /// A message of a hash `stream` whose tag is `finish` applied to its
+    /// value once the nonce (or random pair) is known.
+    pub(crate) fn other(
+        stream: Box<dyn Stream>,
+        finish: PendingFinish,
+        desc: &'static MacDesc,
+    ) -> Pending {
+        Pending {
+            hash: PendingHash::Other(stream),
+            finish,
+            desc,
+        }
     }
 }
 
@@ -842,7 +921,12 @@ impl Keyed for Hash127Aes {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.tag(msg).to_vec())
     }
-    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        _nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         crate::spec::put(out, self.tag(msg).as_ref())
     }
 }
@@ -856,7 +940,12 @@ impl Keyed for Hash127AesNonce {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
         Ok(self.tag(&n, msg).to_vec())
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
         crate::spec::put(out, self.tag(&n, msg).as_ref())
     }
@@ -871,7 +960,12 @@ impl Keyed for Hash127AesAdd {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
         Ok(self.tag(&n, msg).to_vec())
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
         crate::spec::put(out, self.tag(&n, msg).as_ref())
     }
@@ -882,7 +976,10 @@ impl<H: KeyedHash> WegmanCarter<H> {
         // The name is formatted only on the error path (not per message).
         match nonce.map(<[u8; 16]>::try_from) {
             Some(Ok(n)) => Ok(n),
-            _ => nonce16(nonce.unwrap_or_default(), &format!("wc-{}", self.hash.name())),
+            _ => nonce16(
+                nonce.unwrap_or_default(),
+                &format!("wc-{}", self.hash.name()),
+            ),
         }
     }
 }
@@ -894,7 +991,12 @@ impl<H: KeyedHash> Keyed for WegmanCarter<H> {
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         self.tag(&self.nonce_of(nonce)?, msg)
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         self.tag_into(&self.nonce_of(nonce)?, msg, out)
     }
 }

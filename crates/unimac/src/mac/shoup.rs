@@ -29,20 +29,15 @@
 
 use crate::prelude::*;
 use aes::Aes128;
+use alloc::sync::Arc;
 use zeroize::Zeroizing;
 
 use super::{aes_block, aes_of, nonce16};
-use crate::spec::{Keyed, Stream};
+use crate::error::Error;
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, Hasher, Kind};
+use crate::spec::{Keyed, Stream};
 use crate::tag::{verify_tag, MacError, Tag};
-use crate::error::Error;
-
-fn key48(key: &[u8], name: &str) -> Result<Zeroizing<[u8; 48]>, Error> {
-    let k: [u8; 48] =
-        key.try_into().map_err(|_| Error::KeyLength { name: name.into(), expected: "48".into(), got: key.len() })?;
-    Ok(Zeroizing::new(k))
-}
 
 fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
     let h = Zeroizing::new(h);
@@ -71,7 +66,7 @@ fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
 /// ```
 #[derive(Clone)]
 pub struct WcShoup64 {
-    aes: Aes128,
+    aes: Arc<Aes128>,
     hash: Hasher,
 }
 
@@ -79,22 +74,36 @@ impl WcShoup64 {
     /// `K ‖ g`, 24 bytes, for the hash `kind`.
     pub fn new(kind: Kind, key: &[u8; 24]) -> WcShoup64 {
         let g = Zeroizing::new(<[u8; 8]>::try_from(&key[16..]).expect("8 bytes"));
-        WcShoup64 { aes: aes_of(&key[..16]), hash: Hasher::new(kind, &g) }
+        WcShoup64 {
+            aes: Arc::new(aes_of(&key[..16])),
+            hash: Hasher::new(kind, &g),
+        }
     }
     /// The tag of `msg` under `nonce` (one-shot, no allocation).
     pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<8> {
-        Tag::new(xor_into(self.hash.hash(msg), &aes_block(&self.aes, nonce)[..8]))
+        Tag::new(xor_into(
+            self.hash.hash(msg),
+            &aes_block(&self.aes, nonce)[..8],
+        ))
     }
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison).
-    pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+    pub fn verify(
+        &self,
+        nonce: &[u8; 16],
+        msg: &[u8],
+        tag: impl AsRef<[u8]>,
+    ) -> Result<(), MacError> {
         self.tag(nonce, msg).verify_slice(tag.as_ref())
     }
     /// Start tagging a message under `nonce` (never repeat a nonce under one
     /// key).
     pub fn start(&self, nonce: &[u8; 16]) -> WcShoup64Stream {
         let pad = aes_block(&self.aes, nonce);
-        WcShoup64Stream { hash: self.hash.clone(), pad: Zeroizing::new(pad[..8].try_into().expect("8 bytes")) }
+        WcShoup64Stream {
+            hash: self.hash.clone(),
+            pad: Zeroizing::new(pad[..8].try_into().expect("8 bytes")),
+        }
     }
 }
 
@@ -119,7 +128,12 @@ impl Keyed for WcShoup64 {
         let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
         Ok(Box::new(self.start(&n)))
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
         crate::spec::put(out, self.tag(&n, msg).as_ref())
     }
@@ -137,7 +151,7 @@ impl Keyed for WcShoup64 {
 /// a nonce must never repeat under one key.
 #[derive(Clone)]
 pub struct WcEval128 {
-    aes: Aes128,
+    aes: Arc<Aes128>,
     hash: Eval128,
 }
 
@@ -155,7 +169,10 @@ impl WcEval128 {
     /// `K ‖ α`, 32 bytes.
     pub fn new(key: &[u8; 32]) -> WcEval128 {
         let alpha = Zeroizing::new(<[u8; 16]>::try_from(&key[16..]).expect("16 bytes"));
-        WcEval128 { aes: aes_of(&key[..16]), hash: Eval128::new(&alpha) }
+        WcEval128 {
+            aes: Arc::new(aes_of(&key[..16])),
+            hash: Eval128::new(&alpha),
+        }
     }
     fn pad(&self, nonce: &[u8; 16]) -> Zeroizing<[u8; 16]> {
         aes_block(&self.aes, nonce)
@@ -166,8 +183,14 @@ impl Shoup3Eval128 {
     /// `K ‖ β ‖ α`, 48 bytes.
     pub fn new(key: &[u8; 48]) -> Shoup3Eval128 {
         let alpha = Zeroizing::new(<[u8; 16]>::try_from(&key[32..]).expect("16 bytes"));
-        let beta = Zeroizing::new(u128::from_le_bytes(key[16..32].try_into().expect("16 bytes")));
-        Shoup3Eval128 { aes: aes_of(&key[..16]), beta, hash: Eval128::new(&alpha) }
+        let beta = Zeroizing::new(u128::from_le_bytes(
+            key[16..32].try_into().expect("16 bytes"),
+        ));
+        Shoup3Eval128 {
+            aes: aes_of(&key[..16]),
+            beta,
+            hash: Eval128::new(&alpha),
+        }
     }
     /// `AES_K(n) ⊕ β·n`.
     fn pad(&self, nonce: &[u8; 16]) -> Zeroizing<[u8; 16]> {
@@ -183,7 +206,10 @@ macro_rules! nonce_xor_api {
             /// Start tagging a message under the nonce `n` (never repeat a nonce
             /// under one key).
             pub fn start(&self, nonce: &[u8; 16]) -> Eval128MacStream {
-                Eval128MacStream { hash: self.hash.clone(), pad: self.pad(nonce) }
+                Eval128MacStream {
+                    hash: self.hash.clone(),
+                    pad: self.pad(nonce),
+                }
             }
             /// The tag of `msg` under `nonce` (one-shot: no stream buffer).
             pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<16> {
@@ -191,7 +217,12 @@ macro_rules! nonce_xor_api {
             }
             /// `Ok(())` if `tag` is the tag of `msg` under `nonce`
             /// (constant-time comparison).
-            pub fn verify(&self, nonce: &[u8; 16], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), MacError> {
+            pub fn verify(
+                &self,
+                nonce: &[u8; 16],
+                msg: &[u8],
+                tag: impl AsRef<[u8]>,
+            ) -> Result<(), MacError> {
                 self.tag(nonce, msg).verify_slice(tag.as_ref())
             }
         }
@@ -205,7 +236,12 @@ macro_rules! nonce_xor_api {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
                 Ok(self.tag(&n, msg).to_vec())
             }
-            fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+            fn compute_into(
+                &self,
+                nonce: Option<&[u8]>,
+                msg: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
                 crate::spec::put(out, self.tag(&n, msg).as_ref())
             }
@@ -275,7 +311,8 @@ impl Shoup4Hash {
 /// [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred) (the CLI).
 pub fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
-    crate::rng::fill(&mut rs).map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
+    crate::rng::fill(&mut rs)
+        .map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;
     Ok(rs)
 }
 
@@ -299,7 +336,10 @@ impl Shoup4Tag {
     /// Split `r ‖ s ‖ tag`; `None` unless 24 bytes.
     pub fn from_bytes(b: &[u8]) -> Option<Shoup4Tag> {
         let b: &[u8; 24] = b.try_into().ok()?;
-        Some(Shoup4Tag { rs: b[..16].try_into().expect("16"), tag: b[16..].try_into().expect("8") })
+        Some(Shoup4Tag {
+            rs: b[..16].try_into().expect("16"),
+            tag: b[16..].try_into().expect("8"),
+        })
     }
 }
 
@@ -327,7 +367,13 @@ impl Shoup4 {
     pub fn new(which: Shoup4Hash, key: &[u8; 48]) -> Shoup4 {
         let alpha = Zeroizing::new(u64::from_le_bytes(key[32..40].try_into().expect("8 bytes")));
         let g = Zeroizing::new(<[u8; 8]>::try_from(&key[40..48]).expect("8 bytes"));
-        Shoup4 { which, f: aes_of(&key[..16]), g: aes_of(&key[16..32]), alpha, hash: Hasher::new(which.kind(), &g) }
+        Shoup4 {
+            which,
+            f: aes_of(&key[..16]),
+            g: aes_of(&key[16..32]),
+            alpha,
+            hash: Hasher::new(which.kind(), &g),
+        }
     }
 
     /// Which hash.
@@ -345,7 +391,11 @@ impl Shoup4 {
         let r = u64::from_le_bytes(rs[..8].try_into().expect("8 bytes"));
         let s = u64::from_le_bytes(rs[8..].try_into().expect("8 bytes"));
         let p = self.hash.platform();
-        let ars = Zeroizing::new(crate::shoup::mul_f_on(p, crate::shoup::mul_f_on(p, *self.alpha, r), s));
+        let ars = Zeroizing::new(crate::shoup::mul_f_on(
+            p,
+            crate::shoup::mul_f_on(p, *self.alpha, r),
+            s,
+        ));
         let le = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
         Zeroizing::new((le(&*fr) ^ le(&*gs) ^ *ars).to_le_bytes())
     }
@@ -359,13 +409,20 @@ impl Shoup4 {
     /// sender must use [`start`](Self::start) / [`tag`](Self::tag), which draw
     /// it at random (Theorem 4 assumes `r`, `s` uniform and independent).
     pub fn start_with_rs_for_known_answers(&self, rs: &[u8; 16]) -> Shoup4Stream {
-        Shoup4Stream { hash: self.hash.clone(), rs: *rs, pad: self.pad(rs) }
+        Shoup4Stream {
+            hash: self.hash.clone(),
+            rs: *rs,
+            pad: self.pad(rs),
+        }
     }
 
     /// Tag `msg` under a fresh random `r ‖ s`; send [`Shoup4Tag::to_bytes`].
     pub fn tag(&self, msg: &[u8]) -> Result<Shoup4Tag, Error> {
         let rs = random_rs()?;
-        Ok(Shoup4Tag { rs, tag: self.tag_with_rs_for_known_answers(&rs, msg) })
+        Ok(Shoup4Tag {
+            rs,
+            tag: self.tag_with_rs_for_known_answers(&rs, msg),
+        })
     }
 
     /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers
@@ -389,7 +446,10 @@ impl Shoup4Stream {
     }
     /// The pair `r ‖ s` and the tag.
     pub fn finalize(self) -> Shoup4Tag {
-        Shoup4Tag { rs: self.rs, tag: xor_into(self.hash.finalize(), &*self.pad) }
+        Shoup4Tag {
+            rs: self.rs,
+            tag: xor_into(self.hash.finalize(), &*self.pad),
+        }
     }
 }
 
@@ -429,13 +489,20 @@ impl Stream for Shoup4KnownStream {
 impl Keyed for Shoup4Known {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
-        Ok(Box::new(Shoup4KnownStream(self.0.start_with_rs_for_known_answers(&rs))))
+        Ok(Box::new(Shoup4KnownStream(
+            self.0.start_with_rs_for_known_answers(&rs),
+        )))
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
         Ok(self.0.tag_with_rs_for_known_answers(&rs, msg).to_vec())
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
         crate::spec::put(out, &self.0.tag_with_rs_for_known_answers(&rs, msg))
     }
@@ -459,36 +526,60 @@ impl DeferredPad {
     pub(crate) fn apply(&self, nonce: &[u8; 16], h: &[u8]) -> Result<Vec<u8>, Error> {
         let pad = (self.0)(nonce);
         if pad.len() != h.len() {
-            return Err(Error::Invalid(format!("hash gave {} bytes, expected {}", h.len(), pad.len())));
+            return Err(Error::Invalid(format!(
+                "hash gave {} bytes, expected {}",
+                h.len(),
+                pad.len()
+            )));
         }
         Ok(h.iter().zip(pad.iter()).map(|(a, b)| a ^ b).collect())
     }
 }
 
-/// For `shoup3-eval128` and the `shoup4-` names: the hash stream and the pad
-/// of [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred); `None` for any
-/// other name.
-pub(crate) fn deferred(d: &crate::macs::MacDesc, key: &[u8]) -> Result<Deferred, Error> {
-    use crate::macs::{Finish, Hash};
-    let k = key48(key, d.name)?;
-    Ok(match (d.finish, d.hash) {
-        (Finish::Shoup3, _) => {
-            let m = Shoup3Eval128::new(&k);
-            let s: Box<dyn Stream> = Box::new(Eval128HashOnly(m.hash.clone()));
-            (s, DeferredPad(Box::new(move |n| Zeroizing::new(m.pad(n).to_vec()))))
-        }
-        (Finish::Shoup4, Hash::Shoup64(h)) => {
-            let which = match h {
-                "eval64" => Shoup4Hash::Eval64,
-                "division64" => Shoup4Hash::Division64,
-                _ => return Err(Error::NotImplemented(d.name.to_string())),
-            };
-            let m = Shoup4::new(which, &k);
-            let s: Box<dyn Stream> = Box::new(Shoup4HashOnly(m.hash.clone()));
-            (s, DeferredPad(Box::new(move |rs| Zeroizing::new(m.pad(rs).to_vec()))))
-        }
-        _ => return Err(Error::NotImplemented(d.name.to_string())),
-    })
+impl WcShoup64 {
+    /// A message started before its nonce is known, from this key's set-up.
+    pub(crate) fn start_deferred(&self) -> (Box<dyn Stream>, Arc<Aes128>) {
+        (
+            Box::new(Shoup4HashOnly(self.hash.clone())),
+            Arc::clone(&self.aes),
+        )
+    }
+}
+
+impl WcEval128 {
+    /// A message started before its nonce is known, from this key's set-up.
+    pub(crate) fn start_deferred(&self) -> (Box<dyn Stream>, Arc<Aes128>) {
+        (
+            Box::new(Eval128HashOnly(self.hash.clone())),
+            Arc::clone(&self.aes),
+        )
+    }
+}
+
+impl Shoup3Eval128 {
+    /// The hash stream and the pad of a message started before its nonce is
+    /// known, from this key's set-up.
+    pub(crate) fn start_deferred(&self) -> Deferred {
+        let m = self.clone();
+        let s: Box<dyn Stream> = Box::new(Eval128HashOnly(m.hash.clone()));
+        (
+            s,
+            DeferredPad(Box::new(move |n| Zeroizing::new(m.pad(n).to_vec()))),
+        )
+    }
+}
+
+impl Shoup4 {
+    /// The hash stream and the pad of a message whose pair `r ‖ s` is drawn
+    /// at the end, from this key's set-up.
+    pub(crate) fn start_deferred(&self) -> Deferred {
+        let m = self.clone();
+        let s: Box<dyn Stream> = Box::new(Shoup4HashOnly(m.hash.clone()));
+        (
+            s,
+            DeferredPad(Box::new(move |rs| Zeroizing::new(m.pad(rs).to_vec()))),
+        )
+    }
 }
 
 struct Eval128HashOnly(Eval128);

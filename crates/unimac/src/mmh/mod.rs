@@ -12,7 +12,7 @@
 //!   (`portable`), an AVX2 `vpmuludq` path (`avx2`, section 3.2) and
 //!   its AVX-512F form (`avx512`), chosen once per key from
 //!   [`crate::platform::Platform::detect`] (or the evidence given to `new_on`).
-//! - [`block_families`]: the same as tree block functions (docs/WIRE.md §6), so
+//! - the same as tree block functions ([`crate::tree::Block`]) (docs/WIRE.md §6), so
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
 //! Security (section 4; every bound below is checked exhaustively at reduced
@@ -28,11 +28,11 @@
 use crate::prelude::*;
 use zeroize::Zeroizing;
 
-use crate::group::DeltaGroup;
-use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
-use crate::spec::{BlockFamily, BlockHash};
 use crate::error::Error;
+use crate::group::DeltaGroup;
 use crate::platform::{Backend as _, Platform};
+use crate::spec::{BlockFamily, BlockHash};
+use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
@@ -113,14 +113,20 @@ fn run_nmh32(platform: Platform, backend: Backend, key: &[u32; K], blocks: &[u8]
 }
 
 fn words32(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn check_len(name: &str, what: &str, got: usize, want: usize) -> Result<(), Error> {
     if got == want {
         Ok(())
     } else {
-        Err(Error::Message { name: name.to_string(), reason: format!("{what} must be {want} bytes, got {got}") })
+        Err(Error::Message {
+            name: name.to_string(),
+            reason: format!("{what} must be {want} bytes, got {got}"),
+        })
     }
 }
 
@@ -144,7 +150,11 @@ impl Mmh32 {
             return Err(Error::Invalid(format!("mmh32xN: N must be 1..4, got {n}")));
         }
         check_len(&format!("mmh32x{n}"), "key", key.len(), 4 * (K - 1 + n))?;
-        Ok(Mmh32 { key: Zeroizing::new(words32(key)), platform, backend: Backend::for_platform(platform) })
+        Ok(Mmh32 {
+            key: Zeroizing::new(words32(key)),
+            platform,
+            backend: Backend::for_platform(platform),
+        })
     }
 
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
@@ -163,13 +173,22 @@ impl Mmh32 {
     /// If `blocks.len()` is not a multiple of 128 or `out` is not `4N` bytes per block.
     pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         assert_eq!(blocks.len() % BLOCK32, 0, "mmh32xN: whole 128-byte blocks");
-        assert_eq!(out.len(), blocks.len() / BLOCK32 * 4 * self.outputs(), "mmh32xN: 4N bytes out per block");
+        assert_eq!(
+            out.len(),
+            blocks.len() / BLOCK32 * 4 * self.outputs(),
+            "mmh32xN: 4N bytes out per block"
+        );
         run_mmh32(self.platform, self.backend, &self.key, blocks, out)
     }
 
     /// One block (exactly 128 bytes) to `4N` bytes.
     pub fn hash(&self, block: &[u8]) -> Result<Vec<u8>, Error> {
-        check_len(&format!("mmh32x{}", self.outputs()), "the message (one block)", block.len(), BLOCK32)?;
+        check_len(
+            &format!("mmh32x{}", self.outputs()),
+            "the message (one block)",
+            block.len(),
+            BLOCK32,
+        )?;
         let mut out = vec![0u8; 4 * self.outputs()];
         self.hash_blocks(block, &mut out);
         Ok(out)
@@ -196,7 +215,11 @@ impl Nmh32 {
         for (w, c) in k.iter_mut().zip(key.chunks_exact(4)) {
             *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
-        Ok(Nmh32 { key: k, platform, backend: Backend::for_platform(platform) })
+        Ok(Nmh32 {
+            key: k,
+            platform,
+            backend: Backend::for_platform(platform),
+        })
     }
 
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
@@ -210,7 +233,11 @@ impl Nmh32 {
     /// If `blocks.len()` is not a multiple of 128 or `out` is not 4 bytes per block.
     pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         assert_eq!(blocks.len() % BLOCK32, 0, "nmh32: whole 128-byte blocks");
-        assert_eq!(out.len(), blocks.len() / BLOCK32 * 4, "nmh32: 4 bytes out per block");
+        assert_eq!(
+            out.len(),
+            blocks.len() / BLOCK32 * 4,
+            "nmh32: 4 bytes out per block"
+        );
         run_nmh32(self.platform, self.backend, &self.key, blocks, out)
     }
 
@@ -246,7 +273,11 @@ impl Mmh64 {
     /// If `blocks.len()` is not a multiple of 256 or `out` is not 8 bytes per block.
     pub fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
         assert_eq!(blocks.len() % BLOCK64, 0, "mmh64: whole 256-byte blocks");
-        assert_eq!(out.len(), blocks.len() / BLOCK64 * 8, "mmh64: 8 bytes out per block");
+        assert_eq!(
+            out.len(),
+            blocks.len() / BLOCK64 * 8,
+            "mmh64: 8 bytes out per block"
+        );
         portable::mmh64(&self.key, blocks, out)
     }
 
@@ -331,23 +362,44 @@ pub(crate) fn catalog() -> Vec<Entry> {
     v
 }
 
-/// The block functions of this family that have a tree mode (docs/WIRE.md §6):
-/// `mmh32x1..4` (B = 128, O = 4N, K = 4(31+N)), `nmh32` (128, 4, 128) and
-/// `mmh64` (256, 8, 256).
-pub fn block_families() -> Vec<BlockFamily> {
-    let mut v = Vec::new();
-    for n in 1..=4usize {
-        v.push(BlockFamily::new(format!("mmh32x{n}"), BLOCK32, 4 * n, 4 * (K - 1 + n), DeltaGroup::Words32, move |key: &[u8]| {
-            Box::new(Mmh32::new(n, key).expect("tree passes K bytes")) as Box<dyn BlockHash>
-        }));
+/// The block function `b` of this family as a tree's block function
+/// (docs/WIRE.md §6): `mmh32x1..4` (B = 128, O = 4N, K = 4(31+N)), `nmh32`
+/// (128, 4, 128) and `mmh64` (256, 8, 256).
+pub(crate) fn block_family(b: crate::tree::Block) -> BlockFamily {
+    use crate::tree::Block;
+    match (b, b.mmh32_words()) {
+        (_, Some(n)) => BlockFamily::new(
+            b.name(),
+            BLOCK32,
+            4 * n,
+            4 * (K - 1 + n),
+            DeltaGroup::Words32,
+            move |key: &[u8]| {
+                Box::new(Mmh32::new(n, key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+            },
+        ),
+        (Block::Nmh32, _) => BlockFamily::new(
+            b.name(),
+            BLOCK32,
+            4,
+            BLOCK32,
+            DeltaGroup::Words32,
+            |key: &[u8]| {
+                Box::new(Nmh32::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+            },
+        ),
+        (Block::Mmh64, _) => BlockFamily::new(
+            b.name(),
+            BLOCK64,
+            8,
+            BLOCK64,
+            DeltaGroup::Integer,
+            |key: &[u8]| {
+                Box::new(Mmh64::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
+            },
+        ),
+        _ => unreachable!("tree::Block::family sends only MMH and NMH here"),
     }
-    v.push(BlockFamily::new("nmh32", BLOCK32, 4, BLOCK32, DeltaGroup::Words32, |key: &[u8]| {
-        Box::new(Nmh32::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
-    }));
-    v.push(BlockFamily::new("mmh64", BLOCK64, 8, BLOCK64, DeltaGroup::Integer, |key: &[u8]| {
-        Box::new(Mmh64::new(key).expect("tree passes K bytes")) as Box<dyn BlockHash>
-    }));
-    v
 }
 
 #[cfg(test)]

@@ -14,12 +14,12 @@ use zeroize::Zeroizing;
 
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
-use crate::macs::{self, Finish, Framing, Hash, MacDesc, Nonce};
 use crate::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
 use crate::mac::{
-    Hash127Aes, Hash127AesAdd, Hash127AesNonce, Hash127OneTime, Hash127OneTime96, KeyedHash, Pending, TreeHash,
-    WegmanCarter,
+    Hash127Aes, Hash127AesAdd, Hash127AesNonce, Hash127OneTime, Hash127OneTime96, KeyedHash,
+    Pending, TreeHash, WegmanCarter,
 };
+use crate::macs::{self, Finish, Framing, Hash, MacDesc};
 use crate::shoup::Kind;
 use crate::tag::verify_tag;
 use crate::umac::Umac;
@@ -42,7 +42,7 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
             Ok(_) => Ok(d),
             Err(_) => Err(Error::NotImplemented(d.name.to_string())),
         },
-        None => Err(Error::UnknownName(name.strip_prefix("mac-").unwrap_or(name).to_string())),
+        None => Err(Error::UnknownName(name.to_string())),
     }
 }
 
@@ -52,16 +52,11 @@ fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, 
 }
 
 fn key_error(d: &MacDesc, got: usize) -> Error {
-    Error::KeyLength { name: d.name.to_string(), expected: KeySpec::OneOf(d.key_sizes).describe(), got }
-}
-
-fn shoup_kind(h: &str) -> Result<Kind, Error> {
-    Ok(match h {
-        "eval64" => Kind::Eval64,
-        "division64" => Kind::Division64,
-        "gdivision64" => Kind::GDivision64,
-        _ => return Err(Error::UnknownName(h.to_string())),
-    })
+    Error::KeyLength {
+        name: d.name.to_string(),
+        expected: KeySpec::OneOf(d.key_sizes).describe(),
+        got,
+    }
 }
 
 /// The typed MAC of a reusable row, keyed once. Its variants differ in
@@ -94,23 +89,31 @@ impl Engine {
             return Err(key_error(d, key.len()));
         }
         Ok(match (d.hash, d.finish) {
-            (_, Finish::OneTimePad | Finish::OneTime96) => return Err(Error::OneTimeOnly(d.name.to_string())),
-            (Hash::Hash127, Finish::Scramble) => Engine::Scramble(Hash127Aes::new(&*fixed(d, key)?)),
-            (Hash::Hash127, Finish::NonceScramble) => Engine::NonceScramble(Hash127AesNonce::new(&*fixed(d, key)?)),
-            (Hash::Hash127, Finish::NoncePadP127) => Engine::NoncePad(Hash127AesAdd::new(&*fixed(d, key)?)),
-            (Hash::Shoup64(h), Finish::Pad(_)) => Engine::Shoup64(WcShoup64::new(shoup_kind(h)?, &*fixed(d, key)?)),
+            (_, Finish::OneTimePad | Finish::OneTime96) => {
+                return Err(Error::OneTimeOnly(d.name.to_string()))
+            }
+            (Hash::Hash127, Finish::Scramble) => {
+                Engine::Scramble(Hash127Aes::new(&*fixed(d, key)?))
+            }
+            (Hash::Hash127, Finish::NonceScramble) => {
+                Engine::NonceScramble(Hash127AesNonce::new(&*fixed(d, key)?))
+            }
+            (Hash::Hash127, Finish::NoncePadP127) => {
+                Engine::NoncePad(Hash127AesAdd::new(&*fixed(d, key)?))
+            }
+            (Hash::Shoup64(h), Finish::Pad(_)) => {
+                Engine::Shoup64(WcShoup64::new(h, &*fixed(d, key)?))
+            }
             (Hash::Shoup64(h), Finish::Shoup4) => {
-                let which = match shoup_kind(h)? {
+                let which = match h {
                     Kind::Eval64 => Shoup4Hash::Eval64,
                     Kind::Division64 => Shoup4Hash::Division64,
                     Kind::GDivision64 => return Err(Error::NotImplemented(d.name.to_string())),
                 };
                 Engine::Shoup4(Shoup4::new(which, &*fixed(d, key)?))
             }
-            (Hash::Tree(f), Finish::Pad(group)) => {
-                let fam = crate::tree::family(f).ok_or_else(|| Error::NotImplemented(d.name.to_string()))?;
-                debug_assert_eq!(fam.group, group, "{}: the table's group is the family's", d.name);
-                Engine::Tree(WegmanCarter::new(TreeHash(fam), key)?)
+            (Hash::Tree(b), Finish::Pad(_)) => {
+                Engine::Tree(WegmanCarter::new(TreeHash(b.family()), key)?)
             }
             (Hash::Eval128, Finish::Pad(_)) => Engine::Eval128(WcEval128::new(&*fixed(d, key)?)),
             (Hash::Eval128, Finish::Shoup3) => Engine::Shoup3(Shoup3Eval128::new(&*fixed(d, key)?)),
@@ -169,7 +172,9 @@ impl Engine {
         fn not16() -> Error {
             Error::Invalid("nonce must be 16 bytes".into())
         }
-        let n16 = || -> Result<&[u8; 16], Error> { nonce.unwrap_or_default().try_into().map_err(|_| not16()) };
+        let n16 = || -> Result<&[u8; 16], Error> {
+            nonce.unwrap_or_default().try_into().map_err(|_| not16())
+        };
         let n = || nonce.unwrap_or_default();
         match self {
             Engine::Scramble(m) => put(out, m.tag(msg).as_bytes()),
@@ -189,6 +194,40 @@ impl Engine {
         }
     }
 
+    /// Start a message of row `d` before its nonce is known, from the key
+    /// set up once (no AES schedule, hash key or table per message).
+    fn start_deferred(&self, d: &'static MacDesc) -> Result<Pending, Error> {
+        use crate::mac::PendingFinish as F;
+        Ok(match self {
+            Engine::Scramble(m) => Pending::direct(Box::new(m.start()), d),
+            Engine::NonceScramble(m) => m.start_deferred(d),
+            Engine::NoncePad(m) => m.start_deferred(d),
+            Engine::Shoup64(m) => {
+                let (s, aes) = m.start_deferred();
+                Pending::other(s, F::Wc(aes, d.tag, crate::group::DeltaGroup::Xor), d)
+            }
+            Engine::Eval128(m) => {
+                let (s, aes) = m.start_deferred();
+                Pending::other(s, F::Wc(aes, d.tag, crate::group::DeltaGroup::Xor), d)
+            }
+            Engine::Shoup3(m) => {
+                let (s, pad) = m.start_deferred();
+                Pending::other(s, F::Pad(pad), d)
+            }
+            Engine::Shoup4(m) => {
+                let (s, pad) = m.start_deferred();
+                Pending::other(s, F::Pad(pad), d)
+            }
+            Engine::Tree(m) => m.start_deferred(d)?,
+            Engine::Umac4(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+            Engine::Umac8(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+            Engine::Umac12(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+            Engine::Umac16(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+            Engine::Vmac8(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+            Engine::Vmac16(m) => Pending::deferred(Box::new(m.start_deferred()), d),
+        })
+    }
+
     /// Start a message (the output is the tag as sent).
     fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         match self {
@@ -202,7 +241,10 @@ impl Engine {
     fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         match self {
             Engine::Shoup4(m) => {
-                let rs: [u8; 16] = nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
+                let rs: [u8; 16] = nonce
+                    .unwrap_or_default()
+                    .try_into()
+                    .map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
                 Ok(Box::new(crate::mac::shoup::Shoup4Known::stream(m, &rs)))
             }
             e => e.keyed().start_with_nonce(nonce),
@@ -211,10 +253,18 @@ impl Engine {
 
     /// The known answer of the row: for `shoup4-` the caller's pair gives
     /// the 8-byte tag alone; the others as [`Engine::tag_into`].
-    fn known_answer_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn known_answer_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         match self {
             Engine::Shoup4(m) => {
-                let rs: &[u8; 16] = nonce.unwrap_or_default().try_into().map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
+                let rs: &[u8; 16] = nonce
+                    .unwrap_or_default()
+                    .try_into()
+                    .map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
                 crate::spec::put(out, &m.tag_with_rs_for_known_answers(rs, msg))
             }
             e => e.tag_into(nonce, msg, out),
@@ -226,39 +276,6 @@ impl Engine {
 #[inline(never)]
 fn short_buffer(have: usize, need: usize) -> Error {
     Error::Invalid(format!("output buffer of {have} bytes, {need} needed"))
-}
-
-/// The nonce rule of a row in four bytes, for the check on every message
-/// (the row itself explains a refusal: [`MacDesc::check_nonce`]).
-#[derive(Clone, Copy)]
-struct NonceFast {
-    /// Shortest and longest caller nonce (0, 0: none taken).
-    lo: u8,
-    hi: u8,
-    /// A `hi`-byte nonce must have its top bit clear.
-    top_bit_clear: bool,
-}
-
-impl NonceFast {
-    fn of(d: &MacDesc) -> NonceFast {
-        match d.nonce {
-            Nonce::Sequence { min, max, top_bit_clear, .. } => NonceFast { lo: min as u8, hi: max as u8, top_bit_clear },
-            _ => NonceFast { lo: 0, hi: 0, top_bit_clear: false },
-        }
-    }
-    #[inline(always)]
-    fn accepts(self, nonce: Option<&[u8]>) -> bool {
-        match nonce {
-            None => self.hi == 0,
-            Some(n) => {
-                let l = n.len();
-                self.hi != 0
-                    && l >= self.lo as usize
-                    && l <= self.hi as usize
-                    && !(self.top_bit_clear && l == self.hi as usize && n[0] & 0x80 != 0)
-            }
-        }
-    }
 }
 
 /// A reusable MAC by its name (`X` or `mac-X`), keyed once: the one
@@ -284,8 +301,6 @@ impl NonceFast {
 /// ```
 pub struct NamedMac {
     desc: &'static MacDesc,
-    nonce: NonceFast,
-    key: Zeroizing<Vec<u8>>,
     engine: Engine,
 }
 
@@ -295,7 +310,7 @@ impl NamedMac {
     pub fn new(name: &str, key: &[u8]) -> Result<NamedMac, Error> {
         let d = desc(name)?;
         let engine = Engine::new(d, key)?;
-        Ok(NamedMac { desc: d, nonce: NonceFast::of(d), key: Zeroizing::new(key.to_vec()), engine })
+        Ok(NamedMac { desc: d, engine })
     }
 
     /// The row of the table this MAC is.
@@ -351,8 +366,13 @@ impl NamedMac {
     /// [`tag`](Self::tag) into `out`, which must hold [`tag_len`](Self::tag_len)
     /// bytes; the tag's length is returned. No allocation.
     #[inline]
-    pub fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        if !self.nonce.accepts(nonce) {
+    pub fn tag_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        if !self.desc.nonce.accepts(nonce) {
             return Err(self.nonce_error(nonce));
         }
         self.engine.tag_into(nonce, msg, out)
@@ -361,12 +381,20 @@ impl NamedMac {
     #[cold]
     #[inline(never)]
     fn nonce_error(&self, nonce: Option<&[u8]>) -> Error {
-        self.desc.check_nonce(nonce).err().unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
+        self.desc
+            .check_nonce(nonce)
+            .err()
+            .unwrap_or_else(|| Error::Invalid(format!("{}: nonce refused", self.desc.name)))
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// `Err(Error::TagMismatch)` if not, another error for bad arguments.
     /// For `shoup4-*`, `tag` is `r ‖ s ‖ tag` as sent and `nonce` is `None`.
-    pub fn verify(&self, nonce: Option<&[u8]>, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
+    pub fn verify(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        tag: impl AsRef<[u8]>,
+    ) -> Result<(), Error> {
         let tag = tag.as_ref();
         self.desc.check_nonce(nonce)?;
         if let Engine::Shoup4(m) = &self.engine {
@@ -382,30 +410,15 @@ impl NamedMac {
     /// nonce (e.g. fsync a counter) while the message is being hashed, and
     /// give it to [`Pending::finalize`].
     pub fn start_deferred(&self) -> Result<Pending, Error> {
-        // A stateless MAC has nothing to defer: its message starts from the
-        // key set up once (no AES schedule or table of powers per message).
-        if self.desc.nonce == Nonce::None {
-            return Ok(Pending::direct(self.engine.start(None)?, self.desc));
-        }
-        // From the key set up once where the engine has it (UMAC's and
-        // VMAC's key derivation, a tree's level keys), not per message.
-        let d = self.desc;
-        match &self.engine {
-            Engine::Umac4(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Umac8(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Umac12(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Umac16(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Vmac8(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Vmac16(m) => Ok(Pending::deferred(Box::new(m.start_deferred()), d)),
-            Engine::Tree(m) => m.start_deferred(d),
-            _ => crate::mac::start_deferred(d, &self.key),
-        }
+        self.engine.start_deferred(self.desc)
     }
 }
 
 impl core::fmt::Debug for NamedMac {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("NamedMac").field("name", &self.desc.name).finish_non_exhaustive()
+        f.debug_struct("NamedMac")
+            .field("name", &self.desc.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -428,7 +441,9 @@ pub struct OneTimeMac {
 
 impl core::fmt::Debug for OneTimeMac {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("OneTimeMac").field("name", &self.desc.name).finish_non_exhaustive()
+        f.debug_struct("OneTimeMac")
+            .field("name", &self.desc.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -437,12 +452,18 @@ impl OneTimeMac {
     pub fn new(name: &str, key: &[u8]) -> Result<OneTimeMac, Error> {
         let d = desc(name)?;
         if !d.one_time {
-            return Err(Error::Invalid(format!("{}: not a one-time MAC; use the reusable interface", d.name)));
+            return Err(Error::Invalid(format!(
+                "{}: not a one-time MAC; use the reusable interface",
+                d.name
+            )));
         }
         if !d.accepts_key(key.len()) {
             return Err(key_error(d, key.len()));
         }
-        Ok(OneTimeMac { desc: d, key: Zeroizing::new(key.to_vec()) })
+        Ok(OneTimeMac {
+            desc: d,
+            key: Zeroizing::new(key.to_vec()),
+        })
     }
     /// The row of the table.
     pub fn desc(&self) -> &'static MacDesc {
@@ -454,9 +475,18 @@ impl OneTimeMac {
     }
     fn stream(&self) -> Result<Box<dyn Stream>, Error> {
         Ok(match self.desc.finish {
-            Finish::OneTimePad => Box::new(Hash127OneTime::new(&*fixed(self.desc, &self.key)?).start()),
-            Finish::OneTime96 => Box::new(Hash127OneTime96::new(&*fixed(self.desc, &self.key)?).start()),
-            _ => return Err(Error::Invalid(format!("{}: not a one-time MAC", self.desc.name))),
+            Finish::OneTimePad => {
+                Box::new(Hash127OneTime::new(&*fixed(self.desc, &self.key)?).start())
+            }
+            Finish::OneTime96 => {
+                Box::new(Hash127OneTime96::new(&*fixed(self.desc, &self.key)?).start())
+            }
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "{}: not a one-time MAC",
+                    self.desc.name
+                )))
+            }
         })
     }
     /// Start tagging the key's one message, given in pieces by
@@ -507,12 +537,19 @@ impl OneTimeMac {
     /// assert!(c.verify().is_err());
     /// ```
     pub fn start_check(&self, expected: &[u8]) -> Result<OneTimeCheck, Error> {
-        Ok(OneTimeCheck { name: self.desc.name, stream: self.stream()?, expected: expected.to_vec() })
+        Ok(OneTimeCheck {
+            name: self.desc.name,
+            stream: self.stream()?,
+            expected: expected.to_vec(),
+        })
     }
     /// `Ok(())` if `tag` is the tag of `msg` (constant-time comparison);
     /// does not spend the key.
     pub fn verify(&self, msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), Error> {
-        Ok(verify_tag(&Zeroizing::new(self.compute(msg)), tag.as_ref())?)
+        Ok(verify_tag(
+            &Zeroizing::new(self.compute(msg)),
+            tag.as_ref(),
+        )?)
     }
 }
 
@@ -531,7 +568,15 @@ pub struct OneTimeCheck {
 
 impl core::fmt::Debug for OneTimeCheck {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("OneTimeCheck").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("OneTimeCheck")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl crate::stripe::Absorb for OneTimeCheck {
+    fn update(&mut self, data: &[u8]) {
+        OneTimeCheck::update(self, data)
     }
 }
 
@@ -560,13 +605,29 @@ impl Keyed for KnownAnswer {
     fn start_with_nonce(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         match &self.engine {
             Some(e) => e.start_check(nonce),
-            None => OneTimeMac { desc: self.desc, key: self.key.clone() }.stream(),
+            None => OneTimeMac {
+                desc: self.desc,
+                key: self.key.clone(),
+            }
+            .stream(),
         }
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         match &self.engine {
             Some(e) => e.known_answer_into(nonce, msg, out),
-            None => crate::spec::put(out, &OneTimeMac { desc: self.desc, key: self.key.clone() }.compute(msg)),
+            None => crate::spec::put(
+                out,
+                &OneTimeMac {
+                    desc: self.desc,
+                    key: self.key.clone(),
+                }
+                .compute(msg),
+            ),
         }
     }
 }
@@ -586,22 +647,23 @@ pub(crate) fn entry(d: &'static MacDesc) -> Entry {
         takes_len: false,
         summary: format!("{} ({})", d.summary, d.source),
     };
-    let mut e = Entry::keyed(info, move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-        let engine = if d.one_time { None } else { Some(Engine::new(d, p.key)?) };
-        Ok(Box::new(KnownAnswer { desc: d, engine, key: Zeroizing::new(p.key.to_vec()) }))
-    })
-    .nonce_from(d.nonce.min());
-    if let Nonce::Sequence { top_bit_clear: true, .. } = d.nonce {
-        e = e.nonce_rule(top_bit_clear);
-    }
+    let mut e = Entry::keyed(
+        info,
+        move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
+            let engine = if d.one_time {
+                None
+            } else {
+                Some(Engine::new(d, p.key)?)
+            };
+            Ok(Box::new(KnownAnswer {
+                desc: d,
+                engine,
+                key: Zeroizing::new(p.key.to_vec()),
+            }))
+        },
+    );
+    e.mac = Some(d);
     e
-}
-
-fn top_bit_clear(n: &[u8]) -> Result<(), Error> {
-    if n.len() == 16 && n[0] & 0x80 != 0 {
-        return Err(Error::Invalid("a 16-byte nonce must have its top bit clear".into()));
-    }
-    Ok(())
 }
 
 /// The names (without `mac-`) of every MAC present in this build, in the
@@ -632,10 +694,15 @@ impl NamedHash {
 
     fn from_info(i: &Info) -> Result<NamedHash, Error> {
         match i.key {
-            KeySpec::Fixed(k) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
-                Ok(NamedHash { name: i.name.clone(), key: k, out: i.out })
-            }
-            _ => Err(Error::Invalid(format!("{}: not a fixed-key hash with at most 16 output bytes", i.name))),
+            KeySpec::Fixed(k) if i.nonce == 0 && !i.takes_len && i.out <= 16 => Ok(NamedHash {
+                name: i.name.clone(),
+                key: k,
+                out: i.out,
+            }),
+            _ => Err(Error::Invalid(format!(
+                "{}: not a fixed-key hash with at most 16 output bytes",
+                i.name
+            ))),
         }
     }
 }
@@ -651,9 +718,24 @@ impl KeyedHash for NamedHash {
         self.out
     }
     fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
-        super::open(&self.name, &Params { key, nonce: None, len: None })
+        super::open(
+            &self.name,
+            &Params {
+                key,
+                nonce: None,
+                len: None,
+            },
+        )
     }
     fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
-        super::key(&self.name, &Params { key, nonce: None, len: None }).map(Some)
+        super::key(
+            &self.name,
+            &Params {
+                key,
+                nonce: None,
+                len: None,
+            },
+        )
+        .map(Some)
     }
 }

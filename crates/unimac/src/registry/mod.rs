@@ -17,13 +17,13 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 
-pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, NonceRule, Params, Stream};
 use crate::spec::Opening;
+pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, Params, Stream};
 
 mod mac;
 pub mod names;
-pub use mac::{desc, is_one_time, names, NamedMac, NamedHash, OneTimeCheck, OneTimeMac};
 pub use crate::mac::Pending;
+pub use mac::{desc, is_one_time, names, NamedHash, NamedMac, OneTimeCheck, OneTimeMac};
 
 /// Every implemented name, in the wire format's order.
 pub fn entries() -> &'static [Entry] {
@@ -36,63 +36,24 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::shoup::catalog());
         v.extend(crate::tree::catalog());
         v.extend(crate::modp::catalog());
-        // The MACs: one entry per row of the table whose hash this build has.
-        v.extend(crate::macs::MACS.iter().filter(|d| mac_available(d)).map(mac::entry));
+        // The MACs: one entry per row of the table.
+        v.extend(crate::macs::MACS.iter().map(mac::entry));
         v
     })
 }
 
 fn entry_of(info: &Info) -> Option<&'static Entry> {
-    entries().iter().find(|e| core::ptr::eq(&e.info, info) || e.info.name == info.name)
+    entries()
+        .iter()
+        .find(|e| core::ptr::eq(&e.info, info) || e.info.name == info.name)
 }
 
-/// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or a range for
-/// the names made with [`Entry::nonce_from`].
+/// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or the
+/// range of its row of the MAC table.
 pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
-    let min = entry_of(info).and_then(|e| e.nonce_min).unwrap_or(info.nonce);
-    min..=info.nonce
-}
-
-/// Every name the wire format (docs/WIRE.md) defines (for telling "not implemented" from "unknown").
-pub fn spec_names() -> Vec<String> {
-    let mut v: Vec<String> = vec!["hash127-raw".into(), "hash127".into()];
-    let trees: Vec<String> = {
-        let mut t: Vec<String> = (1..=4).map(|n| format!("mmh32x{n}")).collect();
-        t.push("nmh32".into());
-        t.push("mmh64".into());
-        for l in [32, 64, 96, 128] {
-            t.push(format!("sqh{l}-asm"));
-            t.push(format!("sqh{l}-e"));
-        }
-        t
-    };
-    for n in 1..=4 {
-        v.push(format!("mmh32x{n}"));
-    }
-    v.push("nmh32".into());
-    v.push("mmh64".into());
-    for l in [32, 64, 96, 128] {
-        for s in ["star", "asm", "asm2", "c", "c2", "e"] {
-            v.push(format!("sqh{l}-{s}"));
-        }
-    }
-    for s in ["eval64", "division64-key", "division64", "gdivision64-key", "gdivision64"] {
-        v.push(s.into());
-    }
-    v.push("eval128".into()); // §7
-    v.push("keystream".into());
-    v.extend(trees.iter().map(|t| format!("tree-{t}")));
-    v.push("modp".into());
-    v.extend(crate::macs::MACS.iter().map(|d| d.catalog_name.to_string()));
-    v
-}
-
-/// Whether this build has the hash of a row (every family is built in
-/// today; a tree row needs its block family).
-fn mac_available(d: &crate::macs::MacDesc) -> bool {
-    match d.hash {
-        crate::macs::Hash::Tree(f) => crate::tree::family(f).is_some(),
-        _ => true,
+    match entry_of(info).and_then(|e| e.mac) {
+        Some(d) => d.nonce.min()..=d.nonce.max(),
+        None => info.nonce..=info.nonce,
     }
 }
 
@@ -101,11 +62,7 @@ pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
     if let Some(e) = entries().iter().find(|e| e.info.name == name) {
         return Ok(e);
     }
-    if spec_names().iter().any(|n| n == name) {
-        Err(Error::NotImplemented(name.to_string()))
-    } else {
-        Err(Error::UnknownName(name.to_string()))
-    }
+    Err(Error::UnknownName(name.to_string()))
 }
 
 /// Check the key, nonce and length arguments against `info`.
@@ -123,7 +80,11 @@ fn check_entry(e: &Entry, p: &Params<'_>) -> Result<(), Error> {
 
 fn check_key(info: &Info, key: &[u8]) -> Result<(), Error> {
     if !info.key.accepts(key.len()) {
-        return Err(Error::KeyLength { name: info.name.clone(), expected: info.key.describe(), got: key.len() });
+        return Err(Error::KeyLength {
+            name: info.name.clone(),
+            expected: info.key.describe(),
+            got: key.len(),
+        });
     }
     Ok(())
 }
@@ -137,14 +98,23 @@ fn check_nonce_info(info: &Info, nonce: Option<&[u8]>) -> Result<(), Error> {
 
 pub(crate) fn check_nonce_entry(e: &Entry, nonce: Option<&[u8]>) -> Result<(), Error> {
     let info = &e.info;
-    check_nonce_len(info, e.nonce_min.unwrap_or(info.nonce)..=info.nonce, nonce)?;
-    match (e.nonce_rule, nonce) {
-        (Some(rule), Some(n)) => rule(n),
+    let Some(d) = e.mac else {
+        return check_nonce_len(info, info.nonce..=info.nonce, nonce);
+    };
+    check_nonce_len(info, d.nonce.min()..=d.nonce.max(), nonce)?;
+    // The row's rule on the value (VMAC: the top bit of a full-length
+    // nonce clear); a random pair given for a known answer has none.
+    match d.nonce {
+        crate::macs::Nonce::Sequence { .. } => d.check_nonce(nonce),
         _ => Ok(()),
     }
 }
 
-fn check_nonce_len(info: &Info, sizes: core::ops::RangeInclusive<usize>, nonce: Option<&[u8]>) -> Result<(), Error> {
+fn check_nonce_len(
+    info: &Info,
+    sizes: core::ops::RangeInclusive<usize>,
+    nonce: Option<&[u8]>,
+) -> Result<(), Error> {
     let name = &info.name;
     match (info.nonce, nonce) {
         (0, Some(_)) => Err(Error::UnexpectedNonce(name.clone())),
@@ -153,7 +123,11 @@ fn check_nonce_len(info: &Info, sizes: core::ops::RangeInclusive<usize>, nonce: 
             if sizes.contains(&x.len()) {
                 Ok(())
             } else if sizes.start() == sizes.end() {
-                Err(Error::NonceLength { name: name.clone(), expected: n, got: x.len() })
+                Err(Error::NonceLength {
+                    name: name.clone(),
+                    expected: n,
+                    got: x.len(),
+                })
             } else {
                 Err(Error::Invalid(format!(
                     "{name}: nonce must be {} to {} bytes, got {}",
@@ -170,8 +144,12 @@ fn check_nonce_len(info: &Info, sizes: core::ops::RangeInclusive<usize>, nonce: 
 fn check_len(info: &Info, len: Option<usize>) -> Result<(), Error> {
     let name = &info.name;
     match (info.takes_len, len) {
-        (true, None) => Err(Error::Length(format!("{name}: needs an output length (--len)"))),
-        (false, Some(_)) => Err(Error::Length(format!("{name}: takes no output length (--len)"))),
+        (true, None) => Err(Error::Length(format!(
+            "{name}: needs an output length (--len)"
+        ))),
+        (false, Some(_)) => Err(Error::Length(format!(
+            "{name}: takes no output length (--len)"
+        ))),
         _ => Ok(()),
     }
 }
@@ -195,8 +173,13 @@ fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
     if let Some(d) = crate::macs::one_time_row(&e.info.name) {
         return Err(Error::OneTimeOnly(d.name.to_string()));
     }
-    match crate::macs::MACS.iter().find(|d| d.catalog_name == e.info.name) {
-        Some(d) if d.framing == crate::macs::Framing::PairThenTag => Err(Error::CallerPair(d.name.to_string())),
+    match crate::macs::MACS
+        .iter()
+        .find(|d| d.catalog_name == e.info.name)
+    {
+        Some(d) if d.framing == crate::macs::Framing::PairThenTag => {
+            Err(Error::CallerPair(d.name.to_string()))
+        }
         _ => Ok(()),
     }
 }
@@ -263,7 +246,11 @@ pub(crate) fn key_unchecked(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn
         check_nonce_entry(e, p.nonce)?;
     }
     check_len(&e.info, p.len)?;
-    let p = Params { key: p.key, nonce: None, len: p.len };
+    let p = Params {
+        key: p.key,
+        nonce: None,
+        len: p.len,
+    };
     Ok(match &e.opening {
         Opening::Keyed(f) => f(&p)?,
         Opening::PerMessage(_) => Box::new(PerMessage {
@@ -290,7 +277,12 @@ impl Keyed for Checked {
         self.inner.compute(nonce, msg)
     }
     #[inline]
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         // A name without a nonce called without one (every hash): nothing
         // to check per message.
         if !(nonce.is_none() && self.entry.info.nonce == 0) {
@@ -317,7 +309,11 @@ impl Keyed for PerMessage {
         let Opening::PerMessage(f) = &self.entry.opening else {
             unreachable!("PerMessage wraps Entry::new openers only")
         };
-        f(&Params { key: &self.key, nonce, len: self.len })
+        f(&Params {
+            key: &self.key,
+            nonce,
+            len: self.len,
+        })
     }
 }
 
@@ -347,8 +343,18 @@ mod tests {
     #[test]
     fn params_debug_shows_no_key_bytes() {
         let key = [0xabu8; 32];
-        let d = format!("{:?}", Params { key: &key, nonce: None, len: None });
-        assert!(!d.to_lowercase().contains("ab") && !d.contains("171"), "{d}");
+        let d = format!(
+            "{:?}",
+            Params {
+                key: &key,
+                nonce: None,
+                len: None
+            }
+        );
+        assert!(
+            !d.to_lowercase().contains("ab") && !d.contains("171"),
+            "{d}"
+        );
         assert!(d.contains("32 secret bytes"), "{d}");
     }
 
@@ -383,21 +389,48 @@ mod tests {
         });
         let e: &'static Entry = &E;
         let key = [1u8, 2, 3, 4];
-        let k = key_entry(e, &Params { key: &key, nonce: None, len: None }).unwrap();
-        for (n, m) in [([9u8, 8], &b"abcdefg"[..]), ([0, 0], b""), ([255, 1], b"0123456789")] {
+        let k = key_entry(
+            e,
+            &Params {
+                key: &key,
+                nonce: None,
+                len: None,
+            },
+        )
+        .unwrap();
+        for (n, m) in [
+            ([9u8, 8], &b"abcdefg"[..]),
+            ([0, 0], b""),
+            ([255, 1], b"0123456789"),
+        ] {
             let mut want = [1 ^ n[0], 2 ^ n[1], 3 ^ n[0], 4 ^ n[1]];
             for (i, x) in m.iter().enumerate() {
                 want[i % 4] ^= x;
             }
             assert_eq!(k.compute(Some(&n), m).unwrap(), want);
         }
-        assert_eq!(k.start_with_nonce(None).err(), Some(Error::MissingNonce("test-xor".into())));
+        assert_eq!(
+            k.start_with_nonce(None).err(),
+            Some(Error::MissingNonce("test-xor".into()))
+        );
         assert_eq!(
             k.start_with_nonce(Some(&[1, 2, 3])).err(),
-            Some(Error::NonceLength { name: "test-xor".into(), expected: 2, got: 3 })
+            Some(Error::NonceLength {
+                name: "test-xor".into(),
+                expected: 2,
+                got: 3
+            })
         );
         assert!(matches!(
-            key_entry(e, &Params { key: &key[..3], nonce: None, len: None }).err(),
+            key_entry(
+                e,
+                &Params {
+                    key: &key[..3],
+                    nonce: None,
+                    len: None
+                }
+            )
+            .err(),
             Some(Error::KeyLength { got: 3, .. })
         ));
     }

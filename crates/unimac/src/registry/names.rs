@@ -2,17 +2,37 @@
 //! you mean", and the papers are cited by author and title. The command line
 //! and the Python package both resolve names here, so their messages agree.
 
-use crate::prelude::*;
-use super::{lookup, names, spec_names};
+use super::{entries, lookup, names};
 use crate::error::Error;
+use crate::prelude::*;
 
 /// The papers behind the library, by the numbers its catalogue uses.
 const PAPERS: &[(&str, &str, &str)] = &[
-    ("000", "Bernstein", "“Floating-point arithmetic and message authentication”"),
-    ("001", "Shoup", "“On fast and provably secure message authentication based on universal hashing”"),
-    ("002", "Bernstein", "“Guaranteed message authentication faster than MD5”"),
-    ("003", "Etzel–Patel–Ramzan", "“Square Hash: fast message authentication via optimized universal hash functions”"),
-    ("004", "Halevi–Krawczyk", "“MMH: software message authentication in the Gbit/second rates”"),
+    (
+        "000",
+        "Bernstein",
+        "“Floating-point arithmetic and message authentication”",
+    ),
+    (
+        "001",
+        "Shoup",
+        "“On fast and provably secure message authentication based on universal hashing”",
+    ),
+    (
+        "002",
+        "Bernstein",
+        "“Guaranteed message authentication faster than MD5”",
+    ),
+    (
+        "003",
+        "Etzel–Patel–Ramzan",
+        "“Square Hash: fast message authentication via optimized universal hash functions”",
+    ),
+    (
+        "004",
+        "Halevi–Krawczyk",
+        "“MMH: software message authentication in the Gbit/second rates”",
+    ),
 ];
 
 /// `text` with every reference of the form "seed" and a paper's three-digit
@@ -23,8 +43,14 @@ const PAPERS: &[(&str, &str, &str)] = &[
 pub fn cite(text: &str) -> String {
     let mut s = text.to_string();
     for (n, author, title) in PAPERS {
-        s = s.replace(&format!("{author} (seed {n})"), &format!("{author}, {title}"));
-        s = s.replace(&format!("{author}, seed {n}"), &format!("{author}, {title}"));
+        s = s.replace(
+            &format!("{author} (seed {n})"),
+            &format!("{author}, {title}"),
+        );
+        s = s.replace(
+            &format!("{author}, seed {n}"),
+            &format!("{author}, {title}"),
+        );
         s = s.replace(&format!("{author} seed {n}"), &format!("{author}, {title}"));
         s = s.replace(&format!("seed {n}"), &format!("{author}, {title}"));
     }
@@ -68,8 +94,7 @@ fn hint(s: Option<&str>) -> String {
 /// `name` (`X` or `mac-X`) as a MAC name without the prefix, if it is one of
 /// this build's MACs.
 pub fn mac_name(name: &str) -> Option<String> {
-    let bare = name.strip_prefix("mac-").unwrap_or(name);
-    names().into_iter().find(|n| n == bare)
+    crate::macs::find(name).map(|d| d.name.to_string())
 }
 
 /// As [`mac_name`], with a one-line error naming the problem otherwise (a
@@ -78,23 +103,32 @@ pub fn resolve_mac(name: &str) -> Result<String, Error> {
     if let Some(n) = mac_name(name) {
         return Ok(n);
     }
-    let bare = name.strip_prefix("mac-").unwrap_or(name);
     let macs = names();
-    let hint = hint(suggest(bare, macs.iter().map(String::as_str)));
-    if lookup(&format!("mac-{bare}")).is_err() && lookup(bare).is_ok() {
-        return Err(Error::Invalid(format!("'{name}' is a hash, not a MAC; {hint}'unimac list' shows the MACs")));
+    let catalog = crate::macs::MACS.iter().map(|d| d.catalog_name);
+    let hint = hint(
+        suggest(name, macs.iter().map(String::as_str).chain(catalog))
+            .and_then(crate::macs::find)
+            .map(|d| d.name),
+    );
+    if lookup(name).is_ok() {
+        return Err(Error::Invalid(format!(
+            "'{name}' is a hash, not a MAC; {hint}'unimac list' shows the MACs"
+        )));
     }
-    Err(Error::Invalid(format!("unknown MAC '{name}'; {hint}'unimac list' shows the MACs")))
+    Err(Error::Invalid(format!(
+        "unknown MAC '{name}'; {hint}'unimac list' shows the MACs"
+    )))
 }
 
-fn unknown(name: &str, all: &[String]) -> Error {
-    match lookup(name) {
-        Err(Error::NotImplemented(_)) => Error::Invalid(format!("{name}: not implemented in this build")),
-        _ => {
-            let hint = hint(suggest(name, all.iter().map(String::as_str)));
-            Error::Invalid(format!("unknown name '{name}'; {hint}'unimac list' shows every name"))
-        }
-    }
+fn unknown(name: &str) -> Error {
+    let all = entries()
+        .iter()
+        .map(|e| e.info.name.as_str())
+        .chain(crate::macs::MACS.iter().map(|d| d.name));
+    let hint = hint(suggest(name, all));
+    Error::Invalid(format!(
+        "unknown name '{name}'; {hint}'unimac list' shows every name"
+    ))
 }
 
 /// A name to compute: a wire name as is; `X` for `mac-X` when `X` is a MAC
@@ -104,24 +138,22 @@ pub fn resolve_spec(name: &str) -> Result<String, Error> {
     if lookup(name).is_ok() {
         return Ok(name.to_string());
     }
-    if let Some(m) = mac_name(name) {
-        return Ok(format!("mac-{m}"));
+    if let Some(d) = crate::macs::find(name) {
+        return Ok(d.catalog_name.to_string());
     }
-    Err(unknown(name, &spec_names()))
+    Err(unknown(name))
 }
 
 /// A MAC (`X` or `mac-X`) or else a wire name (a raw hash such as
 /// `eval64`): `(catalogue name, is a MAC)`.
 pub fn resolve_any(name: &str) -> Result<(String, bool), Error> {
-    if let Some(m) = mac_name(name) {
-        return Ok((format!("mac-{m}"), true));
+    if let Some(d) = crate::macs::find(name) {
+        return Ok((d.catalog_name.to_string(), true));
     }
     if lookup(name).is_ok() {
         return Ok((name.to_string(), false));
     }
-    let mut all = spec_names();
-    all.extend(names());
-    Err(unknown(name, &all))
+    Err(unknown(name))
 }
 
 #[cfg(test)]
@@ -132,7 +164,10 @@ mod tests {
     fn distances_and_suggestions() {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("", "ab"), 2);
-        assert_eq!(suggest("hash127-ase", ["hash127-aes", "wc-mmh32x2"]), Some("hash127-aes"));
+        assert_eq!(
+            suggest("hash127-ase", ["hash127-aes", "wc-mmh32x2"]),
+            Some("hash127-aes")
+        );
         assert_eq!(suggest("zzzz", ["hash127-aes"]), None);
     }
 
@@ -140,9 +175,16 @@ mod tests {
     fn citations_name_the_papers() {
         // Old-style references, built from the table of papers.
         let (b, h) = (PAPERS[0].0, PAPERS[4].0);
-        let s = cite(&format!("Bernstein (seed {b}), Theorem 9.2; (seed {h} §2.3)"));
+        let s = cite(&format!(
+            "Bernstein (seed {b}), Theorem 9.2; (seed {h} §2.3)"
+        ));
         assert!(!s.contains("seed"), "{s}");
-        assert!(s.contains("Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2"), "{s}");
+        assert!(
+            s.contains(
+                "Bernstein, “Floating-point arithmetic and message authentication”, Theorem 9.2"
+            ),
+            "{s}"
+        );
         assert!(s.contains("Halevi–Krawczyk"), "{s}");
     }
 
@@ -151,12 +193,27 @@ mod tests {
         assert_eq!(resolve_mac("mac-hash127-aes").unwrap(), "hash127-aes");
         assert_eq!(resolve_mac("hash127-aes").unwrap(), "hash127-aes");
         let e = resolve_mac("hash127-ase").unwrap_err().to_string();
-        assert_eq!(e, "unknown MAC 'hash127-ase'; did you mean 'hash127-aes'? 'unimac list' shows the MACs");
-        assert!(resolve_mac("eval64").unwrap_err().to_string().starts_with("'eval64' is a hash, not a MAC"));
+        assert_eq!(
+            e,
+            "unknown MAC 'hash127-ase'; did you mean 'hash127-aes'? 'unimac list' shows the MACs"
+        );
+        assert!(resolve_mac("eval64")
+            .unwrap_err()
+            .to_string()
+            .starts_with("'eval64' is a hash, not a MAC"));
         assert_eq!(resolve_spec("hash127").unwrap(), "hash127");
         assert_eq!(resolve_spec("hash127-aes").unwrap(), "mac-hash127-aes");
-        assert_eq!(resolve_any("eval64").unwrap(), ("eval64".to_string(), false));
-        assert_eq!(resolve_any("umac64").unwrap(), ("mac-umac64".to_string(), true));
-        assert!(resolve_any("evl64").unwrap_err().to_string().contains("did you mean 'eval64'?"));
+        assert_eq!(
+            resolve_any("eval64").unwrap(),
+            ("eval64".to_string(), false)
+        );
+        assert_eq!(
+            resolve_any("umac64").unwrap(),
+            ("mac-umac64".to_string(), true)
+        );
+        assert!(resolve_any("evl64")
+            .unwrap_err()
+            .to_string()
+            .contains("did you mean 'eval64'?"));
     }
 }

@@ -37,13 +37,17 @@
 use crate::prelude::*;
 use zeroize::Zeroize;
 
+use crate::error::Error;
 use crate::platform::Platform;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
-use crate::error::Error;
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod clmul;
+pub mod eval128;
+pub(crate) mod gdiv;
+pub(crate) mod gf128;
+pub(crate) mod gf2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod gfni;
@@ -56,10 +60,6 @@ mod vpclmul;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod vpclmul512;
-pub mod eval128;
-pub(crate) mod gdiv;
-pub(crate) mod gf128;
-pub(crate) mod gf2;
 // Parts only the tests reach, through `crate::hazmat`.
 #[cfg_attr(not(feature = "reference"), allow(dead_code))]
 pub(crate) mod minpoly;
@@ -67,10 +67,10 @@ pub(crate) mod portable;
 #[cfg(feature = "reference")]
 pub(crate) mod tables;
 
+use crate::platform::Backend as _;
 use gdiv::GKey;
 use gf2::{Modulus, F_LO};
 pub use keys::Ring64;
-use crate::platform::Backend as _;
 
 /// Which of Shoup's three hashes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +81,20 @@ pub enum Kind {
     Division64,
     /// The generalized division hash over GF(2^8) (§7).
     GDivision64,
+}
+
+impl Kind {
+    /// Every kind, in the order of docs/WIRE.md §5.
+    pub const ALL: [Kind; 3] = [Kind::Eval64, Kind::Division64, Kind::GDivision64];
+
+    /// The hash's wire name (`eval64`, `division64`, `gdivision64`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Eval64 => "eval64",
+            Kind::Division64 => "division64",
+            Kind::GDivision64 => "gdivision64",
+        }
+    }
 }
 
 /// One 64×64 carry-less product: by PCLMULQDQ where the evidence `p` has
@@ -217,7 +231,11 @@ impl Ring64 {
     /// The powers of `β` and their folds, the products by [`clmul64_on`]
     /// under the evidence `p`.
     fn new(p: Platform, m: Modulus, beta: u64) -> Ring64 {
-        let mut r = Ring64 { m, pow: [0; 33], fold: [0; 33] };
+        let mut r = Ring64 {
+            m,
+            pow: [0; 33],
+            fold: [0; 33],
+        };
         let clmul = |x, y| clmul64_on(p, x, y);
         let mut x = 1u64;
         for k in 0..33 {
@@ -274,7 +292,10 @@ impl Expanded {
                 let x64 = m.x64();
                 Expanded::Division(Box::new(Ring64::new(p, m, x64)), ring)
             }
-            Kind::GDivision64 => Expanded::G(Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key)))), g),
+            Kind::GDivision64 => Expanded::G(
+                Box::new(GKey::new(u64::from_le_bytes(gdiv::key_poly(key)))),
+                g,
+            ),
         }
     }
 
@@ -282,8 +303,12 @@ impl Expanded {
     fn table(kind: Kind, method: Table, key: &[u8; 8]) -> Expanded {
         let g = u64::from_le_bytes(*key);
         match (kind, method) {
-            (Kind::Eval64, Table::Method1) => Expanded::EvalMethod1(Box::new(tables::EvalMethod1::new(g))),
-            (Kind::Eval64, Table::Method2) => Expanded::EvalMethod2(Box::new(tables::EvalMethod2::new(g))),
+            (Kind::Eval64, Table::Method1) => {
+                Expanded::EvalMethod1(Box::new(tables::EvalMethod1::new(g)))
+            }
+            (Kind::Eval64, Table::Method2) => {
+                Expanded::EvalMethod2(Box::new(tables::EvalMethod2::new(g)))
+            }
             (Kind::Division64, _) => {
                 let m = Modulus::new(minpoly::key(g));
                 let f = move |v: u64| m.reduce((v as u128) << 64);
@@ -336,17 +361,22 @@ impl Expanded {
         debug_assert_eq!(data.len() % 8, 0);
         let _ = p;
         match self {
-            Expanded::Eval(r, RingBackend::Portable) => portable::eval_blocks(r.pow[1], acc as u64, data) as u128,
-            Expanded::Division(r, RingBackend::Portable) => portable::division_blocks(&r.m, acc as u64, data) as u128,
+            Expanded::Eval(r, RingBackend::Portable) => {
+                portable::eval_blocks(r.pow[1], acc as u64, data) as u128
+            }
+            Expanded::Division(r, RingBackend::Portable) => {
+                portable::division_blocks(&r.m, acc as u64, data) as u128
+            }
             #[cfg(target_arch = "x86_64")]
             Expanded::Eval(r, RingBackend::Pclmul) | Expanded::Division(r, RingBackend::Pclmul) => {
                 clmul::ring_blocks(p, r, acc, data)
             }
             #[cfg(target_arch = "x86_64")]
-            Expanded::Eval(r, RingBackend::Vpclmul) | Expanded::Division(r, RingBackend::Vpclmul) => {
-                vpclmul::ring_blocks(p, r, acc, data)
+            Expanded::Eval(r, RingBackend::Vpclmul)
+            | Expanded::Division(r, RingBackend::Vpclmul) => vpclmul::ring_blocks(p, r, acc, data),
+            Expanded::G(k, GBackend::Portable) => {
+                portable::gdivision_blocks(k, acc as u64, data) as u128
             }
-            Expanded::G(k, GBackend::Portable) => portable::gdivision_blocks(k, acc as u64, data) as u128,
             #[cfg(target_arch = "x86_64")]
             Expanded::G(k, GBackend::Pclmul) => clmul::g_blocks(p, k, acc, data),
             #[cfg(target_arch = "x86_64")]
@@ -372,7 +402,9 @@ impl Expanded {
         match self {
             Expanded::Division(_, b) if *b == RingBackend::Portable => Some(acc as u64),
             Expanded::G(_, b) if *b == GBackend::Portable => Some(acc as u64),
-            Expanded::Eval(..) | Expanded::Division(..) | Expanded::G(..) => Some(self.finish(p, acc)),
+            Expanded::Eval(..) | Expanded::Division(..) | Expanded::G(..) => {
+                Some(self.finish(p, acc))
+            }
             #[cfg(feature = "reference")]
             _ => None,
         }
@@ -382,9 +414,10 @@ impl Expanded {
     /// under the evidence `p`.
     fn times_beta_pow(&self, p: Platform, a: u64, n: u64) -> Option<u64> {
         let (mul, beta): (&dyn Fn(u64, u64) -> u64, u64) = match self {
-            Expanded::Eval(r, _) | Expanded::Division(r, _) => {
-                (&|x, y| r.m.mul_with(x, y, |u, v| clmul64_on(p, u, v)), r.pow[1])
-            }
+            Expanded::Eval(r, _) | Expanded::Division(r, _) => (
+                &|x, y| r.m.mul_with(x, y, |u, v| clmul64_on(p, u, v)),
+                r.pow[1],
+            ),
             Expanded::G(k, _) => (&|x, y| k.mulmod(x, y), k.pow[1]),
             #[cfg(feature = "reference")]
             _ => return None,
@@ -396,14 +429,18 @@ impl Expanded {
         let _ = p;
         match self {
             Expanded::Eval(_, RingBackend::Portable) => acc as u64,
-            Expanded::Division(r, RingBackend::Portable) => portable::division_finish(&r.m, acc as u64),
+            Expanded::Division(r, RingBackend::Portable) => {
+                portable::division_finish(&r.m, acc as u64)
+            }
             #[cfg(target_arch = "x86_64")]
             Expanded::Eval(r, _) | Expanded::Division(r, _) => clmul::ring_finish(p, r, acc),
             Expanded::G(k, GBackend::Portable) => k.times_z8(acc as u64),
             #[cfg(target_arch = "x86_64")]
             Expanded::G(_, GBackend::Gfni) => acc as u64, // already reduced
             #[cfg(target_arch = "x86_64")]
-            Expanded::G(k, GBackend::Pclmul | GBackend::Vpclmul) => (acc as u64) ^ k.times_z8((acc >> 64) as u64),
+            Expanded::G(k, GBackend::Pclmul | GBackend::Vpclmul) => {
+                (acc as u64) ^ k.times_z8((acc >> 64) as u64)
+            }
             #[cfg(feature = "reference")]
             Expanded::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
             #[cfg(feature = "reference")]
@@ -454,7 +491,10 @@ impl Hasher {
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
-        let (ring, g) = (RingBackend::for_platform(platform), GBackend::for_platform(platform));
+        let (ring, g) = (
+            RingBackend::for_platform(platform),
+            GBackend::for_platform(platform),
+        );
         Self::with_key(Expanded::new(platform, kind, key, ring, g), platform)
     }
 
@@ -468,14 +508,25 @@ impl Hasher {
     /// With the backends `ring` / `g` forced, on the hardware's evidence
     /// (which the kernels check): for the differential tests.
     #[cfg(test)]
-    pub(crate) fn with_backends(kind: Kind, key: &[u8; 8], ring: RingBackend, g: GBackend) -> Hasher {
+    pub(crate) fn with_backends(
+        kind: Kind,
+        key: &[u8; 8],
+        ring: RingBackend,
+        g: GBackend,
+    ) -> Hasher {
         let hw = Platform::hardware();
         Self::with_key(Expanded::new(hw, kind, key, ring, g), hw)
     }
 
     fn with_key(key: Expanded, platform: Platform) -> Hasher {
         let acc = key.init();
-        Hasher { key, platform, acc, buf: [0; 64], n: 0 }
+        Hasher {
+            key,
+            platform,
+            acc,
+            buf: [0; 64],
+            n: 0,
+        }
     }
 
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or (for
@@ -521,12 +572,24 @@ impl Hasher {
             return self.key.blocks(self.platform, acc, data);
         }
         let pieces = crate::threads::split(data.len(), 64, crate::threads::PARALLEL_MIN);
-        let Some(mut v) = (pieces.len() >= 2).then(|| self.key.norm(self.platform, acc)).flatten() else {
+        let Some(mut v) = (pieces.len() >= 2)
+            .then(|| self.key.norm(self.platform, acc))
+            .flatten()
+        else {
             return self.key.blocks(self.platform, acc, data);
         };
-        let values = crate::threads::map(&pieces, |r| self.key.norm(self.platform, self.key.blocks(self.platform, 0, &data[r.clone()])));
+        let values = crate::threads::map(&pieces, |r| {
+            self.key.norm(
+                self.platform,
+                self.key.blocks(self.platform, 0, &data[r.clone()]),
+            )
+        });
         for (pv, r) in values.into_iter().zip(&pieces) {
-            let (Some(pv), Some(shifted)) = (pv, self.key.times_beta_pow(self.platform, v, (r.len() / 8) as u64)) else {
+            let (Some(pv), Some(shifted)) = (
+                pv,
+                self.key
+                    .times_beta_pow(self.platform, v, (r.len() / 8) as u64),
+            ) else {
                 unreachable!("norm is Some for this key")
             };
             v = shifted ^ pv;
@@ -576,7 +639,12 @@ impl Hasher {
         if !self.n.is_multiple_of(8) {
             return None;
         }
-        let acc = if self.n == 0 { self.acc } else { self.key.blocks(self.platform, self.acc, &self.buf[..self.n]) };
+        let acc = if self.n == 0 {
+            self.acc
+        } else {
+            self.key
+                .blocks(self.platform, self.acc, &self.buf[..self.n])
+        };
         self.buf.zeroize();
         Some(self.key.finish(self.platform, acc).to_le_bytes())
     }
@@ -668,7 +736,12 @@ impl Keyed for KeyedHasher {
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(self.0.hash(msg).to_vec())
     }
-    fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        _nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         crate::spec::put(out, self.0.hash(msg).as_ref())
     }
 }
@@ -684,11 +757,20 @@ impl Keyed for KeyedKey {
 }
 
 fn key8(p: &Params<'_>) -> Result<[u8; 8], Error> {
-    p.key.try_into().map_err(|_| Error::Invalid(format!("key must be 8 bytes, got {}", p.key.len())))
+    p.key
+        .try_into()
+        .map_err(|_| Error::Invalid(format!("key must be 8 bytes, got {}", p.key.len())))
 }
 
 fn info(name: &str, summary: &str) -> Info {
-    Info { name: name.into(), key: KeySpec::Fixed(8), nonce: 0, out: 8, takes_len: false, summary: summary.into() }
+    Info {
+        name: name.into(),
+        key: KeySpec::Fixed(8),
+        nonce: 0,
+        out: 8,
+        takes_len: false,
+        summary: summary.into(),
+    }
 }
 
 pub(crate) fn catalog() -> Vec<Entry> {
@@ -707,7 +789,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedKey(division64_key(&key8(p)?))))
             },
-        ),
+        )
+        .ignoring_message(),
         Entry::keyed(
             info("division64", "Shoup's division hash m(x)*x^64 mod p, p = division64-key(g) (docs/WIRE.md §5)"),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
@@ -722,7 +805,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
                 Ok(Box::new(KeyedKey(gdivision64_key(&key8(p)?))))
             },
-        ),
+        )
+        .ignoring_message(),
         Entry::keyed(
             info("gdivision64", "Shoup's generalized division hash over GF(2^8), P = gdivision64-key(g) (docs/WIRE.md §5)"),
             |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {

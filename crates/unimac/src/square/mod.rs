@@ -34,11 +34,11 @@
 use crate::prelude::*;
 use zeroize::Zeroizing;
 
-use crate::group::DeltaGroup;
-use crate::spec::{Entry, Info, KeySpec, Keyed, OneShot, Params};
-use crate::spec::{BlockFamily, BlockHash};
 use crate::error::Error;
+use crate::group::DeltaGroup;
 use crate::platform::{Backend as _, Platform};
+use crate::spec::{BlockFamily, BlockHash};
+use crate::spec::{Entry, Info, KeySpec, Keyed, OneShot, Params};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
@@ -69,7 +69,14 @@ pub enum Variant {
 
 impl Variant {
     /// All six, in the wire format's order.
-    pub const ALL: [Variant; 6] = [Variant::Star, Variant::Asm, Variant::Asm2, Variant::C, Variant::C2, Variant::E];
+    pub const ALL: [Variant; 6] = [
+        Variant::Star,
+        Variant::Asm,
+        Variant::Asm2,
+        Variant::C,
+        Variant::C2,
+        Variant::E,
+    ];
 
     /// The name suffix (`sqh{l}-{suffix}`).
     pub fn suffix(self) -> &'static str {
@@ -143,7 +150,9 @@ fn check_width(l: usize) -> Result<(), Error> {
     if WIDTHS.contains(&l) {
         Ok(())
     } else {
-        Err(Error::Invalid(format!("Square Hash: l must be 32, 64, 96 or 128, got {l}")))
+        Err(Error::Invalid(format!(
+            "Square Hash: l must be 32, 64, 96 or 128, got {l}"
+        )))
     }
 }
 
@@ -163,18 +172,46 @@ pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8
 }
 
 /// [`hash`] on the given backend (tests run every backend the CPU has).
-pub fn hash_on(platform: Platform, l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
+pub fn hash_on(
+    platform: Platform,
+    l: usize,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+) -> Result<Vec<u8>, Error> {
     check_width(l)?;
     let mut out = vec![0u8; variant.out_bytes(l)];
-    hash_into_with(platform, Backend::for_platform(platform), l, variant, key, msg, &mut out)?;
+    hash_into_with(
+        platform,
+        Backend::for_platform(platform),
+        l,
+        variant,
+        key,
+        msg,
+        &mut out,
+    )?;
     Ok(out)
 }
 
 /// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating
 /// nothing; the backend is chosen as in [`hash`].
-pub fn hash_into(l: usize, variant: Variant, key: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+pub fn hash_into(
+    l: usize,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     let platform = Platform::detect();
-    hash_into_with(platform, Backend::for_platform(platform), l, variant, key, msg, out)
+    hash_into_with(
+        platform,
+        Backend::for_platform(platform),
+        l,
+        variant,
+        key,
+        msg,
+        out,
+    )
 }
 
 /// [`hash_into`] on `backend`, whose features `platform` must show (each
@@ -218,12 +255,20 @@ fn hash_into_v<const V: usize, const V1: usize>(
     if msg.len() != key.len() {
         return Err(Error::Message {
             name: name(l, variant),
-            reason: format!("the message must be as long as the key ({} bytes), got {} bytes", key.len(), msg.len()),
+            reason: format!(
+                "the message must be as long as the key ({} bytes), got {} bytes",
+                key.len(),
+                msg.len()
+            ),
         });
     }
     let n = variant.out_bytes(l);
     if out.len() != n {
-        return Err(Error::Invalid(format!("{}: output buffer must be {n} bytes, got {}", name(l, variant), out.len())));
+        return Err(Error::Invalid(format!(
+            "{}: output buffer must be {n} bytes, got {}",
+            name(l, variant),
+            out.len()
+        )));
     }
     let w = words::<V, V1>(platform, backend, variant, key, msg);
     let mut bytes = [0u8; 20];
@@ -236,17 +281,27 @@ fn hash_into_v<const V: usize, const V1: usize>(
 
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-fn words<const V: usize, const V1: usize>(platform: Platform, backend: Backend, variant: Variant, key: &[u8], msg: &[u8]) -> [u32; 5] {
+fn words<const V: usize, const V1: usize>(
+    platform: Platform,
+    backend: Backend,
+    variant: Variant,
+    key: &[u8],
+    msg: &[u8],
+) -> [u32; 5] {
     // Every vector backend has the one-block AVX2 kernels.
     #[cfg(target_arch = "x86_64")]
     match (backend, variant) {
         (Backend::Portable, _) | (_, Variant::C | Variant::C2) => {}
         (_, Variant::E) => return e_finish::<V>(&avx2::e_columns::<V>(platform, key, msg)),
         (_, Variant::Asm2) => {
-            return portable::chunked::<V>(variant, key, msg, |k, m, i| avx2::exact_columns::<V, V>(platform, k, m, i))
+            return portable::chunked::<V>(variant, key, msg, |k, m, i| {
+                avx2::exact_columns::<V, V>(platform, k, m, i)
+            })
         }
         (_, Variant::Star | Variant::Asm) => {
-            return portable::chunked::<V>(variant, key, msg, |k, m, i| avx2::exact_columns::<V, V1>(platform, k, m, i))
+            return portable::chunked::<V>(variant, key, msg, |k, m, i| {
+                avx2::exact_columns::<V, V1>(platform, k, m, i)
+            })
         }
     }
     portable::hash_words::<V, V1>(variant, key, msg)
@@ -259,11 +314,16 @@ fn to_bytes(words: &[u32; 5], n: usize) -> Vec<u8> {
 fn element_words<const V1: usize>(l: usize, e: &[u8], what: &str) -> Result<[u64; V1], Error> {
     let n = l / 8 + 1;
     if e.len() != n {
-        return Err(Error::Invalid(format!("SQH (l = {l}): {what} must be {n} bytes, got {}", e.len())));
+        return Err(Error::Invalid(format!(
+            "SQH (l = {l}): {what} must be {n} bytes, got {}",
+            e.len()
+        )));
     }
     let mut buf = [0u8; 20];
     buf[..n].copy_from_slice(e);
-    let w: [u64; V1] = core::array::from_fn(|j| u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]) as u64);
+    let w: [u64; V1] = core::array::from_fn(|j| {
+        u32::from_le_bytes([buf[4 * j], buf[4 * j + 1], buf[4 * j + 2], buf[4 * j + 3]]) as u64
+    });
     // Below p = 2^l + t: the top word is 0, or 1 with the low word below t
     // and the middle words 0.
     // (Without short-circuits: the key's value must not steer branches.)
@@ -271,16 +331,26 @@ fn element_words<const V1: usize>(l: usize, e: &[u8], what: &str) -> Result<[u64
     let middle = w[1..v].iter().fold(0, |acc, &x| acc | x);
     let below_p = (w[v] == 0) | ((w[v] == 1) & (middle == 0) & (w[0] < portable::T[v]));
     if !below_p {
-        return Err(Error::Invalid(format!("SQH (l = {l}): {what} is not below p")));
+        return Err(Error::Invalid(format!(
+            "SQH (l = {l}): {what} is not below p"
+        )));
     }
     Ok(w)
 }
 
-fn square_plus_bytes<const V: usize, const V1: usize>(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
+fn square_plus_bytes<const V: usize, const V1: usize>(
+    l: usize,
+    x: &[u8],
+    b: &[u8],
+    m: &[u8],
+) -> Result<Vec<u8>, Error> {
     let x = element_words::<V1>(l, x, "key x")?;
     let b = element_words::<V1>(l, b, "key b")?;
     let m = element_words::<V1>(l, m, "message")?;
-    Ok(to_bytes(&portable::square_plus::<V, V1>(&m, &x, &b), l / 8 + 1))
+    Ok(to_bytes(
+        &portable::square_plus::<V, V1>(&m, &x, &b),
+        l / 8 + 1,
+    ))
 }
 
 /// SQH of Def. 4: `h_x(m) = (m + x)^2 mod p_l` on one element of `Z_p`
@@ -351,7 +421,9 @@ struct Block(BlockKey);
 
 impl BlockHash for Block {
     fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
-        self.0.hash_blocks(blocks, out).expect("blocks and output have the family's sizes");
+        self.0
+            .hash_blocks(blocks, out)
+            .expect("blocks and output have the family's sizes");
     }
 }
 
@@ -384,7 +456,12 @@ impl BlockKey {
 
     /// [`BlockKey::new`] for the given backend (tests run every backend the
     /// CPU has).
-    pub fn new_on(platform: Platform, l: usize, variant: Variant, key: &[u8]) -> Result<BlockKey, Error> {
+    pub fn new_on(
+        platform: Platform,
+        l: usize,
+        variant: Variant,
+        key: &[u8],
+    ) -> Result<BlockKey, Error> {
         check_width(l)?;
         if key.is_empty() || !key.len().is_multiple_of(l / 8) {
             return Err(Error::Invalid(format!(
@@ -398,18 +475,21 @@ impl BlockKey {
         #[cfg(target_arch = "x86_64")]
         let (avx2, avx512) = {
             let k = key.len() / (l / 8);
-            let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2) && k <= portable::CHUNK;
-            let avx2 = (backend != Backend::Portable && (exact || variant == Variant::E)).then(|| {
-                Zeroizing::new(match l {
-                    32 => avx2::prepare_key::<1>(key),
-                    64 => avx2::prepare_key::<2>(key),
-                    96 => avx2::prepare_key::<3>(key),
-                    _ => avx2::prepare_key::<4>(key),
-                })
-            });
+            let exact = matches!(variant, Variant::Star | Variant::Asm | Variant::Asm2)
+                && k <= portable::CHUNK;
+            let avx2 =
+                (backend != Backend::Portable && (exact || variant == Variant::E)).then(|| {
+                    Zeroizing::new(match l {
+                        32 => avx2::prepare_key::<1>(key),
+                        64 => avx2::prepare_key::<2>(key),
+                        96 => avx2::prepare_key::<3>(key),
+                        _ => avx2::prepare_key::<4>(key),
+                    })
+                });
             // Def. 13 with AVX-512F; Def. 7, 9, 10 with IFMA52 too (exact sums).
             let exact512 = exact && k <= avx512::EXACT_MAX_K && backend == Backend::Avx512Ifma;
-            let e512 = variant == Variant::E && matches!(backend, Backend::Avx512 | Backend::Avx512Ifma);
+            let e512 =
+                variant == Variant::E && matches!(backend, Backend::Avx512 | Backend::Avx512Ifma);
             let avx512 = (e512 || exact512).then(|| match l {
                 32 => avx512::PairKey::new::<1>(key),
                 64 => avx512::PairKey::new::<2>(key),
@@ -518,13 +598,26 @@ impl BlockKey {
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
 /// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block);
 /// [`BlockKey`] sets the key up once for many calls.
-pub fn hash_blocks(l: usize, variant: Variant, key: &[u8], blocks: &[u8], out: &mut [u8]) -> Result<(), Error> {
+pub fn hash_blocks(
+    l: usize,
+    variant: Variant,
+    key: &[u8],
+    blocks: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     hash_blocks_on(Platform::detect(), l, variant, key, blocks, out)
 }
 
 /// [`hash_blocks`] on the given backend (tests run every backend the CPU
 /// has).
-pub fn hash_blocks_on(platform: Platform, l: usize, variant: Variant, key: &[u8], blocks: &[u8], out: &mut [u8]) -> Result<(), Error> {
+pub fn hash_blocks_on(
+    platform: Platform,
+    l: usize,
+    variant: Variant,
+    key: &[u8],
+    blocks: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     BlockKey::new_on(platform, l, variant, key)?.hash_blocks(blocks, out)
 }
 
@@ -624,18 +717,22 @@ pub fn tree_block_bytes(l: usize) -> usize {
     }
 }
 
-/// `sqh{l}-asm` and `sqh{l}-e` as block functions (docs/WIRE.md §6): `B = K`, `O = l/8`.
-pub fn block_families() -> Vec<BlockFamily> {
-    let mut v = Vec::new();
-    for l in WIDTHS {
-        for variant in [Variant::Asm, Variant::E] {
-            let b = tree_block_bytes(l);
-            v.push(BlockFamily::new(name(l, variant), b, l / 8, b, DeltaGroup::Integer, move |key: &[u8]| -> Box<dyn BlockHash> {
-                Box::new(Block(BlockKey::new(l, variant, key).expect("the family's key size")))
-            }));
-        }
-    }
-    v
+/// `sqh{l}-{variant}` as a tree's block function (docs/WIRE.md §6): block
+/// and key of `tree_block_bytes(l)` bytes, `l/8` bytes out.
+pub(crate) fn block_family(l: usize, variant: Variant) -> BlockFamily {
+    let b = tree_block_bytes(l);
+    BlockFamily::new(
+        name(l, variant),
+        b,
+        l / 8,
+        b,
+        DeltaGroup::Integer,
+        move |key: &[u8]| -> Box<dyn BlockHash> {
+            Box::new(Block(
+                BlockKey::new(l, variant, key).expect("the family's key size"),
+            ))
+        },
+    )
 }
 
 #[cfg(test)]

@@ -27,19 +27,19 @@
 //! ```
 
 use crate::prelude::*;
-use core::fmt;
-use core::sync::atomic::{fence, Ordering};
 use crate::sync::AtomicU64;
 use alloc::sync::Arc;
+use core::fmt;
+use core::sync::atomic::{fence, Ordering};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::spec::{Keyed, Stream};
 use crate::error::Error;
 use crate::platform::Backend as _;
 use crate::platform::Platform;
+use crate::spec::{Keyed, Stream};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
@@ -93,10 +93,21 @@ impl crate::platform::Backend for Backend {
 /// [`nh::nh_portable`]). The vector kernels take the whole steps of several
 /// groups; NH being a sum over groups, the remaining groups are added by the
 /// portable code with the key read from where they start.
-pub(crate) fn nh<const N: usize>(backend: Backend, p: Platform, key: &nh::NhKey, msg: &[u8]) -> [u64; N] {
+pub(crate) fn nh<const N: usize>(
+    backend: Backend,
+    p: Platform,
+    key: &nh::NhKey,
+    msg: &[u8],
+) -> [u64; N] {
     let words = key.words();
-    assert!(msg.len().is_multiple_of(nh::GROUP), "NH input is whole 32-byte groups");
-    assert!(words.len() >= msg.len() / 4 + 4 * (N - 1), "NH key shorter than the message");
+    assert!(
+        msg.len().is_multiple_of(nh::GROUP),
+        "NH input is whole 32-byte groups"
+    );
+    assert!(
+        words.len() >= msg.len() / 4 + 4 * (N - 1),
+        "NH key shorter than the message"
+    );
     let _ = p;
     // The whole vector steps (none below one step: the kernel is skipped).
     let (mut y, done) = match backend {
@@ -114,7 +125,9 @@ pub(crate) fn nh<const N: usize>(backend: Backend, p: Platform, key: &nh::NhKey,
         // Below one AVX-512 step (messages of 64 to 127 bytes), one AVX2
         // step: `for_platform` picks AVX-512 only with AVX2 present.
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if msg.len() >= avx2::STEP => (avx2::nh::<N>(p, key, &msg[..avx2::STEP]), avx2::STEP),
+        Backend::Avx512 if msg.len() >= avx2::STEP => {
+            (avx2::nh::<N>(p, key, &msg[..avx2::STEP]), avx2::STEP)
+        }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2Fma | Backend::Avx512 => ([0u64; N], 0),
     };
@@ -205,7 +218,10 @@ impl PadCache {
         if self.seq.load(Ordering::Relaxed) != s {
             return None;
         }
-        let (i, o) = (((w[0] as u128) << 64) | w[1] as u128, ((w[2] as u128) << 64) | w[3] as u128);
+        let (i, o) = (
+            ((w[0] as u128) << 64) | w[1] as u128,
+            ((w[2] as u128) << 64) | w[3] as u128,
+        );
         (i == input).then_some(o)
     }
 
@@ -216,12 +232,22 @@ impl PadCache {
         // Acquire on success: the previous writer's word stores (before its
         // release of `s`) happen before this writer's, so no reader can see
         // a mix of the two under an even `seq`.
-        if s & 1 == 1 || self.seq.compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+        if s & 1 == 1
+            || self
+                .seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
             return;
         }
         // The odd `seq` is ordered before the word stores (see `get`).
         fence(Ordering::Release);
-        let w = [(input >> 64) as u64, input as u64, (output >> 64) as u64, output as u64];
+        let w = [
+            (input >> 64) as u64,
+            input as u64,
+            (output >> 64) as u64,
+            output as u64,
+        ];
         for (a, v) in self.words.iter().zip(w) {
             a.store(v, Ordering::Relaxed);
         }
@@ -255,7 +281,11 @@ impl UmacKey {
         let pdf_key = kdf(&aes, 0, 16);
         let pdf = Aes128::new(pdf_key[..16].into());
         let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
-        let l1 = nh::NhKey::new(l1b.chunks_exact(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect());
+        let l1 = nh::NhKey::new(
+            l1b.chunks_exact(4)
+                .map(|c| u32::from_be_bytes(c.try_into().unwrap()))
+                .collect(),
+        );
         let l2b = kdf(&aes, 2, 24 * iters);
         let mut l2 = Zeroizing::new([(0u64, 0u128); 4]);
         for (k, c) in l2.iter_mut().zip(l2b.chunks_exact(24)) {
@@ -274,7 +304,17 @@ impl UmacKey {
             let k2 = u32::from_be_bytes(l3b[4 * t..4 * t + 4].try_into().unwrap());
             *k = (k1, k2);
         }
-        UmacKey { id: crate::stripe::KeyId::fresh(), iters, l1, l2, l3, pdf, pad_cache: PadCache::default(), backend: Backend::for_platform(platform), platform }
+        UmacKey {
+            id: crate::stripe::KeyId::fresh(),
+            iters,
+            l1,
+            l2,
+            l3,
+            pdf,
+            pad_cache: PadCache::default(),
+            backend: Backend::for_platform(platform),
+            platform,
+        }
     }
 
     /// `PDF(K, Nonce, taglen)` of RFC 4418 §3.3: the `taglen` bytes of
@@ -295,7 +335,11 @@ impl UmacKey {
             _ => 0,
         } as u32;
         let input = (v ^ index as u128) << shift;
-        let top = if T == 16 { u128::MAX } else { !(u128::MAX >> (8 * T as u32)) };
+        let top = if T == 16 {
+            u128::MAX
+        } else {
+            !(u128::MAX >> (8 * T as u32))
+        };
         let select = |t: u128| (t << (8 * T as u32 * index)) & top;
         // Only UMAC-32 and -64 share blocks between (distinct) nonces.
         if T <= 8 {
@@ -355,7 +399,13 @@ struct L2 {
 }
 
 impl L2 {
-    const EMPTY: L2 = L2 { count: 0, first: 0, y64: 0, y128: 0, half: 0 };
+    const EMPTY: L2 = L2 {
+        count: 0,
+        first: 0,
+        y64: 0,
+        y128: 0,
+        half: 0,
+    };
 
     fn absorb(&mut self, k: &(u64, u128), a: u64) {
         self.count += 1;
@@ -373,7 +423,8 @@ impl L2 {
                 if (c - POLY64_MAX) % 2 == 1 {
                     self.half = a;
                 } else {
-                    self.y128 = poly::poly128_step(k.1, self.y128, ((self.half as u128) << 64) | a as u128);
+                    self.y128 =
+                        poly::poly128_step(k.1, self.y128, ((self.half as u128) << 64) | a as u128);
                 }
             }
         }
@@ -481,7 +532,9 @@ fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
     let runs: Vec<&[u8]> = data.chunks(1 << 20).collect();
     for group in runs.chunks(64) {
         let vals = crate::threads::map(group, |run| {
-            run.chunks_exact(CHUNK).map(|c| l1_words(k, c, (CHUNK * 8) as u64)).collect::<Vec<_>>()
+            run.chunks_exact(CHUNK)
+                .map(|c| l1_words(k, c, (CHUNK * 8) as u64))
+                .collect::<Vec<_>>()
         });
         for v in vals.iter().flatten() {
             for t in 0..k.iters {
@@ -532,7 +585,13 @@ fn stripe_words(k: &UmacKey, data: &[u8]) -> Vec<u64> {
 /// [`UmacKey::pad`]): L3 per iteration, big-endian, XOR the pad.
 fn tag_of<const T: usize>(k: &UmacKey, l2: &[L2; 4], pad: u128) -> [u8; T] {
     let mut h = 0u128;
-    for (t, ((s, k2), k3)) in l2.iter().zip(k.l2.iter()).zip(k.l3.iter()).enumerate().take(T / 4) {
+    for (t, ((s, k2), k3)) in l2
+        .iter()
+        .zip(k.l2.iter())
+        .zip(k.l3.iter())
+        .enumerate()
+        .take(T / 4)
+    {
         h |= (l3(&k3.0, k3.1, s.finish(k2)) as u128) << (96 - 32 * t);
     }
     top_bytes(h ^ pad)
@@ -643,7 +702,10 @@ impl<const T: usize> UmacStream<T> {
 
     /// The tag.
     pub fn finalize(self) -> [u8; T] {
-        let pad = self.pad.clone().expect("a UmacStream is started with its nonce");
+        let pad = self
+            .pad
+            .clone()
+            .expect("a UmacStream is started with its nonce");
         self.finish(*pad)
     }
 
@@ -738,15 +800,24 @@ impl<const T: usize> fmt::Debug for Umac<T> {
 /// A nonce of 1 to 16 bytes (RFC 4418 §3.3), or the error for `name`.
 #[inline]
 pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
-    if (1..=16).contains(&nonce.len()) {
+    let rule = crate::macs::UMAC_NONCE;
+    if rule.accepts(Some(nonce)) {
         Ok(())
     } else {
-        Err(Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len())))
+        Err(Error::Invalid(format!(
+            "{name}: nonce must be {} to {} bytes, got {}",
+            rule.min(),
+            rule.max(),
+            nonce.len()
+        )))
     }
 }
 
 impl<const T: usize> Umac<T> {
-    const VALID: () = assert!(T == 4 || T == 8 || T == 12 || T == 16, "UMAC tags are 4, 8, 12 or 16 bytes");
+    const VALID: () = assert!(
+        T == 4 || T == 8 || T == 12 || T == 16,
+        "UMAC tags are 4, 8, 12 or 16 bytes"
+    );
 
     /// UMAC under the 16-byte key `key` (the AES-128 key of RFC 4418 §3).
     pub fn new(key: &[u8; 16]) -> Self {
@@ -758,7 +829,9 @@ impl<const T: usize> Umac<T> {
     pub fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
-        Umac { key: Arc::new(UmacKey::new(key, T / 4, platform)) }
+        Umac {
+            key: Arc::new(UmacKey::new(key, T / 4, platform)),
+        }
     }
 
     /// The kernel this key computes NH with (`portable`, `avx2fma` or
@@ -824,8 +897,15 @@ impl<const T: usize> Umac<T> {
 
     /// `Ok(())` if `tag` is the tag of `msg` under `nonce` (constant-time
     /// comparison; a nonce of the wrong size verifies nothing).
-    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: impl AsRef<[u8]>) -> Result<(), crate::tag::MacError> {
-        self.tag(nonce, msg).map_err(|_| crate::tag::MacError)?.verify_slice(tag.as_ref())
+    pub fn verify(
+        &self,
+        nonce: &[u8],
+        msg: &[u8],
+        tag: impl AsRef<[u8]>,
+    ) -> Result<(), crate::tag::MacError> {
+        self.tag(nonce, msg)
+            .map_err(|_| crate::tag::MacError)?
+            .verify_slice(tag.as_ref())
     }
 }
 
@@ -838,7 +918,12 @@ impl<const T: usize> Keyed for Umac<T> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         Ok(self.tag(n, msg)?.to_vec())
     }
-    fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn compute_into(
+        &self,
+        nonce: Option<&[u8]>,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
         crate::spec::put(out, self.tag(n, msg)?.as_ref())
     }

@@ -292,7 +292,7 @@ fn key_powers(k: u128) -> [u128; 8] {
 /// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
 #[inline]
 pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
-    if (1..=16).contains(&nonce.len()) && !(nonce.len() == 16 && nonce[0] & 0x80 != 0) {
+    if crate::macs::VMAC_NONCE.accepts(Some(nonce)) {
         return Ok(());
     }
     Err(nonce_error(name, nonce))
@@ -302,10 +302,11 @@ pub(crate) fn check_nonce(name: &str, nonce: &[u8]) -> Result<(), Error> {
 #[cold]
 #[inline(never)]
 fn nonce_error(name: &str, nonce: &[u8]) -> Error {
-    if !(1..=16).contains(&nonce.len()) {
-        return Error::Invalid(format!("{name}: nonce must be 1 to 16 bytes, got {}", nonce.len()));
+    let rule = crate::macs::VMAC_NONCE;
+    if nonce.len() < rule.min() || nonce.len() > rule.max() {
+        return Error::Invalid(format!("{name}: nonce must be {} to {} bytes, got {}", rule.min(), rule.max(), nonce.len()));
     }
-    Error::Invalid(format!("{name}: a 16-byte nonce must have its top bit clear (blocks with it set derive the keys)"))
+    Error::Invalid(format!("{name}: a {}-byte nonce must have its top bit clear (blocks with it set derive the keys)", rule.max()))
 }
 
 /// `v div (2^64 − 2^32)` and `v mod (2^64 − 2^32)` for `v < 2^127`, without
