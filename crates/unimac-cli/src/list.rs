@@ -16,8 +16,8 @@ const ADVICE: &str = "\
 # Which MAC: hash127-aes by default: stateless (no nonce or counter to manage), a 128-bit tag,
 # forgery bound about 2^-70 for 2^20 tags on messages of 1 MiB ('unimac bound hash127-aes
 # --max-bytes 1048576 --tags 1048576'). For the highest speed on large files, a nonce MAC with
-# a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag wc-mmh32x4
-# --key-file K --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
+# a counter file: wc-mmh32x4 ('unimac keygen wc-mmh32x4 -o K --counter C', 'unimac tag -k K
+# --counter C FILE'). 'weak': bound above 2^-32 for 2^32 tags and 2^32 forgery
 # attempts on 1 MiB messages (32-bit tags always are); 'tag' checks the same for its files (as
 # long as the longest, at most 4 PiB in all) and refuses a weak MAC without --allow-weak.
 # The fastest MAC differs from machine to machine: 'unimac advise [--max-bytes N] [--tags N]'

@@ -120,7 +120,7 @@ pub fn tag(
         }
         _ => files,
     };
-    let desc = registry::desc(name).map_err(|e| Fail(cite(&e.to_string())))?;
+    let desc = kf.desc().expect("a modp key file was refused above");
     let items = collect_files(files, opts.list)?;
     // Not its own output: `tag -r DIR > DIR/SUMS` leaves SUMS out.
     #[cfg(unix)]
@@ -153,7 +153,7 @@ pub fn tag(
         return tag_one_time(desc, key_file, opts, &items);
     }
     let key = zeroize::Zeroizing::new(kf.key().to_vec());
-    let m = NamedMac::new(name, &key).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = NamedMac::of_row(desc, &key).map_err(|e| Fail(cite(&e.to_string())))?;
     let nl = m.nonce_len();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
     // line) per message.

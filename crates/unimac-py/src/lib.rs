@@ -1673,6 +1673,7 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mac_name_py, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_nonce, m)?)?;
     formats::register(m)?;
+    stream::register(m)?;
     partial::register(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())

@@ -257,13 +257,13 @@ pub fn hash127_words(max_bytes: u64) -> u128 {
 }
 
 /// Blocks of `pad(M, B)` for `|M| ≤ L`: `⌊L/B⌋ + 1`.
-pub fn blocks(max_bytes: u64, b: u64) -> u128 {
+pub(crate) fn blocks(max_bytes: u64, b: u64) -> u128 {
     max_bytes as u128 / b as u128 + 1
 }
 
 /// Height of `tree-F` (docs/WIRE.md §6) for messages of at most `L` bytes: the
 /// number of levels, non-decreasing in the length.
-pub fn tree_height(max_bytes: u64, block: u64, out: u64) -> u32 {
+pub(crate) fn tree_height(max_bytes: u64, block: u64, out: u64) -> u32 {
     let (b, o) = (block as u128, out as u128);
     let mut x = max_bytes as u128;
     let mut t = 1;
@@ -291,7 +291,7 @@ struct BlockEps {
 /// `ε` of `N` Toeplitz words of MMH32 (`mmh32xN`, docs/WIRE.md §3), derived in
 /// docs/BOUNDS.md: `6 · 9^(N−1) / 2^(32N)` (Theorem 8 for one word, at most
 /// 9 key values for each further word).
-pub fn toeplitz_eps_log2(n: u32, word_bits: u32) -> f64 {
+pub(crate) fn toeplitz_eps_log2(n: u32, word_bits: u32) -> f64 {
     6f64.log2() + (n - 1) as f64 * 9f64.log2() - (word_bits * n) as f64
 }
 
@@ -928,7 +928,7 @@ fn shoup7_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) -> Result<(), Er
 /// The forgery probability per attempt that the specification of UMAC or
 /// VMAC (docs/WIRE.md §8.6)
 /// publishes for its MAC with truly random keys and pads, as `(log2 ε, source)`.
-pub fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
+pub(crate) fn spec_eps(name: &str) -> Option<(f64, &'static str)> {
     const RFC: &str = "RFC 4418 section 1: with truly random keys and pads, an attacker (even computationally unbounded) produces a correct tag for a message of its choosing with probability no more than 1/2^30, 1/2^60, 1/2^90 or 1/2^120 for 32-, 64-, 96- or 128-bit tags; N attempts: at most N times that (UHASH is iterated tag/32 times under independent keys, about 2^-30 each)";
     const VMAC: &str = "draft-krovetz-vmac-01 section 1 (analysis: Krovetz and Dai, VHASH security): with truly random keys and pads, the probability of a correct tag is less than 1/2^60 or 1/2^120 for 64- or 128-bit tags; N attempts: less than N times that";
     let d = macs::find(name)?;

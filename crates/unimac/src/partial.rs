@@ -118,7 +118,7 @@ use crate::tree::{self, BlockFamily, TreeKey};
 
 /// Tree levels a worker hashes on its own: chunks are whole runs of
 /// `B^TREE_LEVELS` bytes.
-pub const TREE_LEVELS: usize = 2;
+pub(crate) const TREE_LEVELS: usize = 2;
 
 /// The encoding's tag and version.
 const MAGIC: &[u8; 4] = b"UMP\x01";

@@ -45,7 +45,7 @@ pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
 
 /// [`keystream`] into a buffer reserved with `try_reserve`: an allocation
 /// that cannot be made is an error, not an abort.
-pub fn try_keystream(s: &[u8; 16], n: usize) -> Result<Vec<u8>, Error> {
+pub(crate) fn try_keystream(s: &[u8; 16], n: usize) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     out.try_reserve_exact(n)
         .map_err(|_| Error::OutOfMemory(format!("keystream: cannot allocate {n} bytes")))?;

@@ -7,7 +7,9 @@ use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use unimac::hazmat::mmh::generic::{self, Prime};
 use unimac::hazmat::mmh::portable::{reduce32, reduce64};
-use unimac::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64, K};
+use unimac::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64};
+/// Words of a block (the wire format's K = 32).
+const K: usize = BLOCK32 / 4;
 use unimac::{Feature, Platform};
 
 /// Every evidence the CPU allows that MMH distinguishes (AVX2, AVX-512).

@@ -93,13 +93,13 @@ fn io(msg: String) -> Error {
 /// Write `text` to a new file at `path` (mode 0600), durably, whole or
 /// not at all; never overwrites (`formats::fsio::write_atomic`). `what`
 /// names the file in errors ("counter file", "key file").
-pub fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Error> {
+pub(crate) fn write_new_private(path: &Path, text: &[u8], what: &str) -> Result<(), Error> {
     crate::formats::fsio::write_atomic(path, text, crate::formats::fsio::Replace::Never, true, what)
 }
 
 /// Parse a counter file's value line strictly: decimal digits, one newline.
 /// `shown` names the file in the error.
-pub fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
+pub(crate) fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
     let bad = || {
         Error::Invalid(format!(
             "counter file {shown} is corrupt (expected a decimal number and a newline); refusing to guess a nonce"

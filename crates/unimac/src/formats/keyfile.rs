@@ -213,7 +213,7 @@ impl KeyFile {
     pub fn mac(&self) -> Result<NamedMac, Error> {
         match self.kind {
             KeyKind::Mac(d) if d.one_time => Err(Error::OneTimeOnly(d.name.into())),
-            KeyKind::Mac(d) => NamedMac::new(d.name, &self.key),
+            KeyKind::Mac(d) => NamedMac::of_row(d, &self.key),
             KeyKind::Modp => Err(Error::Invalid(
                 "a modp key is a secret prime, not a MAC key".into(),
             )),

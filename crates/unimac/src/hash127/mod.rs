@@ -65,12 +65,12 @@ pub fn words_mod_p(v: [i32; 4]) -> u128 {
 }
 
 /// Four signed little-endian words of a 16-byte string.
-pub fn le_words(b: &[u8; 16]) -> [i32; 4] {
+pub(crate) fn le_words(b: &[u8; 16]) -> [i32; 4] {
     core::array::from_fn(|i| i32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap()))
 }
 
 /// The 16-byte little-endian encoding of `x < 2^128`.
-pub fn encode(x: u128) -> [u8; 16] {
+pub(crate) fn encode(x: u128) -> [u8; 16] {
     x.to_le_bytes()
 }
 
@@ -445,7 +445,7 @@ fn int26_absorb(key: &Key, v: u128, m: &[u8], tail: Option<i32>) -> u128 {
 /// has its radix-`2^26` powers) take `int26.rs` on the portable backend:
 /// from two chunks on, its speed pays for building the powers (measured
 /// on x86-64: 1 MiB in 0.46 ms against 0.93 ms, powers about 1 µs).
-pub const INT26_MIN: usize = 2 * CHUNK_BYTES;
+pub(crate) const INT26_MIN: usize = 2 * CHUNK_BYTES;
 
 /// Absorb `m` (a multiple of `CHUNK_BYTES`), split across up to
 /// [`crate::threads::allowed`] threads of the library's pool when it is at

@@ -711,6 +711,14 @@ impl Stream for WcStream {
 // Nonce last: a message hashed before its nonce is known
 // ---------------------------------------------------------------------------
 
+impl Hash127Aes {
+    /// A message (it takes no nonce) started from this key's set-up: the
+    /// typed hash127 state, no stream behind a pointer.
+    pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Pending {
+        Pending::h127(Hash127::new(&self.r), PendingFinish::Scramble(Arc::clone(&self.aes)), d)
+    }
+}
+
 impl Hash127AesNonce {
     /// A message started before its nonce is known, from this key's set-up.
     pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Pending {
@@ -741,9 +749,7 @@ enum PendingHash {
 }
 
 pub(crate) enum PendingFinish {
-    /// The stream's output is the tag (a stateless MAC started from its
-    /// keyed object: no key set-up per message).
-    Direct,
+    Scramble(Arc<Aes128>),
     OneTimeScramble(Arc<Aes128>),
     OneTimePad(Arc<Aes128>),
     Wc(Arc<Aes128>, usize, DeltaGroup),
@@ -823,6 +829,7 @@ impl Pending {
         match (self.hash, self.finish) {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
+                    PendingFinish::Scramble(aes) => Finish::Scramble(aes),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
                         Finish::OneTimeScramble(aes, pad)
@@ -831,7 +838,7 @@ impl Pending {
                     PendingFinish::Wc(..)
                     | PendingFinish::Pad(_)
                     | PendingFinish::Deferred
-                    | PendingFinish::Direct => {
+                    => {
                         unreachable!("hash127 MACs are not wc-")
                     }
                 };
@@ -847,7 +854,6 @@ impl Pending {
             (PendingHash::Other(s), PendingFinish::Pad(pad)) => {
                 pad.apply(&nonce(), &Zeroizing::new(s.finalize()?))
             }
-            (PendingHash::Other(s), PendingFinish::Direct) => s.finalize(),
             (PendingHash::Other(_), _) => unreachable!("wc- MACs finish with a pad"),
             (PendingHash::Deferred(_), _) => unreachable!("finalized above"),
         }
@@ -867,16 +873,6 @@ impl crate::stripe::Absorb for Pending {
 }
 
 impl Pending {
-    /// A stateless MAC's message (no nonce, no pair): `stream` is a message
-    /// started from the MAC's keyed object, its output the tag.
-    pub(crate) fn direct(stream: Box<dyn Stream>, desc: &'static MacDesc) -> Pending {
-        Pending {
-            hash: PendingHash::Other(stream),
-            finish: PendingFinish::Direct,
-            desc,
-        }
-    }
-
     /// A UMAC or VMAC message (docs/WIRE.md §8.6) under way: its pad comes from the
     /// nonce at the end.
     pub(crate) fn deferred(d: Box<dyn DeferredNonce>, desc: &'static MacDesc) -> Pending {

@@ -309,7 +309,7 @@ impl Shoup4Hash {
 /// A fresh `r ‖ s` (8 + 8 bytes) from the operating system's random generator:
 /// what [`Shoup4::tag`] uses, for callers that finish a `shoup4-` tag through
 /// [`NamedMac::start_deferred`](crate::registry::NamedMac::start_deferred) (the CLI).
-pub fn random_rs() -> Result<[u8; 16], Error> {
+pub(crate) fn random_rs() -> Result<[u8; 16], Error> {
     let mut rs = [0u8; 16];
     crate::rng::fill(&mut rs)
         .map_err(|e| Error::Invalid(format!("no random r || s from the OS: {e}")))?;

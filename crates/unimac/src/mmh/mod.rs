@@ -45,7 +45,7 @@ pub(crate) mod generic;
 pub(crate) mod portable;
 
 /// Elements per block: `k = 32` (section 3.1, "Fixing the value of k").
-pub const K: usize = 32;
+pub(crate) const K: usize = 32;
 pub(crate) const NMH_PAIRS: usize = K / 2;
 
 /// Block size of `mmh32xN` and `nmh32` in bytes.

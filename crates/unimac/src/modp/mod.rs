@@ -56,10 +56,10 @@ pub const IFMA_BLOCK_BYTES: usize = 0;
 
 /// Inputs from this many bytes on take the IFMA52 kernel where the CPU has
 /// it (its tables are built on the first such input).
-pub const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
+pub(crate) const IFMA_MIN_BYTES: usize = 4 * IFMA_BLOCK_BYTES;
 
 /// Bytes that both kernels absorb whole: a multiple of both block sizes.
-pub const UNIT: usize = max(IFMA_BLOCK_BYTES, BLOCK_BYTES);
+pub(crate) const UNIT: usize = max(IFMA_BLOCK_BYTES, BLOCK_BYTES);
 
 const fn max(a: usize, b: usize) -> usize {
     if a > b {
@@ -133,7 +133,7 @@ fn not_a_key(why: &str) -> Error {
 /// system's random generator: a composite passes one round with probability
 /// at most 1/4 (Rabin), so a composite key is accepted with probability at
 /// most `4^-48 = 2^-96`, whoever chose it.
-pub const PRIME_ROUNDS: usize = 48;
+pub(crate) const PRIME_ROUNDS: usize = 48;
 
 /// Whether the odd `n ≥ 3` is prime (up to the error of [`PRIME_ROUNDS`]
 /// random-base Miller–Rabin rounds), in a time independent of `n`: the

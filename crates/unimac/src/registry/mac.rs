@@ -37,13 +37,7 @@ const MAX_TAG: usize = 32;
 /// The row of a MAC name, with the library's errors for unknown names,
 /// hashes given as MACs and names this build lacks.
 pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
-    match macs::find(name) {
-        Some(d) => match super::lookup(d.catalog_name) {
-            Ok(_) => Ok(d),
-            Err(_) => Err(Error::NotImplemented(d.name.to_string())),
-        },
-        None => Err(Error::UnknownName(name.to_string())),
-    }
+    macs::find(name).ok_or_else(|| Error::UnknownName(name.to_string()))
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
@@ -199,7 +193,7 @@ impl Engine {
     fn start_deferred(&self, d: &'static MacDesc) -> Result<Pending, Error> {
         use crate::mac::PendingFinish as F;
         Ok(match self {
-            Engine::Scramble(m) => Pending::direct(Box::new(m.start()), d),
+            Engine::Scramble(m) => m.start_deferred(d),
             Engine::NonceScramble(m) => m.start_deferred(d),
             Engine::NoncePad(m) => m.start_deferred(d),
             Engine::Shoup64(m) => {
@@ -308,9 +302,12 @@ impl NamedMac {
     /// `name` is a MAC name such as `hash127-aes` or `wc-mmh32x2`; the key
     /// length is checked.
     pub fn new(name: &str, key: &[u8]) -> Result<NamedMac, Error> {
-        let d = desc(name)?;
-        let engine = Engine::new(d, key)?;
-        Ok(NamedMac { desc: d, engine })
+        NamedMac::of_row(desc(name)?, key)
+    }
+
+    /// The MAC of a row of the table (no name looked up again).
+    pub fn of_row(d: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
+        Ok(NamedMac { desc: d, engine: Engine::new(d, key)? })
     }
 
     /// The row of the table this MAC is.

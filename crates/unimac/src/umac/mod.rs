@@ -141,7 +141,7 @@ pub(crate) fn nh<const N: usize>(
 }
 
 /// L1 chunk: 1024 bytes (RFC 4418 §5.2.1, `L1-HASH`).
-pub const CHUNK: usize = 1024;
+pub(crate) const CHUNK: usize = 1024;
 /// L1 outputs hashed with POLY64 before the switch to POLY128 (`2^17` bytes).
 const POLY64_MAX: u64 = 1 << 14;
 

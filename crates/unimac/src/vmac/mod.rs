@@ -89,7 +89,7 @@ impl crate::platform::Backend for Backend {
     }
 }
 /// `p64 = 2^64 − 257`, L3's prime.
-pub const P64: u64 = 0u64.wrapping_sub(257);
+pub(crate) const P64: u64 = 0u64.wrapping_sub(257);
 /// The poly key mask (draft §5.4).
 const MPOLY: u128 = 0x1fff_ffff_1fff_ffff_1fff_ffff_1fff_ffff;
 /// The L1 output mask: 126 bits.
