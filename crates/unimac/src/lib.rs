@@ -162,6 +162,7 @@ pub mod rustcrypto;
 pub mod shoup;
 pub mod size;
 pub(crate) mod spec;
+mod padcache;
 pub mod square;
 pub mod stripe;
 pub mod tag;

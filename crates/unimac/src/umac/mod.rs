@@ -27,16 +27,15 @@
 //! ```
 
 use crate::prelude::*;
-use crate::sync::AtomicU64;
 use alloc::sync::Arc;
 use core::fmt;
-use core::sync::atomic::{fence, Ordering};
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
+use crate::padcache::PadCache;
 use crate::platform::Backend as _;
 use crate::platform::Platform;
 use crate::spec::{Keyed, Stream};
@@ -189,72 +188,6 @@ pub(crate) struct UmacKey {
     platform: Platform,
 }
 
-/// One enciphered nonce block, `(input, output)`, behind a sequence lock:
-/// `seq` is even when the words are stable (0: nothing cached yet) and odd
-/// while one thread rewrites them. A reader takes the words only if `seq`
-/// was the same even number before and after reading them; a writer takes
-/// the odd state with a compare-exchange and skips caching when another
-/// thread holds it. Nobody waits: a contended or torn read is a miss, and a
-/// miss only costs the AES call. The words are wiped on drop.
-#[derive(Default)]
-struct PadCache {
-    seq: AtomicU64,
-    /// `input` high and low, `output` high and low.
-    words: [AtomicU64; 4],
-}
-
-impl PadCache {
-    /// The cached output if the cached input is `input`.
-    #[inline]
-    fn get(&self, input: u128) -> Option<u128> {
-        let s = self.seq.load(Ordering::Acquire);
-        if s == 0 || s & 1 == 1 {
-            return None;
-        }
-        let w: [u64; 4] = core::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
-        // Orders the word loads before the second `seq` load: a word written
-        // after a writer's release fence makes its odd `seq` visible here.
-        fence(Ordering::Acquire);
-        if self.seq.load(Ordering::Relaxed) != s {
-            return None;
-        }
-        let (i, o) = (
-            ((w[0] as u128) << 64) | w[1] as u128,
-            ((w[2] as u128) << 64) | w[3] as u128,
-        );
-        (i == input).then_some(o)
-    }
-
-    /// Cache `(input, output)` unless another thread is writing.
-    #[inline]
-    fn put(&self, input: u128, output: u128) {
-        let s = self.seq.load(Ordering::Relaxed);
-        // Acquire on success: the previous writer's word stores (before its
-        // release of `s`) happen before this writer's, so no reader can see
-        // a mix of the two under an even `seq`.
-        if s & 1 == 1
-            || self
-                .seq
-                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        // The odd `seq` is ordered before the word stores (see `get`).
-        fence(Ordering::Release);
-        let w = [
-            (input >> 64) as u64,
-            input as u64,
-            (output >> 64) as u64,
-            output as u64,
-        ];
-        for (a, v) in self.words.iter().zip(w) {
-            a.store(v, Ordering::Relaxed);
-        }
-        self.seq.store(s + 2, Ordering::Release);
-    }
-}
-
 /// The big-endian integer of at most 16 bytes, in registers (no narrow
 /// stores read back wide: the common 8- and 16-byte nonces load directly).
 #[inline]
@@ -266,13 +199,6 @@ pub(crate) fn be_int(b: &[u8]) -> u128 {
     }
 }
 
-impl Drop for PadCache {
-    fn drop(&mut self) {
-        for w in &mut self.words {
-            w.get_mut().zeroize();
-        }
-    }
-}
 
 impl UmacKey {
     fn new(key: &[u8; 16], iters: usize, platform: Platform) -> UmacKey {
@@ -311,7 +237,7 @@ impl UmacKey {
             l2,
             l3,
             pdf,
-            pad_cache: PadCache::default(),
+            pad_cache: PadCache::new(),
             backend: Backend::for_platform(platform),
             platform,
         }

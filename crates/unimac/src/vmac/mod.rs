@@ -32,8 +32,6 @@
 
 use crate::prelude::*;
 use core::fmt;
-use core::sync::atomic::{fence, Ordering};
-use crate::sync::AtomicU64;
 use alloc::sync::Arc;
 
 use aes::cipher::{BlockEncrypt, KeyInit};
@@ -44,6 +42,7 @@ use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
 use crate::spec::{Keyed, Stream};
 use crate::error::Error;
+use crate::padcache::PadCache;
 use crate::platform::Backend as _;
 use crate::platform::Platform;
 
@@ -200,82 +199,13 @@ impl VmacKey {
             let idx = (n & 1) as u32;
             let input = n & !1;
             if let Some(t) = self.pad_cache.get(input) {
-                return [halves(*t)[idx as usize], 0];
+                return [halves(t)[idx as usize], 0];
             }
             let t = self.cipher.encrypt(input);
             self.pad_cache.put(input, *t);
             [halves(*t)[idx as usize], 0]
         } else {
             halves(*self.cipher.encrypt(n))
-        }
-    }
-}
-
-/// One enciphered nonce block `(input, output)` shared between threads
-/// without a lock: a sequence lock. The count `seq` is odd while a writer
-/// stores; a writer takes it from even to odd with one compare-exchange
-/// (and stores nothing if another writer holds it: the cache is only an
-/// optimisation), a reader accepts what it read only if `seq` was the same
-/// even value before and after. Empty, the input is all ones, which no
-/// nonce block is (their top bit is clear). Wiped on drop.
-struct PadCache {
-    seq: AtomicU64,
-    input: [AtomicU64; 2],
-    output: [AtomicU64; 2],
-}
-
-impl PadCache {
-    fn new() -> PadCache {
-        PadCache {
-            seq: AtomicU64::new(0),
-            input: [AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)],
-            output: [AtomicU64::new(0), AtomicU64::new(0)],
-        }
-    }
-
-    fn load(w: &[AtomicU64; 2]) -> u128 {
-        ((w[0].load(Ordering::Relaxed) as u128) << 64) | w[1].load(Ordering::Relaxed) as u128
-    }
-
-    fn store(w: &[AtomicU64; 2], v: u128) {
-        w[0].store((v >> 64) as u64, Ordering::Relaxed);
-        w[1].store(v as u64, Ordering::Relaxed);
-    }
-
-    /// The output cached for `input`, if it is the cached one and no writer
-    /// interfered with the reading.
-    fn get(&self, input: u128) -> Option<Zeroizing<u128>> {
-        let s1 = self.seq.load(Ordering::Acquire);
-        if s1 & 1 != 0 {
-            return None;
-        }
-        let i = Self::load(&self.input);
-        let o = Zeroizing::new(Self::load(&self.output));
-        // Orders the loads above before the second look at `seq` (with the
-        // writer's release fence: a reader that saw any of its stores sees
-        // its odd count).
-        fence(Ordering::Acquire);
-        (self.seq.load(Ordering::Relaxed) == s1 && i == input).then_some(o)
-    }
-
-    /// Cache `(input, output)` unless another writer is storing.
-    fn put(&self, input: u128, output: u128) {
-        let s = self.seq.load(Ordering::Relaxed);
-        if s & 1 != 0 || self.seq.compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return;
-        }
-        // The odd count is visible before any of the stores below.
-        fence(Ordering::Release);
-        Self::store(&self.input, input);
-        Self::store(&self.output, output);
-        self.seq.store(s + 2, Ordering::Release);
-    }
-}
-
-impl Drop for PadCache {
-    fn drop(&mut self) {
-        for w in self.input.iter_mut().chain(self.output.iter_mut()) {
-            w.get_mut().zeroize();
         }
     }
 }

@@ -460,7 +460,7 @@ fn pad_cache_under_four_threads() {
     let c = PadCache::new();
     assert!(c.get(0).is_none());
     c.put(6, 42);
-    assert_eq!(c.get(6).map(|o| *o), Some(42));
+    assert_eq!(c.get(6), Some(42));
     assert!(c.get(7).is_none());
 }
 
