@@ -104,12 +104,9 @@
 //! message as they arrive out of order).
 
 use crate::prelude::*;
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
-use crate::group::DeltaGroup;
 use crate::hash127::{self, portable as fp127};
 use crate::macs;
 use crate::platform::Platform;
@@ -158,11 +155,9 @@ enum Hash {
 enum Finish {
     /// The hash itself (hash127: plus `k`).
     Hash,
-    Aes,
-    AesNonce,
-    AesAdd,
-    /// `AES(K, n)[..O] ⋆ H` in the hash's group.
-    Wc(DeltaGroup),
+    /// The MAC of a row of the table: its finish is the row's engine's
+    /// ([`crate::registry::NamedMac`], keyed by the full key).
+    Mac(&'static macs::MacDesc),
 }
 
 /// What a name is made of.
@@ -211,21 +206,13 @@ fn spec(name: &str) -> Result<Spec, Error> {
     }
     let no_partials = || Error::NotImplemented(format!("{name}: no partial hashes for this name"));
     if let Some(d) = macs::MACS.iter().find(|d| d.catalog_name == name) {
-        let (hash, finish) = match (d.hash, d.finish) {
-            (H::Hash127, F::Scramble) => (Hash::Poly(Field::P127 { pad: true }), Finish::Aes),
-            (H::Hash127, F::NonceScramble) => {
-                (Hash::Poly(Field::P127 { pad: true }), Finish::AesNonce)
-            }
-            (H::Hash127, F::NoncePadP127) => {
-                (Hash::Poly(Field::P127 { pad: true }), Finish::AesAdd)
-            }
-            (h @ (H::Shoup64(_) | H::Eval128), F::Pad(g)) => (
-                Hash::Poly(poly_field(h).ok_or_else(no_partials)?.0),
-                Finish::Wc(g),
-            ),
-            (H::Tree(b), F::Pad(g)) => (Hash::Tree(b.family()), Finish::Wc(g)),
+        let hash = match (d.hash, d.finish) {
+            (H::Hash127, F::Scramble | F::NonceScramble | F::NoncePadP127) => Hash::Poly(Field::P127 { pad: true }),
+            (h @ (H::Shoup64(_) | H::Eval128), F::Pad(_)) => Hash::Poly(poly_field(h).ok_or_else(no_partials)?.0),
+            (H::Tree(b), F::Pad(_)) => Hash::Tree(b.family()),
             _ => return Err(no_partials()),
         };
+        let finish = Finish::Mac(d);
         return Ok(Spec {
             name: name.clone(),
             hash,
@@ -1140,15 +1127,6 @@ pub fn finish_hash(name: &str, full_key: &[u8], partial: &Partial) -> Result<Vec
     Ok(partial.whole_hash(&s, full_key)?.to_vec())
 }
 
-fn aes(k: &[u8], x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
-    let c = Aes128::new(k.into());
-    let mut b = aes::Block::from(*x);
-    c.encrypt_block(&mut b);
-    let out = Zeroizing::new(<[u8; 16]>::from(b));
-    b.as_mut_slice().zeroize();
-    out
-}
-
 /// The tag of the MAC `name` on the whole message from its partial
 /// ([`Partial::is_whole`]), under the full key (the cipher key and pads are
 /// applied here, never by the workers) and the nonce (`None` for the names
@@ -1174,33 +1152,8 @@ pub fn finish_mac(
         _ => {}
     }
     let h = partial.whole_hash(&s, full_key)?;
-    let nonce16 = || -> [u8; 16] { nonce.expect("checked").try_into().expect("checked") };
-    let h16 = || -> Zeroizing<[u8; 16]> { Zeroizing::new(h[..].try_into().expect("16 bytes")) };
-    Ok(match s.finish {
-        Finish::Hash => return Err(invalid(n, "a hash, not a MAC: use finish_hash")),
-        Finish::Aes => aes(&full_key[16..32], &h16()).to_vec(),
-        Finish::AesNonce => {
-            let pad = aes(&full_key[16..32], &nonce16());
-            let mut x = Zeroizing::new([0u8; 16]);
-            for i in 0..16 {
-                x[i] = pad[i] ^ h[i];
-            }
-            aes(&full_key[16..32], &x).to_vec()
-        }
-        Finish::AesAdd => {
-            let pad = aes(&full_key[16..32], &nonce16());
-            let f = Zeroizing::new(u128::from_le_bytes(*pad));
-            // f mod p without a branch: 2^127 ≡ 1.
-            let f = Zeroizing::new(fp127::add_mod(*f & hash127::P, *f >> 127));
-            fp127::add_mod(*f, u128::from_le_bytes(*h16()))
-                .to_le_bytes()
-                .to_vec()
-        }
-        Finish::Wc(group) => {
-            let pad = aes(&full_key[..16], &nonce16());
-            let mut t = vec![0u8; h.len()];
-            group.combine(&pad[..], &h, &mut t);
-            t
-        }
-    })
+    match s.finish {
+        Finish::Hash => Err(invalid(n, "a hash, not a MAC: use finish_hash")),
+        Finish::Mac(d) => crate::registry::NamedMac::of_row(d, full_key)?.finish_value(nonce, &h),
+    }
 }

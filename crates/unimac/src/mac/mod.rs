@@ -264,6 +264,15 @@ macro_rules! nonce_api {
                 #[allow(clippy::redundant_closure_call)]
                 ($finish)(self, pad)
             }
+            /// The tag of the hash value `h` (a message's `h_r(M)`, hashed
+            /// elsewhere: the partial hashes) under the nonce `n`.
+            pub(crate) fn finish_value(&self, nonce: &[u8; 16], h: &[u8; 16]) -> [u8; 16] {
+                let mut pad = aes_raw(&self.aes, nonce);
+                #[allow(clippy::redundant_closure_call)]
+                let t = ($oneshot)(self, &pad, h);
+                wipe16(&mut pad);
+                t
+            }
             /// The tag of `msg` under the nonce `n` (one-shot: no stream buffer).
             pub fn tag(&self, nonce: &[u8; 16], msg: &[u8]) -> Tag<16> {
                 let mut pad = aes_raw(&self.aes, nonce);
@@ -580,6 +589,18 @@ impl<H: KeyedHash> WegmanCarter<H> {
         })
     }
 
+    /// `AES_K(n)[0..O] ⋆ h` for a hash value `h` hashed elsewhere (the
+    /// partial hashes).
+    pub(crate) fn finish_value(&self, nonce: &[u8; 16], h: &[u8]) -> Result<Vec<u8>, Error> {
+        let o = self.hash.out_len();
+        if h.len() != o {
+            return Err(Error::Invalid(format!("hash gave {} bytes, expected {o}", h.len())));
+        }
+        let mut t = vec![0u8; o];
+        self.hash.group().combine(&aes_block(&self.aes, nonce)[..o], h, &mut t);
+        Ok(t)
+    }
+
     /// The hash `H`.
     pub fn hash(&self) -> &H {
         &self.hash
@@ -712,6 +733,11 @@ impl Stream for WcStream {
 // ---------------------------------------------------------------------------
 
 impl Hash127Aes {
+    /// The tag of the hash value `h` (hashed elsewhere: the partial hashes).
+    pub(crate) fn finish_value(&self, h: &[u8; 16]) -> [u8; 16] {
+        aes_raw(&self.aes, h)
+    }
+
     /// A message (it takes no nonce) started from this key's set-up: the
     /// typed hash127 state, no stream behind a pointer.
     pub(crate) fn start_deferred(&self, d: &'static MacDesc) -> Pending {

@@ -546,7 +546,21 @@ impl WcShoup64 {
     }
 }
 
+impl WcShoup64 {
+    /// `AES_K(n)[0..8] ⊕ h` for a hash value `h` hashed elsewhere (the
+    /// partial hashes).
+    pub(crate) fn finish_value(&self, nonce: &[u8; 16], h: &[u8; 8]) -> [u8; 8] {
+        xor_into(*h, &aes_block(&self.aes, nonce)[..8])
+    }
+}
+
 impl WcEval128 {
+    /// `AES_K(n) ⊕ h` for a hash value `h` hashed elsewhere (the partial
+    /// hashes).
+    pub(crate) fn finish_value(&self, nonce: &[u8; 16], h: &[u8; 16]) -> [u8; 16] {
+        xor_into(*h, &*self.pad(nonce))
+    }
+
     /// A message started before its nonce is known, from this key's set-up.
     pub(crate) fn start_deferred(&self) -> (Box<dyn Stream>, Arc<Aes128>) {
         (

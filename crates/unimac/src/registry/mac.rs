@@ -222,6 +222,26 @@ impl Engine {
         })
     }
 
+    /// The tag of a hash value `h` computed elsewhere (the partial hashes
+    /// of [`crate::partial`]: the hash by workers, the finish here, under
+    /// the key set up once); for the rows whose hash has partials.
+    pub(crate) fn finish_value(&self, d: &MacDesc, nonce: Option<&[u8]>, h: &[u8]) -> Result<Vec<u8>, Error> {
+        let bad = || Error::Invalid(format!("{}: a hash value of {} bytes", d.name, h.len()));
+        let n16 = || -> Result<[u8; 16], Error> {
+            nonce.unwrap_or_default().try_into().map_err(|_| Error::MissingNonce(d.name.to_string()))
+        };
+        let h16 = || -> Result<&[u8; 16], Error> { h.try_into().map_err(|_| bad()) };
+        Ok(match self {
+            Engine::Scramble(m) => m.finish_value(h16()?).to_vec(),
+            Engine::NonceScramble(m) => m.finish_value(&n16()?, h16()?).to_vec(),
+            Engine::NoncePad(m) => m.finish_value(&n16()?, h16()?).to_vec(),
+            Engine::Shoup64(m) => m.finish_value(&n16()?, h.try_into().map_err(|_| bad())?).to_vec(),
+            Engine::Eval128(m) => m.finish_value(&n16()?, h16()?).to_vec(),
+            Engine::Tree(m) => m.finish_value(&n16()?, h)?,
+            _ => return Err(Error::NotImplemented(format!("{}: no partial hashes for this name", d.name))),
+        })
+    }
+
     /// Start a message (the output is the tag as sent).
     fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
         match self {
@@ -303,6 +323,13 @@ impl NamedMac {
     /// length is checked.
     pub fn new(name: &str, key: &[u8]) -> Result<NamedMac, Error> {
         NamedMac::of_row(desc(name)?, key)
+    }
+
+    /// The tag of the hash value `h` of a message hashed elsewhere (by
+    /// [`crate::partial`]'s workers) under `nonce`, the finish of this key.
+    pub(crate) fn finish_value(&self, nonce: Option<&[u8]>, h: &[u8]) -> Result<Vec<u8>, Error> {
+        self.desc.check_nonce(nonce)?;
+        self.engine.finish_value(self.desc, nonce, h)
     }
 
     /// The MAC of a row of the table (no name looked up again).
