@@ -163,6 +163,7 @@ pub mod shoup;
 pub mod size;
 pub(crate) mod spec;
 mod padcache;
+mod kinds;
 pub mod square;
 pub mod stripe;
 pub mod tag;
@@ -176,7 +177,7 @@ pub mod vmac;
 pub use error::Error;
 pub use platform::{Feature, Platform};
 pub use registry::{compute, open, Params, Stream};
-pub use stripe::Absorb;
+pub use spec::Absorb;
 pub use tag::{MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions
 /// it implements: `universal-hash` 0.6 and `digest` 0.11.

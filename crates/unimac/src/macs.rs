@@ -18,8 +18,7 @@ use core::ops::Range;
 
 use crate::error::Error;
 use crate::group::DeltaGroup;
-use crate::shoup::Kind;
-use crate::tree::Block;
+use crate::kinds::{Block, Kind};
 
 /// The hash under a MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

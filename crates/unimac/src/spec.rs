@@ -129,6 +129,39 @@ pub trait Stream: Send {
     }
 }
 
+/// What a message's bytes are fed into: every stream the command line, the
+/// Python package and its Dask path feed — a [`Stream`], a MAC whose nonce
+/// comes at the end ([`crate::mac::Pending`]), a one-time MAC's check
+/// ([`crate::registry::OneTimeCheck`]) — with the stripes of
+/// [`crate::stripe`] where the hash is layered. One interface, so a reader
+/// of files is written once for all of them.
+pub trait Absorb: Send {
+    /// Absorb more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// What hashes stripes of this message on other threads, for a layered
+    /// hash (UMAC, VMAC, a tree); `None` for the others.
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        None
+    }
+    /// Take the next stripe of the message, in message order; an error,
+    /// with nothing absorbed, if this stream takes no stripes.
+    fn absorb_stripe(&mut self, _stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        Err(crate::stripe::unsupported())
+    }
+}
+
+impl<S: Stream + ?Sized> Absorb for S {
+    fn update(&mut self, data: &[u8]) {
+        Stream::update(self, data)
+    }
+    fn striper(&self) -> Option<crate::stripe::Striper> {
+        Stream::striper(self)
+    }
+    fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+        Stream::absorb_stripe(self, stripe)
+    }
+}
+
 impl<S: Stream + ?Sized> Stream for Box<S> {
     fn try_clone(&self) -> Option<Box<dyn Stream>> {
         (**self).try_clone()
@@ -173,7 +206,7 @@ pub trait Keyed: Send + Sync {
     /// One-shot: the output for `msg` (under `nonce` for nonce MACs).
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let mut s = self.start_with_nonce(nonce)?;
-        s.update(msg);
+        Stream::update(&mut s, msg);
         s.finalize()
     }
 

@@ -211,38 +211,6 @@ pub(crate) fn unsupported() -> Error {
     Error::NotImplemented("this hash takes no stripes".into())
 }
 
-/// What a message's bytes are fed into: every stream the command line, the
-/// Python package and its Dask path feed — a [`Stream`](crate::Stream), a MAC whose nonce
-/// comes at the end ([`crate::mac::Pending`]), a one-time MAC's check
-/// ([`crate::registry::OneTimeCheck`]) — with the stripes of
-/// this module where the hash is layered. One interface, so a reader
-/// of files is written once for all of them.
-pub trait Absorb: Send {
-    /// Absorb more of the message.
-    fn update(&mut self, data: &[u8]);
-    /// What hashes stripes of this message on other threads, for a layered
-    /// hash (UMAC, VMAC, a tree); `None` for the others.
-    fn striper(&self) -> Option<Striper> {
-        None
-    }
-    /// Take the next stripe of the message, in message order; an error,
-    /// with nothing absorbed, if this stream takes no stripes.
-    fn absorb_stripe(&mut self, _stripe: &Stripe) -> Result<(), crate::error::Error> {
-        Err(unsupported())
-    }
-}
-
-impl<S: crate::spec::Stream + ?Sized> Absorb for S {
-    fn update(&mut self, data: &[u8]) {
-        crate::spec::Stream::update(self, data)
-    }
-    fn striper(&self) -> Option<Striper> {
-        crate::spec::Stream::striper(self)
-    }
-    fn absorb_stripe(&mut self, stripe: &Stripe) -> Result<(), crate::error::Error> {
-        crate::spec::Stream::absorb_stripe(self, stripe)
-    }
-}
 
 #[cfg(test)]
 mod tests {

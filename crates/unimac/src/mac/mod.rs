@@ -886,7 +886,7 @@ impl Pending {
     }
 }
 
-impl crate::stripe::Absorb for Pending {
+impl crate::spec::Absorb for Pending {
     fn update(&mut self, data: &[u8]) {
         Pending::update(self, data)
     }

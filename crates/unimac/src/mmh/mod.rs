@@ -365,8 +365,8 @@ pub(crate) fn catalog() -> Vec<Entry> {
 /// The block function `b` of this family as a tree's block function
 /// (docs/WIRE.md §6): `mmh32x1..4` (B = 128, O = 4N, K = 4(31+N)), `nmh32`
 /// (128, 4, 128) and `mmh64` (256, 8, 256).
-pub(crate) fn block_family(b: crate::tree::Block) -> BlockFamily {
-    use crate::tree::Block;
+pub(crate) fn block_family(b: crate::kinds::Block) -> BlockFamily {
+    use crate::kinds::Block;
     match (b, b.mmh32_words()) {
         (_, Some(n)) => BlockFamily::new(
             b.name(),

@@ -598,7 +598,7 @@ impl core::fmt::Debug for OneTimeCheck {
     }
 }
 
-impl crate::stripe::Absorb for OneTimeCheck {
+impl crate::spec::Absorb for OneTimeCheck {
     fn update(&mut self, data: &[u8]) {
         OneTimeCheck::update(self, data)
     }

@@ -72,30 +72,7 @@ use gdiv::GKey;
 use gf2::{Modulus, F_LO};
 pub use keys::Ring64;
 
-/// Which of Shoup's three hashes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// The evaluation hash over GF(2^64) (§5).
-    Eval64,
-    /// The division hash over GF(2) with a degree-64 key polynomial (§6).
-    Division64,
-    /// The generalized division hash over GF(2^8) (§7).
-    GDivision64,
-}
-
-impl Kind {
-    /// Every kind, in the order of docs/WIRE.md §5.
-    pub const ALL: [Kind; 3] = [Kind::Eval64, Kind::Division64, Kind::GDivision64];
-
-    /// The hash's wire name (`eval64`, `division64`, `gdivision64`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kind::Eval64 => "eval64",
-            Kind::Division64 => "division64",
-            Kind::GDivision64 => "gdivision64",
-        }
-    }
-}
+pub use crate::kinds::Kind;
 
 /// One 64×64 carry-less product: by PCLMULQDQ where the evidence `p` has
 /// it, else portable ([`gf2::clmul64`]); both constant-time. For key
