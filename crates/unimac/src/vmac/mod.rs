@@ -61,9 +61,9 @@ pub use nh::BLOCK;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
-    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
-    /// IFMA52 ([`avx512`]); VMAC-128 and the blocks after the last whole
-    /// group of eight on the scalar loop.
+    /// Whole blocks eight at a time, NH and L2 of both VMAC-128 iterations
+    /// in one pass (or VMAC-64's one), with AVX-512 IFMA52 ([`avx512`]);
+    /// the blocks after the last whole group of eight on the scalar loop.
     /// (An AVX-512 NH with 32-bit digit products was exact but slower than
     /// the scalar loop: docs/perf/umac.md.)
     #[cfg(target_arch = "x86_64")]
@@ -503,26 +503,33 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
     }
 }
 
-/// L1 and L2 of whole 128-byte blocks, fused. VMAC-64 on the IFMA backend:
-/// NH of eight blocks at a time and eight Horner chains in `k⁸` in
-/// [`avx512`], joined with `k⁰ … k⁷` at the end. Then (and otherwise) NH
-/// of four blocks ([`nh::nh_block`], the unrolled scalar 64×64→128 loop) and one L2 step
-/// for the four; the last one to three blocks one at a time ([`poly_step`]).
+/// L1 and L2 of whole 128-byte blocks, fused. On the IFMA backend: NH of
+/// eight blocks at a time and eight Horner chains in `k⁸` per iteration
+/// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
+/// the end. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
+/// unrolled scalar 64×64→128 loop, both iterations from the same loaded
+/// words) and one L2 step for the four; the last one to three blocks one at
+/// a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
     let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     #[cfg(target_arch = "x86_64")]
-    if k.backend == Backend::Avx512Ifma && k.iters == 1 && data.len() >= avx512::GROUP {
+    if k.backend == Backend::Avx512Ifma && data.len() >= avx512::GROUP {
         let whole = data.len() / avx512::GROUP * avx512::GROUP;
-        let pw = &k.powers[0];
-        // From the start, the state is 1: the first block's step 1·k + m_1
-        // gives the polynomial's leading k^n.
-        let a0 = if p.blocks == 0 { 1 } else { p.a[0] };
-        // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
-        // a0·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
-        let lanes = Zeroizing::new(avx512::nh_poly(k.platform, nhk, &data[..whole], pw[7], a0));
-        p.a[0] = dot(core::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
+        let pw = &*k.powers;
+        // Each lane's state before the groups times k⁸: from the start the
+        // state is 1 (the first block's step 1·k + m_1 gives the
+        // polynomial's leading k^n), so k⁸ itself.
+        let start = |t: usize| if p.blocks == 0 { pw[t][7] } else { dot([(p.a[t], pw[t][7])], 0) };
+        if k.iters == 1 {
+            let s = Zeroizing::new([start(0)]);
+            let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0]], &s);
+            p.a[0] = a;
+        } else {
+            let s = Zeroizing::new([start(0), start(1)]);
+            p.a = avx512::nh_poly::<2>(k.platform, nhk, &data[..whole], pw, &s);
+        }
         p.blocks += (whole / BLOCK) as u64;
         data = &data[whole..];
     }
@@ -821,7 +828,7 @@ impl<const T: usize> Vmac<T> {
     }
 
     /// The kernel this key computes VHASH with (`portable`, or
-    /// `avx512ifma` for VMAC-64's whole blocks), as the other families'
+    /// `avx512ifma` for whole groups of eight blocks), as the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()
