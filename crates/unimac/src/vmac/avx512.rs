@@ -36,30 +36,33 @@ pub(crate) const GROUP: usize = 8 * BLOCK;
 
 /// L1 and L2 of VHASH's `N` iterations (1 for VMAC-64, 2 for VMAC-128)
 /// over whole groups of eight blocks (`data`, a multiple of [`GROUP`]
-/// bytes, at least one), with per iteration `powers[t] = [k, k², …, k⁸]`
-/// of its poly key `k` (each reduced mod `p127`) and `start[t] = a·k⁸`
-/// (any value below `2^128`) for the L2 state `a` before them: per
-/// iteration `a·k^(8G) + Σ_i m_i·k^(8G−1−i)` mod `p127` over the `G·8`
-/// blocks, below `2^128` and not reduced further; `m_i` is the NH of block
-/// `i` masked to 126 bits. Both iterations' NH come from the same loaded
-/// and transposed words, and their L2 steps are scheduled together.
-/// Panics if the evidence `p` lacks AVX-512F or IFMA52.
+/// bytes, at least one), with per iteration `k8[t] = k⁸` of its poly key
+/// `k` and `lanes[t]` the limbs of `k^(7−b)` in lane `b` (lane 7: 1; see
+/// `lane_limbs` in [`super`]), all reduced mod `p127`, and `start[t] = a·k⁸
+/// mod p127` for the L2 state `a` before them: per iteration `a·k^(8G) +
+/// Σ_i m_i·k^(8G−1−i)` mod `p127` over the `G·8` blocks, below `2^128` and
+/// not reduced further; `m_i` is the NH of block `i` masked to 126 bits.
+/// Both iterations' NH come from the same loaded and transposed words, and
+/// their L2 steps are scheduled together. Panics if the evidence `p` lacks
+/// AVX-512F or IFMA52.
 #[inline(always)]
 pub(crate) fn nh_poly<const N: usize>(
     p: Platform,
     key: &[u64; KEY_WORDS],
     data: &[u8],
-    powers: &[[u128; 8]; N],
+    k8: &[u128; N],
+    lanes: &[[[u64; 8]; 3]; N],
     start: &[u128; N],
 ) -> [u128; N] {
     assert!(N == 1 || N == 2, "VHASH has one or two iterations");
     assert!(!data.is_empty() && data.len().is_multiple_of(GROUP), "whole groups of eight VHASH blocks");
-    debug_assert!(powers.iter().flatten().all(|&x| x < 1 << 127), "key powers reduced mod p127");
+    debug_assert!(k8.iter().chain(start).all(|&x| x < super::P127), "reduced mod p127");
+    debug_assert!(lanes.iter().all(|l| l[0].iter().chain(&l[1]).all(|&x| x >> 52 == 0) && l[2].iter().all(|&x| x >> 23 == 0)));
     assert!(p.avx512() && p.avx512ifma(), "the AVX-512 IFMA VHASH kernel needs AVX-512F and IFMA52 evidence");
     // SAFETY: the evidence `p` (only detection creates it) has AVX-512F and
     // AVX-512 IFMA52 (asserted above); the
-    // kernel's loads stay within `data` (see `groups`).
-    unsafe { groups(key, data, powers, start) }
+    // kernel's loads stay within `data` (see `groups`) and `lanes`.
+    unsafe { groups(key, data, k8, lanes, start) }
 }
 
 const M52: u64 = (1 << 52) - 1;
@@ -88,7 +91,8 @@ const M23: u64 = (1 << 23) - 1;
 unsafe fn groups<const N: usize>(
     key: &[u64; KEY_WORDS],
     data: &[u8],
-    powers: &[[u128; 8]; N],
+    k8: &[u128; N],
+    lanes: &[[[u64; 8]; 3]; N],
     start: &[u128; N],
 ) -> [u128; N] {
     let k: [__m512i; KEY_WORDS] = core::array::from_fn(|w| _mm512_set1_epi64(key[w] as i64));
@@ -97,24 +101,11 @@ unsafe fn groups<const N: usize>(
     let m22 = _mm512_set1_epi64((1 << 22) - 1);
     let z = _mm512_setzero_si512();
     let limbs = |x: u128| [x as u64 & M52, (x >> 52) as u64 & M52, (x >> 104) as u64];
-    // Per iteration: k⁸ in every lane; k^(7−b) in lane b (lane 7: 1).
-    let k8: [[__m512i; 3]; N] =
-        core::array::from_fn(|t| limbs(powers[t][7]).map(|x| _mm512_set1_epi64(x as i64)));
-    let kl: [[__m512i; 3]; N] = core::array::from_fn(|t| {
-        let l: [[u64; 3]; 8] = core::array::from_fn(|b| limbs(if b == 7 { 1 } else { powers[t][6 - b] }));
-        core::array::from_fn(|i| {
-            _mm512_set_epi64(
-                l[7][i] as i64,
-                l[6][i] as i64,
-                l[5][i] as i64,
-                l[4][i] as i64,
-                l[3][i] as i64,
-                l[2][i] as i64,
-                l[1][i] as i64,
-                l[0][i] as i64,
-            )
-        })
-    });
+    // Per iteration: k⁸ in every lane; k^(7−b) in lane b.
+    let k8: [[__m512i; 3]; N] = core::array::from_fn(|t| limbs(k8[t]).map(|x| _mm512_set1_epi64(x as i64)));
+    // SAFETY: 64-byte unaligned loads of 8-word arrays.
+    let kl: [[__m512i; 3]; N] =
+        core::array::from_fn(|t| core::array::from_fn(|i| unsafe { _mm512_loadu_si512(lanes[t][i].as_ptr() as *const _) }));
     let add = |x, y| _mm512_add_epi64(x, y);
     // NH of the group at `p`, per iteration, mod 2^126 in 52-bit limbs.
     // (Macros, not closures: a closure called twice is not inlined.)
@@ -144,10 +135,11 @@ unsafe fn groups<const N: usize>(
                 wv[w0 + 6] = _mm512_shuffle_i64x2::<0xDD>(ub, vb);
             }
         }
-        // Columns per iteration t, split over even and odd j for one
-        // iteration (VMAC-128's two give the independent chains instead).
-        let (mut c0, mut c1a, mut c1b, mut c2a, mut c2b) =
-            ([[z; 2]; N], [[z; 2]; N], [[z; 2]; N], [[z; 2]; N], [[z; 2]; N]);
+        // Per iteration t the seven products' halves, each in an
+        // accumulator of its own (`c0`; `c1` in 1..4; `c2` in 4..7), and for
+        // one iteration split over even and odd j: no chain of dependent
+        // `vpmadd52*` is longer than four (eight for two iterations).
+        let mut c = [[[z; 7]; 2]; N];
         for j in 0..8 {
             let e = if N == 1 { j & 1 } else { 0 };
             for t in 0..N {
@@ -156,19 +148,21 @@ unsafe fn groups<const N: usize>(
                 let b = add(wv[2 * j + 1], k[2 * j + 2 * t + 1]);
                 let a1 = _mm512_srli_epi64::<52>(a);
                 let b1 = _mm512_srli_epi64::<52>(b);
-                c0[t][e] = _mm512_madd52lo_epu64(c0[t][e], a, b);
-                c1a[t][e] = _mm512_madd52hi_epu64(c1a[t][e], a, b);
-                c1b[t][e] = _mm512_madd52lo_epu64(c1b[t][e], a, b1);
-                c1a[t][e] = _mm512_madd52lo_epu64(c1a[t][e], a1, b);
-                c2a[t][e] = _mm512_madd52hi_epu64(c2a[t][e], a, b1);
-                c2a[t][e] = _mm512_madd52hi_epu64(c2a[t][e], a1, b);
-                c2b[t][e] = _mm512_madd52lo_epu64(c2b[t][e], a1, b1);
+                let x = &mut c[t][e];
+                x[0] = _mm512_madd52lo_epu64(x[0], a, b);
+                x[1] = _mm512_madd52hi_epu64(x[1], a, b);
+                x[2] = _mm512_madd52lo_epu64(x[2], a, b1);
+                x[3] = _mm512_madd52lo_epu64(x[3], a1, b);
+                x[4] = _mm512_madd52hi_epu64(x[4], a, b1);
+                x[5] = _mm512_madd52hi_epu64(x[5], a1, b);
+                x[6] = _mm512_madd52lo_epu64(x[6], a1, b1);
             }
         }
         core::array::from_fn(|t| {
-            let c0 = add(c0[t][0], c0[t][1]);
-            let c1 = add(add(c1a[t][0], c1a[t][1]), add(c1b[t][0], c1b[t][1]));
-            let c2 = add(add(c2a[t][0], c2a[t][1]), add(c2b[t][0], c2b[t][1]));
+            let x: [__m512i; 7] = core::array::from_fn(|i| add(c[t][0][i], c[t][1][i]));
+            let c0 = x[0];
+            let c1 = add(add(x[1], x[2]), x[3]);
+            let c2 = add(add(x[4], x[5]), x[6]);
             // Carries: c0 < 2^56, c1 < 2^58 before; m0, m1 < 2^52 after,
             // and NH mod 2^126 = m0 + m1·2^52 + (c2 mod 2^22)·2^104.
             let c1 = add(c1, _mm512_srli_epi64::<52>(c0));
@@ -203,17 +197,21 @@ unsafe fn groups<const N: usize>(
     }};
     }
     let mut groups = data.chunks_exact(GROUP);
-    // The first group: H = its NH, lane 7 plus `start` (limbs below 2^52,
-    // 2^52, 2^24), then one carry pass: h0, h1 < 2^52, h2 < 2^25 + 2.
     let first = groups.next().expect("at least one group");
-    let m: [[__m512i; 3]; N] = nh!(first.as_ptr());
-    let mut h: [[__m512i; 3]; N] = core::array::from_fn(|t| {
-        let s = limbs(start[t]).map(|x| _mm512_set_epi64(x as i64, 0, 0, 0, 0, 0, 0, 0));
-        let l0 = add(m[t][0], s[0]);
-        let l1 = add(add(m[t][1], s[1]), _mm512_srli_epi64::<52>(l0));
-        let l2 = add(add(m[t][2], s[2]), _mm512_srli_epi64::<52>(l1));
-        [_mm512_and_si512(l0, m52), _mm512_and_si512(l1, m52), l2]
-    });
+    let mut h: [[__m512i; 3]; N] = nh!(first.as_ptr());
+    // With more than one group, lane 7 of the first takes `start` (limbs
+    // below 2^52, 2^52, 2^23), then one carry pass: h0, h1 < 2^52,
+    // h2 < 2^24 + 2. With one, `start` is added at the end (off the chain).
+    let single = groups.len() == 0;
+    if !single {
+        for t in 0..N {
+            let s = limbs(start[t]).map(|x| _mm512_set_epi64(x as i64, 0, 0, 0, 0, 0, 0, 0));
+            let l0 = add(h[t][0], s[0]);
+            let l1 = add(add(h[t][1], s[1]), _mm512_srli_epi64::<52>(l0));
+            let l2 = add(add(h[t][2], s[2]), _mm512_srli_epi64::<52>(l1));
+            h[t] = [_mm512_and_si512(l0, m52), _mm512_and_si512(l1, m52), l2];
+        }
+    }
     for g in groups {
         let m: [[__m512i; 3]; N] = nh!(g.as_ptr());
         for t in 0..N {
@@ -227,9 +225,15 @@ unsafe fn groups<const N: usize>(
         let s0 = _mm512_reduce_add_epi64(x0) as u64;
         let s1 = _mm512_reduce_add_epi64(x1) as u64;
         let s2 = _mm512_reduce_add_epi64(x2) as u64;
-        // s2·2^104 ≡ (s2 mod 2^23)·2^104 + (s2 >> 23): the sum is below
-        // 2^55 + 2^107 + 2^127 + 2^14 < 2^128.
-        s0 as u128 + ((s1 as u128) << 52) + (((s2 & M23) as u128) << 104) + (s2 >> 23) as u128
+        // s2·2^104 ≡ (s2 mod 2^23)·2^104 + (s2 >> 23): the sum v is below
+        // 2^55 + 2^107 + 2^127 + 2^14; folded once at bit 127, below
+        // 2^127 + 1, plus `start < p127` with one group, below 2^128.
+        let v = s0 as u128 + ((s1 as u128) << 52) + (((s2 & M23) as u128) << 104) + (s2 >> 23) as u128;
+        if single {
+            (v & super::P127) + (v >> 127) + start[t]
+        } else {
+            v
+        }
     })
 }
 
@@ -248,6 +252,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "needs AVX-512F and IFMA52 evidence")]
     fn refuses_without_evidence() {
-        let _ = super::nh_poly::<1>(Platform::portable(), &[0; super::KEY_WORDS], &[0; super::GROUP], &[[1; 8]], &[0]);
+        let _ = super::nh_poly::<1>(Platform::portable(), &[0; super::KEY_WORDS], &[0; super::GROUP], &[1], &[[[0; 8]; 3]], &[0]);
     }
 }

@@ -140,6 +140,8 @@ pub(crate) struct VmacKey {
     /// Per iteration `[k, k², …, k⁸]` of the poly key `k`, the powers
     /// fully reduced mod `p127`, for [`poly4`] and the IFMA kernel.
     powers: Zeroizing<[[u128; 8]; 2]>,
+    /// Per iteration [`lane_limbs`] of `powers`: the IFMA kernel's join.
+    lanes: Zeroizing<[[[u64; 8]; 3]; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
@@ -187,7 +189,8 @@ impl VmacKey {
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
-        Some(VmacKey { id: crate::stripe::KeyId::fresh(), iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
+        let lanes = Zeroizing::new([lane_limbs(&powers[0]), lane_limbs(&powers[1])]);
+        Some(VmacKey { id: crate::stripe::KeyId::fresh(), iters, cipher, nh_fixed, poly, powers, lanes, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -287,6 +290,15 @@ fn key_powers(k: u128) -> [u128; 8] {
         pw[j] = crate::hash127::portable::mul_mod(pw[j - 1], k);
     }
     pw
+}
+
+/// The multipliers of the IFMA kernel's join for the powers `pw = [k, …,
+/// k⁸]` (each below `2^127`): limb `i` (52 bits, the last below `2^23`) of
+/// `k^(7−b)` in lane `b`, lane 7 holding 1.
+fn lane_limbs(pw: &[u128; 8]) -> [[u64; 8]; 3] {
+    const M52: u128 = (1 << 52) - 1;
+    let lane = |b: usize| if b == 7 { 1 } else { pw[6 - b] };
+    core::array::from_fn(|i| core::array::from_fn(|b| ((lane(b) >> (52 * i)) & M52) as u64))
 }
 
 /// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
@@ -503,6 +515,35 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
     }
 }
 
+/// The IFMA backend's part of [`blocks_serial`]: the whole groups of
+/// eight blocks at the start of `data` through [`avx512::nh_poly`] into
+/// `p`; the rest returned (all of `data` on another backend).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
+    if k.backend != Backend::Avx512Ifma || data.len() < avx512::GROUP {
+        return data;
+    }
+    let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
+    let whole = data.len() / avx512::GROUP * avx512::GROUP;
+    let pw = &*k.powers;
+    // Each lane's state before the groups times k⁸: from the start the
+    // state is 1 (the first block's step 1·k + m_1 gives the
+    // polynomial's leading k^n), so k⁸ itself.
+    let start = |t: usize| if p.blocks == 0 { pw[t][7] } else { reduce127(dot([(p.a[t], pw[t][7])], 0)) };
+    let lanes = &*k.lanes;
+    if k.iters == 1 {
+        let s = Zeroizing::new([start(0)]);
+        let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0][7]], &[lanes[0]], &s);
+        p.a[0] = a;
+    } else {
+        let s = Zeroizing::new([start(0), start(1)]);
+        p.a = avx512::nh_poly::<2>(k.platform, nhk, &data[..whole], &[pw[0][7], pw[1][7]], lanes, &s);
+    }
+    p.blocks += (whole / BLOCK) as u64;
+    &data[whole..]
+}
+
 /// L1 and L2 of whole 128-byte blocks, fused. On the IFMA backend: NH of
 /// eight blocks at a time and eight Horner chains in `k⁸` per iteration
 /// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
@@ -515,23 +556,8 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     let mut data = data;
     let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     #[cfg(target_arch = "x86_64")]
-    if k.backend == Backend::Avx512Ifma && data.len() >= avx512::GROUP {
-        let whole = data.len() / avx512::GROUP * avx512::GROUP;
-        let pw = &*k.powers;
-        // Each lane's state before the groups times k⁸: from the start the
-        // state is 1 (the first block's step 1·k + m_1 gives the
-        // polynomial's leading k^n), so k⁸ itself.
-        let start = |t: usize| if p.blocks == 0 { pw[t][7] } else { dot([(p.a[t], pw[t][7])], 0) };
-        if k.iters == 1 {
-            let s = Zeroizing::new([start(0)]);
-            let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0]], &s);
-            p.a[0] = a;
-        } else {
-            let s = Zeroizing::new([start(0), start(1)]);
-            p.a = avx512::nh_poly::<2>(k.platform, nhk, &data[..whole], pw, &s);
-        }
-        p.blocks += (whole / BLOCK) as u64;
-        data = &data[whole..];
+    {
+        data = ifma_groups(k, p, data);
     }
     if p.blocks == 0 {
         if data.is_empty() {
@@ -882,8 +908,9 @@ impl<const T: usize> Vmac<T> {
             let pad = Zeroizing::new(k.pad(nonce));
             return crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad));
         }
-        let p = vhash(&self.key, msg);
+        // The pad first: its AES runs beside VHASH's first blocks.
         let pad = Zeroizing::new(self.key.pad(nonce));
+        let p = vhash(&self.key, msg);
         crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad))
     }
 

@@ -385,6 +385,7 @@ fn block_loop_matches_one_block_at_a_time() {
             // The largest poly keys; all-ones data.
             k.poly = Zeroizing::new([MPOLY, MPOLY - (1 << 64)]);
             k.powers = Zeroizing::new([key_powers(MPOLY), key_powers(MPOLY - (1 << 64))]);
+            k.lanes = Zeroizing::new([lane_limbs(&k.powers[0]), lane_limbs(&k.powers[1])]);
         }
         if case % 2 == 1 {
             msg.fill(0xff);
@@ -471,7 +472,7 @@ fn pad_cache_under_four_threads() {
 /// with an all-ones key and sums `m + k` at `2^64 − 1` (every NH column and
 /// carry at its largest), zeros; the powers random below `p127`, 1 and
 /// `p127 − 1` (they need not be one key's powers: the kernel takes each as
-/// given); `start` random, 0 and `2^128 − 1`; one to five groups.
+/// given); `start` random, 0 and `p127 − 1`; one to five groups.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn ifma_kernel_agrees_with_scalar() {
@@ -530,12 +531,13 @@ fn ifma_kernel_agrees_with_scalar() {
                 };
                 let pw: [[u128; 8]; 2] = std::array::from_fn(|_| std::array::from_fn(|_| pick(&mut r)));
                 let start: [u128; 2] = match edge {
-                    0 => [r.gen(), r.gen()],
+                    0 => [r.gen::<u128>() % P127, r.gen::<u128>() % P127],
                     1 => [0, 0],
-                    _ => [u128::MAX, u128::MAX],
+                    _ => [P127 - 1, P127 - 1],
                 };
-                let [one] = avx512::nh_poly::<1>(p, &key, &data, &[pw[0]], &[start[0]]);
-                let two = avx512::nh_poly::<2>(p, &key, &data, &pw, &start);
+                let lanes = [lane_limbs(&pw[0]), lane_limbs(&pw[1])];
+                let [one] = avx512::nh_poly::<1>(p, &key, &data, &[pw[0][7]], &[lanes[0]], &[start[0]]);
+                let two = avx512::nh_poly::<2>(p, &key, &data, &[pw[0][7], pw[1][7]], &lanes, &start);
                 let want: [u128; 2] = std::array::from_fn(|t| model(&key, &data, &pw[t], start[t], t));
                 assert_eq!(reduce127(one), want[0], "one iteration: kind {kind} groups {groups} edge {edge}");
                 assert_eq!(two.map(reduce127), want, "two iterations: kind {kind} groups {groups} edge {edge}");
