@@ -95,7 +95,9 @@ unsafe fn groups<const N: usize>(
     lanes: &[[[u64; 8]; 3]; N],
     start: &[u128; N],
 ) -> [u128; N] {
-    let k: [__m512i; KEY_WORDS] = core::array::from_fn(|w| _mm512_set1_epi64(key[w] as i64));
+    // The key words are broadcast where they are used (an operand of the
+    // addition), not held in sixteen or eighteen registers.
+    let k = |w: usize| _mm512_set1_epi64(key[w] as i64);
     let m52 = _mm512_set1_epi64(M52 as i64);
     let m23 = _mm512_set1_epi64(M23 as i64);
     let m22 = _mm512_set1_epi64((1 << 22) - 1);
@@ -144,8 +146,8 @@ unsafe fn groups<const N: usize>(
             let e = if N == 1 { j & 1 } else { 0 };
             for t in 0..N {
                 // Iteration t reads the key 2t words further on.
-                let a = add(wv[2 * j], k[2 * j + 2 * t]);
-                let b = add(wv[2 * j + 1], k[2 * j + 2 * t + 1]);
+                let a = add(wv[2 * j], k(2 * j + 2 * t));
+                let b = add(wv[2 * j + 1], k(2 * j + 2 * t + 1));
                 let a1 = _mm512_srli_epi64::<52>(a);
                 let b1 = _mm512_srli_epi64::<52>(b);
                 let x = &mut c[t][e];
