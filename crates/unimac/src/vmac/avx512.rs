@@ -96,7 +96,7 @@ unsafe fn groups<const N: usize>(
     start: &[u128; N],
 ) -> [u128; N] {
     // The key words are broadcast where they are used (an operand of the
-    // addition), not held in sixteen or eighteen registers.
+    // addition), not set up for the whole kernel.
     let k = |w: usize| _mm512_set1_epi64(key[w] as i64);
     let m52 = _mm512_set1_epi64(M52 as i64);
     let m23 = _mm512_set1_epi64(M23 as i64);
