@@ -60,9 +60,9 @@ pub use nh::BLOCK;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
-    /// VMAC-64's whole blocks eight at a time, NH and L2, with AVX-512
-    /// IFMA52 ([`avx512`]); VMAC-128 and the blocks after the last whole
-    /// group of eight on the scalar loop.
+    /// Whole blocks eight at a time, NH and L2 of both VMAC-128 iterations
+    /// in one pass (or VMAC-64's one), with AVX-512 IFMA52 ([`avx512`]);
+    /// the blocks after the last whole group of eight on the scalar loop.
     /// (An AVX-512 NH with 32-bit digit products was exact but slower than
     /// the scalar loop: docs/perf/umac.md.)
     #[cfg(target_arch = "x86_64")]
@@ -139,6 +139,8 @@ pub(crate) struct VmacKey {
     /// Per iteration `[k, k², …, k⁸]` of the poly key `k`, the powers
     /// fully reduced mod `p127`, for [`poly4`] and the IFMA kernel.
     powers: Zeroizing<[[u128; 8]; 2]>,
+    /// Per iteration [`lane_limbs`] of `powers`: the IFMA kernel's join.
+    lanes: Zeroizing<[[[u64; 8]; 3]; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
     /// VMAC-64: the last enciphered nonce block `(input, output)`; two
@@ -186,7 +188,8 @@ impl VmacKey {
         for (pw, &k) in powers.iter_mut().zip(poly.iter()).take(iters) {
             *pw = key_powers(k);
         }
-        Some(VmacKey { id: crate::stripe::KeyId::fresh(), iters, cipher, nh_fixed, poly, powers, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
+        let lanes = Zeroizing::new([lane_limbs(&powers[0]), lane_limbs(&powers[1])]);
+        Some(VmacKey { id: crate::stripe::KeyId::fresh(), iters, cipher, nh_fixed, poly, powers, lanes, l3, pad_cache: PadCache::new(), backend: Backend::for_platform(platform), platform })
     }
 
     /// `PDF(K, Nonce)` (draft §3.3): the nonce, left-padded with zeros to 16
@@ -217,6 +220,15 @@ fn key_powers(k: u128) -> [u128; 8] {
         pw[j] = crate::hash127::portable::mul_mod(pw[j - 1], k);
     }
     pw
+}
+
+/// The multipliers of the IFMA kernel's join for the powers `pw = [k, …,
+/// k⁸]` (each below `2^127`): limb `i` (52 bits, the last below `2^23`) of
+/// `k^(7−b)` in lane `b`, lane 7 holding 1.
+fn lane_limbs(pw: &[u128; 8]) -> [[u64; 8]; 3] {
+    const M52: u128 = (1 << 52) - 1;
+    let lane = |b: usize| if b == 7 { 1 } else { pw[6 - b] };
+    core::array::from_fn(|i| core::array::from_fn(|b| ((lane(b) >> (52 * i)) & M52) as u64))
 }
 
 /// A nonce of 1 to 16 bytes whose 128-bit block has its top bit clear.
@@ -434,28 +446,49 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
     }
 }
 
-/// L1 and L2 of whole 128-byte blocks, fused. VMAC-64 on the IFMA backend:
-/// NH of eight blocks at a time and eight Horner chains in `k⁸` in
-/// [`avx512`], joined with `k⁰ … k⁷` at the end. Then (and otherwise) NH
-/// of four blocks ([`nh::nh_block`], the unrolled scalar 64×64→128 loop) and one L2 step
-/// for the four; the last one to three blocks one at a time ([`poly_step`]).
+/// The IFMA backend's part of [`blocks_serial`]: the whole groups of
+/// eight blocks at the start of `data` through [`avx512::nh_poly`] into
+/// `p`; the rest returned (all of `data` on another backend).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
+    if k.backend != Backend::Avx512Ifma || data.len() < avx512::GROUP {
+        return data;
+    }
+    let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
+    let whole = data.len() / avx512::GROUP * avx512::GROUP;
+    let pw = &*k.powers;
+    // Each lane's state before the groups times k⁸: from the start the
+    // state is 1 (the first block's step 1·k + m_1 gives the
+    // polynomial's leading k^n), so k⁸ itself.
+    let start = |t: usize| if p.blocks == 0 { pw[t][7] } else { reduce127(dot([(p.a[t], pw[t][7])], 0)) };
+    let lanes = &*k.lanes;
+    if k.iters == 1 {
+        let s = Zeroizing::new([start(0)]);
+        let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0][7]], &[lanes[0]], &s);
+        p.a[0] = a;
+    } else {
+        let s = Zeroizing::new([start(0), start(1)]);
+        p.a = avx512::nh_poly::<2>(k.platform, nhk, &data[..whole], &[pw[0][7], pw[1][7]], lanes, &s);
+    }
+    p.blocks += (whole / BLOCK) as u64;
+    &data[whole..]
+}
+
+/// L1 and L2 of whole 128-byte blocks, fused. On the IFMA backend: NH of
+/// eight blocks at a time and eight Horner chains in `k⁸` per iteration
+/// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
+/// the end. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
+/// unrolled scalar 64×64→128 loop, both iterations from the same loaded
+/// words) and one L2 step for the four; the last one to three blocks one at
+/// a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
     let nhk: &[u64; nh::KEY_WORDS] = &k.nh_fixed;
     #[cfg(target_arch = "x86_64")]
-    if k.backend == Backend::Avx512Ifma && k.iters == 1 && data.len() >= avx512::GROUP {
-        let whole = data.len() / avx512::GROUP * avx512::GROUP;
-        let pw = &k.powers[0];
-        // From the start, the state is 1: the first block's step 1·k + m_1
-        // gives the polynomial's leading k^n.
-        let a0 = if p.blocks == 0 { 1 } else { p.a[0] };
-        // Lane b ends at Σ_g m_{8g+b} k^(8(G−1−g)) (lane 7 also with
-        // a0·k^(8G)); block 8g + b is followed by 8(G−1−g) + 7 − b blocks.
-        let lanes = Zeroizing::new(avx512::nh_poly(k.platform, nhk, &data[..whole], pw[7], a0));
-        p.a[0] = dot(core::array::from_fn::<_, 7, _>(|b| (lanes[b], pw[6 - b])), lanes[7]);
-        p.blocks += (whole / BLOCK) as u64;
-        data = &data[whole..];
+    {
+        data = ifma_groups(k, p, data);
     }
     if p.blocks == 0 {
         if data.is_empty() {
@@ -752,7 +785,7 @@ impl<const T: usize> Vmac<T> {
     }
 
     /// The kernel this key computes VHASH with (`portable`, or
-    /// `avx512ifma` for VMAC-64's whole blocks), as the other families'
+    /// `avx512ifma` for whole groups of eight blocks), as the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()
@@ -806,8 +839,9 @@ impl<const T: usize> Vmac<T> {
             let pad = Zeroizing::new(k.pad(nonce));
             return crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad));
         }
-        let p = vhash(&self.key, msg);
+        // The pad first: its AES runs beside VHASH's first blocks.
         let pad = Zeroizing::new(self.key.pad(nonce));
+        let p = vhash(&self.key, msg);
         crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad))
     }
 

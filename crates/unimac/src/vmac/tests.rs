@@ -385,6 +385,7 @@ fn block_loop_matches_one_block_at_a_time() {
             // The largest poly keys; all-ones data.
             k.poly = Zeroizing::new([MPOLY, MPOLY - (1 << 64)]);
             k.powers = Zeroizing::new([key_powers(MPOLY), key_powers(MPOLY - (1 << 64))]);
+            k.lanes = Zeroizing::new([lane_limbs(&k.powers[0]), lane_limbs(&k.powers[1])]);
         }
         if case % 2 == 1 {
             msg.fill(0xff);
@@ -465,10 +466,13 @@ fn pad_cache_under_four_threads() {
 }
 
 /// The AVX-512 IFMA kernel (when this CPU has it) against the scalar block
-/// NH and hash127's exact arithmetic, lane by lane: random words and keys,
-/// all-ones words with an all-ones key and sums `m + k` at `2^64 − 1` (every
-/// NH column and carry at its largest), zeros; `k⁸` random, 1 and `p127 − 1`;
-/// the starting state random, 0 and `2^128 − 1`; one to five groups.
+/// NH and hash127's exact arithmetic, for one iteration and for VMAC-128's
+/// two in one pass: eight Horner chains in `k⁸`, lane 7 starting from
+/// `start`, joined with `k^(7−b)`. Random words and keys, all-ones words
+/// with an all-ones key and sums `m + k` at `2^64 − 1` (every NH column and
+/// carry at its largest), zeros; the powers random below `p127`, 1 and
+/// `p127 − 1` (they need not be one key's powers: the kernel takes each as
+/// given); `start` random, 0 and `p127 − 1`; one to five groups.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn ifma_kernel_agrees_with_scalar() {
@@ -479,6 +483,19 @@ fn ifma_kernel_agrees_with_scalar() {
     }
     let mut r = rng();
     let mut key = [0u64; nh::KEY_WORDS];
+    // Per iteration: Horner over the lanes from `start`, then the join.
+    let model = |key: &[u64; nh::KEY_WORDS], data: &[u8], pw: &[u128; 8], start: u128, t: usize| {
+        // The first group's lanes are its NH (lane 7 plus `start`).
+        let mut h = [0u128; 8];
+        h[7] = reduce127(start);
+        for (i, b) in data.chunks_exact(BLOCK).enumerate() {
+            let m = nh::nh_portable::<2>(key, b)[t] & M126;
+            let x = &mut h[i % 8];
+            *x = add_mod(if i < 8 { *x } else { mul_mod(*x, pw[7]) }, m % P127);
+        }
+        (0..7).fold(h[7], |s, b| add_mod(s, mul_mod(h[b], pw[6 - b])))
+    };
+    let mut n = 0;
     for kind in 0..5 {
         for groups in 1..=5 {
             let mut data = vec![0u8; groups * avx512::GROUP];
@@ -506,25 +523,36 @@ fn ifma_kernel_agrees_with_scalar() {
                     key.fill(0);
                 }
             }
-            for (k8, a) in [(r.gen::<u128>() % P127, r.gen::<u128>()), (1, 0), (P127 - 1, u128::MAX)] {
-                let mut want = [0u128; 8];
-                want[7] = reduce127(a);
-                for (i, b) in data.chunks_exact(BLOCK).enumerate() {
-                    let m = nh::nh_block::<1>(&key, b.try_into().unwrap())[0] & M126;
-                    let h = &mut want[i % 8];
-                    *h = add_mod(mul_mod(*h, k8), m % P127);
-                }
-                let got = avx512::nh_poly(p, &key, &data, k8, a);
-                assert_eq!(got.map(reduce127), want, "kind {kind} groups {groups} k8 {k8:x} a {a:x}");
+            for edge in 0..3 {
+                let pick = |r: &mut rand::rngs::StdRng| match edge {
+                    0 => r.gen::<u128>() % P127,
+                    1 => 1,
+                    _ => P127 - 1,
+                };
+                let pw: [[u128; 8]; 2] = std::array::from_fn(|_| std::array::from_fn(|_| pick(&mut r)));
+                let start: [u128; 2] = match edge {
+                    0 => [r.gen::<u128>() % P127, r.gen::<u128>() % P127],
+                    1 => [0, 0],
+                    _ => [P127 - 1, P127 - 1],
+                };
+                let lanes = [lane_limbs(&pw[0]), lane_limbs(&pw[1])];
+                let [one] = avx512::nh_poly::<1>(p, &key, &data, &[pw[0][7]], &[lanes[0]], &[start[0]]);
+                let two = avx512::nh_poly::<2>(p, &key, &data, &[pw[0][7], pw[1][7]], &lanes, &start);
+                let want: [u128; 2] = std::array::from_fn(|t| model(&key, &data, &pw[t], start[t], t));
+                assert_eq!(reduce127(one), want[0], "one iteration: kind {kind} groups {groups} edge {edge}");
+                assert_eq!(two.map(reduce127), want, "two iterations: kind {kind} groups {groups} edge {edge}");
+                n += 1;
             }
         }
     }
+    assert_eq!(n, 75);
 }
 
-/// VMAC-64 tags on the IFMA kernel against the portable backend at every
-/// length around the group boundaries, random and all-ones data.
+/// VMAC-64 and VMAC-128 tags on the IFMA kernel against the portable
+/// backend at every length around the group boundaries, random and
+/// all-ones data, one-shot and streamed in random pieces.
 #[test]
-fn vmac64_tags_agree_across_backends_at_group_edges() {
+fn tags_agree_across_backends_at_group_edges() {
     let mut r = rng();
     let mut msg = vec![0u8; 40 * BLOCK + 100];
     for fill in [None, Some(0xffu8)] {
@@ -534,11 +562,25 @@ fn vmac64_tags_agree_across_backends_at_group_edges() {
         }
         let mut key = [0u8; 16];
         r.fill_bytes(&mut key);
-        let fast = Vmac64::new_on(crate::platform::Platform::hardware(), &key).unwrap();
-        let slow = Vmac64::new_on(crate::platform::Platform::portable(), &key).unwrap();
+        let hw = crate::platform::Platform::hardware();
+        let sw = crate::platform::Platform::portable();
+        let (fast64, slow64) = (Vmac64::new_on(hw, &key).unwrap(), Vmac64::new_on(sw, &key).unwrap());
+        let (fast128, slow128) = (Vmac128::new_on(hw, &key).unwrap(), Vmac128::new_on(sw, &key).unwrap());
         for len in (0..=40 * BLOCK + 100).filter(|l| l % BLOCK < 3 || l % BLOCK > BLOCK - 3 || l % 97 == 0) {
             let m = &msg[..len];
-            assert_eq!(fast.tag(b"n", m).unwrap(), slow.tag(b"n", m).unwrap(), "len {len}");
+            let want = (slow64.tag(b"n", m).unwrap(), slow128.tag(b"n", m).unwrap());
+            assert_eq!((fast64.tag(b"n", m).unwrap(), fast128.tag(b"n", m).unwrap()), want, "len {len}");
+            let (mut s64, mut s128) = (fast64.start(b"n").unwrap(), fast128.start(b"n").unwrap());
+            let mut at = 0;
+            while at < len {
+                // Pieces up to three groups of eight blocks.
+                let step = r.gen_range(1..=3 * 8 * BLOCK).min(len - at);
+                s64.update(&m[at..at + step]);
+                s128.update(&m[at..at + step]);
+                at += step;
+            }
+            assert_eq!(s64.finalize(), want.0, "streamed, len {len}");
+            assert_eq!(s128.finalize(), want.1, "streamed, len {len}");
         }
     }
 }
