@@ -84,7 +84,7 @@
 //! - `getrandom` (implied by `std`): the operating system's random
 //!   generator, for `modp::SecretPrime::{generate, from_bytes}` (a key and
 //!   the bases of its primality test) and the random `r ‖ s` of
-//!   `mac-shoup4-*` ([`mac::shoup::random_rs`]). Without it those return
+//!   `mac-shoup4-*` (drawn by the library from the OS generator). Without it those return
 //!   [`Error::Invalid`] saying so; nothing falls back to weaker randomness.
 //!
 //! Without `std`, x86-64 still detects AVX2, AVX-512, PCLMULQDQ, GFNI and

@@ -807,7 +807,7 @@ enum Prepared {
 /// The partial of consecutive chunks of one byte range, the key set up once:
 /// a worker reads its range in bounded buffers and hashes each as it comes,
 /// holding the running state only (for a polynomial hash two field
-/// elements; for a tree the level-[`TREE_LEVELS`] bytes, `(out/B)^2` of the
+/// elements; for a tree the level-2 bytes, `(out/B)^2` of the
 /// range). Equal to [`Partial::hash`] of the whole range.
 ///
 /// ```

@@ -19,7 +19,7 @@
 //! - `int26.rs` is the paper's 64-bit variant (section 7): five signed limbs
 //!   of radix `2^26` in `i64`, blocks of 97 words per squeeze, no floating
 //!   point. It is the portable backend's bulk kernel (whole chunks from
-//!   [`INT26_MIN`] bytes on, or any once the key has its powers): about
+//!   `2 · CHUNK_BYTES` bytes on, or any once the key has its powers): about
 //!   twice as fast as `portable.rs` there. [`hash127_int26`] and
 //!   [`Hash127::new_int26`] run it alone at every length.
 //!

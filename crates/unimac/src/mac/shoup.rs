@@ -16,7 +16,7 @@
 //! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
 //! name ([`NamedMac`](crate::registry::NamedMac), the registry) the "nonce" of a `shoup4-` name is
 //! that pair, as in the vector files: a sender going by name draws it with
-//! [`random_rs`] for every message (the CLI's `tag` does).
+//! a pair from the OS generator for every message (the CLI's `tag` does).
 //!
 //! ```
 //! use unimac::mac::shoup::{Shoup4, Shoup4Hash};
