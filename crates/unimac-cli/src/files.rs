@@ -68,6 +68,8 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
 /// are not followed.
 fn walk(dir: &Path, out: &mut Vec<Item>) {
     use unimac::formats::walk::{walk, Walked};
+    // A pipe found under it when a file is read was swapped in since.
+    crate::input::walked(dir);
     for w in walk(dir) {
         match w {
             Walked::File(p) => out.push((p, None)),

@@ -10,7 +10,8 @@
 //! - shared modules: the error type `Fail` (fail.rs), walking and listing
 //!   files (files.rs), check-line I/O (checklines.rs), key files and nonce
 //!   counters (keyfile.rs), the strength policy (strength.rs), reading
-//!   input (input.rs), big files in stripes (split.rs), the ordered thread
+//!   input (input.rs; listed files stat-ed and opened relative to their
+//!   directory, never blocking: listed.rs), big files in stripes (split.rs), the ordered thread
 //!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
 //!   SIGPIPE's default restored (sigpipe.rs: the crate's one `unsafe`).
 
@@ -34,6 +35,7 @@ mod fail;
 mod files;
 mod identity;
 mod input;
+mod listed;
 mod keyfile;
 mod keygen;
 mod list;

@@ -209,6 +209,10 @@ pub fn tag(
     // no nonce), and the sizes serve the strength check and the output.
     // With threads, the stats are spread over them in contiguous runs.
     let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
+    // Every file a regular one: one that is not when read is an error.
+    if items.iter().zip(&known).all(|((_, e), k)| e.is_some() || k.is_some()) {
+        crate::input::listed_files_are_regular();
+    }
     if !opts.allow_weak {
         check_strength_for(name, &sizes, random)?;
     }
@@ -272,8 +276,8 @@ fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, V
         if p.as_os_str() == "-" {
             return (None, None, None);
         }
-        match std::fs::metadata(p) {
-            Ok(m) => (None, m.is_file().then_some(m.len()), Known::of(&m)),
+        match crate::input::stat_listed(p) {
+            Ok((size, k)) => (None, size, k),
             Err(x) => (Some(format!("{}: {}", p.display(), io_msg(&x))), None, None),
         }
     };
