@@ -352,11 +352,38 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known(Stamp);
 
+/// Stats taken by [`stat_id_kept`], each for the one [`stat_listed`] of
+/// its path that follows (`KEEPING`: whether there are any).
+static KEPT: std::sync::Mutex<Option<std::collections::HashMap<std::path::PathBuf, crate::listed::Stat>>> =
+    std::sync::Mutex::new(None);
+static KEEPING: AtomicBool = AtomicBool::new(false);
+
+/// Which file `p` is (device and inode; `None` if it cannot be stat-ed),
+/// its stat kept for the [`stat_listed`] of `p` that follows: a list
+/// checked for the file standard output writes to is stat-ed once.
+#[cfg(unix)]
+pub fn stat_id_kept(p: &Path) -> Option<(u64, u64)> {
+    let s = crate::listed::stat(p).ok()?;
+    let id = s.id;
+    KEEPING.store(true, Relaxed);
+    KEPT.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default).insert(p.to_path_buf(), s);
+    Some(id)
+}
+
 /// The stat of a listed path (symbolic links followed; relative to its
-/// directory's descriptor, crate::listed): the size and [`Known`] stamp
-/// of a regular file, nothing of anything else.
+/// directory's descriptor, crate::listed; or the one [`stat_id_kept`]
+/// took): the size and [`Known`] stamp of a regular file, nothing of
+/// anything else.
 pub fn stat_listed(p: &Path) -> io::Result<(Option<u64>, Option<Known>)> {
-    let s = crate::listed::stat(p)?;
+    let kept = if KEEPING.load(Relaxed) {
+        KEPT.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.remove(p))
+    } else {
+        None
+    };
+    let s = match kept {
+        Some(s) => s,
+        None => crate::listed::stat(p)?,
+    };
     Ok(if s.regular { (Some(s.stamp.len()), Some(Known(s.stamp))) } else { (None, None) })
 }
 

@@ -29,6 +29,9 @@ use unimac::formats::race::Stamp;
 pub struct Stat {
     pub stamp: Stamp,
     pub regular: bool,
+    /// Which file: its device and inode.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    pub id: (u64, u64),
 }
 
 #[cfg(target_os = "linux")]
@@ -112,7 +115,7 @@ mod imp {
         // As std encodes the device of a statx.
         let dev = libc::makedev(x.stx_dev_major, x.stx_dev_minor);
         let stamp = Stamp::from_parts(x.stx_size, t(x.stx_mtime), t(x.stx_ctime), dev, x.stx_ino, regular);
-        Ok(Stat { stamp, regular })
+        Ok(Stat { stamp, regular, id: (dev, x.stx_ino) })
     }
 
     pub fn open(p: &Path) -> io::Result<File> {
@@ -144,7 +147,14 @@ mod imp {
 
     pub fn stat(p: &Path) -> io::Result<Stat> {
         let m = std::fs::metadata(p)?;
-        Ok(Stat { stamp: Stamp::of(&m), regular: m.is_file() })
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Ok(Stat { stamp: Stamp::of(&m), regular: m.is_file(), id })
     }
 
     pub fn open(p: &Path) -> io::Result<File> {
