@@ -216,13 +216,14 @@ fn not_regular_now(name: &str, what: &str) -> Fail {
 }
 
 /// Open the file at `p` (shown as `name`) and `fstat` it, never blocking
-/// in the open (crate::listed). A regular file (`regular`, or every file
-/// after [`listed_files_are_regular`]) must be one: opened by the
-/// library's `open_regular`, anything else is an error. Otherwise a named
-/// pipe or device is made blocking for its reads ([`blocking`]).
+/// in the open (crate::listed). A file listed as a regular one
+/// (`regular`, or every file after [`listed_files_are_regular`]) must
+/// still be one: opened by the library's `open_stated_regular` (the
+/// listing's stat was the first), anything else is an error. Otherwise a
+/// named pipe or device is made blocking for its reads ([`blocking`]).
 fn open_input(p: &Path, name: &str, regular: bool) -> Result<(File, Metadata), Fail> {
     if regular || REGULAR_ONLY.load(Relaxed) {
-        return fsio::open_regular(p).map_err(|e| match e {
+        return fsio::open_stated_regular(p).map_err(|e| match e {
             OpenError::NotFound => Fail(format!("cannot open {name}: No such file or directory")),
             OpenError::NotRegular(what) => not_regular_now(name, what),
             OpenError::Io(e) => Fail(format!("cannot open {name}: {}", io_msg(&e))),
