@@ -68,6 +68,8 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
 /// are not followed.
 fn walk(dir: &Path, out: &mut Vec<Item>) {
     use unimac::formats::walk::{walk, Walked};
+    // A pipe found under it when a file is read was swapped in since.
+    crate::input::walked(dir);
     for w in walk(dir) {
         match w {
             Walked::File(p) => out.push((p, None)),
@@ -100,9 +102,9 @@ pub(crate) fn stdout_file() -> Option<((u64, u64), Option<PathBuf>)> {
     Some(((m.dev(), m.ino()), path))
 }
 
-/// Whether `p` is the file of device and inode `id`.
+/// Whether `p` is the file of device and inode `id` (its stat kept for
+/// `tag`'s stat pass, `input::stat_id_kept`).
 #[cfg(unix)]
 pub(crate) fn is_file_id(p: &Path, id: Option<(u64, u64)>) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    id.is_some_and(|id| std::fs::metadata(p).is_ok_and(|m| (m.dev(), m.ino()) == id))
+    id.is_some_and(|id| crate::input::stat_id_kept(p) == Some(id))
 }

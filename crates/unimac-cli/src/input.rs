@@ -15,12 +15,24 @@
 //! changed within `race::SLACK` of the start of its read (a write may still
 //! be running under the read) is read a second time and accepted only if
 //! both reads give the same bytes; what was fed is then the first read's.
+//!
+//! A file named by path is opened with `O_NONBLOCK | O_NOCTTY` and
+//! `fstat`-ed (crate::listed): a named pipe swapped in for a file between
+//! its stat and its open cannot block the open. A file that was listed as
+//! a regular file (`tag`'s stat pass, `seal`'s list, see
+//! [`listed_files_are_regular`]) must still be one: anything else is an
+//! error naming it, never read. A named pipe or device named as such
+//! (`unimac tag PIPE`) is read blocking, as before: `O_NONBLOCK` is cleared
+//! and, for a pipe, its first writer awaited.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::mpsc;
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use unimac::formats::fsio::{self, OpenError};
 use unimac::formats::race::{Pass, ReadWindow, Stamp, Verdict};
 
 use crate::fail::Fail;
@@ -152,6 +164,127 @@ fn under_rule(
     }
 }
 
+/// Every file opened by path from now on was listed as a regular file.
+static REGULAR_ONLY: AtomicBool = AtomicBool::new(false);
+/// No file opened by path from now on is read if it is a named pipe.
+static NO_PIPES: AtomicBool = AtomicBool::new(false);
+
+/// Say that every file this process opens by path from now on was listed
+/// as a regular file (`seal`, once its list is checked; `tag`, once its
+/// stat pass found every file regular): one that is not one any more (a
+/// named pipe or a device swapped in) is an error naming it, not read.
+pub fn listed_files_are_regular() {
+    REGULAR_ONLY.store(true, Relaxed);
+}
+
+/// Say that no file this process opens by path from now on is to be read
+/// from a named pipe or socket (`verify`: a check line names a file whose
+/// bytes were tagged, which a pipe does not keep): one is an error naming
+/// it, never a wait for a writer. Devices are still read.
+pub fn named_pipes_refused() {
+    NO_PIPES.store(true, Relaxed);
+}
+
+/// The directories walked for their regular files (`tag -r`): a file
+/// under one was listed as a regular file, never named as a pipe.
+static WALKED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Say that `dir` was walked for its regular files: a named pipe or device
+/// found under it when a file is opened was not one when listed (the walk
+/// skips those), and is an error naming it, never read.
+pub fn walked(dir: &Path) {
+    WALKED.lock().unwrap_or_else(|e| e.into_inner()).push(dir.to_path_buf());
+}
+
+/// Whether `p` is under a directory that was walked ([`walked`]).
+fn under_walked(p: &Path) -> bool {
+    WALKED.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|d| p.starts_with(d))
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind(m: &Metadata) -> &'static str {
+    if m.is_dir() {
+        "a directory"
+    } else {
+        fsio::special_kind(m.file_type()).unwrap_or("not a regular file")
+    }
+}
+
+/// "NAME: is a named pipe now, not a regular file; not read".
+fn not_regular_now(name: &str, what: &str) -> Fail {
+    Fail(format!("{name}: is {what} now, not a regular file; not read"))
+}
+
+/// Open the file at `p` (shown as `name`) and `fstat` it, never blocking
+/// in the open (crate::listed). A file listed as a regular one
+/// (`regular`, or every file after [`listed_files_are_regular`]) must
+/// still be one: opened by the library's `open_stated_regular` (the
+/// listing's stat was the first), anything else is an error. Otherwise a
+/// named pipe or device is made blocking for its reads ([`blocking`]).
+fn open_input(p: &Path, name: &str, regular: bool) -> Result<(File, Metadata), Fail> {
+    if regular || REGULAR_ONLY.load(Relaxed) {
+        return fsio::open_stated_regular(p).map_err(|e| match e {
+            OpenError::NotFound => Fail(format!("cannot open {name}: No such file or directory")),
+            OpenError::NotRegular(what) => not_regular_now(name, what),
+            OpenError::Io(e) => Fail(format!("cannot open {name}: {}", io_msg(&e))),
+        });
+    }
+    let file = crate::listed::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    if meta.is_file() || meta.is_dir() {
+        return Ok((file, meta));
+    }
+    if under_walked(p) {
+        return Err(not_regular_now(name, kind(&meta)));
+    }
+    #[cfg(unix)]
+    if NO_PIPES.load(Relaxed) {
+        use std::os::unix::fs::FileTypeExt;
+        if meta.file_type().is_fifo() || meta.file_type().is_socket() {
+            return Err(Fail(format!("{name}: is {}, not a file; not read", kind(&meta))));
+        }
+    }
+    let file = blocking(file, &meta, p).map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    Ok((file, meta))
+}
+
+/// A named pipe or device opened without blocking, made blocking for its
+/// reads as it would have been opened: `O_NONBLOCK` cleared, and for a
+/// named pipe its first writer awaited (opened without blocking, a pipe
+/// with no writer yet reads as empty; `poll` waits until a writer wrote or
+/// came and went).
+#[cfg(target_os = "linux")]
+fn blocking(file: File, meta: &Metadata, _path: &Path) -> io::Result<File> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+    use std::os::unix::fs::FileTypeExt;
+    let flags = fcntl_getfl(&file)?;
+    fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+    if meta.file_type().is_fifo() {
+        loop {
+            match poll(&mut [PollFd::new(&file, PollFlags::IN)], None) {
+                Ok(_) => break,
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// Elsewhere: opened again by path, blocking, as before (and the same file).
+#[cfg(not(target_os = "linux"))]
+fn blocking(file: File, meta: &Metadata, path: &Path) -> io::Result<File> {
+    drop(file);
+    let again = File::open(path)?;
+    if Stamp::of(&again.metadata()?) != Stamp::of(meta) {
+        return Err(io::Error::other("changed while opening"));
+    }
+    Ok(again)
+}
+
 /// Feed the message at `path` (stdin for `-`/None) to `f`, in one or more
 /// slices whose concatenation is the message. On an error, what was fed is
 /// not the message.
@@ -164,17 +297,19 @@ pub fn read_message(path: Option<&Path>, f: impl FnMut(&[u8])) -> Result<(), Fai
 pub fn read_message_limited(
     path: Option<&Path>,
     limit: u64,
-    mut f: impl FnMut(&[u8]),
+    f: impl FnMut(&[u8]),
 ) -> Result<bool, Fail> {
+    read_message_as(path, limit, false, f)
+}
+
+/// [`read_message_limited`]; `regular`: the file was listed as a regular
+/// file and must still be one ([`open_input`]).
+fn read_message_as(path: Option<&Path>, limit: u64, regular: bool, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
     let name = shown(path);
-    if is_stdin(path) {
+    let Some(p) = path.filter(|_| !is_stdin(path)) else {
         return read_stream(io::stdin().lock(), &name, limit, BUF, None, f);
-    }
-    let p = path.expect("not stdin");
-    let file = File::open(p).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    };
+    let (file, meta) = open_input(p, &name, regular)?;
     read_open(file, meta, &name, limit, &mut f)
 }
 
@@ -218,49 +353,102 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known(Stamp);
 
-impl Known {
-    /// The stamp of `m` if it is a regular file's.
-    pub fn of(m: &Metadata) -> Option<Known> {
-        m.is_file().then(|| Known(Stamp::of(m)))
-    }
+/// Stats taken by [`stat_id_kept`], each for the one [`stat_listed`] of
+/// its path that follows (`KEEPING`: whether there are any).
+static KEPT: std::sync::Mutex<Option<std::collections::HashMap<std::path::PathBuf, crate::listed::Stat>>> =
+    std::sync::Mutex::new(None);
+static KEEPING: AtomicBool = AtomicBool::new(false);
+
+/// Which file `p` is (device and inode; `None` if it cannot be stat-ed),
+/// its stat kept for the [`stat_listed`] of `p` that follows: a list
+/// checked for the file standard output writes to is stat-ed once.
+#[cfg(unix)]
+pub fn stat_id_kept(p: &Path) -> Option<(u64, u64)> {
+    let s = crate::listed::stat(p).ok()?;
+    let id = s.id;
+    KEEPING.store(true, Relaxed);
+    KEPT.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default).insert(p.to_path_buf(), s);
+    Some(id)
+}
+
+/// The stat of a listed path (symbolic links followed; relative to its
+/// directory's descriptor, crate::listed; or the one [`stat_id_kept`]
+/// took): the size and [`Known`] stamp of a regular file, nothing of
+/// anything else.
+pub fn stat_listed(p: &Path) -> io::Result<(Option<u64>, Option<Known>)> {
+    let kept = if KEEPING.load(Relaxed) {
+        KEPT.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.remove(p))
+    } else {
+        None
+    };
+    let s = match kept {
+        Some(s) => s,
+        None => crate::listed::stat(p)?,
+    };
+    Ok(if s.regular { (Some(s.stamp.len()), Some(Known(s.stamp))) } else { (None, None) })
+}
+
+thread_local! {
+    /// The read buffer of [`read_known`] on this thread, reused from file
+    /// to file (grown, never cleared again).
+    static KNOWN_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// [`read_message`] of a regular file shorter than [`BUF`] whose stat by
 /// path when it was listed is `known`: opened, read and checked once after
-/// (open, read, `fstat`, close), the listing's stat being the "before"
-/// stamp. The file read must be the one listed (same device and inode) and
-/// unchanged since (same size, modification and change times), else it is "changed
-/// while reading", as a change during the read is; a file changed within
-/// `race::SLACK` of the read is read twice (the library's rule). Any other
-/// input (no stamp, a longer file) is read by [`read_message`].
+/// (open, read, `fstat`, close: the listing's stat is the "before" stamp),
+/// into this thread's buffer, the file's bytes in one `read` (reading
+/// stops at the size listed: a file that grew is caught by the stamps).
+/// The file read must be the one listed (same device and inode) and
+/// unchanged since (same size, modification and change times), else it is
+/// "changed while reading", as a change during the read is; a file changed
+/// within `race::SLACK` of the read is read twice (the library's rule). It
+/// is opened without blocking (crate::listed): a named pipe or device
+/// swapped in since the listing is an error naming it, never a wait. A
+/// longer file listed as regular is read by [`read_message`] and must
+/// still be a regular file; any other input (no stamp) by
+/// [`read_message`].
 pub fn read_known(path: &Path, known: Option<Known>, mut f: impl FnMut(&[u8])) -> Result<(), Fail> {
-    let Some(Known(k)) = known.filter(|k| k.0.len() < BUF as u64 && path.as_os_str() != "-") else {
+    let Some(Known(k)) = known.filter(|_| path.as_os_str() != "-") else {
         return read_message(Some(path), f);
     };
+    if k.len() >= BUF as u64 {
+        return read_message_as(Some(path), u64::MAX, true, f).map(|_| ());
+    }
     // The name is made only for an error (most files have none).
     let name = || shown(Some(path));
-    let file = File::open(path).map_err(|e| Fail(format!("cannot open {}: {}", name(), io_msg(&e))))?;
+    let file = crate::listed::open(path).map_err(|e| Fail(format!("cannot open {}: {}", name(), io_msg(&e))))?;
     let w = ReadWindow::since(k);
     let cap = usize::try_from(k.len()).map_or(BUF, |n| n.saturating_add(1).clamp(4096, BUF));
     let expect = (!k.is_empty()).then_some(k.len());
-    // As `read_stream`, reading stops at the size listed.
-    let mut buf = vec![0u8; cap];
-    let mut read_all = |sink: &mut dyn FnMut(&[u8])| -> Result<Option<u64>, Fail> {
-        let mut total = 0u64;
-        while expect != Some(total) {
-            match (&file).read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    sink(&buf[..n]);
-                    total += n as u64;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
-            }
+    let r = KNOWN_BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < cap {
+            b.resize(cap, 0);
         }
-        Ok(Some(total))
-    };
-    under_rule(&w, &file, &name, &mut f, &mut read_all)
+        let buf = &mut b[..cap];
+        let mut read_all = |sink: &mut dyn FnMut(&[u8])| -> Result<Option<u64>, Fail> {
+            let mut total = 0u64;
+            while expect != Some(total) {
+                match (&file).read(buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        sink(&buf[..n]);
+                        total += n as u64;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(Fail(format!("cannot read {}: {}", name(), io_msg(&e)))),
+                }
+            }
+            Ok(Some(total))
+        };
+        under_rule(&w, &file, &name, &mut f, &mut read_all)
+    });
+    // What went wrong with a file that is not a regular file any more: that.
+    r.map_err(|e| match file.metadata() {
+        Ok(m) if !m.is_file() => not_regular_now(&name(), kind(&m)),
+        _ => e,
+    })
 }
 
 /// [`read_message`] of the file at `path` unless it is a regular file of
@@ -272,10 +460,7 @@ pub fn read_below(path: &Path, max: u64, mut f: impl FnMut(&[u8])) -> Result<boo
         return read_message(Some(path), f).map(|_| true);
     }
     let name = shown(Some(path));
-    let file = File::open(path).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    let (file, meta) = open_input(path, &name, false)?;
     if meta.is_file() && meta.len() >= max {
         return Ok(false);
     }
@@ -303,10 +488,7 @@ fn split_or_stream<T>(
     split: impl FnOnce(&File, u64, &str) -> Result<T, Fail>,
 ) -> Result<Option<T>, Fail> {
     let name = shown(Some(path));
-    let file = File::open(path).map_err(|e| Fail(format!("cannot open {name}: {}", io_msg(&e))))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+    let (file, meta) = open_input(path, &name, false)?;
     if !meta.is_file() || meta.len() < SPLIT_MIN {
         return read_open(file, meta, &name, u64::MAX, f).map(|_| None);
     }

@@ -10,7 +10,8 @@
 //! - shared modules: the error type `Fail` (fail.rs), walking and listing
 //!   files (files.rs), check-line I/O (checklines.rs), key files and nonce
 //!   counters (keyfile.rs), the strength policy (strength.rs), reading
-//!   input (input.rs), big files in stripes (split.rs), the ordered thread
+//!   input (input.rs; listed files stat-ed and opened relative to their
+//!   directory, never blocking: listed.rs), big files in stripes (split.rs), the ordered thread
 //!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
 //!   SIGPIPE's default restored (sigpipe.rs: the crate's one `unsafe`).
 
@@ -34,6 +35,7 @@ mod fail;
 mod files;
 mod identity;
 mod input;
+mod listed;
 mod keyfile;
 mod keygen;
 mod list;
@@ -61,17 +63,22 @@ use names::cite;
     about = "Fast, provably secure message authentication from universal hashing"
 )]
 struct Cli {
-    /// Threads for the commands that hash (tag, verify, seal, stream,
-    /// compute, check-vectors, check-identity); the others ignore it.
-    ///
-    /// Inputs of 4 MiB or more are split across N threads, and the files of
-    /// tag, verify and seal hashed side by side (0 = every core, the
-    /// default; 1 = the main thread only, one file at a time). The results
-    /// do not depend on it. bench and advise always measure one thread.
-    #[arg(long, global = true, value_name = "N")]
-    threads: Option<usize>,
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// `--threads`, an option of the commands that hash data (tag, verify,
+/// seal, stream, compute, check-vectors, check-identity) and of no other.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+struct ThreadsArg {
+    /// Threads to hash with (0 = every core, the default; 1 = the main
+    /// thread only, one file at a time).
+    ///
+    /// Inputs of 4 MiB or more are split across N threads, and the files of
+    /// tag, verify and seal hashed side by side. The results do not depend
+    /// on it. (Also taken before the command: 'unimac --threads 1 tag ...'.)
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -167,6 +174,8 @@ enum Cmd {
         zero_lines: bool,
         /// Files to tag; stdin when absent or '-'.
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Check the tags listed in check files ('unimac tag' output, either
     /// style): 'FILE: OK' or 'FILE: FAILED'; exit 1 if any failed. NAME may be
@@ -200,6 +209,8 @@ enum Cmd {
         /// [NAME] [CHECKFILE]...: the MAC (optional; must match the key
         /// file), then more check files (stdin when none at all).
         args: Vec<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Write a sealed manifest: '[NONCE:]TAG SIZE NAME' per file and a last
     /// line sealing the whole list under the key, so that 'verify --key-file
@@ -238,6 +249,8 @@ enum Cmd {
         allow_weak: bool,
         /// The files to seal, in this order.
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// An authenticated stream: frame IN (stdin by default) for an untrusted
     /// channel or storage, or with --verify check one and write its payload,
@@ -281,6 +294,8 @@ enum Cmd {
         /// The input: the data to frame, or with --verify the stream ('-' or
         /// absent: stdin).
         input: Option<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// The forgery bound of MAC NAME: the probability that any of D forgery
     /// attempts succeeds after C tags on messages of at most L bytes; for
@@ -366,6 +381,8 @@ enum Cmd {
         len: Option<usize>,
         /// The message file; stdin when absent or '-'.
         file: Option<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Run known-answer files (JSON lines, hash127-accuracy.exp, or Wycheproof
     /// mac_with_iv .json files: docs/WIRE.md §9.5); without FILE, the vectors
@@ -373,6 +390,8 @@ enum Cmd {
     CheckVectors {
         /// Files to check.
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Check a^2 = bc + de mod the secret prime of a modp key (from 'unimac
     /// keygen modp'): exit 0 if it holds, 1 if not, printing the probability
@@ -388,6 +407,8 @@ enum Cmd {
         /// little-endian bytes ('-' for stdin, once).
         #[arg(num_args = 5, value_names = ["A", "B", "C", "D", "E"])]
         operands: Vec<String>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Throughput table of unimac's hashes and MACs beside Poly1305, BLAKE3
     /// keyed, HMAC-SHA256, AES-CMAC and POLYVAL, measured now on this machine.
@@ -421,19 +442,69 @@ enum Cmd {
     },
 }
 
+impl Cmd {
+    /// `--threads` of a command that hashes (`None`: not given, or a
+    /// command without it).
+    fn threads(&self) -> Option<usize> {
+        match self {
+            Cmd::Tag { threads, .. }
+            | Cmd::Verify { threads, .. }
+            | Cmd::Seal { threads, .. }
+            | Cmd::Stream { threads, .. }
+            | Cmd::Compute { threads, .. }
+            | Cmd::CheckVectors { threads, .. }
+            | Cmd::CheckIdentity { threads, .. } => threads.threads,
+            _ => None,
+        }
+    }
+}
+
+/// The commands that take `--threads`.
+const THREADED: [&str; 7] = ["tag", "verify", "seal", "stream", "compute", "check-vectors", "check-identity"];
+
+/// The command line with a `--threads N` given before the command moved
+/// after it (`unimac --threads 2 tag ...`, the older place, still taken)
+/// when the command is one that takes it; otherwise as it is (clap then
+/// refuses `--threads` before a command without it).
+fn threads_after_command(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut moved = Vec::new();
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].to_string_lossy();
+        if a == "--threads" && i + 1 < args.len() {
+            moved.extend_from_slice(&args[i..i + 2]);
+            i += 2;
+        } else if a.starts_with("--threads=") {
+            moved.push(args[i].clone());
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if moved.is_empty() || !args.get(i).is_some_and(|c| THREADED.iter().any(|t| c.as_os_str() == *t)) {
+        return args;
+    }
+    let mut out = Vec::with_capacity(args.len());
+    out.push(args[0].clone());
+    out.push(args[i].clone());
+    out.extend(moved);
+    out.extend_from_slice(&args[i + 1..]);
+    out
+}
+
 fn main() -> ExitCode {
     sigpipe::quiet_on_closed_pipe();
     if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)) {
         eprintln!("unimac: {msg}");
         return ExitCode::from(2);
     }
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(threads_after_command(std::env::args_os().collect())) {
         Ok(c) => c,
         Err(e) => parse_error(e),
     };
     // The command-line tool opts in to threads for long inputs (every core
     // unless --threads says otherwise); the library uses none unless asked.
-    unimac::threads::set_max_threads(cli.threads.unwrap_or(0));
+    unimac::threads::set_max_threads(cli.cmd.threads().unwrap_or(0));
     let r = match &cli.cmd {
         Cmd::List { long } => list::list(*long).map(|_| true),
         Cmd::Keygen {
@@ -461,6 +532,7 @@ fn main() -> ExitCode {
             zero,
             zero_lines,
             files,
+            ..
         } => {
             let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
             let src = match (counter, nonce, random_nonce) {
@@ -505,6 +577,7 @@ fn main() -> ExitCode {
             warn,
             zero,
             args,
+            ..
         } => verify::split_verify_args(args).and_then(|(name, more)| {
             let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
             let opts = verify::VerifyOpts {
@@ -532,6 +605,7 @@ fn main() -> ExitCode {
             output,
             allow_weak,
             files,
+            ..
         } => seal::seal(
             key_file,
             seal::SealOpts {
@@ -546,7 +620,7 @@ fn main() -> ExitCode {
             },
             files,
         ),
-        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, input } => {
+        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, input, .. } => {
             let chunk = usize::try_from(*chunk_size).ok().filter(|&c| c > 0 && c <= unimac::formats::stream::MAX_CHUNK).ok_or_else(|| {
                 Fail(format!("--chunk-size: 1 to {} bytes, not {chunk_size}", unimac::formats::stream::MAX_CHUNK))
             });
@@ -578,6 +652,7 @@ fn main() -> ExitCode {
             known_answer,
             len,
             file,
+            ..
         } => compute::compute(
             name,
             key.as_deref()
@@ -600,11 +675,12 @@ fn main() -> ExitCode {
             io::stdout().write_all(&out).map(|_| true).map_err(Fail::from)
         }
         Cmd::Manpage => manpage::manpage(Cli::command()).map(|_| true),
-        Cmd::CheckVectors { files } => check_vectors::check(files),
+        Cmd::CheckVectors { files, .. } => check_vectors::check(files),
         Cmd::CheckIdentity {
             key_file,
             hex,
             operands,
+            ..
         } => identity::check(key_file, operands, *hex),
         Cmd::Bench {
             names,
@@ -653,8 +729,8 @@ fn parse_count(s: &str) -> Result<u64, String> {
 /// argument". Arguments after `--` are file names, never options.
 fn tag_check_habit(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
     let mut args = args.map(|a| a.to_string_lossy().into_owned());
-    // The subcommand: the first argument that is not the global option
-    // --threads (and its value).
+    // The subcommand: the first argument that is not --threads (and its
+    // value), which is also taken before the command.
     loop {
         let a = args.next()?;
         if a == "--threads" {

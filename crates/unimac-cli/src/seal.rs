@@ -243,6 +243,8 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         warn("no manifest written");
         return Ok(false);
     }
+    // Each is read as a regular file, or is an error (never a wait).
+    crate::input::listed_files_are_regular();
     if !opts.allow_weak {
         check_strength(&name, &items, opts.random_nonce)?;
     }

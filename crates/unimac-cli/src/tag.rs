@@ -209,6 +209,10 @@ pub fn tag(
     // no nonce), and the sizes serve the strength check and the output.
     // With threads, the stats are spread over them in contiguous runs.
     let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
+    // Every file a regular one: one that is not when read is an error.
+    if items.iter().zip(&known).all(|((_, e), k)| e.is_some() || k.is_some()) {
+        crate::input::listed_files_are_regular();
+    }
     if !opts.allow_weak {
         check_strength_for(name, &sizes, random)?;
     }
@@ -242,12 +246,14 @@ pub fn tag(
     // Each file is hashed, tagged and printed in turn, then dropped: one key
     // set-up for the run, the state of one file at a time, and every line
     // out as soon as its file (and all before it) is done.
-    for ((f, e), size) in items.iter().zip(&sizes) {
+    for (((f, e), size), k) in items.iter().zip(&sizes).zip(&known) {
         if e.is_none() {
             out.before(*size)?;
         }
         let hashed = match e {
             Some(e) => Err(e.clone()),
+            // A small file, as a worker reads it (open, read, fstat, close).
+            None if progress.bar.is_none() && size.is_some_and(|n| n < crate::input::BUF as u64) => hash_known(&m, f, *k),
             None => hash_one(&m, f, &progress, split.as_ref()),
         };
         progress.file_done();
@@ -272,8 +278,8 @@ fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, V
         if p.as_os_str() == "-" {
             return (None, None, None);
         }
-        match std::fs::metadata(p) {
-            Ok(m) => (None, m.is_file().then_some(m.len()), Known::of(&m)),
+        match crate::input::stat_listed(p) {
+            Ok((size, k)) => (None, size, k),
             Err(x) => (Some(format!("{}: {}", p.display(), io_msg(&x))), None, None),
         }
     };
@@ -326,6 +332,14 @@ fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac
     let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
     let whole = progress.feed(f, split, &mut p).map_err(|Fail(e)| per_file(e))?;
     Ok((p, whole))
+}
+
+/// Hash the small regular file `f`, listed with the stamp `k`, on this
+/// thread ([`crate::input::read_known`]: open, read, `fstat`, close).
+fn hash_known(m: &NamedMac, f: &Path, k: Option<Known>) -> Hashed {
+    let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
+    crate::input::read_known(f, k, |d| p.update(d)).map_err(|Fail(e)| per_file(e))?;
+    Ok((p, None))
 }
 
 /// `tag` on `threads` workers: each file's message is hashed by a worker

@@ -94,6 +94,8 @@ pub fn verify(
     if crate::names::is_modp(&name) {
         return Err(modp_not_tags(key_file));
     }
+    // A line naming a named pipe is an error, never a wait for a writer.
+    crate::input::named_pipes_refused();
     let m = Checker::new(&name, &key)?;
     // Named in the hint when every line fails: which key this was.
     let fingerprint = hex::encode(unimac::counter::Binding::new(m.desc(), &key).fingerprint());

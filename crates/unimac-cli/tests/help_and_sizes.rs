@@ -143,8 +143,6 @@ fn help_and_manual_page() {
     for c in ["manpage", "completions", "list", "advise"] {
         assert!(help.lines().any(|l| l.trim_start().starts_with(c)), "{c}: {help}");
     }
-    let threads = ok(&run(&["list", "--help"]));
-    assert!(threads.contains("the others ignore it"), "{threads}");
     let man = ok(&run(&["manpage"]));
     for s in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH EXAMPLES", ".SH DESCRIPTION", ".SH NAME", ".SH \"UNIMAC LIST\""] {
         assert!(man.contains(s), "{s}");
@@ -164,4 +162,41 @@ fn help_and_manual_page() {
     let about = name_line.trim().split_once("\\- ").unwrap().1.to_string();
     assert!(!section("DESCRIPTION").contains(&about), "DESCRIPTION repeats NAME");
     assert!(section("DESCRIPTION").contains("\\fBunimac verify\\fR"));
+}
+
+/// `--threads` is an option of the commands that hash, and only of them:
+/// in `tag --help` (and its section of the manual page), not in `list
+/// --help`, `keygen --help` or the manual page's global options; `list
+/// --threads 2` is an argument error (exit 2, one line); before a command
+/// that hashes it is still taken.
+#[test]
+fn threads_only_where_data_is_hashed() {
+    for c in ["tag", "verify", "seal", "stream", "compute", "check-vectors", "check-identity"] {
+        assert!(ok(&run(&[c, "--help"])).contains("--threads <N>"), "{c} --help");
+    }
+    for c in ["list", "keygen", "bound", "advise", "bench", "manpage", "completions"] {
+        assert!(!ok(&run(&[c, "--help"])).contains("--threads"), "{c} --help");
+    }
+    assert!(!ok(&run(&["--help"])).contains("--threads"));
+    for args in [&["list", "--threads", "2"][..], &["--threads", "2", "list"], &["keygen", "--threads", "2", "hash127-aes"]] {
+        let o = run(args);
+        assert_code(&o, 2);
+        assert_error(&o, "unexpected argument '--threads'");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    let man = ok(&run(&["manpage"]));
+    let options = man.split(".SH OPTIONS").nth(1).and_then(|s| s.split("\n.SH ").next()).unwrap_or("");
+    assert!(options.contains("help"), "{options}");
+    assert!(!options.contains("threads"), "global options: {options}");
+    let tag_section = man.split(".SH \"UNIMAC TAG\"").nth(1).expect("tag section");
+    let tag_section = tag_section.split("\n.SH ").next().unwrap_or("");
+    assert!(tag_section.contains("\\fB--threads\\fR"), "{tag_section}");
+    // Before or after the command, the same.
+    let d = Dir::unique("threads-place");
+    let m = d.s("m");
+    fs::write(&m, b"attack at dawn").unwrap();
+    let a = run(&["--threads", "1", "compute", "eval64", "--key", "0001020304050607", &m]);
+    let b = run(&["compute", "eval64", "--threads", "1", "--key", "0001020304050607", &m]);
+    assert_code(&a, 0);
+    assert_eq!((a.status.code(), &a.stdout, &a.stderr), (b.status.code(), &b.stdout, &b.stderr));
 }

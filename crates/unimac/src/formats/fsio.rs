@@ -104,6 +104,16 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     if let Some(k) = kind_of(&m) {
         return Err(OpenError::NotRegular(k));
     }
+    open_stated_regular(path)
+}
+
+/// [`open_regular`] of a path already found to be a regular file by a stat
+/// of its own (when it was listed, say), without that first stat: opened
+/// with `O_NONBLOCK | O_NOCTTY` (a named pipe swapped in since cannot block
+/// the open) and `fstat`-ed: anything but a regular file now is refused
+/// ([`OpenError::NotRegular`]), never read. Returns the file and its
+/// metadata from `fstat`.
+pub fn open_stated_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     let mut o = OpenOptions::new();
     o.read(true);
     #[cfg(unix)]
@@ -313,6 +323,8 @@ mod tests {
         let f = d.join("f");
         fs::write(&f, b"x").unwrap();
         assert!(open_regular(&f).is_ok());
+        assert!(open_stated_regular(&f).is_ok());
+        assert!(matches!(open_stated_regular(Path::new("/dev/null")), Err(OpenError::NotRegular("a character device"))));
         assert!(matches!(open_regular(&d.join("none")), Err(OpenError::NotFound)));
         assert!(matches!(open_regular(&d), Err(OpenError::NotRegular("a directory"))));
         let e = open_regular(Path::new("/dev/null")).unwrap_err();

@@ -114,6 +114,18 @@ impl Stamp {
         }
     }
 
+    /// The stamp of a file from the parts a `stat` gives, for a caller
+    /// that stats by other means than `std::fs` (e.g. `statx` relative to
+    /// a directory's descriptor): its size, modification and status-change
+    /// times (seconds and nanoseconds since the epoch), device (encoded as
+    /// `std::os::unix::fs::MetadataExt::dev` gives it) and inode, and
+    /// whether it is a regular file. Equal to [`Stamp::of`] of the same
+    /// file's metadata.
+    pub fn from_parts(len: u64, mtime: (i64, u32), ctime: (i64, u32), dev: u64, ino: u64, regular: bool) -> Stamp {
+        let ns = |(s, n): (i64, u32)| i128::from(s) * 1_000_000_000 + i128::from(n);
+        Stamp { len, mtime: Some(ns(mtime)), ctime: Some(ns(ctime)), dev, ino, regular }
+    }
+
     /// The stamp of an open file (`fstat`).
     pub fn of_file(file: &File) -> io::Result<Stamp> {
         file.metadata().map(|m| Stamp::of(&m))
@@ -437,6 +449,20 @@ mod tests {
         // The stamp moved (the file grew).
         std::fs::OpenOptions::new().append(true).open(&p).expect("open").write_all(b"!").expect("append");
         assert_eq!(later.close(&f, None).expect("close"), Verdict::Changed);
+        let _ = std::fs::remove_file(&p);
+    }
+
+    /// A stamp from its parts equals the stamp of the same metadata.
+    #[cfg(unix)]
+    #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
+    fn a_stamp_from_its_parts_is_the_same() {
+        use std::os::unix::fs::MetadataExt;
+        let p = temp("parts", b"attack at dawn");
+        let m = std::fs::metadata(&p).expect("stat");
+        let t = |s: i64, n: i64| (s, n as u32);
+        let parts = Stamp::from_parts(m.len(), t(m.mtime(), m.mtime_nsec()), t(m.ctime(), m.ctime_nsec()), m.dev(), m.ino(), m.is_file());
+        assert_eq!(parts, Stamp::of(&m));
         let _ = std::fs::remove_file(&p);
     }
 
