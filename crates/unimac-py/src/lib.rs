@@ -572,12 +572,12 @@ impl FileError {
 /// read twice and compared if it was changed within `race::SLACK` of the
 /// read); [`FileError::Changed`] if it changed. Anything else (a pipe, a
 /// device) is read once to its end.
-fn feed_file(path: &std::path::Path, update: &mut dyn FnMut(&[u8])) -> Result<(), FileError> {
+fn feed_file(path: &std::path::Path, sink: &mut dyn unimac::Absorb) -> Result<(), FileError> {
     use std::io::Read;
     use unimac::formats::race;
     let mut f = std::fs::File::open(path)?;
     if f.metadata()?.is_file() {
-        return match race::read_whole(&f, 1 << 20, update)? {
+        return match race::read_whole(&f, 1 << 20, &mut |b: &[u8]| sink.update(b))? {
             race::Verdict::Changed => Err(FileError::Changed),
             race::Verdict::Stable | race::Verdict::Racy => Ok(()),
         };
@@ -592,7 +592,7 @@ fn feed_file(path: &std::path::Path, update: &mut dyn FnMut(&[u8])) -> Result<()
         if k == 0 {
             return Ok(());
         }
-        update(&buf[..k]);
+        sink.update(&buf[..k]);
     }
 }
 
@@ -650,7 +650,7 @@ fn check_file_under(
         let mut c = registry::OneTimeMac::new(bare, k)
             .and_then(|m| m.start_check(t))
             .map_err(err)?;
-        py.allow_threads(|| feed_file(path, &mut |b| c.update(b)))
+        py.allow_threads(|| feed_file(path, &mut c))
             .map_err(|e| e.into_py(py, path))?;
         return match c.verify() {
             Ok(()) => Ok(true),
@@ -661,7 +661,7 @@ fn check_file_under(
     let mut s = NamedMac::new(bare, k)
         .and_then(|m| m.start_check(n))
         .map_err(err)?;
-    py.allow_threads(|| feed_file(path, &mut |b| s.update(b)))
+    py.allow_threads(|| feed_file(path, &mut s))
         .map_err(|e| e.into_py(py, path))?;
     let got = zeroize::Zeroizing::new(s.finalize().map_err(err)?);
     Ok(verify_tag(&got, t).is_ok())
@@ -807,7 +807,7 @@ impl PyMac {
         let mut p: Pending = self.mac.start_deferred().map_err(err)?;
         let out = py
             .allow_threads(|| -> Result<Result<Vec<u8>, Error>, FileError> {
-                feed_file(&path, &mut |d| p.update(d))?;
+                feed_file(&path, &mut p)?;
                 Ok(p.finalize(n.as_deref()))
             })
             .map_err(|e| e.into_py(py, &path))?;
