@@ -24,7 +24,7 @@
 //!   by walk order and appear once.
 //! - Last line: `seal [NONCE:]TAG`: the MAC of every byte above it under
 //!   the **seal key**, derived from the key file's key for this purpose
-//!   alone ([`super::derive`]). A file's tag is never a seal: the seal key
+//!   alone (`formats::derive`). A file's tag is never a seal: the seal key
 //!   tags nothing else.
 //!
 //! Names and `DIR` are escaped as in check lines (`\\`, `\n`, `\r`, the

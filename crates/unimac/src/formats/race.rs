@@ -41,6 +41,8 @@
 //! the tick and writes of up to about two seconds.
 //!
 //! ```
+//! # #[cfg(feature = "frontends")]
+//! # fn main() -> std::io::Result<()> {
 //! use std::io::Read;
 //! use unimac::formats::race::{ReadWindow, Verdict};
 //! # let p = std::env::temp_dir().join(format!("unimac-race-doc-{}", std::process::id()));
@@ -60,7 +62,10 @@
 //! assert_eq!(verdict, Verdict::Racy);
 //! assert_eq!(got, b"attack at dawn");
 //! # std::fs::remove_file(&p)?;
-//! # Ok::<(), std::io::Error>(())
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "frontends"))]
+//! # fn main() {}
 //! ```
 
 use std::fs::{File, Metadata};

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! - `K_id`, the stream's key: the key file's key derived for streams
-//!   ([`super::derive`], label `unimac stream frames`), then for this
+//!   (`formats::derive`, label `unimac stream frames`), then for this
 //!   stream: `HKDF-SHA256(salt = stream id, IKM = K_stream, info = "unimac
 //!   stream id" || 0 || NAME)`. No stream tag is a file tag or a manifest
 //!   seal, and back; two streams share a key only if their random 128-bit

@@ -21,7 +21,13 @@ use crate::spec::Opening;
 pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, Params, Stream};
 
 mod mac;
+/// Name resolution as the front ends present it ("did you mean", citations):
+/// feature `frontends`.
+#[cfg(feature = "frontends")]
 pub mod names;
+#[cfg(not(feature = "frontends"))]
+#[allow(dead_code, unreachable_pub)]
+pub(crate) mod names;
 pub use crate::mac::Pending;
 pub use mac::{desc, is_one_time, names, NamedHash, NamedMac, OneTimeCheck, OneTimeMac};
 
