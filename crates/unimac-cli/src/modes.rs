@@ -182,6 +182,8 @@ pub fn features() -> Vec<&'static str> {
             Feature::Gfni => "gfni",
             Feature::Avx512 => "avx512f",
             Feature::Avx512Ifma => "avx512ifma",
+            #[cfg(target_arch = "aarch64")]
+            Feature::Pmull => "pmull",
         })
         .collect()
 }

@@ -9,15 +9,17 @@
 //! anything non-empty forces the portable paths (to test and benchmark both
 //! on one machine); `UNIMAC_DISABLE=avx512` (a comma-separated list of
 //! [`Feature::name`]s) narrows the detected features instead, e.g. to measure
-//! the AVX2 paths on a CPU with AVX-512. Outside x86-64 every path is
-//! portable.
+//! the AVX2 paths on a CPU with AVX-512. On aarch64 (little-endian, with
+//! `std`) the one feature is PMULL ([`Feature::Pmull`]); on every other
+//! architecture every path is portable.
 //!
 //! Without the feature `std` there are no environment variables, and the
 //! features are found with `cpuid` and `xgetbv` (the `cpufeatures` crate),
 //! which, like std, counts a feature only when the operating system saves
 //! the registers it uses; it is stricter than std in one place: GFNI and
 //! VPCLMULQDQ count only where the AVX-512 registers are enabled too.
-//! Freestanding x86-64 targets (`target_os = "none"`) are portable.
+//! Freestanding x86-64 targets (`target_os = "none"`) are portable, and so
+//! is aarch64 without `std` (no operating system to ask).
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -38,12 +40,28 @@ pub enum Feature {
     Avx512,
     /// AVX-512 IFMA52 with AVX-512F (exact 52-bit multiply-adds).
     Avx512Ifma,
+    /// PMULL on aarch64 (64×64-bit carry-less products, part of the `aes`
+    /// extension) with NEON: Shoup's hashes.
+    #[cfg(target_arch = "aarch64")]
+    Pmull,
 }
 
 impl Feature {
     /// Every feature.
+    #[cfg(not(target_arch = "aarch64"))]
     pub const ALL: [Feature; 6] =
         [Feature::Avx2Fma, Feature::Pclmul, Feature::Vpclmul, Feature::Gfni, Feature::Avx512, Feature::Avx512Ifma];
+    /// Every feature.
+    #[cfg(target_arch = "aarch64")]
+    pub const ALL: [Feature; 7] = [
+        Feature::Avx2Fma,
+        Feature::Pclmul,
+        Feature::Vpclmul,
+        Feature::Gfni,
+        Feature::Avx512,
+        Feature::Avx512Ifma,
+        Feature::Pmull,
+    ];
 
     /// A short lower-case name, e.g. `"avx2fma"`.
     pub const fn name(self) -> &'static str {
@@ -54,6 +72,8 @@ impl Feature {
             Feature::Gfni => "gfni",
             Feature::Avx512 => "avx512",
             Feature::Avx512Ifma => "avx512ifma",
+            #[cfg(target_arch = "aarch64")]
+            Feature::Pmull => "pmull",
         }
     }
 
@@ -167,6 +187,18 @@ impl Platform {
     pub fn avx512ifma(self) -> bool {
         self.has(Feature::Avx512Ifma)
     }
+    /// PMULL with NEON (aarch64; never on other architectures).
+    #[inline]
+    pub fn pmull(self) -> bool {
+        #[cfg(target_arch = "aarch64")]
+        {
+            self.has(Feature::Pmull)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            false
+        }
+    }
 
     /// The features present, in [`Feature::ALL`] order.
     pub fn features(self) -> Vec<Feature> {
@@ -230,8 +262,9 @@ impl Platform {
     }
 
     fn probe_cpu() -> Platform {
-        // Only x86-64 has fast paths compiled in; everywhere else (32-bit x86
-        // included) the evidence stays empty.
+        // Only x86-64 and little-endian aarch64 (with std) have fast paths
+        // compiled in; everywhere else (32-bit x86 included) the evidence
+        // stays empty.
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         {
             Self::probe_std()
@@ -240,10 +273,25 @@ impl Platform {
         {
             Self::probe_cpuid()
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "std"))]
+        {
+            Self::probe_aarch64()
+        }
+        #[cfg(not(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little", feature = "std"))))]
         {
             Platform::portable()
         }
+    }
+
+    /// The evidence from std's run-time detection on aarch64: PMULL (std's
+    /// `"pmull"`, the `aes` extension's polynomial products) with NEON.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "std"))]
+    fn probe_aarch64() -> Platform {
+        let mut bits = 0u8;
+        if std::arch::is_aarch64_feature_detected!("neon") && std::arch::is_aarch64_feature_detected!("pmull") {
+            bits |= Feature::Pmull.bit();
+        }
+        Platform { bits }
     }
 
     /// The evidence from std's run-time detection.
@@ -400,8 +448,10 @@ mod tests {
             }
         }
         assert_eq!(Platform::portable().to_string(), "portable");
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         assert_eq!(d, Platform::portable());
+        #[cfg(target_arch = "aarch64")]
+        assert!(d.features().iter().all(|f| *f == Feature::Pmull), "only PMULL on aarch64: {d:?}");
     }
 }
 

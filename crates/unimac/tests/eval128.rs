@@ -62,11 +62,21 @@ fn model_powers(alpha: &[u8; 16], msg: &[u8]) -> [u8; 16] {
 
 // -------------------------------------------------------------- backends ----
 
+/// The features eval128's kernels use: PCLMULQDQ, VPCLMULQDQ and AVX-512F
+/// on x86-64, PMULL on aarch64.
+fn kernel_features() -> Vec<Feature> {
+    #[allow(unused_mut)]
+    let mut f = vec![Feature::Pclmul, Feature::Vpclmul, Feature::Avx512];
+    #[cfg(target_arch = "aarch64")]
+    f.push(Feature::Pmull);
+    f
+}
+
 /// One platform per distinct kernel this CPU can run (portable first).
 fn backends() -> Vec<Platform> {
     let mut seen = Vec::new();
     let mut v = Vec::new();
-    for p in Platform::hardware().only(&[Feature::Pclmul, Feature::Vpclmul, Feature::Avx512]).variants() {
+    for p in Platform::hardware().only(&kernel_features()).variants() {
         let name = Eval128::new_on(p, &[1; 16]).backend();
         if !seen.contains(&name) {
             seen.push(name);
@@ -129,6 +139,34 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
                 for &b in &bs {
                     assert_eq!(run(b, key, m), want, "{b:?} len {len} key {key:02x?}");
                 }
+            }
+        }
+    }
+}
+
+/// On a CPU with PMULL (aarch64), the PMULL kernel is among the backends
+/// compared above and is the default; elsewhere this says SKIPPED.
+#[test]
+fn pmull_kernel_is_compared_where_the_cpu_has_it() {
+    let hw = Platform::hardware();
+    if !hw.pmull() {
+        println!("SKIPPED: no PMULL on this CPU ({hw:?}); the eval128 PMULL kernel is not compared here");
+        return;
+    }
+    let names: Vec<&str> = backends().iter().map(|&p| Eval128::new_on(p, &[1; 16]).backend()).collect();
+    assert_eq!(names, ["portable", "pmull"]);
+    if Platform::detect() == hw {
+        assert_eq!(Eval128::new(&[1; 16]).backend(), "pmull");
+    }
+    // The kernel against the model on every length up to 300 and the
+    // lengths around its 8-block step, all-ones and all-zero messages
+    // under the extreme keys.
+    for len in lengths().into_iter().filter(|&l| l <= 1100) {
+        for key in [[0xff; 16], [0; 16], 1u128.to_le_bytes(), (1u128 << 127).to_le_bytes()] {
+            for m in [vec![0xff; len], vec![0; len]] {
+                let want = model(&key, &m);
+                assert_eq!(run(hw, &key, &m), want, "len {len}");
+                assert_eq!(Eval128::new_on(hw, &key).oneshot(&m), want, "one-shot len {len}");
             }
         }
     }

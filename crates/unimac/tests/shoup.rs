@@ -236,7 +236,11 @@ enum Impl {
 fn backends_for(kind: Kind) -> Vec<Impl> {
     let mut seen = Vec::new();
     let mut v = Vec::new();
-    for p in Platform::hardware().only(&[Feature::Pclmul, Feature::Vpclmul, Feature::Gfni]).variants() {
+    #[allow(unused_mut)]
+    let mut features = vec![Feature::Pclmul, Feature::Vpclmul, Feature::Gfni];
+    #[cfg(target_arch = "aarch64")]
+    features.push(Feature::Pmull);
+    for p in Platform::hardware().only(&features).variants() {
         let name = Hasher::new_on(p, kind, &[1; 8]).backend();
         if !seen.contains(&name) {
             seen.push(name);
@@ -292,6 +296,28 @@ fn lengths() -> Vec<usize> {
 }
 
 // ------------------------------------------------------------------ tests ----
+
+/// On a CPU with PMULL (aarch64), eval64 and division64 have a PMULL
+/// kernel among the backends compared here (gdivision64 has none);
+/// elsewhere this says SKIPPED.
+#[test]
+fn pmull_kernels_are_compared_where_the_cpu_has_them() {
+    let hw = Platform::hardware();
+    if !hw.pmull() {
+        println!("SKIPPED: no PMULL on this CPU ({hw:?}); the eval64/division64 PMULL kernels are not compared here");
+        return;
+    }
+    for kind in [Kind::Eval64, Kind::Division64] {
+        let names: Vec<&str> = backends_for(kind)
+            .iter()
+            .filter_map(|b| match b {
+                Impl::On(p) => Some(Hasher::new_on(*p, kind, &[1; 8]).backend()),
+                Impl::Table(_) => None,
+            })
+            .collect();
+        assert_eq!(names, ["portable", "pmull"], "{kind:?}");
+    }
+}
 
 #[test]
 fn clmul64_and_barrett_match_the_model() {

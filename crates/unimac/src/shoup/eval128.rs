@@ -19,7 +19,8 @@
 //! of the reduction. The kernels: portable (`Portable`, Horner with
 //! `gf128::mul`), PCLMULQDQ (8 blocks per step, `Pclmul`), VPCLMULQDQ
 //! on 256-bit registers (16 blocks, `Vpclmul`) and on 512-bit
-//! registers with AVX-512F (32 blocks, `Avx512`); all are
+//! registers with AVX-512F (32 blocks, `Avx512`), and on aarch64 PMULL
+//! (8 blocks per step, `Pmull`); all are
 //! constant-time. This module dispatches to them; they import only the
 //! leaf `keys` (the key type and `STEP`).
 //!
@@ -82,6 +83,9 @@ pub(crate) enum Backend {
     /// (the default where the CPU has both).
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// PMULL on aarch64, 8 blocks per step.
+    #[cfg(target_arch = "aarch64")]
+    Pmull,
 }
 
 impl crate::platform::Backend for Backend {
@@ -98,6 +102,10 @@ impl crate::platform::Backend for Backend {
                 return Backend::Pclmul;
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        if p.pmull() {
+            return Backend::Pmull;
+        }
         let _ = p;
         Backend::Portable
     }
@@ -111,6 +119,8 @@ impl crate::platform::Backend for Backend {
             Backend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => crate::platform::Feature::Avx512.name(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Pmull => crate::platform::Feature::Pmull.name(),
         }
     }
 }
@@ -127,6 +137,8 @@ fn blocks(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8])
         Backend::Vpclmul => super::vpclmul::eval128_blocks(p, key, x, data),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => super::vpclmul512::eval128_blocks(p, key, x, data),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Pmull => super::pmull::eval128_blocks(p, key, x, data),
     }
 }
 
@@ -199,7 +211,8 @@ impl Eval128 {
     }
 
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or
-    /// `"avx512"` (VPCLMULQDQ on 512-bit registers).
+    /// `"avx512"` (VPCLMULQDQ on 512-bit registers) on x86-64, `"pmull"`
+    /// on aarch64.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }
@@ -259,13 +272,16 @@ impl Eval128 {
     pub fn oneshot(&self, msg: &[u8]) -> [u8; 16] {
         // Short messages on a carry-less backend: every block and the padded
         // last one in one aggregated step, read in place.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.backend != Backend::Portable && msg.len() / 16 < STEP {
             let full = msg.len() / 16 * 16;
             let mut last = [0u8; 16];
             last[..msg.len() - full].copy_from_slice(&msg[full..]);
             last[msg.len() - full] = 1; // pad(M, 16)
+            #[cfg(target_arch = "x86_64")]
             let h = super::clmul::eval128_short(self.platform, &self.key, &msg[..full], u128::from_le_bytes(last));
+            #[cfg(target_arch = "aarch64")]
+            let h = super::pmull::eval128_short(self.platform, &self.key, &msg[..full], u128::from_le_bytes(last));
             last.zeroize();
             return h.to_le_bytes();
         }

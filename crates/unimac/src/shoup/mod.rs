@@ -52,6 +52,9 @@ pub(crate) mod gf2;
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod gfni;
 mod keys;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod pmull;
 #[cfg(test)]
 mod tests;
 #[cfg(target_arch = "x86_64")]
@@ -84,6 +87,10 @@ pub(crate) fn clmul64_on(p: Platform, x: u64, y: u64) -> u128 {
     if p.pclmul() {
         return clmul::clmul64(p, x, y);
     }
+    #[cfg(target_arch = "aarch64")]
+    if p.pmull() {
+        return pmull::clmul64(p, x, y);
+    }
     let _ = p;
     gf2::clmul64(x, y)
 }
@@ -114,6 +121,9 @@ pub(crate) enum RingBackend {
     /// CPU has it).
     #[cfg(target_arch = "x86_64")]
     Vpclmul,
+    /// PMULL on aarch64 (the default where the CPU has it).
+    #[cfg(target_arch = "aarch64")]
+    Pmull,
 }
 
 impl crate::platform::Backend for RingBackend {
@@ -127,6 +137,10 @@ impl crate::platform::Backend for RingBackend {
                 return RingBackend::Pclmul;
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        if p.pmull() {
+            return RingBackend::Pmull;
+        }
         let _ = p;
         RingBackend::Portable
     }
@@ -138,6 +152,8 @@ impl crate::platform::Backend for RingBackend {
             RingBackend::Pclmul => crate::platform::Feature::Pclmul.name(),
             #[cfg(target_arch = "x86_64")]
             RingBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
+            #[cfg(target_arch = "aarch64")]
+            RingBackend::Pmull => crate::platform::Feature::Pmull.name(),
         }
     }
 }
@@ -351,6 +367,10 @@ impl Expanded {
             #[cfg(target_arch = "x86_64")]
             Expanded::Eval(r, RingBackend::Vpclmul)
             | Expanded::Division(r, RingBackend::Vpclmul) => vpclmul::ring_blocks(p, r, acc, data),
+            #[cfg(target_arch = "aarch64")]
+            Expanded::Eval(r, RingBackend::Pmull) | Expanded::Division(r, RingBackend::Pmull) => {
+                pmull::ring_blocks(p, r, acc, data)
+            }
             Expanded::G(k, GBackend::Portable) => {
                 portable::gdivision_blocks(k, acc as u64, data) as u128
             }
@@ -411,6 +431,8 @@ impl Expanded {
             }
             #[cfg(target_arch = "x86_64")]
             Expanded::Eval(r, _) | Expanded::Division(r, _) => clmul::ring_finish(p, r, acc),
+            #[cfg(target_arch = "aarch64")]
+            Expanded::Eval(r, _) | Expanded::Division(r, _) => pmull::ring_finish(p, r, acc),
             Expanded::G(k, GBackend::Portable) => k.times_z8(acc as u64),
             #[cfg(target_arch = "x86_64")]
             Expanded::G(_, GBackend::Gfni) => acc as u64, // already reduced

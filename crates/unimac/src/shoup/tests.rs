@@ -103,6 +103,8 @@ pub(super) fn check_kernels() -> usize {
             RingBackend::Portable => gf2::clmul64(x, y),
             #[cfg(target_arch = "x86_64")]
             _ => super::clmul::clmul64(Platform::hardware(), x, y),
+            #[cfg(target_arch = "aarch64")]
+            RingBackend::Pmull => super::pmull::clmul64(Platform::hardware(), x, y),
         },
     );
     n
