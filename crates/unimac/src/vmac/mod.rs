@@ -139,7 +139,9 @@ pub(crate) struct VmacKey {
     /// Per iteration `[k, k², …, k⁸]` of the poly key `k`, the powers
     /// fully reduced mod `p127`, for [`poly4`] and the IFMA kernel.
     powers: Zeroizing<[[u128; 8]; 2]>,
-    /// Per iteration [`lane_limbs`] of `powers`: the IFMA kernel's join.
+    /// Per iteration [`lane_limbs`] of `powers`: the IFMA kernel's join
+    /// (read only where that kernel is built).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     lanes: Zeroizing<[[[u64; 8]; 3]; 2]>,
     /// L3 keys `(k1, k2)`, each below `p64` (drawn again until they are).
     l3: Zeroizing<[(u64, u64); 2]>,
