@@ -10,7 +10,7 @@
 //! on one machine); `UNIMAC_DISABLE=avx512` (a comma-separated list of
 //! [`Feature::name`]s) narrows the detected features instead, e.g. to measure
 //! the AVX2 paths on a CPU with AVX-512. On aarch64 (little-endian, with
-//! `std`) the one feature is PMULL ([`Feature::Pmull`]); on every other
+//! `std`) the one feature is PMULL (`Feature::Pmull`, aarch64 only); on every other
 //! architecture every path is portable.
 //!
 //! Without the feature `std` there are no environment variables, and the
