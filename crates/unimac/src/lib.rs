@@ -135,6 +135,26 @@ extern crate alloc;
 #[cfg_attr(test, macro_use)]
 extern crate std;
 
+/// `pub` where the condition holds, `pub(crate)` elsewhere: one item, two
+/// visibilities. With `feature = "reference"` it is how the arithmetic and
+/// the per-backend entry points reach the crate's own tests, benches and
+/// `unimac::hazmat` without joining the default API; with
+/// `feature = "frontends"`, the plumbing the command line and the Python
+/// package share. Works on module items and on associated items:
+///
+/// ```ignore
+/// pub_if! { feature = "reference";
+///     /// Docs as usual.
+///     pub fn new_on(platform: Platform, key: &[u8; 32]) -> Self { ... }
+/// }
+/// ```
+macro_rules! pub_if {
+    ($cond:meta; $(#[$m:meta])* pub $($item:tt)*) => {
+        $(#[$m])* #[cfg($cond)] pub $($item)*
+        $(#[$m])* #[cfg(not($cond))] #[allow(dead_code)] pub(crate) $($item)*
+    };
+}
+
 #[cfg(not(feature = "std"))]
 mod float;
 mod prelude;

@@ -304,10 +304,12 @@ pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
 /// table costs about as much as hashing 16 KiB on the portable path.
 pub const LAZY_BYTES: usize = 16 << 10;
 
+pub_if! { feature = "reference";
 /// One-shot messages shorter than this take the AVX2 backend even where the
 /// CPU has AVX-512F (measured crossover: about 0.9 KiB; see
 /// `docs/perf/hash127.md`).
 pub const AVX512_MIN: usize = 1024;
+}
 
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the cores the application allows
