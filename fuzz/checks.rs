@@ -13,7 +13,7 @@ use num_bigint::{BigInt, BigUint};
 use unimac::platform::{Feature, Platform};
 use unimac::macs::{self, Framing, MacDesc};
 use unimac::registry::{self, KeySpec, NamedMac, OneTimeMac, Params};
-use unimac::Error;
+use unimac::{Absorb, Error};
 use unimac::square::{self, Variant};
 
 /// A target's check.

@@ -9,6 +9,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use unimac::umac::{Umac128, Umac64};
 use unimac::vmac::{Vmac128, Vmac64};
+use unimac::Stream;
 
 const SIZES: [usize; 3] = [64, 16 << 10, 1 << 20];
 

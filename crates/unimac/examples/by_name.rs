@@ -70,7 +70,7 @@ fn typed(d: &'static unimac::macs::MacDesc, key: &[u8], n: [u8; 16]) -> Job {
             })
         }
         (Hash::Tree(f), Finish::Pad(_)) => {
-            let m = WegmanCarter::new(TreeHash(f.family()), key).unwrap();
+            let m = WegmanCarter::new(TreeHash::new(f), key).unwrap();
             Box::new(move |x| {
                 let mut t = [0u8; 16];
                 black_box(m.tag_into(&n, x, &mut t).unwrap());

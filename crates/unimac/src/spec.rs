@@ -299,24 +299,6 @@ impl Entry {
         self.ignores_message = true;
         self
     }
-
-    /// The name under `p` set up once, without the registry's checks of
-    /// `p` (the caller has checked them); `None` for a name whose opener
-    /// runs per message.
-    pub(crate) fn key_unchecked(&self, p: &Params<'_>) -> Result<Option<Box<dyn Keyed>>, Error> {
-        match &self.opening {
-            Opening::Keyed(f) => f(p).map(Some),
-            Opening::PerMessage(_) => Ok(None),
-        }
-    }
-
-    /// One message of the name under `p`, without the registry's checks.
-    pub(crate) fn open_unchecked(&self, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
-        match &self.opening {
-            Opening::Keyed(f) => f(p)?.start_with_nonce(p.nonce),
-            Opening::PerMessage(f) => f(p),
-        }
-    }
 }
 
 /// A [`Keyed`] object of a one-block function: the message is kept whole and

@@ -10,7 +10,7 @@
 //! the message — into a [`Stripe`], on any thread; the stream the message
 //! is being hashed into then takes the stripes in message order
 //! ([`Stream::absorb_stripe`](crate::Stream::absorb_stripe),
-//! [`Pending::absorb_stripe`](crate::mac::Pending::absorb_stripe)), so a
+//! [`Absorb::absorb_stripe`](crate::Absorb::absorb_stripe)), so a
 //! reader per core can copy and hash its own stripes, and only the small
 //! ordered step is serial:
 //!
@@ -90,7 +90,7 @@ impl KeyId {
 /// Hashes stripes of messages under one key: the lowest layer of UMAC,
 /// VMAC or a tree (see the module documentation). From
 /// [`Stream::striper`](crate::Stream::striper) or
-/// [`Pending::striper`](crate::mac::Pending::striper).
+/// [`Absorb::striper`](crate::Absorb::striper).
 #[derive(Clone)]
 pub struct Striper {
     key: Arc<dyn LowestLayer>,

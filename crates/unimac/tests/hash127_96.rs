@@ -8,7 +8,7 @@ use rand::{RngCore, SeedableRng};
 use unimac::hash127;
 use unimac::mac::Hash127OneTime96;
 use unimac::registry::{self, OneTimeMac};
-use unimac::Error;
+use unimac::{Absorb, Error};
 
 /// The integer of four signed little-endian words (docs/WIRE.md §2).
 fn words(b: &[u8]) -> BigInt {

@@ -11,7 +11,7 @@
 use unimac::macs::{self, Framing, Nonce, MACS};
 use unimac::partial::{self, Partial};
 use unimac::registry::{self, NamedMac, OneTimeMac};
-use unimac::{Error, Params};
+use unimac::{Absorb, Error, Params};
 
 /// A key of the row's default length.
 fn key_of(d: &macs::MacDesc) -> Vec<u8> {

@@ -10,7 +10,7 @@ use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128
 use unimac::macs::Framing;
 use unimac::registry::NamedMac;
 use unimac::registry::{self, Params};
-use unimac::Error;
+use unimac::{Absorb, Error};
 
 fn aes(k: &[u8], x: [u8; 16]) -> [u8; 16] {
     let c = aes::Aes128::new(k.into());

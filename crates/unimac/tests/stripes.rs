@@ -9,6 +9,7 @@
 use unimac::macs::{self, Hash};
 use unimac::registry::{NamedMac, Params};
 use unimac::stripe::{Stripe, Striper};
+use unimac::Absorb;
 
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

@@ -6,7 +6,7 @@
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::umac::{Umac, Umac128, Umac64};
 use unimac::vmac::{Vmac, Vmac128, Vmac64};
-use unimac::Platform;
+use unimac::{Platform, Stream};
 
 fn lengths() -> Vec<usize> {
     let mut v: Vec<usize> = (0..=200).collect();

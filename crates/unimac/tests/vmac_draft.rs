@@ -8,6 +8,7 @@
 
 use unimac::registry::NamedMac;
 use unimac::vmac::{Vmac128, Vmac64};
+use unimac::Absorb;
 
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 const NONCE: &[u8] = b"bcdefghi";

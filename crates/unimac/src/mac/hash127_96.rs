@@ -107,7 +107,7 @@ pub struct Hash127x96Stream {
 
 impl Hash127x96Stream {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.h.update(data);
     }
     /// The tag.

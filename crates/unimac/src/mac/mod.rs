@@ -34,8 +34,8 @@
 //! assert!(mac.verify(b"attack at dusk", &tag).is_err());
 //!
 //! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
-//! let mmh = unimac::tree::Block::Mmh32x2.family();
-//! let wc = WegmanCarter::new(TreeHash(mmh), &[9u8; 32]).unwrap();
+//! let mmh = TreeHash::new(unimac::tree::Block::Mmh32x2);
+//! let wc = WegmanCarter::new(mmh, &[9u8; 32]).unwrap();
 //! let nonce = 1u128.to_le_bytes();
 //! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
 //! assert_eq!(t.len(), 8);
@@ -59,7 +59,7 @@ use crate::error::Error;
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
 use crate::macs::MacDesc;
-use crate::spec::{BlockFamily, DeferredNonce, Entry, KeySpec, Keyed, Params, Stream};
+use crate::spec::{BlockFamily, DeferredNonce, Keyed, Stream};
 use crate::tag::{verify_tag, MacError, Tag};
 use crate::tree::{Tree, TreeKey};
 
@@ -345,7 +345,7 @@ pub struct Hash127Stream {
 
 impl Hash127Stream {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.h.update(data);
     }
     /// The tag.
@@ -394,8 +394,8 @@ impl Stream for Hash127Stream {
 
 /// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
 /// construction needs. Implemented for the tree mode of every block function
-/// ([`TreeHash`]), for Shoup's hashes ([`ShoupHash`]) and for any registry
-/// name ([`crate::registry::NamedHash`], e.g. `hash127`).
+/// ([`TreeHash`]) and for any hash by name ([`crate::registry::NamedHash`],
+/// e.g. `hash127` or `eval64`).
 pub trait KeyedHash: Send + Sync {
     /// The wire name of `H` (e.g. `eval64`, `mmh32x2`).
     fn name(&self) -> &str;
@@ -421,7 +421,14 @@ pub trait KeyedHash: Send + Sync {
 
 /// `tree-F` (docs/WIRE.md §6) as a keyed hash; its key is the 16-byte key-stream seed `s`.
 #[derive(Clone)]
-pub struct TreeHash(pub BlockFamily);
+pub struct TreeHash(BlockFamily);
+
+impl TreeHash {
+    /// The tree mode of the block function `block`.
+    pub fn new(block: crate::tree::Block) -> TreeHash {
+        TreeHash(block.family())
+    }
+}
 
 impl KeyedHash for TreeHash {
     fn name(&self) -> &str {
@@ -453,79 +460,6 @@ impl KeyedHash for TreeHash {
         })?;
         let s = Zeroizing::new(s);
         Ok(Some(Box::new(Arc::new(TreeKey::new(self.0.clone(), &s)))))
-    }
-}
-
-/// One of Shoup's hashes (`eval64`, `division64`, `gdivision64`,
-/// `eval128` of the wire format, docs/WIRE.md §5) as the keyed hash of its `wc-` MAC, taken from the
-/// family's own catalogue.
-#[derive(Clone)]
-pub struct ShoupHash {
-    entry: Arc<Entry>,
-    key: usize,
-    out: usize,
-}
-
-impl core::fmt::Debug for ShoupHash {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ShoupHash")
-            .field("name", &self.entry.info.name)
-            .finish()
-    }
-}
-
-impl ShoupHash {
-    /// The Shoup hash `name` (e.g. `eval64`).
-    pub fn new(name: &str) -> Result<ShoupHash, Error> {
-        let entry = crate::shoup::catalog()
-            .into_iter()
-            .find(|e| e.info.name == name)
-            .ok_or_else(|| Error::UnknownName(name.to_string()))?;
-        ShoupHash::from_entry(entry)
-    }
-
-    fn from_entry(entry: Entry) -> Result<ShoupHash, Error> {
-        let i = &entry.info;
-        match i.key {
-            KeySpec::Fixed(key) if i.nonce == 0 && !i.takes_len && i.out <= 16 => {
-                let out = i.out;
-                Ok(ShoupHash {
-                    entry: Arc::new(entry),
-                    key,
-                    out,
-                })
-            }
-            _ => Err(Error::Invalid(format!(
-                "{}: not a fixed-key hash with at most 16 output bytes",
-                i.name
-            ))),
-        }
-    }
-}
-
-impl KeyedHash for ShoupHash {
-    fn name(&self) -> &str {
-        &self.entry.info.name
-    }
-    fn key_len(&self) -> usize {
-        self.key
-    }
-    fn out_len(&self) -> usize {
-        self.out
-    }
-    fn start(&self, key: &[u8]) -> Result<Box<dyn Stream>, Error> {
-        self.entry.open_unchecked(&Params {
-            key,
-            nonce: None,
-            len: None,
-        })
-    }
-    fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
-        self.entry.key_unchecked(&Params {
-            key,
-            nonce: None,
-            len: None,
-        })
     }
 }
 
@@ -694,7 +628,7 @@ pub struct WcStream {
 
 impl WcStream {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.inner.update(data);
     }
     /// `AES_K(n)[0..O] ⋆ H(g, M)` in the hash's group.
@@ -794,7 +728,7 @@ pub struct Pending {
 
 impl Pending {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         match &mut self.hash {
             PendingHash::H127(h) => h.update(data),
             PendingHash::Other(s) => s.update(data),
@@ -805,7 +739,7 @@ impl Pending {
     /// For a MAC over a layered hash (UMAC, VMAC, a tree's `wc-` MAC): what
     /// hashes stripes of this message on other threads
     /// ([`crate::stripe`]); `None` for the others.
-    pub fn striper(&self) -> Option<crate::stripe::Striper> {
+    pub(crate) fn striper(&self) -> Option<crate::stripe::Striper> {
         match &self.hash {
             PendingHash::H127(_) => None,
             PendingHash::Other(s) => s.striper(),
@@ -817,7 +751,7 @@ impl Pending {
     /// [`crate::stripe`]); an error, with nothing absorbed, if this MAC
     /// takes no stripes, holds part of a unit, or the stripe was made under
     /// another key.
-    pub fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+    pub(crate) fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
         match &mut self.hash {
             PendingHash::H127(_) => Err(crate::stripe::unsupported()),
             PendingHash::Other(s) => s.absorb_stripe(stripe),

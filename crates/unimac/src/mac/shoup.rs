@@ -13,7 +13,8 @@
 //! `shoup4` keeps no state: [`Shoup4::tag`] draws `r ‖ s` (8 + 8 bytes) from
 //! the operating system's random generator for every message and returns it
 //! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
-//! checking known answers ([`Shoup4::tag_with_rs_for_known_answers`]). By
+//! checking known answers (`Shoup4::tag_with_rs_for_known_answers`, with the
+//! `vectors` feature). By
 //! name ([`NamedMac`](crate::registry::NamedMac), the registry) the "nonce" of a `shoup4-` name is
 //! that pair, as in the vector files: a sender going by name draws it with
 //! a pair from the OS generator for every message (the CLI's `tag` does).
@@ -259,7 +260,7 @@ pub struct Eval128MacStream {
 
 impl Eval128MacStream {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.hash.update(data);
     }
     /// The tag: the pad ⊕ `eval128(α, M)`.
@@ -405,6 +406,7 @@ impl Shoup4 {
         Ok(self.start_with_rs_for_known_answers(&random_rs()?))
     }
 
+    pub_if! { any(feature = "reference", feature = "vectors");
     /// Start tagging with a GIVEN `r ‖ s`: only for known answers. A MAC
     /// sender must use [`start`](Self::start) / [`tag`](Self::tag), which draw
     /// it at random (Theorem 4 assumes `r`, `s` uniform and independent).
@@ -414,6 +416,7 @@ impl Shoup4 {
             rs: *rs,
             pad: self.pad(rs),
         }
+    }
     }
 
     /// Tag `msg` under a fresh random `r ‖ s`; send [`Shoup4Tag::to_bytes`].
@@ -425,10 +428,12 @@ impl Shoup4 {
         })
     }
 
+    pub_if! { any(feature = "reference", feature = "vectors");
     /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers
     /// (one-shot: no stream state, no allocation).
     pub fn tag_with_rs_for_known_answers(&self, rs: &[u8; 16], msg: &[u8]) -> [u8; 8] {
         xor_into(self.hash.hash(msg), &*self.pad(rs))
+    }
     }
 
     /// `Ok(())` if `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`
@@ -441,7 +446,7 @@ impl Shoup4 {
 
 impl Shoup4Stream {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.hash.update(data);
     }
     /// The pair `r ‖ s` and the tag.

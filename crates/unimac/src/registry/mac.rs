@@ -107,7 +107,7 @@ impl Engine {
                 Engine::Shoup4(Shoup4::new(which, &*fixed(d, key)?))
             }
             (Hash::Tree(b), Finish::Pad(_)) => {
-                Engine::Tree(WegmanCarter::new(TreeHash(b.family()), key)?)
+                Engine::Tree(WegmanCarter::new(TreeHash::new(b), key)?)
             }
             (Hash::Eval128, Finish::Pad(_)) => Engine::Eval128(WcEval128::new(&*fixed(d, key)?)),
             (Hash::Eval128, Finish::Shoup3) => Engine::Shoup3(Shoup3Eval128::new(&*fixed(d, key)?)),

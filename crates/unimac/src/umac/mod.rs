@@ -581,7 +581,7 @@ impl<const T: usize> UmacStream<T> {
     /// Absorb more of the message. Full chunks are hashed at once: a full last
     /// chunk gets the same L1 value as any other (its bit length is 8192 and
     /// it needs no padding), so only a partial chunk waits for the end.
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
         if self.fill > 0 {
             let n = (CHUNK - self.fill).min(data.len());
             self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
@@ -602,14 +602,14 @@ impl<const T: usize> UmacStream<T> {
 
     /// A [`Striper`](crate::stripe::Striper) for this message's key: the
     /// L1 hashes of stripes of whole chunks on other threads.
-    pub fn striper(&self) -> crate::stripe::Striper {
+    pub(crate) fn striper(&self) -> crate::stripe::Striper {
         crate::stripe::Striper::new(Arc::clone(&self.key))
     }
 
     /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
     /// in message order; an error, with nothing absorbed, if this stream
     /// holds part of a chunk or the stripe was made under another key.
-    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+    pub(crate) fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         crate::stripe::check(&*self.key, s)?;
         if self.fill != 0 {
             return Err(crate::stripe::unaligned(CHUNK));
@@ -646,9 +646,11 @@ impl<const T: usize> UmacStream<T> {
     }
 }
 
+pub_if! { feature = "reference";
 /// A UMAC message being hashed whose nonce is given at the end
 /// ([`Umac::start_deferred`]): UHASH does not depend on the nonce.
 pub struct UmacPending<const T: usize>(UmacStream<T>);
+}
 
 impl<const T: usize> UmacPending<T> {
     /// Absorb more of the message.
@@ -750,6 +752,7 @@ impl<const T: usize> Umac<T> {
         Self::new_on(Platform::detect(), key)
     }
 
+    pub_if! { feature = "reference";
     /// [`Umac::new`] with NH on the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
@@ -759,11 +762,14 @@ impl<const T: usize> Umac<T> {
             key: Arc::new(UmacKey::new(key, T / 4, platform)),
         }
     }
+    }
 
+    pub_if! { feature = "reference";
     /// The kernel this key computes NH with (`portable`, `avx2fma` or
     /// `avx512`), as the other families' `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()
+    }
     }
 
     fn name() -> &'static str {
@@ -783,10 +789,12 @@ impl<const T: usize> Umac<T> {
         Ok(s)
     }
 
+    pub_if! { feature = "reference";
     /// Start a message whose nonce is given at the end, to
     /// [`UmacPending::finalize`].
     pub fn start_deferred(&self) -> UmacPending<T> {
         UmacPending(self.stream())
+    }
     }
 
     fn stream(&self) -> UmacStream<T> {

@@ -51,7 +51,7 @@ pub(crate) mod nh;
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 
-pub use nh::BLOCK;
+pub(crate) use nh::BLOCK;
 
 /// Which implementation computes VHASH's L1 and L2: chosen once, from the
 /// [`Platform`] evidence, when the key is set up, and kept in it with that
@@ -628,7 +628,7 @@ impl<const T: usize> VmacStream<T> {
     /// Absorb more of the message. A full block is hashed at once: a message
     /// whose length is a positive multiple of 128 has no partial last block,
     /// so its last block is hashed like any other.
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
         if self.fill > 0 {
             let n = (BLOCK - self.fill).min(data.len());
             self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
@@ -649,14 +649,14 @@ impl<const T: usize> VmacStream<T> {
 
     /// A [`Striper`](crate::stripe::Striper) for this message's key: L1 and
     /// L2 of stripes of whole blocks on other threads.
-    pub fn striper(&self) -> crate::stripe::Striper {
+    pub(crate) fn striper(&self) -> crate::stripe::Striper {
         crate::stripe::Striper::new(Arc::clone(&self.key))
     }
 
     /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
     /// in message order; an error, with nothing absorbed, if this stream
     /// holds part of a block or the stripe was made under another key.
-    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
+    pub(crate) fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         crate::stripe::check(&*self.key, s)?;
         if self.fill != 0 {
             return Err(crate::stripe::unaligned(BLOCK));
@@ -684,10 +684,13 @@ impl<const T: usize> VmacStream<T> {
     }
 }
 
+pub_if! { feature = "reference";
 /// A VMAC message being hashed whose nonce is given at the end
 /// ([`Vmac::start_deferred`]): VHASH does not depend on the nonce.
 pub struct VmacPending<const T: usize>(VmacStream<T>);
+}
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl<const T: usize> VmacPending<T> {
     /// Absorb more of the message.
     pub fn update(&mut self, data: &[u8]) {
@@ -773,6 +776,7 @@ impl<const T: usize> Vmac<T> {
         Self::new_on(Platform::detect(), key)
     }
 
+    pub_if! { feature = "reference";
     /// [`Vmac::new`] with NH on the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of [`Platform::variants`]).
     pub fn new_on(platform: Platform, key: &[u8]) -> Result<Self, Error> {
@@ -785,12 +789,15 @@ impl<const T: usize> Vmac<T> {
         })?;
         Ok(Vmac { key: Arc::new(k) })
     }
+    }
 
+    pub_if! { feature = "reference";
     /// The kernel this key computes VHASH with (`portable`, or
     /// `avx512ifma` for whole groups of eight blocks), as the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()
+    }
     }
 
     /// Start a message under `nonce` (1 to 16 bytes, a 16-byte one with its
@@ -802,10 +809,12 @@ impl<const T: usize> Vmac<T> {
         Ok(s)
     }
 
+    pub_if! { feature = "reference";
     /// Start a message whose nonce is given at the end, to
     /// [`VmacPending::finalize`].
     pub fn start_deferred(&self) -> VmacPending<T> {
         VmacPending(self.stream())
+    }
     }
 
     fn stream(&self) -> VmacStream<T> {
