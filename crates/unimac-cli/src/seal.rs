@@ -22,7 +22,6 @@ use unimac::formats::manifest::{self, Entry, Place, SealError, Status, Writer};
 use unimac::formats::walk::{walk, Walked};
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, NamedMac};
-use unimac::Absorb;
 
 use crate::checklines::escape_name;
 use crate::fail::{per_file, Fail};
