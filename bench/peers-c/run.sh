@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cycles per byte of unimac's UMAC and VMAC beside the installable peers:
 # Nettle's UMAC (Debian nettle-dev) and Crypto++'s VMAC (Debian
-# libcrypto++-dev), at 64 B, 1 KiB, 16 KiB and 1 MiB, all timed with the
+# libcrypto++-dev); and of hash127-aes and wc-eval128 beside OpenSSL's
+# Poly1305 and GMAC (Debian libssl-dev, EVP_MAC); at 64 B, 1 KiB, 16 KiB and 1 MiB, all timed with the
 # time-stamp counter in one session; then cycles per message at 64 B and
 # 1 KiB of Nettle's umac64 and umac128 beside unimac's fastest 64-bit MACs
 # (umac64, wc-eval64) and 128-bit ones (umac128, hash127-aes). Not part of
@@ -9,7 +10,7 @@
 #
 #   bench/peers-c/run.sh [ROUNDS]     (default 5 rounds; the best of each cell)
 #
-# Installs the two packages with apt-get when their headers are missing
+# Installs the three packages with apt-get when their headers are missing
 # (needs root), builds peers.cc against the installed libraries, builds
 # unimac's `umac_speed` example, then alternates the two ROUNDS times (other
 # processes on a shared machine only ever slow a run down, so the minimum is
@@ -22,17 +23,17 @@ out=${TMPDIR:-/tmp}/unimac-peers.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 
-if [ ! -f /usr/include/nettle/umac.h ] || [ ! -f /usr/include/cryptopp/vmac.h ]; then
-    apt-get install -y nettle-dev libcrypto++-dev
+if [ ! -f /usr/include/nettle/umac.h ] || [ ! -f /usr/include/cryptopp/vmac.h ] || [ ! -f /usr/include/openssl/evp.h ]; then
+    apt-get install -y nettle-dev libcrypto++-dev libssl-dev
 fi
-${CXX:-g++} -O2 -march=native -o "$out/peers" "$here/peers.cc" -lnettle -lcryptopp
+${CXX:-g++} -O2 -march=native -o "$out/peers" "$here/peers.cc" -lnettle -lcryptopp -lcrypto
 (cd "$root" && cargo build --release -q -p unimac --example umac_speed)
 speed="$root/target/release/examples/umac_speed"
 
 i=0
 while [ "$i" -lt "$rounds" ]; do
     "$out/peers" >> "$out/all"
-    "$speed" umac32 umac64 umac128 vmac64 vmac128 wc-eval64 hash127-aes >> "$out/all"
+    "$speed" umac32 umac64 umac128 vmac64 vmac128 wc-eval64 hash127-aes wc-eval128 >> "$out/all"
     i=$((i + 1))
 done
 
@@ -41,15 +42,15 @@ echo "cycles per byte (time-stamp counter), best of $rounds rounds"
 awk '
 { k = $1 " " $2 " " $3; if (!(k in best) || $4 < best[k]) best[k] = $4; names[$2] = 1; sizes[$3] = 1 }
 END {
-    n = split("umac32 umac64 umac128 vmac64 vmac128", order, " ")
-    printf "%-9s %8s %10s %10s %7s\n", "name", "bytes", "unimac", "peer", "ratio"
+    n = split("umac32:nettle:umac32 umac64:nettle:umac64 umac128:nettle:umac128 vmac64:cryptopp:vmac64 vmac128:cryptopp:vmac128 hash127-aes:openssl:poly1305 wc-eval128:openssl:gmac", order, " ")
+    printf "%-11s %8s %10s %10s %7s\n", "name", "bytes", "unimac", "peer", "ratio"
     for (i = 1; i <= n; i++) {
-        m = order[i]; peer = (m ~ /^umac/) ? "nettle" : "cryptopp"
+        split(order[i], o, ":"); m = o[1]; peer = o[2]
         split("64 1024 16384 1048576", sz, " ")
         for (j = 1; j <= 4; j++) {
-            u = best["unimac " m " " sz[j]]; p = best[peer " " m " " sz[j]]
+            u = best["unimac " m " " sz[j]]; p = best[peer " " o[3] " " sz[j]]
             if (u == "" || p == "") continue
-            printf "%-9s %8d %10.3f %10.3f %6.2fx  (%s)\n", m, sz[j], u, p, p / u, peer
+            printf "%-11s %8d %10.3f %10.3f %6.2fx  (%s %s)\n", m, sz[j], u, p, p / u, peer, o[3]
         }
     }
 }' "$out/all"

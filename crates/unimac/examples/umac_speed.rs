@@ -2,7 +2,8 @@
 //! 1 KiB, 16 KiB and 1 MiB, in the format of bench/peers-c/run.sh: one line
 //! `unimac NAME SIZE CPB` each. Also `wc-eval64` (`mac::shoup::WcShoup64`, a
 //! fresh 16-byte counter nonce per message) and `hash127-aes`
-//! (`mac::Hash127Aes`, stateless), each keyed once, through their typed APIs
+//! (`mac::Hash127Aes`, stateless) and `wc-eval128` (`mac::shoup::WcEval128`,
+//! a counter nonce), each keyed once, through their typed APIs
 //! as UMAC and VMAC are. The cycle counter is the time-stamp counter
 //! (reference cycles); the peers' driver reads the same counter.
 //!
@@ -76,6 +77,7 @@ fn main() {
     let v128 = Vmac128::new(&key).unwrap();
     let wc = unimac::mac::shoup::WcShoup64::new(unimac::shoup::Kind::Eval64, &[0x5a; 24]);
     let h127 = unimac::mac::Hash127Aes::new(&[0x5a; 32]);
+    let e128 = unimac::mac::shoup::WcEval128::new(&[0x5a; 32]);
     let wide = |c: u64| (c as u128).to_le_bytes();
     for len in sizes {
         let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
@@ -89,6 +91,7 @@ fn main() {
             ("vmac128", if want("vmac128") { cpb(len, || drop(black_box(v128.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
             ("wc-eval64", if want("wc-eval64") { cpb(len, || { black_box(wc.tag(&wide(u64::from_be_bytes(nonce())), black_box(m))); }) } else { f64::NAN }),
             ("hash127-aes", if want("hash127-aes") { cpb(len, || { black_box(h127.tag(black_box(m))); }) } else { f64::NAN }),
+            ("wc-eval128", if want("wc-eval128") { cpb(len, || { black_box(e128.tag(&wide(u64::from_be_bytes(nonce())), black_box(m))); }) } else { f64::NAN }),
         ];
         for (n, c) in rows {
             if !c.is_nan() {
