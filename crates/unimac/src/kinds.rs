@@ -5,7 +5,7 @@
 //! [`crate::tree`], Shoup's hashes in [`crate::shoup`].
 
 /// A block function that has a tree mode (docs/WIRE.md §6), by type: what
-/// a `tree-` hash and a `wc-` MAC of the table ([`crate::macs`]) run. Its
+/// a `tree-` hash and a `wc-` MAC of the table (`unimac::macs`) run. Its
 /// sizes, group and keyed function are its [`family`](Block::family); its
 /// forgery bound's `ε` is read from it by [`crate::bounds`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -72,7 +72,7 @@
 //!
 //! The library is `#![no_std]` and needs `alloc` (a global allocator) and
 //! nothing else: every family, every typed MAC and the by-name table
-//! ([`registry`], [`macs`]) build for targets without an operating system
+//! ([`registry`]) build for targets without an operating system
 //! (`cargo build --no-default-features --target thumbv7em-none-eabihf`, and
 //! `wasm32-unknown-unknown`). The features:
 //!
@@ -151,7 +151,7 @@ extern crate std;
 macro_rules! pub_if {
     ($cond:meta; $(#[$m:meta])* pub $($item:tt)*) => {
         $(#[$m])* #[cfg($cond)] pub $($item)*
-        $(#[$m])* #[cfg(not($cond))] #[allow(dead_code)] pub(crate) $($item)*
+        $(#[$m])* #[cfg(not($cond))] #[allow(dead_code, unused_imports)] pub(crate) $($item)*
     };
 }
 
@@ -172,7 +172,13 @@ pub mod hash127;
 #[cfg(feature = "reference")]
 pub mod hazmat;
 pub mod mac;
-pub mod macs;
+pub_if! { any(feature = "frontends", feature = "reference");
+    /// The table of MAC rules every surface reads (the command line and the
+    /// Python package; tests and research through `reference`). A Rust user
+    /// reaches the same facts through the typed MACs and
+    /// [`registry::NamedMac`].
+    pub mod macs;
+}
 pub mod mmh;
 pub mod modp;
 pub mod partial;

@@ -282,10 +282,12 @@ impl Entry {
         }
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the MAC table this name is (`mac-` names); `None` for
     /// hashes.
     pub fn mac(&self) -> Option<&'static crate::macs::MacDesc> {
         self.mac
+    }
     }
 
     /// Whether the output is a function of a message (not of the key

@@ -51,6 +51,7 @@ pub struct Binding {
 pub const MAGIC: &str = "unimac-counter";
 
 impl Binding {
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The binding of `key` for the MAC `desc`: the first 16 bytes of
     /// SHA-256 over a fixed label, the MAC's name and the key.
     pub fn new(desc: &'static MacDesc, key: &[u8]) -> Binding {
@@ -64,6 +65,7 @@ impl Binding {
         let mut fingerprint = [0u8; 16];
         fingerprint.copy_from_slice(&d[..16]);
         Binding { name: desc.name, fingerprint }
+    }
     }
     /// The MAC's name.
     pub fn name(&self) -> &'static str {

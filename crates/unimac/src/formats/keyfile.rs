@@ -167,12 +167,14 @@ impl KeyFile {
     pub fn name(&self) -> &'static str {
         self.kind.name()
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The MAC's row, or `None` for a `modp` prime.
     pub fn desc(&self) -> Option<&'static MacDesc> {
         match self.kind {
             KeyKind::Mac(d) => Some(d),
             KeyKind::Modp => None,
         }
+    }
     }
     /// The key's bytes.
     pub fn key(&self) -> &[u8] {

@@ -187,12 +187,14 @@ fn seal_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
     NamedMac::new(desc.name, &k)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The key the files' tags of a manifest are made under: `key` derived
 /// for manifest entries (docs/WIRE.md §9.7), so that an entry is never a
 /// check line of `unimac tag`, and a manifest rewritten as a check file
 /// verifies nothing. A front end that hashes the files itself uses this.
 pub fn entry_key(desc: &'static MacDesc, key: &[u8]) -> zeroize::Zeroizing<Vec<u8>> {
     derive::purpose_key(desc, key, Purpose::ManifestEntries)
+}
 }
 
 fn entry_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {

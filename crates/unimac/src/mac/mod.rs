@@ -760,7 +760,7 @@ impl Pending {
     }
 
     /// The tag as sent under `nonce`, which must follow the row's nonce
-    /// rule ([`MacDesc::check_nonce`]); for a MAC that draws its own
+    /// rule (its lengths: [`NamedMac::nonce_sizes`](crate::registry::NamedMac::nonce_sizes)); for a MAC that draws its own
     /// random pair (`shoup4-*`), `nonce` is `None`, the pair is drawn here
     /// and the result is `r ‖ s ‖ tag`.
     pub fn finalize(self, nonce: Option<&[u8]>) -> Result<Vec<u8>, Error> {

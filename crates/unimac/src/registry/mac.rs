@@ -34,10 +34,12 @@ pub fn is_one_time(name: &str) -> bool {
 /// The longest output of a `mac-` name: a `shoup4-` tag with its random pair.
 const MAX_TAG: usize = 32;
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The row of a MAC name, with the library's errors for unknown names,
 /// hashes given as MACs and names this build lacks.
 pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
     macs::find(name).ok_or_else(|| Error::UnknownName(name.to_string()))
+}
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
@@ -298,7 +300,7 @@ fn short_buffer(have: usize, need: usize) -> Error {
 /// One-time names (`hash127`, `hash127-96`) are refused
 /// ([`Error::OneTimeOnly`]): they are served by [`OneTimeMac`] only. For
 /// `shoup4-*` the library draws the random pair `r ‖ s` itself and the tag
-/// is sent as `r ‖ s ‖ tag` ([`Framing::PairThenTag`]); no tagging call takes
+/// is sent as `r ‖ s ‖ tag` (the row's framing); no tagging call takes
 /// a pair from the caller.
 ///
 /// ```
@@ -332,14 +334,18 @@ impl NamedMac {
         self.engine.finish_value(self.desc, nonce, h)
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The MAC of a row of the table (no name looked up again).
     pub fn of_row(d: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
         Ok(NamedMac { desc: d, engine: Engine::new(d, key)? })
     }
+    }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the table this MAC is.
     pub fn desc(&self) -> &'static MacDesc {
         self.desc
+    }
     }
     /// The name without the `mac-` prefix.
     pub fn name(&self) -> &'static str {
@@ -489,9 +495,11 @@ impl OneTimeMac {
             key: Zeroizing::new(key.to_vec()),
         })
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the table.
     pub fn desc(&self) -> &'static MacDesc {
         self.desc
+    }
     }
     /// Tag bytes.
     pub fn tag_len(&self) -> usize {

@@ -29,7 +29,10 @@ pub mod names;
 #[allow(dead_code, unreachable_pub)]
 pub(crate) mod names;
 pub use crate::mac::Pending;
-pub use mac::{desc, is_one_time, names, NamedHash, NamedMac, OneTimeCheck, OneTimeMac};
+pub use mac::{is_one_time, names, NamedHash, NamedMac, OneTimeCheck, OneTimeMac};
+pub_if! { any(feature = "frontends", feature = "reference");
+    pub use mac::desc;
+}
 
 /// Every implemented name, in the wire format's order.
 pub fn entries() -> &'static [Entry] {
