@@ -10,22 +10,26 @@
 //! | `shoup3-eval128` | `AES_K(n) ⊕ β·n ⊕ eval128(α, M)` | 3 (`h1(n) = β n`, `ε1 = 2^-128`) |
 //! | `shoup4-eval64`, `shoup4-division64` | `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`, `r ‖ s` random | 4 (stateless) |
 //!
-//! `shoup4` keeps no state: [`Shoup4::tag`] draws `r ‖ s` (8 + 8 bytes) from
-//! the operating system's random generator for every message and returns it
-//! with the tag (the MAC sent is `r ‖ s ‖ tag`). Passing `r ‖ s` in is only for
-//! checking known answers (`Shoup4::tag_with_rs_for_known_answers`, with the
-//! `vectors` feature). By
-//! name ([`NamedMac`](crate::registry::NamedMac), the registry) the "nonce" of a `shoup4-` name is
-//! that pair, as in the vector files: a sender going by name draws it with
-//! a pair from the OS generator for every message (the CLI's `tag` does).
+//! `wc-eval128` is typed here ([`WcEval128`]), as are `wc-eval64`,
+//! `wc-division64` and `wc-gdivision64` ([`WcShoup64`]). The constructions
+//! of Shoup's Theorems 3 and 4 are reached by name
+//! ([`NamedMac`](crate::registry::NamedMac)); their typed engines
+//! (`Shoup3Eval128`, `Shoup4`) are public with the `reference` feature.
+//! `shoup4` keeps no state: it draws `r ‖ s` (8 + 8 bytes) from the
+//! operating system's random generator for every message and sends it with
+//! the tag (`r ‖ s ‖ tag`); by name the "nonce" of a `shoup4-` name is that
+//! pair, as in the vector files, and no tagging call takes it from the
+//! caller (passing `r ‖ s` in is only for checking known answers, with the
+//! `vectors` feature).
 //!
 //! ```
-//! use unimac::mac::shoup::{Shoup4, Shoup4Hash};
+//! use unimac::registry::NamedMac;
 //!
-//! let mac = Shoup4::new(Shoup4Hash::Eval64, &[3u8; 48]);
-//! let sent = mac.tag(b"attack at dawn").unwrap(); // fresh r ‖ s inside
-//! assert!(mac.verify(b"attack at dawn", &sent.to_bytes()).is_ok());
-//! assert!(mac.verify(b"attack at dusk", &sent.to_bytes()).is_err());
+//! let mac = NamedMac::new("shoup4-eval64", &[3u8; 48]).unwrap();
+//! let sent = mac.tag(None, b"attack at dawn").unwrap(); // fresh r ‖ s inside
+//! assert_eq!(sent.len(), 24);
+//! assert!(mac.verify(None, b"attack at dawn", &sent).is_ok());
+//! assert!(mac.verify(None, b"attack at dusk", &sent).is_err());
 //! ```
 
 use crate::prelude::*;
@@ -156,6 +160,7 @@ pub struct WcEval128 {
     hash: Eval128,
 }
 
+pub_if! { feature = "reference";
 /// `mac-shoup3-eval128`: `AES_K(n) ⊕ β·n ⊕ eval128(α, M)`, `β·n` in
 /// GF(2^128) with the nonce read as an element. Key `K` (16) ‖ `β` (16) ‖ `α`
 /// (16); a nonce must never repeat under one key.
@@ -164,6 +169,7 @@ pub struct Shoup3Eval128 {
     aes: Aes128,
     beta: Zeroizing<u128>,
     hash: Eval128,
+}
 }
 
 impl WcEval128 {
@@ -203,6 +209,8 @@ impl Shoup3Eval128 {
 
 macro_rules! nonce_xor_api {
     ($t:ident, $name:literal) => {
+        // Shoup3Eval128 is reached by name outside the reference build.
+        #[cfg_attr(not(feature = "reference"), allow(dead_code))]
         impl $t {
             /// Start tagging a message under the nonce `n` (never repeat a nonce
             /// under one key).
@@ -282,6 +290,7 @@ impl Stream for Eval128MacStream {
 // shoup4: stateless, r ‖ s random per message (Theorem 4)
 // ---------------------------------------------------------------------------
 
+pub_if! { feature = "reference";
 /// The hash `H` of a `shoup4-` MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shoup4Hash {
@@ -289,6 +298,7 @@ pub enum Shoup4Hash {
     Eval64,
     /// `shoup4-division64`.
     Division64,
+}
 }
 
 impl Shoup4Hash {
@@ -317,6 +327,7 @@ pub(crate) fn random_rs() -> Result<[u8; 16], Error> {
     Ok(rs)
 }
 
+pub_if! { feature = "reference";
 /// What a `shoup4-` MAC sends: the random pair `r ‖ s` and the tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shoup4Tag {
@@ -324,6 +335,7 @@ pub struct Shoup4Tag {
     pub rs: [u8; 16],
     /// `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`.
     pub tag: [u8; 8],
+}
 }
 
 impl Shoup4Tag {
@@ -344,6 +356,7 @@ impl Shoup4Tag {
     }
 }
 
+pub_if! { feature = "reference";
 /// `mac-shoup4-eval64` / `mac-shoup4-division64` (Shoup Theorem 4): key `K_f`
 /// (16) ‖ `K_g` (16) ‖ `α` (8) ‖ `g` (8); tag `f(r) ⊕ g(s) ⊕ α r s ⊕ H(g, M)` in
 /// GF(2^64), `f(r) = AES(K_f, r ‖ 0^8)[0..8]`, `g(s) = AES(K_g, s ‖ 0^8)[0..8]`.
@@ -355,14 +368,18 @@ pub struct Shoup4 {
     alpha: Zeroizing<u64>,
     hash: Hasher,
 }
+}
 
+pub_if! { feature = "reference";
 /// A `shoup4-` tag under way (its `r ‖ s` already chosen).
 pub struct Shoup4Stream {
     hash: Hasher,
     rs: [u8; 16],
     pad: Zeroizing<[u8; 8]>,
 }
+}
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl Shoup4 {
     /// `K_f ‖ K_g ‖ α ‖ g`, 48 bytes.
     pub fn new(which: Shoup4Hash, key: &[u8; 48]) -> Shoup4 {
