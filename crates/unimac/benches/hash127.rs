@@ -28,8 +28,8 @@ fn compare(c: &mut Criterion) {
         // the CPU has it, AVX2 below `AVX512_MIN` bytes).
         let hw = Platform::hardware();
         for (name, p, has) in [
-            ("hash127-avx512", hw, hw.avx512() && hw.avx2_fma()),
-            ("hash127-avx2", hw.without(Feature::Avx512), hw.avx2_fma()),
+            ("hash127-avx512", hw, hw.has(unimac::Feature::Avx512) && hw.has(unimac::Feature::Avx2Fma)),
+            ("hash127-avx2", hw.without(Feature::Avx512), hw.has(unimac::Feature::Avx2Fma)),
         ] {
             if has {
                 g.bench_with_input(BenchmarkId::new(name, n), &m, |b, m| {

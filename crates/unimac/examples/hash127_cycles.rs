@@ -42,7 +42,7 @@ fn main() {
     let key = Key::new(&[0x5a; 32]);
     key.precompute();
     for b in Platform::hardware().only(&[Feature::Avx2Fma, Feature::Avx512]).variants() {
-        if b.avx512() && !b.avx2_fma() {
+        if b.has(unimac::Feature::Avx512) && !b.has(unimac::Feature::Avx2Fma) {
             continue; // the portable backend again
         }
         for &n in &[64usize, 128, 256, 512, 1024, 2048, 16 << 10, 256 << 10, 1 << 20, 16 << 20] {

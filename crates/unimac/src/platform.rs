@@ -124,6 +124,7 @@ impl Platform {
         p
     }
 
+    pub_if! { feature = "reference";
     /// What this CPU has, ignoring `UNIMAC_FORCE_PORTABLE`: for tests and
     /// benchmarks that compare every backend the hardware can run. Default
     /// paths use [`Platform::detect`].
@@ -136,6 +137,7 @@ impl Platform {
         HARDWARE.store(p.bits, Ordering::Relaxed);
         p
     }
+    }
 
     /// The same evidence without `f` (to test or measure a slower path on
     /// this CPU). Features can only be removed, never added.
@@ -143,12 +145,14 @@ impl Platform {
         Platform { bits: self.bits & !(1 << f as u8) }
     }
 
+    pub_if! { feature = "reference";
     /// The same evidence keeping only the features in `fs` (to enumerate
     /// just the variants one family distinguishes). Like
     /// [`Platform::without`], it can only remove features.
     pub fn only(self, fs: &[Feature]) -> Platform {
         let keep = fs.iter().fold(0u8, |m, f| m | f.bit());
         Platform { bits: self.bits & keep }
+    }
     }
 
     /// Whether `f` was detected (and not removed).
@@ -159,37 +163,44 @@ impl Platform {
 
     /// AVX2 and FMA.
     #[inline]
-    pub fn avx2_fma(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn avx2_fma(self) -> bool {
         self.has(Feature::Avx2Fma)
     }
     /// PCLMULQDQ with SSE4.1.
     #[inline]
-    pub fn pclmul(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn pclmul(self) -> bool {
         self.has(Feature::Pclmul)
     }
     /// VPCLMULQDQ with AVX2.
     #[inline]
-    pub fn vpclmul(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn vpclmul(self) -> bool {
         self.has(Feature::Vpclmul)
     }
     /// GFNI with AVX2.
     #[inline]
-    pub fn gfni(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn gfni(self) -> bool {
         self.has(Feature::Gfni)
     }
     /// AVX-512F.
     #[inline]
-    pub fn avx512(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn avx512(self) -> bool {
         self.has(Feature::Avx512)
     }
     /// AVX-512 IFMA52 with AVX-512F.
     #[inline]
-    pub fn avx512ifma(self) -> bool {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn avx512ifma(self) -> bool {
         self.has(Feature::Avx512Ifma)
     }
     /// PMULL with NEON (aarch64; never on other architectures).
     #[inline]
-    pub fn pmull(self) -> bool {
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    pub(crate) fn pmull(self) -> bool {
         #[cfg(target_arch = "aarch64")]
         {
             self.has(Feature::Pmull)
@@ -205,6 +216,7 @@ impl Platform {
         Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
     }
 
+    pub_if! { feature = "reference";
     /// Every distinct platform obtained by removing a subset of this one's
     /// features, smallest first: always includes `self` and
     /// [`Platform::portable`]. Tests and benchmarks iterate
@@ -216,6 +228,7 @@ impl Platform {
         v.sort_by_key(|p| (p.bits.count_ones(), p.bits));
         v.dedup();
         v
+    }
     }
 
     /// A short description of the features kept, e.g. `"avx2fma+pclmul"`,
@@ -249,7 +262,8 @@ impl Platform {
     /// space-separated [`Feature::name`]s; `avx512` also removes
     /// `avx512ifma`, which needs it); unknown names are ignored. What the
     /// environment variable `UNIMAC_DISABLE` does to [`Platform::detect`].
-    pub fn disabled(self, list: &str) -> Platform {
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn disabled(self, list: &str) -> Platform {
         let mut p = self;
         for name in list.split([',', ' ']).map(str::trim).filter(|n| !n.is_empty()) {
             for f in Feature::ALL {

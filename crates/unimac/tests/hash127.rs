@@ -353,9 +353,9 @@ fn backends_cover_the_cpu() {
     let names: Vec<&str> = all.iter().map(|&p| Hash127::new_on(p, &key).backend()).collect();
     for (&p, &n) in all.iter().zip(&names) {
         match n {
-            "portable" => assert!(!(p.avx2_fma() && cfg!(target_arch = "x86_64")), "{p} fell back to portable"),
-            "avx2fma" => assert!(p.avx2_fma() && !p.avx512(), "{p} chose avx2fma"),
-            "avx512" => assert!(p.avx2_fma() && p.avx512(), "{p} chose avx512"),
+            "portable" => assert!(!(p.has(unimac::Feature::Avx2Fma) && cfg!(target_arch = "x86_64")), "{p} fell back to portable"),
+            "avx2fma" => assert!(p.has(unimac::Feature::Avx2Fma) && !p.has(unimac::Feature::Avx512), "{p} chose avx2fma"),
+            "avx512" => assert!(p.has(unimac::Feature::Avx2Fma) && p.has(unimac::Feature::Avx512), "{p} chose avx512"),
             other => panic!("unknown backend {other}"),
         }
     }
@@ -369,7 +369,7 @@ fn backends_cover_the_cpu() {
         let forced = std::env::var_os("UNIMAC_FORCE_PORTABLE").is_some_and(|v| !v.is_empty());
         // The default follows the evidence (which UNIMAC_DISABLE narrows).
         let d = Platform::detect();
-        if avx512 && !forced && d.avx512() {
+        if avx512 && !forced && d.has(unimac::Feature::Avx512) {
             assert_eq!(Hash127::new(&key).backend(), "avx512");
         }
         if forced {

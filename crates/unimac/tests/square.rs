@@ -75,11 +75,11 @@ fn model(l: usize, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
 fn platforms() -> Vec<Platform> {
     let mut v = vec![Platform::portable()];
     let d = Platform::detect();
-    if d.avx512() {
+    if d.has(unimac::Feature::Avx512) {
         // The AVX2 backend on its own, as on a CPU without AVX-512.
         v.push(d.without(Feature::Avx512).without(Feature::Avx512Ifma));
     }
-    if d.avx512ifma() {
+    if d.has(unimac::Feature::Avx512Ifma) {
         // AVX-512F without IFMA52 (exact sums on the AVX2 kernels).
         v.push(d.without(Feature::Avx512Ifma));
     }

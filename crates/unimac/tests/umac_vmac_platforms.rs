@@ -103,15 +103,15 @@ fn backends_are_named_after_the_platform() {
     assert_eq!(Vmac64::new_on(Platform::portable(), &key).unwrap().backend(), "portable");
     for p in Platform::hardware().variants() {
         let u = Umac64::new_on(p, &key).backend();
-        let want_u = if p.avx512() && p.avx2_fma() {
+        let want_u = if p.has(unimac::Feature::Avx512) && p.has(unimac::Feature::Avx2Fma) {
             "avx512"
-        } else if p.avx2_fma() {
+        } else if p.has(unimac::Feature::Avx2Fma) {
             "avx2fma"
         } else {
             "portable"
         };
         assert_eq!(u, want_u, "{p}");
-        let want_v = if p.avx512() && p.avx512ifma() { "avx512ifma" } else { "portable" };
+        let want_v = if p.has(unimac::Feature::Avx512) && p.has(unimac::Feature::Avx512Ifma) { "avx512ifma" } else { "portable" };
         assert_eq!(Vmac64::new_on(p, &key).unwrap().backend(), want_v, "{p}");
         assert_eq!(Vmac128::new_on(p, &key).unwrap().backend(), want_v, "{p}");
     }

@@ -535,7 +535,7 @@ impl Hash127 {
     }
 
     /// Start hashing with the fastest backend `platform` allows (tests and
-    /// benchmarks pass each of [`Platform::variants`]).
+    /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, key: &Key) -> Hash127 {
         Self::start(key, platform, Backend::for_platform(platform))
     }
@@ -725,7 +725,7 @@ pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
 /// `platform` allows, at every length (no short-message or lazy-table
 /// refinement), split across cores for messages of at least `par_min`
 /// bytes; `None` if `M` is not whole words for `hash127-raw`. For tests and
-/// benchmarks that compare backends over [`Platform::variants`].
+/// benchmarks that compare backends over `Platform::variants`.
 pub fn hash127_on(platform: Platform, key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option<[u8; 16]> {
     if !pad && !msg.len().is_multiple_of(4) {
         return None;

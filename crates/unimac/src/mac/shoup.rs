@@ -340,7 +340,7 @@ pub struct Shoup4Tag {
 
 impl Shoup4Tag {
     /// `r ‖ s ‖ tag`, 24 bytes: the MAC as sent.
-    pub fn to_bytes(&self) -> [u8; 24] {
+    pub fn to_bytes(self) -> [u8; 24] {
         let mut b = [0u8; 24];
         b[..16].copy_from_slice(&self.rs);
         b[16..].copy_from_slice(&self.tag);

@@ -144,7 +144,7 @@ impl Mmh32 {
     }
 
     /// [`Mmh32::new`] computed by the fastest kernel `platform` allows (tests
-    /// and benchmarks pass each of [`Platform::variants`]).
+    /// and benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, n: usize, key: &[u8]) -> Result<Mmh32, Error> {
         if !(1..=4).contains(&n) {
             return Err(Error::Invalid(format!("mmh32xN: N must be 1..4, got {n}")));

@@ -64,7 +64,7 @@ fn reference(c: &Case) -> Vec<u8> {
 }
 
 /// The family's dispatch on backend `b` (every backend this CPU can run is
-/// shown by [`Platform::hardware`]).
+/// shown by `Platform::hardware`).
 fn dispatch(b: Backend, c: &Case) -> Vec<u8> {
     let words = if c.outputs == 0 { 1 } else { c.outputs };
     let mut out = vec![0u8; c.blocks.len() / (4 * K) * 4 * words];

@@ -249,7 +249,7 @@ impl SecretPrime {
 
     /// [`reduce_u128`](Self::reduce_u128) on the fastest kernel `platform`
     /// allows, at every length and on one thread (tests and benchmarks pass
-    /// each of [`Platform::variants`]).
+    /// each of `Platform::variants`).
     pub fn reduce_on(&self, platform: Platform, m: &[u8]) -> u128 {
         self.reduce_with(platform, Backend::for_platform(platform), m)
     }

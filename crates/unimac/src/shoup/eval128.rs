@@ -197,7 +197,7 @@ impl Eval128 {
     }
 
     /// With the fastest constant-time backend `platform` allows (tests and
-    /// benchmarks pass each of [`Platform::variants`]).
+    /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
         Self::with_backend(platform, Backend::for_platform(platform), alpha)
     }

@@ -488,7 +488,7 @@ impl Hasher {
     }
 
     /// With the fastest constant-time backend `platform` allows (tests and
-    /// benchmarks pass each of [`Platform::variants`]).
+    /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
         let (ring, g) = (
             RingBackend::for_platform(platform),

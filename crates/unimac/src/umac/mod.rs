@@ -754,7 +754,7 @@ impl<const T: usize> Umac<T> {
 
     pub_if! { feature = "reference";
     /// [`Umac::new`] with NH on the fastest kernel `platform` allows (tests
-    /// and benchmarks pass each of [`Platform::variants`]).
+    /// and benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;

@@ -778,7 +778,7 @@ impl<const T: usize> Vmac<T> {
 
     pub_if! { feature = "reference";
     /// [`Vmac::new`] with NH on the fastest kernel `platform` allows (tests
-    /// and benchmarks pass each of [`Platform::variants`]).
+    /// and benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, key: &[u8]) -> Result<Self, Error> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
