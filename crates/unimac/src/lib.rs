@@ -202,7 +202,10 @@ pub mod vmac;
 
 pub use error::Error;
 pub use platform::{Feature, Platform};
-pub use registry::{compute, open, Params, Stream};
+pub use registry::Stream;
+pub_if! { any(feature = "frontends", feature = "reference");
+    pub use registry::{compute, open, Params};
+}
 pub use spec::Absorb;
 pub use tag::{MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions

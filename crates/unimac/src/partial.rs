@@ -34,8 +34,8 @@
 //! let b = Partial::from_bytes(&b.to_bytes()).unwrap();
 //! let whole = a.combine(&b).unwrap();
 //! let tag = partial::finish_mac("mac-wc-eval64", &key, Some(&nonce), &whole).unwrap();
-//! let p = unimac::Params { key: &key, nonce: Some(&nonce), len: None };
-//! assert_eq!(tag, unimac::compute("mac-wc-eval64", &p, &msg).unwrap());
+//! let mac = unimac::registry::NamedMac::new("wc-eval64", &key).unwrap();
+//! assert_eq!(tag, mac.tag(Some(&nonce), &msg).unwrap());
 //! ```
 //!
 //! # Keys: what the workers get
@@ -253,6 +253,7 @@ fn spec(name: &str) -> Result<Spec, Error> {
     Err(Error::UnknownName(name))
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Every name [`Partial::hash`] accepts (canonical forms).
 pub fn supported_names() -> Vec<String> {
     crate::registry::entries()
@@ -260,6 +261,7 @@ pub fn supported_names() -> Vec<String> {
         .map(|e| e.info.name.clone())
         .filter(|n| spec(n).is_ok())
         .collect()
+}
 }
 
 /// The alignment of chunks of `name`, in bytes: every chunk starts at a
@@ -443,12 +445,14 @@ fn tree_levels_len(fam: &BlockFamily, len: u64, last: bool) -> Option<u64> {
     Some(l)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `name`'s partial is the same few bytes whatever its range's
 /// length (a polynomial hash: two field elements), so a range streams in
 /// constant memory and partials combine in constant time; a tree's partial
 /// keeps its level-`TREE_LEVELS` bytes, a fixed fraction of the range.
 pub fn is_constant_size(name: &str) -> Result<bool, Error> {
     Ok(matches!(spec(name)?.hash, Hash::Poly(_)))
+}
 }
 
 impl Partial {

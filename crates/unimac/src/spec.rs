@@ -5,6 +5,10 @@
 //! catalogue ([`crate::registry`]) gathers them and looks names up. Neither
 //! this module nor the families import the catalogue.
 
+// The catalogue's constructors and fields are read by the front ends and
+// the tests (features `frontends`, `reference`); without them, by less.
+#![cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
+
 use crate::prelude::*;
 use alloc::sync::Arc;
 
@@ -185,11 +189,11 @@ pub(crate) type KeyOpener = Box<dyn Fn(&Params<'_>) -> Result<Box<dyn Keyed>, Er
 
 /// A name under one key, with its key set-up done once (hash127's powers of
 /// `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules):
-/// start any number of messages from it. Made by [`key`](crate::registry::key).
+/// start any number of messages from it. Made by the catalogue's `key`.
 ///
 /// The nonce of a nonce MAC is per message: give it to
 /// [`Keyed::start_with_nonce`] (checked against the name's nonce size, with
-/// the same errors as [`open`](crate::registry::open)); names without a nonce take `None`.
+/// the same errors as the catalogue's `open`); names without a nonce take `None`.
 ///
 /// `mac-hash127` authenticates one message per key (docs/WIRE.md §8.2): its keyed
 /// object starts one message and refuses the next ([`Error::KeySpent`]);

@@ -1,14 +1,20 @@
 //! Every public name of the wire format (docs/WIRE.md), with its sizes,
 //! behind one lookup.
 //!
-//! Each family module contributes its entries through a `catalog()` function;
-//! the CLI, the vector runner and the Python package only ever go through
-//! [`key`] / [`open`] / [`compute`], so a name behaves identically everywhere.
+//! For a Rust caller: [`NamedMac`] keys a MAC by name once and tags and
+//! verifies any number of messages, [`OneTimeMac`] takes a one-time key,
+//! and [`NamedHash`] is a hash by name as a [`KeyedHash`](crate::mac::KeyedHash)
+//! (e.g. for [`WegmanCarter`](crate::mac::WegmanCarter)); [`names`] lists
+//! every MAC name.
 //!
-//! [`key`] does a name's key set-up once (hash127's powers of `r`, Shoup's
-//! minimal polynomial, the tree's level keys, AES schedules) and gives a
-//! [`Keyed`] object that starts any number of messages; [`open`] is `key`
-//! followed by one start, so both paths run the same code.
+//! Underneath, each family module contributes its entries through a
+//! `catalog()` function; the CLI, the vector runner and the Python package
+//! go through the catalogue's `key` / `open` / `compute` (public with the
+//! features `frontends` and `reference`), so a name behaves identically
+//! everywhere. `key` does a name's key set-up once (hash127's powers of
+//! `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules)
+//! and gives a [`Keyed`] object that starts any number of messages; `open`
+//! is `key` followed by one start, so both paths run the same code.
 
 use crate::prelude::*;
 use crate::sync::OnceLock;
@@ -18,7 +24,12 @@ use zeroize::Zeroizing;
 use crate::error::Error;
 
 use crate::spec::Opening;
-pub use crate::spec::{pad, Entry, Info, KeySpec, Keyed, Params, Stream};
+pub use crate::spec::{Keyed, Stream};
+pub_if! { any(feature = "frontends", feature = "reference");
+    /// The catalogue's types: what the front ends and the vector runner
+    /// read about every name (hashes included).
+    pub use crate::spec::{pad, Entry, Info, KeySpec, Params};
+}
 
 mod mac;
 /// Name resolution as the front ends present it ("did you mean", citations):
@@ -34,6 +45,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
     pub use mac::desc;
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Every implemented name, in the wire format's order.
 pub fn entries() -> &'static [Entry] {
     static CATALOG: OnceLock<Vec<Entry>> = OnceLock::new();
@@ -50,6 +62,7 @@ pub fn entries() -> &'static [Entry] {
         v
     })
 }
+}
 
 fn entry_of(info: &Info) -> Option<&'static Entry> {
     entries()
@@ -57,6 +70,7 @@ fn entry_of(info: &Info) -> Option<&'static Entry> {
         .find(|e| core::ptr::eq(&e.info, info) || e.info.name == info.name)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or the
 /// range of its row of the MAC table.
 pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
@@ -65,7 +79,9 @@ pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
         None => info.nonce..=info.nonce,
     }
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The entry of `name`.
 pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
     if let Some(e) = entries().iter().find(|e| e.info.name == name) {
@@ -73,12 +89,15 @@ pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
     }
     Err(Error::UnknownName(name.to_string()))
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Check the key, nonce and length arguments against `info`.
 pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
     check_key(info, p.key)?;
     check_nonce_info(info, p.nonce)?;
     check_len(info, p.len)
+}
 }
 
 fn check_entry(e: &Entry, p: &Params<'_>) -> Result<(), Error> {
@@ -163,6 +182,7 @@ fn check_len(info: &Info, len: Option<usize>) -> Result<(), Error> {
     }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Set `name` up under the given key (and length): the key set-up is done
 /// here, once, and every message started from the result shares it.
 ///
@@ -173,6 +193,7 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     let e = lookup(name)?;
     refuse_known_answer_only(e)?;
     key_entry(e, p)
+}
 }
 
 /// One-time MACs and MACs whose random pair the library draws are reached by
@@ -193,6 +214,7 @@ fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
     }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The known answer of the catalogue name `name` for `msg` under `p`, as
 /// the wire format's vector files give it, for every name including the
 /// one-time MACs (their tag, with no key file and nothing spent) and those
@@ -212,7 +234,9 @@ pub fn known_answer(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, E
     check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// [`known_answer`] as a stream: the message goes in by
 /// [`Stream::update`] in pieces of any size (a file read in buffers, never
 /// held whole) and [`Stream::finalize`] gives the value `known_answer`
@@ -233,13 +257,16 @@ pub fn known_answer_open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, 
     check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// [`known_answer`] with the key set up once, for computing many known
 /// answers (and timing them) under one key: the same computation for every
 /// name, nothing spent. Never for authenticating: a one-time name's key
 /// computes as many values as it is asked for here.
 pub fn known_answer_key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     key_entry(lookup(name)?, p)
+}
 }
 
 fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
@@ -326,6 +353,7 @@ impl Keyed for PerMessage {
     }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Start computing `name` under the given key (and nonce, and length):
 /// [`key`] then [`Keyed::start_with_nonce`].
 pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
@@ -334,7 +362,9 @@ pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
     check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// One-shot: `name` of `msg` (through [`Keyed::compute`], so a family's
 /// one-shot path is used where it has one).
 pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error> {
@@ -342,6 +372,7 @@ pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error>
     refuse_known_answer_only(e)?;
     check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
+}
 }
 
 #[cfg(test)]
