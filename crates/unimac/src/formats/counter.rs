@@ -47,8 +47,10 @@ pub struct Binding {
     fingerprint: [u8; 16],
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a counter file.
 pub const MAGIC: &str = "unimac-counter";
+}
 
 impl Binding {
     pub_if! { any(feature = "frontends", feature = "reference");
@@ -82,9 +84,11 @@ impl Binding {
     fn header(&self) -> String {
         format!("{MAGIC} {} {}\n", self.name, self.fingerprint_hex())
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The text of a counter file at `c`.
     pub fn file_text(&self, c: u128) -> String {
         format!("{}{c}\n", self.header())
+    }
     }
 }
 
@@ -114,6 +118,7 @@ pub(crate) fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
     std::str::from_utf8(body).ok().and_then(|s| s.parse::<u128>().ok()).ok_or_else(bad)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Parse a whole counter file bound to `want`: its binding line, then its
 /// value. Refuses a file for another MAC or key, and a file without a
 /// binding (made before counters were bound to their key).
@@ -140,6 +145,7 @@ pub fn parse_bound(text: &[u8], shown: &str, want: &Binding) -> Result<u128, Err
         )));
     }
     parse(value, shown)
+}
 }
 
 fn unbound(shown: &str) -> Error {
@@ -188,6 +194,7 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
     true
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The next unused counter of the counter file at `path`, which must be
 /// bound to `binding` (nothing is reserved; the same checks as [`reserve`],
 /// and at most 256 bytes are read).
@@ -200,6 +207,7 @@ pub fn peek(path: &Path, binding: &Binding) -> Result<u128, Error> {
     let mut text = Vec::new();
     f.take(256).read_to_end(&mut text).map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?;
     parse_bound(&text, &shown, binding)
+}
 }
 
 /// Reserve `count` consecutive nonce counters from the counter file at

@@ -33,8 +33,10 @@ use crate::error::Error;
 use crate::macs::{self, MacDesc};
 use crate::registry::{self, NamedMac};
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a key file.
 pub const MAGIC: &str = "unimac-key";
+}
 
 /// The longest key file accepted (the longest key is 48 bytes).
 const MAX_KEY_FILE: u64 = 4096;
@@ -184,10 +186,12 @@ impl KeyFile {
     pub fn is_spent(&self) -> bool {
         self.spent
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// A warning about the file as it was read (open to group or others),
     /// for the front end to show once.
     pub fn warning(&self) -> Option<&str> {
         self.warning.as_deref()
+    }
     }
 
     /// The key's fingerprint (as counter files and manifests name it): it
@@ -197,6 +201,7 @@ impl KeyFile {
             .map(|d| crate::counter::Binding::new(d, &self.key))
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Check that the file is a key of `name` (a name given beside a key
     /// file is an assertion, never a guess).
     pub fn expect(&self, name: &str, shown: &str) -> Result<(), Error> {
@@ -208,6 +213,7 @@ impl KeyFile {
             )));
         }
         Ok(())
+    }
     }
 
     /// The reusable MAC of this key. A one-time key is refused
@@ -236,6 +242,7 @@ impl KeyFile {
         }
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The text of the key file, in one zeroized buffer of its final size.
     pub fn text(&self) -> Zeroizing<Vec<u8>> {
         let head = format!("{MAGIC} {}\n", self.name());
@@ -249,6 +256,7 @@ impl KeyFile {
         let n = text.len();
         text[n - 1] = b'\n';
         text
+    }
     }
 
     /// Write the key to a new file at `path`: mode 0600, synced, whole or
@@ -383,11 +391,12 @@ impl KeyFile {
 
     /// Read the key file at `path` (a regular file: never a FIFO or
     /// device). A file open to group or others is read, with a
-    /// [`KeyFile::warning`].
+    /// warning the command line prints.
     pub fn read(path: &Path) -> Result<KeyFile, Error> {
         KeyFile::read_expecting(path, None)
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Read the key file at `path` (`-`: stdin) that must be a key of
     /// `expect` when given (checked with [`KeyFile::expect`]).
     pub fn read_expecting(path: &Path, expect: Option<&str>) -> Result<KeyFile, Error> {
@@ -404,6 +413,7 @@ impl KeyFile {
             k.expect(n, &shown)?;
         }
         Ok(k)
+    }
     }
 }
 

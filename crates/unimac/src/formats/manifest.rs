@@ -64,10 +64,14 @@ use crate::error::Error;
 use crate::macs::{Framing, MacDesc, Nonce};
 use crate::registry::NamedMac;
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a manifest.
 pub const MAGIC: &str = "unimac-manifest";
+}
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The version this build writes and reads.
 pub const VERSION: &str = "2";
+}
 
 /// Where a manifest's names resolve (its line 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +103,7 @@ pub struct Entry {
     pub name: Vec<u8>,
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Why a name cannot stand in a manifest: it must be relative, with no
 /// empty, `.` or `..` component and no NUL.
 pub fn check_name(name: &[u8]) -> Result<(), &'static str> {
@@ -121,7 +126,9 @@ pub fn check_name(name: &[u8]) -> Result<(), &'static str> {
     }
     Ok(())
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The bytes of a path (as given, byte for byte on unix).
 pub fn path_bytes(p: &Path) -> Vec<u8> {
     #[cfg(unix)]
@@ -134,7 +141,9 @@ pub fn path_bytes(p: &Path) -> Vec<u8> {
         p.to_string_lossy().into_owned().into_bytes()
     }
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// A path from bytes.
 pub fn bytes_path(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
@@ -146,6 +155,7 @@ pub fn bytes_path(b: &[u8]) -> PathBuf {
     {
         PathBuf::from(String::from_utf8_lossy(b).into_owned())
     }
+}
 }
 
 fn named_line(prefix: &[u8], name: &[u8]) -> Vec<u8> {
@@ -201,6 +211,7 @@ fn entry_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
     NamedMac::new(desc.name, &entry_key(desc, key))
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// A manifest being written: the header and place, then each file's
 /// entry, then [`Writer::finish`] seals it.
 pub struct Writer {
@@ -208,6 +219,7 @@ pub struct Writer {
     seal: NamedMac,
     text: Vec<u8>,
     names: HashSet<Vec<u8>>,
+}
 }
 
 impl core::fmt::Debug for Writer {
@@ -309,6 +321,7 @@ pub enum SealError {
 }
 
 impl SealError {
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// One line naming the problem for the manifest `shown` checked with
     /// `key` (shown as `key_shown`).
     pub fn message(&self, shown: &str, key: &KeyFile, key_shown: &str) -> String {
@@ -329,11 +342,14 @@ impl SealError {
             SealError::Failed => format!("{shown}: SEAL FAILED: the manifest was changed (its lines, their order, its first line or its seal); none of the files it lists was read"),
         }
     }
+    }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `text` starts as a manifest of any version does.
 pub fn looks_like_manifest(text: &[u8]) -> bool {
     text.starts_with(format!("{MAGIC} ").as_bytes())
+}
 }
 
 fn strip_escape(line: &[u8]) -> (bool, &[u8]) {
@@ -490,6 +506,7 @@ impl Report {
     }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The directory a manifest's names resolve against: `place`'s directory
 /// joined to the directory holding the manifest (`None`: read from stdin,
 /// the current directory).
@@ -502,6 +519,7 @@ pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     // `.` components dropped (`./d/a` shows as `d/a`; `..` is kept: it may
     // cross a symbolic link).
     joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+}
 }
 
 /// Read the open regular file `f`, which its `fstat` says holds `size`
@@ -596,6 +614,7 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, check: 
     check_files_at(m, key, &resolve_dir(manifest, &m.place), manifest, check)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// [`check_files`] with the names resolved against `dir` (the place's
 /// directory as found); `own`, the manifest's file if it has one (not
 /// counted as added under a root).
@@ -681,6 +700,7 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
     }
     Ok(report)
 }
+}
 
 #[cfg(unix)]
 fn file_id(p: &Path) -> Option<(u64, u64)> {
@@ -705,11 +725,14 @@ fn entry_id(p: &Path) -> Option<(u64, u64)> {
     file_id(p)
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The largest manifest read: a manifest is read whole before its seal is
 /// checked, so its size bounds the memory a verifier spends on a file an
 /// attacker wrote (2^28 bytes: about 2.5 million lines of short names).
 pub const MAX_MANIFEST: u64 = 1 << 28;
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Read the manifest at `path`: a regular file (never a FIFO or device) of
 /// at most [`MAX_MANIFEST`] bytes.
 pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
@@ -726,7 +749,9 @@ pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
     }
     Ok(text)
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Where a manifest that will be written at `output` (`None`: the current
 /// directory) records `dir` (a directory path as the user gave it): an
 /// absolute `dir` as it is (normalized), a relative one as seen from the
@@ -747,7 +772,9 @@ pub fn place_dir(output: Option<&Path>, dir: &Path) -> Result<Vec<u8>, Error> {
     };
     Ok(path_bytes(&fsio::relative_to(&from, &target)))
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// A file's name under `dir` for a manifest: `path` relative to `dir`
 /// (lexically, both as given), checked by [`check_name`].
 pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
@@ -758,7 +785,9 @@ pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
     check_name(&name).map_err(|why| Error::Invalid(format!("{}: {why}: a manifest lists names under the directory it records", path.display())))?;
     Ok(name)
 }
+}
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The place line of a manifest to be written at `at` (`None`: the
 /// current directory) and each file's name under it: for a tree (`root`),
 /// `root DIR` and the names under DIR; for files, `base .` and the names
@@ -787,6 +816,7 @@ pub fn place_for(root: Option<&Path>, files: &[PathBuf], at: Option<&Path>) -> R
     let names = abs.iter().map(|p| name_under(&base, p)).collect::<Result<_, _>>()?;
     Ok((Place::Base(path_bytes(&base)), names))
 }
+}
 
 /// Nonce source of a library seal.
 #[derive(Clone, Copy, Debug)]
@@ -809,7 +839,7 @@ pub enum Sealed<'a> {
 }
 
 /// Seal files in one thread (the Python package's `seal`; the command line
-/// hashes on every core but writes through the same [`Writer`]): the
+/// hashes on every core but writes through the same `Writer`): the
 /// manifest's text, to be written at `output` (`None`: it is returned to
 /// be written elsewhere in the current directory). Refuses trees holding
 /// named pipes, sockets, devices or links to directories, unreadable

@@ -48,15 +48,21 @@ use crate::error::Error;
 use crate::macs::{Framing, MacDesc, Nonce};
 use crate::registry::NamedMac;
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The first bytes of a stream.
 pub const MAGIC: &[u8; 8] = b"UNIMAC-S";
+}
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The version this build writes and reads.
 pub const VERSION: u8 = 1;
+}
 /// The chunk size used when none is given (docs/PERFORMANCE.md, "Streams":
 /// below it the per-chunk tag costs more, above it only memory grows).
 pub const DEFAULT_CHUNK: usize = 256 << 10;
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The largest chunk a stream may declare (the receiver's memory).
 pub const MAX_CHUNK: usize = 16 << 20;
+}
 const FRAME_HEAD: usize = 5;
 
 /// Why a stream was refused: one line, naming the chunk and the payload
@@ -146,7 +152,7 @@ impl core::fmt::Debug for Sender {
 
 impl Sender {
     /// A new stream under `key` (a reusable MAC's key file) in chunks of
-    /// `chunk` bytes (1 to [`MAX_CHUNK`]), with a random stream id.
+    /// `chunk` bytes (1 to 16 MiB), with a random stream id.
     pub fn new(key: &KeyFile, chunk: usize) -> Result<Sender, Error> {
         let mut id = [0u8; 16];
         getrandom::fill(&mut id).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
