@@ -143,6 +143,7 @@ impl Mmh32 {
         Self::new_on(Platform::detect(), n, key)
     }
 
+    pub_if! { feature = "reference";
     /// [`Mmh32::new`] computed by the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, n: usize, key: &[u8]) -> Result<Mmh32, Error> {
@@ -156,10 +157,13 @@ impl Mmh32 {
             backend: Backend::for_platform(platform),
         })
     }
+    }
 
+    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
+    }
     }
 
     /// `N`.
@@ -208,6 +212,7 @@ impl Nmh32 {
         Self::new_on(Platform::detect(), key)
     }
 
+    pub_if! { feature = "reference";
     /// [`Nmh32::new`] computed by the fastest kernel `platform` allows.
     pub fn new_on(platform: Platform, key: &[u8]) -> Result<Nmh32, Error> {
         check_len("nmh32", "key", key.len(), BLOCK32)?;
@@ -221,10 +226,13 @@ impl Nmh32 {
             backend: Backend::for_platform(platform),
         })
     }
+    }
 
+    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
+    }
     }
 
     /// Hash each 128-byte block of `blocks` into 4 bytes of `out`.

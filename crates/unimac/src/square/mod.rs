@@ -15,7 +15,7 @@
 //! | `sqh{l}-e` | Def. 13, Thm 10 | `(C(sum C2((a_i mod 2^l)^2)) mod p) mod 2^l` | `6 prod (4i+1)^2 / 2^(lw)` |
 //!
 //! (`w = l/32` machine words; in the last three rows the paper's "word size
-//! l" is our 32 and `lw` is our `l`.) [`sqh`] and [`sqhu`] are the
+//! l" is our 32 and `lw` is our `l`.) [`sqh`] and `sqhu` are the
 //! single-element SQH of Def. 4 (Δ-universal, Thm 1) and its strongly
 //! universal form SQHU of Def. 5 / Lemma 1.
 //!
@@ -27,9 +27,9 @@
 //! product with no carry between them: `C` and `C2` for free); `avx512.rs`
 //! does Def. 13 for eight blocks at once when AVX-512F is present (each
 //! register four elements of each of two blocks, the key arranged once in a
-//! [`BlockKey`], the blocks' lane sums added at the end), with the reduction
-//! in the lanes for `l <= 96`: [`BlockKey::hash_blocks`], [`hash_blocks`]
-//! and the tree.
+//! `BlockKey`, the blocks' lane sums added at the end), with the reduction
+//! in the lanes for `l <= 96`: `BlockKey::hash_blocks`, `hash_blocks`
+//! (feature `reference`) and the tree.
 
 use crate::prelude::*;
 use zeroize::Zeroizing;
@@ -78,6 +78,7 @@ impl Variant {
         Variant::E,
     ];
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The name suffix (`sqh{l}-{suffix}`).
     pub fn suffix(self) -> &'static str {
         match self {
@@ -88,6 +89,7 @@ impl Variant {
             Variant::C2 => "c2",
             Variant::E => "e",
         }
+    }
     }
 
     /// Output bytes at element size `l`: `l/8` for the variants that end in
@@ -143,8 +145,10 @@ impl crate::platform::Backend for Backend {
     }
 }
 
+pub_if! { feature = "reference";
 /// The element sizes of the wire format (docs/WIRE.md §4).
 pub const WIDTHS: [usize; 4] = [32, 64, 96, 128];
+}
 
 fn check_width(l: usize) -> Result<(), Error> {
     if WIDTHS.contains(&l) {
@@ -166,11 +170,12 @@ fn name(l: usize, v: Variant) -> String {
 /// The key is used once, as long as the message, and needs no arranging:
 /// this call is its set-up, so the backend is chosen here, once, from
 /// [`Platform::detect`] (a cached load). A key that hashes many blocks is
-/// set up once as a [`BlockKey`].
+/// set up once by the tree mode ([`crate::tree::Tree`]).
 pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     hash_on(Platform::detect(), l, variant, key, msg)
 }
 
+pub_if! { feature = "reference";
 /// [`hash`] on the given backend (tests run every backend the CPU has).
 pub fn hash_on(
     platform: Platform,
@@ -191,6 +196,7 @@ pub fn hash_on(
         &mut out,
     )?;
     Ok(out)
+}
 }
 
 /// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating
@@ -360,6 +366,7 @@ pub fn sqh(l: usize, x: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
     sqhu(l, x, &vec![0; l / 8 + 1], m)
 }
 
+pub_if! { feature = "reference";
 /// SQHU of Def. 5: `h_{x,b}(m) = ((m + x)^2 + b) mod p_l`, strongly universal
 /// (Thm 2, by Lemma 1). Same encodings as [`sqh`].
 pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
@@ -370,6 +377,7 @@ pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
         96 => square_plus_bytes::<3, 4>(l, x, b, m),
         _ => square_plus_bytes::<4, 5>(l, x, b, m),
     }
+}
 }
 
 /// Every `sqh{l}-{variant}` of docs/WIRE.md §4.
@@ -427,6 +435,7 @@ impl BlockHash for Block {
     }
 }
 
+pub_if! { feature = "reference";
 /// A Square Hash key set up once for hashing many blocks of its length (the
 /// tree's per-level key, or any batch): the key arranged for the SIMD kernels
 /// once, as [`crate::mmh::Mmh32::new`] does for MMH. The arranged copies are
@@ -446,7 +455,9 @@ pub struct BlockKey {
     #[cfg(target_arch = "x86_64")]
     avx512: Option<avx512::PairKey>,
 }
+}
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl BlockKey {
     /// `key` is `k >= 1` elements of `l/8` bytes; blocks are then `k`
     /// elements too.
@@ -595,6 +606,7 @@ impl BlockKey {
     }
 }
 
+pub_if! { feature = "reference";
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
 /// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block);
 /// [`BlockKey`] sets the key up once for many calls.
@@ -607,7 +619,9 @@ pub fn hash_blocks(
 ) -> Result<(), Error> {
     hash_blocks_on(Platform::detect(), l, variant, key, blocks, out)
 }
+}
 
+pub_if! { feature = "reference";
 /// [`hash_blocks`] on the given backend (tests run every backend the CPU
 /// has).
 pub fn hash_blocks_on(
@@ -619,6 +633,7 @@ pub fn hash_blocks_on(
     out: &mut [u8],
 ) -> Result<(), Error> {
     BlockKey::new_on(platform, l, variant, key)?.hash_blocks(blocks, out)
+}
 }
 
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
@@ -707,6 +722,7 @@ fn exact_four<const V: usize, const V1: usize>(
     }
 }
 
+pub_if! { feature = "reference";
 /// The block size `B` of the table in docs/WIRE.md §6: `22 l/8` (22 elements: the paper's
 /// 2112-bit block at l = 96) for l = 32, 64, 96, and 256 for l = 128.
 pub fn tree_block_bytes(l: usize) -> usize {
@@ -715,6 +731,7 @@ pub fn tree_block_bytes(l: usize) -> usize {
     } else {
         22 * l / 8
     }
+}
 }
 
 /// `sqh{l}-{variant}` as a tree's block function (docs/WIRE.md §6): block
