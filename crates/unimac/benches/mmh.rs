@@ -24,7 +24,7 @@ fn interleaved_ratios() {
         let msg: Vec<u8> = (0..n).map(|i| (i * 131 + 7) as u8).collect();
         let iters = ((2usize << 20) / n).max(1);
         for name in ["mmh32x1", "mmh32x2", "nmh32", "mmh64"] {
-            let mut t = Tree::new(family(name).expect("tree family"), &seed);
+            let mut t = Tree::of_family(family(name).expect("tree family"), &seed);
             let (mut best, mut bbest) = (f64::MAX, f64::MAX);
             for _ in 0..300 {
                 let s = Instant::now();
@@ -105,7 +105,7 @@ fn bench(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(n as u64));
         for name in ["mmh32x1", "mmh32x2", "nmh32", "mmh64"] {
             let f = family(name).expect("tree family");
-            let mut t = Tree::new(f.clone(), &seed);
+            let mut t = Tree::of_family(f.clone(), &seed);
             g.bench_with_input(BenchmarkId::new(format!("tree-{name}"), n), &msg, |b, m| {
                 b.iter(|| {
                     t.update(black_box(m));

@@ -24,9 +24,11 @@ use crate::shoup::Kind;
 use crate::square::Variant;
 use crate::tree::Block;
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// Sizes and counts as text (`1MiB`, `1.5MiB`, `2^32`, `1e6`): the one rule
 /// of the command line and the Python package, in [`crate::size`].
 pub use crate::size::parse_size;
+}
 
 /// log2 of a non-negative real; `-inf` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
@@ -34,10 +36,10 @@ pub struct Log2(pub f64);
 
 impl Log2 {
     /// 0.
-    pub const ZERO: Log2 = Log2(f64::NEG_INFINITY);
+    pub(crate) const ZERO: Log2 = Log2(f64::NEG_INFINITY);
 
     /// log2 of an integer.
-    pub fn int(x: u128) -> Log2 {
+    pub(crate) fn int(x: u128) -> Log2 {
         if x == 0 {
             Log2::ZERO
         } else {
@@ -45,11 +47,11 @@ impl Log2 {
         }
     }
     /// `2^e`.
-    pub fn pow2(e: f64) -> Log2 {
+    pub(crate) fn pow2(e: f64) -> Log2 {
         Log2(e)
     }
     /// Product.
-    pub fn times(self, o: Log2) -> Log2 {
+    pub(crate) fn times(self, o: Log2) -> Log2 {
         if self.0 == f64::NEG_INFINITY || o.0 == f64::NEG_INFINITY {
             Log2::ZERO
         } else {
@@ -57,7 +59,7 @@ impl Log2 {
         }
     }
     /// Sum, `log2(2^a + 2^b) = max + log2(1 + 2^(min − max))`.
-    pub fn plus(self, o: Log2) -> Log2 {
+    pub(crate) fn plus(self, o: Log2) -> Log2 {
         let (hi, lo) = if self.0 >= o.0 {
             (self.0, o.0)
         } else {
@@ -69,7 +71,7 @@ impl Log2 {
         Log2(hi + (lo - hi).exp2().ln_1p() / core::f64::consts::LN_2)
     }
     /// The value as `m × 10^e` text, e.g. `1.27e-29` (exact for tiny values).
-    pub fn sci(self) -> String {
+    pub(crate) fn sci(self) -> String {
         if self.0 == f64::NEG_INFINITY {
             return "0".into();
         }
@@ -251,9 +253,11 @@ fn adv_aes(key: &str, q: u128) -> String {
     format!("Adv_AES^prp(q = {q}): advantage of distinguishing AES-128 under {key} from a random permutation with {q} queries")
 }
 
+pub_if! { feature = "reference";
 /// Words of `pad(M, 4)` for `|M| ≤ L`: `⌊L/4⌋ + 1`.
 pub fn hash127_words(max_bytes: u64) -> u128 {
     max_bytes as u128 / 4 + 1
+}
 }
 
 /// Blocks of `pad(M, B)` for `|M| ≤ L`: `⌊L/B⌋ + 1`.
@@ -1003,9 +1007,11 @@ fn spec_bound(b: &mut Bound, desc: &MacDesc, attack: &Attack) {
     });
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The MAC names [`bound`] knows: every row of the table.
 pub fn names() -> Vec<String> {
     macs::MACS.iter().map(|d| d.name.to_string()).collect()
+}
 }
 
 #[cfg(test)]

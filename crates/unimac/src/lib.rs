@@ -167,7 +167,9 @@ pub mod formats;
 #[cfg(feature = "std")]
 pub use formats::counter;
 pub mod error;
-pub mod group;
+pub_if! { feature = "reference";
+    pub mod group;
+}
 pub mod hash127;
 #[cfg(feature = "reference")]
 pub mod hazmat;
@@ -186,7 +188,9 @@ pub mod platform;
 pub mod registry;
 pub mod rustcrypto;
 pub mod shoup;
-pub mod size;
+pub_if! { any(feature = "frontends", feature = "reference");
+    pub mod size;
+}
 pub(crate) mod spec;
 mod padcache;
 mod kinds;

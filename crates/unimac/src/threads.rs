@@ -9,7 +9,7 @@
 //! caller's thread instead: never a panic. Results never depend on the
 //! number of threads.
 //!
-//! Every family splits a slice of at least [`PARALLEL_MIN`] bytes given to
+//! Every family splits a slice of at least 4 MiB (`PARALLEL_MIN`) bytes given to
 //! one call (one-shot or `update`): the polynomial hashes (hash127, eval64,
 //! eval128, division64, gdivision64) hash pieces independently and join them
 //! with `S(a‖b) = S(a)·β^|b| + S(b)` ([`crate::partial`] is the same
@@ -30,12 +30,14 @@ use crate::prelude::*;
 
 static MAX: AtomicUsize = AtomicUsize::new(1);
 
+pub_if! { feature = "reference";
 /// Slices at least this long handed to one call are split across the
 /// threads allowed by [`set_max_threads`].
 pub const PARALLEL_MIN: usize = 4 << 20;
+}
 
 /// Allow up to `n` threads per computation for inputs long enough to gain
-/// from it (slices of [`PARALLEL_MIN`] bytes or more); `0` means every core
+/// from it (slices of 4 MiB bytes or more); `0` means every core
 /// this process may use; `1` (the default) none besides the caller's.
 pub fn set_max_threads(n: usize) {
     MAX.store(n, Ordering::Relaxed);

@@ -90,7 +90,7 @@ fn every_split_point_equals_one_shot_and_model() {
                 v
             };
             for sp in splits {
-                let mut t = Tree::new(f.clone(), &s);
+                let mut t = Tree::of_family(f.clone(), &s);
                 t.update(&msg[..sp]);
                 t.update(&msg[sp..]);
                 assert_eq!(t.finalize(), want, "{name} len {len} split {sp}");
@@ -114,7 +114,7 @@ fn random_chunkings_and_three_levels() {
             let msg = message(&mut rng, len);
             let want = tree_model(name, &s, &msg);
             for _ in 0..6 {
-                let mut t = Tree::new(f.clone(), &s);
+                let mut t = Tree::of_family(f.clone(), &s);
                 let mut at = 0;
                 while at < len {
                     let n = match rng.gen_range(0..4) {
@@ -139,7 +139,7 @@ fn reused_tree_equals_fresh() {
     let s: [u8; 16] = rng.gen();
     for name in NAMES {
         let f = family(name).unwrap();
-        let mut t = Tree::new(f.clone(), &s);
+        let mut t = Tree::of_family(f.clone(), &s);
         for len in [70_000usize, 0, 5, 129, 20_000, 300_000, 1] {
             let msg = message(&mut rng, len);
             t.update(&msg);
@@ -168,12 +168,12 @@ fn two_threads_for_large_slices_give_the_same_result() {
         let want = tree_model(name, &s, &msg);
         assert_eq!(tree_hash(&f, &s, &msg), want, "{name} one-shot (parallel)");
         for head in [1usize, 77, f.block, 3 * f.block + 5] {
-            let mut t = Tree::new(f.clone(), &s);
+            let mut t = Tree::of_family(f.clone(), &s);
             t.update(&msg[..head]);
             t.update(&msg[head..]);
             assert_eq!(t.finalize(), want, "{name} head {head} then the rest (parallel)");
         }
-        let mut t = Tree::new(f.clone(), &s);
+        let mut t = Tree::of_family(f.clone(), &s);
         for c in msg.chunks(1 << 20) {
             t.update(c);
         }
@@ -251,7 +251,7 @@ fn short_one_shot_equals_model_for_every_family() {
             if NAMES.contains(&f.name.as_str()) {
                 assert_eq!(via_key, tree_model(&f.name, &s, &msg), "{} len {len}", f.name);
             }
-            let mut t = Tree::new(f.clone(), &s);
+            let mut t = Tree::of_family(f.clone(), &s);
             t.update(&msg);
             assert_eq!(t.finalize(), via_key, "{} len {len} streaming", f.name);
         }
@@ -284,7 +284,7 @@ fn one_shot_of_any_length_equals_streaming_for_every_family() {
         }
         for len in lens {
             let msg = message(&mut rng, len);
-            let mut t = Tree::new(f.clone(), &s);
+            let mut t = Tree::of_family(f.clone(), &s);
             t.update(&msg);
             let want = t.finalize();
             let mut out = [0u8; 16];
@@ -325,14 +325,14 @@ fn one_shot_of_a_tall_tree_equals_streaming() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(23);
     for len in [0usize, 23, 24, 25, 71, 72, 73, 5000, 150_000, 400_000, 400_001] {
         let msg = message(&mut rng, len);
-        let mut t = Tree::new(f.clone(), &s);
+        let mut t = Tree::of_family(f.clone(), &s);
         t.update(&msg);
         let want = t.finalize();
         let mut out = [0u8; 8];
         assert_eq!(key.hash_into(&msg, &mut out), Some(8), "len {len}");
         assert_eq!(&out[..], &want[..], "len {len}");
         if len <= 5000 {
-            let mut t = Tree::new(f.clone(), &s);
+            let mut t = Tree::of_family(f.clone(), &s);
             for piece in msg.chunks(rng.gen_range(1..100)) {
                 t.update(piece);
             }

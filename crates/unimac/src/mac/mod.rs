@@ -450,7 +450,7 @@ impl KeyedHash for TreeHash {
             got: key.len(),
         })?;
         let s = Zeroizing::new(s);
-        Ok(Box::new(Tree::new(self.0.clone(), &s)))
+        Ok(Box::new(Tree::of_family(self.0.clone(), &s)))
     }
     fn keyed(&self, key: &[u8]) -> Result<Option<Box<dyn Keyed>>, Error> {
         let s: [u8; 16] = key.try_into().map_err(|_| Error::KeyLength {

@@ -33,7 +33,9 @@ use alloc::sync::Arc;
 
 use zeroize::Zeroize;
 
+pub_if! { feature = "reference";
 pub use super::keys::Eval128Key;
+}
 use super::keys::STEP;
 use super::portable;
 use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -44,6 +46,7 @@ use crate::platform::Platform;
 /// Bytes buffered by the streaming state: one step of the widest kernel.
 const BUF: usize = 16 * STEP;
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl Eval128Key {
     /// The powers `α^1..α^32` of the key `α` (16 bytes, little-endian),
     /// with the products [`Platform::detect`] allows.
@@ -177,7 +180,7 @@ pub(crate) fn pow128(p: Platform, a: u128, mut n: u64) -> u128 {
 
 /// Streaming eval128: feed the message in any chunking, then
 /// [`finalize`](Eval128::finalize). The expanded key is kept across
-/// [`finalize_reset`](Eval128::finalize_reset) and shared by clones.
+/// `finalize_reset` and shared by clones.
 #[derive(Clone)]
 pub struct Eval128 {
     key: Arc<Eval128Key>,
@@ -191,15 +194,17 @@ pub struct Eval128 {
 
 impl Eval128 {
     /// With the fastest constant-time backend of this CPU
-    /// ([`Eval128::new_on`] with [`Platform::detect`]).
+    /// ([`Platform::detect`]).
     pub fn new(alpha: &[u8; 16]) -> Eval128 {
         Self::new_on(Platform::detect(), alpha)
     }
 
+    pub_if! { feature = "reference";
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
         Self::with_backend(platform, Backend::for_platform(platform), alpha)
+    }
     }
 
     /// With `backend`, which the evidence `platform` must allow (the
@@ -210,11 +215,13 @@ impl Eval128 {
         Eval128 { key, backend, platform, acc, buf: [0; BUF], n: 0 }
     }
 
+    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or
     /// `"avx512"` (VPCLMULQDQ on 512-bit registers) on x86-64, `"pmull"`
     /// on aarch64.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
+    }
     }
 
     /// Absorb more of the message.
@@ -266,6 +273,7 @@ impl Eval128 {
         acc
     }
 
+    pub_if! { feature = "reference";
     /// The hash of `msg` alone, under this key (whatever has been absorbed is
     /// neither used nor changed): the one-shot path, without copying the
     /// streaming state.
@@ -301,12 +309,14 @@ impl Eval128 {
         last[..len].zeroize();
         h.to_le_bytes()
     }
+    }
 
     /// The 16-byte hash of everything absorbed (`pad(M, 16)` applied here).
     pub fn finalize(mut self) -> [u8; 16] {
         self.finalize_reset()
     }
 
+    pub_if! { feature = "reference";
     /// The hash of the whole 16-byte blocks absorbed, without `pad(M, 16)`
     /// (`α^(n+1) + b_0 α^n + … + b_{n-1} α` of the blocks as given: the
     /// `universal_hash` interface, whose caller pads); `None` if a partial
@@ -319,7 +329,9 @@ impl Eval128 {
         self.buf.zeroize();
         Some(h.to_le_bytes())
     }
+    }
 
+    pub_if! { feature = "reference";
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 16] {
         // pad(M, 16): 0x01, then zeros to a multiple of 16 (n < BUF, so the
@@ -332,6 +344,7 @@ impl Eval128 {
         self.acc = self.key.alpha();
         self.n = 0;
         h.to_le_bytes()
+    }
     }
 }
 

@@ -18,7 +18,7 @@
 //! precomputed powers of the multiplier (see `clmul`). Each has a portable
 //! constant-time path (backend `portable`) and constant-time SIMD paths
 //! chosen from a [`Platform`] once, when the key is set up (`pclmul`,
-//! `vpclmul`, and for gdivision64 `gfni`; [`Hasher::backend`] names the one
+//! `vpclmul`, and for gdivision64 `gfni`; `Hasher::backend` names the one
 //! in use); the paper's table methods are there as non-constant-time
 //! benchmark variants (`Table`, with the `reference` feature only).
 //!
@@ -73,7 +73,9 @@ pub(crate) mod tables;
 use crate::platform::Backend as _;
 use gdiv::GKey;
 use gf2::{Modulus, F_LO};
+pub_if! { feature = "reference";
 pub use keys::Ring64;
+}
 
 pub use crate::kinds::Kind;
 
@@ -240,10 +242,12 @@ impl Ring64 {
     }
 }
 
+pub_if! { feature = "reference";
 /// `division64-key(g)` (§6.2): the key polynomial's low 64 coefficients, by
 /// constant-time Berlekamp–Massey (see `minpoly` for all three methods).
 pub fn division64_key(g: &[u8; 8]) -> [u8; 8] {
     division64_key_on(Platform::detect(), u64::from_le_bytes(*g)).to_le_bytes()
+}
 }
 
 /// [`division64_key`] with the products [`mul_f_on`] the evidence `p` allows.
@@ -251,9 +255,11 @@ pub(crate) fn division64_key_on(p: Platform, g: u64) -> u64 {
     minpoly::key_with(g, |a, b| mul_f_on(p, a, b))
 }
 
+pub_if! { feature = "reference";
 /// `gdivision64-key(g)` (§7.2): the key polynomial's coefficients `c_0..c_7`.
 pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
     gdiv::key_poly(g)
+}
 }
 
 /// A hasher's expanded key with the backend chosen for it from the
@@ -468,7 +474,7 @@ pub(crate) fn pow_in(mul: &dyn Fn(u64, u64) -> u64, beta: u64, mut n: u64) -> u6
 
 /// Streaming state of eval64, division64 or gdivision64: feed the message in
 /// any chunking, then [`finalize`](Hasher::finalize). The expanded key is kept
-/// across [`finalize_reset`](Hasher::finalize_reset), so one `Hasher` serves any
+/// across `finalize_reset`, so one `Hasher` serves any
 /// number of messages under one key.
 #[derive(Clone)]
 pub struct Hasher {
@@ -482,11 +488,12 @@ pub struct Hasher {
 
 impl Hasher {
     /// With the fastest constant-time backend of this CPU
-    /// ([`Hasher::new_on`] with [`Platform::detect`]).
+    /// ([`Platform::detect`]).
     pub fn new(kind: Kind, key: &[u8; 8]) -> Hasher {
         Self::new_on(Platform::detect(), kind, key)
     }
 
+    pub_if! { feature = "reference";
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
@@ -495,6 +502,7 @@ impl Hasher {
             GBackend::for_platform(platform),
         );
         Self::with_key(Expanded::new(platform, kind, key, ring, g), platform)
+    }
     }
 
     /// **Non-constant-time, benchmark only**: one of the paper's table
@@ -528,10 +536,12 @@ impl Hasher {
         }
     }
 
+    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or (for
     /// gdivision64) `"gfni"`.
     pub fn backend(&self) -> &'static str {
         self.key.name()
+    }
     }
 
     /// The evidence this hasher's backend was chosen from, for callers that
@@ -631,6 +641,7 @@ impl Hasher {
         self.finalize_reset()
     }
 
+    pub_if! { feature = "reference";
     /// The hash of the whole 8-byte blocks absorbed, without `pad(M, 8)` (the
     /// blocks as given, with the implicit leading 1: the `universal_hash`
     /// interface, whose caller pads); `None` if a partial block is left.
@@ -646,6 +657,7 @@ impl Hasher {
         };
         self.buf.zeroize();
         Some(self.key.finish(self.platform, acc).to_le_bytes())
+    }
     }
 
     /// The hash of the whole message `msg` under this `Hasher`'s key (the
@@ -669,6 +681,7 @@ impl Hasher {
         self.key.finish(self.platform, acc).to_le_bytes()
     }
 
+    pub_if! { feature = "reference";
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 8] {
         let mut last = [0u8; 64];
@@ -682,6 +695,7 @@ impl Hasher {
         self.acc = self.key.init();
         self.n = 0;
         h.to_le_bytes()
+    }
     }
 }
 
