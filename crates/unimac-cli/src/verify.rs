@@ -222,7 +222,7 @@ impl Check {
     /// does not fit the MAC.
     fn verify(self, want: &[u8]) -> Result<bool, Fail> {
         let r = match self {
-            Check::Reusable(s) => s.finalize().map(|g| unimac::tag::verify_tag(&zeroize::Zeroizing::new(g), want).is_ok()),
+            Check::Reusable(s) => s.finalize().map(|g| unimac::verify_tag(&zeroize::Zeroizing::new(g), want).is_ok()),
             Check::OneTime(c) => match c.verify() {
                 Ok(()) => Ok(true),
                 Err(unimac::Error::TagMismatch) => Ok(false),
@@ -571,7 +571,7 @@ fn check_here(&self, job: &CheckJob, stdin_taken: &mut Option<&'static str>) -> 
         Err(Fail(e)) => return Outcome::Unreadable(e),
     };
     let good = match (split, whole) {
-        (Some(sp), Some(w)) => sp.finish(job.nonce.as_deref(), &w).map(|g| unimac::tag::verify_tag(&g, &job.want).is_ok()),
+        (Some(sp), Some(w)) => sp.finish(job.nonce.as_deref(), &w).map(|g| unimac::verify_tag(&g, &job.want).is_ok()),
         _ => s.verify(&job.want),
     };
     match good {

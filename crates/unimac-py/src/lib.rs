@@ -22,7 +22,7 @@ use unimac::registry::{NamedMac, Pending};
 use unimac::bounds::{self, Attack};
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, KeySpec, Params};
-use unimac::tag::verify_tag;
+use unimac::verify_tag;
 use unimac::Error;
 
 #[allow(unsafe_code)] // reads a Python buffer in place; SAFETY lines there

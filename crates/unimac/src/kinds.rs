@@ -65,7 +65,7 @@ impl Block {
     }
 
     /// The name of its tree mode in the catalogue (`tree-mmh32x2`, …).
-    pub const fn tree_name(self) -> &'static str {
+    pub(crate) const fn tree_name(self) -> &'static str {
         self.names().1
     }
 

@@ -166,7 +166,7 @@ pub mod bounds;
 pub mod formats;
 #[cfg(feature = "std")]
 pub use formats::counter;
-pub mod error;
+mod error;
 pub_if! { feature = "reference";
     pub mod group;
 }
@@ -196,7 +196,7 @@ mod padcache;
 mod kinds;
 pub mod square;
 pub mod stripe;
-pub mod tag;
+mod tag;
 pub mod threads;
 pub mod tree;
 pub mod umac;
@@ -211,7 +211,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
     pub use registry::{compute, open, Params};
 }
 pub use spec::Absorb;
-pub use tag::{MacError, Tag};
+pub use tag::{verify_tag, MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions
 /// it implements: `universal-hash` 0.6 and `digest` 0.11.
 pub use {digest, universal_hash};

@@ -2,7 +2,8 @@
 //!
 //! A [`Platform`] is evidence: only [`Platform::detect`] can say that a
 //! feature is present, and safe code can only take features away from it
-//! ([`Platform::without`], [`Platform::portable`]), never add one. Every fast
+//! ([`Platform::portable`]; `Platform::without` with the `reference`
+//! feature), never add one. Every fast
 //! path is chosen through it, so no safe call can reach a kernel the CPU
 //! lacks. The answer is computed once and cached, so dispatch costs one
 //! relaxed load. Setting the environment variable `UNIMAC_FORCE_PORTABLE` to
@@ -139,10 +140,12 @@ impl Platform {
     }
     }
 
+    pub_if! { feature = "reference";
     /// The same evidence without `f` (to test or measure a slower path on
     /// this CPU). Features can only be removed, never added.
     pub const fn without(self, f: Feature) -> Platform {
         Platform { bits: self.bits & !(1 << f as u8) }
+    }
     }
 
     pub_if! { feature = "reference";
@@ -211,9 +214,11 @@ impl Platform {
         }
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The features present, in [`Feature::ALL`] order.
     pub fn features(self) -> Vec<Feature> {
         Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
+    }
     }
 
     pub_if! { feature = "reference";

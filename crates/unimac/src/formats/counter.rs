@@ -77,9 +77,11 @@ impl Binding {
     pub fn fingerprint(&self) -> [u8; 16] {
         self.fingerprint
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The key's fingerprint in hex.
     pub fn fingerprint_hex(&self) -> String {
         self.fingerprint.iter().map(|b| format!("{b:02x}")).collect()
+    }
     }
     fn header(&self) -> String {
         format!("{MAGIC} {} {}\n", self.name, self.fingerprint_hex())

@@ -15,7 +15,7 @@
 //! **One-time keys.** The key of a one-message MAC (`hash127`,
 //! `hash127-96`) may tag one message. The file records it: the line `spent`
 //! is appended once it has tagged, under an exclusive lock, synced before
-//! the tag is handed out ([`OneTimeKeyFile::spend_with`]). Every door that
+//! the tag is handed out (`OneTimeKeyFile::spend_with`). Every door that
 //! tags with such a key goes through [`OneTimeKeyFile`]; [`KeyFile::read`]
 //! of a one-time key gives a [`KeyFile`] that can check a tag but never
 //! make one ([`KeyFile::mac`] refuses it), and a file marked spent is
@@ -265,9 +265,11 @@ impl KeyFile {
         fsio::write_atomic(path, &self.text(), Replace::Never, true, "key file")
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Parse a key file's text; `shown` names it in errors.
     pub fn parse(text: &[u8], shown: &str) -> Result<KeyFile, Error> {
         KeyFile::parse_hinted(text, shown, None)
+    }
     }
 
     /// [`KeyFile::parse`], with the MAC the caller expects (a bare hex
@@ -369,9 +371,11 @@ impl KeyFile {
         })
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Read a key file from `r` (at most 4 KiB); `shown` names it in errors.
     pub fn read_from(r: impl Read, shown: &str) -> Result<KeyFile, Error> {
         KeyFile::read_hinted(r, shown, None)
+    }
     }
 
     fn read_hinted(r: impl Read, shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
@@ -448,7 +452,7 @@ fn open_warning(m: &std::fs::Metadata, shown: &str) -> Option<String> {
 
 /// The key file of a one-time MAC, opened for tagging: locked (an
 /// exclusive lock on the file, held until this is dropped) and not marked
-/// spent. [`OneTimeKeyFile::spend_with`] computes the one tag and marks the
+/// spent. `OneTimeKeyFile::spend_with` computes the one tag and marks the
 /// file spent before handing the tag out.
 pub struct OneTimeKeyFile {
     file: File,
@@ -518,11 +522,14 @@ impl OneTimeKeyFile {
         })
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The key file's contents (name, warning); its key can check tags.
     pub fn key_file(&self) -> &KeyFile {
         &self.key
     }
+    }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The one tag: `f` gets the one-time MAC of this key and returns what
     /// it made of it (the tag of one message); then the file is marked
     /// `spent` and synced, and only then is the result returned. If the
@@ -552,8 +559,9 @@ impl OneTimeKeyFile {
         Ok(out)
         // Dropping the file releases the lock.
     }
+    }
 
-    /// The tag of `msg`, the key's one message (see [`Self::spend_with`]).
+    /// The tag of `msg`, the key's one message (marked spent before it is returned).
     pub fn tag(self, msg: &[u8]) -> Result<Vec<u8>, Error> {
         self.spend_with(|m| Ok(m.tag(msg)))
     }

@@ -85,7 +85,7 @@ pub enum Place {
 
 impl Place {
     /// The directory, as written.
-    pub fn dir(&self) -> &[u8] {
+    pub(crate) fn dir(&self) -> &[u8] {
         match self {
             Place::Root(d) | Place::Base(d) => d,
         }

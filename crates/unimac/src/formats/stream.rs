@@ -159,6 +159,7 @@ impl Sender {
         Sender::with_id(key, chunk, id)
     }
 
+    pub_if! { feature = "reference";
     /// [`Sender::new`] with a given stream id: for known answers. An id
     /// must never be used twice under one key (two streams would share
     /// their key and nonces).
@@ -170,6 +171,7 @@ impl Sender {
         let mac = stream_mac(desc, key.key(), &id)?;
         let header = header_bytes(desc, &fingerprint(desc, key.key()), &id, chunk);
         Ok(Sender { desc, mac, header, chunk, index: 0, pending: Vec::with_capacity(chunk), started: false })
+    }
     }
 
     /// The stream's header (written before the first frame by
@@ -201,11 +203,14 @@ impl Sender {
         Ok(())
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Bytes of a frame besides its payload (head and tag).
     pub fn overhead(&self) -> usize {
         FRAME_HEAD + self.desc.sent_len()
     }
+    }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// The header, once: for a writer that lays frames out itself with
     /// [`Sender::seal_frame`] (empty after the first call, or after
     /// [`Sender::push`] wrote it).
@@ -216,7 +221,9 @@ impl Sender {
         self.started = true;
         &self.header
     }
+    }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Seal a frame laid out in place: `frame[5..5 + len]` holds the
     /// chunk's payload (exactly the chunk size unless `final_`); its head is
     /// written in front and its tag after, and the frame's length returned
@@ -239,6 +246,7 @@ impl Sender {
         frame[FRAME_HEAD + len..whole].copy_from_slice(&tag);
         self.index += 1;
         Ok(whole)
+    }
     }
 
     /// Take `data`; append every frame it completes to `out`. A full chunk
@@ -336,13 +344,17 @@ impl Receiver {
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Chunks verified so far.
     pub fn chunks(&self) -> u64 {
         self.index
     }
+    }
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// Payload bytes released so far.
     pub fn released(&self) -> u64 {
         self.offset
+    }
     }
     /// Whether the final chunk verified.
     pub fn is_done(&self) -> bool {
@@ -422,6 +434,7 @@ impl Receiver {
         })
     }
 
+    pub_if! { any(feature = "frontends", feature = "reference");
     /// [`Receiver::feed`], giving each verified chunk's payload to `emit`
     /// as it verifies (from the input itself when a whole frame is there:
     /// no copy). An error of `emit` stops the stream and is returned.
@@ -497,6 +510,7 @@ impl Receiver {
                 }
             }
         }
+    }
     }
 
     /// The payload length of a frame whose head is `head`, checked against
@@ -642,10 +656,6 @@ impl<R: Read> Reader<R> {
     /// A reader of streams under `key` from `inner`.
     pub fn new(inner: R, key: &KeyFile) -> Result<Reader<R>, Error> {
         Ok(Reader { inner, recv: Receiver::new(key)?, inbuf: vec![0u8; 64 << 10], ready: Vec::new(), pos: 0, eof: false })
-    }
-    /// The receiver's state (header, chunks verified).
-    pub fn receiver(&self) -> &Receiver {
-        &self.recv
     }
 }
 

@@ -23,8 +23,14 @@
 //! in constant time with [`subtle`]. The forgery bounds of each name are in
 //! [`crate::bounds`].
 //!
+//! Typed here: the hash127 MACs, and Shoup's `wc-` MACs in [`shoup`]. The
+//! `wc-F` MACs of the trees are reached by name
+//! ([`NamedMac`](crate::registry::NamedMac)); the generic construction
+//! under them, `WegmanCarter` over any `KeyedHash` (`TreeHash`, or any
+//! hash by name), is public with the `reference` feature, for research.
+//!
 //! ```
-//! use unimac::mac::{Hash127Aes, TreeHash, WegmanCarter};
+//! use unimac::mac::Hash127Aes;
 //! use unimac::registry::NamedMac;
 //!
 //! // Stateless: one 32-byte key r ‖ K, no nonce.
@@ -34,14 +40,12 @@
 //! assert!(mac.verify(b"attack at dusk", &tag).is_err());
 //!
 //! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
-//! let mmh = TreeHash::new(unimac::tree::Block::Mmh32x2);
-//! let wc = WegmanCarter::new(mmh, &[9u8; 32]).unwrap();
+//! let m = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
 //! let nonce = 1u128.to_le_bytes();
-//! let t = wc.tag(&nonce, b"attack at dawn").unwrap();
+//! let t = m.tag(Some(&nonce), b"attack at dawn").unwrap();
 //! assert_eq!(t.len(), 8);
 //!
-//! // The same MAC by its wire name, streaming, the nonce given at the end.
-//! let m = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
+//! // Streaming, the nonce given at the end.
 //! let mut p = m.start_deferred().unwrap();
 //! p.update(b"attack ");
 //! p.update(b"at dawn");
@@ -64,7 +68,9 @@ use crate::tag::{verify_tag, MacError, Tag};
 use crate::tree::{Tree, TreeKey};
 
 mod hash127_96;
-pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
+pub_if! { feature = "reference";
+    pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
+}
 
 /// `p = 2^127 − 1`.
 const P: u128 = hash127::P;
@@ -193,6 +199,7 @@ pub struct Hash127Aes {
     aes: Arc<Aes128>,
 }
 
+pub_if! { feature = "reference";
 /// `mac-hash127-aes-nonce`: `AES_K(AES_K(n) ⊕ h_r(M))`, protocol 3 "one-time
 /// scrambling" of Bernstein's §9, `f(n, h) = AES_K(AES_K(n) ⊕ h)`.
 #[derive(Clone)]
@@ -200,13 +207,16 @@ pub struct Hash127AesNonce {
     r: hash127::Key,
     aes: Arc<Aes128>,
 }
+}
 
+pub_if! { feature = "reference";
 /// `mac-hash127-aes-add`: `(AES_K(n) + h_r(M)) mod p`, protocol 1 "one-time
 /// pad" of Bernstein's §9, with `f(n) = AES_K(n)` read as an unsigned integer.
 #[derive(Clone)]
 pub struct Hash127AesAdd {
     r: hash127::Key,
     aes: Arc<Aes128>,
+}
 }
 
 macro_rules! r_k_constructor {
@@ -250,6 +260,8 @@ impl Hash127Aes {
 
 macro_rules! nonce_api {
     ($t:ident, $finish:expr, $oneshot:expr) => {
+        // Typed with the reference feature; by name otherwise.
+        #[cfg_attr(not(feature = "reference"), allow(dead_code))]
         impl $t {
             /// Start tagging a message under the nonce `n`; a nonce must never
             /// repeat under one key.
@@ -392,6 +404,7 @@ impl Stream for Hash127Stream {
 // Wegman–Carter over any keyed hash (Shoup §1; Halevi and Krawczyk §2.3)
 // ---------------------------------------------------------------------------
 
+pub_if! { feature = "reference";
 /// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
 /// construction needs. Implemented for the tree mode of every block function
 /// ([`TreeHash`]) and for any hash by name ([`crate::registry::NamedHash`],
@@ -418,10 +431,13 @@ pub trait KeyedHash: Send + Sync {
         Ok(None)
     }
 }
+}
 
+pub_if! { feature = "reference";
 /// `tree-F` (docs/WIRE.md §6) as a keyed hash; its key is the 16-byte key-stream seed `s`.
 #[derive(Clone)]
 pub struct TreeHash(BlockFamily);
+}
 
 impl TreeHash {
     /// The tree mode of the block function `block`.
@@ -484,6 +500,7 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     }
 }
 
+pub_if! { feature = "reference";
 /// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⋆ H(g, M))` of Shoup (§1)
 /// and Halevi and Krawczyk (§2.3) over a keyed hash `H` with `O`-byte
 /// output, `⋆` the group of `H` ([`KeyedHash::group`]: XOR for Shoup's
@@ -496,7 +513,9 @@ pub struct WegmanCarter<H: KeyedHash> {
     /// `H` under `g`, set up once ([`KeyedHash::keyed`]), if it has that form.
     keyed: Option<Box<dyn Keyed>>,
 }
+}
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl<H: KeyedHash> WegmanCarter<H> {
     /// `K ‖ g`: 16 bytes of AES key, then `hash.key_len()` bytes of hash key.
     pub fn new(hash: H, key: &[u8]) -> Result<Self, Error> {
@@ -618,12 +637,14 @@ impl<H: KeyedHash> WegmanCarter<H> {
     }
 }
 
+pub_if! { feature = "reference";
 /// A Wegman–Carter tag under way.
 pub struct WcStream {
     inner: Box<dyn Stream>,
     pad: Zeroizing<[u8; 16]>,
     out: usize,
     group: DeltaGroup,
+}
 }
 
 impl WcStream {

@@ -166,9 +166,11 @@ impl Mmh32 {
     }
     }
 
+    pub_if! { feature = "reference";
     /// `N`.
     pub fn outputs(&self) -> usize {
         self.key.len() + 1 - K
+    }
     }
 
     /// Hash each 128-byte block of `blocks` into `4N` bytes of `out`.

@@ -46,7 +46,9 @@ use crate::platform::{Backend as _, Platform};
 mod avx512;
 mod portable;
 
-pub use portable::{BLOCK_BYTES, K};
+pub_if! { feature = "reference";
+    pub use portable::{BLOCK_BYTES, K};
+}
 
 pub_if! { feature = "reference";
 /// Bytes per block of the AVX-512 IFMA52 kernel (0 where there is none).

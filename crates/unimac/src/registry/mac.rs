@@ -708,6 +708,7 @@ pub fn names() -> Vec<String> {
         .collect()
 }
 
+pub_if! { feature = "reference";
 /// Any registry name without nonce or `--len` as a keyed hash (looked up when
 /// a message is started, so it works for every family present in the build).
 #[derive(Clone, Debug)]
@@ -716,7 +717,9 @@ pub struct NamedHash {
     key: usize,
     out: usize,
 }
+}
 
+#[cfg_attr(not(feature = "reference"), allow(dead_code))]
 impl NamedHash {
     /// The registry name `name`, which must take a fixed-length key and no nonce.
     pub fn new(name: &str) -> Result<NamedHash, Error> {

@@ -2,10 +2,10 @@
 //! behind one lookup.
 //!
 //! For a Rust caller: [`NamedMac`] keys a MAC by name once and tags and
-//! verifies any number of messages, [`OneTimeMac`] takes a one-time key,
-//! and [`NamedHash`] is a hash by name as a [`KeyedHash`](crate::mac::KeyedHash)
-//! (e.g. for [`WegmanCarter`](crate::mac::WegmanCarter)); [`names`] lists
-//! every MAC name.
+//! verifies any number of messages, [`OneTimeMac`] takes a one-time key;
+//! [`names`] lists every MAC name. (With the `reference` feature,
+//! `NamedHash` is a hash by name as a `mac::KeyedHash`, for the generic
+//! `mac::WegmanCarter`.)
 //!
 //! Underneath, each family module contributes its entries through a
 //! `catalog()` function; the CLI, the vector runner and the Python package
@@ -13,7 +13,7 @@
 //! features `frontends` and `reference`), so a name behaves identically
 //! everywhere. `key` does a name's key set-up once (hash127's powers of
 //! `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules)
-//! and gives a [`Keyed`] object that starts any number of messages; `open`
+//! and gives a `Keyed` object that starts any number of messages; `open`
 //! is `key` followed by one start, so both paths run the same code.
 
 use crate::prelude::*;
@@ -24,7 +24,10 @@ use zeroize::Zeroizing;
 use crate::error::Error;
 
 use crate::spec::Opening;
-pub use crate::spec::{Keyed, Stream};
+pub use crate::spec::Stream;
+pub_if! { any(feature = "frontends", feature = "reference");
+    pub use crate::spec::Keyed;
+}
 pub_if! { any(feature = "frontends", feature = "reference");
     /// The catalogue's types: what the front ends and the vector runner
     /// read about every name (hashes included).
@@ -40,7 +43,10 @@ pub mod names;
 #[allow(dead_code, unreachable_pub)]
 pub(crate) mod names;
 pub use crate::mac::Pending;
-pub use mac::{is_one_time, names, NamedHash, NamedMac, OneTimeCheck, OneTimeMac};
+pub use mac::{is_one_time, names, NamedMac, OneTimeCheck, OneTimeMac};
+pub_if! { feature = "reference";
+    pub use mac::NamedHash;
+}
 pub_if! { any(feature = "frontends", feature = "reference");
     pub use mac::desc;
 }
