@@ -86,6 +86,16 @@
 //!   the bases of its primality test) and the random `r ‖ s` of
 //!   `mac-shoup4-*` (drawn by the library from the OS generator). Without it those return
 //!   [`Error::Invalid`] saying so; nothing falls back to weaker randomness.
+//! - `reference`: the per-backend entry points (`Hash127::new_on`, …), the
+//!   reference models, the typed engines of MACs otherwise reached by name
+//!   (`mac::WegmanCarter`, Shoup's Theorem 3 and 4 MACs, …) and
+//!   `unimac::hazmat`: for tests, benchmarks and research, with no
+//!   stability promise.
+//! - `frontends`: the plumbing the command line and the Python package
+//!   share (the MAC table `macs`, the catalogue's `compute`/`open`, check
+//!   lines, purpose keys, the walk); not a stable API.
+//! - `json` (`Bound::to_json`), `vectors` (the known-answer runner),
+//!   `rustcrypto-0_5` (the previous generation of the RustCrypto traits).
 //!
 //! Without `std`, x86-64 still detects AVX2, AVX-512, PCLMULQDQ, GFNI and
 //! the rest with `cpuid` and `xgetbv` ([`Platform::detect`]); there are no
