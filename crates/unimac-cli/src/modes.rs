@@ -184,6 +184,8 @@ pub fn features() -> Vec<&'static str> {
             Feature::Avx512Ifma => "avx512ifma",
             #[cfg(target_arch = "aarch64")]
             Feature::Pmull => "pmull",
+            #[cfg(target_arch = "aarch64")]
+            Feature::Neon => "neon",
         })
         .collect()
 }

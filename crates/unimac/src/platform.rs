@@ -11,7 +11,8 @@
 //! on one machine); `UNIMAC_DISABLE=avx512` (a comma-separated list of
 //! [`Feature::name`]s) narrows the detected features instead, e.g. to measure
 //! the AVX2 paths on a CPU with AVX-512. On aarch64 (little-endian, with
-//! `std`) the one feature is PMULL (`Feature::Pmull`, aarch64 only); on every other
+//! `std`) the features are PMULL and NEON (`Feature::Pmull`, `Feature::Neon`,
+//! aarch64 only); on every other
 //! architecture every path is portable.
 //!
 //! Without the feature `std` there are no environment variables, and the
@@ -45,6 +46,10 @@ pub enum Feature {
     /// extension) with NEON: Shoup's hashes.
     #[cfg(target_arch = "aarch64")]
     Pmull,
+    /// Advanced SIMD (NEON) on aarch64: 32×32→64-bit multiply-accumulate
+    /// lanes for NH (UMAC) and MMH/NMH.
+    #[cfg(target_arch = "aarch64")]
+    Neon,
 }
 
 impl Feature {
@@ -54,7 +59,7 @@ impl Feature {
         [Feature::Avx2Fma, Feature::Pclmul, Feature::Vpclmul, Feature::Gfni, Feature::Avx512, Feature::Avx512Ifma];
     /// Every feature.
     #[cfg(target_arch = "aarch64")]
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 8] = [
         Feature::Avx2Fma,
         Feature::Pclmul,
         Feature::Vpclmul,
@@ -62,6 +67,7 @@ impl Feature {
         Feature::Avx512,
         Feature::Avx512Ifma,
         Feature::Pmull,
+        Feature::Neon,
     ];
 
     /// A short lower-case name, e.g. `"avx2fma"`.
@@ -75,6 +81,8 @@ impl Feature {
             Feature::Avx512Ifma => "avx512ifma",
             #[cfg(target_arch = "aarch64")]
             Feature::Pmull => "pmull",
+            #[cfg(target_arch = "aarch64")]
+            Feature::Neon => "neon",
         }
     }
 
@@ -229,7 +237,7 @@ impl Platform {
     /// CPU can run, each through the same evidence the default paths use.
     pub fn variants(self) -> Vec<Platform> {
         let mut v: Vec<Platform> =
-            (0..=u8::MAX >> 1).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
+            (0..=u8::MAX).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
         v.sort_by_key(|p| (p.bits.count_ones(), p.bits));
         v.dedup();
         v
@@ -309,6 +317,9 @@ impl Platform {
         let mut bits = 0u8;
         if std::arch::is_aarch64_feature_detected!("neon") && std::arch::is_aarch64_feature_detected!("pmull") {
             bits |= Feature::Pmull.bit();
+        }
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            bits |= Feature::Neon.bit();
         }
         Platform { bits }
     }
@@ -470,7 +481,7 @@ mod tests {
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         assert_eq!(d, Platform::portable());
         #[cfg(target_arch = "aarch64")]
-        assert!(d.features().iter().all(|f| *f == Feature::Pmull), "only PMULL on aarch64: {d:?}");
+        assert!(d.features().iter().all(|f| matches!(f, Feature::Pmull | Feature::Neon)), "only PMULL and NEON on aarch64: {d:?}");
     }
 }
 

@@ -103,10 +103,16 @@ fn backends_are_named_after_the_platform() {
     assert_eq!(Vmac64::new_on(Platform::portable(), &key).unwrap().backend(), "portable");
     for p in Platform::hardware().variants() {
         let u = Umac64::new_on(p, &key).backend();
+        #[cfg(target_arch = "aarch64")]
+        let neon = p.has(unimac::Feature::Neon);
+        #[cfg(not(target_arch = "aarch64"))]
+        let neon = false;
         let want_u = if p.has(unimac::Feature::Avx512) && p.has(unimac::Feature::Avx2Fma) {
             "avx512"
         } else if p.has(unimac::Feature::Avx2Fma) {
             "avx2fma"
+        } else if neon {
+            "neon"
         } else {
             "portable"
         };

@@ -46,6 +46,9 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod neon;
 pub(crate) mod nh;
 pub(crate) mod poly;
 
@@ -59,6 +62,8 @@ pub(crate) enum Backend {
     Avx2Fma,
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    #[cfg(target_arch = "aarch64")]
+    Neon,
 }
 
 impl crate::platform::Backend for Backend {
@@ -72,6 +77,10 @@ impl crate::platform::Backend for Backend {
                 return Backend::Avx2Fma;
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        if p.has(crate::platform::Feature::Neon) {
+            return Backend::Neon;
+        }
         let _ = p;
         Backend::Portable
     }
@@ -83,6 +92,8 @@ impl crate::platform::Backend for Backend {
             Backend::Avx2Fma => crate::platform::Feature::Avx2Fma.name(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => crate::platform::Feature::Avx512.name(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => crate::platform::Feature::Neon.name(),
         }
     }
 }
@@ -129,6 +140,11 @@ pub(crate) fn nh<const N: usize>(
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2Fma | Backend::Avx512 => ([0u64; N], 0),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => {
+            let done = msg.len() / neon::STEP * neon::STEP;
+            (if done > 0 { neon::nh::<N>(p, key, &msg[..done]) } else { [0u64; N] }, done)
+        }
     };
     if done < msg.len() {
         let z = nh::nh_portable::<N>(&words[done / 4..], &msg[done..]);
