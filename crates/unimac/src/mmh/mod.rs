@@ -40,6 +40,9 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod neon;
 #[cfg(any(test, feature = "reference"))]
 pub(crate) mod generic;
 pub(crate) mod portable;
@@ -64,6 +67,9 @@ enum Backend {
     Avx2Fma,
     /// The same with 512-bit registers, one block in two (`avx512`).
     Avx512,
+    /// NEON multiply-accumulate lanes, one block at a time (`neon`, aarch64).
+    #[cfg(target_arch = "aarch64")]
+    Neon,
 }
 
 impl crate::platform::Backend for Backend {
@@ -74,6 +80,10 @@ impl crate::platform::Backend for Backend {
         } else if cfg!(target_arch = "x86_64") && p.avx2_fma() {
             Backend::Avx2Fma
         } else {
+            #[cfg(target_arch = "aarch64")]
+            if p.has(crate::platform::Feature::Neon) {
+                return Backend::Neon;
+            }
             Backend::Portable
         }
     }
@@ -83,6 +93,8 @@ impl crate::platform::Backend for Backend {
             Backend::Portable => "portable",
             Backend::Avx2Fma => "avx2fma",
             Backend::Avx512 => "avx512",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => crate::platform::Feature::Neon.name(),
         }
     }
 }
@@ -96,6 +108,8 @@ fn run_mmh32(platform: Platform, backend: Backend, key: &[u32], blocks: &[u8], o
         Backend::Avx2Fma => avx2::mmh32(platform, key, blocks, out),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => avx512::mmh32(platform, key, blocks, out),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => neon::mmh32(platform, key, blocks, out),
         _ => portable::mmh32(key, blocks, out),
     }
 }
@@ -108,6 +122,8 @@ fn run_nmh32(platform: Platform, backend: Backend, key: &[u32; K], blocks: &[u8]
         Backend::Avx2Fma => avx2::nmh32(platform, key, blocks, out),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => avx512::nmh32(platform, key, blocks, out),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => neon::nmh32(platform, key, blocks, out),
         _ => portable::nmh32(key, blocks, out),
     }
 }
