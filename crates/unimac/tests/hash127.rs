@@ -304,7 +304,10 @@ fn lazy_table_switch() {
     let want = hash127_on(Platform::portable(), &Key::new(&key_b), &msg, true, NO_THREADS).unwrap();
     let key = Key::new(&key_b);
     let mut h = Hash127::new(&key);
-    assert_eq!(h.backend(), "portable");
+    // The floating-point backends wait for the table; the portable state
+    // (and NEON's columns, built in a microsecond) start at once.
+    let portable_state = ["portable", "neon"];
+    assert!(portable_state.contains(&h.backend()), "{}", h.backend());
     for piece in msg.chunks(1001) {
         h.update(piece);
     }

@@ -24,6 +24,7 @@ use zeroize::Zeroize;
 
 use super::portable;
 use super::P;
+use crate::platform::Platform;
 
 /// Bits per limb of the low four limbs.
 pub const RADIX_BITS: u32 = 26;
@@ -208,12 +209,24 @@ pub fn mul(a: &Elem, b: &Elem) -> Elem {
 /// `desc[BLOCK − n ..]` forward.
 pub struct Table {
     desc: [Elem; BLOCK],
+    /// The limbs of `r^96 … r^1` (`desc[1..]`) as `i32` (`|c_{i,j}| ≤
+    /// S[j] < 2^31`), four powers at a time, limb by limb: `cols[q][j][l]`
+    /// is limb `j` of `desc[1 + 4q + l]`, the layout of the NEON columns
+    /// (one quad's twenty limbs in two loads).
+    #[cfg(target_arch = "aarch64")]
+    cols: [[[i32; 4]; LIMBS]; (BLOCK - 1) / 4],
 }
 
 impl Zeroize for Table {
     fn zeroize(&mut self) {
         for e in self.desc.iter_mut() {
             e.zeroize();
+        }
+        #[cfg(target_arch = "aarch64")]
+        for q in self.cols.iter_mut() {
+            for c in q.iter_mut() {
+                c.zeroize();
+            }
         }
     }
 }
@@ -227,13 +240,23 @@ impl Drop for Table {
 impl Table {
     /// Expand `r < p` (97 multiplications mod `p`, about 1 µs).
     pub fn new(r: u128) -> Box<Table> {
-        let mut t = Box::new(Table { desc: [[0; LIMBS]; BLOCK] });
+        let mut t = Box::new(Table {
+            desc: [[0; LIMBS]; BLOCK],
+            #[cfg(target_arch = "aarch64")]
+            cols: [[[0; 4]; LIMBS]; (BLOCK - 1) / 4],
+        });
         let mut x = r;
         for i in 1..=BLOCK {
             t.desc[BLOCK - i] = from_u128(x);
             x = portable::mul_mod(x, r);
         }
         x.zeroize();
+        #[cfg(target_arch = "aarch64")]
+        for (i, e) in t.desc[1..].iter().enumerate() {
+            for (col, &limb) in t.cols[i / 4].iter_mut().zip(e) {
+                col[i % 4] = limb as i32;
+            }
+        }
         t
     }
 }
@@ -282,12 +305,33 @@ fn block(v: &mut Elem, t: &Table, words: &[u8], tail: Option<i32>) {
     *v = squeeze(u);
 }
 
+/// A full block with the NEON columns: the first word's product by `r^97`
+/// and the squeeze as in [`block`], the other 96 multiply-adds in lanes.
+#[cfg(target_arch = "aarch64")]
+fn block_neon(p: Platform, v: &mut Elem, t: &Table, words: &[u8]) {
+    debug_assert_eq!(words.len(), 4 * BLOCK);
+    let mut a = *v;
+    a[0] += word(words);
+    let mut u = prod(&a, &t.desc[0]);
+    super::neon::rest(p, &t.cols, &words[4..], &mut u);
+    debug_assert!(u.iter().zip(BLOCK_BOUND).all(|(x, b)| x.unsigned_abs() as u128 <= b), "block sums {u:?}");
+    *v = squeeze(u);
+}
+
 /// Absorb the little-endian signed words of `bytes` (length a multiple of 4),
 /// then `tail` if given, into the squeezed value `v` (`v` maps to `(v + m)·r`
-/// for each word `m`).
-pub fn absorb(v: &mut Elem, t: &Table, bytes: &[u8], tail: Option<i32>) {
+/// for each word `m`). Full blocks take the NEON columns where the evidence
+/// `p` has NEON (aarch64).
+pub fn absorb(p: Platform, v: &mut Elem, t: &Table, bytes: &[u8], tail: Option<i32>) {
     debug_assert!(bytes.len().is_multiple_of(4));
     let mut blocks = bytes.chunks_exact(4 * BLOCK);
+    #[cfg(target_arch = "aarch64")]
+    if p.has(crate::platform::Feature::Neon) {
+        for b in &mut blocks {
+            block_neon(p, v, t, b);
+        }
+    }
+    let _ = p;
     for b in &mut blocks {
         block(v, t, b, None);
     }

@@ -50,6 +50,9 @@ mod fp;
 // Parts only the tests reach, through `crate::hazmat`.
 #[cfg_attr(not(feature = "reference"), allow(dead_code))]
 pub(crate) mod int26;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod neon;
 // Parts only the tests reach, through `crate::hazmat`.
 #[cfg_attr(not(feature = "reference"), allow(dead_code))]
 pub(crate) mod portable;
@@ -202,6 +205,10 @@ impl Key {
             Backend::Int26 => {
                 self.int26();
             }
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => {
+                self.int26();
+            }
             Backend::Avx2Fma => {
                 self.table();
             }
@@ -216,7 +223,7 @@ impl Key {
     /// takes under this key on `b`: the portable one while the table is not
     /// built and this key has hashed less than `LAZY_BYTES` in all.
     fn pick(&self, b: Backend, len: usize) -> Backend {
-        if matches!(b, Backend::Portable | Backend::Int26)
+        if b.is_portable()
             || self.inner.table.get().is_some()
             || len >= LAZY_BYTES
             || self.inner.lazy_bytes.load(Ordering::Relaxed) >= LAZY_BYTES as u64
@@ -268,6 +275,10 @@ pub(crate) enum Backend {
     Avx2Fma,
     /// The same method on eight lanes of AVX-512F (512-bit FMAs).
     Avx512,
+    /// The portable backend with the radix-`2^26` columns of full blocks in
+    /// NEON lanes (`neon.rs`, aarch64).
+    #[cfg(target_arch = "aarch64")]
+    Neon,
 }
 
 impl crate::platform::Backend for Backend {
@@ -277,6 +288,10 @@ impl crate::platform::Backend for Backend {
         } else if cfg!(target_arch = "x86_64") && p.avx2_fma() {
             Backend::Avx2Fma
         } else {
+            #[cfg(target_arch = "aarch64")]
+            if p.has(crate::platform::Feature::Neon) {
+                return Backend::Neon;
+            }
             Backend::Portable
         }
     }
@@ -287,11 +302,22 @@ impl crate::platform::Backend for Backend {
             Backend::Int26 => "int26",
             Backend::Avx2Fma => "avx2fma",
             Backend::Avx512 => "avx512",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => crate::platform::Feature::Neon.name(),
         }
     }
 }
 
 impl Backend {
+    /// The backends of the portable state (`Acc::Portable` / `Acc::Int26`):
+    /// no floating-point table to build.
+    fn is_portable(self) -> bool {
+        #[cfg(target_arch = "aarch64")]
+        if self == Backend::Neon {
+            return true;
+        }
+        matches!(self, Backend::Portable | Backend::Int26)
+    }
 
     /// The backend for a one-shot message of `len` bytes when `self` is the
     /// detected one: below [`AVX512_MIN`] bytes the four-lane AVX2 backend
@@ -352,6 +378,8 @@ impl Acc {
     fn start(b: Backend, key: &Key) -> Acc {
         match b {
             Backend::Portable => Acc::Portable(key.r()),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => Acc::Portable(key.r()),
             Backend::Int26 => Acc::Int26(int26::from_u128(key.r())),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Fma => Acc::Avx2(avx2::State::new()),
@@ -365,6 +393,8 @@ impl Acc {
     fn from_value(b: Backend, v: u128) -> Acc {
         match b {
             Backend::Portable => Acc::Portable(v),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => Acc::Portable(v),
             Backend::Int26 => Acc::Int26(int26::from_u128(v)),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2Fma => Acc::Avx2(avx2::State::from_value(v)),
@@ -383,12 +413,12 @@ impl Acc {
         match self {
             Acc::Portable(v) => {
                 if m.len() >= INT26_MIN || key.inner.int26.get().is_some() {
-                    *v = int26_absorb(key, *v, m, None);
+                    *v = int26_absorb(p, key, *v, m, None);
                 } else {
                     *v = portable::absorb(*v, &key.inner.powers, m);
                 }
             }
-            Acc::Int26(v) => int26::absorb(v, key.int26(), m, None),
+            Acc::Int26(v) => int26::absorb(p, v, key.int26(), m, None),
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => avx2::chunks(p, s, key.table(), m),
             #[cfg(target_arch = "x86_64")]
@@ -402,7 +432,7 @@ impl Acc {
     fn last(&mut self, p: Platform, key: &Key, m: &[u8], tail: Option<i32>) {
         match self {
             Acc::Portable(v) if m.len() >= 64 && key.inner.int26.get().is_some() => {
-                *v = int26_absorb(key, *v, m, tail);
+                *v = int26_absorb(p, key, *v, m, tail);
             }
             Acc::Portable(v) => {
                 *v = portable::absorb(*v, &key.inner.powers, m);
@@ -410,7 +440,7 @@ impl Acc {
                     *v = portable::absorb(*v, &key.inner.powers, &w.to_le_bytes());
                 }
             }
-            Acc::Int26(v) => int26::absorb(v, key.int26(), m, tail),
+            Acc::Int26(v) => int26::absorb(p, v, key.int26(), m, tail),
             #[cfg(target_arch = "x86_64")]
             Acc::Avx2(s) => avx2::last(p, s, key.table(), m, tail),
             #[cfg(target_arch = "x86_64")]
@@ -453,9 +483,9 @@ impl Acc {
 /// `tail`) absorbed into `v < p` by `int26.rs` (about twice the speed of
 /// `portable::absorb` on x86-64, see `docs/perf/hash127.md`), building the
 /// key's radix-`2^26` powers (about 1 µs) on first use.
-fn int26_absorb(key: &Key, v: u128, m: &[u8], tail: Option<i32>) -> u128 {
+fn int26_absorb(p: Platform, key: &Key, v: u128, m: &[u8], tail: Option<i32>) -> u128 {
     let mut e = int26::from_u128(v);
-    int26::absorb(&mut e, key.int26(), m, tail);
+    int26::absorb(p, &mut e, key.int26(), m, tail);
     let x = int26::freeze(e);
     e.zeroize();
     x
