@@ -54,6 +54,9 @@ mod gfni;
 mod keys;
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod neon;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod pmull;
 #[cfg(test)]
 mod tests;
@@ -176,6 +179,9 @@ pub(crate) enum GBackend {
     /// GFNI with AVX2 (the default where the CPU has it).
     #[cfg(target_arch = "x86_64")]
     Gfni,
+    /// NEON byte products (`vmull_p8`), aarch64.
+    #[cfg(target_arch = "aarch64")]
+    Neon,
 }
 
 impl crate::platform::Backend for GBackend {
@@ -192,6 +198,10 @@ impl crate::platform::Backend for GBackend {
                 return GBackend::Pclmul;
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        if p.has(crate::platform::Feature::Neon) {
+            return GBackend::Neon;
+        }
         let _ = p;
         GBackend::Portable
     }
@@ -205,6 +215,8 @@ impl crate::platform::Backend for GBackend {
             GBackend::Vpclmul => crate::platform::Feature::Vpclmul.name(),
             #[cfg(target_arch = "x86_64")]
             GBackend::Gfni => crate::platform::Feature::Gfni.name(),
+            #[cfg(target_arch = "aarch64")]
+            GBackend::Neon => crate::platform::Feature::Neon.name(),
         }
     }
 }
@@ -386,6 +398,8 @@ impl Expanded {
             Expanded::G(k, GBackend::Vpclmul) => vpclmul::g_blocks(p, k, acc, data),
             #[cfg(target_arch = "x86_64")]
             Expanded::G(k, GBackend::Gfni) => gfni::g_blocks(p, k, acc, data),
+            #[cfg(target_arch = "aarch64")]
+            Expanded::G(k, GBackend::Neon) => neon::g_blocks(p, k, acc, data),
             #[cfg(feature = "reference")]
             Expanded::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
             #[cfg(feature = "reference")]
@@ -442,6 +456,8 @@ impl Expanded {
             Expanded::G(k, GBackend::Portable) => k.times_z8(acc as u64),
             #[cfg(target_arch = "x86_64")]
             Expanded::G(_, GBackend::Gfni) => acc as u64, // already reduced
+            #[cfg(target_arch = "aarch64")]
+            Expanded::G(_, GBackend::Neon) => acc as u64, // already reduced
             #[cfg(target_arch = "x86_64")]
             Expanded::G(k, GBackend::Pclmul | GBackend::Vpclmul) => {
                 (acc as u64) ^ k.times_z8((acc >> 64) as u64)
