@@ -1,10 +1,21 @@
 //! `N` tags of `LEN`-byte messages by name, for instruction counts under
-//! callgrind: `valgrind --tool=callgrind target/release/examples/mac_once NAME LEN N`.
+//! callgrind: `valgrind --tool=callgrind target/release/examples/mac_once NAME LEN N`
+//! (or under qemu's instruction-count plugin). `NAME` may also be
+//! `blake3-keyed`, the `blake3` crate's keyed hash, as a yardstick.
 fn main() {
     let mut a = std::env::args().skip(1);
     let name = a.next().unwrap_or_else(|| "hash127-aes".into());
     let len: usize = a.next().map_or(64, |s| s.parse().expect("a length"));
     let n: usize = a.next().map_or(1000, |s| s.parse().expect("a count"));
+    if name == "blake3-keyed" {
+        let m = vec![7u8; len];
+        let mut x = 0u8;
+        for _ in 0..n {
+            x ^= blake3::keyed_hash(&[0x5a; 32], std::hint::black_box(&m)).as_bytes()[0];
+        }
+        println!("{x}");
+        return;
+    }
     let d = unimac::registry::desc(&name).expect("a MAC name");
     let key = vec![0x5a; d.default_key_len()];
     let m = vec![7u8; len];
