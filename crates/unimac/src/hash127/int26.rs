@@ -93,6 +93,9 @@ pub const fn block_bound() -> [u128; LIMBS] {
     u
 }
 
+#[cfg(target_arch = "aarch64")]
+const _: () = assert!(super::neon::LIMBS == LIMBS && super::neon::REST == BLOCK - 1);
+
 /// [`block_bound`], computed once.
 pub const BLOCK_BOUND: [u128; LIMBS] = block_bound();
 
@@ -357,5 +360,65 @@ mod tests {
     #[test]
     fn matches_the_big_integer_model() {
         super::super::tests::differential(super::super::Backend::Int26);
+    }
+}
+
+/// The NEON columns (`neon.rs`) against the scalar ones.
+#[cfg(all(test, target_arch = "aarch64"))]
+mod neon_tests {
+    use super as int26;
+    use super::super::{portable, P};
+    use crate::platform::{Feature, Platform};
+    use rand::{Rng, RngCore, SeedableRng};
+
+    /// `v ← (v + m)·r mod p` for each signed word `m` of `bytes`, then `tail`.
+    fn model(v0: u128, r: u128, bytes: &[u8], tail: i32) -> u128 {
+        let words = bytes.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap()));
+        words.chain([tail]).fold(v0, |v, w| {
+            let m = if w < 0 { P - (-(w as i64)) as u128 } else { w as u128 };
+            portable::mul_mod((v + m) % P, r)
+        })
+    }
+
+    /// `int26::absorb` with the NEON columns against the scalar columns and
+    /// against the `u128` code, on every length from 0 to three blocks and
+    /// a tail, with random words and the extreme ones (`0x7fffffff`,
+    /// `0x80000000` = `−2^31`, `0xffffffff` = `−1`), on random keys and on
+    /// `r = p − 1`.
+    #[test]
+    fn neon_columns_equal_the_scalar_ones() {
+        let hw = Platform::hardware();
+        if !hw.has(Feature::Neon) {
+            println!("SKIPPED: no NEON on this CPU ({hw:?}); the NEON hash127 columns are not compared here");
+            return;
+        }
+        let scalar = Platform::portable();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(127);
+        let mut compared = 0;
+        for key in 0..4 {
+            let r = if key == 0 { P - 1 } else { rng.gen::<u128>() % P };
+            let t = int26::Table::new(r);
+            for fill in [None, Some(0x7fff_ffffu32), Some(0x8000_0000), Some(0xffff_ffff)] {
+                let mut msg = vec![0u8; 4 * (3 * int26::BLOCK + 5)];
+                match fill {
+                    None => rng.fill_bytes(&mut msg),
+                    Some(w) => msg.chunks_exact_mut(4).for_each(|c| c.copy_from_slice(&w.to_le_bytes())),
+                }
+                for words in (0..=msg.len() / 4).step_by(7).chain([int26::BLOCK, 2 * int26::BLOCK, 3 * int26::BLOCK]) {
+                    let m = &msg[..4 * words];
+                    let v0 = rng.gen::<u128>() % P;
+                    let mut a = int26::from_u128(v0);
+                    let mut b = a;
+                    int26::absorb(hw, &mut a, &t, m, Some(-7));
+                    int26::absorb(scalar, &mut b, &t, m, Some(-7));
+                    assert_eq!(int26::freeze(a), int26::freeze(b), "r {r:#x}, {words} words");
+                    // And the u128 arithmetic, word by word.
+                    let want = model(v0, r, m, -7);
+                    assert_eq!(int26::freeze(a), want, "u128 model, {words} words");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 0);
     }
 }
