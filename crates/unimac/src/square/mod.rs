@@ -435,7 +435,7 @@ impl BlockHash for Block {
     }
 }
 
-pub_if! { feature = "reference";
+pub_if! { any(feature = "frontends", feature = "reference");
 /// A Square Hash key set up once for hashing many blocks of its length (the
 /// tree's per-level key, or any batch): the key arranged for the SIMD kernels
 /// once, as [`crate::mmh::Mmh32::new`] does for MMH. The arranged copies are
@@ -457,7 +457,7 @@ pub struct BlockKey {
 }
 }
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
 impl BlockKey {
     /// `key` is `k >= 1` elements of `l/8` bytes; blocks are then `k`
     /// elements too.
