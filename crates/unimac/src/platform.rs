@@ -23,7 +23,7 @@
 //! Freestanding x86-64 targets (`target_os = "none"`) are portable, and so
 //! is aarch64 without `std` (no operating system to ask).
 
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU16, Ordering};
 
 use crate::prelude::*;
 
@@ -86,8 +86,8 @@ impl Feature {
         }
     }
 
-    fn bit(self) -> u8 {
-        1 << self as u8
+    const fn bit(self) -> u16 {
+        1 << self as u16
     }
 }
 
@@ -96,7 +96,7 @@ impl Feature {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Platform {
     /// One bit per [`Feature`]; set only by [`Platform::detect`].
-    bits: u8,
+    bits: u16,
 }
 
 impl core::fmt::Display for Platform {
@@ -111,9 +111,9 @@ impl core::fmt::Debug for Platform {
     }
 }
 
-const UNKNOWN: u8 = 0x80;
-static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
-static HARDWARE: AtomicU8 = AtomicU8::new(UNKNOWN);
+const UNKNOWN: u16 = 0x8000;
+static CACHE: AtomicU16 = AtomicU16::new(UNKNOWN);
+static HARDWARE: AtomicU16 = AtomicU16::new(UNKNOWN);
 
 impl Platform {
     /// The portable platform: no fast path at all.
@@ -152,7 +152,7 @@ impl Platform {
     /// The same evidence without `f` (to test or measure a slower path on
     /// this CPU). Features can only be removed, never added.
     pub const fn without(self, f: Feature) -> Platform {
-        Platform { bits: self.bits & !(1 << f as u8) }
+        Platform { bits: self.bits & !f.bit() }
     }
     }
 
@@ -161,7 +161,7 @@ impl Platform {
     /// just the variants one family distinguishes). Like
     /// [`Platform::without`], it can only remove features.
     pub fn only(self, fs: &[Feature]) -> Platform {
-        let keep = fs.iter().fold(0u8, |m, f| m | f.bit());
+        let keep = fs.iter().fold(0u16, |m, f| m | f.bit());
         Platform { bits: self.bits & keep }
     }
     }
@@ -237,7 +237,7 @@ impl Platform {
     /// CPU can run, each through the same evidence the default paths use.
     pub fn variants(self) -> Vec<Platform> {
         let mut v: Vec<Platform> =
-            (0..=u8::MAX).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
+            (0..1u16 << Feature::ALL.len()).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
         v.sort_by_key(|p| (p.bits.count_ones(), p.bits));
         v.dedup();
         v
@@ -314,7 +314,7 @@ impl Platform {
     /// `"pmull"`, the `aes` extension's polynomial products) with NEON.
     #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "std"))]
     fn probe_aarch64() -> Platform {
-        let mut bits = 0u8;
+        let mut bits = 0u16;
         if std::arch::is_aarch64_feature_detected!("neon") && std::arch::is_aarch64_feature_detected!("pmull") {
             bits |= Feature::Pmull.bit();
         }
@@ -371,7 +371,7 @@ impl Platform {
     /// flag it needs is there.
     #[cfg(target_arch = "x86_64")]
     fn from_flags(has: impl Fn(&str) -> bool) -> Platform {
-        let mut bits = 0u8;
+        let mut bits = 0u16;
         let mut set = |f: Feature, yes: bool| {
             if yes {
                 bits |= f.bit();
@@ -455,6 +455,20 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No set of features reads as the cache's "not detected yet" marker,
+    /// so every detected platform, one feature or all of them, is cached.
+    #[test]
+    fn no_feature_set_is_the_unknown_marker() {
+        let all = Feature::ALL.iter().fold(0u16, |m, f| m | f.bit());
+        assert_eq!(all & UNKNOWN, 0, "a feature bit is the marker's");
+        for f in Feature::ALL {
+            assert_ne!(f.bit(), UNKNOWN);
+        }
+        let d = Platform::detect();
+        assert_eq!(Platform::detect(), d);
+        assert_ne!(CACHE.load(Ordering::Relaxed), UNKNOWN, "detection is cached");
+    }
 
     #[test]
     fn evidence_can_only_shrink() {
