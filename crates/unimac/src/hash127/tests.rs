@@ -55,7 +55,7 @@ fn limb_mod_p(c: f64, j: usize) -> u128 {
     }
 }
 
-fn keys() -> Vec<[i32; 4]> {
+pub(super) fn keys() -> Vec<[i32; 4]> {
     vec![[i32::MIN; 4], [i32::MAX; 4], [0; 4], [1, 0, 0, 0], [-1, 0, 0, 0], [-1, -1, -1, i32::MAX],
          [0x1234_5678, -0x0765_4321, 0x7abc_def0, -0x2468_ace0], [-2, -1, -1, i32::MAX]]
 }
@@ -206,7 +206,17 @@ fn signed_excess(w: &[i32; 4]) -> num_bigint::BigInt {
 /// A platform this CPU has on which the default dispatch picks `b` (the
 /// portable one for `Int26`, which is asked for by name).
 fn platform_for(b: Backend) -> Platform {
-    Platform::hardware().variants().into_iter().find(|&p| Backend::for_platform(p) == b).unwrap_or(Platform::portable())
+    Platform::hardware().variants().into_iter().find(|&p| avx512_kind(Backend::for_platform(p)) == avx512_kind(b)).unwrap_or(Platform::portable())
+}
+
+/// The two AVX-512 backends as one (the same evidence runs either; the
+/// dispatch picks one by vendor, `integer_lanes_pay`); others as themselves.
+fn avx512_kind(b: Backend) -> Backend {
+    if b == Backend::Avx512Int {
+        Backend::Avx512
+    } else {
+        b
+    }
 }
 
 /// Every way to hash `c` on backend `b`: one-shot at every length, streamed
@@ -217,14 +227,20 @@ fn every_path(b: Backend, c: &Case) -> Vec<[u8; 16]> {
     let p = platform_for(b);
     let mut out = Vec::new();
     for built in [false, true] {
-        let key = Key::from_words_on(p, c.r, c.k);
+        // The backend itself, not the one the dispatch picks for `p` (the
+        // AVX-512 ones share their evidence).
+        let key = if Backend::for_platform(p) == b || b == Backend::Int26 {
+            Key::from_words_on(p, c.r, c.k)
+        } else {
+            Key::with_backend(p, b, c.r, c.k)
+        };
         if built {
             key.precompute();
         }
         let one = if b == Backend::Int26 {
             hash127_int26(&key, &c.msg, c.pad, usize::MAX)
         } else {
-            hash127_on(p, &key, &c.msg, c.pad, usize::MAX)
+            Some(encode(oneshot(&key, p, b, &c.msg, c.pad, usize::MAX)))
         };
         out.push(one.expect("whole words"));
         let mut h = if b == Backend::Int26 { Hash127::new_int26(&key) } else { Hash127::new(&key) };
@@ -274,7 +290,15 @@ pub(super) fn differential(own: Backend) -> usize {
             }
         }
     }
-    let slot = if own == Backend::Int26 { Backend::Portable } else { own };
+    let slot = match own {
+        Backend::Int26 => Backend::Portable,
+        // Whichever AVX-512 backend the dispatch picks here stands for both.
+        Backend::Avx512 | Backend::Avx512Int => platform::backends::<Backend>()
+            .into_iter()
+            .find(|&b| avx512_kind(b) == Backend::Avx512)
+            .unwrap_or(own),
+        _ => own,
+    };
     let own_runs = core::cell::Cell::new(0usize);
     // Every path must give the model's value: the paths' distinct results.
     let n = platform::check_backends::<Backend, _, _>(
