@@ -308,19 +308,32 @@ fn chunk(v: &mut Elem, t: &Table, m: &[u8], tail: Option<i32>) {
             tail.unwrap_or(0)
         }
     };
+    // Groups `first..full_end` lie wholly inside `m`: group g is words
+    // 8g − lead .. 8g − lead + 7, and the last of them ends at word
+    // 8·full_end − lead ≤ n0 (with a tail, full_end = groups − 1 and
+    // 8·groups − lead = n0 + 1).
+    let first = (lead != 0) as usize;
     let full_end = if tail.is_some() { groups - 1 } else { groups };
-    for g in 0..groups {
-        let e = &t.tab[groups - 1 - g];
-        if (g > 0 || lead == 0) && g < full_end {
-            // Group g is words 8g − lead .. 8g − lead + 7 of `m`.
-            let bytes = &m[4 * (8 * g - lead)..4 * (8 * g - lead) + 32];
-            // SAFETY: AVX-512F (above); `bytes` is 32 bytes.
-            unsafe { group(&mut d, e, bytes.as_ptr()) };
-        } else {
-            let w: [i32; 8] = core::array::from_fn(|i| word(8 * g + i));
-            // SAFETY: AVX-512F (above); `w` is 32 bytes.
-            unsafe { group(&mut d, e, w.as_ptr() as *const u8) };
+    if first > 0 {
+        let w: [i32; 8] = core::array::from_fn(word);
+        // SAFETY: AVX-512F (above); `w` is 32 bytes.
+        unsafe { group(&mut d, &t.tab[groups - 1], w.as_ptr() as *const u8) };
+    }
+    if full_end > first {
+        assert!(4 * (8 * full_end - lead) <= m.len());
+        for g in first..full_end {
+            // SAFETY: AVX-512F (above); group g's 32 bytes start at byte
+            // 4·(8g − lead) and end by 4·(8·full_end − lead) ≤ m.len()
+            // (asserted).
+            unsafe { group(&mut d, &t.tab[groups - 1 - g], m.as_ptr().add(4 * (8 * g - lead))) };
         }
+    }
+    if full_end.max(first) < groups {
+        // The last group, with the tail word.
+        let g = groups - 1;
+        let w: [i32; 8] = core::array::from_fn(|i| word(8 * g + i));
+        // SAFETY: AVX-512F (above); `w` is 32 bytes.
+        unsafe { group(&mut d, &t.tab[0], w.as_ptr() as *const u8) };
     }
     // SAFETY: AVX-512F (above).
     unsafe { join(v, &mut d, &t.pow[n]) };
@@ -364,6 +377,34 @@ fn chunks_avx512(v: &mut Elem, t: &Table, m: &[u8]) {
     if !rest.is_empty() {
         chunk(v, t, rest, None);
     }
+}
+
+/// Absorb a whole message into `v`: the words of `m` (`m.len()` a multiple
+/// of 4), then `tail` if present, as whole chunks of [`WORDS`] words and one
+/// last chunk of 1 to `WORDS` words (the one-shot path: no chunk boundary of
+/// the dispatch in between).
+///
+/// # Panics
+/// If `platform` lacks AVX-512F.
+pub(crate) fn absorb(platform: Platform, v: &mut Elem, t: &Table, m: &[u8], tail: Option<i32>) {
+    assert!(platform.avx512(), "hash127 avx512 integer kernel without AVX-512F");
+    // SAFETY: the evidence `platform` shows AVX-512F.
+    unsafe { absorb_avx512(v, t, m, tail) }
+}
+
+#[target_feature(enable = "avx512f")]
+fn absorb_avx512(v: &mut Elem, t: &Table, m: &[u8], tail: Option<i32>) {
+    assert!(m.len().is_multiple_of(4));
+    let n = m.len() / 4 + tail.is_some() as usize;
+    if n == 0 {
+        return;
+    }
+    // Whole chunks, leaving 1 to WORDS words for the last one.
+    let whole = (n - 1) / WORDS * WORDS * 4;
+    for c in m[..whole].chunks_exact(4 * WORDS) {
+        big(v, t, c);
+    }
+    chunk(v, t, &m[whole..], tail);
 }
 
 /// Absorb a last, possibly short chunk into `v`: the words of `m`

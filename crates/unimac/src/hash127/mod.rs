@@ -9,9 +9,14 @@
 //! [`Platform::detect`] when the key is set up (or the evidence given to
 //! `Key::new_on` or `Hash127::new_on`, with the `reference` feature), and no
 //! hashing call detects again:
-//! - `avx512.rs` is the same method on eight lanes of AVX-512F (8 FMAs per
-//!   32 bytes instead of per 16), the default where the CPU has AVX-512F;
-//!   its exactness bound is derived at `fp::GROUPS8`.
+//! - `avx512i.rs` is the 64-bit variant below (radix-`2^26` limbs) on eight
+//!   lanes of AVX-512F: 5 `vpmuldq` per 32 bytes, the running value joined
+//!   in scalar code once per 576 words. The default on AMD CPUs with
+//!   AVX-512F (see `integer_lanes_pay`); its bounds are asserted at compile
+//!   time in that module.
+//! - `avx512.rs` is the floating-point method on eight lanes of AVX-512F (8
+//!   FMAs per 32 bytes instead of per 16), the default on other CPUs with
+//!   AVX-512F; its exactness bound is derived at `fp::GROUPS8`.
 //! - `avx2.rs` is the paper's method (sections 2–6): 53-bit doubles, the
 //!   precomputed powers `c_{i,j}` (`fp.rs`, built once per key), `squeeze`,
 //!   `prod`, `freeze`, on four lanes with FMA, in chunks of 432 words whose
@@ -813,6 +818,17 @@ fn pad_word(tail: &[u8]) -> i32 {
 /// `hash127`, the padding word, as one last chunk. No copy of the message.
 /// `p` is the evidence `b` was chosen from.
 fn oneshot(key: &Key, p: Platform, b: Backend, msg: &[u8], pad: bool, par_min: usize) -> u128 {
+    // The integer AVX-512 kernel takes a whole message at once on one core:
+    // its own chunks, then one last chunk with the padding word.
+    #[cfg(target_arch = "x86_64")]
+    if b == Backend::Avx512Int && !crate::threads::parallel(msg.len(), par_min) {
+        let (words, tail) = msg.split_at(msg.len() / 4 * 4);
+        let mut v = int26::from_u128(key.r());
+        avx512i::absorb(p, &mut v, key.int8(), words, pad.then(|| pad_word(tail)));
+        let x = int26::finish(&v, key.inner.k);
+        v.zeroize();
+        return x;
+    }
     let mut acc = Acc::start(b, key);
     // Keep at least one word for the last chunk, so `last` never gets more
     // than a chunk (the padding word makes one more).
