@@ -724,7 +724,7 @@ impl Hash127 {
     pub_if! { feature = "reference";
     /// The name of the backend in use (`"portable"` for the start of a
     /// stream whose key has no table yet, see [`LAZY_BYTES`]; otherwise
-    /// `"avx2fma"` or `"avx512"` where the evidence allows).
+    /// the key's backend, see [`Key::backend`]).
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }
