@@ -850,9 +850,11 @@ impl<const T: usize> Vmac<T> {
             let pad = Zeroizing::new(k.pad(nonce));
             return crate::tag::Tag::new(tag_of(k, &p, msg.len(), &pad));
         }
-        // The pad first: its AES runs beside VHASH's first blocks.
-        let pad = Zeroizing::new(self.key.pad(nonce));
+        // The pad after VHASH, beside L3: with the pad first, a VMAC-64 tag
+        // of 1 KiB measured 0.262 TSC cycles a byte on Zen 4, after 0.229
+        // (docs/perf/umac.md).
         let p = vhash(&self.key, msg);
+        let pad = Zeroizing::new(self.key.pad(nonce));
         crate::tag::Tag::new(tag_of(&self.key, &p, msg.len(), &pad))
     }
 
