@@ -467,7 +467,7 @@ fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
     let lanes = &*k.lanes;
     if k.iters == 1 {
         let s = Zeroizing::new([start(0)]);
-        let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0][7]], &[lanes[0]], &s);
+        let [a] = avx512::nh_poly::<1>(k.platform, nhk, &data[..whole], &[pw[0][7]], core::array::from_ref(&lanes[0]), &s);
         p.a[0] = a;
     } else {
         let s = Zeroizing::new([start(0), start(1)]);
