@@ -482,8 +482,9 @@ fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
 /// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
 /// the end. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
 /// unrolled scalar 64×64→128 loop, both iterations from the same loaded
-/// words) and one L2 step for the four; the last one to three blocks one at
-/// a time ([`poly_step`]).
+/// words) and one L2 step for the four (a message's first four from the
+/// state 1, no step of their own for the first block); the last one to
+/// three blocks one at a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK));
     let mut data = data;
@@ -496,8 +497,14 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         if data.is_empty() {
             return;
         }
-        l1(k, p, &data[..BLOCK]);
-        data = &data[BLOCK..];
+        if data.len() >= 4 * BLOCK {
+            // The polynomial starts at 1 (its leading k^n): from a = 1 the
+            // first four blocks are one `poly4` like the others.
+            p.a = [1, 1];
+        } else {
+            l1(k, p, &data[..BLOCK]);
+            data = &data[BLOCK..];
+        }
     }
     p.blocks += (data.len() / BLOCK) as u64;
     // The unrolled scalar loop, written out: closures per block would
