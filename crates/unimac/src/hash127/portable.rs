@@ -12,7 +12,8 @@ fn sub_p_if_ge(s: u128) -> u128 {
     (d & !keep_s) | (s & keep_s)
 }
 
-/// `(a + b) mod p` for `a, b < p`.
+/// `(a + b) mod p` for `a, b < p`, and more generally for any `a, b` whose
+/// sum is below `2^128` (one fold leaves at most `2^127`).
 #[inline]
 pub fn add_mod(a: u128, b: u128) -> u128 {
     let s = a + b; // < 2^128

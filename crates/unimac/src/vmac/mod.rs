@@ -290,12 +290,16 @@ fn add_p64(q: u64, k: u64) -> u64 {
     s.wrapping_add(257 * ge as u64)
 }
 
-/// `L3-HASH` (draft §5.5) of the L2 output `a < p127` and the bit length
-/// `len < 1024` of the last block. With `v < 2^127`, `q = v div (2^64 − 2^32)
-/// < 2^63 + 2^32` and `r < 2^64 − 2^32 < p64`, so `q + k1` and `r + k2` are
-/// below `2 p64` and one conditional subtraction reduces each.
+/// `L3-HASH` (draft §5.5) of the L2 output `a` (any `a < 2^128`, lazily
+/// reduced: its reduction mod `p127` is folded into the length's addition)
+/// and the bit length `len < 1024` of the last block. With `v < 2^127`,
+/// `q = v div (2^64 − 2^32) < 2^63 + 2^32` and `r < 2^64 − 2^32 < p64`, so
+/// `q + k1` and `r + k2` are below `2 p64` and one conditional subtraction
+/// reduces each.
 fn l3(a: u128, len: u64, k: (u64, u64)) -> u64 {
-    let v = add_mod(a, (len as u128) << 64);
+    // (a mod 2^127) + (a >> 127) + len·2^64 < 2^127 + 2 + 2^74: one exact
+    // addition mod p127 leaves v < p127.
+    let v = add_mod(a & P127, (a >> 127) + ((len as u128) << 64));
     let (q, r) = divmod_d(v);
     let x = add_p64(q, k.0);
     let y = add_p64(r, k.1);
@@ -599,7 +603,7 @@ fn tag_of<const T: usize>(k: &VmacKey, p: &Poly, len: usize, pad: &[u64; 2]) -> 
     let bits = 8 * (len % BLOCK) as u64;
     let mut tag = [0u8; T];
     for t in 0..T / 8 {
-        let a = if p.blocks == 0 { k.poly[t] } else { reduce127(p.a[t]) };
+        let a = if p.blocks == 0 { k.poly[t] } else { p.a[t] };
         let h = l3(a, bits, k.l3[t]).wrapping_add(pad[t]);
         tag[8 * t..8 * t + 8].copy_from_slice(&h.to_be_bytes());
     }

@@ -68,6 +68,27 @@ fn l3_arithmetic_is_exact() {
     }
 }
 
+/// L3 of a lazily reduced L2 output (any `a < 2^128`, as the L2 loops and
+/// the IFMA kernel leave it) against the draft's steps on big integers:
+/// `v = (a + len·2^64) mod p127`, `q = v div d`, `r = v mod d`, then
+/// `((q + k1) mod p64)·((r + k2) mod p64) mod p64`.
+#[test]
+fn l3_of_a_lazy_state_matches_the_model() {
+    let mut r = rng();
+    let (p127, p64) = (big(P127), big(P64 as u128));
+    let d = big((1 << 64) - (1 << 32));
+    let edges = [0u128, 1, P127 - 1, P127, 1 << 127, P127 + P127 - 1, u128::MAX - 1, u128::MAX];
+    for i in 0..50_000 {
+        let a = if i < 64 { edges[i % 8] } else { r.gen() };
+        let len = if i < 64 { [0u64, 8, 1016, 1023][(i / 8) % 4] } else { r.gen_range(0..1024) };
+        let k = if i % 3 == 0 { (P64 - 1, 0) } else { (r.gen_range(0..P64), r.gen_range(0..P64)) };
+        let v = (big(a) + (big(len as u128) << 64)) % &p127;
+        let (q, rem) = (&v / &d, &v % &d);
+        let want = ((q + big(k.0 as u128)) % &p64) * ((rem + big(k.1 as u128)) % &p64) % &p64;
+        assert_eq!(big(l3(a, len, k) as u128), want, "a={a:x} len={len} k={k:x?}");
+    }
+}
+
 #[test]
 fn streaming_equals_one_shot() {
     let mut r = rng();
