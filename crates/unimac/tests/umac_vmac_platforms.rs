@@ -117,7 +117,13 @@ fn backends_are_named_after_the_platform() {
             "portable"
         };
         assert_eq!(u, want_u, "{p}");
-        let want_v = if p.has(unimac::Feature::Avx512) && p.has(unimac::Feature::Avx512Ifma) { "avx512ifma" } else { "portable" };
+        let want_v = if p.has(unimac::Feature::Avx512) && p.has(unimac::Feature::Avx512Ifma) {
+            "avx512ifma"
+        } else if p.has(unimac::Feature::Avx2Fma) {
+            "avx2fma"
+        } else {
+            "portable"
+        };
         assert_eq!(Vmac64::new_on(p, &key).unwrap().backend(), want_v, "{p}");
         assert_eq!(Vmac128::new_on(p, &key).unwrap().backend(), want_v, "{p}");
     }

@@ -49,6 +49,9 @@ use crate::platform::Platform;
 pub(crate) mod nh;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
 
 pub(crate) use nh::BLOCK;
@@ -60,6 +63,10 @@ pub(crate) use nh::BLOCK;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
+    /// Whole blocks four at a time, NH in AVX2 lanes beside the scalar L2
+    /// step ([`avx2`]); the last one to three blocks on the scalar loop.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
     /// Whole blocks eight at a time, NH and L2 of both VMAC-128 iterations
     /// in one pass (or VMAC-64's one), with AVX-512 IFMA52 ([`avx512`]);
     /// the blocks after the last whole group of eight on the scalar loop.
@@ -75,6 +82,10 @@ impl crate::platform::Backend for Backend {
         if p.avx512() && p.avx512ifma() {
             return Backend::Avx512Ifma;
         }
+        #[cfg(target_arch = "x86_64")]
+        if p.avx2_fma() {
+            return Backend::Avx2;
+        }
         let _ = p;
         Backend::Portable
     }
@@ -82,6 +93,8 @@ impl crate::platform::Backend for Backend {
     fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => crate::platform::Feature::Avx2Fma.name(),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Ifma => crate::platform::Feature::Avx512Ifma.name(),
         }
@@ -481,12 +494,34 @@ fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
     &data[whole..]
 }
 
+/// The AVX2 backend's part of [`blocks_serial`]: from three quads of
+/// blocks on, the whole quads at the start of `data` through
+/// [`avx2::quads`] from the states `a`; the rest returned (all of `data`
+/// on another backend, or when shorter). Below three quads the scalar loop
+/// was faster (512 B: 0.355 against 0.381 TSC cycles a byte for VMAC-64 on
+/// Zen 4 without IFMA52; 1 KiB level; docs/perf/umac.md).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx2_quads<'a>(k: &VmacKey, a: &mut [u128; 2], data: &'a [u8]) -> &'a [u8] {
+    if k.backend != Backend::Avx2 || data.len() < 3 * avx2::QUAD {
+        return data;
+    }
+    let whole = data.len() / avx2::QUAD * avx2::QUAD;
+    if k.iters == 1 {
+        [a[0]] = avx2::quads::<1>(k.platform, &k.nh_fixed, &data[..whole], &k.powers, [a[0]]);
+    } else {
+        *a = avx2::quads::<2>(k.platform, &k.nh_fixed, &data[..whole], &k.powers, *a);
+    }
+    &data[whole..]
+}
+
 /// L1 and L2 of whole 128-byte blocks, fused. On the IFMA backend: NH of
 /// eight blocks at a time and eight Horner chains in `k⁸` per iteration
 /// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
 /// the end. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
 /// unrolled scalar 64×64→128 loop, both iterations from the same loaded
-/// words) and one L2 step for the four (a message's first four from the
+/// words; on the AVX2 backend two of the four in vector lanes, [`avx2`])
+/// and one L2 step for the four (a message's first four from the
 /// state 1, no step of their own for the first block); the last one to
 /// three blocks one at a time ([`poly_step`]).
 fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
@@ -511,6 +546,10 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         }
     }
     p.blocks += (data.len() / BLOCK) as u64;
+    #[cfg(target_arch = "x86_64")]
+    {
+        data = avx2_quads(k, &mut p.a, data);
+    }
     // The unrolled scalar loop, written out: closures per block would
     // cost VMAC-128 about a tenth of its speed. Four blocks per L2 step
     // ([`poly4`]), the rest one at a time.
@@ -803,8 +842,9 @@ impl<const T: usize> Vmac<T> {
     }
 
     pub_if! { feature = "reference";
-    /// The kernel this key computes VHASH with (`portable`, or
-    /// `avx512ifma` for whole groups of eight blocks), as the other families'
+    /// The kernel this key computes VHASH with (`portable`; `avx512ifma`
+    /// for whole groups of eight blocks; `avx2fma` for whole groups of four,
+    /// half their NH in vector lanes), as the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()

@@ -8,7 +8,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use super::*;
 use crate::hash127::portable::mul_mod;
 
-fn rng() -> rand::rngs::StdRng {
+pub(super) fn rng() -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(0x766d_6163)
 }
 

@@ -1,0 +1,269 @@
+//! VHASH's L1 and L2 (draft-krovetz-vmac-01 §5.3–5.4) over four 128-byte
+//! blocks per step on CPUs with AVX2 but not IFMA52: NH of two blocks in
+//! AVX2 lanes, of the other two by the scalar [`super::nh::nh_block`], and
+//! the L2 step ([`super::poly4`]) on the scalar units. The scalar loop
+//! spends about half its instructions on NH's 64×64→128 products; the
+//! vector half takes some of them off the integer pipes, which then run
+//! beside the vector pipes. (All four blocks in lanes, or three, or one,
+//! measured slower than two: docs/perf/umac.md, "VMAC without IFMA52".)
+//!
+//! NH on 64-bit words with `vpmuludq` (32×32→64): for a word pair with
+//! `a = m_{2j} + k_{2j}` and `b = m_{2j+1} + k_{2j+1}` (mod `2^64`), split as
+//! `a = a0 + a1·2^32`, `b = b0 + b1·2^32`, the schoolbook partial products
+//! `ll = a0·b0`, `lh = a0·b1`, `hl = a1·b0`, `hh = a1·b1` give
+//! `mid = lh + (hl mod 2^32) + (ll >> 32) <= (2^32 − 1)² + 2(2^32 − 1) <
+//! 2^64` (no carry is lost) and
+//! `a·b = (ll mod 2^32) + (mid mod 2^32)·2^32 + (hh + (hl >> 32) + (mid >> 32))·2^64`.
+//! Per 64-bit lane, three sums: `L` of `ll mod 2^32` (weight 1), `M` of
+//! `mid mod 2^32` (weight `2^32`), each below `2^33` per lane for a block's
+//! two vectors of four products, and `H` of the high words (weight `2^64`),
+//! which wraps mod `2^64` as NH's sum does mod `2^128`. The lanes of the
+//! two blocks are summed in a transposing tree (lane `b` then holds block
+//! `b`, `L, M < 2^35`), and `L + M·2^32 + H·2^64 mod 2^128` is assembled
+//! without a carry: `u = M + (L >> 32)`, low word `(L mod 2^32) + (u mod
+//! 2^32)·2^32`, high word `H + (u >> 32)`.
+//!
+//! Word pairs come from two loaded vectors by `vpunpck{l,h}qdq` (lane order
+//! `0, 2, 1, 3` of the block's pairs, which a sum does not see). VMAC-128's
+//! second iteration adds the key two words further on to the same words.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use core::arch::x86_64::*;
+
+use super::nh::{BLOCK, KEY_WORDS};
+use crate::platform::Platform;
+
+/// Bytes per kernel step: four blocks, one [`super::poly4`] per iteration.
+pub(crate) const QUAD: usize = 4 * BLOCK;
+
+/// L1 and L2 of VHASH's `N` iterations (1 for VMAC-64, 2 for VMAC-128)
+/// over whole quads of blocks (`data`, a multiple of [`QUAD`] bytes), from
+/// the L2 states `a` (any values below `2^128`), with the NH key `key` and
+/// per iteration the powers `pw[t] = [k, k², …]` of its poly key: per quad
+/// and iteration `a ← poly4(a, pw, NH of the four blocks masked to 126
+/// bits)`, the states returned lazily reduced as [`super::poly4`] leaves
+/// them. Panics if the evidence `p` lacks AVX2.
+#[inline(always)]
+pub(crate) fn quads<const N: usize>(
+    p: Platform,
+    key: &[u64; KEY_WORDS],
+    data: &[u8],
+    pw: &[[u128; 8]; 2],
+    a: [u128; N],
+) -> [u128; N] {
+    assert!(N == 1 || N == 2, "VHASH has one or two iterations");
+    assert!(data.len().is_multiple_of(QUAD), "whole quads of VHASH blocks");
+    assert!(p.avx2_fma(), "the AVX2 VHASH kernel needs AVX2 and FMA evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has AVX2
+    // (asserted above); the kernel's loads stay within each quad of `data`
+    // and within `key` (see `nh4_one`).
+    unsafe { quads_avx2::<N>(key, data, pw, a) }
+}
+
+/// The kernel of [`quads`]: per quad, [`nh4`] and one [`super::poly4`]
+/// per iteration.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn quads_avx2<const N: usize>(
+    key: &[u64; KEY_WORDS],
+    data: &[u8],
+    pw: &[[u128; 8]; 2],
+    mut a: [u128; N],
+) -> [u128; N] {
+    const M126: u128 = super::M126;
+    for q in data.chunks_exact(QUAD) {
+        let q: &[u8; QUAD] = q.try_into().unwrap();
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        let y = unsafe { nh4::<N>(key, q) };
+        for t in 0..N {
+            let [y0, y1, y2, y3] = y[t];
+            a[t] = super::poly4(a[t], &pw[t], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
+        }
+    }
+    a
+}
+
+/// NH mod `2^128` of the four blocks of `q` for `N` iterations: blocks 0
+/// and 1 in vector lanes, 2 and 3 by the scalar loop (see [`nh4_one`]).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn nh4<const N: usize>(key: &[u64; KEY_WORDS], q: &[u8; QUAD]) -> [[u128; 4]; N] {
+    let mut y = [[0u128; 4]; N];
+    // SAFETY: the CPU has AVX2 (this function's contract).
+    y[0] = unsafe { nh4_one::<N, 0>(key, q) };
+    if N == 2 {
+        // SAFETY: as above.
+        y[N - 1] = unsafe { nh4_one::<N, 1>(key, q) };
+    }
+    y
+}
+
+/// NH mod `2^128` of the four blocks of `q` for iteration `T` (0 or 1),
+/// whose key starts `2T` words into `key`: blocks 0 and 1 in vector lanes,
+/// then 2 and 3 by [`super::nh::nh_block`] (for VMAC-128 both iterations'
+/// calls read the same words, and the compiler keeps one; written this
+/// way, with the scalar blocks after the vector ones in the same
+/// function, VMAC-64 measured 1.08× faster than with the scalar blocks in
+/// the caller). `N`, the caller's, gives each caller its own copy, which
+/// the compiler then inlines.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn nh4_one<const N: usize, const T: usize>(key: &[u64; KEY_WORDS], q: &[u8; QUAD]) -> [u128; 4] {
+    const { assert!(T <= 1) };
+    let t = T;
+    let kp = key.as_ptr();
+    // SAFETY: t <= 1 and v <= 3, so the four words end at 2 + 12 + 4 =
+    // 18 = KEY_WORDS at most: within `key`.
+    let kv = |v: usize| unsafe { _mm256_loadu_si256(kp.add(2 * t + 4 * v) as *const __m256i) };
+    let k = [kv(0), kv(1), kv(2), kv(3)];
+    // Lanes 0 and 1: blocks 0 and 1 (2 and 3 repeat them).
+    let (l01, m01, h01) = two_blocks(q, 0, &k);
+    let (l, m, h) = (across(l01, l01), across(m01, m01), across(h01, h01));
+    let u = _mm256_add_epi64(m, _mm256_srli_epi64::<32>(l));
+    let lo = _mm256_blend_epi32::<0b1010_1010>(l, _mm256_slli_epi64::<32>(u));
+    let hi = _mm256_add_epi64(h, _mm256_srli_epi64::<32>(u));
+    let (mut lw, mut hw) = ([0u64; 4], [0u64; 4]);
+    // SAFETY: 32-byte stores into two local 32-byte arrays.
+    unsafe {
+        _mm256_storeu_si256(lw.as_mut_ptr() as *mut __m256i, lo);
+        _mm256_storeu_si256(hw.as_mut_ptr() as *mut __m256i, hi);
+    }
+    let y2 = super::nh::nh_block::<2>(key, q[2 * BLOCK..3 * BLOCK].try_into().unwrap())[T];
+    let y3 = super::nh::nh_block::<2>(key, q[3 * BLOCK..4 * BLOCK].try_into().unwrap())[T];
+    [lw[0] as u128 | (hw[0] as u128) << 64, lw[1] as u128 | (hw[1] as u128) << 64, y2, y3]
+}
+
+/// The (L, M, H) lane sums of blocks `b` and `b + 1` of `q` (`b <= 2`)
+/// under the key vectors `k`, half summed across lanes ([`half_across`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn two_blocks(q: &[u8; QUAD], b: usize, k: &[__m256i; 4]) -> (__m256i, __m256i, __m256i) {
+    let (l0, m0, h0) = block(q, b, k);
+    let (l1, m1, h1) = block(q, b + 1, k);
+    (half_across(l0, l1), half_across(m0, m1), half_across(h0, h1))
+}
+
+/// The (L, M, H) lane sums of block `b < 4` of `q` under the key vectors `k`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn block(q: &[u8; QUAD], b: usize, k: &[__m256i; 4]) -> (__m256i, __m256i, __m256i) {
+    let blk: &[u8; BLOCK] = q[BLOCK * b..BLOCK * (b + 1)].try_into().unwrap();
+    // SAFETY: bytes 32v .. 32v + 32 for v < 4 lie within `blk`.
+    let xv = |v: usize| unsafe {
+        _mm256_add_epi64(_mm256_loadu_si256(blk.as_ptr().add(32 * v) as *const __m256i), k[v])
+    };
+    let m32 = _mm256_set1_epi64x(0xffff_ffff);
+    let (l0, m0, h0) = pair(xv(0), xv(1), m32);
+    let (l1, m1, h1) = pair(xv(2), xv(3), m32);
+    (_mm256_add_epi64(l0, l1), _mm256_add_epi64(m0, m1), _mm256_add_epi64(h0, h1))
+}
+
+/// The `(L, M, H)` terms of the four products of two vectors of key-added
+/// words (`x0` words `4i..4i+4`, `x1` the next four): see the module
+/// documentation. `L` and `M` lanes are below `2^32`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn pair(x0: __m256i, x1: __m256i, m32: __m256i) -> (__m256i, __m256i, __m256i) {
+    let a = _mm256_unpacklo_epi64(x0, x1);
+    let b = _mm256_unpackhi_epi64(x0, x1);
+    // The high halves moved down by a shuffle (`vpmuludq` reads only the
+    // low 32 bits of each lane): with shifts, the compiler recognizes the
+    // 64×64 high product and rebuilds it from scalar multiplications.
+    let (ah, bh) = (_mm256_shuffle_epi32::<0b11_11_01_01>(a), _mm256_shuffle_epi32::<0b11_11_01_01>(b));
+    let ll = _mm256_mul_epu32(a, b);
+    let lh = _mm256_mul_epu32(a, bh);
+    let hl = _mm256_mul_epu32(ah, b);
+    let hh = _mm256_mul_epu32(ah, bh);
+    let mid = _mm256_add_epi64(_mm256_add_epi64(lh, _mm256_and_si256(hl, m32)), _mm256_srli_epi64::<32>(ll));
+    let high = _mm256_add_epi64(_mm256_add_epi64(hh, _mm256_srli_epi64::<32>(hl)), _mm256_srli_epi64::<32>(mid));
+    (_mm256_and_si256(ll, m32), _mm256_and_si256(mid, m32), high)
+}
+
+/// `[v0₀+v0₁, v1₀+v1₁, v0₂+v0₃, v1₂+v1₃]` (mod `2^64`): the first
+/// half of [`across`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn half_across(v0: __m256i, v1: __m256i) -> __m256i {
+    _mm256_add_epi64(_mm256_unpacklo_epi64(v0, v1), _mm256_unpackhi_epi64(v0, v1))
+}
+
+/// From [`half_across`] of `v0, v1` and of `v2, v3`: lane `b` holds the
+/// sum of `vb`'s four lanes (mod `2^64`). With the same argument twice,
+/// lanes 0 and 1 hold `v0`'s and `v1`'s sums.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn across(t01: __m256i, t23: __m256i) -> __m256i {
+    _mm256_add_epi64(_mm256_permute2x128_si256::<0x20>(t01, t23), _mm256_permute2x128_si256::<0x31>(t01, t23))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BLOCK, KEY_WORDS, QUAD};
+    use crate::platform::Platform;
+    use crate::vmac::nh::nh_portable;
+    use rand::{Rng, RngCore};
+
+    /// The family's differential test, which covers this kernel wherever
+    /// the CPU has it.
+    #[test]
+    fn agrees_with_the_model() {
+        assert!(super::super::tests::check_vhash() > 0);
+    }
+
+    /// The vector NH itself against [`nh_portable`], block by block, for
+    /// both iterations: random words and keys, and the extremes of the
+    /// 32-bit schoolbook (every `m + k` at `2^64 − 1`, so every partial
+    /// product and `mid` at its bound; sums that wrap to 0; alternating).
+    #[test]
+    fn nh_matches_the_portable_nh() {
+        if !Platform::hardware().avx2_fma() {
+            eprintln!("SKIPPED: no AVX2 on this CPU; the vector NH was not run");
+            return;
+        }
+        let mut r = super::super::tests::rng();
+        let mut n = 0;
+        for case in 0..2000 {
+            let mut key = [0u64; KEY_WORDS];
+            let mut q = [0u8; QUAD];
+            r.fill_bytes(&mut q);
+            key.iter_mut().for_each(|w| *w = r.gen());
+            for (i, w) in q.chunks_exact_mut(8).enumerate() {
+                let k = key[i % 16 + 2 * ((case / 4) % 2)];
+                let v = match case % 4 {
+                    0 => u64::from_le_bytes(w.try_into().unwrap()),
+                    1 => u64::MAX.wrapping_sub(k),
+                    2 => 0u64.wrapping_sub(k),
+                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.gen() },
+                };
+                w.copy_from_slice(&v.to_le_bytes());
+            }
+            // SAFETY: the CPU has AVX2 (checked above).
+            let got = unsafe { super::nh4::<2>(&key, &q) };
+            for b in 0..4 {
+                let want = nh_portable::<2>(&key, &q[b * BLOCK..(b + 1) * BLOCK]);
+                assert_eq!([got[0][b], got[1][b]], want, "case {case}, block {b}");
+                n += 1;
+            }
+            // SAFETY: as above.
+            let one = unsafe { super::nh4::<1>(&key, &q) };
+            assert_eq!(one[0], got[0], "VMAC-64's NH is VMAC-128's first iteration");
+        }
+        assert_eq!(n, 8000);
+    }
+
+    /// Without the evidence the entry point refuses to run.
+    #[test]
+    #[should_panic(expected = "AVX2 VHASH kernel needs")]
+    fn refuses_without_evidence() {
+        let _ = super::quads::<1>(Platform::portable(), &[0; KEY_WORDS], &[0; QUAD], &[[0; 8]; 2], [0]);
+    }
+}
