@@ -37,13 +37,18 @@ use crate::platform::Platform;
 /// Bytes per kernel step: four blocks, one [`super::poly4`] per iteration.
 pub(crate) const QUAD: usize = 4 * BLOCK;
 
+/// The shortest run of whole blocks the dispatch hands this kernel: three
+/// quads (1536 bytes). On one or two quads the scalar loop measured faster
+/// (docs/perf/umac.md, "VMAC without IFMA52").
+pub(crate) const MIN_BYTES: usize = 3 * QUAD;
+
 /// L1 and L2 of VHASH's `N` iterations (1 for VMAC-64, 2 for VMAC-128)
 /// over whole quads of blocks (`data`, a multiple of [`QUAD`] bytes), from
 /// the L2 states `a` (any values below `2^128`), with the NH key `key` and
 /// per iteration the powers `pw[t] = [k, k², …]` of its poly key: per quad
 /// and iteration `a ← poly4(a, pw, NH of the four blocks masked to 126
 /// bits)`, the states returned lazily reduced as [`super::poly4`] leaves
-/// them. Panics if the evidence `p` lacks AVX2.
+/// them. Panics if the evidence `p` lacks AVX2 (the `avx2fma` feature).
 #[inline(always)]
 pub(crate) fn quads<const N: usize>(
     p: Platform,
@@ -121,12 +126,15 @@ unsafe fn nh4_one<const N: usize, const T: usize>(key: &[u64; KEY_WORDS], q: &[u
     const { assert!(T <= 1) };
     let t = T;
     let kp = key.as_ptr();
-    // SAFETY: t <= 1 and v <= 3, so the four words end at 2 + 12 + 4 =
-    // 18 = KEY_WORDS at most: within `key`.
-    let kv = |v: usize| unsafe { _mm256_loadu_si256(kp.add(2 * t + 4 * v) as *const __m256i) };
+    let kv = |v: usize| {
+        debug_assert!(v < 4);
+        // SAFETY: t <= 1 and v <= 3 (every call below), so the four words
+        // end at 2 + 12 + 4 = 18 = KEY_WORDS at most: within `key`.
+        unsafe { _mm256_loadu_si256(kp.add(2 * t + 4 * v) as *const __m256i) }
+    };
     let k = [kv(0), kv(1), kv(2), kv(3)];
     // Lanes 0 and 1: blocks 0 and 1 (2 and 3 repeat them).
-    let (l01, m01, h01) = two_blocks(q, 0, &k);
+    let (l01, m01, h01) = blocks01(q, &k);
     let (l, m, h) = (across(l01, l01), across(m01, m01), across(h01, h01));
     let u = _mm256_add_epi64(m, _mm256_srli_epi64::<32>(l));
     let lo = _mm256_blend_epi32::<0b1010_1010>(l, _mm256_slli_epi64::<32>(u));
@@ -142,13 +150,13 @@ unsafe fn nh4_one<const N: usize, const T: usize>(key: &[u64; KEY_WORDS], q: &[u
     [lw[0] as u128 | (hw[0] as u128) << 64, lw[1] as u128 | (hw[1] as u128) << 64, y2, y3]
 }
 
-/// The (L, M, H) lane sums of blocks `b` and `b + 1` of `q` (`b <= 2`)
-/// under the key vectors `k`, half summed across lanes ([`half_across`]).
+/// The (L, M, H) lane sums of blocks 0 and 1 of `q` under the key vectors
+/// `k`, half summed across lanes ([`half_across`]).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn two_blocks(q: &[u8; QUAD], b: usize, k: &[__m256i; 4]) -> (__m256i, __m256i, __m256i) {
-    let (l0, m0, h0) = block(q, b, k);
-    let (l1, m1, h1) = block(q, b + 1, k);
+fn blocks01(q: &[u8; QUAD], k: &[__m256i; 4]) -> (__m256i, __m256i, __m256i) {
+    let (l0, m0, h0) = block(q, 0, k);
+    let (l1, m1, h1) = block(q, 1, k);
     (half_across(l0, l1), half_across(m0, m1), half_across(h0, h1))
 }
 
@@ -157,9 +165,11 @@ fn two_blocks(q: &[u8; QUAD], b: usize, k: &[__m256i; 4]) -> (__m256i, __m256i, 
 #[target_feature(enable = "avx2")]
 fn block(q: &[u8; QUAD], b: usize, k: &[__m256i; 4]) -> (__m256i, __m256i, __m256i) {
     let blk: &[u8; BLOCK] = q[BLOCK * b..BLOCK * (b + 1)].try_into().unwrap();
-    // SAFETY: bytes 32v .. 32v + 32 for v < 4 lie within `blk`.
-    let xv = |v: usize| unsafe {
-        _mm256_add_epi64(_mm256_loadu_si256(blk.as_ptr().add(32 * v) as *const __m256i), k[v])
+    let xv = |v: usize| {
+        debug_assert!(v < 4);
+        // SAFETY: v < 4 (every call below), so bytes 32v .. 32v + 32 lie
+        // within `blk`.
+        unsafe { _mm256_add_epi64(_mm256_loadu_si256(blk.as_ptr().add(32 * v) as *const __m256i), k[v]) }
     };
     let m32 = _mm256_set1_epi64x(0xffff_ffff);
     let (l0, m0, h0) = pair(xv(0), xv(1), m32);
@@ -213,9 +223,11 @@ mod tests {
     use rand::{Rng, RngCore};
 
     /// The family's differential test, which covers this kernel wherever
-    /// the CPU has it.
+    /// the CPU has it: its runs of 1 to 20 blocks (and longer) reach past
+    /// the threshold at which the dispatch hands runs to this kernel.
     #[test]
     fn agrees_with_the_model() {
+        const { assert!(super::MIN_BYTES <= 16 * BLOCK, "check_vhash's runs must reach the kernel") };
         assert!(super::super::tests::check_vhash() > 0);
     }
 

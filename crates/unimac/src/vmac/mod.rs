@@ -63,8 +63,10 @@ pub(crate) use nh::BLOCK;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
-    /// Whole blocks four at a time, NH in AVX2 lanes beside the scalar L2
-    /// step ([`avx2`]); the last one to three blocks on the scalar loop.
+    /// Runs of at least [`avx2::MIN_BYTES`] of whole blocks four at a time,
+    /// NH of two of the four in AVX2 lanes beside the scalar loop's other
+    /// two and its L2 step ([`avx2`]); shorter runs, and the last one to
+    /// three blocks, on the scalar loop.
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// Whole blocks eight at a time, NH and L2 of both VMAC-128 iterations
@@ -494,16 +496,17 @@ fn ifma_groups<'a>(k: &VmacKey, p: &mut Poly, data: &'a [u8]) -> &'a [u8] {
     &data[whole..]
 }
 
-/// The AVX2 backend's part of [`blocks_serial`]: from three quads of
-/// blocks on, the whole quads at the start of `data` through
-/// [`avx2::quads`] from the states `a`; the rest returned (all of `data`
-/// on another backend, or when shorter). Below three quads the scalar loop
-/// was faster (512 B: 0.355 against 0.381 TSC cycles a byte for VMAC-64 on
-/// Zen 4 without IFMA52; 1 KiB level; docs/perf/umac.md).
+/// The AVX2 backend's part of [`blocks_serial`]: from
+/// [`avx2::MIN_BYTES`] (three quads of blocks) on, the whole quads at the
+/// start of `data` through [`avx2::quads`] from the states `a`; the rest
+/// returned (all of `data` on another backend, or when shorter). Below
+/// three quads the scalar loop was faster (512 B: 0.355 against 0.381 TSC
+/// cycles a byte for VMAC-64 on Zen 4 without IFMA52; 1 KiB level;
+/// docs/perf/umac.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn avx2_quads<'a>(k: &VmacKey, a: &mut [u128; 2], data: &'a [u8]) -> &'a [u8] {
-    if k.backend != Backend::Avx2 || data.len() < 3 * avx2::QUAD {
+    if k.backend != Backend::Avx2 || data.len() < avx2::MIN_BYTES {
         return data;
     }
     let whole = data.len() / avx2::QUAD * avx2::QUAD;
@@ -843,8 +846,9 @@ impl<const T: usize> Vmac<T> {
 
     pub_if! { feature = "reference";
     /// The kernel this key computes VHASH with (`portable`; `avx512ifma`
-    /// for whole groups of eight blocks; `avx2fma` for whole groups of four,
-    /// half their NH in vector lanes), as the other families'
+    /// for whole groups of eight blocks; `avx2fma` for whole groups of four
+    /// in runs of at least 1536 bytes, half their NH in vector lanes), as
+    /// the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
         self.key.backend.name()

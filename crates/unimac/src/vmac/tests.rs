@@ -171,20 +171,21 @@ fn pad_cache_is_transparent() {
 /// ([`crate::platform::check_backends`]) against NH by [`nh::nh_portable`]
 /// and L2 by hash127's exact field arithmetic, for VMAC-64 and VMAC-128:
 /// random words and keys; sums `m + k` at or just past `2^64 − 1` in every
-/// word; all-ones words with a zero key; zeros with an all-ones key (every
-/// partial product and digit at its maximum); 1 to 20 blocks and the runs
-/// around the IFMA kernel's groups of eight, from the start and after a
-/// first block. Returns the number of comparisons; each kernel module's
-/// test calls it.
+/// word, under either iteration's key; all-ones words with a zero key;
+/// zeros with an all-ones key (every partial product and digit at its
+/// maximum); 1 to 20 blocks (across the AVX2 kernel's threshold of 12) and
+/// the runs around the IFMA kernel's groups of eight, from the start and
+/// after a first block. Returns the number of comparisons; each kernel
+/// module's test calls it.
 pub(super) fn check_vhash() -> usize {
     const MAX: usize = 65;
     let mut r = rng();
     let mut cases = Vec::new();
-    for kind in 0..4 {
+    for kind in 0..5 {
         let mut key = [0u64; nh::KEY_WORDS];
         let mut data = vec![0u8; MAX * BLOCK];
         match kind {
-            0 | 1 => {
+            0 | 1 | 4 => {
                 r.fill_bytes(&mut data);
                 key.iter_mut().for_each(|w| *w = r.gen());
             }
@@ -197,10 +198,12 @@ pub(super) fn check_vhash() -> usize {
                 key.fill(u64::MAX);
             }
         }
-        if kind == 1 {
-            // Sums near 2^64 in every word: m + k = 2^64 − 1 or wraps to 0.
+        if kind == 1 || kind == 4 {
+            // Sums near 2^64 in every word: m + k = 2^64 − 1 or wraps to 0,
+            // under the first iteration's key words (kind 1) or the
+            // second's, two words further on (kind 4).
             for (i, w) in data.chunks_exact_mut(8).enumerate() {
-                let k = key[i % 16];
+                let k = key[i % 16 + if kind == 4 { 2 } else { 0 }];
                 let v = if i % 3 == 0 { u64::MAX.wrapping_sub(k) } else { 0u64.wrapping_sub(k) };
                 w.copy_from_slice(&v.to_le_bytes());
             }
