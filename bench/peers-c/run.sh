@@ -10,6 +10,10 @@
 #
 #   bench/peers-c/run.sh [ROUNDS]     (default 5 rounds; the best of each cell)
 #
+# Both programs place each message where the allocator puts it (a large
+# one usually 16 bytes past a 64-byte boundary), or, with BENCH_MSG_OFFSET=n
+# in the environment, n bytes past a 64-byte boundary.
+#
 # Installs the three packages with apt-get when their headers are missing
 # (needs root), builds peers.cc against the installed libraries, builds
 # unimac's `umac_speed` example, then alternates the two ROUNDS times (other

@@ -7,7 +7,9 @@
 //! as UMAC and VMAC are. The cycle counter is the time-stamp counter
 //! (reference cycles); the peers' driver reads the same counter.
 //!
-//! `cargo run --release -p unimac --example umac_speed`
+//! `cargo run --release -p unimac --example umac_speed`; with
+//! `BENCH_MSG_OFFSET=n` the message starts `n` bytes past a 64-byte
+//! boundary (by default, where the allocator puts it).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -80,8 +82,14 @@ fn main() {
     let e128 = unimac::mac::shoup::WcEval128::new(&[0x5a; 32]);
     let wide = |c: u64| (c as u128).to_le_bytes();
     for len in sizes {
-        let msg: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
-        let m = &msg[..];
+        // The message where the allocator puts it, or `BENCH_MSG_OFFSET`
+        // bytes past a 64-byte boundary (as bench/peers-c/peers.cc reads it).
+        let off = std::env::var("BENCH_MSG_OFFSET").ok().and_then(|v| v.parse::<usize>().ok());
+        let mut buf = vec![0u8; len + 128];
+        let start = off.map_or(0, |o| (64 - buf.as_ptr() as usize % 64) % 64 + o % 64);
+        let msg = &mut buf[start..start + len];
+        msg.iter_mut().enumerate().for_each(|(i, b)| *b = (i * 131 + 7) as u8);
+        let m = &*msg;
         let rows: Vec<(&str, f64)> = vec![
             ("umac32", if want("umac32") { cpb(len, || drop(black_box(u32m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
             ("umac64", if want("umac64") { cpb(len, || drop(black_box(u64m.tag(&nonce(), black_box(m))))) } else { f64::NAN }),
