@@ -38,8 +38,9 @@ pub(crate) fn nh_portable<const N: usize>(key: &[u64], block: &[u8]) -> [u128; N
 /// the fixed key of the whole-block loop: the whole 16-byte word pairs in
 /// place, a partial last pair zero-padded (NH sums over pairs, so the
 /// padding is one more pair, not a padded block) as the 16 bytes that end
-/// the block shifted down, or byte by byte below 16 bytes.
-#[inline]
+/// the block shifted down, or byte by byte below 16 bytes. Always inlined:
+/// its result handed back through memory stalled the tag (see `vhash`).
+#[inline(always)]
 pub(crate) fn nh_last<const N: usize>(key: &[u64; KEY_WORDS], block: &[u8]) -> [u128; N] {
     debug_assert!(!block.is_empty() && block.len() <= 128);
     let len = block.len().min(128);
