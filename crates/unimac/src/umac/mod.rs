@@ -393,8 +393,8 @@ impl L2 {
 /// NH of one chunk for `N` iterations (RFC 4418 §5.2.1, the bit length not
 /// yet added). `chunk` is at most 1024 bytes, any length: NH is a sum over
 /// 32-byte groups, so the whole groups are hashed in place and only the last
-/// partial group (or, for the empty message, one group) is zero-padded in a
-/// copy on the stack.
+/// partial group (or, for the empty message, one group) is read zero-padded
+/// word by word ([`nh::nh_partial`]).
 #[inline]
 fn nh_chunk<const N: usize>(k: &UmacKey, chunk: &[u8]) -> [u64; N] {
     debug_assert!(chunk.len() <= CHUNK);
@@ -402,9 +402,7 @@ fn nh_chunk<const N: usize>(k: &UmacKey, chunk: &[u8]) -> [u64; N] {
     let mut y = nh::<N>(k.backend, k.platform, &k.l1, &chunk[..whole]);
     let rest = &chunk[whole..];
     if !rest.is_empty() || chunk.is_empty() {
-        let mut g = [0u8; nh::GROUP];
-        g[..rest.len()].copy_from_slice(rest);
-        let z = nh::nh_portable::<N>(&k.l1.words()[whole / 4..], &g);
+        let z = nh::nh_partial::<N>(&k.l1.words()[whole / 4..], rest);
         for t in 0..N {
             y[t] = y[t].wrapping_add(z[t]);
         }

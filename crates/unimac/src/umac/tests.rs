@@ -84,6 +84,35 @@ fn nh_is_the_rfc_definition() {
     }
 }
 
+/// The partial last group read in place ([`nh::nh_partial`]) equals NH of
+/// the bytes zero-padded to a group, at every length below a group, for
+/// every iteration count, on random and all-ones bytes.
+#[test]
+fn nh_partial_is_the_padded_group() {
+    let mut r = rng();
+    let mut checked = 0;
+    for case in 0..64 {
+        let words: Vec<u32> = (0..8 + 12).map(|_| r.gen()).collect();
+        let mut bytes = [0u8; nh::GROUP];
+        if case % 2 == 0 {
+            r.fill_bytes(&mut bytes);
+        } else {
+            bytes = [0xff; nh::GROUP];
+        }
+        for len in 0..nh::GROUP {
+            let mut padded = [0u8; nh::GROUP];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            let rest = &bytes[..len];
+            assert_eq!(nh::nh_partial::<1>(&words, rest), nh::nh_portable::<1>(&words, &padded), "{len}");
+            assert_eq!(nh::nh_partial::<2>(&words, rest), nh::nh_portable::<2>(&words, &padded), "{len}");
+            assert_eq!(nh::nh_partial::<3>(&words, rest), nh::nh_portable::<3>(&words, &padded), "{len}");
+            assert_eq!(nh::nh_partial::<4>(&words, rest), nh::nh_portable::<4>(&words, &padded), "{len}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 64 * nh::GROUP);
+}
+
 fn big(x: u128) -> BigUint {
     BigUint::from(x)
 }
