@@ -170,6 +170,7 @@ mod float;
 mod prelude;
 mod rng;
 mod sync;
+mod tail;
 
 pub mod bounds;
 #[cfg(feature = "std")]

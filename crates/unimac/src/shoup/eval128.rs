@@ -283,13 +283,12 @@ impl Eval128 {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.backend != Backend::Portable && msg.len() / 16 < STEP {
             let full = msg.len() / 16 * 16;
-            let mut last = [0u8; 16];
-            last[..msg.len() - full].copy_from_slice(&msg[full..]);
-            last[msg.len() - full] = 1; // pad(M, 16)
+            // pad(M, 16): the partial block, then a 1 byte.
+            let mut last = crate::tail::le_partial(msg, full) | 1 << (8 * (msg.len() - full));
             #[cfg(target_arch = "x86_64")]
-            let h = super::clmul::eval128_short(self.platform, &self.key, &msg[..full], u128::from_le_bytes(last));
+            let h = super::clmul::eval128_short(self.platform, &self.key, &msg[..full], last);
             #[cfg(target_arch = "aarch64")]
-            let h = super::pmull::eval128_short(self.platform, &self.key, &msg[..full], u128::from_le_bytes(last));
+            let h = super::pmull::eval128_short(self.platform, &self.key, &msg[..full], last);
             last.zeroize();
             return h.to_le_bytes();
         }
