@@ -1,7 +1,8 @@
 //! Short messages: TSC ticks per message (key set up once, one thread) of
 //! unimac's hashes and MACs beside the peers people use for short messages,
 //! interleaved in one run, the median of batches.
-//! Run: `cargo run --release -p unimac --example short_cycles [-- NAME...]`.
+//! Run: `cargo run --release -p unimac --example short_cycles [-- NAME...]`
+//! (`SHORT_CYCLES_SIZES="16 65"` for other lengths than 0, 16, 64, 256, 1024).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -115,7 +116,11 @@ fn main() {
     }
     let filter: Vec<String> = std::env::args().skip(1).collect();
     jobs.retain(|(name, _)| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str())));
-    let sizes = [0usize, 16, 64, 256, 1024];
+    // `SHORT_CYCLES_SIZES="16 63 64 65"` measures other lengths.
+    let sizes: Vec<usize> = std::env::var("SHORT_CYCLES_SIZES")
+        .ok()
+        .map(|v| v.split_whitespace().filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![0, 16, 64, 256, 1024]);
     // Every job measured in turn, batch by batch (interleaved), so a change
     // in the machine's load hits every row alike; the median batch counts.
     let mut table = vec![vec![0f64; sizes.len()]; jobs.len()];
