@@ -84,7 +84,8 @@ fn aes_block(aes: &Aes128, x: &[u8; 16]) -> Zeroizing<[u8; 16]> {
 /// what it keeps (or returns it as a tag, which is public).
 #[inline(always)]
 fn aes_raw(aes: &Aes128, x: &[u8; 16]) -> [u8; 16] {
-    let mut b = aes::Block::from(*x);
+    let mut b = aes::Block::default();
+    crate::block::set_bytes(&mut b, x);
     aes.encrypt_block(&mut b);
     let out = <[u8; 16]>::from(b);
     // The cipher's output lives on in `b` otherwise.

@@ -289,7 +289,8 @@ impl UmacKey {
                 return Zeroizing::new(select(t));
             }
         }
-        let mut blk = aes::Block::from(input.to_be_bytes());
+        let mut blk = aes::Block::default();
+        crate::block::set_be(&mut blk, input);
         self.pdf.encrypt_block(&mut blk);
         // The enciphered block is the pad (of this and up to 3 other nonces).
         let t = Zeroizing::new(u128::from_be_bytes(blk.into()));

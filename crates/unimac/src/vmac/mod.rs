@@ -128,7 +128,8 @@ impl Cipher {
 
     /// The enciphered block as a big-endian integer.
     fn encrypt(&self, x: u128) -> Zeroizing<u128> {
-        let mut b = aes::Block::from(x.to_be_bytes());
+        let mut b = aes::Block::default();
+        crate::block::set_be(&mut b, x);
         match self {
             Cipher::A128(c) => c.encrypt_block(&mut b),
             Cipher::A192(c) => c.encrypt_block(&mut b),
