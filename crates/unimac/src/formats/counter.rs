@@ -35,7 +35,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::formats::fsio::{io_msg, parent_dir, sync_dir};
+use crate::formats::fsio::{self, io_msg, parent_dir, Perm, Replace};
 use crate::macs::MacDesc;
 
 /// What a counter file is bound to: a MAC and a fingerprint of its key.
@@ -256,19 +256,9 @@ pub fn reserve(path: &Path, count: u128, binding: &Binding) -> Result<u128, Erro
     let dir = parent_dir(path);
     let base = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "counter".into());
     remove_stale_temporaries(&dir, &base);
-    let tmp = dir.join(format!(".{base}.{}.tmp", own_id()));
-    let _ = fs::remove_file(&tmp);
-    let r = write_new_private(&tmp, binding.file_text(next).as_bytes(), "temporary counter file")
-        .and_then(|_| same_mode_and_owner(&tmp, &meta, &shown));
-    if let Err(e) = r {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Err(e) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(io(format!("cannot update counter file {shown}: {e}")));
-    }
-    sync_dir(&dir).map_err(|e| io(format!("cannot sync the directory of counter file {shown}: {e}")))?;
+    // The next version: written whole with the old one's mode and owner,
+    // synced, renamed over it, the directory synced (fsio::write_file).
+    fsio::write_file(path, binding.file_text(next).as_bytes(), Replace::Allowed, Perm::Like(&meta), "counter file")?;
     drop(f); // releases the lock
     Ok(first)
 }
@@ -288,33 +278,11 @@ fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), E
         .map_err(|e| refuse(format!("not writable by us ({})", io_msg(&e))))
 }
 
-/// Give the new version of a counter file the mode and owner of the old one.
-#[cfg(unix)]
-fn same_mode_and_owner(tmp: &Path, old: &fs::Metadata, shown: &str) -> Result<(), Error> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    fs::set_permissions(tmp, fs::Permissions::from_mode(old.permissions().mode() & 0o7777))
-        .map_err(|e| io(format!("cannot give the new counter file {shown} its mode: {e}")))?;
-    let new = fs::metadata(tmp).map_err(|e| io(format!("cannot read the new counter file {shown}: {e}")))?;
-    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
-        std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid())).map_err(|e| {
-            io(format!(
-                "counter file {shown} belongs to uid {} gid {}: cannot keep its owner when updating it ({e}); not replaced",
-                old.uid(),
-                old.gid()
-            ))
-        })?;
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn same_mode_and_owner(_: &Path, _: &fs::Metadata, _: &str) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Remove `.BASE.PID.tmp` files in `dir` left by killed runs (PID no longer
-/// running); called under the counter's lock.
+/// Remove, under the counter's lock, the temporary files that killed
+/// updates left in `dir`: `.NAME.unimac-tmp-PID-HEX` (`fsio`), and the
+/// `.BASE.PID.tmp` of earlier versions, whose process PID no longer runs.
 fn remove_stale_temporaries(dir: &Path, base: &str) {
+    fsio::remove_stale_temporaries(dir);
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -326,29 +294,9 @@ fn remove_stale_temporaries(dir: &Path, base: &str) {
         else {
             continue;
         };
-        if pid != own_id() && !process_alive(pid) {
+        if pid != fsio::own_id() && !fsio::process_alive(pid) {
             let _ = fs::remove_file(e.path());
         }
-    }
-}
-
-/// This process's id, which names its temporary file. WASI has no
-/// processes (and `std::process::id` panics there): one fixed id.
-fn own_id() -> u32 {
-    if cfg!(target_os = "wasi") {
-        0
-    } else {
-        std::process::id()
-    }
-}
-
-/// Whether process `pid` may still be running: on Linux, whether
-/// `/proc/PID` exists; elsewhere assumed (its temporary file is then left).
-fn process_alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new(&format!("/proc/{pid}")).exists()
-    } else {
-        true
     }
 }
 

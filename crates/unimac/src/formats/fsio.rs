@@ -10,14 +10,22 @@
 //! read is a regular file. `O_NONBLOCK` has no effect on a regular file's
 //! reads.
 //!
-//! **Writing a file** ([`write_atomic`]): the text goes to a new temporary
-//! file beside the target (same directory, so the same file system), is
-//! synced, and only then takes the target's name — by a hard link when the
-//! target must not be overwritten (the link fails if the name exists, with
-//! no window in which another writer's file could be replaced), or by a
-//! rename when it may be. The directory is synced after. A writer killed at
-//! any point leaves either no target or the whole one; at worst a temporary
-//! file `.NAME.unimac-tmp-*` stays behind, never under the target's name.
+//! **Writing a file** ([`write_atomic`]): the text goes to a new file that
+//! has no name yet, is synced, and only then takes the target's name, so
+//! the name shows the whole file or none, and no other name ever shows it.
+//! On Linux the new file is anonymous (`O_TMPFILE` in the target's
+//! directory, so the same file system) and is linked to the name
+//! (`linkat`, which fails if the name exists: never over another writer's
+//! file); a file that may be replaced is linked under a temporary name and
+//! renamed onto the target. The directory is synced after. A writer killed
+//! at any system call leaves no file, or the whole one under its name, and
+//! never a second link to it. Where the file system has no anonymous files
+//! (or off Linux), the file is written as `.NAME.unimac-tmp-PID-HEX` beside
+//! the target and renamed onto the name (`renameat2(RENAME_NOREPLACE)`;
+//! where that is missing, a hard link and an unlink); a writer killed then
+//! leaves that temporary file, which a later write in the same directory
+//! removes once process PID no longer runs ([`remove_stale_temporaries`];
+//! writes of key and counter files check every time).
 
 use crate::prelude::*;
 use std::fs::{self, File, Metadata, OpenOptions};
@@ -141,6 +149,18 @@ pub enum Replace {
     Allowed,
 }
 
+/// The permissions a new file gets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Perm<'a> {
+    /// Mode 0666 less the umask (manifests).
+    Shared,
+    /// Mode 0600 (key files, new counter files).
+    Private,
+    /// The mode and owner of the file it replaces (a counter's next
+    /// version); private until then.
+    Like(&'a Metadata),
+}
+
 /// The directory a path's file is in (`.` for a bare name).
 pub fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
@@ -162,17 +182,85 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
-/// A new temporary file beside `path`, created exclusively (mode 0600 when
-/// `private`, else 0666 less the umask): its name and the open file.
+/// The marker in the name of a named temporary file, `.NAME.unimac-tmp-PID-HEX`
+/// (PID: the writer's process id; HEX: 12 random hex digits).
+const TEMP_MARK: &str = ".unimac-tmp-";
+
+/// This process's id, which names its temporary files. WASI has no
+/// processes (and `std::process::id` panics there): one fixed id.
+pub(crate) fn own_id() -> u32 {
+    if cfg!(target_os = "wasi") {
+        0
+    } else {
+        std::process::id()
+    }
+}
+
+/// Whether process `pid` may still be running: on unix, unless `kill(pid,
+/// 0)` says there is no such process; elsewhere assumed (its temporary
+/// files are then left).
+pub(crate) fn process_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Some(p) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) else {
+            return false;
+        };
+        !matches!(rustix::process::test_kill_process(p), Err(rustix::io::Errno::SRCH))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// A fresh temporary name for `base`: `.BASE.unimac-tmp-PID-HEX`.
+fn temp_name(base: &str) -> io::Result<String> {
+    let mut r = [0u8; 6];
+    getrandom::fill(&mut r).map_err(|e| io::Error::other(format!("the operating system's random generator failed: {e}")))?;
+    let tag: String = r.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!(".{base}{TEMP_MARK}{}-{tag}", own_id()))
+}
+
+/// The writer's process id in a temporary file's name
+/// `.NAME.unimac-tmp-PID-HEX`; `None` for any other name.
+fn temp_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let tail = &rest[rest.rfind(TEMP_MARK)? + TEMP_MARK.len()..];
+    let (pid, hex) = tail.split_once('-')?;
+    let digits = |s: &str, f: fn(&u8) -> bool| !s.is_empty() && s.as_bytes().iter().all(f);
+    if hex.len() != 12 || !digits(hex, |c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)) || !digits(pid, u8::is_ascii_digit) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Remove the temporary files `.NAME.unimac-tmp-PID-HEX` in `dir` whose
+/// writer, process PID, no longer runs (killed part-way: they are never
+/// renamed into place). A writer's own files, and those of a process that
+/// still runs, are left.
+pub(crate) fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let Some(pid) = n.to_str().and_then(temp_pid) else { continue };
+        if pid != own_id() && !process_alive(pid) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// A new temporary file `.BASE.unimac-tmp-PID-HEX` beside `path`, created
+/// exclusively (mode 0600 when `private`, else 0666 less the umask): its
+/// name and the open file.
 fn temp_beside(path: &Path, private: bool) -> io::Result<(PathBuf, File)> {
     let dir = parent_dir(path);
     let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut last = None;
     for _ in 0..16 {
-        let mut r = [0u8; 6];
-        getrandom::fill(&mut r).map_err(|e| io::Error::other(format!("the operating system's random generator failed: {e}")))?;
-        let tag: String = r.iter().map(|b| format!("{b:02x}")).collect();
-        let tmp = dir.join(format!(".{base}.unimac-tmp-{}-{tag}", std::process::id()));
+        let tmp = dir.join(temp_name(&base)?);
         let mut o = OpenOptions::new();
         o.write(true).create_new(true);
         #[cfg(unix)]
@@ -191,46 +279,254 @@ fn temp_beside(path: &Path, private: bool) -> io::Result<(PathBuf, File)> {
     Err(last.unwrap_or_else(|| io::Error::other("no temporary name")))
 }
 
+/// Give the open new file the permissions `perm` asks for: for
+/// [`Perm::Like`], the owner and then the mode of the old file.
+fn set_perm(f: &File, perm: Perm<'_>) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Perm::Like(old) = perm {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let new = f.metadata()?;
+        if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+            std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid())).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot keep its owner, uid {} gid {} ({})", old.uid(), old.gid(), io_msg(&e)))
+            })?;
+        }
+        f.set_permissions(fs::Permissions::from_mode(old.permissions().mode() & 0o7777))?;
+    }
+    let _ = (f, perm);
+    Ok(())
+}
+
+/// How a write ended, when it did not fail.
+enum Done {
+    /// The file has its name, and the directory was synced.
+    Written,
+    /// `Replace::Never` and the name was taken: nothing was written.
+    Exists,
+    /// No anonymous temporary files here (the named way is taken).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    Unsupported,
+}
+
 /// Write `text` to `path` whole or not at all (see the module's notes):
-/// temporary file beside it, fsync, then link (`Replace::Never`) or rename
+/// an anonymous temporary file in the target's directory (Linux), or a
+/// named one beside it, fsync, then link (`Replace::Never`) or rename
 /// (`Replace::Allowed`) onto the name, fsync the directory. `private` makes
 /// the file mode 0600 (key and counter files). `what` names the file in
 /// errors ("key file", "manifest").
 pub fn write_atomic(path: &Path, text: &[u8], replace: Replace, private: bool, what: &str) -> Result<(), Error> {
+    write_file(path, text, replace, if private { Perm::Private } else { Perm::Shared }, what)
+}
+
+/// [`write_atomic`] with the permissions `perm`.
+pub(crate) fn write_file(path: &Path, text: &[u8], replace: Replace, perm: Perm<'_>, what: &str) -> Result<(), Error> {
     let shown = path.display();
     let exists = || Error::Io(format!("{what} {shown} already exists; not overwriting it"));
+    let failed = |e: io::Error| Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)));
     if replace == Replace::Never && fs::symlink_metadata(path).is_ok() {
         return Err(exists());
     }
-    let (tmp, mut f) = temp_beside(path, private).map_err(|e| Error::Io(format!("cannot create {what} {shown}: {}", io_msg(&e))))?;
-    let cleanup = |e: Error| {
-        let _ = fs::remove_file(&tmp);
-        e
+    let dir = parent_dir(path);
+    let Some(name) = path.file_name() else {
+        return Err(Error::Io(format!("cannot write {what} {shown}: not a file name")));
     };
-    f.write_all(text)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| cleanup(Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)))))?;
-    drop(f);
-    match replace {
-        Replace::Allowed => {
-            fs::rename(&tmp, path).map_err(|e| cleanup(Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)))))?;
-        }
-        Replace::Never => match fs::hard_link(&tmp, path) {
-            Ok(()) => {
-                let _ = fs::remove_file(&tmp);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(cleanup(exists())),
-            // A file system without hard links: the name was free just
-            // above; take it by a rename.
-            Err(_) => {
-                if fs::symlink_metadata(path).is_ok() {
-                    return Err(cleanup(exists()));
-                }
-                fs::rename(&tmp, path).map_err(|e| cleanup(Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)))))?;
-            }
-        },
+    // A secret's directory is small: its stale temporary files (of an
+    // earlier version, or of the named way below) are removed each time.
+    if !matches!(perm, Perm::Shared) {
+        remove_stale_temporaries(&dir);
     }
-    sync_dir(&parent_dir(path)).map_err(|e| Error::Io(format!("cannot sync the directory of {what} {shown}: {}", io_msg(&e))))
+    #[cfg(target_os = "linux")]
+    let done = match anon::write(&dir, name, text, replace, perm) {
+        Ok(Done::Unsupported) => {
+            if matches!(perm, Perm::Shared) {
+                remove_stale_temporaries(&dir);
+            }
+            write_named(path, text, replace, perm)
+        }
+        r => r,
+    };
+    #[cfg(not(target_os = "linux"))]
+    let done = {
+        let _ = name;
+        remove_stale_temporaries(&dir);
+        write_named(path, text, replace, perm)
+    };
+    match done.map_err(failed)? {
+        Done::Exists => Err(exists()),
+        _ => Ok(()),
+    }
+}
+
+/// The named way: a temporary file `.NAME.unimac-tmp-PID-HEX` beside the
+/// target, written, synced, then renamed onto the name (`Replace::Never`:
+/// a rename that refuses to replace, or where there is none a hard link
+/// and an unlink), the directory synced; the temporary file is removed on
+/// any error. A writer killed before the rename leaves the temporary file,
+/// which [`remove_stale_temporaries`] removes later.
+fn write_named(path: &Path, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {
+    let (tmp, mut f) = temp_beside(path, !matches!(perm, Perm::Shared))?;
+    let r = f.write_all(text).and_then(|_| set_perm(&f, perm)).and_then(|_| f.sync_all());
+    drop(f);
+    let placed = r.and_then(|_| match replace {
+        Replace::Allowed => fs::rename(&tmp, path).map(|_| Done::Written),
+        Replace::Never => place_new(&tmp, path),
+    });
+    if !matches!(placed, Ok(Done::Written)) {
+        let _ = fs::remove_file(&tmp);
+    }
+    if let Ok(Done::Written) = placed {
+        sync_dir(&parent_dir(path))?;
+    }
+    placed
+}
+
+/// Give the file `tmp` the free name `path` without ever replacing a file
+/// there: `renameat2(RENAME_NOREPLACE)` on Linux; where the file system
+/// lacks it, or on other systems, a hard link then an unlink of `tmp`;
+/// without hard links, a rename after checking the name is free.
+fn place_new(tmp: &Path, path: &Path) -> io::Result<Done> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{renameat_with, RenameFlags, CWD};
+        use rustix::io::Errno;
+        match renameat_with(CWD, tmp, CWD, path, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(Done::Written),
+            Err(Errno::EXIST) => return Ok(Done::Exists),
+            Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    match fs::hard_link(tmp, path) {
+        Ok(()) => {
+            let _ = fs::remove_file(tmp);
+            Ok(Done::Written)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(Done::Exists),
+        Err(_) => {
+            if fs::symlink_metadata(path).is_ok() {
+                return Ok(Done::Exists);
+            }
+            fs::rename(tmp, path).map(|_| Done::Written)
+        }
+    }
+}
+
+/// The anonymous way (Linux): the file is made with `O_TMPFILE` in the
+/// target's directory, so it has no name while it is written, and is
+/// linked into place whole (`linkat`, which never replaces a name); a
+/// process killed before that leaves nothing at all.
+#[cfg(target_os = "linux")]
+mod anon {
+    use super::{set_perm, temp_name, Done, Perm, Replace};
+    use rustix::fs::{fsync, linkat, openat, renameat, unlinkat, AtFlags, Mode, OFlags, CWD};
+    use rustix::io::Errno;
+    use std::ffi::OsStr;
+    use std::fs::File;
+    use std::io::{self, Write};
+    use std::os::fd::{AsRawFd, OwnedFd};
+    use std::path::Path;
+
+    /// An anonymous file open for writing in the directory `d`; `None`
+    /// where the file system has no `O_TMPFILE`.
+    pub(super) fn open_in(d: &OwnedFd, mode: u32, read: bool) -> io::Result<Option<File>> {
+        let rw = if read { OFlags::RDWR } else { OFlags::WRONLY };
+        match openat(d, ".", OFlags::TMPFILE | rw | OFlags::CLOEXEC, Mode::from_raw_mode(mode)) {
+            Ok(fd) => Ok(Some(File::from(fd))),
+            Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The directory `dir`, opened to create and link files in it.
+    pub(super) fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
+        Ok(openat(CWD, dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
+    }
+
+    /// Link the anonymous file `f` as `name` in `d` (`EEXIST` if taken):
+    /// by `AT_EMPTY_PATH` where allowed, else through `/proc/self/fd`.
+    fn link(f: &File, d: &OwnedFd, name: &OsStr) -> Result<(), Errno> {
+        match linkat(f, "", d, name, AtFlags::EMPTY_PATH) {
+            Err(Errno::NOENT | Errno::PERM | Errno::ACCESS | Errno::INVAL) => {}
+            r => return r,
+        }
+        let proc = format!("/proc/self/fd/{}", f.as_raw_fd());
+        linkat(CWD, proc.as_str(), d, name, AtFlags::SYMLINK_FOLLOW)
+    }
+
+    pub(super) fn write(dir: &Path, name: &OsStr, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {
+        let d = open_dir(dir)?;
+        let mode = if matches!(perm, Perm::Shared) { 0o666 } else { 0o600 };
+        let Some(mut f) = open_in(&d, mode, false)? else {
+            return Ok(Done::Unsupported);
+        };
+        f.write_all(text)?;
+        set_perm(&f, perm)?;
+        f.sync_all()?;
+        match replace {
+            Replace::Never => match link(&f, &d, name) {
+                Ok(()) => {}
+                Err(Errno::EXIST) => return Ok(Done::Exists),
+                // No /proc to link through: the named way.
+                Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => return Ok(Done::Unsupported),
+                Err(e) => return Err(e.into()),
+            },
+            Replace::Allowed => {
+                // No link replaces a name: a named temporary file for the
+                // moment between the link and the rename.
+                let base = name.to_string_lossy();
+                let mut tmp = temp_name(&base)?;
+                let mut tries = 0;
+                loop {
+                    match link(&f, &d, OsStr::new(&tmp)) {
+                        Ok(()) => break,
+                        Err(Errno::EXIST) if tries < 16 => {
+                            tries += 1;
+                            tmp = temp_name(&base)?;
+                        }
+                        Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => return Ok(Done::Unsupported),
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                if let Err(e) = renameat(&d, tmp.as_str(), &d, name) {
+                    let _ = unlinkat(&d, tmp.as_str(), AtFlags::empty());
+                    return Err(e.into());
+                }
+            }
+        }
+        fsync(&d)?;
+        Ok(Done::Written)
+    }
+}
+
+/// An anonymous temporary file, open for reading and writing, in `dir`:
+/// it never has a name where the system allows (`O_TMPFILE`, Linux);
+/// elsewhere it is created under a random name (mode 0600) and that name
+/// removed at once. Nothing of it stays behind when the process ends.
+pub fn anonymous_file(dir: &Path) -> io::Result<File> {
+    #[cfg(target_os = "linux")]
+    if let Some(f) = anon::open_in(&anon::open_dir(dir)?, 0o600, true)? {
+        return Ok(f);
+    }
+    let mut last = None;
+    for _ in 0..16 {
+        let p = dir.join(temp_name("hold")?);
+        let mut o = OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        match o.open(&p) {
+            Ok(f) => {
+                fs::remove_file(&p)?;
+                return Ok(f);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary name")))
 }
 
 /// The path's components with `.` dropped and `..` applied lexically (an
