@@ -29,11 +29,22 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
             return Err(Fail("the key file and the counter file must differ".into()));
         }
     }
-    // Refuse before anything is created if a target exists.
+    // Refuse before anything is created if a target exists. The key file
+    // is made first and its counter second: a run stopped between the two
+    // leaves a key without a counter, which is given one by the command
+    // the error names (a counter without its key would be of no use).
     for p in out.iter().chain(counter.iter()) {
         if std::fs::symlink_metadata(p).is_ok() {
+            let hint = match (out, counter) {
+                (Some(o), Some(c)) if o == *p && std::fs::symlink_metadata(c).is_err() => format!(
+                    " (to give that key its counter: 'unimac keygen --key-file {} --counter {}')",
+                    o.display(),
+                    c.display()
+                ),
+                _ => String::new(),
+            };
             return Err(Fail(format!(
-                "{} already exists; not overwriting it",
+                "{} already exists; not overwriting it{hint}",
                 p.display()
             )));
         }

@@ -13,9 +13,10 @@
 //!   input (input.rs; listed files stat-ed and opened relative to their
 //!   directory, never blocking: listed.rs), big files in stripes (split.rs), the ordered thread
 //!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
-//!   SIGPIPE's default restored (sigpipe.rs: the crate's one `unsafe`).
+//!   SIGPIPE's default restored and SIGXFSZ ignored (sigpipe.rs: the
+//!   crate's one `unsafe` module).
 
-// No unsafe code but the one call of sigpipe.rs, allowed where it is declared.
+// No unsafe code but the two calls of sigpipe.rs, allowed where it is declared.
 #![deny(unsafe_code)]
 
 use std::io::{self, Write};
@@ -44,7 +45,7 @@ mod modes;
 mod names;
 mod pool;
 mod seal;
-#[allow(unsafe_code)] // one libc call; its SAFETY line is there
+#[allow(unsafe_code)] // two libc calls; their SAFETY lines are there
 mod sigpipe;
 mod split;
 mod strength;
@@ -494,6 +495,7 @@ fn threads_after_command(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStrin
 
 fn main() -> ExitCode {
     sigpipe::quiet_on_closed_pipe();
+    sigpipe::file_too_large_is_an_error();
     if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)) {
         eprintln!("unimac: {msg}");
         return ExitCode::from(2);

@@ -168,28 +168,132 @@ fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize)
     Ok(())
 }
 
+/// One record of the file of seen ids: 32 lowercase hex digits and a
+/// newline, written by one `write`.
+const RECORD: usize = 33;
+
+/// Open the file of seen ids `seen` for reading and appending, created
+/// (mode 0666 less the umask) if missing; never through a symbolic link
+/// (`O_NOFOLLOW`), never a FIFO or device (opened without blocking, then
+/// checked).
+fn open_seen(seen: &Path) -> Result<File, Fail> {
+    let shown = seen.display();
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).read(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let link = || std::fs::symlink_metadata(seen).is_ok_and(|m| m.file_type().is_symlink());
+    if !cfg!(unix) && link() {
+        return Err(Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself")));
+    }
+    let f = o.open(seen).map_err(|e| {
+        if link() {
+            Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself"))
+        } else {
+            Fail(format!("cannot open the file of seen stream ids {shown}: {}", crate::input::io_msg(&e)))
+        }
+    })?;
+    let m = f.metadata().map_err(|e| Fail(format!("cannot read {shown}: {}", crate::input::io_msg(&e))))?;
+    if !m.is_file() {
+        let what = if m.is_dir() { "a directory" } else { unimac::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file") };
+        return Err(Fail(format!("{shown}: is {what}, not a regular file; not used as the file of seen stream ids")));
+    }
+    Ok(f)
+}
+
+/// The complete records of a file of seen ids (`text`), and what to do
+/// with an unterminated last line: `Ok((complete, Tail))`. A record whose
+/// `write` was cut (a kill, a full disk, the file-size limit) is a prefix
+/// of 32 hex digits without its newline; such a claim never succeeded, so
+/// no byte of its stream was released (docs/WIRE.md §10).
+enum Tail {
+    /// The file ends with a newline (or is empty).
+    None,
+    /// 0 to 31 hex digits: names no id; cut off.
+    Cut,
+    /// All 32 digits, only the newline missing: kept, and completed (a
+    /// stream refused once too often is safe; one let through is not).
+    Complete,
+}
+
+fn torn_tail(text: &[u8]) -> (usize, Tail) {
+    let complete = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let tail = &text[complete..];
+    if tail.is_empty() {
+        (complete, Tail::None)
+    } else if !tail.iter().all(u8::is_ascii_hexdigit) || tail.len() > RECORD - 1 {
+        (text.len(), Tail::None) // not a cut record: parsed, and refused, as a line
+    } else if tail.len() == RECORD - 1 {
+        (complete, Tail::Complete)
+    } else {
+        (complete, Tail::Cut)
+    }
+}
+
 /// Claim the stream id `id` in the file of seen ids `seen` (32 hex digits
-/// a line, created if missing): under an exclusive lock, the file is read
-/// and, unless the id is there, the id is appended and synced. `Ok(false)`
-/// if it was seen before. Claimed once the first chunk verified and before
-/// any byte is released, so a stream cut short and replayed, or the same
-/// stream given to two receivers at once, is released once.
+/// a line, created if missing): under an exclusive lock, the file is read,
+/// a torn last record repaired, and, unless the id is there, the id and
+/// its newline are appended by one `write` and synced. `Ok(false)` if it
+/// was seen before. Called before the first byte of the stream is
+/// released, and only then: without `--hold` once the first chunk
+/// verified, with `--hold` once the whole stream verified. A stream cut
+/// short and replayed, or the same stream given to two receivers at once,
+/// is released once.
 fn claim_id(seen: &Path, id: &[u8; 16]) -> Result<bool, Fail> {
     let shown = seen.display();
     let io_fail = |e: io::Error| Fail(format!("cannot record the stream id in {shown}: {}", crate::input::io_msg(&e)));
-    let mut f = std::fs::OpenOptions::new().create(true).read(true).append(true).open(seen).map_err(io_fail)?;
+    let mut f = open_seen(seen)?;
     f.lock().map_err(io_fail)?;
-    let mut text = String::new();
-    f.read_to_string(&mut text).map_err(|_| Fail(format!("{shown}: not a file of stream ids (32 hex digits a line)")))?;
-    for (i, l) in text.lines().enumerate() {
+    let mut text = Vec::new();
+    f.read_to_end(&mut text).map_err(io_fail)?;
+    let (mut end, tail) = torn_tail(&text);
+    match tail {
+        Tail::None => {}
+        Tail::Cut => {
+            f.set_len(end as u64).and_then(|_| f.sync_all()).map_err(io_fail)?;
+            eprintln!("unimac: stream: {shown}: removed a torn last record ({} of 33 bytes, from a write that was cut; that stream was never released)", text.len() - end);
+        }
+        Tail::Complete => {
+            write_record(&f, b"\n").and_then(|_| f.sync_all()).map_err(io_fail)?;
+            eprintln!("unimac: stream: {shown}: completed the last record (its newline was missing)");
+            end = text.len();
+            text.push(b'\n');
+        }
+    }
+    let body = std::str::from_utf8(&text[..end]).map_err(|_| Fail(format!("{shown}: not a file of stream ids (32 hex digits a line)")))?;
+    for (i, l) in body.lines().enumerate() {
         let mut known = [0u8; 16];
         hex::decode_to_slice(l.trim(), &mut known).map_err(|_| Fail(format!("{shown}: line {}: not a stream id (32 hex digits)", i + 1)))?;
         if &known == id {
             return Ok(false);
         }
     }
-    writeln!(f, "{}", hex::encode(id)).and_then(|_| f.sync_all()).map_err(io_fail)?;
+    let mut rec = [0u8; RECORD];
+    hex::encode_to_slice(id, &mut rec[..RECORD - 1]).expect("32 digits");
+    rec[RECORD - 1] = b'\n';
+    if let Err(e) = write_record(&f, &rec).and_then(|_| f.sync_all()) {
+        // Leave the file as it was (a cut record is also repaired by the
+        // next claim, under the lock).
+        let _ = f.set_len(text.len() as u64);
+        return Err(io_fail(e));
+    }
     Ok(true)
+}
+
+/// Append `rec` by one `write` (the file is opened with `O_APPEND`): all of
+/// it, or an error ("short write" when only part went in).
+fn write_record(mut f: &File, rec: &[u8]) -> io::Result<()> {
+    loop {
+        match f.write(rec) {
+            Ok(n) if n == rec.len() => return Ok(()),
+            Ok(n) => return Err(io::Error::other(format!("short write ({n} of {} bytes; the disk is full or the file too large?)", rec.len()))),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>) -> Result<bool, Fail> {
@@ -197,7 +301,7 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     // Held output: a temporary file, removed when dropped.
     let mut held: Option<File> = None;
     if opts.hold {
-        held = Some(tempfile_in_tmp().map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
+        held = Some(unimac::formats::fsio::anonymous_file(&std::env::temp_dir()).map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
     }
     let stdout = io::stdout();
     let mut w = stdout.lock();
@@ -225,7 +329,8 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         let write_err = |e: io::Error| unimac::formats::stream::StreamError(format!("cannot write the output: {}", crate::input::io_msg(&e)));
         let res = if n == 0 {
             recv.finish()
-        } else if id_checked || opts.seen.is_none() {
+        } else if id_checked || opts.seen.is_none() || opts.hold {
+            // With --hold the id is claimed at the end, before the release.
             recv.feed_with(&buf[..n], &mut |p| sink.write_all(p).map_err(write_err))
         } else {
             // Kept back until the first chunk verified (its tag covers the
@@ -252,37 +357,19 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         }
     }
     if let Some(mut f) = held {
+        // The id is claimed now, before the first byte is released: a
+        // stream cut or changed on the way released nothing and used up
+        // nothing, and its intact resend is accepted.
+        if let (Some(p), Some(h)) = (opts.seen, recv.header()) {
+            if !claim_id(p, &h.id)? {
+                let id = hex::encode(h.id);
+                return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
+            }
+        }
         f.rewind()?;
         io::copy(&mut f, &mut w)?;
     }
     w.flush()?;
     progress.clear();
     Ok(true)
-}
-
-/// An anonymous temporary file in `$TMPDIR` (or /tmp): created, then its
-/// name removed, so nothing is left behind whatever happens.
-fn tempfile_in_tmp() -> io::Result<File> {
-    let dir = std::env::temp_dir();
-    for _ in 0..16 {
-        let mut r = [0u8; 8];
-        getrandom::fill(&mut r).map_err(|e| io::Error::other(e.to_string()))?;
-        let p = dir.join(format!(".unimac-hold-{}-{}", std::process::id(), hex::encode(r)));
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        match o.open(&p) {
-            Ok(f) => {
-                let _ = std::fs::remove_file(&p);
-                return Ok(f);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::Error::other("no temporary name"))
 }
