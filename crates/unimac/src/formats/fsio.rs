@@ -612,6 +612,66 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
     }
 
+    /// The named way (taken where the file system has no anonymous files):
+    /// whole files, never over a file, one link, no temporary file left;
+    /// the temporary files of writers that no longer run are removed, and
+    /// only those.
+    #[cfg(unix)]
+    #[test]
+    fn the_named_way_and_stale_temporaries() {
+        use std::os::unix::fs::MetadataExt;
+        let d = scratch("n");
+        let p = d.join("key");
+        assert!(matches!(write_named(&p, b"one\n", Replace::Never, Perm::Private), Ok(Done::Written)));
+        assert!(matches!(write_named(&p, b"two\n", Replace::Never, Perm::Private), Ok(Done::Exists)));
+        assert_eq!(fs::read(&p).unwrap(), b"one\n");
+        assert_eq!(fs::metadata(&p).unwrap().nlink(), 1);
+        let old = fs::metadata(&p).unwrap();
+        assert!(matches!(write_named(&p, b"three\n", Replace::Allowed, Perm::Like(&old)), Ok(Done::Written)));
+        assert_eq!(fs::read(&p).unwrap(), b"three\n");
+        let left: Vec<_> = fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+        // A dead writer's temporary file goes; a live one's, this
+        // process's, and other names stay.
+        let dead = {
+            let mut c = std::process::Command::new("true").spawn().unwrap();
+            let id = c.id();
+            c.wait().unwrap();
+            id
+        };
+        let stale = d.join(format!(".key.unimac-tmp-{dead}-0123456789ab"));
+        let live = d.join(".key.unimac-tmp-1-0123456789ab");
+        let own = d.join(format!(".key.unimac-tmp-{}-0123456789ab", std::process::id()));
+        let other = d.join(format!(".key.unimac-tmp-{dead}-0123456789AB"));
+        for f in [&stale, &live, &own, &other] {
+            fs::write(f, b"secret").unwrap();
+        }
+        assert_eq!(temp_pid(&format!(".k.unimac-tmp-{dead}-0123456789ab")), Some(dead));
+        for bad in [".k.unimac-tmp-+1-0123456789ab", ".k.unimac-tmp-1-0123456789a", "k.unimac-tmp-1-0123456789ab", ".k.unimac-tmp--0123456789ab"] {
+            assert_eq!(temp_pid(bad), None, "{bad}");
+        }
+        write_atomic(&d.join("k2"), b"k\n", Replace::Never, true, "key file").unwrap();
+        assert!(!stale.exists(), "a dead writer's temporary file is removed");
+        assert!(live.exists() && own.exists() && other.exists());
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// An anonymous file leaves no name behind.
+    #[test]
+    #[cfg_attr(target_os = "wasi", ignore = "std::env::temp_dir panics on WASI (no temporary directory)")]
+    fn anonymous_files_have_no_name() {
+        use std::io::{Read, Seek};
+        let d = scratch("a");
+        let mut f = anonymous_file(&d).unwrap();
+        f.write_all(b"held").unwrap();
+        f.rewind().unwrap();
+        let mut back = String::new();
+        f.read_to_string(&mut back).unwrap();
+        assert_eq!(back, "held");
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 0);
+        let _ = fs::remove_dir_all(&d);
+    }
+
     #[cfg(unix)]
     #[test]
     fn opens_only_regular_files() {
