@@ -277,7 +277,7 @@ fn claim_id(seen: &Path, id: &[u8; 16]) -> Result<bool, Fail> {
     if let Err(e) = write_record(&f, &rec).and_then(|_| f.sync_all()) {
         // Leave the file as it was (a cut record is also repaired by the
         // next claim, under the lock).
-        let _ = f.set_len(text.len() as u64);
+        let _ = f.set_len(end as u64);
         return Err(io_fail(e));
     }
     Ok(true)

@@ -558,6 +558,21 @@ fn file_size_limit_is_an_error_not_a_kill() {
     let o = limited(0, "stream --verify -k K --seen ids wire");
     assert!(o.stdout.is_empty());
     assert_eq!(fs::read(dir.join("ids")).unwrap(), b"", "a cut record was kept");
+    // A record cut by the limit (15 records fill 495 of the 512 bytes: 17
+    // of the next 33 go in): a short write, an error, the file cut back.
+    let full: String = (0..15).map(|i| format!("{i:032x}\n")).collect();
+    fs::write(dir.join("ids"), &full).unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -f 1; exec {bin} stream --verify -k K --seen ids wire"))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty() && stderr(&o).contains("short write (17 of 33 bytes"), "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(dir.join("ids")).unwrap(), full, "the cut record was not removed");
+    fs::write(dir.join("ids"), b"").unwrap();
     let o = limited(1, "stream --verify --hold -k K wire > out");
     assert!(o.stdout.is_empty());
     fs::remove_file(dir.join("out")).unwrap();
