@@ -281,8 +281,10 @@ enum Cmd {
         #[arg(long, requires = "verify")]
         hold: bool,
         /// With --verify: a file of stream ids seen before under this key
-        /// (created if missing): a repeated id is refused before any output,
-        /// a verified one recorded.
+        /// (created if missing; never through a symbolic link): a repeated
+        /// id is refused before any output; an id is recorded just before
+        /// the stream's first byte is released (with --hold, once the whole
+        /// stream verified: a cut delivery uses up nothing).
         #[arg(long, requires = "verify", value_name = "FILE")]
         seen: Option<PathBuf>,
         /// Bytes per chunk when framing (1 to 16MiB; default 256KiB): the

@@ -217,6 +217,7 @@ fn keygen_killed_at_every_system_call() {
         only(dir, &["f", "K"], &when);
         reset(dir, &["f"]);
     }
+    println!("keygen: {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
     assert!(whole > 0, "no kill came after the key file was linked");
     assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
 }
@@ -261,6 +262,7 @@ fn keygen_with_counter_killed_at_every_system_call() {
         only(dir, &["f", "K", "C"], &when);
         reset(dir, &["f"]);
     }
+    println!("keygen --counter: {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
     assert!(lone > 0, "no kill came between the key file and its counter");
     assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
 }
@@ -286,10 +288,10 @@ fn tag_with_counter_killed_at_every_system_call() {
             nonces.push(l.split(':').next().unwrap().to_string());
         }
     };
-    let (mut killed, mut printed_then_killed) = (0, 0);
-    for at in kill_points(&calls, main) {
+    let (mut killed, mut printed_then_killed, points) = (0, 0, kill_points(&calls, main));
+    for at in &points {
         let when = format!("tag --counter killed at {} #{}", at.name, at.nth);
-        let o = run_killed(dir, &args, &at, None);
+        let o = run_killed(dir, &args, at, None);
         if o.status.code() != Some(0) {
             killed += 1;
             printed_then_killed += usize::from(!o.stdout.is_empty());
@@ -302,7 +304,8 @@ fn tag_with_counter_killed_at_every_system_call() {
         one_link(&dir.join("C"), &when);
         only(dir, &["f", "g", "K", "C"], &when);
     }
-    assert!(killed > 50, "only {killed} runs were killed");
+    println!("tag --counter: {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
+    assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
     assert!(printed_then_killed > 0, "no run was killed after it printed a tag");
     let distinct: BTreeSet<&String> = nonces.iter().collect();
     assert_eq!(distinct.len(), nonces.len(), "a nonce was handed out twice");
@@ -336,6 +339,7 @@ fn seal_killed_at_every_system_call() {
         assert!(v.status.success(), "{when}: the manifest does not verify: {}{}", text(&v.stdout), stderr(&v));
         reset(dir, &["d", "K"]);
     }
+    println!("seal -o: {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
     assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
 }
 
@@ -360,9 +364,11 @@ fn stream_seen_killed_at_every_system_call() {
         }
         let (calls, main) = trace(dir, &args, Some(&wire));
         reset(dir, &["K"]);
-        for at in kill_points(&calls, main) {
+        let (points, mut killed) = (kill_points(&calls, main), 0);
+        for at in &points {
             let when = format!("stream --verify (hold: {hold}) killed at {} #{}", at.name, at.nth);
-            let o = run_killed(dir, &args, &at, Some(&wire));
+            let o = run_killed(dir, &args, at, Some(&wire));
+            killed += usize::from(o.status.code() != Some(0) && o.status.code() != Some(1));
             assert!(payload.starts_with(&o.stdout), "{when}: released bytes that are not the payload's");
             only(dir, &["K", "ids"], &when);
             if let Ok(ids) = fs::read(dir.join("ids")) {
@@ -384,6 +390,8 @@ fn stream_seen_killed_at_every_system_call() {
             assert!(third.stdout.is_empty() && stderr(&third).contains("seen before"), "{when}: {}", stderr(&third));
             reset(dir, &["K"]);
         }
+        println!("stream --verify --seen (hold: {hold}): {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
+        assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
     }
 }
 
