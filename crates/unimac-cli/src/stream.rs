@@ -3,8 +3,10 @@
 //! the framed stream of IN (stdin by default) to stdout; `stream --verify -k
 //! K [IN]` writes the payload, each chunk only once its tag verifies, and
 //! stops at the first bad, missing, repeated, reordered or foreign chunk,
-//! naming it. `--hold` keeps everything in a temporary file until the whole
-//! stream has verified, for consumers that must not see a prefix.
+//! naming it. `--hold` keeps everything in an anonymous temporary file
+//! until the whole stream has verified, for consumers that must not see a
+//! prefix. `--seen FILE` records each stream's id before its first byte is
+//! released, and refuses an id recorded before (docs/WIRE.md §10).
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -26,7 +28,7 @@ pub struct StreamOpts<'a> {
     /// Bytes per chunk when framing.
     pub chunk: usize,
     /// With `verify`: the file of stream ids seen before under this key;
-    /// a repeated id is refused, a verified one recorded.
+    /// a repeated id is refused, one about to be released recorded.
     pub seen: Option<&'a Path>,
     /// Use a MAC that is weak for this use (as `tag --allow-weak`).
     pub allow_weak: bool,
