@@ -9,6 +9,10 @@ use unimac::vectors;
 use crate::fail::Fail;
 use crate::{bundled, input};
 
+/// The most a vector file given by name may hold (the largest shipped is
+/// under 100 KiB).
+const MAX_VECTOR_FILE: u64 = 64 << 20;
+
 pub(crate) fn check(files: &[PathBuf]) -> Result<bool, Fail> {
     let mut inputs: Vec<(String, String)> = Vec::new();
     if files.is_empty() {
@@ -17,8 +21,9 @@ pub(crate) fn check(files: &[PathBuf]) -> Result<bool, Fail> {
         }
     } else {
         for f in files {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| Fail(format!("cannot read {}: {}", input::shown(Some(f)), input::io_msg(&e))))?;
+            let shown = input::shown(Some(f));
+            let bytes = input::read_list_argument(f, "vector file", MAX_VECTOR_FILE)?;
+            let text = String::from_utf8(bytes).map_err(|_| Fail(format!("vector file {shown}: not UTF-8 text")))?;
             inputs.push((f.display().to_string(), text));
         }
     }

@@ -50,14 +50,15 @@ fn parse_check_line(
 pub(crate) const MAX_CHECK_LINE: usize = 16 << 10;
 
 /// Read the next line of `r` into `buf` (without its newline): `Ok(None)` at
-/// the end, `Ok(Some(false))` for a line longer than [`MAX_CHECK_LINE`]
-/// (skipped to its end), `Ok(Some(true))` otherwise.
+/// the end, `Ok(Some(true))` for a line. A line longer than
+/// [`MAX_CHECK_LINE`] is an error (`InvalidData`), read no further: a check
+/// file is never read without bound, not even `/dev/zero` given as `-`.
 /// With `zero`, the next record ended by NUL instead (`verify -z`; a
 /// carriage return before it is part of the name).
 pub(crate) fn next_record(r: &mut dyn io::BufRead, buf: &mut Vec<u8>, zero: bool) -> io::Result<Option<bool>> {
     let end = if zero { b'\0' } else { b'\n' };
     buf.clear();
-    let mut fits = true;
+    let fits = true;
     let mut any = false;
     loop {
         let avail = r.fill_buf()?;
@@ -69,12 +70,10 @@ pub(crate) fn next_record(r: &mut dyn io::BufRead, buf: &mut Vec<u8>, zero: bool
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
         };
-        if fits && buf.len() + take <= MAX_CHECK_LINE + 1 {
-            buf.extend_from_slice(&avail[..take]);
-        } else {
-            fits = false;
-            buf.clear();
+        if buf.len() + take > MAX_CHECK_LINE + 2 {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("longer than {MAX_CHECK_LINE} bytes")));
         }
+        buf.extend_from_slice(&avail[..take]);
         r.consume(take);
         if done {
             if buf.last() == Some(&end) {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::checklines::bytes_path;
 use crate::fail::Fail;
-use crate::input::{read_message, shown};
+use crate::input::shown;
 
 /// Which files `tag` reads, besides the ones named.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,14 +23,16 @@ pub struct FileList<'a> {
 /// One input of `tag`: a path, or an error found while listing.
 pub(crate) type Item = (PathBuf, Option<String>);
 
+/// The most a `--files-from` list may hold.
+const MAX_FILES_FROM: u64 = 1 << 28;
+
 /// The files to tag: the named ones (directories expanded with
 /// `recursive`), then those listed in `files_from`; stdin if none at all.
 pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec<Item>, Fail> {
     let mut out: Vec<Item> = Vec::new();
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(from) = list.files_from {
-        let mut text = Vec::new();
-        read_message(Some(from), |d| text.extend_from_slice(d))?;
+        let text = crate::input::read_list_argument(from, "list", MAX_FILES_FROM)?;
         let sep = if list.zero { b'\0' } else { b'\n' };
         for name in text.split(|&c| c == sep).filter(|n| !n.is_empty()) {
             named.push(bytes_path(name));

@@ -105,6 +105,31 @@ pub fn clean_msg(msg: &str) -> String {
     terminal_safe(&s)
 }
 
+/// Open a list named as an argument (a check file, a `--files-from` list,
+/// a vector file; `what` says which) under the library's rule for
+/// arguments (`fsio::open_argument`): a named pipe, socket, device or
+/// directory is refused unopened, with one line naming it and what it is.
+/// Never `-`: the caller reads the standard input itself.
+pub fn open_list_argument(path: &Path, what: &str) -> Result<File, Fail> {
+    fsio::open_argument(path).map(|(f, _)| f).map_err(|e| {
+        let hint = if matches!(e, OpenError::NotRegular("a named pipe")) { " (a list on a pipe goes to '-', the standard input)" } else { "" };
+        Fail(format!("{what} {}{hint}", clean_msg(&e.message(&shown(Some(path))))))
+    })
+}
+
+/// The whole of a list named as an argument ([`open_list_argument`]; `-`
+/// the standard input), at most `cap` bytes: more is an error, never a
+/// read without end.
+pub fn read_list_argument(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, Fail> {
+    let shown = shown(Some(path));
+    let r = if path.as_os_str() == "-" {
+        fsio::read_capped(io::stdin().lock(), cap, what, &shown)
+    } else {
+        fsio::read_capped(open_list_argument(path, what)?, cap, what, &shown)
+    };
+    r.map_err(|e| Fail(clean_msg(&e.to_string())))
+}
+
 fn is_stdin(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p.as_os_str() == "-")
 }

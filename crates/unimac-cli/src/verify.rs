@@ -104,7 +104,7 @@ pub fn verify(
     // Big files in stripes on all allowed cores (crate::split).
     let split = SplitMac::new(&name, &key);
     // Each check file is read as a stream, line by line (a line longer than
-    // MAX_CHECK_LINE is malformed), and each listed file is opened once.
+    // MAX_CHECK_LINE is an error), and each listed file is opened once.
     let mut stdin_taken = match (stdin_lists, key_file.as_os_str() == "-") {
         (1, _) => Some("the check list"),
         (_, true) => Some("the key file"),
@@ -116,7 +116,7 @@ pub fn verify(
     if key_file.as_os_str() == "-" || stdin_lists == 1 {
         for c in checks.iter().filter(|c| c.as_os_str() != "-") {
             let shown_c = shown(Some(c));
-            let f = std::fs::File::open(c).map_err(|e| Fail(format!("cannot open {shown_c}: {}", io_msg(&e))))?;
+            let f = open_check_file(c)?;
             let mut r = io::BufReader::with_capacity(1 << 16, f);
             let mut buf = Vec::new();
             let mut i = 0usize;
@@ -138,16 +138,20 @@ pub fn verify(
         let reader: Box<dyn io::BufRead> = if c.as_os_str() == "-" {
             Box::new(io::BufReader::new(io::stdin()))
         } else {
-            let f = std::fs::File::open(c).map_err(|e| Fail(format!("cannot open {shown_c}: {}", io_msg(&e))))?;
-            if f.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(Fail(format!("cannot read {shown_c}: is a directory")));
-            }
+            let f = open_check_file(c)?;
             Box::new(io::BufReader::with_capacity(1 << 16, f))
         };
         let list = CheckList { name: &name, m: &m, split: split.as_ref(), sums_name: &shown_c, key_about: &key_about, opts };
         all_ok &= list.verify(reader, &mut seen, &mut stdin_taken)?;
     }
     Ok(all_ok)
+}
+
+/// A check file named as an argument, opened under the library's rule for
+/// arguments (`fsio::open_argument`): a named pipe, device, socket or
+/// directory is refused, never read (a check list on a pipe comes as `-`).
+fn open_check_file(c: &Path) -> Result<std::fs::File, Fail> {
+    crate::input::open_list_argument(c, "check file")
 }
 
 /// What `verify` checks tags with: the reusable MAC, or for a one-time MAC
@@ -325,6 +329,9 @@ fn verify(
         let fits = match next_record(&mut *r, &mut buf, opts.zero) {
             Ok(Some(f)) => f,
             Ok(None) => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                return Err(Fail(format!("{sums_name}: line {}: {}; not a check file", i + 1, io_msg(&e))))
+            }
             Err(e) => return Err(Fail(format!("cannot read {sums_name}: {}", io_msg(&e)))),
         };
         i += 1;

@@ -140,6 +140,38 @@ pub fn open_stated_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     Ok((f, m))
 }
 
+/// Open a file named as an argument to be read whole or line by line as a
+/// list, a manifest or a key (a key file, a check file, a manifest, a
+/// vector file): [`open_regular`] (a named pipe, socket, device or
+/// directory is refused unopened, and a named pipe swapped in cannot block
+/// the open), then `O_NONBLOCK` cleared on the regular file it opened.
+/// `-` (the standard input) is the caller's to handle, never a path here.
+pub fn open_argument(path: &Path) -> Result<(File, Metadata), OpenError> {
+    let (f, m) = open_regular(path)?;
+    #[cfg(unix)]
+    {
+        use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+        let flags = fcntl_getfl(&f).map_err(|e| OpenError::Io(e.into()))?;
+        fcntl_setfl(&f, flags - OFlags::NONBLOCK).map_err(|e| OpenError::Io(e.into()))?;
+    }
+    Ok((f, m))
+}
+
+/// Read `r` whole, at most `cap` bytes: one byte more is an error naming
+/// `shown` and `what` ("key file", "vector file") with the cap, never a
+/// read without end (`/dev/zero` given as `-`).
+pub fn read_capped(r: impl io::Read, cap: u64, what: &str, shown: &str) -> Result<Vec<u8>, Error> {
+    use io::Read;
+    let mut out = Vec::new();
+    r.take(cap + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::Io(format!("cannot read {what} {shown}: {}", io_msg(&e))))?;
+    if out.len() as u64 > cap {
+        return Err(Error::Invalid(format!("{what} {shown}: longer than {cap} bytes, the most a {what} may hold")));
+    }
+    Ok(out)
+}
+
 /// Whether [`write_atomic`] may replace an existing file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Replace {
@@ -686,6 +718,19 @@ mod tests {
         let e = open_regular(Path::new("/dev/null")).unwrap_err();
         assert!(matches!(e, OpenError::NotRegular("a character device")), "{e:?}");
         assert!(e.message("/dev/null").contains("not opened"));
+        // An argument: the same refusals, without blocking on a named pipe.
+        assert!(matches!(open_argument(Path::new("/dev/zero")), Err(OpenError::NotRegular("a character device"))));
+        assert!(matches!(open_argument(&d), Err(OpenError::NotRegular("a directory"))));
+        let fifo = d.join("fifo");
+        if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            assert!(matches!(open_argument(&fifo), Err(OpenError::NotRegular("a named pipe"))));
+        }
+        let (g, _) = open_argument(&f).unwrap();
+        let fl = rustix::fs::fcntl_getfl(&g).unwrap();
+        assert!(!fl.contains(rustix::fs::OFlags::NONBLOCK));
+        assert_eq!(read_capped(&g, 1, "list", "f").unwrap(), b"x");
+        let long = read_capped(&b"abc"[..], 2, "key file", "k").unwrap_err().to_string();
+        assert!(long.contains("key file k: longer than 2 bytes"), "{long}");
         let _ = fs::remove_dir_all(&d);
     }
 

@@ -408,7 +408,7 @@ impl KeyFile {
         let k = if path.as_os_str() == "-" {
             KeyFile::read_hinted(std::io::stdin().lock(), "-", expect)?
         } else {
-            let (f, meta) = fsio::open_regular(path).map_err(|e| open_error(&e, &shown))?;
+            let (f, meta) = fsio::open_argument(path).map_err(|e| open_error(&e, &shown))?;
             let mut k = KeyFile::read_hinted(f, &shown, expect)?;
             k.warning = open_warning(&meta, &shown);
             k
@@ -479,7 +479,16 @@ impl OneTimeKeyFile {
         let shown = path.display().to_string();
         // A regular file only (checked before the open for writing).
         drop(fsio::open_regular(path).map_err(|e| open_error(&e, &shown))?);
-        let file = OpenOptions::new().read(true).append(true).open(path).map_err(|e| {
+        let mut o = OpenOptions::new();
+        o.read(true).append(true);
+        // Not blocked by a named pipe swapped in since the check above; the
+        // open file is checked again below.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        }
+        let file = o.open(path).map_err(|e| {
             Error::Io(format!(
                 "cannot open the one-time key file {shown} for writing (it is marked spent when it tags): {}",
                 io_msg(&e)
@@ -490,6 +499,9 @@ impl OneTimeKeyFile {
         let meta = file
             .metadata()
             .map_err(|e| Error::Io(format!("cannot read key file {shown}: {}", io_msg(&e))))?;
+        if !meta.is_file() {
+            return Err(open_error(&fsio::OpenError::NotRegular("not a regular file"), &shown));
+        }
         let mut text = Zeroizing::new(Vec::with_capacity(2 * MAX_KEY_FILE as usize));
         (&file)
             .take(MAX_KEY_FILE + 1)
