@@ -6,16 +6,18 @@
 use std::io;
 
 use unimac::formats::checkline;
-pub(crate) use unimac::formats::checkline::{decode_value, escape_name, split_line as split_check_line};
+pub(crate) use unimac::formats::checkline::{decode_value, split_line as split_check_line};
+#[cfg(test)]
+use unimac::formats::checkline::escape_name;
 pub(crate) use unimac::formats::manifest::{bytes_path, path_bytes};
 
-/// A name as `verify` prints it: escaped as in a tag line, and every other
-/// control character as `\xNN` too (then with the leading backslash), so
-/// that no control byte of a check line reaches the terminal.
+/// A name as `verify` and `seal` print it: escaped as in a tag line
+/// (`checkline::escape_line_name`: control and format characters, bidi
+/// controls and line separators escaped), so that no name can move the
+/// terminal's cursor or pass for another name; `true` if anything was (the
+/// line then starts with a backslash).
 pub(crate) fn display_name(name: &[u8]) -> (bool, Vec<u8>) {
-    let (esc, e) = escape_name(name);
-    let safe = crate::input::terminal_safe_bytes(&e);
-    (esc || safe != e, safe)
+    checkline::escape_line_name(name)
 }
 
 /// One line of `tag`'s output: `[NONCE:]TAG  FILE`, or with `bsd`

@@ -52,17 +52,20 @@ pub fn shown(path: Option<&Path>) -> String {
 }
 
 /// `s` with every control character (NUL, ESC, newline, DEL, the C1
-/// controls U+0080 to U+009F) written as `\xNN` (`\u{NNNN}` past 0xFF),
-/// so that a name or a line read from a file cannot move the cursor,
-/// recolour or retitle the terminal it is printed on.
+/// controls U+0080 to U+009F), format character (general category Cf: the
+/// bidi controls, zero-width characters, U+FEFF, …) and line or paragraph
+/// separator (`checkline::is_hidden`) written as `\xNN` (`\u{NNNN}` past
+/// 0xFF), so that a name or a line read from a file cannot move the cursor,
+/// recolour or retitle the terminal it is printed on, nor pass for another.
 pub fn terminal_safe(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
+    use unimac::formats::checkline::is_hidden;
+    if !s.chars().any(is_hidden) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c as u32 {
-            _ if !c.is_control() => out.push(c),
+            _ if !is_hidden(c) => out.push(c),
             n @ 0..=0xff => out.push_str(&format!("\\x{n:02x}")),
             n => out.push_str(&format!("\\u{{{n:04x}}}")),
         }
@@ -70,6 +73,7 @@ pub fn terminal_safe(s: &str) -> String {
     out
 }
 
+#[cfg(test)]
 /// The bytes of a name as [`terminal_safe`] shows them: valid UTF-8 with
 /// its control characters escaped; bytes that are not UTF-8 kept as they
 /// are (a Latin-1 name stays byte for byte), but for 0x80 to 0x9F, which
@@ -111,9 +115,14 @@ pub fn clean_msg(msg: &str) -> String {
 /// directory is refused unopened, with one line naming it and what it is.
 /// Never `-`: the caller reads the standard input itself.
 pub fn open_list_argument(path: &Path, what: &str) -> Result<File, Fail> {
-    fsio::open_argument(path).map(|(f, _)| f).map_err(|e| {
-        let hint = if matches!(e, OpenError::NotRegular("a named pipe")) { " (a list on a pipe goes to '-', the standard input)" } else { "" };
-        Fail(format!("{what} {}{hint}", clean_msg(&e.message(&shown(Some(path))))))
+    let name = shown(Some(path));
+    fsio::open_argument(path).map(|(f, _)| f).map_err(|e| match e {
+        OpenError::NotFound => Fail(format!("cannot open {what} {name}: No such file or directory")),
+        OpenError::Io(e) => Fail(format!("cannot open {what} {name}: {}", io_msg(&e))),
+        OpenError::NotRegular(k) => {
+            let hint = if k == "a named pipe" { " (a list on a pipe goes to '-', the standard input)" } else { "" };
+            Fail(format!("{what} {name}: is {k}, not a regular file; not opened{hint}"))
+        }
     })
 }
 
@@ -614,6 +623,7 @@ mod tests {
         assert_eq!(terminal_safe("plain é"), "plain é");
         assert_eq!(terminal_safe("a\x1b[31mb\0c\n\u{7f}\u{9b}"), "a\\x1b[31mb\\x00c\\x0a\\x7f\\x9b");
         assert_eq!(terminal_safe_bytes(b"caf\xe9 \x9b\x1b"), b"caf\xe9 \\x9b\\x1b".to_vec());
+        assert_eq!(terminal_safe("a\u{202e}b\u{200b}c\u{2066}d\u{feff}e\u{2028}"), "a\\u{202e}b\\u{200b}c\\u{2066}d\\u{feff}e\\u{2028}");
         assert_eq!(
             clean_msg("cannot open f: No such file or directory (os error 2)"),
             "cannot open f: No such file or directory"

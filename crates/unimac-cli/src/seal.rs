@@ -23,7 +23,6 @@ use unimac::formats::walk::{walk, Walked};
 use unimac::macs::{Framing, MacDesc};
 use unimac::registry::{self, NamedMac};
 
-use crate::checklines::escape_name;
 use crate::fail::{per_file, Fail};
 use crate::files::{collect_files, FileList, Item};
 #[cfg(unix)]
@@ -385,9 +384,7 @@ pub fn is_manifest(path: &Path) -> bool {
 /// A name as `verify` shows it: escaped as in a line, and every other
 /// control character as `\xNN` (then too with the leading backslash).
 fn shown_name(name: &[u8]) -> (bool, Vec<u8>) {
-    let (esc, e) = escape_name(name);
-    let safe = crate::input::terminal_safe_bytes(&e);
-    (esc || safe != e, safe)
+    crate::checklines::display_name(name)
 }
 
 /// A status line: the names shown (a leading backslash if any is

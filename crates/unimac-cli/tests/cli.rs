@@ -261,7 +261,7 @@ fn check_vectors_exit_codes_and_summary() {
     assert!(out.contains("bad.jsonl:1: mac-hash127 FAILED"));
     assert_error(
         &run(&["check-vectors", &d.s("missing.jsonl")]),
-        "cannot read",
+        "cannot open vector file",
     );
     // The bundled vectors: the summary line is always there.
     let o = run(&["check-vectors"]);
