@@ -701,7 +701,7 @@ fn tag_errors_write_nothing() {
     );
     assert_error(
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
-        "not a key file",
+        "line 3, byte 1: not 'spent', the one line a key file may hold after the key",
     );
     let bad = d.write_private(
         "bad3",
@@ -709,7 +709,7 @@ fn tag_errors_write_nothing() {
     );
     assert_error(
         &run(&["tag", "hash127-aes", "--key-file", &bad, &f]),
-        "not a key file",
+        "line 2, byte 1: not a hex digit",
     );
     let bad = d.write_private(
         "bad4",
@@ -1277,7 +1277,7 @@ fn one_time_key_tags_once_then_only_verifies() {
     let bad = d.write_private("bad", format!("{before}spent\nspent\n").as_bytes());
     assert_error(
         &run(&["verify", "hash127", "--key-file", &bad, "--check", &s]),
-        "not a key file",
+        "line 4, byte 1: more lines than a key file holds",
     );
 }
 

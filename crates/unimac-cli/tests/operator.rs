@@ -952,9 +952,10 @@ fn bench_never_panics() {
     assert_error(&run(&["bench", "no-such-name"]), "unknown name");
 }
 
-/// Check files and key files with CRLF line ends, and key files with spaces
-/// or tabs at the end of a line, are read as sha256sum -c reads them; a
-/// tag that no longer matches still fails.
+/// Check files with CRLF line ends are read as sha256sum -c reads them; a
+/// key file is read strictly (docs/WIRE.md 9.1): CRLF line ends, blanks at
+/// a line's end, upper-case hex and a `mac-` prefix are each refused with
+/// the line and the byte named. A tag that no longer matches still fails.
 #[test]
 fn crlf_and_trailing_blanks_are_plain_line_ends() {
     let d = Dir::unique("op-test");
@@ -964,15 +965,41 @@ fn crlf_and_trailing_blanks_are_plain_line_ends() {
     let sums = ok(&run(&["tag", "hash127-aes", "--key-file", &k, &a, &b]));
     let crlf = d.write("SUMS.crlf", sums.replace('\n', "\r\n").as_bytes());
     assert_eq!(ok(&run(&["verify", "--key-file", &k, &crlf])), format!("{a}: OK\n{b}: OK\n"));
-    // The same key file written with CRLF and trailing blanks.
+    // The same key file in each lenient form: refused, the place named.
     let text = std::fs::read_to_string(&k).unwrap();
-    let messy = d.write("k.messy", text.replace('\n', " \t\r\n").as_bytes());
+    let hex_line = text.lines().nth(1).unwrap().to_string();
+    let first_letter = hex_line.bytes().position(|c| c.is_ascii_alphabetic());
+    let mut forms = vec![
+        ("k.crlf", text.replace('\n', "\r\n"), "line 1, byte 23: a carriage return; key files end each line with a bare newline".to_string()),
+        ("k.blank", text.replacen('\n', " \n", 1), "line 1, byte 23: a blank at the end of the line; key files hold none".to_string()),
+        ("k.tab", text.replace(&format!("{hex_line}\n"), &format!("{hex_line}\t\n")), "line 2, byte 65: a blank at the end of the line".to_string()),
+        ("k.mac", text.replace("unimac-key hash127-aes", "unimac-key mac-hash127-aes"), "line 1, byte 12: the MAC's name with 'mac-'".to_string()),
+    ];
+    if let Some(j) = first_letter {
+        forms.push((
+            "k.upper",
+            text.replace(&hex_line, &hex_line.to_uppercase()),
+            format!("line 2, byte {}: upper-case hex; key files are written in lower-case hex", j + 1),
+        ));
+    }
+    for (name, body, want) in forms {
+        let f = d.write(name, body.as_bytes());
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        for args in [vec!["verify", "--key-file", &f, &crlf], vec!["tag", "hash127-aes", "--key-file", &f, &a]] {
+            let o = run(&args);
+            assert_error(&o, &format!("key file {f}: {want}"));
+        }
+    }
+    // Without its final newline the key file is still the key (docs/WIRE.md 9.1).
+    let bare_end = d.write("k.noeol", text.trim_end().as_bytes());
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&messy, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::set_permissions(&bare_end, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    assert_eq!(ok(&run(&["verify", "--key-file", &messy, &crlf])), format!("{a}: OK\n{b}: OK\n"));
-    assert_eq!(ok(&run(&["tag", "hash127-aes", "--key-file", &messy, &a])), sums.lines().next().unwrap().to_string() + "\n");
+    assert_eq!(ok(&run(&["verify", "--key-file", &bare_end, &crlf])), format!("{a}: OK\n{b}: OK\n"));
     // A changed file still fails under CRLF lines.
     std::fs::write(&b, b"gamma").unwrap();
     let o = run(&["verify", "--key-file", &k, &crlf]);

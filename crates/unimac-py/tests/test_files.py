@@ -7,6 +7,7 @@ import ast
 import errno
 import os
 import pathlib
+import re
 import stat
 import subprocess
 
@@ -164,9 +165,25 @@ def test_save_and_load_key(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         unimac.load_key(tmp_path / "none.key")
     assert e.value.errno == errno.ENOENT
-    # As the CLI reads them: CRLF and blanks at line ends, a spent mark.
-    q = tmp_path / "crlf.key"
-    q.write_bytes(f"unimac-key hash127 \r\n{key.hex()}\t\r\nspent\r\n".encode())
+    # Strictly, as the CLI reads them (docs/WIRE.md 9.1): CRLF line ends,
+    # blanks at line ends, upper-case hex and 'mac-' are refused, with the
+    # line and the byte named.
+    for body, want in [
+        (f"unimac-key hash127\r\n{key.hex()}\n", "line 1, byte 19: a carriage return"),
+        (f"unimac-key hash127 \n{key.hex()}\n", "line 1, byte 19: a blank at the end of the line"),
+        (f"unimac-key hash127\n{key.hex()}\t\n", f"line 2, byte {2 * len(key) + 1}: a blank at the end of the line"),
+        (f"unimac-key mac-hash127\n{key.hex()}\n", "line 1, byte 12: the MAC's name with 'mac-'"),
+        (f"unimac-key hash127\nAB{key.hex()[2:]}\n", "line 2, byte 1: upper-case hex; key files are written in lower-case hex"),
+    ]:
+        bad = tmp_path / "bad.key"
+        bad.write_bytes(body.encode())
+        bad.chmod(0o600)
+        with pytest.raises(ValueError, match=re.escape(f"key file {bad}: {want}")):
+            unimac.load_key(bad)
+        bad.unlink()
+    # A spent mark.
+    q = tmp_path / "spent.key"
+    q.write_bytes(f"unimac-key hash127\n{key.hex()}\nspent\n".encode())
     q.chmod(0o600)
     # A one-time key never comes back as bytes: a spent file gives a key
     # that only checks.

@@ -6,11 +6,13 @@
 //! ```
 //!
 //! Written once (mode 0600, whole or not at all: [`KeyFile::write_new`])
-//! and never overwritten; read strictly (exactly these lines, the hex of a
-//! key of the MAC's length; CRLF line ends and blanks at line ends, as
-//! editors leave them, are taken as plain newlines). A bare hex file (the
-//! format before the name line) is refused with the command that converts
-//! it.
+//! and never overwritten; read strictly: exactly these lines, the MAC's
+//! name as `keygen` writes it (without `mac-`), the hex of a key of the
+//! MAC's length in lower case, each line ended by a bare newline (the last
+//! may lack it). Anything else (a CRLF line end, a blank at a line's end,
+//! upper-case hex, a `mac-` prefix) is refused with an error naming the
+//! line and the byte. A bare hex file (the format before the name line) is
+//! refused with the command that converts it.
 //!
 //! **One-time keys.** The key of a one-message MAC (`hash127`,
 //! `hash127-96`) may tag one message. The file records it: the line `spent`
@@ -275,36 +277,15 @@ impl KeyFile {
     /// [`KeyFile::parse`], with the MAC the caller expects (a bare hex
     /// file's conversion hint then names it).
     fn parse_hinted(text: &[u8], shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
-        let mut text: Zeroizing<Vec<u8>> = Zeroizing::new(text.to_vec());
-        // Line ends as editors write them: CRLF, and spaces or tabs at the
-        // end of a line, are taken as plain newlines (in a zeroized copy).
-        if text.iter().any(|&c| c == b'\r' || c == b' ' || c == b'\t') {
-            let mut clean = Zeroizing::new(Vec::with_capacity(text.len()));
-            for line in text.split_inclusive(|&c| c == b'\n') {
-                let (body, nl) = match line.strip_suffix(b"\n") {
-                    Some(b) => (b, true),
-                    None => (line, false),
-                };
-                let end = body
-                    .iter()
-                    .rposition(|&c| !matches!(c, b'\r' | b' ' | b'\t'))
-                    .map_or(0, |i| i + 1);
-                clean.extend_from_slice(&body[..end]);
-                if nl {
-                    clean.push(b'\n');
-                }
-            }
-            text = clean;
-        }
-        let (body, spent): (&[u8], bool) = match text.strip_suffix(b"\nspent\n") {
-            Some(b) => (b, true),
-            None => (text.strip_suffix(b"\n").unwrap_or(&text), false),
+        // Byte by byte, without copies of the key: lines split in place.
+        let at = |line: usize, byte: usize, what: &str| {
+            Error::Invalid(format!("key file {shown}: line {line}, byte {byte}: {what}"))
         };
-        let Some(rest) = body
-            .strip_prefix(MAGIC.as_bytes())
-            .and_then(|r| r.strip_prefix(b" "))
-        else {
-            if !body.is_empty() && body.iter().all(|c| c.is_ascii_hexdigit()) {
+        let body = text.strip_suffix(b"\n").unwrap_or(text);
+        let lines: Vec<&[u8]> = body.split(|&c| c == b'\n').collect();
+        let first = lines[0];
+        let Some(name) = first.strip_prefix(MAGIC.as_bytes()).and_then(|r| r.strip_prefix(b" ")) else {
+            if !first.is_empty() && first.iter().all(u8::is_ascii_hexdigit) {
                 let n = expect
                     .and_then(|n| KeyKind::from_name(n).ok())
                     .map_or("NAME", |k| k.name());
@@ -314,17 +295,27 @@ impl KeyFile {
             }
             return Err(not_key(shown));
         };
-        let nl = rest
-            .iter()
-            .position(|&c| c == b'\n')
-            .ok_or_else(|| not_key(shown))?;
-        let (file_name, hexpart) = (&rest[..nl], &rest[nl + 1..]);
-        let file_name = core::str::from_utf8(file_name).map_err(|_| not_key(shown))?;
-        // `hash127-aes` as keygen writes it (or `mac-hash127-aes`).
+        // What each line's bytes may not be: a carriage return (CRLF line
+        // ends), a blank at the end of a line.
+        for (i, l) in lines.iter().enumerate() {
+            if let Some(j) = l.iter().position(|&c| c == b'\r') {
+                return Err(at(i + 1, j + 1, "a carriage return; key files end each line with a bare newline"));
+            }
+            if let Some(&c) = l.last() {
+                if c == b' ' || c == b'\t' {
+                    return Err(at(i + 1, l.len(), "a blank at the end of the line; key files hold none"));
+                }
+            }
+        }
+        let name_at = MAGIC.len() + 2;
+        if name.starts_with(b"mac-") {
+            return Err(at(1, name_at, "the MAC's name with 'mac-'; key files name it without (as 'unimac keygen' writes it)"));
+        }
+        let file_name = core::str::from_utf8(name).map_err(|_| not_key(shown))?;
         let kind = if file_name == KeyKind::Modp.name() {
             KeyKind::Modp
         } else {
-            match macs::find(file_name) {
+            match macs::find(file_name).filter(|d| d.name == file_name) {
                 Some(d) => KeyKind::Mac(d),
                 None => {
                     return Err(Error::Invalid(format!(
@@ -333,8 +324,30 @@ impl KeyFile {
                 }
             }
         };
-        if hexpart.is_empty() || !hexpart.iter().all(u8::is_ascii_hexdigit) {
+        let hexpart = *lines.get(1).ok_or_else(|| not_key(shown))?;
+        if hexpart.is_empty() {
             return Err(not_key(shown));
+        }
+        for (j, &c) in hexpart.iter().enumerate() {
+            match c {
+                b'0'..=b'9' | b'a'..=b'f' => {}
+                b'A'..=b'F' => return Err(at(2, j + 1, "upper-case hex; key files are written in lower-case hex")),
+                _ => return Err(at(2, j + 1, "not a hex digit")),
+            }
+        }
+        let spent = match lines.get(2) {
+            None => false,
+            Some(&l) if l == b"spent" && kind_one_time(kind) => true,
+            Some(&l) if l == b"spent" => {
+                return Err(Error::Invalid(format!(
+                    "key file {shown}: line 3: 'spent' marks a one-time MAC's key; {} is not one",
+                    kind.name()
+                )))
+            }
+            Some(_) => return Err(at(3, 1, "not 'spent', the one line a key file may hold after the key")),
+        };
+        if lines.len() > 3 {
+            return Err(at(4, 1, "more lines than a key file holds"));
         }
         if !hexpart.len().is_multiple_of(2) {
             return Err(Error::Invalid(format!(
@@ -359,9 +372,6 @@ impl KeyFile {
         let d = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
         for (i, pair) in hexpart.chunks(2).enumerate() {
             key[i] = (d(pair[0]) << 4) | d(pair[1]);
-        }
-        if spent && !kind_one_time(kind) {
-            return Err(not_key(shown));
         }
         Ok(KeyFile {
             kind,
@@ -613,6 +623,28 @@ mod tests {
         }
         let e = KeyFile::parse(b"00112233\n", "k").unwrap_err().to_string();
         assert!(e.contains("bare hex"), "{e}");
+        // Each lenient form, refused with its line and byte.
+        let text = core::str::from_utf8(&t).unwrap().to_string();
+        let hex = text.lines().nth(1).unwrap();
+        let upper = format!("unimac-key hash127-aes\n{}\n", hex.to_uppercase());
+        let first_letter = hex.bytes().position(|c| c.is_ascii_alphabetic()).unwrap_or(0) + 1;
+        for (bad, want) in [
+            (text.replace('\n', "\r\n"), "key file k.key: line 1, byte 23: a carriage return; key files end each line with a bare newline".to_string()),
+            (text.replacen('\n', " \n", 1), "key file k.key: line 1, byte 23: a blank at the end of the line; key files hold none".to_string()),
+            (format!("unimac-key hash127-aes\n{hex}\t\n"), "key file k.key: line 2, byte 65: a blank at the end of the line; key files hold none".to_string()),
+            (text.replace(" hash127-aes", " mac-hash127-aes"), "key file k.key: line 1, byte 12: the MAC's name with 'mac-'; key files name it without (as 'unimac keygen' writes it)".to_string()),
+            (format!("unimac-key hash127-aes\n{hex}\nspent\n"), "key file k.key: line 3: 'spent' marks a one-time MAC's key; hash127-aes is not one".to_string()),
+            (format!("unimac-key hash127-aes\n{hex}\nx\n"), "key file k.key: line 3, byte 1: not 'spent', the one line a key file may hold after the key".to_string()),
+            (format!("unimac-key hash127-aes\n{}g\n", &hex[1..]), "key file k.key: line 2, byte 64: not a hex digit".to_string()),
+        ] {
+            assert_eq!(KeyFile::parse(bad.as_bytes(), "k.key").unwrap_err().to_string(), want, "{bad:?}");
+        }
+        if hex.bytes().any(|c| c.is_ascii_alphabetic()) {
+            let e = KeyFile::parse(upper.as_bytes(), "k.key").unwrap_err().to_string();
+            assert_eq!(e, format!("key file k.key: line 2, byte {first_letter}: upper-case hex; key files are written in lower-case hex"));
+        }
+        // What keygen writes parses, with or without its final newline.
+        assert_eq!(KeyFile::parse(&t[..t.len() - 1], "k").unwrap().key(), k.key());
         // `spent` means something only on a one-time key.
         let mut s = t.to_vec();
         s.extend_from_slice(b"spent\n");
