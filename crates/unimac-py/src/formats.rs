@@ -24,6 +24,27 @@ pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
     }
 }
 
+/// The file descriptor of the list at `path` (a check file; `what` names
+/// it in errors), opened under the library's rule for arguments
+/// (`fsio::open_argument`): a named pipe, device, socket or directory is
+/// refused unopened (an `OSError` naming it and what it is:
+/// `IsADirectoryError` for a directory), so that reading it can neither
+/// block nor run without end. Python takes the descriptor over.
+#[cfg(unix)]
+#[pyfunction]
+#[pyo3(name = "_open_argument")]
+pub fn open_argument(py: Python<'_>, path: PathBuf, what: &str) -> PyResult<i32> {
+    use std::os::fd::IntoRawFd;
+    use unimac::formats::fsio::{self, OpenError};
+    let shown = path.display().to_string();
+    match py.allow_threads(|| fsio::open_argument(&path)) {
+        Ok((f, _)) => Ok(f.into_raw_fd()),
+        Err(OpenError::Io(e)) => Err(oserror::from_io(py, &e, &path)),
+        Err(OpenError::NotFound) => Err(oserror::from_message(py, format!("cannot open {what} {shown}: No such file or directory"), &path)),
+        Err(OpenError::NotRegular(k)) => Err(oserror::from_message(py, format!("{what} {shown}: is {k}, not a regular file; not opened"), &path)),
+    }
+}
+
 /// The key of a key file at `path`, or of `(name, key)`.
 pub(crate) fn key_of(
     py: Python<'_>,

@@ -217,7 +217,7 @@ impl UnimacHash {
     /// The tag (bytes). For ``shoup4-*`` it is ``r ‖ s ‖ tag`` (the random
     /// pair first), as sent.
     ///
-    /// >>> len(unimac.new("umac64", bytes(16), nonce=bytes(8)).digest())
+    /// >>> len(unimac.new("umac64", bytes(16), nonce=bytes(8), caller_manages_nonces=True).digest())
     /// 8
     fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let d = self.finish()?;
@@ -339,9 +339,9 @@ impl UnimacHash {
 /// second tag under one nonce voids the MAC's guarantee.
 ///
 /// >>> import unimac
-/// >>> h = unimac.new("wc-mmh32x2", bytes(32), b"attack at ", nonce=(1).to_bytes(16, "little"))
+/// >>> h = unimac.new("wc-mmh32x2", bytes(32), b"attack at ", nonce=(1).to_bytes(16, "little"), caller_manages_nonces=True)
 /// >>> h.update(b"dawn")
-/// >>> h.digest() == unimac.tag("wc-mmh32x2", bytes(32), b"attack at dawn", nonce=(1).to_bytes(16, "little"))
+/// >>> h.digest() == unimac.tag("wc-mmh32x2", bytes(32), b"attack at dawn", nonce=(1).to_bytes(16, "little"), caller_manages_nonces=True)
 /// True
 /// >>> h.update(b"!")
 /// Traceback (most recent call last):
@@ -358,15 +358,54 @@ impl UnimacHash {
 /// >>> unimac.new(bytes(32), msg=b"m", digestmod="HASH127-AES").name
 /// 'hash127-aes'
 #[pyfunction]
-#[pyo3(name = "new", signature = (*args, **kwargs), text_signature = "(name, key, data=None, *, nonce=None)")]
+#[pyo3(name = "new", signature = (*args, **kwargs), text_signature = "(name, key, data=None, *, nonce=None, caller_manages_nonces=False)")]
 fn new_(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<UnimacHash> {
     let a = NewArgs::parse(args, kwargs)?;
     let name = a.name.extract::<String>()?;
+    caller_nonce_by_name(&name, "new", a.nonce.as_ref(), a.caller_manages_nonces)?;
     let h = new_object(&name, &a.key, a.nonce.as_ref())?;
     if let Some(d) = &a.data {
         h.update(d)?;
     }
     Ok(h)
+}
+
+/// A caller's nonce at a door that makes a tag (`door`, as the caller wrote
+/// it: "Mac.tag", "new", …) is taken only with `caller_manages_nonces=True`,
+/// as the command line's `--nonce` needs `--caller-manages-nonces` and
+/// `unimac.dask` the same keyword: unimac cannot know whether the nonce was
+/// used before under this key. (The opt-in without a nonce changes
+/// nothing: code that passes `nonce=None` for the MACs without one may
+/// keep the keyword.) Checking a tag (`verify`) takes the nonce it was made
+/// with and needs no opt-in.
+pub(crate) fn caller_nonce(name: &str, door: &str, given: bool, caller_manages_nonces: bool) -> PyResult<()> {
+    if given && !caller_manages_nonces {
+        return Err(PyValueError::new_err(format!(
+            "{name}: {door}(nonce=...) takes a nonce the caller keeps from ever repeating under this key: pass caller_manages_nonces=True (unimac cannot know whether it was used before; unimac.Counter(...).next() gives nonces that never repeat)"
+        )));
+    }
+    Ok(())
+}
+
+/// The MAC's name (without `mac-`) if `name` (any spelling a door takes)
+/// is a MAC that takes a nonce from its caller (not `shoup4-*`, which
+/// draws its pair, nor a hash).
+pub(crate) fn nonce_mac(name: &str) -> Option<String> {
+    match names::resolve_any(name) {
+        Ok((full, true)) => {
+            let bare = &full["mac-".len()..];
+            registry::desc(bare).is_ok_and(|d| d.takes_nonce()).then(|| bare.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// [`caller_nonce`] at a door that names its MAC by `name`.
+pub(crate) fn caller_nonce_by_name(name: &str, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
+    match nonce_mac(name) {
+        Some(bare) => caller_nonce(&bare, door, nonce.is_some_and(|n| !n.is_none()), caller_manages_nonces),
+        None => Ok(()),
+    }
 }
 
 /// The two orders `unimac.new` takes, for its `TypeError`s.
@@ -379,6 +418,7 @@ struct NewArgs<'py> {
     key: Bound<'py, PyAny>,
     data: Option<Bound<'py, PyAny>>,
     nonce: Option<Bound<'py, PyAny>>,
+    caller_manages_nonces: bool,
 }
 
 impl<'py> NewArgs<'py> {
@@ -429,6 +469,7 @@ impl<'py> NewArgs<'py> {
             vals[i] = Some(v);
         }
         let mut nonce = None;
+        let mut caller_manages_nonces = false;
         for (k, v) in kwargs
             .map(|k| k.iter().collect::<Vec<_>>())
             .unwrap_or_default()
@@ -436,6 +477,10 @@ impl<'py> NewArgs<'py> {
             let k: String = k.extract()?;
             if k == "nonce" {
                 nonce = Some(v);
+                continue;
+            }
+            if k == "caller_manages_nonces" {
+                caller_manages_nonces = v.is_truthy()?;
                 continue;
             }
             match params.iter().position(|p| *p == k) {
@@ -485,6 +530,7 @@ impl<'py> NewArgs<'py> {
             key,
             data,
             nonce,
+            caller_manages_nonces,
         })
     }
 }
@@ -741,15 +787,23 @@ impl PyMac {
     /// the nonce is ``r ‖ s``, drawn at random when not given, and the
     /// result is ``r ‖ s ‖ tag``).
     ///
-    /// >>> len(unimac.Mac("umac64", bytes(16)).tag(b"msg", nonce=bytes(8)))
+    /// A nonce given by the caller is taken only with
+    /// ``caller_manages_nonces=True``: unimac cannot know whether it was
+    /// used before under this key (:meth:`Counter.next` gives nonces that
+    /// never repeat).
+    ///
+    /// >>> len(unimac.Mac("umac64", bytes(16)).tag(b"msg", nonce=bytes(8), caller_manages_nonces=True))
     /// 8
-    #[pyo3(signature = (data, nonce = None))]
+    #[pyo3(signature = (data, nonce = None, *, caller_manages_nonces = false))]
     fn tag<'py>(
         &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
         nonce: Option<&Bound<'py, PyAny>>,
+        caller_manages_nonces: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let given = nonce.is_some_and(|n| !n.is_none()) && self.mac.desc().takes_nonce();
+        caller_nonce(&self.name, "Mac.tag", given, caller_manages_nonces)?;
         let n = match nonce {
             Some(n) => Some(buffer::data(n, "nonce")?),
             None => None,
@@ -793,13 +847,16 @@ impl PyMac {
     /// Traceback (most recent call last):
     /// ...
     /// FileNotFoundError: [Errno 2] No such file or directory: 'missing.txt'
-    #[pyo3(signature = (path, nonce = None))]
+    #[pyo3(signature = (path, nonce = None, *, caller_manages_nonces = false))]
     fn tag_file<'py>(
         &self,
         py: Python<'py>,
         path: PathBuf,
         nonce: Option<&Bound<'py, PyAny>>,
+        caller_manages_nonces: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let given = nonce.is_some_and(|n| !n.is_none()) && self.mac.desc().takes_nonce();
+        caller_nonce(&self.name, "Mac.tag_file", given, caller_manages_nonces)?;
         let n = bytes_of(nonce, "nonce")?;
         // The nonce is checked (with the library's messages) before the
         // file is read.
@@ -842,21 +899,26 @@ impl PyMac {
     }
 }
 
-/// One-shot tag: ``Mac(name, key).tag(data, nonce)``.
+/// One-shot tag: ``Mac(name, key).tag(data, nonce, caller_manages_nonces=...)``
+/// (a caller's nonce only with ``caller_manages_nonces=True``).
 ///
 /// >>> import unimac
 /// >>> len(unimac.tag("hash127-aes", bytes(32), b"attack at dawn"))
 /// 16
 #[pyfunction]
-#[pyo3(signature = (name, key, data, nonce = None))]
+#[pyo3(signature = (name, key, data, nonce = None, *, caller_manages_nonces = false))]
 fn tag<'py>(
     py: Python<'py>,
     name: &str,
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     nonce: Option<&Bound<'py, PyAny>>,
+    caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    PyMac::py_new(name, key)?.tag(py, data, nonce)
+    let m = PyMac::py_new(name, key)?;
+    let given = nonce.is_some_and(|n| !n.is_none()) && m.mac.desc().takes_nonce();
+    caller_nonce(&m.name, "tag", given, caller_manages_nonces)?;
+    m.tag(py, data, nonce, caller_manages_nonces)
 }
 
 /// One-shot verification: ``Mac(name, key).verify(data, tag, nonce)``;
@@ -882,11 +944,16 @@ fn verify(
 /// ``keystream`` with ``length``) and MACs (``mac-X``, or ``X`` when ``X``
 /// is not itself a hash name).
 ///
+/// A nonce MAC's nonce given by the caller is taken only with
+/// ``caller_manages_nonces=True`` (as ``unimac compute --nonce`` needs
+/// ``--caller-manages-nonces``).
+///
 /// >>> import unimac
 /// >>> unimac.compute("keystream", bytes(16), b"", length=4).hex()
 /// '66e94bd4'
 #[pyfunction]
-#[pyo3(signature = (name, key, data, nonce = None, length = None))]
+#[pyo3(signature = (name, key, data, nonce = None, length = None, *, caller_manages_nonces = false))]
+#[allow(clippy::too_many_arguments)]
 fn compute<'py>(
     py: Python<'py>,
     name: &str,
@@ -894,7 +961,9 @@ fn compute<'py>(
     data: &Bound<'py, PyAny>,
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
+    caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    caller_nonce_by_name(name, "compute", nonce, caller_manages_nonces)?;
     by_spec(py, name, key, data, nonce, length, registry::compute)
 }
 
@@ -1669,6 +1738,8 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(keygen, m)?)?;
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
+    #[cfg(unix)]
+    m.add_function(wrap_pyfunction!(formats::open_argument, m)?)?;
     m.add_function(wrap_pyfunction!(check_file_keyfile, m)?)?;
     m.add_function(wrap_pyfunction!(mac_name_py, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_nonce, m)?)?;

@@ -65,7 +65,7 @@ fn encode<'py>(py: Python<'py>, p: &Partial) -> Bound<'py, PyBytes> {
 /// >>> b = unimac.partial_hash("wc-eval64", hk, 400, msg[400:], last=True)
 /// >>> whole = unimac.partial_combine(a, b)
 /// >>> n = bytes(16)
-/// >>> unimac.finish_mac("wc-eval64", key, whole, nonce=n) == unimac.tag("wc-eval64", key, msg, nonce=n)
+/// >>> unimac.finish_mac("wc-eval64", key, whole, nonce=n, caller_manages_nonces=True) == unimac.tag("wc-eval64", key, msg, nonce=n, caller_manages_nonces=True)
 /// True
 #[pyfunction]
 #[pyo3(signature = (name, hash_key, offset, data, last = true))]
@@ -160,14 +160,16 @@ pub fn finish_hash<'py>(
 /// >>> unimac.finish_mac("hash127-aes", key, p) == unimac.tag("hash127-aes", key, b"abc")
 /// True
 #[pyfunction]
-#[pyo3(signature = (name, key, partial, nonce = None))]
+#[pyo3(signature = (name, key, partial, nonce = None, *, caller_manages_nonces = false))]
 pub fn finish_mac<'py>(
     py: Python<'py>,
     name: &str,
     key: &Bound<'py, PyAny>,
     partial: &Bound<'py, PyAny>,
     nonce: Option<&Bound<'py, PyAny>>,
+    caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    crate::caller_nonce_by_name(name, "finish_mac", nonce, caller_manages_nonces)?;
     let k = data(key, "key")?;
     let n = crate::bytes_of(nonce, "nonce")?;
     let p = decode(partial, "partial")?;

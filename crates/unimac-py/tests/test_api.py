@@ -42,16 +42,16 @@ def test_streaming_equals_one_shot(name, nonce):
     rng = random.Random(name)
     key = key_for(name)
     msg = os.urandom(rng.randrange(1, 5000))
-    want = unimac.tag(name, key, msg, nonce=nonce)
+    want = unimac.tag(name, key, msg, nonce=nonce, caller_manages_nonces=True)
     for _ in range(5):
-        h = unimac.new(name, key, nonce=nonce)
+        h = unimac.new(name, key, nonce=nonce, caller_manages_nonces=True)
         i = 0
         while i < len(msg):
             j = min(len(msg), i + rng.choice([0, 1, 3, 16, 127, 1000, 4096]))
             h.update(msg[i:j])
             i = j
         assert h.digest() == want
-    h = unimac.new("mac-" + name, key, nonce=nonce)
+    h = unimac.new("mac-" + name, key, nonce=nonce, caller_manages_nonces=True)
     h.update(msg)
     assert h.hexdigest() == want.hex()
     assert h.name == name and h.digest_size == len(want) == unimac.info(name)["digest_size"]
@@ -63,13 +63,13 @@ def test_streaming_equals_one_shot(name, nonce):
 def test_verify_raises_invalid_tag(name, nonce):
     key = key_for(name)
     msg = b"attack at dawn"
-    t = unimac.tag(name, key, msg, nonce=nonce)
+    t = unimac.tag(name, key, msg, nonce=nonce, caller_manages_nonces=True)
     m = unimac.Mac(name, key)
     m.verify(msg, t, nonce=nonce)
     for bad_msg, bad_tag in [(b"attack at dusk", t), (msg, t[:-1]), (msg, t + b"\0"), (msg, bytes(len(t)))]:
         with pytest.raises(unimac.InvalidTag):
             m.verify(bad_msg, bad_tag, nonce=nonce)
-    h = unimac.new(name, key, nonce=nonce)
+    h = unimac.new(name, key, nonce=nonce, caller_manages_nonces=True)
     h.update(b"attack at dusk")
     with pytest.raises(unimac.InvalidTag) as e:
         h.verify(t)
@@ -84,7 +84,7 @@ def test_nonce_objects_give_one_digest_then_refuse_more_data(name, nonce):
     hashlib) but refuses more data, and it cannot be copied."""
     key = key_for(name)
     for finish in ("digest", "verify", "hexdigest"):
-        h = unimac.new(name, key, nonce=nonce)
+        h = unimac.new(name, key, nonce=nonce, caller_manages_nonces=True)
         h.update(b"one message")
         if finish == "verify":
             with pytest.raises(unimac.InvalidTag, match="tag mismatch"):
@@ -96,14 +96,14 @@ def test_nonce_objects_give_one_digest_then_refuse_more_data(name, nonce):
         assert h.digest() == d and h.hexdigest() == d.hex()
         h.verify(d)
         if nonce is not None:
-            assert d == unimac.tag(name, key, b"one message", nonce=nonce)
+            assert d == unimac.tag(name, key, b"one message", nonce=nonce, caller_manages_nonces=True)
         else:  # shoup4: r || s drawn by the library, then the tag
             unimac.Mac(name, key).verify(b"one message", d)
         with pytest.raises(ValueError, match="already given its tag"):
             h.update(b"more")
         assert h.digest() == d  # the refused update changed nothing
     with pytest.raises(TypeError, match="not copyable"):
-        unimac.new(name, key, nonce=nonce).copy()
+        unimac.new(name, key, nonce=nonce, caller_manages_nonces=True).copy()
 
 
 def test_one_time_macs_have_no_streaming_object():
@@ -180,9 +180,9 @@ def test_shoup4_random_pair():
     assert b[16:] == unimac.known_answer("shoup4-eval64", key, b"msg", nonce=b[:16])
     # The pair is the library's: no door takes one from the caller.
     with pytest.raises(ValueError, match=PAIR_REFUSED):
-        m.tag(b"msg", nonce=a[:16])
+        m.tag(b"msg", nonce=a[:16], caller_manages_nonces=True)
     with pytest.raises(ValueError, match=PAIR_REFUSED):
-        unimac.compute("mac-shoup4-eval64", key, b"msg", nonce=a[:16])
+        unimac.compute("mac-shoup4-eval64", key, b"msg", nonce=a[:16], caller_manages_nonces=True)
     with pytest.raises(ValueError, match=PAIR_REFUSED):
         m.verify(b"msg", b[16:], nonce=b[:16])
     with pytest.raises(unimac.InvalidTag):
@@ -205,8 +205,8 @@ def test_tag_file(tmp_path):
     for name, nonce in MACS:
         key = key_for(name)
         m = unimac.Mac(name, key)
-        assert m.tag_file(p, nonce=nonce) == m.tag(data, nonce=nonce), name
-        assert m.tag_file(str(p), nonce=nonce) == m.tag(data, nonce=nonce), name
+        assert m.tag_file(p, nonce=nonce, caller_manages_nonces=True) == m.tag(data, nonce=nonce, caller_manages_nonces=True), name
+        assert m.tag_file(str(p), nonce=nonce, caller_manages_nonces=True) == m.tag(data, nonce=nonce, caller_manages_nonces=True), name
     # shoup4: each call draws its pair; the sent form verifies.
     m = unimac.Mac("shoup4-eval64", key_for("shoup4-eval64"))
     a, b = m.tag_file(p), m.tag_file(p)
@@ -235,7 +235,7 @@ def test_wrong_key_length():
             with pytest.raises(ValueError, match=f"{name}: key must be .* bytes, got {n}$"):
                 unimac.Mac(name, bytes(n))
             with pytest.raises(ValueError, match=f"key must be .* bytes, got {n}$"):
-                unimac.new(name, bytes(n), nonce=NONCE16[:unimac.info(name)["nonce_size"]] if unimac.info(name)["nonce"] else None)
+                unimac.new(name, bytes(n), nonce=NONCE16[:unimac.info(name)["nonce_size"]] if unimac.info(name)["nonce"] else None, caller_manages_nonces=True)
     with pytest.raises(ValueError, match="eval64: key must be 8 bytes, got 7"):
         unimac.compute("eval64", bytes(7), b"")
 
@@ -243,15 +243,15 @@ def test_wrong_key_length():
 def test_wrong_nonce_length():
     key = key_for("wc-mmh32x2")
     with pytest.raises(ValueError, match="wc-mmh32x2: nonce must be 16 bytes, got 15"):
-        unimac.Mac("wc-mmh32x2", key).tag(b"x", nonce=bytes(15))
+        unimac.Mac("wc-mmh32x2", key).tag(b"x", nonce=bytes(15), caller_manages_nonces=True)
     with pytest.raises(ValueError, match="nonce must be 16 bytes, got 17"):
-        unimac.new("wc-mmh32x2", key, nonce=bytes(17))
+        unimac.new("wc-mmh32x2", key, nonce=bytes(17), caller_manages_nonces=True)
     with pytest.raises(ValueError, match="umac64: nonce must be 1 to 16 bytes, got 17"):
-        unimac.Mac("umac64", bytes(16)).tag(b"x", nonce=bytes(17))
+        unimac.Mac("umac64", bytes(16)).tag(b"x", nonce=bytes(17), caller_manages_nonces=True)
     with pytest.raises(ValueError, match="takes no nonce"):
-        unimac.Mac("hash127-aes", bytes(32)).tag(b"x", nonce=bytes(16))
+        unimac.Mac("hash127-aes", bytes(32)).tag(b"x", nonce=bytes(16), caller_manages_nonces=True)
     with pytest.raises(ValueError, match="nonce must be 16 bytes, got 15"):
-        unimac.Mac("wc-mmh32x2", key).tag_file(__file__, nonce=bytes(15))
+        unimac.Mac("wc-mmh32x2", key).tag_file(__file__, nonce=bytes(15), caller_manages_nonces=True)
 
 
 def test_missing_nonce():
@@ -297,7 +297,7 @@ def test_messages_are_the_clis(cli, tmp_path):
         (lambda: unimac.compute("hash127-aes", bytes(3), b""), ["compute", "hash127-aes", "--key", "000000", "/dev/null"]),
         (lambda: unimac.compute("eval6", bytes(8), b""), ["compute", "eval6", "--key", "00" * 8, "/dev/null"]),
         (lambda: unimac.compute("wc-mmh32x2", bytes(32), b""), ["compute", "wc-mmh32x2", "--key", "00" * 32, "/dev/null"]),
-        (lambda: unimac.compute("wc-mmh32x2", bytes(32), b"", nonce=bytes(3)),
+        (lambda: unimac.compute("wc-mmh32x2", bytes(32), b"", nonce=bytes(3), caller_manages_nonces=True),
          ["compute", "wc-mmh32x2", "--key", "00" * 32, "--nonce", "000000", "--caller-manages-nonces", "/dev/null"]),
         (lambda: unimac.keygen("hash127-ase"), ["keygen", "hash127-ase", "-o", str(k3)]),
     ]
@@ -362,7 +362,7 @@ def test_large_buffers_are_not_copied():
     m = unimac.Mac("hash127-aes", key)
     t1 = m.tag(a)
     t2 = m.tag(memoryview(a)[1:])
-    h = unimac.new("wc-mmh32x4", unimac.keygen("wc-mmh32x4"), nonce=NONCE16)
+    h = unimac.new("wc-mmh32x4", unimac.keygen("wc-mmh32x4"), nonce=NONCE16, caller_manages_nonces=True)
     h.update(a[3:])
     h.digest()
     grew = _maxrss_mib() - before
@@ -479,7 +479,7 @@ def test_gil_is_released_for_large_inputs():
 
     def tag(b):
         # A fresh nonce for every message, as the MAC requires.
-        return lambda: m.tag(b, nonce=next(nonces).to_bytes(16, "little"))
+        return lambda: m.tag(b, nonce=next(nonces).to_bytes(16, "little"), caller_manages_nonces=True)
 
     assert _ran_during(tag(bytearray(os.urandom(1 << 20)) * 64))
     assert not _ran_during(tag(bytes(64)), attempts=1)
@@ -620,9 +620,9 @@ def test_tag_file_checks_the_nonce_before_reading(tmp_path):
     with pytest.raises(ValueError, match="wc-mmh32x4: this MAC needs a nonce"):
         unimac.Mac("wc-mmh32x4", key).tag_file(missing)
     with pytest.raises(ValueError, match="takes no nonce"):
-        unimac.Mac("hash127-aes", unimac.keygen("hash127-aes")).tag_file(missing, nonce=bytes(16))
+        unimac.Mac("hash127-aes", unimac.keygen("hash127-aes")).tag_file(missing, nonce=bytes(16), caller_manages_nonces=True)
     with pytest.raises(ValueError, match=PAIR_REFUSED):
-        unimac.Mac("shoup4-eval64", unimac.keygen("shoup4-eval64")).tag_file(missing, nonce=bytes(16))
+        unimac.Mac("shoup4-eval64", unimac.keygen("shoup4-eval64")).tag_file(missing, nonce=bytes(16), caller_manages_nonces=True)
 
 
 def test_an_output_too_large_to_allocate_is_memory_error_not_an_abort():

@@ -47,9 +47,9 @@ def _nonce(name):
 def test_tag_large_equals_single_process(client, big, name):
     key = unimac.keygen(name)
     nonce = _nonce(name)
-    want = unimac.Mac(name, key).tag_file(big, nonce=nonce)
+    want = unimac.Mac(name, key).tag_file(big, nonce=nonce, caller_manages_nonces=True)
     with open(big, "rb") as f:
-        assert want == unimac.tag(name, key, f.read(), nonce=nonce)
+        assert want == unimac.tag(name, key, f.read(), nonce=nonce, caller_manages_nonces=True)
     g = unimac.granularity(name)
     odd = g * (2 * (20000 // g) + 1)  # an odd multiple of the granularity
     sizes = [4096, 64 << 10, odd, odd - 1, "1 MiB", "1 GiB"]  # odd - 1: rounded up to odd
@@ -116,7 +116,7 @@ def test_tag_files_and_verify(client, tmp_path):
     assert nonces == [i.to_bytes(16, "little") for i in range(len(paths))]
     assert counter.peek() == len(paths)
     m = unimac.Mac("wc-mmh32x2", key)
-    assert tags == [m.tag_file(p, nonce=n) for p, n in zip(paths, nonces)]
+    assert tags == [m.tag_file(p, nonce=n, caller_manages_nonces=True) for p, n in zip(paths, nonces)]
     ud.verify_files(paths, "wc-mmh32x2", key, tags, nonces=nonces, client=client)
 
     # One file changed: the error names it.
@@ -193,7 +193,7 @@ def test_cipher_key_never_leaves_the_client(client, big, tmp_path, name, secret)
     rec = _Recording(client)
     nonce = _nonce(name)
     t = ud.tag_large(big, name, key, nonce=nonce, caller_manages_nonces=nonce is not None, blocksize=256 << 10, client=rec)
-    assert t == unimac.Mac(name, key).tag_file(big, nonce=nonce)
+    assert t == unimac.Mac(name, key).tag_file(big, nonce=nonce, caller_manages_nonces=True)
     counter = unimac.Counter.create(str(tmp_path / "c"), name, key) if nonce else None
     ud.tag_files([big, big], name, key, counter=counter, client=rec)
     # The whole graph was recorded: every block's task, with the path it reads.

@@ -51,7 +51,7 @@ def test_tag_large_takes_a_counter_as_tag_files_does(client, files):
     t = ud.tag_large("big.bin", "wc-mmh32x4", key, counter=ctr, blocksize="64 KiB", client=client)
     assert isinstance(t, ud.Tag) and isinstance(t, bytes)
     assert nonces == [bytes(16), (1).to_bytes(16, "little")] and t.nonce == (2).to_bytes(16, "little")
-    assert t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce)
+    assert t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce, caller_manages_nonces=True)
     assert ctr.peek() == 3
     ud.verify_large("big.bin", "wc-mmh32x4", key, t, nonce=t.nonce, client=client)
     with pytest.raises(ValueError, match="a nonce is required"):
@@ -86,7 +86,7 @@ def test_tag_large_takes_a_nonce_only_when_the_caller_manages_nonces(client, fil
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning: the caller said it manages its nonces
         t = ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, caller_manages_nonces=True, client=client)
-    assert t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=n) and t.nonce == n
+    assert t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=n, caller_manages_nonces=True) and t.nonce == n
     ctr = unimac.Counter.create("n.ctr", "wc-mmh32x4", key)
     with pytest.raises(ValueError, match="not both"):
         ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, caller_manages_nonces=True, counter=ctr, client=client)

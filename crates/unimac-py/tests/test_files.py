@@ -25,10 +25,10 @@ PKG = pathlib.Path(unimac.__file__).resolve().parent
 
 def test_new_takes_data_third_and_nonce_by_keyword():
     key, msg, nonce = bytes(range(32)), b"sixteen byte msg", (7).to_bytes(16, "little")
-    want = unimac.tag("wc-mmh32x4", key, msg, nonce=nonce)
-    assert unimac.new("wc-mmh32x4", key, msg, nonce=nonce).digest() == want
-    assert unimac.new("wc-mmh32x4", key, data=msg, nonce=nonce).digest() == want
-    h = unimac.new("wc-mmh32x4", key, msg[:5], nonce=nonce)
+    want = unimac.tag("wc-mmh32x4", key, msg, nonce=nonce, caller_manages_nonces=True)
+    assert unimac.new("wc-mmh32x4", key, msg, nonce=nonce, caller_manages_nonces=True).digest() == want
+    assert unimac.new("wc-mmh32x4", key, data=msg, nonce=nonce, caller_manages_nonces=True).digest() == want
+    h = unimac.new("wc-mmh32x4", key, msg[:5], nonce=nonce, caller_manages_nonces=True)
     h.update(msg[5:])
     assert h.digest() == want
     # The third positional argument is data, not a nonce: without one, a
@@ -47,7 +47,7 @@ def test_new_takes_data_third_and_nonce_by_keyword():
 
 
 def test_digest_repeats_and_update_after_it_raises_for_a_nonce_mac():
-    for name, kw in (("hash127-aes", {}), ("wc-mmh32x4", {"nonce": bytes(16)})):
+    for name, kw in (("hash127-aes", {}), ("wc-mmh32x4", {"nonce": bytes(16), "caller_manages_nonces": True})):
         h = unimac.new(name, bytes(32), b"m", **kw)
         d = h.digest()
         assert h.digest() == d and h.hexdigest() == d.hex()
@@ -133,7 +133,7 @@ def test_stubs_use_pep688_buffer_and_match_the_package():
     assert set(unimac.__all__) - {"GIL_RELEASE_BYTES"} <= defined
     new = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "new")
     assert [a.arg for a in new.args.args] == ["name", "key", "data"]
-    assert [a.arg for a in new.args.kwonlyargs] == ["nonce"]
+    assert [a.arg for a in new.args.kwonlyargs] == ["nonce", "caller_manages_nonces"]
     # typing_extensions is for type checkers only: nothing imports it at run time.
     for py in PKG.glob("*.py"):
         assert "typing_extensions" not in py.read_text(), py
@@ -306,7 +306,7 @@ def test_check_lines_round_trip_with_the_cli(cli, tmp_path, monkeypatch):
                 if name == "shoup4-eval64":  # the pair r || s goes where a nonce goes
                     m.verify((tmp_path / f).read_bytes(), nonce + tag)  # as sent: r || s || tag
                 else:
-                    assert m.tag_file(f, nonce=nonce) == tag
+                    assert m.tag_file(f, nonce=nonce, caller_manages_nonces=True) == tag
                 # Formatted here, byte for byte the CLI's line.
                 assert unimac.format_check_line(name, f, tag, nonce=nonce, bsd=bsd) == line
             (tmp_path / "SUMS").write_bytes(out)
@@ -316,7 +316,7 @@ def test_check_lines_round_trip_with_the_cli(cli, tmp_path, monkeypatch):
         mine = b""
         for i, f in enumerate(names):
             nonce = (1000 + i).to_bytes(16, "little") if unimac.info(name)["nonce"] else None
-            t = m.tag_file(f, nonce=nonce)
+            t = m.tag_file(f, nonce=nonce, caller_manages_nonces=True)
             if name == "shoup4-eval64":
                 nonce, t = t[:16], t[16:]
             mine += unimac.format_check_line(name, f, t, nonce=nonce, bsd=i % 2 == 1)

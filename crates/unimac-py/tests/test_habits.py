@@ -42,9 +42,9 @@ def test_hash_and_other_names_in_any_case(tmp_path):
     assert len(unimac.keygen("MODP")) == 16 and unimac.bound("MODP", 100).name == "modp"
     hk = unimac.hash_key("wc-eval64", bytes(24))
     p = unimac.partial_hash("WC-EVAL64", hk, 0, b"abc")
-    assert unimac.finish_mac("WC-eval64", bytes(24), p, nonce=bytes(16)) == unimac.tag(
+    assert unimac.finish_mac("WC-eval64", bytes(24), p, nonce=bytes(16), caller_manages_nonces=True) == unimac.tag(
         "wc-eval64", bytes(24), b"abc", nonce=bytes(16)
-    )
+    , caller_manages_nonces=True)
     c = unimac.Counter.create(tmp_path / "c", "WC-MMH32X4", bytes(32))
     assert c.name == "wc-mmh32x4" and unimac.Counter(tmp_path / "c", "wc-MMH32x4", bytes(32)).peek() == 0
     unimac.save_key(tmp_path / "k", "HASH127-AES", KEY32)
@@ -110,7 +110,7 @@ def test_update_after_digest_goes_on_like_hashlib(name, finish):
 
 
 def test_update_after_digest_of_a_nonce_mac_is_refused_with_the_reason():
-    h = unimac.new("wc-mmh32x2", bytes(32), b"m", nonce=bytes(16))
+    h = unimac.new("wc-mmh32x2", bytes(32), b"m", nonce=bytes(16), caller_manages_nonces=True)
     d = h.digest()
     with pytest.raises(ValueError) as e:
         h.update(b"more")
@@ -121,7 +121,7 @@ def test_update_after_digest_of_a_nonce_mac_is_refused_with_the_reason():
     )
     assert h.digest() == d
     for name in ("umac64", "vmac64", "hash127-aes-nonce"):
-        h = unimac.new(name, _key(name), nonce=bytes(unimac.info(name)["nonce_size"]))
+        h = unimac.new(name, _key(name), nonce=bytes(unimac.info(name)["nonce_size"]), caller_manages_nonces=True)
         h.hexdigest()
         with pytest.raises(ValueError, match="second tag under one nonce"):
             h.update(b"x")
@@ -157,13 +157,13 @@ def test_hmac_argument_order_is_taken():
     for h in made:
         assert h.name == "hash127-aes" and h.digest() == want
     n = bytes(16)
-    h = unimac.new(KEY32, b"m", "wc-mmh32x2", nonce=n)
-    assert h.digest() == unimac.tag("wc-mmh32x2", KEY32, b"m", nonce=n)
+    h = unimac.new(KEY32, b"m", "wc-mmh32x2", nonce=n, caller_manages_nonces=True)
+    assert h.digest() == unimac.tag("wc-mmh32x2", KEY32, b"m", nonce=n, caller_manages_nonces=True)
     assert unimac.new(bytes(8), b"x", "eval64").digest() == unimac.compute("eval64", bytes(8), b"x")
     # unimac's own order, by position and by keyword, as before
     assert unimac.new("hash127-aes", KEY32, b"attack at dawn").digest() == want
     assert unimac.new(name="hash127-aes", key=KEY32, data=b"attack at dawn").digest() == want
-    assert unimac.new.__text_signature__ == "(name, key, data=None, *, nonce=None)"
+    assert unimac.new.__text_signature__ == "(name, key, data=None, *, nonce=None, caller_manages_nonces=False)"
 
 
 ORDERS = (

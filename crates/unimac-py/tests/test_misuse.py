@@ -191,11 +191,11 @@ def test_one_time_key_checks_its_key_length():
 SHOUP4 = ["shoup4-eval64", "shoup4-division64"]
 
 PAIR_DOORS = {
-    "tag": lambda n, k, p, path: unimac.tag(n, k, MSG, nonce=p),
-    "Mac.tag": lambda n, k, p, path: unimac.Mac(n, k).tag(MSG, nonce=p),
-    "Mac.tag_file": lambda n, k, p, path: unimac.Mac(n, k).tag_file(path, nonce=p),
-    "new": lambda n, k, p, path: unimac.new(n, k, nonce=p),
-    "compute": lambda n, k, p, path: unimac.compute(n, k, MSG, nonce=p),
+    "tag": lambda n, k, p, path: unimac.tag(n, k, MSG, nonce=p, caller_manages_nonces=True),
+    "Mac.tag": lambda n, k, p, path: unimac.Mac(n, k).tag(MSG, nonce=p, caller_manages_nonces=True),
+    "Mac.tag_file": lambda n, k, p, path: unimac.Mac(n, k).tag_file(path, nonce=p, caller_manages_nonces=True),
+    "new": lambda n, k, p, path: unimac.new(n, k, nonce=p, caller_manages_nonces=True),
+    "compute": lambda n, k, p, path: unimac.compute(n, k, MSG, nonce=p, caller_manages_nonces=True),
     "verify": lambda n, k, p, path: unimac.verify(n, k, MSG, bytes(8), nonce=p),
     "Mac.verify": lambda n, k, p, path: unimac.Mac(n, k).verify(MSG, bytes(8), nonce=p),
 }
@@ -511,7 +511,7 @@ def test_counter_nonces_are_full_length_in_the_macs_byte_order(name, order, tmp_
         n = c.next()
         assert len(n) == 16 and int.from_bytes(n, order) == value
         assert n[0 if order == "little" else 15] == value & 0xFF
-        t = m.tag(MSG, nonce=n)
+        t = m.tag(MSG, nonce=n, caller_manages_nonces=True)
         m.verify(MSG, t, nonce=n)
     assert c.peek() == 2 ** 126 + 2
 
@@ -525,12 +525,12 @@ def test_vmac_counter_nonces_keep_the_top_bit_clear(name, tmp_path):
     a, b = c.next(), c.next()
     assert a == (2 ** 127 - 2).to_bytes(16, "big") and b == (2 ** 127 - 1).to_bytes(16, "big")
     assert a[0] & 0x80 == 0 and b[0] == 0x7F
-    unimac.Mac(name, key).tag(MSG, nonce=b)
+    unimac.Mac(name, key).tag(MSG, nonce=b, caller_manages_nonces=True)
     # 2^127 would set the top bit: VMAC reserves those blocks.
     with pytest.raises(ValueError, match="does not fit its nonce .*top bit set.*use a new key"):
         c.next()
     with pytest.raises(ValueError, match="top bit clear"):
-        unimac.Mac(name, key).tag(MSG, nonce=(2 ** 127).to_bytes(16, "big"))
+        unimac.Mac(name, key).tag(MSG, nonce=(2 ** 127).to_bytes(16, "big"), caller_manages_nonces=True)
 
 
 @pytest.mark.parametrize("name", ["umac64", "umac128"])
@@ -541,7 +541,7 @@ def test_umac_counter_uses_all_128_bits(name, tmp_path):
     _set(path, 2 ** 127)
     n = c.next()
     assert n == (2 ** 127).to_bytes(16, "little") and n[15] == 0x80
-    unimac.Mac(name, key).tag(MSG, nonce=n)
+    unimac.Mac(name, key).tag(MSG, nonce=n, caller_manages_nonces=True)
     _set(path, 2 ** 128 - 1)
     with pytest.raises(ValueError, match="exhausted"):
         c.next()
@@ -597,7 +597,7 @@ def _key_objects(tmp_path):
         key = unimac.keygen(name)
         out.append((f"Mac({name})", unimac.Mac(name, key), key))
         if not name.startswith("shoup4"):  # its pair is drawn per message by Mac
-            out.append((f"new({name})", unimac.new(name, key, nonce=nonce), key))
+            out.append((f"new({name})", unimac.new(name, key, nonce=nonce, caller_manages_nonces=True), key))
     key = os.urandom(8)
     out.append(("new(eval64)", unimac.new("eval64", key), key))
     for name in ("hash127", "hash127-96"):

@@ -38,13 +38,13 @@ def test_mac_any_split(name):
     key = unimac.keygen(name)
     nonce = os.urandom(16) if unimac.info(name)["nonce_size"] else None
     msg = os.urandom(5 * g + 3)
-    want = unimac.tag(name, key, msg, nonce=nonce)
+    want = unimac.tag(name, key, msg, nonce=nonce, caller_manages_nonces=True)
     for cuts in ([], [g], [g, 3 * g], [2 * g, 5 * g]):
         ps = _split(spec, key, msg, cuts)
-        assert unimac.finish_mac(spec, key, _fold(ps), nonce=nonce) == want
+        assert unimac.finish_mac(spec, key, _fold(ps), nonce=nonce, caller_manages_nonces=True) == want
         if len(ps) == 3:  # the other grouping
             right = unimac.partial_combine(ps[0], unimac.partial_combine(ps[1], ps[2]))
-            assert unimac.finish_mac(spec, key, right, nonce=nonce) == want
+            assert unimac.finish_mac(spec, key, right, nonce=nonce, caller_manages_nonces=True) == want
 
 
 @pytest.mark.parametrize("name", HASHES)
@@ -122,11 +122,11 @@ def test_set_max_threads_keeps_results():
     try:
         unimac.set_max_threads(1)
         assert unimac.max_threads() == 1
-        one = unimac.tag("wc-eval64", key, msg, nonce=n)
+        one = unimac.tag("wc-eval64", key, msg, nonce=n, caller_manages_nonces=True)
     finally:
         unimac.set_max_threads(0)
     assert unimac.max_threads() == 0
-    assert unimac.tag("wc-eval64", key, msg, nonce=n) == one
+    assert unimac.tag("wc-eval64", key, msg, nonce=n, caller_manages_nonces=True) == one
 
 
 def test_python_runs_while_a_partial_is_hashed():

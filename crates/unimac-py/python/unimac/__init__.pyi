@@ -101,11 +101,17 @@ class UnimacHash:
 
 @overload
 def new(
-    name: str, key: _ReadableBuffer, data: Optional[_ReadableBuffer] = None, *, nonce: Optional[_ReadableBuffer] = None
+    name: str,
+    key: _ReadableBuffer,
+    data: Optional[_ReadableBuffer] = None,
+    *,
+    nonce: Optional[_ReadableBuffer] = None,
+    caller_manages_nonces: bool = False,
 ) -> UnimacHash:
     """A streaming object of the MAC or hash ``name`` (like ``hmac.new``;
     names in any case): ``data`` is hashed at once; ``nonce`` is
-    keyword-only. ``digest()`` and ``hexdigest()`` may be repeated;
+    keyword-only, and taken only with ``caller_manages_nonces=True`` (the
+    caller keeps it from ever repeating under the key). ``digest()`` and ``hexdigest()`` may be repeated;
     ``update()`` after them goes on for stateless MACs and hashes (as
     hashlib) and raises ``ValueError`` for nonce MACs.
 
@@ -119,6 +125,7 @@ def new(
     *,
     digestmod: str,
     nonce: Optional[_ReadableBuffer] = None,
+    caller_manages_nonces: bool = False,
 ) -> UnimacHash:
     """hmac's order, ``digestmod`` by keyword: ``new(key, msg, digestmod=NAME)``."""
 @overload
@@ -128,6 +135,7 @@ def new(
     digestmod: str,
     *,
     nonce: Optional[_ReadableBuffer] = None,
+    caller_manages_nonces: bool = False,
 ) -> UnimacHash:
     """hmac's order, ``digestmod`` third: ``new(key, msg, NAME)``.
 
@@ -152,13 +160,26 @@ class Mac:
     def nonce_size(self) -> int: ...
     @property
     def key_size(self) -> int: ...
-    def tag(self, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes: ...
+    def tag(
+        self, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None, *, caller_manages_nonces: bool = False
+    ) -> bytes:
+        """The tag of ``data``; a nonce given by the caller only with
+        ``caller_manages_nonces=True``."""
     def verify(self, data: _ReadableBuffer, tag: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> None: ...
-    def tag_file(self, path: _StrPath, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+    def tag_file(
+        self, path: _StrPath, nonce: Optional[_ReadableBuffer] = None, *, caller_manages_nonces: bool = False
+    ) -> bytes:
         """The tag of a file; the ``OSError`` subclass of ``open``
         (``FileNotFoundError``...) with ``errno`` and ``filename`` if it cannot be read."""
 
-def tag(name: str, key: _ReadableBuffer, data: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+def tag(
+    name: str,
+    key: _ReadableBuffer,
+    data: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    *,
+    caller_manages_nonces: bool = False,
+) -> bytes:
     """One-shot tag.
 
     >>> len(tag("hash127-aes", bytes(32), b"m"))
@@ -179,6 +200,8 @@ def compute(
     data: _ReadableBuffer,
     nonce: Optional[_ReadableBuffer] = None,
     length: Optional[int] = None,
+    *,
+    caller_manages_nonces: bool = False,
 ) -> bytes:
     """Any name of the wire format (docs/WIRE.md), as ``unimac compute``.
 
@@ -344,7 +367,14 @@ def partial_info(partial: _ReadableBuffer) -> Dict[str, Any]:
 def finish_hash(name: str, key: _ReadableBuffer, partial: _ReadableBuffer) -> bytes:
     """The hash ``name`` of the whole message from its combined partial, under the full key."""
 
-def finish_mac(name: str, key: _ReadableBuffer, partial: _ReadableBuffer, nonce: Optional[_ReadableBuffer] = None) -> bytes:
+def finish_mac(
+    name: str,
+    key: _ReadableBuffer,
+    partial: _ReadableBuffer,
+    nonce: Optional[_ReadableBuffer] = None,
+    *,
+    caller_manages_nonces: bool = False,
+) -> bytes:
     """The tag of the MAC ``name`` from the combined partial of the whole message, under the full key."""
 
 def hash_key(name: str, key: _ReadableBuffer) -> bytes:

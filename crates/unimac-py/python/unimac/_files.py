@@ -13,7 +13,8 @@ back by ``unimac verify``), as ``sha256sum`` writes them::
     NAME (FILE) = [NONCE:]TAG          (BSD style, ``unimac tag --tag``)
 
 with a leading backslash when the file name holds a backslash, newline or
-carriage return (escaped as ``\\\\``, ``\\n``, ``\\r``).
+carriage return (escaped as ``\\\\``, ``\\n``, ``\\r``) or another control or
+format character (``\\xNN``, ``\\u{NNNN}``: docs/WIRE.md section 9.3).
 """
 
 from __future__ import annotations
@@ -165,21 +166,52 @@ def _line_bytes(line) -> bytes:
     return line
 
 
-def _records(f, zero: bool):
+#: The longest line of a check file (as ``unimac verify``): a longer one
+#: is an error, so that no line is read without bound.
+_MAX_CHECK_LINE = 16 << 10
+
+
+def _open_list(path, what: str):
+    """The list at ``path`` (a check file), open for reading in binary, under
+    the library's rule for arguments: a named pipe, device, socket or
+    directory is refused unopened (``OSError`` naming it and what it is)."""
+    if hasattr(_unimac, "_open_argument"):
+        return os.fdopen(_unimac._open_argument(path, what), "rb")
+    return open(path, "rb")
+
+
+def _records(f, zero: bool, shown: str = "-"):
     """The lines of the open check file ``f`` without their ends: newline
     (or CRLF), or with ``zero`` NUL (a carriage return before it is part
-    of the name, as ``unimac verify -z`` reads it)."""
+    of the name, as ``unimac verify -z`` reads it). A line longer than
+    16 KiB raises ``ValueError``, read no further."""
+    def too_long(i: int):
+        return ValueError(f"{shown}: line {i}: longer than {_MAX_CHECK_LINE} bytes; not a check file")
+
     if not zero:
-        for raw in f:
+        i = 0
+        while True:
+            raw = f.readline(_MAX_CHECK_LINE + 3)
+            if not raw:
+                return
+            i += 1
+            if len(raw) > _MAX_CHECK_LINE + 2:
+                raise too_long(i)
             yield _line_bytes(raw)
-        return
     rest = b""
+    i = 0
     while True:
         chunk = f.read(1 << 16)
         if not chunk:
             break
         *done, rest = (rest + chunk).split(b"\0")
-        yield from done
+        for r in done:
+            i += 1
+            if len(r) > _MAX_CHECK_LINE:
+                raise too_long(i)
+            yield r
+        if len(rest) > _MAX_CHECK_LINE:
+            raise too_long(i + 1)
     if rest:
         yield rest
 
@@ -279,8 +311,8 @@ def verify_check_file(
     seen = {}  # canonical nonce -> (tag, line number)
     out: List[CheckResult] = []
     found = False
-    with open(path, "rb") as f:
-        for i, line in enumerate(_records(f, zero), 1):
+    with _open_list(path, "check file") as f:
+        for i, line in enumerate(_records(f, zero, shown), 1):
             if not zero and b"\0" in line:
                 raise ValueError(
                     f"{shown}: line {i} holds a NUL byte, which ends the lines of 'unimac tag -z' "

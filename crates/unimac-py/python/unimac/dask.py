@@ -305,7 +305,9 @@ def _check_nonce(n: _Name, name: str, nonce) -> Optional[bytes]:
 
 def _finish(n: _Name, key: bytes, partial: bytes, nonce: Optional[bytes]) -> bytes:
     if n.mac:
-        return unimac.finish_mac(n.spec, key, partial, nonce=nonce)
+        # The nonce passed tag_large's or tag_files' own rule (a counter's,
+        # or caller_manages_nonces=True) before the hashing.
+        return unimac.finish_mac(n.spec, key, partial, nonce=nonce, caller_manages_nonces=nonce is not None)
     return unimac.finish_hash(n.spec, key, partial)
 
 
@@ -442,7 +444,7 @@ def tag_files(
     >>> key = unimac.keygen("wc-mmh32x4")
     >>> ctr = unimac.Counter.create("files.ctr", "wc-mmh32x4", key)
     >>> tags, nonces = unimac.dask.tag_files(["a.bin", "b.bin"], "wc-mmh32x4", key, counter=ctr, client=client)
-    >>> tags[1] == unimac.Mac("wc-mmh32x4", key).tag_file("b.bin", nonce=nonces[1])
+    >>> tags[1] == unimac.Mac("wc-mmh32x4", key).tag_file("b.bin", nonce=nonces[1], caller_manages_nonces=True)
     True
     """
     paths = _paths(paths)
@@ -665,7 +667,7 @@ def tag_large(
     >>> key = unimac.keygen("wc-mmh32x4")
     >>> ctr = unimac.Counter.create("big.ctr", "wc-mmh32x4", key)
     >>> t = unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, counter=ctr, blocksize="64 KiB", client=client)
-    >>> t.nonce == bytes(16), t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce)
+    >>> t.nonce == bytes(16), t == unimac.Mac("wc-mmh32x4", key).tag_file("big.bin", nonce=t.nonce, caller_manages_nonces=True)
     (True, True)
     >>> unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, nonce=bytes(16), client=client)
     Traceback (most recent call last):
