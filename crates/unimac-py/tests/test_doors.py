@@ -127,6 +127,15 @@ def test_verify_check_file_refuses_what_is_not_a_regular_file(specials, deadline
             assert e.value.errno == errno.EISDIR
 
 
+def test_verify_manifest_refuses_what_is_not_a_regular_file(specials, deadline, tmp_path):
+    key = tmp_path / "k.key"
+    unimac.save_key(key, "hash127-aes", KEY32)
+    for path, what in specials:
+        with pytest.raises(OSError) as e:
+            unimac.verify_manifest(path, key)
+        assert f"{path}: {what}, not a regular file; not opened" in str(e.value)
+
+
 def test_key_files_that_are_not_regular_files_are_refused(specials, deadline):
     for path, what in specials:
         with pytest.raises(OSError, match=f"key file {path}: {what}, not a regular file"):
