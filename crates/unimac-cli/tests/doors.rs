@@ -129,11 +129,13 @@ fn key_files_that_are_not_regular_files_are_refused_by_every_command() {
             vec!["seal", "-k", arg, "-o", "M2", "a"],
             vec!["stream", "-k", arg, "a"],
             vec!["compute", "hash127-aes", "--key-file", arg, "a"],
+            vec!["keygen", "--key-file", arg, "--counter", "c.ctr"],
         ] {
             let o = run_deadline(t.dir(), &args, None);
             assert_error(&o, &want);
         }
     }
+    assert!(!t.d.p("c.ctr").exists(), "no counter file made for a refused key");
     // A one-time key file (tag spends it: opened for appending).
     for (arg, what) in KINDS {
         let o = run_deadline(t.dir(), &["tag", "hash127", "-k", arg, "a"], None);
