@@ -64,15 +64,19 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
     Ok(out)
 }
 
-/// The regular files under `dir`, sorted (the library's walk): named
-/// pipes, sockets and devices are skipped with a warning (opening a named
-/// pipe would wait for a writer forever), symbolic links to directories
-/// are not followed.
+/// The regular files under `dir`, sorted (the library's walk, by handle):
+/// named pipes, sockets and devices are skipped with a warning (opening a
+/// named pipe would wait for a writer forever), symbolic links to
+/// directories are not followed, and a directory replaced while it was
+/// walked is an error line naming it (never entered).
 fn walk(dir: &Path, out: &mut Vec<Item>) {
     use unimac::formats::walk::{walk, Walked};
-    // A pipe found under it when a file is read was swapped in since.
-    crate::input::walked(dir);
-    for w in walk(dir) {
+    // Walked by handle; its files are opened through the walk's checked
+    // directories, and a pipe found under it when a file is read was
+    // swapped in since.
+    let w = walk(dir);
+    crate::input::walked(w.tree);
+    for w in w.entries {
         match w {
             Walked::File(p) => out.push((p, None)),
             Walked::Error(p, why) => out.push((p, Some(why))),

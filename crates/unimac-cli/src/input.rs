@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use unimac::formats::fsio::{self, OpenError};
 use unimac::formats::race::{Pass, ReadWindow, Stamp, Verdict};
+use unimac::formats::walk::Tree;
 
 use crate::fail::Fail;
 
@@ -219,20 +220,32 @@ pub fn named_pipes_refused() {
     NO_PIPES.store(true, Relaxed);
 }
 
-/// The directories walked for their regular files (`tag -r`): a file
-/// under one was listed as a regular file, never named as a pipe.
-static WALKED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+/// The trees walked for their regular files (`tag -r`, `seal -r`): a file
+/// under one is opened through the walk's checked directory descriptors
+/// (`unimac::formats::walk::Tree`), never by its path, and was listed as a
+/// regular file, never named as a pipe.
+static WALKED: std::sync::RwLock<Vec<Tree>> = std::sync::RwLock::new(Vec::new());
 
-/// Say that `dir` was walked for its regular files: a named pipe or device
-/// found under it when a file is opened was not one when listed (the walk
-/// skips those), and is an error naming it, never read.
-pub fn walked(dir: &Path) {
-    WALKED.lock().unwrap_or_else(|e| e.into_inner()).push(dir.to_path_buf());
+/// Say that a tree was walked for its regular files: its files are opened
+/// by handle ([`walked_tree`]), and a named pipe or device found under it
+/// when a file is opened was not one when listed (the walk skips those),
+/// and is an error naming it, never read.
+pub fn walked(tree: Tree) {
+    WALKED.write().unwrap_or_else(|e| e.into_inner()).push(tree);
+}
+
+/// The walked tree `p` was found in, if any ([`walked`]).
+pub fn walked_tree(p: &Path) -> Option<Tree> {
+    let trees = WALKED.read().unwrap_or_else(|e| e.into_inner());
+    if trees.is_empty() {
+        return None;
+    }
+    trees.iter().find(|t| t.holds(p)).cloned()
 }
 
 /// Whether `p` is under a directory that was walked ([`walked`]).
 fn under_walked(p: &Path) -> bool {
-    WALKED.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|d| p.starts_with(d))
+    walked_tree(p).is_some()
 }
 
 /// What a file that is not a regular file is, in words.
@@ -257,7 +270,11 @@ fn not_regular_now(name: &str, what: &str) -> Fail {
 /// named pipe or device is made blocking for its reads ([`blocking`]).
 fn open_input(p: &Path, name: &str, regular: bool) -> Result<(File, Metadata), Fail> {
     if regular || REGULAR_ONLY.load(Relaxed) {
-        return fsio::open_stated_regular(p).map_err(|e| match e {
+        let opened = match walked_tree(p) {
+            Some(t) => open_walked_regular(&t, p),
+            None => fsio::open_stated_regular(p),
+        };
+        return opened.map_err(|e| match e {
             OpenError::NotFound => Fail(format!("cannot open {name}: No such file or directory")),
             OpenError::NotRegular(what) => not_regular_now(name, what),
             OpenError::Io(e) => Fail(format!("cannot open {name}: {}", io_msg(&e))),
@@ -282,6 +299,18 @@ fn open_input(p: &Path, name: &str, regular: bool) -> Result<(File, Metadata), F
     }
     let file = blocking(file, &meta, p).map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
     Ok((file, meta))
+}
+
+/// [`fsio::open_stated_regular`] of a file the walk of `tree` listed:
+/// opened relative to its directory's checked descriptor, without
+/// blocking, and `fstat`-ed: anything but a regular file is refused.
+fn open_walked_regular(tree: &Tree, p: &Path) -> Result<(File, Metadata), OpenError> {
+    let f = tree.open(p).map_err(|e| if e.kind() == io::ErrorKind::NotFound { OpenError::NotFound } else { OpenError::Io(e) })?;
+    let m = f.metadata().map_err(OpenError::Io)?;
+    if !m.is_file() {
+        return Err(OpenError::NotRegular(kind(&m)));
+    }
+    Ok((f, m))
 }
 
 /// A named pipe or device opened without blocking, made blocking for its

@@ -169,17 +169,25 @@ mod imp {
     }
 }
 
-/// The stat of the listed path `p` (symbolic links followed), relative to
-/// its directory's descriptor when the thread's last file was in the same
-/// directory.
+/// The stat of the listed path `p` (symbolic links followed): through the
+/// walk's checked directory descriptors for a file a walk found
+/// (`crate::input::walked_tree`), else relative to its directory's
+/// descriptor when the thread's last file was in the same directory.
 pub fn stat(p: &Path) -> io::Result<Stat> {
+    if let Some(t) = crate::input::walked_tree(p) {
+        let f = t.stat(p)?;
+        return Ok(Stat { stamp: f.stamp, regular: f.what.is_none(), id: f.stamp.id() });
+    }
     imp::stat(p)
 }
 
 /// Open the listed path `p` for reading, with `O_NONBLOCK | O_NOCTTY`
 /// (never blocking, whatever the file turned out to be: the caller checks
 /// what it read with `fstat`), relative to its directory's descriptor as
-/// [`stat`].
+/// [`stat`] (a walked file through the walk's checked directories).
 pub fn open(p: &Path) -> io::Result<File> {
+    if let Some(t) = crate::input::walked_tree(p) {
+        return t.open(p);
+    }
     imp::open(p)
 }

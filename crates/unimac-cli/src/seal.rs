@@ -171,7 +171,9 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
             // a directory in the tree is an error (a sealed tree is checked
             // for them later).
             let mut items = Vec::new();
-            for w in walk(root) {
+            let w = walk(root);
+            crate::input::walked(w.tree);
+            for w in w.entries {
                 match w {
                     Walked::File(p) => items.push((p, None)),
                     Walked::Error(p, why) => items.push((p, Some(why))),
@@ -225,13 +227,10 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     for (p, e) in &items {
         // A manifest lists regular files: anything else is refused
         // unopened (a named pipe or device could block or never end).
-        let why: Option<String> = e.clone().or_else(|| match std::fs::metadata(p) {
+        let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
             Err(x) => Some(format!("{}: {}", p.display(), crate::input::io_msg(&x))),
-            Ok(m) if !m.is_file() => {
-                let what = if m.is_dir() { "a directory" } else { fsio::special_kind(m.file_type()).unwrap_or("not a regular file") };
-                Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display()))
-            }
-            Ok(_) => None,
+            Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
+            Ok((None, _)) => None,
         });
         if let Some(why) = why {
             warn(&why);

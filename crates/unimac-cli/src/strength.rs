@@ -10,8 +10,8 @@ pub use unimac::formats::policy::{self, use_tags, USE_FORGERIES, WEAK_LOG2};
 pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
     let sizes: Vec<Option<u64>> = items
         .iter()
-        .map(|(p, _)| match std::fs::metadata(p) {
-            Ok(m) if m.is_file() && p.as_os_str() != "-" => Some(m.len()),
+        .map(|(p, _)| match what_is(p) {
+            Ok((None, len)) if p.as_os_str() != "-" => Some(len),
             _ => None,
         })
         .collect();
@@ -22,4 +22,24 @@ pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result
 /// counted as 1 GiB).
 pub(crate) fn check_strength_for(name: &str, sizes: &[Option<u64>], random: bool) -> Result<(), Fail> {
     policy::check_strength(name, sizes, random).map_err(|e| Fail(e.to_string()))
+}
+
+/// What the file at `p` is (`None`: a regular file; else in words) and its
+/// size: through the walk's checked directories for a file a walk found
+/// (never by a path a writer of the tree could re-point), else by its path
+/// (symbolic links followed).
+pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static str>, u64)> {
+    if let Some(t) = crate::input::walked_tree(p) {
+        let f = t.stat(p)?;
+        return Ok((f.what, f.stamp.len()));
+    }
+    let m = std::fs::metadata(p)?;
+    let what = if m.is_file() {
+        None
+    } else if m.is_dir() {
+        Some("a directory")
+    } else {
+        Some(unimac::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file"))
+    };
+    Ok((what, m.len()))
 }

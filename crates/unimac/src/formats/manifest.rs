@@ -58,7 +58,7 @@ use super::checkline::{decode_value_as, escape_name, unescape_name, value_hex};
 use super::derive::{self, Purpose};
 use super::fsio::{self, io_msg, OpenError};
 use super::keyfile::KeyFile;
-use super::walk::{walk, Walked};
+use super::walk::{walk, Tree, Walked};
 use crate::counter::Binding;
 use crate::error::Error;
 use crate::macs::{Framing, MacDesc, Nonce};
@@ -506,14 +506,28 @@ impl Report {
     }
 }
 
+/// The directory that holds the manifest file at `m`: its real directory
+/// when `m` is a symbolic link (the link followed to the file, as its
+/// text was read), else the directory named (`m`'s parent as given).
+fn manifest_dir(m: &Path) -> PathBuf {
+    if std::fs::symlink_metadata(m).is_ok_and(|md| md.file_type().is_symlink()) {
+        if let Some(d) = std::fs::canonicalize(m).ok().and_then(|r| r.parent().map(Path::to_path_buf)) {
+            return d;
+        }
+    }
+    fsio::parent_dir(m)
+}
+
 pub_if! { any(feature = "frontends", feature = "reference");
 /// The directory a manifest's names resolve against: `place`'s directory
-/// joined to the directory holding the manifest (`None`: read from stdin,
-/// the current directory).
+/// joined to the directory holding the manifest file (`None`: read from
+/// stdin, the current directory). A manifest named through a symbolic
+/// link resolves against the directory of the file the link leads to, as
+/// if it were named there: the place is where the manifest was written.
 pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     let dir = bytes_path(place.dir());
     let joined = match manifest {
-        Some(m) if !dir.is_absolute() => fsio::parent_dir(m).join(dir),
+        Some(m) if !dir.is_absolute() => manifest_dir(m).join(dir),
         _ => dir,
     };
     // `.` components dropped (`./d/a` shows as `d/a`; `..` is kept: it may
@@ -584,8 +598,8 @@ fn file_matches(mac: &NamedMac, f: File, meta: &Metadata, e: &Entry) -> Result<b
 /// given.
 pub type FileCheck<'a> = dyn FnMut(&Path, File, &Metadata, &Entry) -> Result<bool, String> + 'a;
 
-fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path, e: &Entry) -> Status {
-    match fsio::open_regular(path) {
+fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path, e: &Entry, open: &dyn Fn(&Path) -> Result<(File, Metadata), OpenError>) -> Status {
+    match open(path) {
         Err(OpenError::NotFound) => Status::Removed,
         Err(OpenError::NotRegular(k)) => Status::NotRegular(k),
         Err(OpenError::Io(x)) => Status::Unreadable(format!("cannot open {}: {}", path.display(), io_msg(&x))),
@@ -614,90 +628,174 @@ pub fn check_files(m: &Manifest, key: &KeyFile, manifest: Option<&Path>, check: 
     check_files_at(m, key, &resolve_dir(manifest, &m.place), manifest, check)
 }
 
+/// A name's components, for the walk's order (a directory's entries
+/// sorted by name, each directory's files in its place): `a/b` before
+/// `a-c`.
+fn walk_order(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    a.split(|&c| c == b'/').cmp(b.split(|&c| c == b'/'))
+}
+
+/// Where the manifest file is, to leave it out of the files added under a
+/// root: each place it was reached at (the name given, and the real file
+/// when that is a symbolic link), as the directory's identity and the
+/// file's name, and the file's identity.
+struct Own {
+    places: Vec<((u64, u64), std::ffi::OsString)>,
+    file: (u64, u64),
+    #[cfg(not(unix))]
+    real: Option<PathBuf>,
+}
+
+impl Own {
+    fn of(p: &Path) -> Option<Own> {
+        let file = file_id(p)?;
+        let mut places = Vec::new();
+        let mut at = |q: &Path| {
+            if let (Some(d), Some(n)) = (file_id(&fsio::parent_dir(q)), q.file_name()) {
+                places.push((d, n.to_os_string()));
+            }
+        };
+        at(p);
+        if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
+            if let Ok(real) = std::fs::canonicalize(p) {
+                at(&real);
+            }
+        }
+        Some(Own {
+            places,
+            file,
+            #[cfg(not(unix))]
+            real: std::fs::canonicalize(p).ok(),
+        })
+    }
+
+    /// Whether the walked file `p` is the manifest at one of its places
+    /// (not another link to it: that is added like any file).
+    #[cfg(not(unix))]
+    fn is(&self, _tree: &Tree, p: &Path) -> bool {
+        self.real.is_some() && std::fs::canonicalize(p).ok() == self.real
+    }
+
+    #[cfg(unix)]
+    fn is(&self, tree: &Tree, p: &Path) -> bool {
+        let Some(name) = p.file_name() else { return false };
+        let Some(dir) = p.parent().and_then(|d| tree.dir_id(d)) else { return false };
+        self.places.iter().any(|(d, n)| *d == dir && n == name)
+            && tree.stat(p).is_ok_and(|f| f.stamp.id() == self.file)
+    }
+}
+
 pub_if! { any(feature = "frontends", feature = "reference");
 /// [`check_files`] with the names resolved against `dir` (the place's
 /// directory as found); `own`, the manifest's file if it has one (not
-/// counted as added under a root).
+/// counted as added under a root at the place it was read from; a hard or
+/// symbolic link to it elsewhere in the tree is added like any file).
+///
+/// Under a root the tree is walked first, by handle ([`super::walk`]),
+/// and each listed file is opened through the walk's checked directory
+/// descriptors: a listed name under a directory that is now a symbolic
+/// link (or was swapped during the check) is never opened; it is
+/// REMOVED, and the link UNEXPECTED.
 pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path>, mut check: Option<&mut FileCheck<'_>>) -> Result<Report, Error> {
     key.mac()?;
     let mac = entry_mac(m.desc, key.key())?;
     let dir = dir.to_path_buf();
+    let mut report = Report::default();
+    if let Place::Base(_) = m.place {
+        for e in &m.entries {
+            let path = dir.join(bytes_path(&e.name));
+            let status = check_one(&mac, &mut check, &path, e, &|p| fsio::open_regular(p));
+            report.files.push(FileReport { name: e.name.clone(), path, status });
+        }
+        return Ok(report);
+    }
     // The place's directory as looked for; `.` to list it when it is the
     // current directory (paths are then shown without `./`).
     let here = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.clone() };
-    let mut report = Report::default();
-    for e in &m.entries {
-        let path = dir.join(bytes_path(&e.name));
-        let status = check_one(&mac, &mut check, &path, e);
-        report.files.push(FileReport { name: e.name.clone(), path, status });
+    let shown = |p: &Path| -> PathBuf { if dir.as_os_str().is_empty() { p.strip_prefix(".").unwrap_or(p).to_path_buf() } else { p.to_path_buf() } };
+    let rel = |p: &Path| -> Vec<u8> { p.strip_prefix(&here).map(path_bytes).unwrap_or_default() };
+    if !std::fs::metadata(&here).is_ok_and(|md| md.is_dir()) {
+        for e in &m.entries {
+            report.files.push(FileReport { name: e.name.clone(), path: dir.join(bytes_path(&e.name)), status: Status::Removed });
+        }
+        report.errors.push(format!("root {}: not a directory now", here.display()));
+        return Ok(report);
     }
-    if let Place::Root(_) = m.place {
-        match std::fs::metadata(&here) {
-            Ok(md) if md.is_dir() => {}
-            _ => {
-                report.errors.push(format!("root {}: not a directory now", here.display()));
-                return Ok(report);
+    let walked = walk(&here);
+    let tree = walked.tree;
+    let own = own.and_then(Own::of);
+    // The listed names in the walk's order, merged with the walk.
+    let mut order: Vec<u32> = (0..m.entries.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| walk_order(&m.entries[a as usize].name, &m.entries[b as usize].name));
+    let mut status: Vec<Option<Status>> = vec![None; m.entries.len()];
+    let mut added: Vec<PathBuf> = Vec::new();
+    let mut next = order.iter().peekable();
+    let open = |p: &Path| tree.open_regular(p);
+    for w in walked.entries {
+        let p = match &w {
+            Walked::File(p) | Walked::Special(p, _) | Walked::LinkedDir(p) | Walked::Error(p, _) => p.clone(),
+        };
+        let r = rel(&p);
+        // Listed names before this one that the walk did not find.
+        while let Some(&&i) = next.peek() {
+            if walk_order(&m.entries[i as usize].name, &r) == core::cmp::Ordering::Less {
+                next.next();
+            } else {
+                break;
             }
         }
-        let listed: HashSet<&[u8]> = m.entries.iter().map(|e| e.name.as_slice()).collect();
-        // The manifest's own entry only (the link itself and its name), not
-        // every link to it: a symbolic or hard link to the manifest put in
-        // the tree is added like any file.
-        let own = own.and_then(|p| entry_id(p).map(|id| (id, p.file_name().map(|n| n.to_os_string()))));
-        let mut added: Vec<PathBuf> = Vec::new();
-        let shown = |p: PathBuf| if dir.as_os_str().is_empty() { p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p) } else { p };
-        for w in walk(&here) {
-            let w = match w {
-                Walked::File(p) => Walked::File(shown(p)),
-                Walked::Special(p, k) => Walked::Special(shown(p), k),
-                Walked::LinkedDir(p) => Walked::LinkedDir(shown(p)),
-                e => e,
-            };
-            match w {
-                Walked::File(p) => {
-                    let rel = p.strip_prefix(&dir).map(path_bytes).unwrap_or_default();
-                    let is_own = own.as_ref().is_some_and(|(id, name)| entry_id(&p) == Some(*id) && p.file_name().map(|n| n.to_os_string()) == *name);
-                    if !listed.contains(rel.as_slice()) && !is_own {
-                        added.push(p);
-                    }
+        let listed = next.peek().map(|&&i| i as usize).filter(|&i| m.entries[i].name == r);
+        if listed.is_some() {
+            next.next();
+        }
+        match (w, listed) {
+            (Walked::File(p), Some(i)) => status[i] = Some(check_one(&mac, &mut check, &p, &m.entries[i], &open)),
+            (Walked::File(p), None) => {
+                if !own.as_ref().is_some_and(|o| o.is(&tree, &p)) {
+                    added.push(p);
                 }
-                // A listed name that became one is reported with its line
-                // (CHANGED, not opened).
-                Walked::Special(p, k) => {
-                    if !listed.contains(p.strip_prefix(&dir).map(path_bytes).unwrap_or_default().as_slice()) {
-                        report.unexpected.push((p, k))
-                    }
+            }
+            // A listed name that became one is reported with its line
+            // (CHANGED, not opened).
+            (Walked::Special(_, k), Some(i)) => status[i] = Some(Status::NotRegular(k)),
+            (Walked::Special(p, k), None) => report.unexpected.push((shown(&p), k)),
+            (Walked::LinkedDir(_), Some(i)) => status[i] = Some(Status::NotRegular("a directory")),
+            (Walked::LinkedDir(p), None) => report.unexpected.push((shown(&p), "a symbolic link to a directory")),
+            (Walked::Error(_, why), i) => {
+                if let Some(i) = i {
+                    status[i] = Some(Status::NotRegular("a directory"));
                 }
-                Walked::LinkedDir(p) => {
-                    if !listed.contains(p.strip_prefix(&dir).map(path_bytes).unwrap_or_default().as_slice()) {
-                        report.unexpected.push((p, "a symbolic link to a directory"))
-                    }
-                }
-                Walked::Error(_, why) => report.errors.push(why),
+                report.errors.push(why)
             }
         }
-        // An added file with a removed file's size and, under its nonce,
-        // its tag holds the removed file's content under a new name.
-        let mut taken = vec![false; added.len()];
-        let sizes: HashMap<usize, u64> =
-            added.iter().enumerate().filter_map(|(j, p)| std::fs::metadata(p).ok().map(|md| (j, md.len()))).collect();
-        for (e, f) in m.entries.iter().zip(report.files.iter_mut()) {
-            if f.status != Status::Removed {
+    }
+    for (e, s) in m.entries.iter().zip(status) {
+        let path = dir.join(bytes_path(&e.name));
+        // Not found by the walk: gone, or now a directory (entered).
+        let s = s.unwrap_or_else(|| if tree.dir_id(&path).is_some() { Status::NotRegular("a directory") } else { Status::Removed });
+        report.files.push(FileReport { name: e.name.clone(), path, status: s });
+    }
+    // An added file with a removed file's size and, under its nonce,
+    // its tag holds the removed file's content under a new name.
+    let mut taken = vec![false; added.len()];
+    let sizes: HashMap<usize, u64> =
+        added.iter().enumerate().filter_map(|(j, p)| tree.stat(p).ok().filter(|f| f.what.is_none()).map(|f| (j, f.stamp.len()))).collect();
+    for (e, f) in m.entries.iter().zip(report.files.iter_mut()) {
+        if f.status != Status::Removed {
+            continue;
+        }
+        for (j, p) in added.iter().enumerate() {
+            if taken[j] || sizes.get(&j) != Some(&e.size) {
                 continue;
             }
-            for (j, p) in added.iter().enumerate() {
-                if taken[j] || sizes.get(&j) != Some(&e.size) {
-                    continue;
-                }
-                if check_one(&mac, &mut check, p, e) == Status::Ok {
-                    taken[j] = true;
-                    f.status = Status::Renamed(p.clone());
-                    break;
-                }
+            if check_one(&mac, &mut check, p, e, &open) == Status::Ok {
+                taken[j] = true;
+                f.status = Status::Renamed(shown(p));
+                break;
             }
         }
-        report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| p).collect();
     }
+    report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| shown(&p)).collect();
     Ok(report)
 }
 }
@@ -711,18 +809,6 @@ fn file_id(p: &Path) -> Option<(u64, u64)> {
 #[cfg(not(unix))]
 fn file_id(p: &Path) -> Option<(u64, u64)> {
     std::fs::canonicalize(p).ok().map(|c| (path_bytes(&c).len() as u64, 0))
-}
-
-/// The directory entry at `p` itself (a symbolic link is not followed).
-#[cfg(unix)]
-fn entry_id(p: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(p).ok().map(|m| (m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn entry_id(p: &Path) -> Option<(u64, u64)> {
-    file_id(p)
 }
 
 pub_if! { any(feature = "frontends", feature = "reference");
@@ -848,10 +934,14 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
     let desc = sealing_desc(key)?;
     key.mac()?;
     let mac = entry_mac(desc, key.key())?;
+    // A tree's files are opened by handle, through the walk's directories.
+    let mut tree: Option<Tree> = None;
     let (root, files) = match what {
         Sealed::Tree(dir) => {
             let mut files = Vec::new();
-            for w in walk(dir) {
+            let walked = walk(dir);
+            tree = Some(walked.tree);
+            for w in walked.entries {
                 match w {
                     Walked::File(p) => files.push(p),
                     Walked::Special(p, k) => return Err(Error::Invalid(format!("{}: {k}; a sealed tree holds regular files and directories only", p.display()))),
@@ -859,8 +949,8 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
                     Walked::Error(_, why) => return Err(Error::Io(why)),
                 }
             }
-            if let Some(o) = output.and_then(file_id) {
-                files.retain(|p| file_id(p) != Some(o));
+            if let (Some(o), Some(t)) = (output.and_then(file_id), &tree) {
+                files.retain(|p| t.stat(p).map(|f| f.stamp.id()).ok() != Some(o));
             }
             (Some(dir), files)
         }
@@ -868,8 +958,16 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
     };
     let (place, names) = place_for(root, &files, output)?;
     let mut sizes = Vec::with_capacity(files.len());
+    let open = |p: &Path| match &tree {
+        Some(t) => t.open_regular(p),
+        None => fsio::open_regular(p),
+    };
     for p in &files {
-        sizes.push(std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()));
+        let size = match &tree {
+            Some(t) => t.stat(p).ok().filter(|f| f.what.is_none()).map(|f| f.stamp.len()),
+            None => std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()),
+        };
+        sizes.push(size);
     }
     if !allow_weak {
         super::policy::check_strength(desc.name, &sizes, matches!(nonces, Nonces::Random))?;
@@ -898,7 +996,7 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
     };
     let mut w = Writer::new(key, place)?;
     for (p, name) in files.iter().zip(names) {
-        let (f, meta) = fsio::open_regular(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
+        let (f, meta) = open(p).map_err(|e| Error::Io(e.message(&p.display().to_string())))?;
         let n = nonce()?;
         let mut s = mac.start(n.as_deref())?;
         let size = read_file(&f, meta.len(), &mut |d| s.update(d)).map_err(|why| Error::Io(format!("{}: {why}", p.display())))?;

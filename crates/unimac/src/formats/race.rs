@@ -151,6 +151,17 @@ impl Stamp {
         self.regular
     }
 
+    /// Which file: its device and inode.
+    pub fn id(&self) -> (u64, u64) {
+        (self.dev, self.ino)
+    }
+
+    /// Whether both stamps are of the same file (device and inode), in
+    /// whatever version.
+    pub fn same_file(&self, other: &Stamp) -> bool {
+        (self.dev, self.ino) == (other.dev, other.ino)
+    }
+
     /// Whether a read that began at `t0` is racy: the file was changed (its
     /// mtime or ctime, the later of the two) at or after `t0 − SLACK`, or
     /// its times are unknown.

@@ -1,12 +1,42 @@
 //! One walk of a directory tree, for `tag -r`, `seal -r` and the check of
 //! a sealed directory: every entry, sorted by name directory by directory,
 //! with what it is. Symbolic links to directories are not followed.
+//!
+//! **By handle, not by path** (unix): the root is opened once (a root named
+//! through a symbolic link is followed: the user named it), and every
+//! directory under it is opened relative to its parent's descriptor with
+//! `O_NOFOLLOW | O_DIRECTORY`, after a `stat` of the entry (not following
+//! links) taken when it was listed; the opened directory's `fstat` must be
+//! that same directory (device and inode). A directory replaced by a
+//! symbolic link, a file or another directory between its listing and its
+//! open is reported ([`Walked::Error`], naming it) and never entered, so
+//! no name outside the tree is ever listed.
+//!
+//! The files are opened later the same way ([`Tree::open`]): through the
+//! chain of directory descriptors from the root, each re-opened with
+//! `O_NOFOLLOW | O_DIRECTORY` and checked against the identity the walk
+//! recorded, then the file relative to its directory's descriptor. A path
+//! re-resolved later could lead anywhere a writer of the tree points it;
+//! a chain of checked descriptors cannot. Each thread keeps the chain of
+//! the directory its last file was in (one descriptor per level), so the
+//! files of one directory cost one `openat` each, and no more descriptors
+//! are open than the tree is deep: a tree of any number of directories
+//! walks under `ulimit -n` (the walk holds one descriptor per level too).
+//!
+//! A symbolic link to a file is listed as a file and opened relative to its
+//! directory's descriptor (the link followed, as a named file would be);
+//! the reader's `fstat` identifies what it read.
+//!
+//! Elsewhere (no `openat`, e.g. wasm32-wasip1) the walk and the opens go
+//! by path.
 
 use crate::prelude::*;
-use std::fs;
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 
-use super::fsio::{io_msg, special_kind};
+use super::fsio::OpenError;
+use super::race::Stamp;
 
 /// One entry found under a directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,62 +50,695 @@ pub enum Walked {
     Special(PathBuf, &'static str),
     /// A symbolic link to a directory: not followed.
     LinkedDir(PathBuf),
-    /// A directory that could not be listed: the path and why.
+    /// A directory that could not be listed, or that was replaced while
+    /// the tree was walked (never entered): the path and why.
     Error(PathBuf, String),
 }
 
-/// Everything under `dir`, sorted by path, directories walked in place.
-pub fn walk(dir: &Path) -> Vec<Walked> {
-    let mut out = Vec::new();
-    walk_into(dir, &mut out);
-    out
+/// A walk's entries and the tree's directories, by which its files are
+/// opened ([`Tree::open`]).
+#[derive(Debug)]
+pub struct Walk {
+    /// Everything under the directory, sorted by path, directories walked
+    /// in place.
+    pub entries: Vec<Walked>,
+    /// The directories entered, with their identities.
+    pub tree: Tree,
 }
 
-fn walk_into(dir: &Path, out: &mut Vec<Walked>) {
-    let rd = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) => {
-            out.push(Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e))));
-            return;
+/// What a file found through a [`Tree`] is: its stamp (size, times,
+/// device, inode) and, if it is not a regular file, what it is in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub stamp: Stamp,
+    /// `None` for a regular file; else "a directory", "a named pipe", ….
+    pub what: Option<&'static str>,
+}
+
+/// Everything under `dir`, sorted by path, directories walked in place,
+/// and the tree of directories entered (see the module's notes).
+pub fn walk(dir: &Path) -> Walk {
+    imp::walk(dir)
+}
+
+pub use imp::Tree;
+
+/// The error of a directory that is not the one the walk listed.
+fn replaced(dir: &Path, now: &str) -> io::Error {
+    io::Error::other(format!("{}: {now} since the tree was listed; not entered", dir.display()))
+}
+
+impl Tree {
+    /// Open the regular file at `p` (a path the walk gave as a
+    /// [`Walked::File`]) relative to its directory's checked descriptor,
+    /// refusing anything else unopened ([`super::fsio::open_regular`]'s
+    /// rule): its stat first, then the open without blocking, then its
+    /// `fstat`, which must be the file stat-ed. Returns the file and its
+    /// metadata from `fstat`.
+    pub fn open_regular(&self, p: &Path) -> Result<(File, std::fs::Metadata), OpenError> {
+        let io = |e: io::Error| if e.kind() == io::ErrorKind::NotFound { OpenError::NotFound } else { OpenError::Io(e) };
+        let found = self.stat(p).map_err(io)?;
+        if let Some(k) = found.what {
+            return Err(OpenError::NotRegular(k));
         }
-    };
-    // Sorted by path: every path is `dir` joined with a name, so this is
-    // the order of the names.
-    let mut entries: Vec<(PathBuf, Option<fs::FileType>)> = Vec::new();
-    for e in rd {
-        match e {
-            Ok(e) => entries.push((e.path(), e.file_type().ok())),
-            Err(e) => out.push(Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e)))),
+        let f = self.open(p).map_err(io)?;
+        let m = f.metadata().map_err(OpenError::Io)?;
+        if !m.is_file() {
+            return Err(OpenError::NotRegular(if m.is_dir() { "a directory" } else { super::fsio::special_kind(m.file_type()).unwrap_or("not a regular file") }));
+        }
+        if !Stamp::of(&m).same_file(&found.stamp) {
+            return Err(OpenError::Io(io::Error::other("replaced while it was opened")));
+        }
+        Ok((f, m))
+    }
+}
+
+#[cfg(unix)]
+mod imp {
+    use super::{replaced, Found, Walk, Walked};
+    use crate::prelude::*;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::ffi::{OsStr, OsString};
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, Stat};
+
+    use crate::formats::fsio::io_msg;
+    use crate::formats::race::Stamp;
+
+    /// One directory the walk entered: its parent's index, its name in
+    /// the parent, and its identity (device, inode) when it was listed.
+    #[derive(Debug)]
+    struct Node {
+        parent: u32,
+        name: OsString,
+        id: (u64, u64),
+    }
+
+    #[derive(Debug)]
+    struct Inner {
+        /// Which tree, for each thread's chain of descriptors.
+        serial: u64,
+        root: PathBuf,
+        dirs: Vec<Node>,
+        /// Each directory's index by its path as the walk gave it.
+        index: HashMap<PathBuf, u32>,
+    }
+
+    /// The directories a walk entered, with their identities (cheap to
+    /// clone): files under them are opened by handle ([`Tree::open`]).
+    #[derive(Clone, Debug)]
+    pub struct Tree {
+        inner: Arc<Inner>,
+    }
+
+    static SERIAL: AtomicU64 = AtomicU64::new(1);
+
+    const DIR_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC).union(OFlags::NOCTTY);
+
+    fn id_of(s: &Stat) -> (u64, u64) {
+        (s.st_dev as u64, s.st_ino as u64)
+    }
+
+    fn what_of(t: FileType) -> Option<&'static str> {
+        match t {
+            FileType::RegularFile => None,
+            FileType::Directory => Some("a directory"),
+            FileType::Fifo => Some("a named pipe"),
+            FileType::Socket => Some("a socket"),
+            FileType::CharacterDevice => Some("a character device"),
+            FileType::BlockDevice => Some("a block device"),
+            _ => Some("not a regular file"),
         }
     }
-    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
-    for (p, t) in entries {
-        let Some(t) = t else {
-            out.push(Walked::File(p));
-            continue;
+
+    fn found_of(s: &Stat) -> Found {
+        let t = FileType::from_raw_mode(s.st_mode as _);
+        let regular = t == FileType::RegularFile;
+        let stamp = Stamp::from_parts(
+            s.st_size as u64,
+            (s.st_mtime as i64, s.st_mtime_nsec as u32),
+            (s.st_ctime as i64, s.st_ctime_nsec as u32),
+            s.st_dev as u64,
+            s.st_ino as u64,
+            regular,
+        );
+        Found { stamp, what: what_of(t) }
+    }
+
+    #[cfg(test)]
+    std::thread_local! {
+        /// Called between a directory's listing stat and its open (tests:
+        /// a swap at the worst moment, every time).
+        pub(super) static BEFORE_OPEN: RefCell<Option<Box<dyn FnMut(&Path)>>> = RefCell::new(None);
+    }
+
+    fn before_open(_p: &Path) {
+        #[cfg(test)]
+        BEFORE_OPEN.with(|h| {
+            if let Some(h) = h.borrow_mut().as_mut() {
+                h(_p)
+            }
+        });
+    }
+
+    /// Open the directory `name` under `parent` without following a link,
+    /// and check that it is the directory of identity `id` (`p`: its path,
+    /// for the error).
+    fn open_checked(parent: BorrowedFd<'_>, name: &OsStr, id: (u64, u64), p: &Path) -> io::Result<OwnedFd> {
+        let fd = match rustix::fs::openat(parent, name, DIR_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+                return Err(replaced(p, "a directory replaced by a symbolic link or a file"))
+            }
+            Err(rustix::io::Errno::NOENT) => {
+                let e = replaced(p, "a directory removed");
+                return Err(io::Error::new(io::ErrorKind::NotFound, e.to_string()));
+            }
+            Err(e) => return Err(e.into()),
         };
-        if t.is_dir() {
-            walk_into(&p, out);
-            continue;
+        if id_of(&rustix::fs::fstat(&fd)?) != id {
+            return Err(replaced(p, "a directory replaced by another directory"));
         }
-        let t = if t.is_symlink() {
-            match fs::metadata(&p) {
-                Ok(m) if m.is_dir() => {
-                    out.push(Walked::LinkedDir(p));
-                    continue;
-                }
-                Ok(m) => m.file_type(),
-                Err(_) => {
-                    out.push(Walked::File(p));
-                    continue;
+        Ok(fd)
+    }
+
+    pub fn walk(dir: &Path) -> Walk {
+        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
+        let mut inner = Inner { serial, root: dir.to_path_buf(), dirs: Vec::new(), index: HashMap::new() };
+        let mut out = Vec::new();
+        // The root as named (a link to it followed: the user named it).
+        let root = rustix::fs::open(dir, DIR_FLAGS, Mode::empty()).and_then(|fd| rustix::fs::fstat(&fd).map(|s| (fd, s)));
+        match root {
+            Ok((fd, s)) => {
+                inner.dirs.push(Node { parent: u32::MAX, name: OsString::new(), id: id_of(&s) });
+                inner.index.insert(dir.to_path_buf(), 0);
+                walk_into(&fd, 0, dir, &mut inner, &mut out);
+            }
+            Err(e) => out.push(Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e.into())))),
+        }
+        Walk { entries: out, tree: Tree { inner: Arc::new(inner) } }
+    }
+
+    fn walk_into(fd: &OwnedFd, idx: u32, dir: &Path, inner: &mut Inner, out: &mut Vec<Walked>) {
+        let err = |e: rustix::io::Errno| Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e.into())));
+        let mut names: Vec<(OsString, FileType)> = Vec::new();
+        match Dir::read_from(fd) {
+            Ok(mut d) => {
+                while let Some(e) = d.read() {
+                    match e {
+                        Ok(e) => {
+                            let n = e.file_name().to_bytes();
+                            if n != b"." && n != b".." {
+                                names.push((OsStr::from_bytes(n).to_os_string(), e.file_type()));
+                            }
+                        }
+                        Err(e) => {
+                            out.push(err(e));
+                            break;
+                        }
+                    }
                 }
             }
-        } else {
-            t
-        };
-        match special_kind(t) {
-            Some(k) => out.push(Walked::Special(p, k)),
-            None => out.push(Walked::File(p)),
+            Err(e) => {
+                out.push(err(e));
+                return;
+            }
         }
+        // Sorted by name: the order of the paths (all are `dir` joined
+        // with a name).
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, t) in names {
+            let p = dir.join(&name);
+            let t = match t {
+                FileType::Unknown => match rustix::fs::statat(fd, &name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(s) => FileType::from_raw_mode(s.st_mode as _),
+                    Err(_) => {
+                        out.push(Walked::File(p));
+                        continue;
+                    }
+                },
+                t => t,
+            };
+            match t {
+                FileType::Directory => subdir(fd, &name, idx, p, inner, out),
+                FileType::Symlink => match rustix::fs::statat(fd, &name, AtFlags::empty()) {
+                    Ok(s) => match FileType::from_raw_mode(s.st_mode as _) {
+                        FileType::Directory => out.push(Walked::LinkedDir(p)),
+                        t => match what_of(t) {
+                            Some(k) if t != FileType::RegularFile => out.push(Walked::Special(p, k)),
+                            _ => out.push(Walked::File(p)),
+                        },
+                    },
+                    Err(_) => out.push(Walked::File(p)),
+                },
+                FileType::RegularFile => out.push(Walked::File(p)),
+                t => out.push(Walked::Special(p, what_of(t).unwrap_or("not a regular file"))),
+            }
+        }
+    }
+
+    /// Enter the directory `name` of the directory `fd` (index `parent`):
+    /// its stat as listed, then its open without following a link, checked
+    /// against that stat.
+    fn subdir(fd: &OwnedFd, name: &OsStr, parent: u32, p: PathBuf, inner: &mut Inner, out: &mut Vec<Walked>) {
+        let listed = match rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(s) if FileType::from_raw_mode(s.st_mode as _) == FileType::Directory => id_of(&s),
+            Ok(_) => {
+                let why = replaced(&p, "a directory replaced by a symbolic link or a file").to_string();
+                out.push(Walked::Error(p, why));
+                return;
+            }
+            Err(e) => {
+                out.push(Walked::Error(p.clone(), format!("{}: {}", p.display(), io_msg(&e.into()))));
+                return;
+            }
+        };
+        before_open(&p);
+        match open_checked(fd.as_fd(), name, listed, &p) {
+            Ok(sub) => {
+                let idx = inner.dirs.len() as u32;
+                inner.dirs.push(Node { parent, name: name.to_os_string(), id: listed });
+                inner.index.insert(p.clone(), idx);
+                walk_into(&sub, idx, &p, inner, out);
+            }
+            Err(e) => {
+                let why = match e.kind() {
+                    io::ErrorKind::Other => io_msg(&e),
+                    _ => format!("{}: {}", p.display(), io_msg(&e)),
+                };
+                out.push(Walked::Error(p, why));
+            }
+        }
+    }
+
+    /// This thread's chain of open directories: the tree's serial, and
+    /// each level's index and descriptor from the root down.
+    struct Chain {
+        serial: u64,
+        fds: Vec<(u32, OwnedFd)>,
+    }
+
+    std::thread_local! {
+        static CHAIN: RefCell<Chain> = const { RefCell::new(Chain { serial: 0, fds: Vec::new() }) };
+    }
+
+    impl Tree {
+        /// The directory walked.
+        pub fn root(&self) -> &Path {
+            &self.inner.root
+        }
+
+        /// Whether `p`'s directory is one the walk entered (its files are
+        /// opened by handle).
+        pub fn holds(&self, p: &Path) -> bool {
+            self.dir_of(p).is_some()
+        }
+
+        /// The identity (device, inode) the walk recorded for the
+        /// directory at `d` (a path it gave), if it entered it.
+        pub fn dir_id(&self, d: &Path) -> Option<(u64, u64)> {
+            self.inner.index.get(d).map(|&i| self.inner.dirs[i as usize].id)
+        }
+
+        fn dir_of<'p>(&self, p: &'p Path) -> Option<(u32, &'p OsStr)> {
+            let name = p.file_name()?;
+            Some((*self.inner.index.get(p.parent()?)?, name))
+        }
+
+        /// `f` with the checked descriptor of directory `idx`: this
+        /// thread's chain re-used as far as it leads there, the rest opened
+        /// from the deepest level kept, each checked.
+        fn with_dir<T>(&self, idx: u32, f: impl FnOnce(BorrowedFd<'_>) -> io::Result<T>) -> io::Result<T> {
+            let inner = &*self.inner;
+            let mut path = vec![idx];
+            while let Some(&d) = path.last() {
+                let up = inner.dirs[d as usize].parent;
+                if up == u32::MAX {
+                    break;
+                }
+                path.push(up);
+            }
+            path.reverse();
+            CHAIN.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.serial != inner.serial {
+                    c.fds.clear();
+                    c.serial = inner.serial;
+                }
+                let keep = c.fds.iter().zip(&path).take_while(|((a, _), b)| a == *b).count();
+                c.fds.truncate(keep);
+                for &d in &path[keep..] {
+                    let node = &inner.dirs[d as usize];
+                    let fd = match c.fds.last() {
+                        None => {
+                            let fd = rustix::fs::open(&inner.root, DIR_FLAGS, Mode::empty())?;
+                            if id_of(&rustix::fs::fstat(&fd)?) != node.id {
+                                return Err(replaced(&inner.root, "the root replaced by another directory"));
+                            }
+                            fd
+                        }
+                        Some((_, up)) => {
+                            let p = self.path_of(d);
+                            open_checked(up.as_fd(), &node.name, node.id, &p)?
+                        }
+                    };
+                    c.fds.push((d, fd));
+                }
+                let (_, fd) = c.fds.last().expect("the root at least");
+                f(fd.as_fd())
+            })
+        }
+
+        /// The path of directory `idx` as the walk gave it.
+        fn path_of(&self, idx: u32) -> PathBuf {
+            let inner = &*self.inner;
+            let mut names = Vec::new();
+            let mut d = idx;
+            while d != 0 {
+                names.push(&inner.dirs[d as usize].name);
+                d = inner.dirs[d as usize].parent;
+            }
+            let mut p = inner.root.clone();
+            for n in names.into_iter().rev() {
+                p.push(n);
+            }
+            p
+        }
+
+        fn dir_or_err<'p>(&self, p: &'p Path) -> io::Result<(u32, &'p OsStr)> {
+            self.dir_of(p).ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not under a directory the walk entered"))
+        }
+
+        /// Open the file at `p` (a path the walk gave) for reading, relative
+        /// to its directory's checked descriptor, with `O_NONBLOCK |
+        /// O_NOCTTY` (never blocking, whatever it turned out to be: the
+        /// caller checks what it read with `fstat`). A symbolic link to a
+        /// file is followed, as the walk listed it.
+        pub fn open(&self, p: &Path) -> io::Result<File> {
+            let (idx, name) = self.dir_or_err(p)?;
+            let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+            let fd = self.with_dir(idx, |d| rustix::fs::openat(d, name, flags, Mode::empty()).map_err(io::Error::from))?;
+            Ok(File::from(fd))
+        }
+
+        /// The stat of the file at `p` (a path the walk gave; links
+        /// followed) relative to its directory's checked descriptor.
+        pub fn stat(&self, p: &Path) -> io::Result<Found> {
+            let (idx, name) = self.dir_or_err(p)?;
+            self.with_dir(idx, |d| rustix::fs::statat(d, name, AtFlags::empty()).map(|s| found_of(&s)).map_err(io::Error::from))
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    use super::{Found, Walk, Walked};
+    use crate::prelude::*;
+    use std::fs::{self, File};
+    use std::io;
+    use std::path::{Path, PathBuf};
+
+    use crate::formats::fsio::{io_msg, special_kind};
+    use crate::formats::race::Stamp;
+
+    /// Where the walk went (no descriptors here: files are opened by
+    /// path).
+    #[derive(Clone, Debug)]
+    pub struct Tree {
+        root: PathBuf,
+    }
+
+    pub fn walk(dir: &Path) -> Walk {
+        let mut out = Vec::new();
+        walk_into(dir, &mut out);
+        Walk { entries: out, tree: Tree { root: dir.to_path_buf() } }
+    }
+
+    fn walk_into(dir: &Path, out: &mut Vec<Walked>) {
+        let rd = match fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                out.push(Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e))));
+                return;
+            }
+        };
+        let mut entries: Vec<(PathBuf, Option<fs::FileType>)> = Vec::new();
+        for e in rd {
+            match e {
+                Ok(e) => entries.push((e.path(), e.file_type().ok())),
+                Err(e) => out.push(Walked::Error(dir.to_path_buf(), format!("{}: {}", dir.display(), io_msg(&e)))),
+            }
+        }
+        entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+        for (p, t) in entries {
+            let Some(t) = t else {
+                out.push(Walked::File(p));
+                continue;
+            };
+            if t.is_dir() {
+                walk_into(&p, out);
+                continue;
+            }
+            let t = if t.is_symlink() {
+                match fs::metadata(&p) {
+                    Ok(m) if m.is_dir() => {
+                        out.push(Walked::LinkedDir(p));
+                        continue;
+                    }
+                    Ok(m) => m.file_type(),
+                    Err(_) => {
+                        out.push(Walked::File(p));
+                        continue;
+                    }
+                }
+            } else {
+                t
+            };
+            match special_kind(t) {
+                Some(k) => out.push(Walked::Special(p, k)),
+                None => out.push(Walked::File(p)),
+            }
+        }
+    }
+
+    impl Tree {
+        /// The directory walked.
+        pub fn root(&self) -> &Path {
+            &self.root
+        }
+
+        /// Whether `p` is under the directory walked.
+        pub fn holds(&self, p: &Path) -> bool {
+            p.starts_with(&self.root)
+        }
+
+        /// The directory at `d` (by path here): an identity if it is one
+        /// under the root (none is recorded here).
+        pub fn dir_id(&self, d: &Path) -> Option<(u64, u64)> {
+            (d.starts_with(&self.root) && d.is_dir()).then_some((0, 0))
+        }
+
+        /// Open the file at `p` for reading (by path here).
+        pub fn open(&self, p: &Path) -> io::Result<File> {
+            File::open(p)
+        }
+
+        /// The stat of the file at `p` (by path here).
+        pub fn stat(&self, p: &Path) -> io::Result<Found> {
+            let m = fs::metadata(p)?;
+            let what = if m.is_file() {
+                None
+            } else if m.is_dir() {
+                Some("a directory")
+            } else {
+                Some(special_kind(m.file_type()).unwrap_or("not a regular file"))
+            };
+            Ok(Found { stamp: Stamp::of(&m), what })
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("unimac-walk-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// A tree `t` with `t/a`, `t/sub/b`, `t/sub/deep/c`, and outside it
+    /// `o/secret-name` (what a swapped link would lead to).
+    fn tree(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+        let d = scratch(tag);
+        let (t, o) = (d.join("t"), d.join("o"));
+        fs::create_dir_all(t.join("sub/deep")).unwrap();
+        fs::create_dir_all(o.join("deep")).unwrap();
+        fs::write(t.join("a"), b"a").unwrap();
+        fs::write(t.join("sub/b"), b"b").unwrap();
+        fs::write(t.join("sub/deep/c"), b"c").unwrap();
+        fs::write(o.join("secret-name"), b"s").unwrap();
+        fs::write(o.join("b"), b"outside b").unwrap();
+        fs::write(o.join("deep/c"), b"outside c").unwrap();
+        (d, t, o)
+    }
+
+    fn names(w: &Walk) -> String {
+        format!("{:?}", w.entries)
+    }
+
+    #[test]
+    fn walks_in_order_and_opens_by_handle() {
+        let (d, t, _) = tree("order");
+        std::os::unix::fs::symlink(d.join("o"), t.join("zlink")).unwrap();
+        let w = walk(&t);
+        assert_eq!(
+            w.entries,
+            vec![
+                Walked::File(t.join("a")),
+                Walked::File(t.join("sub/b")),
+                Walked::File(t.join("sub/deep/c")),
+                Walked::LinkedDir(t.join("zlink")),
+            ]
+        );
+        let mut s = String::new();
+        use std::io::Read as _;
+        w.tree.open(&t.join("sub/deep/c")).unwrap().read_to_string(&mut s).unwrap();
+        assert_eq!(s, "c");
+        assert!(w.tree.holds(&t.join("sub/b")) && !w.tree.holds(&t.join("zlink/b")));
+        assert!(w.tree.open_regular(&t.join("sub/b")).is_ok());
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// The seam: a subdirectory swapped for a link to an outside directory
+    /// between its listing stat and its open, every time. The walk reports
+    /// it, names it, and lists nothing outside.
+    #[test]
+    fn a_directory_swapped_for_a_link_while_walked_is_reported_not_entered() {
+        let (d, t, o) = tree("swap-link");
+        let (sub, o2) = (t.join("sub"), o.clone());
+        let hold = d.join("held");
+        let h = hold.clone();
+        imp::BEFORE_OPEN.with(|b| {
+            *b.borrow_mut() = Some(Box::new(move |p: &Path| {
+                if p == sub {
+                    fs::rename(&sub, &h).unwrap();
+                    std::os::unix::fs::symlink(&o2, &sub).unwrap();
+                }
+            }))
+        });
+        let w = walk(&t);
+        imp::BEFORE_OPEN.with(|b| *b.borrow_mut() = None);
+        let all = names(&w);
+        assert!(!all.contains("secret-name") && !all.contains("outside"), "{all}");
+        let errs: Vec<_> = w.entries.iter().filter_map(|e| if let Walked::Error(p, why) = e { Some((p, why)) } else { None }).collect();
+        assert_eq!(errs.len(), 1, "{all}");
+        assert_eq!(errs[0].0, &t.join("sub"));
+        assert!(errs[0].1.contains("replaced by a symbolic link") && errs[0].1.contains("not entered"), "{}", errs[0].1);
+        assert!(!w.tree.holds(&t.join("sub/secret-name")));
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// The same with another directory (same names, other inode): caught
+    /// by the identity check alone.
+    #[test]
+    fn a_directory_swapped_for_another_while_walked_is_reported_not_entered() {
+        let (d, t, o) = tree("swap-dir");
+        let (sub, o2, hold) = (t.join("sub"), o.clone(), d.join("held"));
+        imp::BEFORE_OPEN.with(|b| {
+            *b.borrow_mut() = Some(Box::new(move |p: &Path| {
+                if p == sub {
+                    fs::rename(&sub, &hold).unwrap();
+                    fs::rename(&o2, &sub).unwrap();
+                }
+            }))
+        });
+        let w = walk(&t);
+        imp::BEFORE_OPEN.with(|b| *b.borrow_mut() = None);
+        let all = names(&w);
+        assert!(!all.contains("secret-name"), "{all}");
+        assert!(all.contains("replaced by another directory"), "{all}");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// After the walk, a directory swapped for a link (or for another
+    /// directory) before its files are opened: the open is refused by the
+    /// chain's check, and no outside file is opened.
+    #[test]
+    fn files_under_a_directory_swapped_after_the_walk_are_not_opened() {
+        for other_dir in [false, true] {
+            let (d, t, o) = tree(if other_dir { "after-dir" } else { "after-link" });
+            let w = walk(&t);
+            // A chain on this thread into `sub/deep` first, so the swap
+            // must be caught on a re-open from a kept level too.
+            assert!(w.tree.open(&t.join("a")).is_ok());
+            fs::rename(t.join("sub"), d.join("held")).unwrap();
+            if other_dir {
+                fs::rename(&o, t.join("sub")).unwrap();
+            } else {
+                std::os::unix::fs::symlink(&o, t.join("sub")).unwrap();
+            }
+            for f in ["sub/b", "sub/deep/c"] {
+                let e = w.tree.open(&t.join(f)).unwrap_err().to_string();
+                assert!(e.contains("not entered") && e.contains("sub"), "{f}: {e}");
+                assert!(w.tree.stat(&t.join(f)).is_err());
+                assert!(w.tree.open_regular(&t.join(f)).is_err());
+            }
+            assert!(w.tree.open(&t.join("a")).is_ok());
+            let _ = fs::remove_dir_all(&d);
+        }
+    }
+
+    /// A chain kept open into a directory that is swapped afterwards is not
+    /// trusted past the swap for a new directory: every level below the
+    /// kept prefix is opened and checked again.
+    #[test]
+    fn a_kept_chain_is_rechecked_below_its_prefix() {
+        let (d, t, o) = tree("kept");
+        let w = walk(&t);
+        assert!(w.tree.open(&t.join("sub/b")).is_ok());
+        // Swap `sub/deep` (not yet opened by this thread) for a link.
+        fs::rename(t.join("sub/deep"), d.join("held")).unwrap();
+        std::os::unix::fs::symlink(o.join("deep"), t.join("sub/deep")).unwrap();
+        let e = w.tree.open(&t.join("sub/deep/c")).unwrap_err().to_string();
+        assert!(e.contains("deep") && e.contains("not entered"), "{e}");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// Fewer descriptors than directories: a tree of 300 directories
+    /// walked and every file opened leaves this thread holding only the
+    /// chain of the last directory.
+    #[test]
+    fn descriptors_stay_bounded_by_depth() {
+        let d = scratch("fds");
+        for i in 0..300 {
+            fs::create_dir_all(d.join(format!("d{i:03}"))).unwrap();
+            fs::write(d.join(format!("d{i:03}/f")), b"x").unwrap();
+        }
+        let open_fds = || fs::read_dir("/proc/self/fd").map(|r| r.count()).ok();
+        let before = open_fds();
+        let w = walk(&d);
+        assert_eq!(w.entries.len(), 300);
+        for e in &w.entries {
+            let Walked::File(p) = e else { panic!("{e:?}") };
+            drop(w.tree.open(p).unwrap());
+        }
+        if let (Some(b), Some(a)) = (before, open_fds()) {
+            // The root and one directory (other tests' threads may hold a
+            // few of their own).
+            assert!(a <= b + 8, "{b} -> {a}");
+        }
+        let _ = fs::remove_dir_all(&d);
     }
 }
