@@ -664,3 +664,52 @@ fn links_to_the_manifest_in_the_tree_are_added() {
     let out = stdout(&o);
     assert!(out.contains("d/run.sh: ADDED") && out.contains("d/hard.txt: ADDED") && !out.contains("d/M: ADDED"), "{out}");
 }
+
+/// A manifest named through a symbolic link from another directory
+/// resolves against the real directory of the manifest file (where it was
+/// written), not the link's: every file OK. So does one whose directory is
+/// reached through a link.
+#[cfg(unix)]
+#[test]
+fn a_manifest_reached_through_a_link_resolves_where_it_is() {
+    for (mac, counter) in MACS {
+        let s = Sealed::new("via-link", mac, *counter);
+        fs::create_dir_all(s.path("elsewhere/deeper")).unwrap();
+        std::os::unix::fs::symlink(s.path("m"), s.path("elsewhere/deeper/M")).unwrap();
+        std::os::unix::fs::symlink("../m", s.path("elsewhere/rel")).unwrap();
+        std::os::unix::fs::symlink(&s.dir, s.path("elsewhere/dirlink")).unwrap();
+        for m in ["elsewhere/deeper/M", "elsewhere/rel", "elsewhere/dirlink/m"] {
+            for cwd in [s.dir.clone(), s.path("elsewhere")] {
+                let arg = s.path(m);
+                let o = run_in(&cwd, &["verify", "--key-file", s.path("k.key").to_str().unwrap(), arg.to_str().unwrap()]);
+                assert_code(&o, 0);
+                let out = stdout(&o);
+                assert_eq!(out.lines().filter(|l| l.ends_with(": OK")).count(), TREE.len(), "{m}: {out}");
+                assert!(!out.contains("REMOVED") && !out.contains("ADDED"), "{m}: {out}");
+            }
+        }
+    }
+}
+
+/// A hard link to the manifest in another directory of the tree, under the
+/// manifest's own name, is ADDED: the manifest is left out only at its own
+/// place. Verified through a symbolic link from outside the tree, the
+/// manifest is still left out at its real place.
+#[cfg(unix)]
+#[test]
+fn a_hard_link_to_the_manifest_elsewhere_in_the_tree_is_added() {
+    let s = Sealed::new("hard-elsewhere", "hash127-aes", false);
+    assert_code(&run_in(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "d/M"]), 0);
+    let o = run_in(&s.dir, &["verify", "--key-file", "k.key", "d/M"]);
+    assert_code(&o, 0);
+    std::os::unix::fs::symlink(s.path("d/M"), s.path("via")).unwrap();
+    assert_code(&run_in(&s.dir, &["verify", "--key-file", "k.key", "via"]), 0);
+    fs::hard_link(s.path("d/M"), s.path("d/sub/M")).unwrap();
+    for m in ["d/M", "via"] {
+        let o = run_in(&s.dir, &["verify", "--key-file", "k.key", m]);
+        assert_code(&o, 1);
+        let out = stdout(&o);
+        assert!(out.contains("d/sub/M: ADDED") && !out.contains("d/M: ADDED"), "{m}: {out}");
+        assert_eq!(out.lines().filter(|l| l.contains("ADDED")).count(), 1, "{m}: {out}");
+    }
+}
