@@ -76,6 +76,7 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
     // swapped in since.
     let w = walk(dir);
     crate::input::walked(w.tree);
+    out.reserve_exact(w.entries.len());
     for w in w.entries {
         match w {
             Walked::File(p) => out.push((p, None)),

@@ -416,6 +416,19 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known(Stamp);
 
+impl Known {
+    /// The file's size when it was listed.
+    pub fn len(&self) -> u64 {
+        self.0.len()
+    }
+
+    /// Which file it was: its device and inode.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    pub fn id(&self) -> (u64, u64) {
+        self.0.id()
+    }
+}
+
 /// Stats taken by [`stat_id_kept`], each for the one [`stat_listed`] of
 /// its path that follows (`KEEPING`: whether there are any).
 static KEPT: std::sync::Mutex<Option<std::collections::HashMap<std::path::PathBuf, crate::listed::Stat>>> =

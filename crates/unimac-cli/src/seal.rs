@@ -440,6 +440,8 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
         }
         Err(e) => return Err(Fail(e.message(&shown_m, &kf, &key_shown))),
     };
+    // Its lines are parsed: the text is not needed while the files are read.
+    drop(text);
     let report = manifest::check_files(&m, &kf, Some(manifest_path), None).map_err(|e| Fail(cite(&e.to_string())))?;
 
     let stdout = io::stdout();

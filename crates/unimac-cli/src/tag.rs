@@ -122,11 +122,25 @@ pub fn tag(
     };
     let desc = kf.desc().expect("a modp key file was refused above");
     let items = collect_files(files, opts.list)?;
-    // Not its own output: `tag -r DIR > DIR/SUMS` leaves SUMS out.
+    // One stat per file: a file that does not exist is found now (and gets
+    // no nonce), and the sizes serve the strength check and the output.
+    // With threads, the stats are spread over them in contiguous runs.
+    let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
+    // Not its own output: `tag -r DIR > DIR/SUMS` leaves SUMS out (found
+    // by the stats just taken: no second stat, nothing kept per file).
     #[cfg(unix)]
-    let items = {
-        let out = crate::files::stdout_file().map(|(id, _)| id);
-        items.into_iter().filter(|(p, _)| p.as_os_str() == "-" || !crate::files::is_file_id(p, out)).collect::<Vec<_>>()
+    let (items, sizes, known) = match crate::files::stdout_file().map(|(id, _)| id) {
+        Some(out) => {
+            let keep: Vec<bool> = known.iter().map(|k| !k.is_some_and(|k| k.id() == out)).collect();
+            let mut it = keep.iter();
+            let items: Vec<Item> = items.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+            let mut it = keep.iter();
+            let sizes: Vec<Option<u64>> = sizes.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+            let mut it = keep.iter();
+            let known: Vec<Option<Known>> = known.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+            (items, sizes, known)
+        }
+        None => (items, sizes, known),
     };
     if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
         return Err(Fail(
@@ -205,10 +219,6 @@ pub fn tag(
             }
             (_, Some(_), None) => None,
         };
-    // One stat per file: a file that does not exist is found now (and gets
-    // no nonce), and the sizes serve the strength check and the output.
-    // With threads, the stats are spread over them in contiguous runs.
-    let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
     // Every file a regular one: one that is not when read is an error.
     if items.iter().zip(&known).all(|((_, e), k)| e.is_some() || k.is_some()) {
         crate::input::listed_files_are_regular();
@@ -266,59 +276,47 @@ pub fn tag(
 
 /// The stat pass of `tag`: each item's error if it has one or its path
 /// cannot be stat'ed, and the size and stamp of each regular file; on up
-/// to `threads` threads, each taking a contiguous run of the items (a stat
-/// is too quick to hand out one at a time).
+/// to `threads` threads, each taking contiguous runs of the items (a stat
+/// is too quick to hand out one at a time). Written in place: nothing per
+/// file but the stamp is added (a listing of 100 000 files).
 #[allow(clippy::type_complexity)]
-fn stat_all(items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, Vec<Option<Known>>) {
-    type Stat = (Option<String>, Option<u64>, Option<Known>);
-    let stat = |(p, e): &Item| -> Stat {
-        if let Some(e) = e {
-            return (Some(e.clone()), None, None);
-        }
-        if p.as_os_str() == "-" {
-            return (None, None, None);
-        }
-        match crate::input::stat_listed(p) {
-            Ok((size, k)) => (None, size, k),
-            Err(x) => (Some(format!("{}: {}", p.display(), io_msg(&x))), None, None),
+fn stat_all(mut items: Vec<Item>, threads: usize) -> (Vec<Item>, Vec<Option<u64>>, Vec<Option<Known>>) {
+    let mut known: Vec<Option<Known>> = vec![None; items.len()];
+    let run = |its: &mut [Item], ks: &mut [Option<Known>]| {
+        for ((p, e), k) in its.iter_mut().zip(ks) {
+            if e.is_some() || p.as_os_str() == "-" {
+                continue;
+            }
+            match crate::input::stat_listed(p) {
+                Ok((_, got)) => *k = got,
+                Err(x) => *e = Some(format!("{}: {}", p.display(), io_msg(&x))),
+            }
         }
     };
-    let run = |r: &[Item]| -> Vec<Stat> { r.iter().map(stat).collect() };
     // Below a few hundred files a thread costs more than it saves.
     let runs = threads.min(items.len() / 256).max(1);
-    let stated: Vec<Stat> = if runs < 2 {
-        run(&items)
+    if runs < 2 {
+        run(&mut items, &mut known);
     } else {
-        let per = items.len().div_ceil(runs);
-        std::thread::scope(|s| {
-            let run = &run;
-            let mut parts = items.chunks(per);
-            let first = parts.next().unwrap_or_default();
-            // A run whose thread cannot start (or fails) is done here.
-            let handles: Vec<_> = parts
-                .map(|c| (c, std::thread::Builder::new().spawn_scoped(s, move || run(c)).ok()))
-                .collect();
-            let mut out = run(first);
-            for (c, h) in handles {
-                match h.and_then(|h| h.join().ok()) {
-                    Some(v) => out.extend(v),
-                    None => out.extend(run(c)),
-                }
+        // Runs of 256 handed out in turn: a thread that cannot start
+        // leaves its runs to the others and to this one.
+        let per = 256;
+        let queue = std::sync::Mutex::new(items.chunks_mut(per).zip(known.chunks_mut(per)));
+        let work = || loop {
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            match next {
+                Some((its, ks)) => run(its, ks),
+                None => return,
             }
-            out
-        })
-    };
-    let mut sizes = Vec::with_capacity(stated.len());
-    let mut known = Vec::with_capacity(stated.len());
-    let items = items
-        .into_iter()
-        .zip(stated)
-        .map(|((p, _), (e, size, k))| {
-            sizes.push(size);
-            known.push(k);
-            (p, e)
-        })
-        .collect();
+        };
+        std::thread::scope(|s| {
+            for _ in 1..runs {
+                let _ = std::thread::Builder::new().spawn_scoped(s, work);
+            }
+            work();
+        });
+    }
+    let sizes = known.iter().map(|k| k.map(|k| k.len())).collect();
     (items, sizes, known)
 }
 

@@ -88,8 +88,13 @@ pub const SLACK: Duration = Duration::from_secs(2);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stamp {
     len: u64,
-    mtime: Option<i128>,
-    ctime: Option<i128>,
+    /// Nanoseconds since the epoch ([`UNKNOWN`]: not known), saturated at
+    /// the ends of `i64` (the years 1677 and 2262: a time past them is
+    /// compared as that end, and a file changed after 2262 is always racy).
+    /// Two `i64`s, not `Option<i128>`s: a stamp is kept for every file of a
+    /// listing (100 000 files: 4.8 MB, not 9.6).
+    mtime: i64,
+    ctime: i64,
     dev: u64,
     ino: u64,
     regular: bool,
@@ -104,8 +109,8 @@ impl Stamp {
             let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
             Stamp {
                 len: m.len(),
-                mtime: Some(ns(m.mtime(), m.mtime_nsec())),
-                ctime: Some(ns(m.ctime(), m.ctime_nsec())),
+                mtime: keep(ns(m.mtime(), m.mtime_nsec())),
+                ctime: keep(ns(m.ctime(), m.ctime_nsec())),
                 dev: m.dev(),
                 ino: m.ino(),
                 regular: m.is_file(),
@@ -115,7 +120,7 @@ impl Stamp {
         {
             // No ctime, device or inode in std here: the modification time
             // only (a read is racy if it is missing).
-            Stamp { len: m.len(), mtime: m.modified().ok().map(nanos), ctime: None, dev: 0, ino: 0, regular: m.is_file() }
+            Stamp { len: m.len(), mtime: m.modified().ok().map_or(UNKNOWN, |t| keep(nanos(t))), ctime: UNKNOWN, dev: 0, ino: 0, regular: m.is_file() }
         }
     }
 
@@ -128,7 +133,7 @@ impl Stamp {
     /// file's metadata.
     pub fn from_parts(len: u64, mtime: (i64, u32), ctime: (i64, u32), dev: u64, ino: u64, regular: bool) -> Stamp {
         let ns = |(s, n): (i64, u32)| i128::from(s) * 1_000_000_000 + i128::from(n);
-        Stamp { len, mtime: Some(ns(mtime)), ctime: Some(ns(ctime)), dev, ino, regular }
+        Stamp { len, mtime: keep(ns(mtime)), ctime: keep(ns(ctime)), dev, ino, regular }
     }
 
     /// The stamp of an open file (`fstat`).
@@ -167,10 +172,18 @@ impl Stamp {
     /// its times are unknown.
     pub fn racy_at(&self, t0: SystemTime) -> bool {
         match self.mtime.max(self.ctime) {
-            None => true,
-            Some(t) => t >= nanos(t0) - SLACK.as_nanos() as i128,
+            UNKNOWN => true,
+            t => i128::from(t) >= nanos(t0) - SLACK.as_nanos() as i128,
         }
     }
+}
+
+/// A stamp's time that is not known.
+const UNKNOWN: i64 = i64::MIN;
+
+/// Nanoseconds as a stamp keeps them: saturated, never [`UNKNOWN`].
+fn keep(ns: i128) -> i64 {
+    ns.clamp(i128::from(UNKNOWN) + 1, i128::from(i64::MAX)) as i64
 }
 
 /// Nanoseconds since the epoch (negative before it).
