@@ -610,7 +610,11 @@ fn file_matches(mac: &NamedMac, f: File, meta: &Metadata, e: &Entry) -> Result<b
 /// given.
 pub type FileCheck<'a> = dyn FnMut(&Path, File, &Metadata, &Entry) -> Result<bool, String> + 'a;
 
-fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path, e: &Entry, open: &dyn Fn(&Path) -> Result<(File, Metadata), OpenError>) -> Status {
+/// How a listed file is opened: by path, or through a walk's checked
+/// directories.
+type Opener<'a> = dyn Fn(&Path) -> Result<(File, Metadata), OpenError> + 'a;
+
+fn check_one(mac: &NamedMac, check: &mut Option<&mut FileCheck<'_>>, path: &Path, e: &Entry, open: &Opener<'_>) -> Status {
     match open(path) {
         Err(OpenError::NotFound) => Status::Removed,
         Err(OpenError::NotRegular(k)) => Status::NotRegular(k),
@@ -652,7 +656,9 @@ fn walk_order(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 /// when that is a symbolic link), as the directory's identity and the
 /// file's name, and the file's identity.
 struct Own {
+    #[cfg(unix)]
     places: Vec<((u64, u64), std::ffi::OsString)>,
+    #[cfg(unix)]
     file: (u64, u64),
     #[cfg(not(unix))]
     real: Option<PathBuf>,
@@ -673,8 +679,12 @@ impl Own {
                 at(&real);
             }
         }
+        #[cfg(not(unix))]
+        let _ = (places, file);
         Some(Own {
+            #[cfg(unix)]
             places,
+            #[cfg(unix)]
             file,
             #[cfg(not(unix))]
             real: std::fs::canonicalize(p).ok(),

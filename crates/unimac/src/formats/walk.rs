@@ -84,6 +84,7 @@ pub fn walk(dir: &Path) -> Walk {
 pub use imp::Tree;
 
 /// The error of a directory that is not the one the walk listed.
+#[cfg(unix)]
 fn replaced(dir: &Path, now: &str) -> io::Error {
     io::Error::other(format!("{}: {now} since the tree was listed; not entered", dir.display()))
 }
@@ -163,6 +164,8 @@ mod imp {
 
     const DIR_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC).union(OFlags::NOCTTY);
 
+    // The casts are for the unix targets whose `stat` fields are narrower.
+    #[allow(clippy::unnecessary_cast)]
     fn id_of(s: &Stat) -> (u64, u64) {
         (s.st_dev as u64, s.st_ino as u64)
     }
@@ -179,6 +182,7 @@ mod imp {
         }
     }
 
+    #[allow(clippy::unnecessary_cast)]
     fn found_of(s: &Stat) -> Found {
         let t = FileType::from_raw_mode(s.st_mode as _);
         let regular = t == FileType::RegularFile;
@@ -193,11 +197,15 @@ mod imp {
         Found { stamp, what: what_of(t) }
     }
 
+    /// A test's hook.
+    #[cfg(test)]
+    type Hook = Box<dyn FnMut(&Path)>;
+
     #[cfg(test)]
     std::thread_local! {
         /// Called between a directory's listing stat and its open (tests:
         /// a swap at the worst moment, every time).
-        pub(super) static BEFORE_OPEN: RefCell<Option<Box<dyn FnMut(&Path)>>> = RefCell::new(None);
+        pub(super) static BEFORE_OPEN: RefCell<Option<Hook>> = RefCell::new(None);
     }
 
     fn before_open(_p: &Path) {
