@@ -1121,6 +1121,48 @@ mod tests {
         assert!(w.entry(&e).is_err());
     }
 
+    /// A sealed tree whose subdirectory is then swapped for a link to an
+    /// outside directory (with the same names and secret ones): the check
+    /// never enters it: its files are REMOVED, the link UNEXPECTED, and no
+    /// outside name or content reaches the report. A hard link to the
+    /// manifest in another directory of the tree is ADDED; the manifest at
+    /// its own place is not.
+    #[cfg(unix)]
+    #[test]
+    fn a_swapped_directory_is_never_entered_and_the_manifest_only_left_out_at_its_place() {
+        let d = std::env::temp_dir().join(format!("unimac-manifest-swap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        let (t, o) = (d.join("t"), d.join("outside"));
+        std::fs::create_dir_all(t.join("sub")).unwrap();
+        std::fs::create_dir_all(&o).unwrap();
+        std::fs::write(t.join("a"), b"a").unwrap();
+        std::fs::write(t.join("sub/b"), b"b").unwrap();
+        std::fs::write(o.join("b"), b"b").unwrap();
+        std::fs::write(o.join("secret-name"), b"s").unwrap();
+        let k = key("hash127-aes");
+        let mpath = t.join("M");
+        let text = seal(&k, Sealed::Tree(&t), Nonces::None, Some(&mpath), false).unwrap();
+        std::fs::write(&mpath, &text).unwrap();
+        let m = open(&text, &k).unwrap();
+        assert!(check_files(&m, &k, Some(&mpath), None).unwrap().ok());
+        // A hard link to the manifest under its name, in another directory.
+        std::fs::hard_link(&mpath, t.join("sub/M")).unwrap();
+        let r = check_files(&m, &k, Some(&mpath), None).unwrap();
+        assert_eq!(r.added, vec![t.join("sub/M")]);
+        std::fs::remove_file(t.join("sub/M")).unwrap();
+        // The swap.
+        std::fs::rename(t.join("sub"), d.join("held")).unwrap();
+        std::os::unix::fs::symlink(&o, t.join("sub")).unwrap();
+        let r = check_files(&m, &k, Some(&mpath), None).unwrap();
+        let all = format!("{r:?}");
+        assert!(!all.contains("secret-name") && !all.contains("outside"), "{all}");
+        let b = r.files.iter().find(|f| f.name == b"sub/b").unwrap();
+        assert_eq!(b.status, Status::Removed);
+        assert_eq!(r.unexpected, vec![(t.join("sub"), "a symbolic link to a directory")]);
+        assert!(r.added.is_empty(), "{all}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
     #[test]
     fn one_time_and_modp_keys_do_not_seal() {
         let k = key("hash127");
