@@ -160,7 +160,8 @@ enum Cmd {
         allow_weak: bool,
         /// Tag the files under directories, recursively (sorted; symbolic
         /// links to directories not followed, links to files tagged; named
-        /// pipes, sockets and devices skipped with a warning).
+        /// pipes, sockets and devices skipped with a warning; a directory
+        /// replaced while it is walked is an error, never entered).
         #[arg(short = 'r', long)]
         recursive: bool,
         /// Also tag the files named in FILE, one per line ('-': stdin).
