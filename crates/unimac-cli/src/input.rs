@@ -417,6 +417,11 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
 pub struct Known(Stamp);
 
 impl Known {
+    /// The stamp of a regular file as it was listed.
+    pub fn listed(stamp: Stamp) -> Known {
+        Known(stamp)
+    }
+
     /// The file's size when it was listed.
     pub fn len(&self) -> u64 {
         self.0.len()

@@ -224,15 +224,22 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     };
     // Every file is found before any nonce is reserved.
     let mut failed = false;
+    // Each file's stamp as listed: a small file read later must be that
+    // file, unchanged (its `fstat` after the read compared with it).
+    let mut known: Vec<Option<crate::input::Known>> = Vec::with_capacity(items.len());
     for (p, e) in &items {
         // A manifest lists regular files: anything else is refused
         // unopened (a named pipe or device could block or never end).
         let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
             Err(x) => Some(format!("{}: {}", p.display(), crate::input::io_msg(&x))),
             Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
-            Ok((None, _)) => None,
+            Ok((None, st)) => {
+                known.push(Some(crate::input::Known::listed(st)));
+                None
+            }
         });
         if let Some(why) = why {
+            known.push(None);
             warn(&why);
             failed = true;
         }
@@ -283,6 +290,26 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         let name = names[index[p]].clone();
         writer.entry(&Entry { nonce: n, tag: t, size, name }).map_err(|e| Fail(e.to_string()))
     };
+    // A small file as listed (`known`), read on any thread: opened, read,
+    // `fstat`-ed, and refused ("changed while reading") unless it is the
+    // file listed, unchanged (crate::input::read_known); `None` for a big
+    // one (or one whose size is not known), left to `hash_here`.
+    let hash_small = |i: usize| -> Option<Hashed> {
+        let k = known[i].filter(|k| k.len() < crate::input::SPLIT_MIN)?;
+        let mut pending = match m.start_deferred() {
+            Ok(x) => x,
+            Err(e) => return Some(Hashed::Fatal(Fail(cite(&e.to_string())))),
+        };
+        let mut size = 0u64;
+        let read = crate::input::read_known(&items[i].0, Some(k), |d| {
+            size += d.len() as u64;
+            pending.update(d)
+        });
+        Some(match read {
+            Ok(()) => Hashed::Done(Box::new((pending, size, None))),
+            Err(Fail(e)) => Hashed::Unreadable(e),
+        })
+    };
     // A file hashed on this thread (a big one in stripes on every core).
     let hash_here = |p: &Path| -> Hashed {
         let mut pending = match m.start_deferred() {
@@ -299,29 +326,15 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     };
     let threads = crate::split::allowed_threads();
     if threads < 2 || items.len() < 2 {
-        for (p, _) in &items {
-            emit(p, hash_here(p))?;
+        for (i, (p, _)) in items.iter().enumerate() {
+            let h = hash_small(i).unwrap_or_else(|| hash_here(p));
+            emit(p, h)?;
         }
     } else {
         // Small files on the workers, results in order (as `tag`: a big
         // file, which a worker leaves, is hashed here in stripes on every
         // core).
-        let work = |i: usize| -> (usize, Hashed) {
-            let mut pending = match m.start_deferred() {
-                Ok(x) => x,
-                Err(e) => return (i, Hashed::Fatal(Fail(cite(&e.to_string())))),
-            };
-            let mut size = 0u64;
-            let read = crate::input::read_below(&items[i].0, crate::input::SPLIT_MIN, |d| {
-                size += d.len() as u64;
-                pending.update(d)
-            });
-            (i, match read {
-                Ok(true) => Hashed::Done(Box::new((pending, size, None))),
-                Ok(false) => Hashed::Big,
-                Err(Fail(e)) => Hashed::Unreadable(e),
-            })
-        };
+        let work = |i: usize| -> (usize, Hashed) { (i, hash_small(i).unwrap_or(Hashed::Big)) };
         let mut take = |(i, h): (usize, Hashed)| -> Result<(), Fail> {
             let p = &items[i].0;
             let h = match h {

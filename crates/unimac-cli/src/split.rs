@@ -235,8 +235,8 @@ pub(crate) fn feed_split(
     const SLICE: usize = 64 << 20;
     let size = Some(path)
         .filter(|p| p.as_os_str() != "-")
-        .and_then(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
+        .and_then(|p| crate::strength::what_is(p).ok())
+        .map(|(_, st)| st.len())
         .unwrap_or(0);
     if size >= SLICE as u64 && io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(size);

@@ -11,7 +11,7 @@ pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result
     let sizes: Vec<Option<u64>> = items
         .iter()
         .map(|(p, _)| match what_is(p) {
-            Ok((None, len)) if p.as_os_str() != "-" => Some(len),
+            Ok((None, st)) if p.as_os_str() != "-" => Some(st.len()),
             _ => None,
         })
         .collect();
@@ -25,13 +25,13 @@ pub(crate) fn check_strength_for(name: &str, sizes: &[Option<u64>], random: bool
 }
 
 /// What the file at `p` is (`None`: a regular file; else in words) and its
-/// size: through the walk's checked directories for a file a walk found
-/// (never by a path a writer of the tree could re-point), else by its path
-/// (symbolic links followed).
-pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static str>, u64)> {
+/// stamp (size, times, device, inode): through the walk's checked
+/// directories for a file a walk found (never by a path a writer of the
+/// tree could re-point), else by its path (symbolic links followed).
+pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static str>, unimac::formats::race::Stamp)> {
     if let Some(t) = crate::input::walked_tree(p) {
         let f = t.stat(p)?;
-        return Ok((f.what, f.stamp.len()));
+        return Ok((f.what, f.stamp));
     }
     let m = std::fs::metadata(p)?;
     let what = if m.is_file() {
@@ -41,5 +41,5 @@ pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static s
     } else {
         Some(unimac::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file"))
     };
-    Ok((what, m.len()))
+    Ok((what, unimac::formats::race::Stamp::of(&m)))
 }
