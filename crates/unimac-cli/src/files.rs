@@ -32,7 +32,7 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
     let mut out: Vec<Item> = Vec::new();
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(from) = list.files_from {
-        let text = crate::input::read_list_argument(from, "list", MAX_FILES_FROM)?;
+        let text = crate::input::read_names_argument(from, MAX_FILES_FROM)?;
         let sep = if list.zero { b'\0' } else { b'\n' };
         for name in text.split(|&c| c == sep).filter(|n| !n.is_empty()) {
             named.push(bytes_path(name));

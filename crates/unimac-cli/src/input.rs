@@ -127,6 +127,18 @@ pub fn open_list_argument(path: &Path, what: &str) -> Result<File, Fail> {
     })
 }
 
+/// A list of names (`--files-from`) named as an argument: as
+/// [`open_list_argument`], but a pipe is read too (`<(find ...)`), never
+/// waiting for a writer (`fsio::open_list_argument`).
+fn open_names_argument(path: &Path, what: &str) -> Result<File, Fail> {
+    let name = shown(Some(path));
+    fsio::open_list_argument(path).map_err(|e| match e {
+        OpenError::NotFound => Fail(format!("cannot open {what} {name}: No such file or directory")),
+        OpenError::Io(e) => Fail(format!("cannot open {what} {name}: {}", io_msg(&e))),
+        OpenError::NotRegular(k) => Fail(format!("{what} {name}: is {k}, not a regular file or a pipe; not opened")),
+    })
+}
+
 /// The whole of a list named as an argument ([`open_list_argument`]; `-`
 /// the standard input), at most `cap` bytes: more is an error, never a
 /// read without end.
@@ -136,6 +148,18 @@ pub fn read_list_argument(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, 
         fsio::read_capped(io::stdin().lock(), cap, what, &shown)
     } else {
         fsio::read_capped(open_list_argument(path, what)?, cap, what, &shown)
+    };
+    r.map_err(|e| Fail(clean_msg(&e.to_string())))
+}
+
+/// [`read_list_argument`] for a list of names (`--files-from`), which may
+/// also be a pipe ([`open_names_argument`]).
+pub fn read_names_argument(path: &Path, cap: u64) -> Result<Vec<u8>, Fail> {
+    let shown = shown(Some(path));
+    let r = if path.as_os_str() == "-" {
+        fsio::read_capped(io::stdin().lock(), cap, "list", &shown)
+    } else {
+        fsio::read_capped(open_names_argument(path, "list")?, cap, "list", &shown)
     };
     r.map_err(|e| Fail(clean_msg(&e.to_string())))
 }

@@ -164,7 +164,7 @@ enum Cmd {
         /// replaced while it is walked is an error, never entered).
         #[arg(short = 'r', long)]
         recursive: bool,
-        /// Also tag the files named in FILE, one per line ('-': stdin).
+        /// Also tag the files named in FILE, one per line ('-': stdin; a pipe such as <(find ...) is read too).
         #[arg(long = "files-from", value_name = "FILE")]
         files_from: Option<PathBuf>,
         /// The names in --files-from end with NUL, not newline (find -print0).
@@ -236,7 +236,7 @@ enum Cmd {
         /// followed); 'verify' then also reports files added under it.
         #[arg(short = 'r', long = "recursive", value_name = "DIR", conflicts_with_all = ["files", "files_from"])]
         root: Option<PathBuf>,
-        /// Also seal the files named in FILE, one per line ('-': stdin).
+        /// Also seal the files named in FILE, one per line ('-': stdin; a pipe such as <(find ...) is read too).
         #[arg(long = "files-from", value_name = "FILE")]
         files_from: Option<PathBuf>,
         /// The names in --files-from end with NUL, not newline (find -print0).

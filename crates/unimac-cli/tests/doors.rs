@@ -150,13 +150,29 @@ fn key_files_that_are_not_regular_files_are_refused_by_every_command() {
 fn lists_and_vector_files_that_are_not_regular_files_are_refused() {
     let t = Doors::new("doors-lists");
     for (arg, what) in KINDS {
-        let o = run_deadline(t.dir(), &["tag", "-k", "k.key", "--files-from", arg], None);
-        assert_error(&o, &format!("list {arg}: {what}, not a regular file"));
-        let o = run_deadline(t.dir(), &["seal", "-k", "k.key", "-o", "M3", "--files-from", arg], None);
-        assert_error(&o, &format!("list {arg}: {what}, not a regular file"));
         let o = run_deadline(t.dir(), &["check-vectors", arg], None);
         assert_error(&o, &format!("vector file {arg}: {what}, not a regular file"));
+        if arg == "fifo" {
+            continue;
+        }
+        let o = run_deadline(t.dir(), &["tag", "-k", "k.key", "--files-from", arg], None);
+        assert_error(&o, &format!("list {arg}: {what}, not a regular file or a pipe"));
+        let o = run_deadline(t.dir(), &["seal", "-k", "k.key", "-o", "M3", "--files-from", arg], None);
+        assert_error(&o, &format!("list {arg}: {what}, not a regular file or a pipe"));
     }
+    // A list of names may come on a pipe: a named pipe with no writer is
+    // not waited for (the list is empty), and a shell's `<(...)` is read.
+    let o = run_deadline(t.dir(), &["tag", "-k", "k.key", "--files-from", "fifo"], None);
+    assert!(o.status.success() && o.stdout.is_empty(), "{o:?}");
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!("exec '{}' tag -k k.key --files-from <(echo a)", env!("CARGO_BIN_EXE_unimac")))
+        .current_dir(t.dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with("  a\n"));
     assert!(!t.d.p("M3").exists(), "no manifest written");
     // stdin is read, bounded.
     let o = run_deadline(t.dir(), &["tag", "-k", "k.key", "--files-from", "-"], Some("/dev/zero"));

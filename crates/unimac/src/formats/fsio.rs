@@ -157,6 +157,39 @@ pub fn open_argument(path: &Path) -> Result<(File, Metadata), OpenError> {
     Ok((f, m))
 }
 
+/// [`open_argument`] for a list of names (`--files-from`), which may also
+/// come on a pipe, as `find -print0 | ... --files-from -` or a shell's
+/// `<(find ...)` give it: a named pipe is opened with `O_NONBLOCK` (the open
+/// never waits for a writer; with none, the list reads as empty), checked
+/// to be a pipe still by `fstat`, then read blocking. A socket, device or
+/// directory is refused unopened, as by [`open_argument`].
+pub fn open_list_argument(path: &Path) -> Result<File, OpenError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let m = fs::metadata(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenError::NotFound,
+            _ => OpenError::Io(e),
+        })?;
+        if m.file_type().is_fifo() {
+            use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+            let f = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+                .open(path)
+                .map_err(OpenError::Io)?;
+            let now = f.metadata().map_err(OpenError::Io)?;
+            if let (false, Some(k)) = (now.file_type().is_fifo(), kind_of(&now)) {
+                return Err(OpenError::NotRegular(k));
+            }
+            let flags = fcntl_getfl(&f).map_err(|e| OpenError::Io(e.into()))?;
+            fcntl_setfl(&f, flags - OFlags::NONBLOCK).map_err(|e| OpenError::Io(e.into()))?;
+            return Ok(f);
+        }
+    }
+    open_argument(path).map(|(f, _)| f)
+}
+
 /// Read `r` whole, at most `cap` bytes: one byte more is an error naming
 /// `shown` and `what` ("key file", "vector file") with the cap, never a
 /// read without end (`/dev/zero` given as `-`).
