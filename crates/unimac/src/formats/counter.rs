@@ -167,22 +167,22 @@ pub fn create(path: &Path, binding: &Binding) -> Result<(), Error> {
 }
 
 /// Refuse anything but a regular file with one link (checked on the path
-/// before it is opened, so a FIFO is never opened, and on the open file).
+/// before it is opened, so a FIFO is never opened, and on the open file):
+/// the state-file rule of `fsio::check_one_link`.
 fn check_plain(meta: &fs::Metadata, shown: &str) -> Result<(), Error> {
-    if !meta.is_file() {
-        return Err(io(format!("counter file {shown} is not a regular file; refusing it")));
+    fsio::check_one_link(meta, "counter file", shown, "an update would leave the other names behind with an old value")
+}
+
+/// [`check_plain`] on the path, before the file is opened; a file with two
+/// links of which the other is a dead writer's temporary file is let
+/// through (it is removed under the lock, [`reserve`], or read as it is,
+/// [`peek`]).
+fn check_path(path: &Path, shown: &str) -> Result<(), Error> {
+    match fs::metadata(path) {
+        Ok(m) if fsio::dead_twin(path, &m, false) => Ok(()),
+        Ok(m) => check_plain(&m, shown),
+        Err(_) => Ok(()), // reported by the open
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if meta.nlink() > 1 {
-            return Err(io(format!(
-                "counter file {shown} has {} hard links: an update would leave the other names behind with an old value; refusing it",
-                meta.nlink()
-            )));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(unix)]
@@ -202,10 +202,13 @@ pub_if! { any(feature = "frontends", feature = "reference");
 /// and at most 256 bytes are read).
 pub fn peek(path: &Path, binding: &Binding) -> Result<u128, Error> {
     let shown = path.display().to_string();
-    let m = fs::metadata(path).map_err(|e| io(format!("cannot open counter file {shown}: {}", io_msg(&e))))?;
-    check_plain(&m, &shown)?;
+    fs::metadata(path).map_err(|e| io(format!("cannot open counter file {shown}: {}", io_msg(&e))))?;
+    check_path(path, &shown)?;
     let f = File::open(path).map_err(|e| io(format!("cannot open counter file {shown}: {}", io_msg(&e))))?;
-    check_plain(&f.metadata().map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?, &shown)?;
+    let m = f.metadata().map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?;
+    if !fsio::dead_twin(path, &m, false) {
+        check_plain(&m, &shown)?;
+    }
     let mut text = Vec::new();
     f.take(256).read_to_end(&mut text).map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?;
     parse_bound(&text, &shown, binding)
@@ -228,9 +231,7 @@ pub fn reserve(path: &Path, count: u128, binding: &Binding) -> Result<u128, Erro
     // Lock the file, then make sure the path still names the locked file
     // (another process may have renamed a new version over it meanwhile).
     let mut f = loop {
-        if let Ok(m) = fs::metadata(path) {
-            check_plain(&m, &shown)?;
-        }
+        check_path(path, &shown)?;
         let f = File::open(path).map_err(|e| {
             io(format!(
                 "cannot open counter file {shown}: {} (create it with its key: 'unimac keygen NAME -o KEYFILE --counter {shown}')",
@@ -244,7 +245,15 @@ pub fn reserve(path: &Path, count: u128, binding: &Binding) -> Result<u128, Erro
             break f;
         }
     };
-    let meta = f.metadata().map_err(read_err)?;
+    let mut meta = f.metadata().map_err(read_err)?;
+    // A creation killed between the hard link and the unlink of the named
+    // way (where `linkat` of an anonymous file and `RENAME_NOREPLACE` are
+    // missing: off Linux, or on NFS) leaves the counter with a second link,
+    // `.NAME.unimac-tmp-PID-HEX` of a process that no longer runs: that
+    // name is removed, under the lock, and the counter used.
+    if fsio::dead_twin(path, &meta, true) {
+        meta = f.metadata().map_err(read_err)?;
+    }
     check_plain(&meta, &shown)?;
     check_writable(path, &meta, &shown)?;
     let mut text = Vec::new();
@@ -280,24 +289,13 @@ fn check_writable(path: &Path, meta: &fs::Metadata, shown: &str) -> Result<(), E
 
 /// Remove, under the counter's lock, the temporary files that killed
 /// updates left in `dir`: `.NAME.unimac-tmp-PID-HEX` (`fsio`), and the
-/// `.BASE.PID.tmp` of earlier versions, whose process PID no longer runs.
+/// `.BASE.PID.tmp` of earlier versions, whose process PID no longer runs
+/// (`fsio::remove_stale`: by the directory's handle, this user's files
+/// only).
 fn remove_stale_temporaries(dir: &Path, base: &str) {
     fsio::remove_stale_temporaries(dir);
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
     let prefix = format!(".{base}.");
-    for e in entries.flatten() {
-        let n = e.file_name();
-        let Some(n) = n.to_str() else { continue };
-        let Some(pid) = n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != fsio::own_id() && !fsio::process_alive(pid) {
-            let _ = fs::remove_file(e.path());
-        }
-    }
+    fsio::remove_stale(dir, &|n: &str| n.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok()));
 }
 
 #[cfg(test)]
@@ -356,6 +354,60 @@ mod tests {
             assert!(parse(bad, "x").is_err(), "{bad:?}");
         }
         assert_eq!(parse(b"340282366920938463463374607431768211455\n", "x").unwrap(), u128::MAX);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A creation killed between the named way's hard link and its unlink
+    /// (off Linux, or on NFS) leaves the counter with a second link named
+    /// like a dead writer's temporary file: `peek` reads it, `reserve`
+    /// removes that name under the lock and counts on. A second link of a
+    /// live writer, of another file's temporary name, or a third link is
+    /// still refused, and left.
+    #[cfg(unix)]
+    #[test]
+    fn a_dead_writers_second_link_is_removed_under_the_lock() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = std::env::temp_dir().join(format!("unimac-counter-twin-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let b = binding("wc-eval128", &[7u8; 32]);
+        let p = dir.join("c");
+        create(&p, &b).unwrap();
+        let dead = {
+            let mut c = std::process::Command::new("true").spawn().unwrap();
+            let id = c.id();
+            c.wait().unwrap();
+            id
+        };
+        assert!(!fsio::process_alive(dead), "process {dead} still runs");
+        let twin = dir.join(format!(".c.unimac-tmp-{dead}-0123456789ab"));
+        fs::hard_link(&p, &twin).unwrap();
+        assert_eq!(fs::metadata(&p).unwrap().nlink(), 2);
+        assert_eq!(peek(&p, &b).unwrap(), 0);
+        assert!(twin.exists(), "peek changed nothing");
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 0);
+        assert!(!twin.exists(), "the dead writer's link was removed");
+        assert_eq!(fs::metadata(&p).unwrap().nlink(), 1);
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 1);
+        // Not a dead writer's link to this file: refused, left as it is.
+        let live = dir.join(".c.unimac-tmp-1-0123456789ab");
+        let other = dir.join(format!(".d.unimac-tmp-{dead}-0123456789ab"));
+        let plain = dir.join("c-copy");
+        for l in [&live, &other, &plain] {
+            fs::hard_link(&p, l).unwrap();
+            assert!(matches!(peek(&p, &b), Err(Error::Io(m)) if m.contains("2 hard links")));
+            assert!(matches!(reserve(&p, 1, &b), Err(Error::Io(m)) if m.contains("2 hard links")), "{}", l.display());
+            assert!(l.exists());
+            fs::remove_file(l).unwrap();
+        }
+        // Three links, one of them a dead writer's: refused.
+        fs::hard_link(&p, &twin).unwrap();
+        fs::hard_link(&p, &plain).unwrap();
+        assert!(matches!(reserve(&p, 1, &b), Err(Error::Io(m)) if m.contains("3 hard links")));
+        assert!(twin.exists() && plain.exists());
+        fs::remove_file(&plain).unwrap();
+        assert_eq!(reserve(&p, 1, &b).unwrap(), 2);
+        assert!(!twin.exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -303,17 +303,172 @@ fn temp_pid(name: &str) -> Option<u32> {
 /// Remove the temporary files `.NAME.unimac-tmp-PID-HEX` in `dir` whose
 /// writer, process PID, no longer runs (killed part-way: they are never
 /// renamed into place). A writer's own files, and those of a process that
-/// still runs, are left.
+/// still runs, are left; so is any file owned by another user
+/// ([`remove_stale`]).
 pub(crate) fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let n = e.file_name();
-        let Some(pid) = n.to_str().and_then(temp_pid) else { continue };
-        if pid != own_id() && !process_alive(pid) {
-            let _ = fs::remove_file(e.path());
+    remove_stale(dir, &temp_pid);
+}
+
+/// Remove the files in `dir` whose name `pid_of` reads as a temporary
+/// file of process PID, where PID is not this process and no longer runs.
+/// On unix the directory is opened once and each name is looked at and
+/// removed relative to that handle (`fstatat`, `unlinkat`: never through a
+/// path that a swapped directory or link could redirect), and only a
+/// regular file owned by this process's effective user is removed: run by
+/// root in a shared directory such as `/tmp`, the writer never removes
+/// another user's file that merely looks like one of its own.
+pub(crate) fn remove_stale(dir: &Path, pid_of: &dyn Fn(&str) -> Option<u32>) {
+    #[cfg(unix)]
+    if let Ok(d) = handle::open_dir(dir) {
+        handle::remove_stale_in(&d, pid_of);
+    }
+    #[cfg(not(unix))]
+    {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let n = e.file_name();
+            let Some(pid) = n.to_str().and_then(pid_of) else { continue };
+            if pid != own_id() && !process_alive(pid) {
+                let _ = fs::remove_file(e.path());
+            }
         }
+    }
+}
+
+/// Whether the file `meta` (a counter file, say, found with two links) has
+/// its second link under a name `.NAME.unimac-tmp-PID-HEX` in the same
+/// directory, where NAME is `path`'s file name and process PID no longer
+/// runs: the trace of a writer killed between the hard link and the unlink
+/// of the named way (where there is no `renameat2(RENAME_NOREPLACE)`).
+/// With `remove`, that name is removed (relative to the directory's handle)
+/// and `true` returned only if it was. Only a file with exactly two links
+/// qualifies; anything else is `false`, and nothing is changed.
+pub(crate) fn dead_twin(path: &Path, meta: &Metadata, remove: bool) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Some(base) = path.file_name().and_then(|n| n.to_str()) else { return false };
+        if meta.nlink() != 2 {
+            return false;
+        }
+        handle::open_dir(&parent_dir(path)).is_ok_and(|d| handle::dead_twin_in(&d, base, meta.dev(), meta.ino(), remove))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, meta, remove);
+        false
+    }
+}
+
+/// The rule for a state file that is changed in place or replaced by a
+/// rename (a counter file, the file of seen stream ids): a regular file
+/// with one link. `what` and `shown` name the file, `why` says what a
+/// second link would do. Checked on the path before a file is opened (so a
+/// FIFO is never opened) and again on the open file.
+pub fn check_one_link(meta: &Metadata, what: &str, shown: &str, why: &str) -> Result<(), Error> {
+    if !meta.is_file() {
+        return Err(Error::Io(format!("{what} {shown} is not a regular file; refusing it")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(Error::Io(format!("{what} {shown} has {} hard links: {why}; refusing it", meta.nlink())));
+        }
+    }
+    Ok(())
+}
+
+/// The rule for a state file only its owner may open (the file of seen
+/// stream ids): owned by this process's effective user, and neither
+/// readable nor writable by anyone else (mode `0600` or less), so that no
+/// other user can open it, change it, or hold a lock on it (any open
+/// descriptor can take `flock`, and a read-only one an `fcntl` read lock,
+/// either of which would keep every writer waiting). Unix only; elsewhere
+/// nothing is checked.
+pub fn check_private(meta: &Metadata, what: &str, shown: &str) -> Result<(), Error> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = rustix::process::geteuid().as_raw();
+        if meta.uid() != me {
+            return Err(Error::Io(format!(
+                "{what} {shown} is owned by uid {}, not by this user (uid {me}): another user's file is never used as one; refusing it",
+                meta.uid()
+            )));
+        }
+        if meta.mode() & 0o066 != 0 {
+            return Err(Error::Io(format!(
+                "{what} {shown} has mode {:04o}: other users can open it (and hold its lock, so that every receiver waits); 'chmod 600 {shown}' to use it",
+                meta.mode() & 0o7777
+            )));
+        }
+    }
+    let _ = (meta, what, shown);
+    Ok(())
+}
+
+/// Directory handles (unix): the stale-file cleaner and the dead-twin
+/// check look at and remove names relative to one open directory.
+#[cfg(unix)]
+mod handle {
+    use super::{own_id, process_alive, TEMP_MARK};
+    use rustix::fs::{openat, statat, unlinkat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
+    use std::io;
+    use std::os::fd::OwnedFd;
+    use std::path::Path;
+
+    /// The directory `dir`, opened to look at, create, link and remove
+    /// names in it.
+    pub(super) fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
+        Ok(openat(CWD, dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
+    }
+
+    /// Each name in `d` (`.` and `..` left out), with a handler.
+    fn each_name(d: &OwnedFd, f: &mut dyn FnMut(&str)) {
+        let Ok(mut list) = Dir::read_from(d) else { return };
+        while let Some(Ok(e)) = list.read() {
+            if let Ok(n) = e.file_name().to_str() {
+                if n != "." && n != ".." {
+                    f(n);
+                }
+            }
+        }
+    }
+
+    pub(super) fn remove_stale_in(d: &OwnedFd, pid_of: &dyn Fn(&str) -> Option<u32>) {
+        let me = rustix::process::geteuid().as_raw();
+        each_name(d, &mut |n| {
+            let Some(pid) = pid_of(n) else { return };
+            if pid == own_id() || process_alive(pid) {
+                return;
+            }
+            let Ok(st) = statat(d, n, AtFlags::SYMLINK_NOFOLLOW) else { return };
+            if FileType::from_raw_mode(st.st_mode as _) == FileType::RegularFile && st.st_uid == me {
+                let _ = unlinkat(d, n, AtFlags::empty());
+            }
+        });
+    }
+
+    pub(super) fn dead_twin_in(d: &OwnedFd, base: &str, dev: u64, ino: u64, remove: bool) -> bool {
+        let prefix = format!(".{base}{TEMP_MARK}");
+        let mut found = false;
+        each_name(d, &mut |n| {
+            if found || !n.starts_with(&prefix) {
+                return;
+            }
+            let Some(pid) = super::temp_pid(n) else { return };
+            if pid == own_id() || process_alive(pid) {
+                return;
+            }
+            let Ok(st) = statat(d, n, AtFlags::SYMLINK_NOFOLLOW) else { return };
+            if st.st_dev as u64 == dev && st.st_ino as u64 == ino {
+                found = !remove || unlinkat(d, n, AtFlags::empty()).is_ok();
+            }
+        });
+        found
     }
 }
 
@@ -395,16 +550,26 @@ pub(crate) fn write_file(path: &Path, text: &[u8], replace: Replace, perm: Perm<
     let Some(name) = path.file_name() else {
         return Err(Error::Io(format!("cannot write {what} {shown}: not a file name")));
     };
+    // The directory, opened once: its stale temporary files are removed
+    // and the new file is made and linked relative to this handle.
+    #[cfg(unix)]
+    let d = handle::open_dir(&dir).map_err(failed)?;
+    let clean = || {
+        #[cfg(unix)]
+        handle::remove_stale_in(&d, &temp_pid);
+        #[cfg(not(unix))]
+        remove_stale_temporaries(&dir);
+    };
     // A secret's directory is small: its stale temporary files (of an
     // earlier version, or of the named way below) are removed each time.
     if !matches!(perm, Perm::Shared) {
-        remove_stale_temporaries(&dir);
+        clean();
     }
     #[cfg(target_os = "linux")]
-    let done = match anon::write(&dir, name, text, replace, perm) {
+    let done = match anon::write(&d, name, text, replace, perm) {
         Ok(Done::Unsupported) => {
             if matches!(perm, Perm::Shared) {
-                remove_stale_temporaries(&dir);
+                clean();
             }
             write_named(path, text, replace, perm)
         }
@@ -413,7 +578,9 @@ pub(crate) fn write_file(path: &Path, text: &[u8], replace: Replace, perm: Perm<
     #[cfg(not(target_os = "linux"))]
     let done = {
         let _ = name;
-        remove_stale_temporaries(&dir);
+        if matches!(perm, Perm::Shared) {
+            clean();
+        }
         write_named(path, text, replace, perm)
     };
     match done.map_err(failed)? {
@@ -502,11 +669,6 @@ mod anon {
         }
     }
 
-    /// The directory `dir`, opened to create and link files in it.
-    pub(super) fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
-        Ok(openat(CWD, dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
-    }
-
     /// Link the anonymous file `f` as `name` in `d` (`EEXIST` if taken):
     /// by `AT_EMPTY_PATH` where allowed, else through `/proc/self/fd`.
     fn link(f: &File, d: &OwnedFd, name: &OsStr) -> Result<(), Errno> {
@@ -518,17 +680,16 @@ mod anon {
         linkat(CWD, proc.as_str(), d, name, AtFlags::SYMLINK_FOLLOW)
     }
 
-    pub(super) fn write(dir: &Path, name: &OsStr, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {
-        let d = open_dir(dir)?;
+    pub(super) fn write(d: &OwnedFd, name: &OsStr, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {
         let mode = if matches!(perm, Perm::Shared) { 0o666 } else { 0o600 };
-        let Some(mut f) = open_in(&d, mode, false)? else {
+        let Some(mut f) = open_in(d, mode, false)? else {
             return Ok(Done::Unsupported);
         };
         f.write_all(text)?;
         set_perm(&f, perm)?;
         f.sync_all()?;
         match replace {
-            Replace::Never => match link(&f, &d, name) {
+            Replace::Never => match link(&f, d, name) {
                 Ok(()) => {}
                 Err(Errno::EXIST) => return Ok(Done::Exists),
                 // No /proc to link through: the named way.
@@ -542,7 +703,7 @@ mod anon {
                 let mut tmp = temp_name(&base)?;
                 let mut tries = 0;
                 loop {
-                    match link(&f, &d, OsStr::new(&tmp)) {
+                    match link(&f, d, OsStr::new(&tmp)) {
                         Ok(()) => break,
                         Err(Errno::EXIST) if tries < 16 => {
                             tries += 1;
@@ -552,13 +713,13 @@ mod anon {
                         Err(e) => return Err(e.into()),
                     }
                 }
-                if let Err(e) = renameat(&d, tmp.as_str(), &d, name) {
-                    let _ = unlinkat(&d, tmp.as_str(), AtFlags::empty());
+                if let Err(e) = renameat(d, tmp.as_str(), d, name) {
+                    let _ = unlinkat(d, tmp.as_str(), AtFlags::empty());
                     return Err(e.into());
                 }
             }
         }
-        fsync(&d)?;
+        fsync(d)?;
         Ok(Done::Written)
     }
 }
@@ -569,7 +730,7 @@ mod anon {
 /// removed at once. Nothing of it stays behind when the process ends.
 pub fn anonymous_file(dir: &Path) -> io::Result<File> {
     #[cfg(target_os = "linux")]
-    if let Some(f) = anon::open_in(&anon::open_dir(dir)?, 0o600, true)? {
+    if let Some(f) = anon::open_in(&handle::open_dir(dir)?, 0o600, true)? {
         return Ok(f);
     }
     let mut last = None;
@@ -718,6 +879,45 @@ mod tests {
         write_atomic(&d.join("k2"), b"k\n", Replace::Never, true, "key file").unwrap();
         assert!(!stale.exists(), "a dead writer's temporary file is removed");
         assert!(live.exists() && own.exists() && other.exists());
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// The stale-file cleaner removes, by the directory's handle, only
+    /// regular files of this user: not another user's file named like a
+    /// dead writer's temporary file (run as root in a shared directory such
+    /// as `/tmp`), and not a symbolic link so named (nor its target).
+    #[cfg(unix)]
+    #[test]
+    fn stale_temporaries_of_other_users_and_links_are_left() {
+        use std::os::unix::fs::MetadataExt;
+        let d = scratch("u");
+        let dead = {
+            let mut c = std::process::Command::new("true").spawn().unwrap();
+            let id = c.id();
+            c.wait().unwrap();
+            id
+        };
+        let mine = d.join(format!(".key.unimac-tmp-{dead}-0123456789ab"));
+        let link = d.join(format!(".key.unimac-tmp-{dead}-0123456789ac"));
+        let target = d.join("target");
+        fs::write(&mine, b"secret").unwrap();
+        fs::write(&target, b"keep").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let theirs = d.join(format!(".key.unimac-tmp-{dead}-0123456789ad"));
+        let root = rustix::process::geteuid().is_root();
+        if root {
+            fs::write(&theirs, b"another user's").unwrap();
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).unwrap();
+            assert_eq!(fs::metadata(&theirs).unwrap().uid(), 65534);
+        } else {
+            println!("SKIPPED: another user's file in the directory needs root (to chown it to uid 65534); the owner skip was not tested");
+        }
+        remove_stale_temporaries(&d);
+        assert!(!mine.exists(), "this user's stale temporary file is removed");
+        assert!(fs::symlink_metadata(&link).is_ok() && fs::read(&target).unwrap() == b"keep", "a link is left, and its target");
+        if root {
+            assert!(theirs.exists(), "another user's file was removed");
+        }
         let _ = fs::remove_dir_all(&d);
     }
 
