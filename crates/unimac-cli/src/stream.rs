@@ -174,43 +174,110 @@ fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize)
 /// newline, written by one `write`.
 const RECORD: usize = 33;
 
-/// Open the file of seen ids `seen` for reading and appending, created
-/// (mode 0666 less the umask) if missing; never through a symbolic link
+/// Why a file of seen ids must have one link.
+const ONE_LINK: &str = "the file of seen stream ids has one name (another could be a file it must not change)";
+
+/// Open the file of seen ids `seen` for reading and appending: the file
+/// and whether it was created now. Never through a symbolic link
 /// (`O_NOFOLLOW`), never a FIFO or device (opened without blocking, then
-/// checked).
-fn open_seen(seen: &Path) -> Result<File, Fail> {
+/// checked); a missing file is created with mode 0600 (`O_EXCL`). The open
+/// file must be a regular file with one link, owned by this user and open
+/// to no other (`fsio::check_one_link`, `fsio::check_private`): nobody
+/// else can change it, or hold its lock.
+fn open_seen(seen: &Path) -> Result<(File, bool), Fail> {
+    use unimac::formats::fsio;
     let shown = seen.display();
-    let mut o = std::fs::OpenOptions::new();
-    o.create(true).read(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
     let link = || std::fs::symlink_metadata(seen).is_ok_and(|m| m.file_type().is_symlink());
+    let link_fail = || Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself"));
     if !cfg!(unix) && link() {
-        return Err(Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself")));
+        return Err(link_fail());
     }
-    let f = o.open(seen).map_err(|e| {
+    let opts = |create: bool| {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).append(true).create_new(create);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY).mode(0o600);
+        }
+        o
+    };
+    let open_fail = |e: io::Error| {
         if link() {
-            Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself"))
+            link_fail()
         } else {
             Fail(format!("cannot open the file of seen stream ids {shown}: {}", crate::input::io_msg(&e)))
         }
-    })?;
+    };
+    let mut tries = 0;
+    let (f, created) = loop {
+        match opts(false).open(seen) {
+            Ok(f) => break (f, false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match opts(true).open(seen) {
+                Ok(f) => break (f, true),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+                Err(e) => return Err(open_fail(e)),
+            },
+            Err(e) => return Err(open_fail(e)),
+        }
+    };
     let m = f.metadata().map_err(|e| Fail(format!("cannot read {shown}: {}", crate::input::io_msg(&e))))?;
     if !m.is_file() {
-        let what = if m.is_dir() { "a directory" } else { unimac::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file") };
+        let what = if m.is_dir() { "a directory" } else { fsio::special_kind(m.file_type()).unwrap_or("not a regular file") };
         return Err(Fail(format!("{shown}: is {what}, not a regular file; not used as the file of seen stream ids")));
     }
-    Ok(f)
+    check_seen_meta(&m, &shown.to_string())?;
+    Ok((f, created))
 }
 
-/// The complete records of a file of seen ids (`text`), and what to do
-/// with an unterminated last line: `Ok((complete, Tail))`. A record whose
-/// `write` was cut (a kill, a full disk, the file-size limit) is a prefix
-/// of 32 hex digits without its newline; such a claim never succeeded, so
-/// no byte of its stream was released (docs/WIRE.md §10).
+/// The rules a file of seen ids must meet (see [`open_seen`]).
+fn check_seen_meta(m: &std::fs::Metadata, shown: &str) -> Result<(), Fail> {
+    use unimac::formats::fsio;
+    let what = "the file of seen stream ids";
+    fsio::check_one_link(m, what, shown, ONE_LINK).map_err(|e| Fail(e.to_string()))?;
+    fsio::check_private(m, what, shown).map_err(|e| Fail(e.to_string()))
+}
+
+/// Open and lock the file of seen ids (exclusive, held until the file is
+/// dropped). A new file's directory is synced, so its first record cannot
+/// be lost with the name. Once locked, the path must still name the locked
+/// file (another process may have removed or replaced it while this one
+/// waited): else it is opened again, at most 8 times.
+fn lock_seen(seen: &Path) -> Result<File, Fail> {
+    let shown = seen.display();
+    let io_fail = |e: io::Error| Fail(format!("cannot lock the file of seen stream ids {shown}: {}", crate::input::io_msg(&e)));
+    for _ in 0..8 {
+        let (f, created) = open_seen(seen)?;
+        if created {
+            unimac::formats::fsio::sync_dir(&unimac::formats::fsio::parent_dir(seen)).map_err(io_fail)?;
+        }
+        f.lock().map_err(io_fail)?;
+        let held = f.metadata().map_err(io_fail)?;
+        check_seen_meta(&held, &shown.to_string())?;
+        if std::fs::symlink_metadata(seen).is_ok_and(|now| same_file(&now, &held)) {
+            return Ok(f);
+        }
+    }
+    Err(Fail(format!("{shown}: the file of seen stream ids was replaced or removed each time it was locked (8 times); not used")))
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
+}
+
+/// What to do with an unterminated last line of a file of seen ids. A
+/// record whose `write` was cut (a kill, a full disk, the file-size limit)
+/// is a prefix of 32 lowercase hex digits without its newline; such a claim
+/// never succeeded, so no byte of its stream was released (docs/WIRE.md
+/// §10).
+#[derive(Debug, PartialEq, Eq)]
 enum Tail {
     /// The file ends with a newline (or is empty).
     None,
@@ -221,37 +288,71 @@ enum Tail {
     Complete,
 }
 
-fn torn_tail(text: &[u8]) -> (usize, Tail) {
-    let complete = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
-    let tail = &text[complete..];
-    if tail.is_empty() {
-        (complete, Tail::None)
-    } else if !tail.iter().all(u8::is_ascii_hexdigit) || tail.len() > RECORD - 1 {
-        (text.len(), Tail::None) // not a cut record: parsed, and refused, as a line
-    } else if tail.len() == RECORD - 1 {
-        (complete, Tail::Complete)
-    } else {
-        (complete, Tail::Cut)
+/// A file of seen ids, read whole before anything is changed.
+#[derive(Debug)]
+struct Seen {
+    /// The length of its complete records.
+    end: usize,
+    /// Its unterminated last line, if any.
+    tail: Tail,
+    /// Whether the id asked about is there (a complete tail counts).
+    found: bool,
+}
+
+/// Parse the file of seen ids `text` for `id`: every complete line must be
+/// a stream id (32 lowercase hex digits), and an unterminated last line a
+/// prefix of one; anything else is refused with its line number, and the
+/// file is not a file of seen ids (nothing is changed).
+fn parse_seen(text: &[u8], id: &[u8; 16], shown: &str) -> Result<Seen, Fail> {
+    let is_digit = |c: &u8| c.is_ascii_digit() || (b'a'..=b'f').contains(c);
+    let bad = |n: usize| {
+        Fail(format!(
+            "{shown}: line {n}: not a stream id (32 lowercase hex digits a line); not a file of seen stream ids, left as it is"
+        ))
+    };
+    let end = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let mut want = [0u8; RECORD - 1];
+    hex::encode_to_slice(id, &mut want).expect("32 digits");
+    let mut found = false;
+    let mut n = 0;
+    for line in text[..end].split_inclusive(|&c| c == b'\n') {
+        n += 1;
+        let l = &line[..line.len() - 1];
+        if l.len() != RECORD - 1 || !l.iter().all(is_digit) {
+            return Err(bad(n));
+        }
+        found |= l == want;
     }
+    let rest = &text[end..];
+    let tail = if rest.is_empty() {
+        Tail::None
+    } else if rest.len() > RECORD - 1 || !rest.iter().all(is_digit) {
+        return Err(bad(n + 1));
+    } else if rest.len() == RECORD - 1 {
+        found |= rest == want;
+        Tail::Complete
+    } else {
+        Tail::Cut
+    };
+    Ok(Seen { end, tail, found })
 }
 
 /// Claim the stream id `id` in the file of seen ids `seen` (32 hex digits
-/// a line, created if missing): under an exclusive lock, the file is read,
-/// a torn last record repaired, and, unless the id is there, the id and
-/// its newline are appended by one `write` and synced. `Ok(false)` if it
-/// was seen before. Called before the first byte of the stream is
-/// released, and only then: without `--hold` once the first chunk
-/// verified, with `--hold` once the whole stream verified. A stream cut
-/// short and replayed, or the same stream given to two receivers at once,
-/// is released once.
+/// a line, created if missing): under an exclusive lock, the file is read
+/// and parsed whole, then a torn last record repaired, and, unless the id
+/// is there, the id and its newline are appended by one `write` and
+/// synced. `Ok(false)` if it was seen before. Called before the first byte
+/// of the stream is released, and only then: without `--hold` once the
+/// first chunk verified, with `--hold` once the whole stream verified. A
+/// stream cut short and replayed, or the same stream given to two
+/// receivers at once, is released once.
 fn claim_id(seen: &Path, id: &[u8; 16]) -> Result<bool, Fail> {
     let shown = seen.display();
     let io_fail = |e: io::Error| Fail(format!("cannot record the stream id in {shown}: {}", crate::input::io_msg(&e)));
-    let mut f = open_seen(seen)?;
-    f.lock().map_err(io_fail)?;
+    let mut f = lock_seen(seen)?;
     let mut text = Vec::new();
     f.read_to_end(&mut text).map_err(io_fail)?;
-    let (mut end, tail) = torn_tail(&text);
+    let Seen { mut end, tail, found } = parse_seen(&text, id, &shown.to_string())?;
     match tail {
         Tail::None => {}
         Tail::Cut => {
@@ -259,26 +360,24 @@ fn claim_id(seen: &Path, id: &[u8; 16]) -> Result<bool, Fail> {
             eprintln!("unimac: stream: {shown}: removed a torn last record ({} of 33 bytes, from a write that was cut; that stream was never released)", text.len() - end);
         }
         Tail::Complete => {
+            // On an error the file is left as it is: the id stays recorded
+            // (with or without its newline), and the next claim completes it.
             write_record(&f, b"\n").and_then(|_| f.sync_all()).map_err(io_fail)?;
             eprintln!("unimac: stream: {shown}: completed the last record (its newline was missing)");
-            end = text.len();
-            text.push(b'\n');
+            // The record is whole now: a failed append below cuts back to
+            // here, a whole-record boundary.
+            end = text.len() + 1;
         }
     }
-    let body = std::str::from_utf8(&text[..end]).map_err(|_| Fail(format!("{shown}: not a file of stream ids (32 hex digits a line)")))?;
-    for (i, l) in body.lines().enumerate() {
-        let mut known = [0u8; 16];
-        hex::decode_to_slice(l.trim(), &mut known).map_err(|_| Fail(format!("{shown}: line {}: not a stream id (32 hex digits)", i + 1)))?;
-        if &known == id {
-            return Ok(false);
-        }
+    if found {
+        return Ok(false);
     }
     let mut rec = [0u8; RECORD];
     hex::encode_to_slice(id, &mut rec[..RECORD - 1]).expect("32 digits");
     rec[RECORD - 1] = b'\n';
     if let Err(e) = write_record(&f, &rec).and_then(|_| f.sync_all()) {
-        // Leave the file as it was (a cut record is also repaired by the
-        // next claim, under the lock).
+        // Leave the file at its last whole record (a cut record is also
+        // repaired by the next claim, under the lock).
         let _ = f.set_len(end as u64);
         return Err(io_fail(e));
     }
