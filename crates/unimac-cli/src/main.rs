@@ -282,7 +282,9 @@ enum Cmd {
         #[arg(long, requires = "verify")]
         hold: bool,
         /// With --verify: a file of stream ids seen before under this key
-        /// (created if missing; never through a symbolic link): a repeated
+        /// (created mode 0600 if missing; never through a symbolic link;
+        /// refused unless it is this user's, with one link, open to no
+        /// other user, and holds only ids, 32 hex digits a line): a repeated
         /// id is refused before any output; an id is recorded just before
         /// the stream's first byte is released (with --hold, once the whole
         /// stream verified: a cut delivery uses up nothing).
