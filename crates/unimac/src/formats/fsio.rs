@@ -224,6 +224,7 @@ pub(crate) enum Perm<'a> {
     Private,
     /// The mode and owner of the file it replaces (a counter's next
     /// version); private until then.
+    #[cfg_attr(not(unix), allow(dead_code))]
     Like(&'a Metadata),
 }
 
@@ -379,6 +380,7 @@ pub fn check_one_link(meta: &Metadata, what: &str, shown: &str, why: &str) -> Re
             return Err(Error::Io(format!("{what} {shown} has {} hard links: {why}; refusing it", meta.nlink())));
         }
     }
+    let _ = why;
     Ok(())
 }
 
@@ -465,7 +467,10 @@ mod handle {
                 return;
             }
             let Ok(st) = statat(d, n, AtFlags::SYMLINK_NOFOLLOW) else { return };
-            if st.st_dev as u64 == dev && st.st_ino as u64 == ino {
+            // The widths of st_dev and st_ino differ between systems.
+            #[allow(clippy::unnecessary_cast)]
+            let same = st.st_dev as u64 == dev && st.st_ino as u64 == ino;
+            if same {
                 found = !remove || unlinkat(d, n, AtFlags::empty()).is_ok();
             }
         });
