@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 use unimac::bounds::{self, Attack};
 use unimac::registry::{self, NamedMac};
 
-use crate::bench::fill;
-use crate::modes::Clock;
+use crate::clock::Clock;
 use crate::fail::Fail;
 use crate::keyfile::counter_nonce;
 use crate::strength::{self, WEAK_LOG2};
@@ -28,6 +27,17 @@ const SHORT: usize = 64;
 const BUDGET: Duration = Duration::from_millis(700);
 /// Batches per length; the median is kept.
 const BATCHES: usize = 5;
+
+/// Deterministic filler for the measured messages and keys (a measurement
+/// authenticates nothing: they need not be secret).
+fn fill(buf: &mut [u8], mut seed: u64) {
+    for b in buf.iter_mut() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        *b = seed as u8;
+    }
+}
 
 /// One MAC measured for the use.
 struct Measured {
@@ -194,7 +204,7 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
     let mut text = format!(
         "# unimac advise: messages of at most {max_bytes} bytes, {tags_shown} tags, {forgeries} forgery attempts; \
          measured now on this machine ({}), one thread, so the choice is this machine's\n",
-        crate::modes::cpu_model()
+        crate::clock::cpu_model()
     );
     let Some(best) = measured.iter().find(|m| m.meets()) else {
         return Err(Fail(format!(

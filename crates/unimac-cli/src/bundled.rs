@@ -17,10 +17,3 @@ pub const VECTORS: &[(&str, &str)] = &[
     ("wycheproof/vmac_128_test.json", include_str!("../vectors/wycheproof/vmac_128_test.json")),
 ];
 
-/// Run every bundled known answer: (passed, failed).
-pub fn check_all() -> (usize, usize) {
-    VECTORS.iter().fold((0, 0), |(p, f), (name, text)| {
-        let r = unimac::vectors::check_file_text(name, text);
-        (p + r.passed, f + r.failures.len())
-    })
-}

@@ -5,11 +5,13 @@
 //!   and the verifying of sealed manifests (seal.rs), `keygen` (keygen.rs),
 //!   `bound` (bound.rs), `compute` (compute.rs), `list` (list.rs),
 //!   `advise` (advise.rs), `check-vectors` (check_vectors.rs),
-//!   `check-identity` (identity.rs), `bench` (bench.rs, modes.rs), the
-//!   manual page (manpage.rs);
+//!   `check-identity` (identity.rs), the manual page (manpage.rs); the
+//!   benchmark is a program of its own (crates/unimac-bench), which
+//!   `unimac bench` names ([`bench_moved`]);
 //! - shared modules: the error type `Fail` (fail.rs), walking and listing
 //!   files (files.rs), check-line I/O (checklines.rs), key files and nonce
-//!   counters (keyfile.rs), the strength policy (strength.rs), reading
+//!   counters (keyfile.rs), the strength policy (strength.rs), the clock
+//!   of `advise` (clock.rs), reading
 //!   input (input.rs; listed files stat-ed and opened relative to their
 //!   directory, never blocking: listed.rs), big files in stripes (split.rs), the ordered thread
 //!   pool (pool.rs), names (names.rs), the bundled vectors (bundled.rs),
@@ -26,11 +28,11 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod advise;
-mod bench;
 mod bound;
 mod bundled;
 mod check_vectors;
 mod checklines;
+mod clock;
 mod compute;
 mod fail;
 mod files;
@@ -41,7 +43,6 @@ mod keyfile;
 mod keygen;
 mod list;
 mod manpage;
-mod modes;
 mod names;
 mod pool;
 mod seal;
@@ -416,36 +417,6 @@ enum Cmd {
         #[command(flatten)]
         threads: ThreadsArg,
     },
-    /// Throughput table of unimac's hashes and MACs beside Poly1305, BLAKE3
-    /// keyed, HMAC-SHA256, AES-CMAC and POLYVAL, measured now on this machine.
-    Bench {
-        /// Names to measure (default: one per family and construction).
-        names: Vec<String>,
-        /// Measure every name with a fixed-size key.
-        #[arg(long)]
-        all: bool,
-        /// Time budget per cell, in milliseconds.
-        #[arg(long, default_value_t = 100)]
-        millis: u64,
-        /// One JSON object instead of the table: every default name and every
-        /// peer at 16 B, 64 B, 256 B, 1 KiB, 16 KiB and 1 MiB, with cycles per
-        /// message, bytes per cycle and nanoseconds per message.
-        #[arg(long, conflicts_with_all = ["names", "all", "plot", "paper"])]
-        json: bool,
-        /// Draw throughput (bytes per cycle) against message length, 16 B to
-        /// 64 MiB, log-log, to this SVG file: a name per family, the main
-        /// MACs and every peer.
-        #[arg(long, value_name = "FILE.svg", conflicts_with_all = ["names", "all", "paper"])]
-        plot: Option<PathBuf>,
-        /// The speed tables of hash127's, Shoup's, MMH's and Square Hash's
-        /// papers, each row measured now beside the paper's figure in
-        /// cycles per byte (markdown).
-        #[arg(long, conflicts_with_all = ["names", "all"])]
-        paper: bool,
-        /// Few repetitions, for tests (also UNIMAC_BENCH_QUICK=1).
-        #[arg(long, hide = true)]
-        quick: bool,
-    },
 }
 
 impl Cmd {
@@ -501,7 +472,7 @@ fn threads_after_command(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStrin
 fn main() -> ExitCode {
     sigpipe::quiet_on_closed_pipe();
     sigpipe::file_too_large_is_an_error();
-    if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)) {
+    if let Some(msg) = tag_check_habit(std::env::args_os().skip(1)).or_else(|| bench_moved(std::env::args_os().skip(1))) {
         eprintln!("unimac: {msg}");
         return ExitCode::from(2);
     }
@@ -689,30 +660,6 @@ fn main() -> ExitCode {
             operands,
             ..
         } => identity::check(key_file, operands, *hex),
-        Cmd::Bench {
-            names,
-            all,
-            millis,
-            json,
-            plot,
-            paper,
-            quick,
-        } => {
-            let quick = *quick || modes::quick_env();
-            // Every figure of the bench is one thread's: hash127 and the
-            // trees would otherwise split inputs of 4 MiB or more.
-            unimac::threads::set_max_threads(1);
-            if *json {
-                modes::json(quick)
-            } else if let Some(p) = plot {
-                modes::plot(p, quick)
-            } else if *paper {
-                modes::paper(quick)
-            } else {
-                bench::run(names, *all, if quick { 2 } else { *millis })
-            }
-            .map(|_| true)
-        }
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,
@@ -756,6 +703,41 @@ fn tag_check_habit(args: impl Iterator<Item = std::ffi::OsString>) -> Option<Str
         "--key-file KEY"
     };
     check.then(|| format!("tag has no -c: to check a file of tags, use 'unimac verify {key} FILE'"))
+}
+
+/// `unimac bench ...`, the command the benchmark was before it became a
+/// program of its own (crates/unimac-bench, so that installing `unimac`
+/// builds no peer MAC and no plotting): the one line that names the command
+/// which runs it, with the same arguments, instead of clap's "unrecognized
+/// subcommand".
+fn bench_moved(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let mut args = args.map(|a| a.to_string_lossy().into_owned());
+    loop {
+        let a = args.next()?;
+        if a == "--threads" {
+            args.next();
+        } else if !a.starts_with("--threads=") {
+            if a != "bench" {
+                return None;
+            }
+            break;
+        }
+    }
+    // The arguments as a POSIX shell takes them back: plain words as they
+    // are, anything else in single quotes.
+    let rest: Vec<String> = args
+        .map(|a| {
+            if !a.is_empty() && a.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_=./,:+^@%".contains(&b)) {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect();
+    let tail = if rest.is_empty() { String::new() } else { format!(" -- {}", rest.join(" ")) };
+    Some(format!(
+        "the benchmark is a program of its own: in a checkout of unimac, run: cargo run --release -p unimac-bench{tail}"
+    ))
 }
 
 /// An argument error as one line on stderr (`unimac: ...`, the usage left

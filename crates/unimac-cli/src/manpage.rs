@@ -45,9 +45,6 @@ A comma\-separated list of CPU features to leave unused although the CPU has
 them, e.g. \fBavx512\fR (which also removes avx512ifma) to measure the AVX2
 paths on a CPU with AVX\-512; unknown names are ignored. The results do not
 change.
-.TP
-.B UNIMAC_BENCH_QUICK
-Set to 1: \fBbench\fR makes few repetitions (as \fB\-\-quick\fR).
 .SH EXAMPLES
 .TP
 Which MAC, on this machine, for messages of at most 4 KiB:

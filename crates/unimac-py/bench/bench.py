@@ -8,7 +8,7 @@
    ``blake3.blake3(m, key=k).digest()`` (pip ``blake3``, installed into the
    running environment if missing: a benchmark-only dependency).
 2. 1 MiB throughput of several MACs through ``Mac.tag`` vs the Rust library
-   on the same names (``unimac bench``, built with cargo if missing).
+   on the same names (``unimac-bench``, built with cargo if missing).
 
 Prints the CPU and Markdown tables (docs/PERFORMANCE.md, "Python").
 """
@@ -70,7 +70,7 @@ def per_call_ns(fns, rounds, number):
 
 
 def python_once(m, buf, nonce, millis):
-    """GiB/s of `m.tag(buf)`, repeated for about `millis` ms (as `unimac bench` does per cell)."""
+    """GiB/s of `m.tag(buf)`, repeated for about `millis` ms (as `unimac-bench` does per cell)."""
     n, t0 = 0, time.perf_counter()
     while True:
         m.tag(buf, nonce=nonce)
@@ -81,11 +81,11 @@ def python_once(m, buf, nonce, millis):
 
 
 def rust_once(names, millis):
-    """GiB/s at 1 MiB of each name from one `unimac bench` run."""
-    exe = ROOT / "target" / "release" / "unimac"
+    """GiB/s at 1 MiB of each name from one `unimac-bench` run."""
+    exe = ROOT / "target" / "release" / "unimac-bench"
     if not exe.exists():
-        subprocess.check_call(["cargo", "build", "--release", "-p", "unimac-cli"], cwd=ROOT)
-    out = subprocess.run([str(exe), "bench", "--millis", str(millis), *["mac-" + n for n in names]],
+        subprocess.check_call(["cargo", "build", "--release", "-p", "unimac-bench"], cwd=ROOT)
+    out = subprocess.run([str(exe), "--millis", str(millis), *["mac-" + n for n in names]],
                          capture_output=True, text=True, check=True).stdout
     got = {}
     col = None
@@ -126,7 +126,7 @@ def throughput(names, rounds, millis):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=31)
-    ap.add_argument("--millis", type=int, default=300, help="per cell of `unimac bench`")
+    ap.add_argument("--millis", type=int, default=300, help="per cell of `unimac-bench`")
     ap.add_argument("--names", nargs="*", default=NAMES, help="MACs for the 1 MiB table")
     a = ap.parse_args()
     for n in a.names:
@@ -163,7 +163,7 @@ def main():
     print()
 
     res = throughput(a.names, max(5, a.rounds // 4), a.millis)
-    print("| 1 MiB, `Mac(name, k).tag(buf)` | Python GiB/s | Rust GiB/s (`unimac bench`) | Python ÷ Rust |")
+    print("| 1 MiB, `Mac(name, k).tag(buf)` | Python GiB/s | Rust GiB/s (`unimac-bench`) | Python ÷ Rust |")
     print("|---|---:|---:|---:|")
     for n, (py, r) in res.items():
         ratio = f"{py / r:.2f}" if r else "-"

@@ -5,7 +5,7 @@
 //! crate's call, as the MACs use it) both as a chain of dependent calls
 //! (its latency) and on independent blocks (its throughput); the hashes
 //! alone; the typed MACs; the MACs by name (`registry::NamedMac`) and through
-//! the catalogue's keyed object as `unimac bench` calls it.
+//! the catalogue's keyed object as `unimac-bench` calls it.
 //! Run: `cargo run --release -p unimac --example short_parts [-- FILTER...]`;
 //! `SHORT_PARTS_OFFSET=N` places the message `N` bytes into its buffer (64
 //! by default), to see what the message's placement costs (e.g. a 64-byte

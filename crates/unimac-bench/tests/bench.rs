@@ -1,19 +1,27 @@
-//! `unimac bench --json`, `--plot` and `--paper`, run quickly
-//! (`UNIMAC_BENCH_QUICK=1`: a few milliseconds per cell).
+//! `unimac-bench`: the table, `--json`, `--plot` and `--paper`, run quickly
+//! (`UNIMAC_BENCH_QUICK=1`: a few milliseconds per cell), and its errors.
 
-mod common;
-use common::bin;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unimac-bench"))
+}
+
+/// `unimac-bench ARGS` with stdin closed.
+fn run(args: &[&str]) -> Output {
+    bin().args(args).stdin(Stdio::null()).output().expect("run unimac-bench")
+}
 
 fn bench(args: &[&str]) -> String {
     let out = bin()
-        .arg("bench")
         .args(args)
         .env("UNIMAC_BENCH_QUICK", "1")
+        .stdin(Stdio::null())
         .output()
-        .expect("run unimac");
+        .expect("run unimac-bench");
     assert!(
         out.status.success(),
-        "unimac bench {args:?}: {}",
+        "unimac-bench {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8")
@@ -119,4 +127,30 @@ fn table_names_the_new_peers() {
         assert!(text.contains(p), "{p} not in the table");
     }
     assert!(text.contains("16 B") && text.contains("256 B"));
+}
+
+/// Every name, one-block functions and 32-bit MACs included, runs without a
+/// panic; an unknown name is one line on stderr and exit status 2, with
+/// nothing on stdout.
+#[test]
+fn never_panics_and_refuses_unknown_names() {
+    for args in [
+        &["mmh32x1", "--millis", "1"][..],
+        &["sqh32-asm", "--millis", "1"],
+        &["hash127-aes", "--millis", "1"],
+        &["--all", "--millis", "1"],
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(o.status.success() || err.lines().count() == 1, "{args:?}: {err}");
+    }
+    let o = run(&["mmh32x1", "--millis", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["no-such-name"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(o.stdout.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("unimac-bench: ") && err.contains("unknown name"), "{err}");
 }

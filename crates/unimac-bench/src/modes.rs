@@ -1,4 +1,4 @@
-//! The machine-readable and comparative outputs of `unimac bench`:
+//! The machine-readable and comparative outputs of `unimac-bench`:
 //!
 //! - `--json`: every default name and every peer at 16 B to 1 MiB, one JSON
 //!   object with cycles per message and bytes per cycle;
@@ -28,7 +28,8 @@ use std::time::Instant;
 use hmac::Mac;
 use unimac::registry;
 
-use crate::bench::{self, fill, size_label, Runner};
+use crate::clock::{cpu_model, Clock};
+use crate::table::{self, fill, size_label, Runner};
 use crate::fail::Fail;
 
 /// True when `UNIMAC_BENCH_QUICK` is set to anything but empty or `0`.
@@ -118,57 +119,6 @@ fn warm_up(e: Effort) {
     }
 }
 
-/// The frequency that turns nanoseconds into cycles, and where it came from.
-pub struct Clock {
-    pub hz: f64,
-    pub source: &'static str,
-}
-
-impl Clock {
-    pub fn read() -> Clock {
-        let base = std::fs::read_to_string("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency")
-            .ok()
-            .and_then(|s| s.trim().parse::<f64>().ok())
-            .filter(|k| *k > 0.0);
-        if let Some(khz) = base {
-            return Clock {
-                hz: khz * 1e3,
-                source: "base frequency (cpufreq base_frequency)",
-            };
-        }
-        let mhz = cpuinfo("cpu MHz")
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|m| *m > 0.0);
-        match mhz {
-            Some(m) => Clock {
-                hz: m * 1e6,
-                source: "/proc/cpuinfo cpu MHz (the TSC frequency on tsc_known_freq machines)",
-            },
-            None => Clock {
-                hz: 1e9,
-                source: "unknown: 1 GHz assumed (cycles = nanoseconds)",
-            },
-        }
-    }
-
-    fn cycles(&self, ns: f64) -> f64 {
-        ns * self.hz * 1e-9
-    }
-}
-
-fn cpuinfo(key: &str) -> Option<String> {
-    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    text.lines()
-        .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, v)| v.trim().to_string())
-}
-
-/// The CPU's model name (`/proc/cpuinfo`), or the architecture.
-pub fn cpu_model() -> String {
-    cpuinfo("model name").unwrap_or_else(|| std::env::consts::ARCH.to_string())
-}
-
 /// The library's fast-path features found on this CPU, as short names.
 pub fn features() -> Vec<&'static str> {
     use unimac::platform::Feature;
@@ -196,17 +146,17 @@ const JSON_SIZES: &[usize] = &[16, 64, 256, 1024, 16 << 10, 1 << 20];
 /// Every default name, then every peer, keyed.
 fn all_rows() -> Result<Vec<(String, &'static str, Runner)>, Fail> {
     let mut rows = Vec::new();
-    for n in bench::default_names() {
-        let (run, _) = bench::unimac_runner(&n)?;
+    for n in table::default_names() {
+        let (run, _) = table::unimac_runner(&n)?;
         rows.push((n, "unimac", run));
     }
-    for (n, run) in bench::peers() {
+    for (n, run) in table::peers() {
         rows.push((n.to_string(), "peer", run));
     }
     Ok(rows)
 }
 
-/// `unimac bench --json`.
+/// `unimac-bench --json`.
 pub fn json(quick: bool) -> Result<(), Fail> {
     let effort = Effort::new(quick);
     let clock = Clock::read();
@@ -277,7 +227,7 @@ const PLOT_NAMES: &[&str] = &[
     "mac-vmac64",
 ];
 
-/// `unimac bench --plot FILE`: 16 B to 64 MiB (16 B to 1 MiB when quick).
+/// `unimac-bench --plot FILE`: 16 B to 64 MiB (16 B to 1 MiB when quick).
 pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
     use plotters::prelude::*;
 
@@ -291,9 +241,9 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
     fill(&mut msg, 1);
     let mut rows: Vec<(String, bool, Runner)> = Vec::new();
     for n in PLOT_NAMES.iter().filter(|n| registry::lookup(n).is_ok()) {
-        rows.push((n.to_string(), false, bench::unimac_runner(n)?.0));
+        rows.push((n.to_string(), false, table::unimac_runner(n)?.0));
     }
-    for (n, run) in bench::peers() {
+    for (n, run) in table::peers() {
         rows.push((n.to_string(), true, run));
     }
     // (name, is a peer, (length, bytes per cycle) points)
@@ -335,7 +285,7 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
     let cpu = cpu_model();
     let mut chart = ChartBuilder::on(&left)
         .caption(
-            format!("unimac bench --plot: throughput, one thread, key set up once; {cpu}"),
+            format!("unimac-bench --plot: throughput, one thread, key set up once; {cpu}"),
             ("sans-serif", 24),
         )
         .margin(16)
@@ -407,7 +357,7 @@ fn times(x: f64) -> String {
     }
 }
 
-/// `unimac bench --paper`: markdown tables, each paper's figure beside now.
+/// `unimac-bench --paper`: markdown tables, each paper's figure beside now.
 pub fn paper(quick: bool) -> Result<(), Fail> {
     let e = Effort::new(quick);
     let clock = Clock::read();
@@ -418,7 +368,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     fill(&mut key, 0x9e3779b97f4a7c15);
     let mut o = String::new();
     o.push_str(&format!(
-        "# unimac bench --paper: the papers' speed tables beside this machine\n\n\
+        "# unimac-bench --paper: the papers' speed tables beside this machine\n\n\
          CPU now: {} ({:.0} MHz nominal clock: {}); features: {}. One thread, each \
          name keyed once, median of {} batches; \"now\" is the library's default \
          (fastest) implementation of each row, not the paper's table-driven or \
@@ -448,7 +398,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         (256, 4667, 4527, 4814, 3818),
         (512, 9275, 8850, 9432, 7438),
     ];
-    let mut h = bench::unimac_runner("hash127")?.0;
+    let mut h = table::unimac_runner("hash127")?.0;
     for (l, p, p2, a, u) in table {
         let bytes = 4 * l;
         let now = cycles_of(e, &clock, &mut h, &msg[..bytes])?;
@@ -518,7 +468,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         let nc = match now_cpb.get(name) {
             Some(c) => *c,
             None => {
-                let mut f = bench::unimac_runner(name)?.0;
+                let mut f = table::unimac_runner(name)?.0;
                 let c = cycles_of(e, &clock, &mut f, &msg[..len])? / len as f64;
                 now_cpb.insert(name, c);
                 c
@@ -557,7 +507,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         ),
     ];
     for (what, us, name) in setups {
-        let mut s = bench::unimac_runner(name)?.1;
+        let mut s = table::unimac_runner(name)?.1;
         let now = clock.cycles(median_ns(e, &mut || s()));
         let pc = us * 70.0;
         o.push_str(&format!(
@@ -582,7 +532,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     ];
     let mut now = std::collections::HashMap::new();
     for (name, out) in [("tree-mmh32x2", "64-bit"), ("tree-mmh32x1", "32-bit")] {
-        let mut f = bench::unimac_runner(name)?.0;
+        let mut f = table::unimac_runner(name)?.0;
         for len in [4usize << 20, 16 << 10] {
             let c = cycles_of(e.for_len(len), &clock, &mut f, &msg[..len])? / len as f64;
             now.insert((out, len), (name, c));
