@@ -1747,5 +1747,9 @@ fn _unimac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stream::register(m)?;
     partial::register(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
+    // The package's version is the crate's (pyproject.toml takes it from
+    // Cargo.toml): set here, so that `import unimac` reads no distribution
+    // metadata (importlib.metadata costs more than the rest of the import).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -354,6 +354,26 @@ def test_public_names_are_exactly_all():
         assert not isinstance(getattr(unimac, n), types.ModuleType), n
 
 
+def test_import_reads_no_metadata_and_loads_no_heavy_module():
+    # `import unimac` stays cheap: the version comes from the extension (the
+    # crate's, which pyproject.toml takes as the distribution's), so neither
+    # importlib.metadata nor the optional numpy, dask or json is loaded.
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import unimac\n"
+        "new = set(sys.modules) - before\n"
+        "print(sorted(m for m in ('importlib.metadata', 'numpy', 'dask', 'distributed', 'json', 'unimac.dask') if m in new))\n"
+        "print(unimac.__version__)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    loaded, version = r.stdout.split("\n")[:2]
+    assert loaded == "[]", r
+    from importlib.metadata import version as dist_version
+
+    assert version == dist_version("unimac")
+
+
 def test_the_dask_import_error_gives_a_working_install_hint():
     code = (
         "import sys; sys.modules['distributed'] = None\n"

@@ -38,6 +38,7 @@ the whole key is); :mod:`unimac.dask` does that over a Dask cluster.
 """
 
 from ._unimac import (
+    __version__,
     GIL_RELEASE_BYTES,
     Bound,
     Counter,
@@ -83,22 +84,6 @@ from ._files import (
 
 from ._seal import ManifestFile, ManifestResult, ManifestStatus, seal, verify_manifest
 
-
-def _installed_version() -> str:
-    """The installed distribution's version (``0.0.0`` if not installed);
-    its imports stay local, so nothing but ``__version__`` is left behind."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover
-        return "0.0.0"
-    try:
-        return version("unimac")
-    except PackageNotFoundError:  # pragma: no cover - not installed
-        return "0.0.0"
-
-
-__version__ = _installed_version()
-del _installed_version
 
 __all__ = [
     "GIL_RELEASE_BYTES",
