@@ -20,7 +20,14 @@ format character (``\\xNN``, ``\\u{NNNN}``: docs/WIRE.md section 9.3).
 from __future__ import annotations
 
 import os
-from typing import List, NamedTuple, Optional, Tuple, Union
+from collections import namedtuple as _namedtuple
+
+# The annotations' names, for type checkers only: with `from __future__
+# import annotations` no annotation is evaluated, and importing typing
+# would cost more than the rest of `import unimac`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import List, Optional, Tuple, Union
 
 from . import _unimac
 
@@ -35,7 +42,7 @@ __all__ = [
     "verify_check_file",
 ]
 
-class KeyFile(NamedTuple):
+class KeyFile(_namedtuple("KeyFile", ["name", "key", "spent"], module=__name__)):
     """A key file's contents (:func:`load_key`): the MAC it names (without
     ``mac-``; ``modp`` for a secret prime), the key, and whether the file is
     marked ``spent``. Its ``repr`` never shows the key.
@@ -44,6 +51,8 @@ class KeyFile(NamedTuple):
     >>> unimac.KeyFile("hash127-aes", bytes(32), False)
     KeyFile(name='hash127-aes', key=<32 secret bytes>, spent=False)
     """
+
+    __slots__ = ()
 
     name: str
     key: bytes
@@ -129,7 +138,7 @@ def format_check_line(name: str, filename, tag, nonce=None, bsd: bool = False, z
     return _unimac._format_check_line(name, os.fsencode(filename), bytes(tag), n, bsd, bool(zero))
 
 
-class CheckLine(NamedTuple):
+class CheckLine(_namedtuple("CheckLine", ["mac", "nonce", "tag", "filename"], module=__name__)):
     """A parsed check line (:func:`parse_check_line`): the MAC a BSD-style
     line names (as written; ``None`` for a GNU-style line), the nonce
     (``None`` if the line has none), the tag, and the file name, unescaped,
@@ -141,6 +150,8 @@ class CheckLine(NamedTuple):
     >>> line.mac, line.filename, line.raw_filename
     ('hash127-aes', 'café', b'caf\\xc3\\xa9')
     """
+
+    __slots__ = ()
 
     mac: Optional[str]
     nonce: Optional[bytes]
@@ -241,7 +252,7 @@ def parse_check_line(line) -> CheckLine:
     return CheckLine(mac, nonce, tag, os.fsdecode(file))
 
 
-class CheckResult(NamedTuple):
+class CheckResult(_namedtuple("CheckResult", ["filename", "status"], module=__name__)):
     """One checked line of :func:`verify_check_file`: the file (``str``, as
     ``os.fsdecode`` gives it) and ``"OK"``, ``"FAILED"``, or a status
     starting with ``"FAILED"`` that says why the line was not checked or
@@ -252,6 +263,8 @@ class CheckResult(NamedTuple):
     >>> unimac.CheckResult("a.txt", "OK").status == "OK"
     True
     """
+
+    __slots__ = ()
 
     filename: str
     status: str

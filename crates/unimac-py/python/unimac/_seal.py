@@ -23,7 +23,14 @@ from __future__ import annotations
 
 import enum
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from collections import namedtuple as _namedtuple
+
+# The annotations' names, for type checkers only: with `from __future__
+# import annotations` no annotation is evaluated, and importing typing
+# would cost more than the rest of `import unimac`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Tuple, Union
 
 from . import _unimac
 from ._files import KeyFile
@@ -133,7 +140,7 @@ class ManifestStatus(str, enum.Enum):
         return self.value
 
 
-class ManifestFile(NamedTuple):
+class ManifestFile(_namedtuple("ManifestFile", ["name", "status", "new_name", "detail"], defaults=(None, None), module=__name__)):
     """One file of :func:`verify_manifest`: its path as looked for (``str``,
     as ``os.fsdecode`` gives it; relative to where the manifest is, as
     ``unimac verify`` prints it), its :class:`ManifestStatus`, for a rename
@@ -144,13 +151,15 @@ class ManifestFile(NamedTuple):
     True
     """
 
+    __slots__ = ()
+
     name: str
     status: ManifestStatus
-    new_name: Optional[str] = None
-    detail: Optional[str] = None
+    new_name: Optional[str]
+    detail: Optional[str]
 
 
-class ManifestResult(NamedTuple):
+class ManifestResult(_namedtuple("ManifestResult", ["seal_ok", "files", "errors"], module=__name__)):
     """What :func:`verify_manifest` found: whether the seal verifies
     (``seal_ok``; when it does not, no listed file was read and ``files`` is
     empty), each listed file, then each added or unexpected one
@@ -162,6 +171,8 @@ class ManifestResult(NamedTuple):
     >>> r.ok, unimac.ManifestResult(False, [], []).ok
     (True, False)
     """
+
+    __slots__ = ()
 
     seal_ok: bool
     files: List[ManifestFile]
