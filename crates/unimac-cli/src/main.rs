@@ -735,9 +735,10 @@ fn bench_moved(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String>
         })
         .collect();
     let tail = if rest.is_empty() { String::new() } else { format!(" -- {}", rest.join(" ")) };
-    Some(format!(
+    // One line, whatever the arguments hold (control characters escaped).
+    Some(input::terminal_safe(&format!(
         "the benchmark is a program of its own: in a checkout of unimac, run: cargo run --release -p unimac-bench{tail}"
-    ))
+    )))
 }
 
 /// An argument error as one line on stderr (`unimac: ...`, the usage left

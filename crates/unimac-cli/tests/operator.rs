@@ -945,6 +945,7 @@ fn bench_names_the_program_that_runs_it() {
         (&["bench", "--help"], " -- --help"),
         (&["bench", "--plot", "a b's.svg"], " -- --plot 'a b'\\''s.svg'"),
         (&["--threads", "2", "bench"], ""),
+        (&["bench", "--plot", "a\nb\x1b[2J.svg"], " -- --plot 'a\\x0ab\\x1b[2J.svg'"),
     ] {
         let o = run(args);
         assert_code(&o, 2);
