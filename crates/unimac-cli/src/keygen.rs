@@ -74,10 +74,23 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
             }
         }
         None => {
-            if let (Some(c), Some(b)) = (counter, &binding) {
-                keyfile::create_counter(c, b)?;
+            // The key first, its counter second, as with -o: a run stopped
+            // between the two leaves no counter file behind (which would
+            // block the next run), only a printed key without a counter.
+            {
+                let mut out = io::stdout().lock();
+                out.write_all(&key.text())?;
+                out.flush()?;
             }
-            io::stdout().write_all(&key.text())?;
+            if let (Some(c), Some(b)) = (counter, &binding) {
+                keyfile::create_counter(c, b).map_err(|e| {
+                    Fail(format!(
+                        "{}; the key printed above has no counter: save it and give it one with 'unimac keygen --key-file KEYFILE --counter {}'",
+                        e.0,
+                        c.display()
+                    ))
+                })?;
+            }
         }
     }
     Ok(())

@@ -276,6 +276,46 @@ fn keygen_with_counter_killed_at_every_system_call() {
     assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
 }
 
+/// `keygen NAME --counter C` with the key on stdout: the key is printed
+/// first, its counter made second. After a kill: no counter (and the next
+/// run makes key and counter), or a whole counter beside a whole printed
+/// key that it is bound to; never a counter whose key was not printed.
+#[test]
+fn keygen_to_stdout_with_counter_killed_at_every_system_call() {
+    need_strace!();
+    let d = TempDir::unique("crash-keygen-out");
+    let dir = d.path();
+    d.write("f", b"data");
+    let args = ["keygen", "wc-mmh32x4", "--counter", "C"];
+    let (calls, main) = trace(dir, &args, None);
+    reset(dir, &["f"]);
+    let (mut printed_alone, mut killed, points) = (0, 0, kill_points(&calls, main));
+    for at in &points {
+        let when = format!("keygen --counter (stdout) killed at {} #{}", at.name, at.nth);
+        let o = run_killed(dir, &args, at, None);
+        killed += usize::from(o.status.code() != Some(0));
+        only(dir, &["f", "C"], &when);
+        let key = text(&o.stdout);
+        let whole = key.starts_with("unimac-key wc-mmh32x4\n") && key.lines().count() == 2 && key.ends_with('\n');
+        if exists(&dir.join("C")) {
+            assert!(whole, "{when}: a counter without its printed key: {key:?}");
+            one_link(&dir.join("C"), &when);
+            d.write_private("K", key.as_bytes());
+            let t = run(dir, &["tag", "-k", "K", "--counter", "C", "f"], None);
+            assert!(t.status.success(), "{when}: the printed key and its counter: {}", stderr(&t));
+        } else {
+            printed_alone += usize::from(whole);
+            let next = run(dir, &args, None);
+            assert!(next.status.success(), "{when}: the next run failed: {}", stderr(&next));
+            one_link(&dir.join("C"), &when);
+        }
+        reset(dir, &["f"]);
+    }
+    println!("keygen --counter to stdout: {killed} of {} runs killed ({} calls traced)", points.len(), calls.len());
+    assert!(printed_alone > 0, "no kill came between the printed key and its counter");
+    assert!(killed * 10 >= points.len() * 9, "only {killed} of {} runs were killed", points.len());
+}
+
 /// `tag --counter C` of two files, killed at each call, and run again after
 /// each kill, on one counter file throughout: every nonce printed, by the
 /// killed runs and the others, is distinct; the counter keeps one link and
