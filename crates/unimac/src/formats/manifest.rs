@@ -736,6 +736,12 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
     let here = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.clone() };
     let shown = |p: &Path| -> PathBuf { if dir.as_os_str().is_empty() { p.strip_prefix(".").unwrap_or(p).to_path_buf() } else { p.to_path_buf() } };
     let rel = |p: &Path| -> Vec<u8> { p.strip_prefix(&here).map(path_bytes).unwrap_or_default() };
+    // The root's last component is never followed through a symbolic link
+    // (a writer of its parent could point it anywhere): one error, not a
+    // walk of another tree nor every file REMOVED.
+    if super::walk::root_is_link(&here) {
+        return Err(Error::Io(format!("root {}: a symbolic link, not the sealed directory; not followed", here.display())));
+    }
     if !std::fs::metadata(&here).is_ok_and(|md| md.is_dir()) {
         for e in &m.entries {
             report.files.push(FileReport { name: e.name.clone(), path: dir.join(bytes_path(&e.name)), status: Status::Removed });
@@ -745,6 +751,12 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
     }
     let walked = walk(&here);
     let tree = walked.tree;
+    if tree.dir_id(&here).is_none() {
+        // The root could not be opened as the directory it was (swapped
+        // for a link since the check above, or gone).
+        let why = walked.entries.into_iter().find_map(|w| if let Walked::Error(_, why) = w { Some(why) } else { None });
+        return Err(Error::Io(format!("root {}", why.unwrap_or_else(|| format!("{}: not a directory now", here.display())))));
+    }
     let own = own.and_then(Own::of);
     // The listed names in the walk's order, merged with the walk.
     let mut order: Vec<u32> = (0..m.entries.len() as u32).collect();
@@ -906,7 +918,22 @@ pub_if! { any(feature = "frontends", feature = "reference");
 /// their deepest common directory (absolute) and the names under it.
 pub fn place_for(root: Option<&Path>, files: &[PathBuf], at: Option<&Path>) -> Result<(Place, Vec<Vec<u8>>), Error> {
     if let Some(root) = root {
-        let place = Place::Root(place_dir(at, root)?);
+        // `DIR/` follows a link there (the walk's rule): the manifest
+        // records where it led, which a later check does not follow.
+        let real;
+        let recorded = if root.as_os_str().as_encoded_bytes().ends_with(b"/") && super::walk::root_is_link(&fsio::normalize(root)) {
+            let r = std::fs::canonicalize(root).map_err(|e| Error::Io(format!("{}: {}", root.display(), io_msg(&e))))?;
+            // Relative as the user named it: from the current directory
+            // (the kernel's, a real path).
+            real = match (root.is_absolute(), std::env::current_dir()) {
+                (false, Ok(cwd)) => fsio::relative_to(&cwd, &r),
+                _ => r,
+            };
+            real.as_path()
+        } else {
+            root
+        };
+        let place = Place::Root(place_dir(at, recorded)?);
         let names = files.iter().map(|p| name_under(root, p)).collect::<Result<_, _>>()?;
         return Ok((place, names));
     }
