@@ -160,9 +160,12 @@ enum Cmd {
         #[arg(long = "allow-weak")]
         allow_weak: bool,
         /// Tag the files under directories, recursively (sorted; symbolic
-        /// links to directories not followed, links to files tagged; named
-        /// pipes, sockets and devices skipped with a warning; a directory
-        /// replaced while it is walked is an error, never entered).
+        /// links to directories not followed, links to files tagged only
+        /// if they stay inside the tree; named pipes, sockets, devices and
+        /// links leading outside skipped with a warning; a directory
+        /// replaced while it is walked is an error, never entered). A
+        /// directory named through a symbolic link is refused unless given
+        /// as DIR/.
         #[arg(short = 'r', long)]
         recursive: bool,
         /// Also tag the files named in FILE, one per line ('-': stdin; a pipe such as <(find ...) is read too).
@@ -234,7 +237,9 @@ enum Cmd {
         #[arg(long = "random-nonce")]
         random_nonce: bool,
         /// Seal the tree under DIR (sorted; links to directories not
-        /// followed); 'verify' then also reports files added under it.
+        /// followed, links to files only inside the tree); 'verify' then
+        /// also reports files added under it. A DIR that is a symbolic
+        /// link is refused unless given as DIR/ (then its target is sealed).
         #[arg(short = 'r', long = "recursive", value_name = "DIR", conflicts_with_all = ["files", "files_from"])]
         root: Option<PathBuf>,
         /// Also seal the files named in FILE, one per line ('-': stdin; a pipe such as <(find ...) is read too).
