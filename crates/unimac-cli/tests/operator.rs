@@ -1104,10 +1104,11 @@ fn run_within<S: AsRef<std::ffi::OsStr>>(secs: u64, args: &[S]) -> Output {
     c.wait_with_output().unwrap()
 }
 
-/// Under -r: a named pipe, a socket and a device (here a link to /dev/null)
-/// are skipped with a one-line warning each, never opened (a pipe would
-/// wait forever); a link to a directory is not followed and is no error; a
-/// link to a regular file is tagged.
+/// Under -r: a named pipe, a socket, and links leading outside the tree (to
+/// /dev/null, to a directory, an absolute one) are skipped with a one-line
+/// warning each, never opened (a pipe would wait forever); a link to a
+/// directory inside is not followed and is no error; a link to a regular
+/// file inside is tagged.
 #[cfg(unix)]
 #[test]
 fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
@@ -1123,8 +1124,11 @@ fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
     assert!(made.success());
     let _sock = std::os::unix::net::UnixListener::bind(d.p("t/sock")).unwrap();
     symlink("/dev/null", d.p("t/dev")).unwrap();
-    symlink(d.p("elsewhere"), d.p("t/linkdir")).unwrap();
-    symlink(d.p("t/a"), d.p("t/linkfile")).unwrap();
+    symlink("sub", d.p("t/linkdir")).unwrap();
+    symlink(d.p("elsewhere"), d.p("t/outdir")).unwrap();
+    symlink("a", d.p("t/linkfile")).unwrap();
+    // An absolute link is refused even when it names a file inside.
+    symlink(d.p("t/a"), d.p("t/abslink")).unwrap();
     let o = run_within(60, &["tag", "hash127-aes", "--key-file", &k, "-r", &d.s("t")]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -1134,8 +1138,9 @@ fn tag_r_skips_pipes_sockets_devices_and_linked_directories() {
         .collect();
     assert_eq!(names, [d.s("t/a"), d.s("t/linkfile"), d.s("t/sub/b")]);
     let e = stderr(&o);
-    assert_eq!(e.lines().count(), 3, "{e}");
-    for (what, name) in [("named pipe", "t/fifo"), ("socket", "t/sock"), ("character device", "t/dev")] {
+    assert_eq!(e.lines().count(), 5, "{e}");
+    let outside = "a symbolic link leading outside the tree";
+    for (what, name) in [("named pipe", "t/fifo"), ("socket", "t/sock"), (outside, "t/dev"), (outside, "t/outdir"), (outside, "t/abslink")] {
         assert!(
             e.lines().any(|l| l.contains("warning") && l.contains(what) && l.contains(&d.s(name))),
             "{what}: {e}"

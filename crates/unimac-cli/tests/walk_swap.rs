@@ -20,13 +20,13 @@ const TRIALS: usize = 100;
 
 /// `t/aaa/` with 300 files (walked and read before `sub`, so that the walk
 /// and the reads are busy elsewhere while `sub` is swapped), `t/sub/` with
-/// 20 and `t/` with a few; `outside/` with files whose names and contents
+/// 20 and `t/` with a few; `elsewhere/` with files whose names and contents
 /// are secret, some with the names `sub` has.
 fn setup(tag: &str) -> PathBuf {
     let dir = temp_dir(tag);
     fs::create_dir_all(dir.join("t/sub")).unwrap();
     fs::create_dir_all(dir.join("t/aaa")).unwrap();
-    fs::create_dir_all(dir.join("outside")).unwrap();
+    fs::create_dir_all(dir.join("elsewhere")).unwrap();
     for i in 0..300 {
         fs::write(dir.join(format!("t/aaa/f{i:03}")), format!("early {i}\n")).unwrap();
     }
@@ -35,14 +35,14 @@ fn setup(tag: &str) -> PathBuf {
     }
     for i in 0..20 {
         fs::write(dir.join(format!("t/sub/f{i:02}")), format!("inside {i}\n")).unwrap();
-        fs::write(dir.join(format!("outside/f{i:02}")), format!("SECRET content {i}\n")).unwrap();
-        fs::write(dir.join(format!("outside/SECRET-{i:02}")), "SECRET\n").unwrap();
+        fs::write(dir.join(format!("elsewhere/f{i:02}")), format!("SECRET content {i}\n")).unwrap();
+        fs::write(dir.join(format!("elsewhere/SECRET-{i:02}")), "SECRET\n").unwrap();
     }
     assert_code(&run_in(&dir, &["keygen", "hash127-aes", "-o", "k.key"]), 0);
     dir
 }
 
-/// Swaps `t/sub` for a link to `outside` and back, as fast as it can, until
+/// Swaps `t/sub` for a link to `elsewhere` and back, as fast as it can, until
 /// stopped; then puts the directory back.
 struct Swapper {
     stop: Arc<AtomicBool>,
@@ -54,7 +54,7 @@ impl Swapper {
         let stop = Arc::new(AtomicBool::new(false));
         let (s, dir) = (stop.clone(), dir.to_path_buf());
         let thread = std::thread::spawn(move || {
-            let (sub, held, outside) = (dir.join("t/sub"), dir.join("held"), dir.join("outside"));
+            let (sub, held, outside) = (dir.join("t/sub"), dir.join("held"), dir.join("elsewhere"));
             while !s.load(Ordering::Relaxed) {
                 fs::rename(&sub, &held).unwrap();
                 std::os::unix::fs::symlink(&outside, &sub).unwrap();
@@ -80,7 +80,7 @@ impl Drop for Swapper {
 /// No outside name or content in `text`.
 #[track_caller]
 fn clean(what: &str, text: &str) {
-    assert!(!text.contains("SECRET") && !text.contains("outside"), "{what}: {text}");
+    assert!(!text.contains("SECRET") && !text.contains("elsewhere"), "{what}: {text}");
 }
 
 /// Whether `text` reports the swapped directory: a line naming `t/sub`
@@ -122,7 +122,7 @@ fn seal_never_lists_a_swapped_directory() {
             Err(_) => {
                 assert_code(&o, 1);
                 assert!(reports_sub(&se), "trial {i}: the swap is not reported: {se}");
-                linked += usize::from(se.contains("symbolic link to a directory"));
+                linked += usize::from(se.contains("symbolic link to a directory") || se.contains("a symbolic link leading outside the tree"));
                 hit += usize::from(se.contains("not entered"));
             }
         }
