@@ -780,6 +780,10 @@ mod tests {
         (d, t, o)
     }
 
+    /// Held by the tests that count this process's descriptors or hold
+    /// many (one per level of a deep chain), so they do not overlap.
+    static FDS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     fn names(w: &Walk) -> String {
         format!("{:?}", w.entries)
     }
@@ -971,6 +975,7 @@ mod tests {
     /// directory too deep, nothing below it listed, no overflow.
     #[test]
     fn a_tree_deeper_than_the_cap_is_an_error_not_an_overflow() {
+        let _fds = FDS.lock().unwrap_or_else(|e| e.into_inner());
         let d = scratch("deep");
         // Built and removed by handle (the path grows past PATH_MAX).
         let mut fd = rustix::fs::open(&d, rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY, rustix::fs::Mode::empty()).unwrap();
@@ -1017,6 +1022,7 @@ mod tests {
     /// chain of the last directory.
     #[test]
     fn descriptors_stay_bounded_by_depth() {
+        let _fds = FDS.lock().unwrap_or_else(|e| e.into_inner());
         let d = scratch("fds");
         for i in 0..300 {
             fs::create_dir_all(d.join(format!("d{i:03}"))).unwrap();
