@@ -400,18 +400,6 @@ pub fn is_manifest(path: &Path) -> bool {
     f.take(manifest::MAGIC.len() as u64 + 1).read_to_end(&mut head).is_ok() && manifest::looks_like_manifest(&head)
 }
 
-/// The real directory of the manifest at `m` when `m` is a symbolic link
-/// to a file in another directory than the one `m` is named in (its root
-/// then resolves there: `manifest::resolve_dir`).
-fn linked_elsewhere(m: &Path) -> Option<PathBuf> {
-    if !std::fs::symlink_metadata(m).ok()?.file_type().is_symlink() {
-        return None;
-    }
-    let real = std::fs::canonicalize(m).ok()?.parent()?.to_path_buf();
-    let named = std::fs::canonicalize(fsio::parent_dir(m)).ok()?;
-    (real != named).then_some(real)
-}
-
 /// A name as `verify` shows it: escaped as in a line, and every other
 /// control character as `\xNN` (then too with the leading backslash).
 fn shown_name(name: &[u8]) -> (bool, Vec<u8>) {
@@ -475,8 +463,8 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
     // Its lines are parsed: the text is not needed while the files are read.
     drop(text);
     if show {
-        if let Some(real) = linked_elsewhere(manifest_path) {
-            warn(&format!("{shown_m} is a symbolic link; its root resolves against its real directory {}", real.display()));
+        if let Some(real) = manifest::linked_elsewhere(manifest_path) {
+            warn(&format!("{shown_m} is reached through a symbolic link; its root resolves against its real directory {}", real.display()));
         }
     }
     let report = manifest::check_files(&m, &kf, Some(manifest_path), None).map_err(|e| Fail(cite(&e.to_string())))?;

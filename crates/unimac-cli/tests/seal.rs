@@ -691,6 +691,27 @@ fn a_manifest_reached_through_a_link_resolves_where_it_is() {
     }
 }
 
+/// A manifest inside its root (`root .`) named through a linked directory
+/// (`dirlink/M`) resolves against its real directory: the root is that
+/// directory, not the link, and every file is OK.
+#[cfg(unix)]
+#[test]
+fn a_manifest_inside_its_root_named_through_a_linked_directory_verifies() {
+    let s = Sealed::new("via-dirlink", "hash127-aes", false);
+    assert_code(&run_in(&s.path("d"), &["seal", "--key-file", "../k.key", "-r", ".", "-o", "M"]), 0);
+    std::os::unix::fs::symlink("d", s.path("dirlink")).unwrap();
+    let o = run_in(&s.dir, &["verify", "--key-file", "k.key", "dirlink/M"]);
+    assert_code(&o, 0);
+    let real = fs::canonicalize(s.path("d")).unwrap();
+    assert_eq!(
+        stderr(&o),
+        format!("unimac: dirlink/M is reached through a symbolic link; its root resolves against its real directory {}\n", real.display())
+    );
+    let out = stdout(&o);
+    assert!(out.starts_with("manifest: SEAL OK\n") && !out.contains("REMOVED") && !out.contains("ADDED"), "{out}");
+    assert!(out.lines().skip(1).all(|l| l.ends_with(": OK")), "{out}");
+}
+
 /// A hard link to the manifest in another directory of the tree, under the
 /// manifest's own name, is ADDED: the manifest is left out only at its own
 /// place. Verified through a symbolic link from outside the tree, the

@@ -89,7 +89,7 @@ fn a_manifest_linked_from_another_directory_is_named() {
     let o = run_in(&dir, &["verify", "-k", "k.key", "tree/MANIFEST"]);
     assert_code(&o, 0);
     let real = fs::canonicalize(dir.join("d")).unwrap();
-    assert_eq!(stderr(&o), format!("unimac: tree/MANIFEST is a symbolic link; its root resolves against its real directory {}\n", real.display()));
+    assert_eq!(stderr(&o), format!("unimac: tree/MANIFEST is reached through a symbolic link; its root resolves against its real directory {}\n", real.display()));
     assert!(stdout(&o).contains(&format!("{}/sub/b: OK", real.display())), "{}", stdout(&o));
     symlink("MANIFEST", dir.join("d/SAME")).unwrap();
     let o = run_in(&dir, &["verify", "-k", "k.key", "d/SAME"]);

@@ -522,20 +522,58 @@ impl Report {
 /// when `m` is a symbolic link (the link followed to the file, as its
 /// text was read), else the directory named (`m`'s parent as given).
 fn manifest_dir(m: &Path) -> PathBuf {
-    if std::fs::symlink_metadata(m).is_ok_and(|md| md.file_type().is_symlink()) {
+    let named = fsio::parent_dir(m);
+    let linked = std::fs::symlink_metadata(m).is_ok_and(|md| md.file_type().is_symlink()) || through_link(&named);
+    if linked {
         if let Some(d) = std::fs::canonicalize(m).ok().and_then(|r| r.parent().map(Path::to_path_buf)) {
             return d;
         }
     }
-    fsio::parent_dir(m)
+    named
+}
+
+pub_if! { any(feature = "frontends", feature = "reference");
+/// The real directory a manifest named `m` resolves against when a link
+/// took it elsewhere: `Some` when `m` is a symbolic link into another
+/// directory than the one it is named in, or when a directory on `m`'s
+/// path is a link (`dirlink/M`); `None` when `m` is reached without one,
+/// or by a link that stays in its own directory. `verify` names it.
+pub fn linked_elsewhere(m: &Path) -> Option<PathBuf> {
+    let named = fsio::parent_dir(m);
+    let real = std::fs::canonicalize(m).ok()?.parent()?.to_path_buf();
+    if through_link(&named) {
+        return Some(real);
+    }
+    if !std::fs::symlink_metadata(m).ok()?.file_type().is_symlink() {
+        return None;
+    }
+    (real != std::fs::canonicalize(&named).ok()?).then_some(real)
+}
+}
+
+/// Whether a directory's path passes through a symbolic link (`dirlink/M`
+/// names a manifest whose real directory is elsewhere): each prefix of
+/// the path is stat-ed without following it.
+fn through_link(dir: &Path) -> bool {
+    let mut at = PathBuf::new();
+    for c in dir.components() {
+        at.push(c);
+        if matches!(c, std::path::Component::Normal(_))
+            && std::fs::symlink_metadata(&at).is_ok_and(|md| md.file_type().is_symlink())
+        {
+            return true;
+        }
+    }
+    false
 }
 
 pub_if! { any(feature = "frontends", feature = "reference");
 /// The directory a manifest's names resolve against: `place`'s directory
 /// joined to the directory holding the manifest file (`None`: read from
 /// stdin, the current directory). A manifest named through a symbolic
-/// link resolves against the directory of the file the link leads to, as
-/// if it were named there: the place is where the manifest was written.
+/// link (the file itself, or a directory above it) resolves against the
+/// real directory of the file the link leads to, as if it were named
+/// there: the place is where the manifest was written.
 pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     let dir = bytes_path(place.dir());
     let joined = match manifest {
