@@ -456,6 +456,70 @@ where
 mod tests {
     use super::*;
 
+    /// Every kernel module (each one a module allowed `unsafe` code, the
+    /// only place SIMD lives) holds its own test against the portable path
+    /// or a big-integer model: a kernel added without one fails here. The
+    /// modules are found by reading the crate's source, so the list cannot
+    /// fall behind the code. (Not under WASI, which sees no source tree:
+    /// the source is the same on every target, and the host run checks it.)
+    #[cfg(not(target_os = "wasi"))]
+    #[test]
+    fn every_kernel_module_has_a_differential_test() {
+        use std::path::{Path, PathBuf};
+        fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    rs_files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rs_files(&src, &mut files);
+        let mut kernels = Vec::new();
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                if !l.trim_start().starts_with("#[allow(unsafe_code)]") {
+                    continue;
+                }
+                // The `mod NAME;` line: on the same line or within the next few.
+                let Some(m) = lines[i..(i + 4).min(lines.len())].iter().find_map(|l| {
+                    let t = l.split("//").next().unwrap().trim();
+                    let at = t.find("mod ")?;
+                    t[at + 4..].strip_suffix(';').map(str::trim)
+                }) else {
+                    continue;
+                };
+                // A module declared in `x/mod.rs` or `lib.rs` lives beside it;
+                // one declared in `x.rs` lives in `x/`.
+                let dir = match f.file_name().unwrap().to_str().unwrap() {
+                    "mod.rs" | "lib.rs" => f.parent().unwrap().to_path_buf(),
+                    name => f.parent().unwrap().join(name.trim_end_matches(".rs")),
+                };
+                let file = [dir.join(format!("{m}.rs")), dir.join(m).join("mod.rs")]
+                    .into_iter()
+                    .find(|p| p.exists())
+                    .unwrap_or_else(|| panic!("kernel module {m} declared in {} not found", f.display()));
+                kernels.push(file);
+            }
+        }
+        assert!(kernels.len() >= 20, "only {} kernel modules found: the scan is broken", kernels.len());
+        let untested: Vec<String> = kernels
+            .iter()
+            .filter(|k| {
+                let t = std::fs::read_to_string(k).unwrap();
+                !((t.contains("#[cfg(test)]") || t.contains("#[cfg(all(test")) && t.contains("#[test]"))
+            })
+            .map(|k| k.strip_prefix(&src).unwrap().display().to_string())
+            .collect();
+        assert!(untested.is_empty(), "kernel modules without a differential test: {untested:?}");
+    }
+
     /// No set of features reads as the cache's "not detected yet" marker,
     /// so every detected platform, one feature or all of them, is cached.
     #[test]

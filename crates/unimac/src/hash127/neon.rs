@@ -73,3 +73,13 @@ unsafe fn rest_neon(cols: &Cols, words: &[u8]) -> Elem {
     }
     core::array::from_fn(|j| vaddvq_s64(vaddq_s64(lo[j], hi[j])))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The NEON lanes against the big-integer model, through the family's
+    /// one differential check (it says SKIPPED where the CPU has no NEON).
+    #[test]
+    fn matches_the_big_integer_model() {
+        super::super::tests::differential(super::super::Backend::Neon);
+    }
+}

@@ -7,23 +7,17 @@
 //! the keyed hash of a Wegman–Carter MAC.
 //!
 //! The typed MAC behind a name is chosen once, when the key is set up
-//! ([`Engine`]): tagging by name is one `match` and the typed call.
+//! ([`super::engine`]): tagging by name is one `match` and the typed call.
 
 use crate::prelude::*;
 use zeroize::Zeroizing;
 
+use super::engine::{Engine, MAX_TAG};
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
-use crate::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
-use crate::mac::{
-    Hash127Aes, Hash127AesAdd, Hash127AesNonce, Hash127OneTime, Hash127OneTime96, KeyedHash,
-    Pending, TreeHash, WegmanCarter,
-};
-use crate::macs::{self, Finish, Framing, Hash, MacDesc};
-use crate::shoup::Kind;
+use crate::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, Pending};
+use crate::macs::{self, Finish, Framing, MacDesc};
 use crate::tag::verify_tag;
-use crate::umac::Umac;
-use crate::vmac::Vmac;
 
 /// Whether the MAC `name` (`X` or `mac-X`) authenticates one message per
 /// key: its key must never tag twice (the table's `one_time`).
@@ -31,8 +25,6 @@ pub fn is_one_time(name: &str) -> bool {
     macs::find(name).is_some_and(|d| d.one_time)
 }
 
-/// The longest output of a `mac-` name: a `shoup4-` tag with its random pair.
-const MAX_TAG: usize = 32;
 
 pub_if! { any(feature = "frontends", feature = "reference");
 /// The row of a MAC name, with the library's errors for unknown names,
@@ -47,7 +39,7 @@ fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, 
     Ok(Zeroizing::new(k))
 }
 
-fn key_error(d: &MacDesc, got: usize) -> Error {
+pub(super) fn key_error(d: &MacDesc, got: usize) -> Error {
     Error::KeyLength {
         name: d.name.to_string(),
         expected: KeySpec::OneOf(d.key_sizes).describe(),
@@ -55,242 +47,9 @@ fn key_error(d: &MacDesc, got: usize) -> Error {
     }
 }
 
-/// The typed MAC of a reusable row, keyed once. Its variants differ in
-/// size (UMAC's and VMAC's key tables are inline); boxing them would add a
-/// pointer chase to every tag, which is what choosing the engine at key
-/// set-up saves.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Engine {
-    Scramble(Hash127Aes),
-    NonceScramble(Hash127AesNonce),
-    NoncePad(Hash127AesAdd),
-    Shoup64(WcShoup64),
-    Tree(WegmanCarter<TreeHash>),
-    Eval128(WcEval128),
-    Shoup3(Shoup3Eval128),
-    Shoup4(Shoup4),
-    Umac4(Umac<4>),
-    Umac8(Umac<8>),
-    Umac12(Umac<12>),
-    Umac16(Umac<16>),
-    Vmac8(Vmac<8>),
-    Vmac16(Vmac<16>),
-}
-
-impl Engine {
-    /// The typed MAC of `d` under `key` (length checked); one-time rows are
-    /// refused ([`Error::OneTimeOnly`]).
-    pub(crate) fn new(d: &'static MacDesc, key: &[u8]) -> Result<Engine, Error> {
-        if !d.accepts_key(key.len()) {
-            return Err(key_error(d, key.len()));
-        }
-        Ok(match (d.hash, d.finish) {
-            (_, Finish::OneTimePad | Finish::OneTime96) => {
-                return Err(Error::OneTimeOnly(d.name.to_string()))
-            }
-            (Hash::Hash127, Finish::Scramble) => {
-                Engine::Scramble(Hash127Aes::new(&*fixed(d, key)?))
-            }
-            (Hash::Hash127, Finish::NonceScramble) => {
-                Engine::NonceScramble(Hash127AesNonce::new(&*fixed(d, key)?))
-            }
-            (Hash::Hash127, Finish::NoncePadP127) => {
-                Engine::NoncePad(Hash127AesAdd::new(&*fixed(d, key)?))
-            }
-            (Hash::Shoup64(h), Finish::Pad(_)) => {
-                Engine::Shoup64(WcShoup64::new(h, &*fixed(d, key)?))
-            }
-            (Hash::Shoup64(h), Finish::Shoup4) => {
-                let which = match h {
-                    Kind::Eval64 => Shoup4Hash::Eval64,
-                    Kind::Division64 => Shoup4Hash::Division64,
-                    Kind::GDivision64 => return Err(Error::NotImplemented(d.name.to_string())),
-                };
-                Engine::Shoup4(Shoup4::new(which, &*fixed(d, key)?))
-            }
-            (Hash::Tree(b), Finish::Pad(_)) => {
-                Engine::Tree(WegmanCarter::new(TreeHash::new(b), key)?)
-            }
-            (Hash::Eval128, Finish::Pad(_)) => Engine::Eval128(WcEval128::new(&*fixed(d, key)?)),
-            (Hash::Eval128, Finish::Shoup3) => Engine::Shoup3(Shoup3Eval128::new(&*fixed(d, key)?)),
-            (Hash::Uhash, Finish::Umac) => {
-                let k = fixed::<16>(d, key)?;
-                match d.tag {
-                    4 => Engine::Umac4(Umac::new(&k)),
-                    8 => Engine::Umac8(Umac::new(&k)),
-                    12 => Engine::Umac12(Umac::new(&k)),
-                    _ => Engine::Umac16(Umac::new(&k)),
-                }
-            }
-            (Hash::Vhash, Finish::Vmac) => match d.tag {
-                8 => Engine::Vmac8(Vmac::new(key)?),
-                _ => Engine::Vmac16(Vmac::new(key)?),
-            },
-            _ => return Err(Error::NotImplemented(d.name.to_string())),
-        })
-    }
-
-    /// The typed MAC as the catalogue's keyed object (nonces already checked).
-    fn keyed(&self) -> &dyn Keyed {
-        match self {
-            Engine::Scramble(m) => m,
-            Engine::NonceScramble(m) => m,
-            Engine::NoncePad(m) => m,
-            Engine::Shoup64(m) => m,
-            Engine::Tree(m) => m,
-            Engine::Eval128(m) => m,
-            Engine::Shoup3(m) => m,
-            Engine::Shoup4(_) => unreachable!("shoup4 is tagged by Engine::tag_into"),
-            Engine::Umac4(m) => m,
-            Engine::Umac8(m) => m,
-            Engine::Umac12(m) => m,
-            Engine::Umac16(m) => m,
-            Engine::Vmac8(m) => m,
-            Engine::Vmac16(m) => m,
-        }
-    }
-
-    /// The tag (as sent) of `msg` under `nonce`, checked by the caller, into
-    /// `out`; its length is returned.
-    #[inline(always)]
-    fn tag_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        #[inline(always)]
-        fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
-            match out.get_mut(..N) {
-                Some(o) => {
-                    o.copy_from_slice(t);
-                    Ok(N)
-                }
-                None => Err(short_buffer(out.len(), N)),
-            }
-        }
-        #[cold]
-        fn not16() -> Error {
-            Error::Invalid("nonce must be 16 bytes".into())
-        }
-        let n16 = || -> Result<&[u8; 16], Error> {
-            nonce.unwrap_or_default().try_into().map_err(|_| not16())
-        };
-        let n = || nonce.unwrap_or_default();
-        match self {
-            Engine::Scramble(m) => put(out, m.tag(msg).as_bytes()),
-            Engine::NonceScramble(m) => put(out, m.tag(n16()?, msg).as_bytes()),
-            Engine::NoncePad(m) => put(out, m.tag(n16()?, msg).as_bytes()),
-            Engine::Shoup64(m) => put(out, m.tag(n16()?, msg).as_bytes()),
-            Engine::Tree(m) => m.tag_into(n16()?, msg, out),
-            Engine::Eval128(m) => put(out, m.tag(n16()?, msg).as_bytes()),
-            Engine::Shoup3(m) => put(out, m.tag(n16()?, msg).as_bytes()),
-            Engine::Shoup4(m) => put(out, &m.tag(msg)?.to_bytes()),
-            Engine::Umac4(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-            Engine::Umac8(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-            Engine::Umac12(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-            Engine::Umac16(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-            Engine::Vmac8(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-            Engine::Vmac16(m) => put(out, m.tag_checked(n(), msg).as_bytes()),
-        }
-    }
-
-    /// Start a message of row `d` before its nonce is known, from the key
-    /// set up once (no AES schedule, hash key or table per message).
-    fn start_deferred(&self, d: &'static MacDesc) -> Result<Pending, Error> {
-        use crate::mac::PendingFinish as F;
-        Ok(match self {
-            Engine::Scramble(m) => m.start_deferred(d),
-            Engine::NonceScramble(m) => m.start_deferred(d),
-            Engine::NoncePad(m) => m.start_deferred(d),
-            Engine::Shoup64(m) => {
-                let (s, aes) = m.start_deferred();
-                Pending::other(s, F::Wc(aes, d.tag, crate::group::DeltaGroup::Xor), d)
-            }
-            Engine::Eval128(m) => {
-                let (s, aes) = m.start_deferred();
-                Pending::other(s, F::Wc(aes, d.tag, crate::group::DeltaGroup::Xor), d)
-            }
-            Engine::Shoup3(m) => {
-                let (s, pad) = m.start_deferred();
-                Pending::other(s, F::Pad(pad), d)
-            }
-            Engine::Shoup4(m) => {
-                let (s, pad) = m.start_deferred();
-                Pending::other(s, F::Pad(pad), d)
-            }
-            Engine::Tree(m) => m.start_deferred(d)?,
-            Engine::Umac4(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-            Engine::Umac8(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-            Engine::Umac12(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-            Engine::Umac16(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-            Engine::Vmac8(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-            Engine::Vmac16(m) => Pending::deferred(Box::new(m.start_deferred()), d),
-        })
-    }
-
-    /// The tag of a hash value `h` computed elsewhere (the partial hashes
-    /// of [`crate::partial`]: the hash by workers, the finish here, under
-    /// the key set up once); for the rows whose hash has partials.
-    pub(crate) fn finish_value(&self, d: &MacDesc, nonce: Option<&[u8]>, h: &[u8]) -> Result<Vec<u8>, Error> {
-        let bad = || Error::Invalid(format!("{}: a hash value of {} bytes", d.name, h.len()));
-        let n16 = || -> Result<[u8; 16], Error> {
-            nonce.unwrap_or_default().try_into().map_err(|_| Error::MissingNonce(d.name.to_string()))
-        };
-        let h16 = || -> Result<&[u8; 16], Error> { h.try_into().map_err(|_| bad()) };
-        Ok(match self {
-            Engine::Scramble(m) => m.finish_value(h16()?).to_vec(),
-            Engine::NonceScramble(m) => m.finish_value(&n16()?, h16()?).to_vec(),
-            Engine::NoncePad(m) => m.finish_value(&n16()?, h16()?).to_vec(),
-            Engine::Shoup64(m) => m.finish_value(&n16()?, h.try_into().map_err(|_| bad())?).to_vec(),
-            Engine::Eval128(m) => m.finish_value(&n16()?, h16()?).to_vec(),
-            Engine::Tree(m) => m.finish_value(&n16()?, h)?,
-            _ => return Err(Error::NotImplemented(format!("{}: no partial hashes for this name", d.name))),
-        })
-    }
-
-    /// Start a message (the output is the tag as sent).
-    fn start(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        match self {
-            Engine::Shoup4(m) => Ok(Box::new(m.start()?)),
-            e => e.keyed().start_with_nonce(nonce),
-        }
-    }
-
-    /// Start a message whose tag is checked against one received: for
-    /// `shoup4-` the pair is the received one.
-    fn start_check(&self, nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        match self {
-            Engine::Shoup4(m) => {
-                let rs: [u8; 16] = nonce
-                    .unwrap_or_default()
-                    .try_into()
-                    .map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
-                Ok(Box::new(crate::mac::shoup::Shoup4Known::stream(m, &rs)))
-            }
-            e => e.keyed().start_with_nonce(nonce),
-        }
-    }
-
-    /// The known answer of the row: for `shoup4-` the caller's pair gives
-    /// the 8-byte tag alone; the others as [`Engine::tag_into`].
-    fn known_answer_into(
-        &self,
-        nonce: Option<&[u8]>,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<usize, Error> {
-        match self {
-            Engine::Shoup4(m) => {
-                let rs: &[u8; 16] = nonce
-                    .unwrap_or_default()
-                    .try_into()
-                    .map_err(|_| Error::Invalid("r || s is 16 bytes".into()))?;
-                crate::spec::put(out, &m.tag_with_rs_for_known_answers(rs, msg))
-            }
-            e => e.tag_into(nonce, msg, out),
-        }
-    }
-}
-
 #[cold]
 #[inline(never)]
-fn short_buffer(have: usize, need: usize) -> Error {
+pub(super) fn short_buffer(have: usize, need: usize) -> Error {
     Error::Invalid(format!("output buffer of {have} bytes, {need} needed"))
 }
 
@@ -425,14 +184,8 @@ impl NamedMac {
         msg: &[u8],
         tag: impl AsRef<[u8]>,
     ) -> Result<(), Error> {
-        let tag = tag.as_ref();
         self.desc.check_nonce(nonce)?;
-        if let Engine::Shoup4(m) = &self.engine {
-            return Ok(m.verify(msg, tag)?);
-        }
-        let mut want = Zeroizing::new([0u8; MAX_TAG]);
-        let n = self.engine.tag_into(nonce, msg, &mut want[..])?;
-        Ok(verify_tag(&want[..n], tag)?)
+        self.engine.verify(nonce, msg, tag.as_ref())
     }
 
     /// Start hashing before the nonce is known: in every MAC the nonce

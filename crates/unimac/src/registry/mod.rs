@@ -34,6 +34,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
     pub use crate::spec::{pad, Entry, Info, KeySpec, Params};
 }
 
+mod engine;
 mod mac;
 /// Name resolution as the front ends present it ("did you mean", citations):
 /// feature `frontends`.
