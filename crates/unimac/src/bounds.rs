@@ -1484,7 +1484,7 @@ mod tests {
 
     fn tree_bound_for(nonlinear: bool, eps_f: f64) {
         use crate::mmh::generic::{self, Prime};
-        use crate::spec::{BlockFamily, BlockHash};
+        use crate::traits::{BlockFamily, BlockHash};
         use crate::tree::tree_hash;
         struct Toy(Vec<u8>, bool);
         impl BlockHash for Toy {

@@ -205,7 +205,7 @@ pub mod shoup;
 pub_if! { any(feature = "frontends", feature = "reference");
     pub mod size;
 }
-pub(crate) mod spec;
+pub(crate) mod traits;
 mod padcache;
 mod kinds;
 pub mod square;
@@ -224,7 +224,7 @@ pub use registry::Stream;
 pub_if! { any(feature = "frontends", feature = "reference");
     pub use registry::{compute, open, Params};
 }
-pub use spec::Absorb;
+pub use traits::Absorb;
 pub use tag::{verify_tag, MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions
 /// it implements: `universal-hash` 0.6 and `digest` 0.11.

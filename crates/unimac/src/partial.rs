@@ -146,13 +146,13 @@ impl Field {
 }
 
 #[derive(Clone)]
-enum Hash {
+enum PartialHash {
     Poly(Field),
     Tree(BlockFamily),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Finish {
+enum PartialEnd {
     /// The hash itself (hash127: plus `k`).
     Hash,
     /// The MAC of a row of the table: its finish is the row's engine's
@@ -163,8 +163,8 @@ enum Finish {
 /// What a name is made of.
 struct Spec {
     name: String,
-    hash: Hash,
-    finish: Finish,
+    hash: PartialHash,
+    finish: PartialEnd,
     key_len: usize,
     /// The bytes of the key the workers get.
     hash_key: core::ops::Range<usize>,
@@ -207,12 +207,12 @@ fn spec(name: &str) -> Result<Spec, Error> {
     let no_partials = || Error::NotImplemented(format!("{name}: no partial hashes for this name"));
     if let Some(d) = macs::MACS.iter().find(|d| d.catalog_name == name) {
         let hash = match (d.hash, d.finish) {
-            (H::Hash127, F::Scramble | F::NonceScramble | F::NoncePadP127) => Hash::Poly(Field::P127 { pad: true }),
-            (h @ (H::Shoup64(_) | H::Eval128), F::Pad(_)) => Hash::Poly(poly_field(h).ok_or_else(no_partials)?.0),
-            (H::Tree(b), F::Pad(_)) => Hash::Tree(b.family()),
+            (H::Hash127, F::Scramble | F::NonceScramble | F::NoncePadP127) => PartialHash::Poly(Field::P127 { pad: true }),
+            (h @ (H::Shoup64(_) | H::Eval128), F::Pad(_)) => PartialHash::Poly(poly_field(h).ok_or_else(no_partials)?.0),
+            (H::Tree(b), F::Pad(_)) => PartialHash::Tree(b.family()),
             _ => return Err(no_partials()),
         };
-        let finish = Finish::Mac(d);
+        let finish = PartialEnd::Mac(d);
         return Ok(Spec {
             name: name.clone(),
             hash,
@@ -226,8 +226,8 @@ fn spec(name: &str) -> Result<Spec, Error> {
         Some(H::Tree(b)) => {
             return Ok(Spec {
                 name: name.clone(),
-                hash: Hash::Tree(b.family()),
-                finish: Finish::Hash,
+                hash: PartialHash::Tree(b.family()),
+                finish: PartialEnd::Hash,
                 key_len: 16,
                 hash_key: 0..16,
                 nonce: 0,
@@ -237,8 +237,8 @@ fn spec(name: &str) -> Result<Spec, Error> {
             if let Some((f, k)) = poly_field(h) {
                 return Ok(Spec {
                     name: name.clone(),
-                    hash: Hash::Poly(f),
-                    finish: Finish::Hash,
+                    hash: PartialHash::Poly(f),
+                    finish: PartialEnd::Hash,
                     key_len: k,
                     hash_key: 0..k,
                     nonce: 0,
@@ -269,8 +269,8 @@ pub fn supported_names() -> Vec<String> {
 /// (the word size for the polynomial hashes, `B^2` for a tree of block `B`).
 pub fn granularity(name: &str) -> Result<usize, Error> {
     Ok(match spec(name)?.hash {
-        Hash::Poly(f) => f.word(),
-        Hash::Tree(fam) => fam.block.pow(TREE_LEVELS as u32),
+        PartialHash::Poly(f) => f.word(),
+        PartialHash::Tree(fam) => fam.block.pow(TREE_LEVELS as u32),
     })
 }
 
@@ -451,7 +451,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
 /// constant memory and partials combine in constant time; a tree's partial
 /// keeps its level-`TREE_LEVELS` bytes, a fixed fraction of the range.
 pub fn is_constant_size(name: &str) -> Result<bool, Error> {
-    Ok(matches!(spec(name)?.hash, Hash::Poly(_)))
+    Ok(matches!(spec(name)?.hash, PartialHash::Poly(_)))
 }
 }
 
@@ -549,7 +549,7 @@ impl Partial {
                 if pa != pb {
                     return Err(invalid(name, "the partials were made under different keys"));
                 }
-                let Hash::Poly(f) = spec(name)?.hash else {
+                let PartialHash::Poly(f) = spec(name)?.hash else {
                     unreachable!("a polynomial name")
                 };
                 // Two partials, no key: the evidence is taken here, once per
@@ -655,7 +655,7 @@ impl Partial {
             return Err(bad("length of a chunk that is not the last"));
         }
         let state = match &s.hash {
-            Hash::Poly(f) => {
+            PartialHash::Poly(f) => {
                 if complete {
                     return Err(bad("flags"));
                 }
@@ -682,7 +682,7 @@ impl Partial {
                     modulus,
                 }
             }
-            Hash::Tree(fam) => {
+            PartialHash::Tree(fam) => {
                 if r.take(1).ok_or_else(|| bad("too short"))?[0] as usize != TREE_LEVELS {
                     return Err(bad("tree levels"));
                 }
@@ -747,7 +747,7 @@ impl Partial {
         }
         check_len(s, "key", full_key.len(), s.key_len)?;
         Ok(Zeroizing::new(match (&self.state, &s.hash) {
-            (State::Poly { value, .. }, Hash::Poly(f)) => match f {
+            (State::Poly { value, .. }, PartialHash::Poly(f)) => match f {
                 Field::Eval64 | Field::Division64 | Field::GDivision64 => {
                     (*value as u64).to_le_bytes().to_vec()
                 }
@@ -758,14 +758,14 @@ impl Partial {
                     data,
                     complete: true,
                 },
-                Hash::Tree(_),
+                PartialHash::Tree(_),
             ) => data.clone(),
             (
                 State::Tree {
                     data,
                     complete: false,
                 },
-                Hash::Tree(fam),
+                PartialHash::Tree(fam),
             ) => {
                 let seed: [u8; 16] = full_key[s.hash_key.clone()]
                     .try_into()
@@ -874,12 +874,12 @@ impl PartialStream {
         }
         let platform = Platform::detect();
         let prep = match &s.hash {
-            Hash::Poly(Field::P127 { .. }) => {
+            PartialHash::Poly(Field::P127 { .. }) => {
                 let mut k = Zeroizing::new([0u8; 32]);
                 k[..16].copy_from_slice(hash_key);
                 Prepared::P127(hash127::Key::new_on(platform, &k))
             }
-            &Hash::Poly(f @ (Field::Eval64 | Field::Division64 | Field::GDivision64)) => {
+            &PartialHash::Poly(f @ (Field::Eval64 | Field::Division64 | Field::GDivision64)) => {
                 let g: [u8; 8] = hash_key.try_into().expect("length checked");
                 let (kind, beta, modulus) = match f {
                     Field::Eval64 => (shoup::Kind::Eval64, u64::from_le_bytes(g), 0),
@@ -901,14 +901,14 @@ impl PartialStream {
                     modulus,
                 }
             }
-            Hash::Poly(Field::Eval128) => {
+            PartialHash::Poly(Field::Eval128) => {
                 let a: [u8; 16] = hash_key.try_into().expect("length checked");
                 Prepared::Eval128 {
                     h: Box::new(eval128::Eval128::new_on(platform, &a)),
                     alpha: u128::from_le_bytes(a),
                 }
             }
-            Hash::Tree(fam) => {
+            PartialHash::Tree(fam) => {
                 let seed = Zeroizing::new(<[u8; 16]>::try_from(hash_key).expect("length checked"));
                 let key = TreeKey::new(fam.clone(), &seed);
                 Prepared::Tree { seed, key }
@@ -984,7 +984,7 @@ impl PartialStream {
         }
         let first = at == 0;
         Ok(match (&self.prep, &self.spec.hash) {
-            (Prepared::Tree { seed, key }, Hash::Tree(fam)) => {
+            (Prepared::Tree { seed, key }, PartialHash::Tree(fam)) => {
                 let unit = fam.block.pow(TREE_LEVELS as u32);
                 if last && first && chunk.len() < unit {
                     // The whole message, too short for its lower levels to
@@ -1000,7 +1000,7 @@ impl PartialStream {
                     }
                 }
             }
-            (prep, Hash::Poly(f)) => {
+            (prep, PartialHash::Poly(f)) => {
                 let f = *f;
                 if !f.pads() && !(at + len).is_multiple_of(4) {
                     return Err(Error::Message {
@@ -1037,7 +1037,7 @@ impl PartialStream {
                     modulus,
                 }
             }
-            (_, Hash::Tree(_)) => unreachable!("a tree name"),
+            (_, PartialHash::Tree(_)) => unreachable!("a tree name"),
         })
     }
 
@@ -1063,7 +1063,7 @@ impl PartialStream {
                     ..
                 },
             ) => {
-                let Hash::Poly(f) = self.spec.hash else {
+                let PartialHash::Poly(f) = self.spec.hash else {
                     unreachable!("a polynomial name")
                 };
                 let mul = multiplier(self.platform, f, modulus);
@@ -1125,7 +1125,7 @@ impl<'a> Reader<'a> {
 /// the tree modes: `s`, the tree's levels above the workers' computed here).
 pub fn finish_hash(name: &str, full_key: &[u8], partial: &Partial) -> Result<Vec<u8>, Error> {
     let s = spec(name)?;
-    if s.finish != Finish::Hash {
+    if s.finish != PartialEnd::Hash {
         return Err(invalid(&s.name, "a MAC: use finish_mac"));
     }
     Ok(partial.whole_hash(&s, full_key)?.to_vec())
@@ -1157,7 +1157,7 @@ pub fn finish_mac(
     }
     let h = partial.whole_hash(&s, full_key)?;
     match s.finish {
-        Finish::Hash => Err(invalid(n, "a hash, not a MAC: use finish_hash")),
-        Finish::Mac(d) => crate::registry::NamedMac::of_row(d, full_key)?.finish_value(nonce, &h),
+        PartialEnd::Hash => Err(invalid(n, "a hash, not a MAC: use finish_hash")),
+        PartialEnd::Mac(d) => crate::registry::NamedMac::of_row(d, full_key)?.finish_value(nonce, &h),
     }
 }

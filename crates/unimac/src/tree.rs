@@ -28,9 +28,9 @@ use crate::error::Error;
 use crate::prelude::*;
 pub use crate::kinds::Block;
 pub_if! { feature = "reference";
-    pub use crate::spec::{BlockFamily, BlockHash};
+    pub use crate::traits::{BlockFamily, BlockHash};
 }
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::sync::{Arc, OnceLock};
 
 pub_if! { any(feature = "frontends", feature = "reference");
@@ -740,7 +740,7 @@ pub(crate) fn hash_levels(
         let hash = key.level(j);
         let input: &[u8] = cur.as_deref().unwrap_or(data);
         let next = if pad {
-            let padded = Zeroizing::new(crate::spec::pad(input, b));
+            let padded = Zeroizing::new(crate::traits::pad(input, b));
             hash_chunk(&hash, &padded, b, o)
         } else {
             debug_assert!(input.len().is_multiple_of(b));
@@ -871,7 +871,7 @@ impl Keyed for Arc<TreeKey> {
     ) -> Result<usize, Error> {
         match self.hash_into(msg, out) {
             Some(n) => Ok(n),
-            None => crate::spec::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
+            None => crate::traits::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
         }
     }
 }

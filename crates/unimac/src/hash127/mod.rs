@@ -40,7 +40,7 @@ use crate::sync::{Arc, OnceLock};
 
 use zeroize::Zeroize;
 
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::platform::{Backend as _, Platform};
 
@@ -983,7 +983,7 @@ impl Keyed for Keyed127 {
     }
     fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         let h = if self.raw { hash127_raw(&self.key, msg)? } else { hash127(&self.key, msg) };
-        crate::spec::put(out, &h)
+        crate::traits::put(out, &h)
     }
 }
 

@@ -27,7 +27,7 @@ use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, portable, Hash127};
-use crate::spec::Stream;
+use crate::traits::Stream;
 use crate::error::Error;
 
 /// Key bytes: `r ‖ k ‖ u`, 16 each.

@@ -63,7 +63,7 @@ use crate::error::Error;
 use crate::group::DeltaGroup;
 use crate::hash127::{self, Hash127};
 use crate::macs::MacDesc;
-use crate::spec::{BlockFamily, DeferredNonce, Keyed, Stream};
+use crate::traits::{BlockFamily, DeferredNonce, Keyed, Stream};
 use crate::tag::{verify_tag, MacError, Tag};
 use crate::tree::{Tree, TreeKey};
 
@@ -173,7 +173,7 @@ impl Hash127OneTime {
     fn stream(&self) -> Hash127Stream {
         Hash127Stream {
             h: Hash127::new(&self.key),
-            finish: Finish::OneTime,
+            finish: Hash127End::OneTime,
         }
     }
     fn compute(&self, msg: &[u8]) -> [u8; 16] {
@@ -243,7 +243,7 @@ impl Hash127Aes {
     pub fn start(&self) -> Hash127Stream {
         Hash127Stream {
             h: Hash127::new(&self.r),
-            finish: Finish::Scramble(Arc::clone(&self.aes)),
+            finish: Hash127End::Scramble(Arc::clone(&self.aes)),
         }
     }
     /// The tag of `msg` (one-shot: no stream buffer, no allocation).
@@ -272,7 +272,7 @@ macro_rules! nonce_api {
                     finish: self.finish(nonce),
                 }
             }
-            fn finish(&self, nonce: &[u8; 16]) -> Finish {
+            fn finish(&self, nonce: &[u8; 16]) -> Hash127End {
                 let pad = aes_block(&self.aes, nonce);
                 #[allow(clippy::redundant_closure_call)]
                 ($finish)(self, pad)
@@ -311,12 +311,12 @@ macro_rules! nonce_api {
 }
 nonce_api!(
     Hash127AesNonce,
-    |s: &Hash127AesNonce, pad| Finish::OneTimeScramble(Arc::clone(&s.aes), pad),
+    |s: &Hash127AesNonce, pad| Hash127End::OneTimeScramble(Arc::clone(&s.aes), pad),
     |s: &Hash127AesNonce, pad: &[u8; 16], h: &[u8; 16]| scramble_pad(&s.aes, pad, h)
 );
 nonce_api!(
     Hash127AesAdd,
-    |_s: &Hash127AesAdd, pad| Finish::OneTimePad(pad),
+    |_s: &Hash127AesAdd, pad| Hash127End::OneTimePad(pad),
     |_s: &Hash127AesAdd, pad: &[u8; 16], h: &[u8; 16]| add_pad(pad, h)
 );
 
@@ -339,7 +339,7 @@ fn add_pad(pad: &[u8; 16], h: &[u8; 16]) -> [u8; 16] {
 }
 
 /// What is done with `h_r(M)` at the end.
-enum Finish {
+enum Hash127End {
     /// `k` is already in the hash127 key: the hash is the tag.
     OneTime,
     /// `AES_K(h)` (the schedule shared with the key, not copied per message).
@@ -353,7 +353,7 @@ enum Finish {
 /// A hash127 MAC under way: feed the message in any chunking.
 pub struct Hash127Stream {
     h: Hash127,
-    finish: Finish,
+    finish: Hash127End,
 }
 
 impl Hash127Stream {
@@ -367,14 +367,14 @@ impl Hash127Stream {
     }
 }
 
-impl Finish {
+impl Hash127End {
     /// The tag from the hash `h = h_r(M)`.
     fn apply(&self, mut h: [u8; 16]) -> [u8; 16] {
         let t = match self {
-            Finish::OneTime => h,
-            Finish::Scramble(aes) => aes_raw(aes, &h),
-            Finish::OneTimeScramble(aes, pad) => scramble_pad(aes, pad, &h),
-            Finish::OneTimePad(pad) => add_pad(pad, &h),
+            Hash127End::OneTime => h,
+            Hash127End::Scramble(aes) => aes_raw(aes, &h),
+            Hash127End::OneTimeScramble(aes, pad) => scramble_pad(aes, pad, &h),
+            Hash127End::OneTimePad(pad) => add_pad(pad, &h),
         };
         wipe16(&mut h);
         t
@@ -386,9 +386,9 @@ impl Stream for Hash127Stream {
         // Only `hash127-aes` (no nonce, key kept): the others hold a
         // one-time pad or key.
         match &self.finish {
-            Finish::Scramble(aes) => Some(Box::new(Hash127Stream {
+            Hash127End::Scramble(aes) => Some(Box::new(Hash127Stream {
                 h: self.h.clone(),
-                finish: Finish::Scramble(Arc::clone(aes)),
+                finish: Hash127End::Scramble(Arc::clone(aes)),
             })),
             _ => None,
         }
@@ -616,7 +616,7 @@ impl<H: KeyedHash> WegmanCarter<H> {
             None => {
                 let mut s = self.hash.start(&self.hkey)?;
                 s.update(msg);
-                crate::spec::put(&mut h[..], &Zeroizing::new(s.finalize()?))?
+                crate::traits::put(&mut h[..], &Zeroizing::new(s.finalize()?))?
             }
         };
         if n != o {
@@ -811,12 +811,12 @@ impl Pending {
         match (self.hash, self.finish) {
             (PendingHash::H127(h), finish) => {
                 let finish = match finish {
-                    PendingFinish::Scramble(aes) => Finish::Scramble(aes),
+                    PendingFinish::Scramble(aes) => Hash127End::Scramble(aes),
                     PendingFinish::OneTimeScramble(aes) => {
                         let pad = aes_block(&aes, &nonce());
-                        Finish::OneTimeScramble(aes, pad)
+                        Hash127End::OneTimeScramble(aes, pad)
                     }
-                    PendingFinish::OneTimePad(aes) => Finish::OneTimePad(aes_block(&aes, &nonce())),
+                    PendingFinish::OneTimePad(aes) => Hash127End::OneTimePad(aes_block(&aes, &nonce())),
                     PendingFinish::Wc(..)
                     | PendingFinish::Pad(_)
                     | PendingFinish::Deferred
@@ -842,7 +842,7 @@ impl Pending {
     }
 }
 
-impl crate::spec::Absorb for Pending {
+impl crate::traits::Absorb for Pending {
     fn update(&mut self, data: &[u8]) {
         Pending::update(self, data)
     }
@@ -905,7 +905,7 @@ impl Keyed for Hash127Aes {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        crate::spec::put(out, self.tag(msg).as_ref())
+        crate::traits::put(out, self.tag(msg).as_ref())
     }
 }
 
@@ -925,7 +925,7 @@ impl Keyed for Hash127AesNonce {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
-        crate::spec::put(out, self.tag(&n, msg).as_ref())
+        crate::traits::put(out, self.tag(&n, msg).as_ref())
     }
 }
 
@@ -945,7 +945,7 @@ impl Keyed for Hash127AesAdd {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
-        crate::spec::put(out, self.tag(&n, msg).as_ref())
+        crate::traits::put(out, self.tag(&n, msg).as_ref())
     }
 }
 

@@ -41,7 +41,7 @@ use super::{aes_block, aes_of, nonce16};
 use crate::error::Error;
 use crate::shoup::eval128::Eval128;
 use crate::shoup::{gf128, Hasher, Kind};
-use crate::spec::{Keyed, Stream};
+use crate::traits::{Keyed, Stream};
 use crate::tag::{verify_tag, MacError, Tag};
 
 fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
@@ -140,7 +140,7 @@ impl Keyed for WcShoup64 {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
-        crate::spec::put(out, self.tag(&n, msg).as_ref())
+        crate::traits::put(out, self.tag(&n, msg).as_ref())
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
@@ -252,7 +252,7 @@ macro_rules! nonce_xor_api {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
-                crate::spec::put(out, self.tag(&n, msg).as_ref())
+                crate::traits::put(out, self.tag(&n, msg).as_ref())
             }
         }
     };
@@ -526,7 +526,7 @@ impl Keyed for Shoup4Known {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let rs = nonce16(nonce.unwrap_or_default(), self.0.which.name())?;
-        crate::spec::put(out, &self.0.tag_with_rs_for_known_answers(&rs, msg))
+        crate::traits::put(out, &self.0.tag_with_rs_for_known_answers(&rs, msg))
     }
 }
 

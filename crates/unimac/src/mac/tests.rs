@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::registry::{self, NamedHash, NamedMac, OneTimeMac};
-use crate::spec::Params;
+use crate::traits::Params;
 
 /// The reusable MACs whose caller gives the nonce (if any): the one-time rows
 /// are served by `OneTimeMac` and the random-pair rows (`shoup4-*`) draw

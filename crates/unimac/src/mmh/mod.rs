@@ -31,8 +31,8 @@ use zeroize::Zeroizing;
 use crate::error::Error;
 use crate::group::DeltaGroup;
 use crate::platform::{Backend as _, Platform};
-use crate::spec::{BlockFamily, BlockHash};
-use crate::spec::{Entry, Info, KeySpec, OneShot, Params};
+use crate::traits::{BlockFamily, BlockHash};
+use crate::traits::{Entry, Info, KeySpec, OneShot, Params};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line

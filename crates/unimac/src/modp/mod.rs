@@ -37,7 +37,7 @@ use crate::prelude::*;
 use crate::float::F64Math;
 use core::fmt;
 
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::platform::{Backend as _, Platform};
 
@@ -476,7 +476,7 @@ impl Keyed for KeyedModp {
         Ok(self.0.reduce(msg).to_vec())
     }
     fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        crate::spec::put(out, self.0.reduce(msg).as_ref())
+        crate::traits::put(out, self.0.reduce(msg).as_ref())
     }
 }
 

@@ -357,7 +357,7 @@ impl MacEngine for Shoup4 {
         Ok(Box::new(Shoup4Known::stream(self, pair16(nonce)?)))
     }
     fn known_answer_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        crate::spec::put(out, &self.tag_with_rs_for_known_answers(pair16(nonce)?, msg))
+        crate::traits::put(out, &self.tag_with_rs_for_known_answers(pair16(nonce)?, msg))
     }
     fn start_deferred(&self, d: &'static MacDesc) -> Result<Pending, Error> {
         let (s, pad) = Shoup4::start_deferred(self);

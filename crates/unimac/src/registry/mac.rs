@@ -359,7 +359,7 @@ impl core::fmt::Debug for OneTimeCheck {
     }
 }
 
-impl crate::spec::Absorb for OneTimeCheck {
+impl crate::traits::Absorb for OneTimeCheck {
     fn update(&mut self, data: &[u8]) {
         OneTimeCheck::update(self, data)
     }
@@ -405,7 +405,7 @@ impl Keyed for KnownAnswer {
     ) -> Result<usize, Error> {
         match &self.engine {
             Some(e) => e.known_answer_into(nonce, msg, out),
-            None => crate::spec::put(
+            None => crate::traits::put(
                 out,
                 &OneTimeMac {
                     desc: self.desc,

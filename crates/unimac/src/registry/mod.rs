@@ -23,15 +23,15 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 
-use crate::spec::Opening;
-pub use crate::spec::Stream;
+use crate::traits::Opening;
+pub use crate::traits::Stream;
 pub_if! { any(feature = "frontends", feature = "reference");
-    pub use crate::spec::Keyed;
+    pub use crate::traits::Keyed;
 }
 pub_if! { any(feature = "frontends", feature = "reference");
     /// The catalogue's types: what the front ends and the vector runner
     /// read about every name (hashes included).
-    pub use crate::spec::{pad, Entry, Info, KeySpec, Params};
+    pub use crate::traits::{pad, Entry, Info, KeySpec, Params};
 }
 
 mod engine;
@@ -385,7 +385,7 @@ pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Buffered;
+    use crate::traits::Buffered;
 
     #[test]
     fn params_debug_shows_no_key_bytes() {

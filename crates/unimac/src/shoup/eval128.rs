@@ -38,7 +38,7 @@ pub use super::keys::Eval128Key;
 }
 use super::keys::STEP;
 use super::portable;
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::platform::Backend as _;
 use crate::platform::Platform;
@@ -385,7 +385,7 @@ impl Keyed for KeyedEval128 {
         Ok(self.0.oneshot(msg).to_vec())
     }
     fn compute_into(&self, _nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        crate::spec::put(out, self.0.oneshot(msg).as_ref())
+        crate::traits::put(out, self.0.oneshot(msg).as_ref())
     }
 }
 

@@ -39,7 +39,7 @@ use zeroize::Zeroize;
 
 use crate::error::Error;
 use crate::platform::Platform;
-use crate::spec::{Entry, Info, KeySpec, Keyed, Params, Stream};
+use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
@@ -771,7 +771,7 @@ impl Keyed for KeyedHasher {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        crate::spec::put(out, self.0.hash(msg).as_ref())
+        crate::traits::put(out, self.0.hash(msg).as_ref())
     }
 }
 

@@ -38,7 +38,7 @@ use crate::error::Error;
 use crate::padcache::PadCache;
 use crate::platform::Backend as _;
 use crate::platform::Platform;
-use crate::spec::{Keyed, Stream};
+use crate::traits::{Keyed, Stream};
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
@@ -688,7 +688,7 @@ impl<const T: usize> UmacPending<T> {
     }
 }
 
-impl<const T: usize> crate::spec::DeferredNonce for UmacPending<T> {
+impl<const T: usize> crate::traits::DeferredNonce for UmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         UmacPending::update(self, data)
     }
@@ -874,7 +874,7 @@ impl<const T: usize> Keyed for Umac<T> {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
-        crate::spec::put(out, self.tag(n, msg)?.as_ref())
+        crate::traits::put(out, self.tag(n, msg)?.as_ref())
     }
 }
 

@@ -40,7 +40,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash127::portable::add_mod;
 use crate::hash127::P as P127;
-use crate::spec::{Keyed, Stream};
+use crate::traits::{Keyed, Stream};
 use crate::error::Error;
 use crate::padcache::PadCache;
 use crate::platform::Backend as _;
@@ -782,7 +782,7 @@ impl<const T: usize> VmacPending<T> {
     }
 }
 
-impl<const T: usize> crate::spec::DeferredNonce for VmacPending<T> {
+impl<const T: usize> crate::traits::DeferredNonce for VmacPending<T> {
     fn update(&mut self, data: &[u8]) {
         VmacPending::update(self, data)
     }
@@ -948,7 +948,7 @@ impl<const T: usize> Keyed for Vmac<T> {
     }
     fn compute_into(&self, nonce: Option<&[u8]>, msg: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
-        crate::spec::put(out, self.tag(n, msg)?.as_ref())
+        crate::traits::put(out, self.tag(n, msg)?.as_ref())
     }
 }
 

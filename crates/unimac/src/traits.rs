@@ -1,4 +1,7 @@
-//! The vocabulary every family speaks to the catalogue of names: a name's
+//! The traits a computation is used through — [`Stream`] (a computation
+//! under way), [`Absorb`] (a message fed in stripes), [`Keyed`] (a name
+//! under one key), [`BlockHash`] — and the vocabulary every family speaks
+//! to the catalogue of names: a name's
 //! sizes ([`Info`], [`KeySpec`]), its arguments ([`Params`]), a computation
 //! under way ([`Stream`]), a name under one key ([`Keyed`]), and how to start
 //! one ([`Entry`]). The families build their entries from these; the
