@@ -140,7 +140,7 @@ impl Engine {
     /// refused ([`Error::OneTimeOnly`]).
     pub(crate) fn new(d: &'static MacDesc, key: &[u8]) -> Result<Engine, Error> {
         if !d.accepts_key(key.len()) {
-            return Err(super::mac::key_error(d, key.len()));
+            return Err(super::named::key_error(d, key.len()));
         }
         Ok(match (d.hash, d.finish) {
             (_, Finish::OneTimePad | Finish::OneTime96) => {
@@ -182,7 +182,7 @@ impl Engine {
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
-    let k: [u8; N] = key.try_into().map_err(|_| super::mac::key_error(d, key.len()))?;
+    let k: [u8; N] = key.try_into().map_err(|_| super::named::key_error(d, key.len()))?;
     Ok(Zeroizing::new(k))
 }
 
@@ -194,7 +194,7 @@ fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
             o.copy_from_slice(t);
             Ok(N)
         }
-        None => Err(super::mac::short_buffer(out.len(), N)),
+        None => Err(super::named::short_buffer(out.len(), N)),
     }
 }
 

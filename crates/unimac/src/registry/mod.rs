@@ -35,7 +35,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
 }
 
 mod engine;
-mod mac;
+mod named;
 /// Name resolution as the front ends present it ("did you mean", citations):
 /// feature `frontends`.
 #[cfg(feature = "frontends")]
@@ -44,12 +44,12 @@ pub mod names;
 #[allow(dead_code, unreachable_pub)]
 pub(crate) mod names;
 pub use crate::mac::Pending;
-pub use mac::{is_one_time, names, NamedMac, OneTimeCheck, OneTimeMac};
+pub use named::{is_one_time, names, NamedMac, OneTimeCheck, OneTimeMac};
 pub_if! { feature = "reference";
-    pub use mac::NamedHash;
+    pub use named::NamedHash;
 }
 pub_if! { any(feature = "frontends", feature = "reference");
-    pub use mac::desc;
+    pub use named::desc;
 }
 
 pub_if! { any(feature = "frontends", feature = "reference");
@@ -65,7 +65,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::tree::catalog());
         v.extend(crate::modp::catalog());
         // The MACs: one entry per row of the table.
-        v.extend(crate::macs::MACS.iter().map(mac::entry));
+        v.extend(crate::macs::MACS.iter().map(named::entry));
         v
     })
 }
@@ -204,7 +204,7 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
 }
 
 /// One-time MACs and MACs whose random pair the library draws are reached by
-/// name only through [`known_answer`](mac::known_answer) (known-answer tests): [`key`], [`open`]
+/// name only through [`known_answer`](named::known_answer) (known-answer tests): [`key`], [`open`]
 /// and [`compute`] refuse them, naming the interface that serves them.
 fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
     if let Some(d) = crate::macs::one_time_row(&e.info.name) {
