@@ -24,7 +24,7 @@
 use crate::prelude::*;
 use zeroize::Zeroizing;
 
-use super::{Keyed, Stream};
+use super::{KeySpec, Keyed, Stream};
 use crate::error::Error;
 use crate::group::DeltaGroup;
 use crate::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Known, WcEval128, WcShoup64};
@@ -140,7 +140,7 @@ impl Engine {
     /// refused ([`Error::OneTimeOnly`]).
     pub(crate) fn new(d: &'static MacDesc, key: &[u8]) -> Result<Engine, Error> {
         if !d.accepts_key(key.len()) {
-            return Err(super::named::key_error(d, key.len()));
+            return Err(key_error(d, key.len()));
         }
         Ok(match (d.hash, d.finish) {
             (_, Finish::OneTimePad | Finish::OneTime96) => {
@@ -181,8 +181,23 @@ impl Engine {
     }
 }
 
+/// The error of a key of the wrong length for row `d`.
+pub(super) fn key_error(d: &MacDesc, got: usize) -> Error {
+    Error::KeyLength {
+        name: d.name.to_string(),
+        expected: KeySpec::OneOf(d.key_sizes).describe(),
+        got,
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(super) fn short_buffer(have: usize, need: usize) -> Error {
+    Error::Invalid(format!("output buffer of {have} bytes, {need} needed"))
+}
+
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
-    let k: [u8; N] = key.try_into().map_err(|_| super::named::key_error(d, key.len()))?;
+    let k: [u8; N] = key.try_into().map_err(|_| key_error(d, key.len()))?;
     Ok(Zeroizing::new(k))
 }
 
@@ -194,7 +209,7 @@ fn put<const N: usize>(out: &mut [u8], t: &[u8; N]) -> Result<usize, Error> {
             o.copy_from_slice(t);
             Ok(N)
         }
-        None => Err(super::named::short_buffer(out.len(), N)),
+        None => Err(short_buffer(out.len(), N)),
     }
 }
 

@@ -12,7 +12,7 @@
 use crate::prelude::*;
 use zeroize::Zeroizing;
 
-use super::engine::{Engine, MAX_TAG};
+use super::engine::{key_error, Engine, MAX_TAG};
 use super::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::error::Error;
 use crate::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, Pending};
@@ -37,20 +37,6 @@ pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
     let k: [u8; N] = key.try_into().map_err(|_| key_error(d, key.len()))?;
     Ok(Zeroizing::new(k))
-}
-
-pub(super) fn key_error(d: &MacDesc, got: usize) -> Error {
-    Error::KeyLength {
-        name: d.name.to_string(),
-        expected: KeySpec::OneOf(d.key_sizes).describe(),
-        got,
-    }
-}
-
-#[cold]
-#[inline(never)]
-pub(super) fn short_buffer(have: usize, need: usize) -> Error {
-    Error::Invalid(format!("output buffer of {have} bytes, {need} needed"))
 }
 
 /// A reusable MAC by its name (`X` or `mac-X`), keyed once: the one
