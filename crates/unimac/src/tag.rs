@@ -140,6 +140,58 @@ impl<const N: usize> core::fmt::Debug for Tag<N> {
     }
 }
 
+/// Lowercase hex, two digits a byte, as check lines print tags
+/// (`{:x}` and `{}` give the same).
+impl<const N: usize> core::fmt::LowerHex for Tag<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for b in &self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The tag in lowercase hex (as [`LowerHex`](core::fmt::LowerHex)).
+impl<const N: usize> core::fmt::Display for Tag<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::LowerHex::fmt(self, f)
+    }
+}
+
+/// A tag from its hex, as check lines write it: exactly `2N` lowercase hex
+/// digits. Anything else is an [`Error::Invalid`](crate::Error::Invalid)
+/// that names the problem (the length, or the first character that is not
+/// a lowercase hex digit, with its place).
+impl<const N: usize> core::str::FromStr for Tag<N> {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self, crate::Error> {
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        if let Some((i, c)) = s.char_indices().find(|&(_, c)| !c.is_ascii() || digit(c as u8).is_none()) {
+            let why = if c.is_ascii_hexdigit() { " (tags are lowercase hex)" } else { "" };
+            return Err(crate::Error::Invalid(format!(
+                "a tag is lowercase hex: {c:?} at character {} is not a lowercase hex digit{why}",
+                s[..i].chars().count() + 1
+            )));
+        }
+        if s.len() != 2 * N {
+            return Err(crate::Error::Invalid(format!(
+                "a tag of {N} bytes is {} hex digits, not {}",
+                2 * N,
+                s.len()
+            )));
+        }
+        let mut out = [0u8; N];
+        for (o, pair) in out.iter_mut().zip(s.as_bytes().chunks_exact(2)) {
+            *o = (digit(pair[0]).expect("checked") << 4) | digit(pair[1]).expect("checked");
+        }
+        Ok(Tag(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +208,26 @@ mod tests {
         assert_ne!(t, Tag::new([1, 2, 3, 0]));
         assert_eq!(format!("{t:?}"), "Tag(01020304)");
         assert_eq!(MacError.to_string(), "tag mismatch");
+    }
+
+    #[test]
+    fn hex_out_and_back() {
+        let t = Tag::new([0x01u8, 0xab, 0x00, 0xff]);
+        assert_eq!(format!("{t:x}"), "01ab00ff");
+        assert_eq!(t.to_string(), "01ab00ff");
+        assert_eq!("01ab00ff".parse::<Tag<4>>(), Ok(t));
+        let e = |s: &str| s.parse::<Tag<4>>().unwrap_err().to_string();
+        assert_eq!(e("01ab00f"), "a tag of 4 bytes is 8 hex digits, not 7");
+        assert_eq!(e("01ab00ff00"), "a tag of 4 bytes is 8 hex digits, not 10");
+        assert_eq!(e(""), "a tag of 4 bytes is 8 hex digits, not 0");
+        assert_eq!(
+            e("01AB00ff"),
+            "a tag is lowercase hex: 'A' at character 3 is not a lowercase hex digit (tags are lowercase hex)"
+        );
+        assert_eq!(e("01ab00fg"), "a tag is lowercase hex: 'g' at character 8 is not a lowercase hex digit");
+        assert_eq!(e("é1ab00ff"), "a tag is lowercase hex: 'é' at character 1 is not a lowercase hex digit");
+        assert_eq!(e(" 1ab00ff"), "a tag is lowercase hex: ' ' at character 1 is not a lowercase hex digit");
+        let t16 = Tag::new([7u8; 16]);
+        assert_eq!(t16.to_string().parse::<Tag<16>>(), Ok(t16));
     }
 }
