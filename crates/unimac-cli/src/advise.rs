@@ -1,12 +1,20 @@
 //! `unimac advise`: which MAC for a use, on this machine. Every reusable
-//! MAC of the build is timed now (`registry::NamedMac::tag_into`, one thread, the
-//! key set up once) on a 1 MiB and a 64-byte message, the median of a few
-//! batches, in about a second in all; the time of a message as long as the
-//! use's longest is estimated from the two (a fixed cost per message plus a
-//! cost per byte), and shown in a column of its own when it is neither
-//! of the two. The advice is the fastest MAC whose forgery bound
-//! (`unimac::bounds::bound`) for the use is at most 2^-32 and proven (not a
-//! paper's sketch); one-time MACs (one message per key) are left out.
+//! MAC of the build is timed now (`registry::NamedMac::tag_into`, one
+//! thread, the key set up once) on a 1 MiB and a 64-byte message, in
+//! [`ROUNDS`] rounds that each time every MAC in turn (about a second in
+//! all); a MAC's speed is its best round, its spread how much slower the
+//! median round was. The time of a message as long as the use's longest is
+//! estimated from the two lengths (a fixed cost per message plus a cost per
+//! byte), and shown in a column of its own when it is neither of the two.
+//!
+//! The advice is [`DEFAULT`], hash127-aes (stateless: no counter file),
+//! unless a MAC whose forgery bound (`unimac::bounds::bound`) for the use
+//! is at most 2^-32 and proven (not a paper's sketch) is at least
+//! [`MARGIN`] times as fast for the use with its time raised by its
+//! spread; times closer than their spread count as equal, so that the
+//! advice and the table's order move only on differences larger than the
+//! noise of a busy machine. One-time MACs (one message per key) are left
+//! out.
 
 use std::hint::black_box;
 use std::io::{self, Write};
@@ -24,9 +32,18 @@ use crate::strength::{self, WEAK_LOG2};
 const LONG: usize = 1 << 20;
 const SHORT: usize = 64;
 /// The time all measurements together take, about.
-const BUDGET: Duration = Duration::from_millis(700);
-/// Batches per length; the median is kept.
-const BATCHES: usize = 5;
+const BUDGET: Duration = Duration::from_millis(1200);
+/// Rounds: in each, every MAC is timed once at each length, one after
+/// the other, so that a busy spell of the machine falls on all of them.
+const ROUNDS: usize = 7;
+/// The default MAC: stateless, no counter to keep.
+pub const DEFAULT: &str = "hash127-aes";
+/// How much faster for the use another MAC must be, even counting its
+/// spread, to be advised over [`DEFAULT`].
+pub const MARGIN: f64 = 2.0;
+/// The least spread a time is taken to have (5%): two times closer than
+/// this are never told apart.
+const NOISE_FLOOR: f64 = 0.05;
 
 /// Deterministic filler for the measured messages and keys (a measurement
 /// authenticates nothing: they need not be secret).
@@ -39,6 +56,25 @@ fn fill(buf: &mut [u8], mut seed: u64) {
     }
 }
 
+/// The times of one length over the rounds: the best (least disturbed by
+/// other work on the machine) and the median, in nanoseconds.
+#[derive(Clone, Copy)]
+struct Timing {
+    best: f64,
+    median: f64,
+}
+
+impl Timing {
+    fn of(mut v: Vec<f64>) -> Timing {
+        v.sort_by(f64::total_cmp);
+        Timing { best: v[0], median: v[v.len() / 2] }
+    }
+    /// The spread: how much slower the median round was than the best.
+    fn spread(&self) -> f64 {
+        self.median / self.best.max(1e-3) - 1.0
+    }
+}
+
 /// One MAC measured for the use.
 struct Measured {
     name: &'static str,
@@ -46,19 +82,32 @@ struct Measured {
     bound: Option<f64>,
     /// Whether the bound is proven (not a paper's sketch).
     proven: bool,
-    /// Nanoseconds per 1 MiB and per 64-byte message.
-    ns_long: f64,
-    ns_short: f64,
+    /// A 1 MiB and a 64-byte message.
+    long: Timing,
+    short: Timing,
     /// Whether it takes a nonce per message (a counter file to keep).
     nonce: bool,
+    /// The noise of the machine during the run: the median spread of all
+    /// the MACs' times, at least [`NOISE_FLOOR`].
+    machine_noise: f64,
 }
 
 impl Measured {
-    /// Estimated nanoseconds for one message of `len` bytes.
+    /// Estimated nanoseconds (best rounds) for one message of `len` bytes.
     fn ns_at(&self, len: u64) -> f64 {
-        let per_byte = ((self.ns_long - self.ns_short) / (LONG - SHORT) as f64).max(0.0);
-        let fixed = (self.ns_short - per_byte * SHORT as f64).max(0.0);
+        let per_byte = ((self.long.best - self.short.best) / (LONG - SHORT) as f64).max(0.0);
+        let fixed = (self.short.best - per_byte * SHORT as f64).max(0.0);
         fixed + per_byte * len as f64
+    }
+    /// The relative noise of its times: the larger spread of its two
+    /// lengths, at least the machine's ([`Measured::machine_noise`]).
+    fn noise(&self) -> f64 {
+        self.long.spread().max(self.short.spread()).max(self.machine_noise)
+    }
+    /// Whether it is faster than `other` at `len` by more than the noise
+    /// of either.
+    fn clearly_faster(&self, other: &Measured, len: u64) -> bool {
+        self.ns_at(len) * (1.0 + self.noise().max(other.noise())) < other.ns_at(len)
     }
     /// Whether its proven bound is at most 2^-32 for the use.
     fn meets(&self) -> bool {
@@ -91,25 +140,129 @@ fn bound_text(b: Option<f64>) -> String {
     b.map_or("none".to_string(), |b| format!("2^{b:.1}"))
 }
 
-/// Nanoseconds per call of `f`: the median of [`BATCHES`] batches, each of
-/// as many calls as fill about `budget` / [`BATCHES`].
-fn median_ns(budget: Duration, f: &mut dyn FnMut()) -> f64 {
-    f();
-    let t = Instant::now();
-    f();
-    let one = t.elapsed().as_nanos().max(1) as f64;
-    let calls = ((budget.as_nanos() as f64 / BATCHES as f64 / one) as u64).max(1);
-    let mut v: Vec<f64> = (0..BATCHES)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..calls {
-                f();
+/// A MAC ready to be timed: its description, the keyed MAC and its nonce.
+struct Timed {
+    d: &'static unimac::macs::MacDesc,
+    m: NamedMac,
+    nonce: Option<Vec<u8>>,
+}
+
+/// Nanoseconds per message of `len` bytes over `calls` calls.
+fn time_calls(t: &Timed, msg: &[u8], calls: u64) -> f64 {
+    let mut out = [0u8; 64];
+    let start = Instant::now();
+    for _ in 0..calls {
+        let _ = t.m.tag_into(t.nonce.as_deref(), black_box(msg), &mut out);
+        black_box(&out);
+    }
+    start.elapsed().as_nanos() as f64 / calls as f64
+}
+
+/// Time every MAC of `macs` at [`LONG`] and [`SHORT`] bytes: [`ROUNDS`]
+/// rounds, each timing every MAC in turn (a batch of calls filling about
+/// [`BUDGET`] / (rounds x cells)); the first call of each, untimed, checks
+/// that it tags. The long and the short [`Timing`] of each.
+fn measure(macs: &[Timed]) -> Result<Vec<(Timing, Timing)>, Fail> {
+    let mut msg = vec![0u8; LONG];
+    fill(&mut msg, 0x5eed);
+    let cell = BUDGET.as_nanos() as f64 / (ROUNDS * 2 * macs.len().max(1)) as f64;
+    let mut calls = Vec::new();
+    for t in macs {
+        let mut out = [0u8; 64];
+        for len in [LONG, SHORT] {
+            t.m.tag_into(t.nonce.as_deref(), &msg[..len], &mut out)
+                .map_err(|e| Fail(format!("{}: {}", t.d.name, crate::names::cite(&e.to_string()))))?;
+            let one = time_calls(t, &msg[..len], 1).max(1.0);
+            calls.push(((cell / one) as u64).max(1));
+        }
+    }
+    let mut samples = vec![Vec::with_capacity(ROUNDS); 2 * macs.len()];
+    for _ in 0..ROUNDS {
+        for (i, t) in macs.iter().enumerate() {
+            for (j, len) in [LONG, SHORT].into_iter().enumerate() {
+                samples[2 * i + j].push(time_calls(t, &msg[..len], calls[2 * i + j]));
             }
-            t.elapsed().as_nanos() as f64 / calls as f64
+        }
+    }
+    let mut it = samples.into_iter().map(Timing::of);
+    Ok(macs.iter().map(|_| (it.next().expect("long"), it.next().expect("short"))).collect())
+}
+
+/// Every reusable MAC of the build, with its bound for the use, timed.
+fn measure_all(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<Vec<Measured>, Fail> {
+    let mut macs = Vec::new();
+    for d in registry::names().iter().filter_map(|n| unimac::macs::find(n)).filter(|d| !d.one_time) {
+        let mut key = vec![0u8; d.default_key_len()];
+        fill(&mut key, 0x6b65);
+        let m = NamedMac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;
+        let nonce = if d.takes_nonce() { Some(counter_nonce(d, 1)?) } else { None };
+        macs.push(Timed { d, m, nonce });
+    }
+    let times = measure(&macs)?;
+    let mut spreads: Vec<f64> = times.iter().flat_map(|(l, s)| [l.spread(), s.spread()]).collect();
+    spreads.sort_by(f64::total_cmp);
+    let machine_noise = spreads.get(spreads.len() / 2).copied().unwrap_or(0.0).max(NOISE_FLOOR);
+    Ok(macs
+        .iter()
+        .zip(times)
+        .map(|(t, (long, short))| {
+            let tags = tags.unwrap_or_else(|| strength::use_tags(t.d.name, max_bytes));
+            let b = bounds::bound(t.d.name, &Attack { max_bytes, tags, forgeries, random_nonces: false }).ok();
+            Measured {
+                name: t.d.name,
+                bound: b.as_ref().map(|b| b.log2.0),
+                proven: b.is_some_and(|b| b.proven),
+                long,
+                short,
+                nonce: t.d.takes_nonce(),
+                machine_noise,
+            }
         })
-        .collect();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+        .collect())
+}
+
+/// Rank `m` fastest first at `at` bytes, a MAC moved ahead of another
+/// only when it is faster by more than the noise ([`Measured::clearly_faster`]);
+/// MACs within the noise of each other keep the registry's order. (A
+/// strict partial order: the adjacent swaps end.)
+fn rank(m: &mut [Measured], at: u64) {
+    loop {
+        let mut swapped = false;
+        for i in 1..m.len() {
+            if m[i].clearly_faster(&m[i - 1], at) {
+                m.swap(i - 1, i);
+                swapped = true;
+            }
+        }
+        if !swapped {
+            return;
+        }
+    }
+}
+
+/// The advice: [`DEFAULT`] if it meets the use, unless a MAC that meets
+/// it is at least [`MARGIN`] times as fast at `at` bytes even with its
+/// time raised by its noise; of several such, the fastest, and of those
+/// within the noise of the fastest, the one with the smallest bound.
+/// Without the default, the same among all that meet the use. Times are
+/// raised by the larger noise ([`Measured::noise`]) of the two compared.
+fn choose(m: &[Measured], at: u64) -> Option<&Measured> {
+    let meets: Vec<&Measured> = m.iter().filter(|x| x.meets()).collect();
+    let default = meets.iter().copied().find(|x| x.name == DEFAULT);
+    let contenders: Vec<&Measured> = match default {
+        Some(d) => meets
+            .iter()
+            .copied()
+            .filter(|x| x.name != DEFAULT && d.ns_at(at) >= MARGIN * x.ns_at(at) * (1.0 + x.noise().max(d.noise())))
+            .collect(),
+        None => meets,
+    };
+    let fastest = contenders.iter().copied().min_by(|a, b| a.ns_at(at).total_cmp(&b.ns_at(at)));
+    let Some(f) = fastest else { return default };
+    contenders
+        .into_iter()
+        .filter(|x| !f.clearly_faster(x, at))
+        .min_by(|a, b| a.bound.unwrap_or(0.0).total_cmp(&b.bound.unwrap_or(0.0)).then(a.name.cmp(b.name)))
 }
 
 /// `unimac advise [--max-bytes L] [--tags C] [--forgeries D]`.
@@ -119,71 +272,54 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
     }
     // Every figure is one thread's.
     unimac::threads::set_max_threads(1);
-    let candidates: Vec<&'static unimac::macs::MacDesc> = registry::names()
-        .iter()
-        .filter_map(|n| unimac::macs::find(n))
-        .filter(|d| !d.one_time)
-        .collect();
-    let per_cell = BUDGET / (2 * candidates.len().max(1)) as u32;
-    let mut msg = vec![0u8; LONG];
-    fill(&mut msg, 0x5eed);
-    let mut measured = Vec::new();
-    for d in candidates {
-        let tags = tags.unwrap_or_else(|| strength::use_tags(d.name, max_bytes));
-        let b = bounds::bound(
-            d.name,
-            &Attack {
-                max_bytes,
-                tags,
-                forgeries,
-                random_nonces: false,
-            },
-        )
-        .ok();
-        let (bound, proven) = (b.as_ref().map(|b| b.log2.0), b.is_some_and(|b| b.proven));
-        let mut key = vec![0u8; d.default_key_len()];
-        fill(&mut key, 0x6b65);
-        let m = NamedMac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;
-        let nonce = if d.takes_nonce() {
-            Some(counter_nonce(d, 1)?)
-        } else {
-            None
-        };
-        let mut out = [0u8; 64];
-        let mut time = |len: usize| -> Result<f64, Fail> {
-            let m = &m;
-            let mut err = None;
-            let ns = median_ns(per_cell, &mut || {
-                if let Err(e) = m.tag_into(nonce.as_deref(), black_box(&msg[..len]), &mut out) {
-                    err = Some(e);
-                }
-                black_box(&out);
-            });
-            match err {
-                Some(e) => Err(Fail(format!("{}: {}", d.name, crate::names::cite(&e.to_string())))),
-                None => Ok(ns),
-            }
-        };
-        let ns_long = time(LONG)?;
-        let ns_short = time(SHORT)?;
-        measured.push(Measured {
-            name: d.name,
-            bound,
-            proven,
-            ns_long,
-            ns_short,
-            nonce: d.takes_nonce(),
-        });
-    }
+    let mut measured = measure_all(max_bytes, tags, forgeries)?;
     let at = max_bytes;
-    measured.sort_by(|a, b| a.ns_at(at).total_cmp(&b.ns_at(at)));
+    rank(&mut measured, at);
+    let tags_shown = tags.map_or("2^32 (fewer past 4 PiB in all)".to_string(), |t| t.to_string());
+    let Some(best) = choose(&measured, at) else {
+        return Err(Fail(format!(
+            "no MAC of this build has a forgery bound of at most 2^-32 for {tags_shown} tags and {forgeries} forgery attempts on messages of {max_bytes} bytes (see 'unimac bound')"
+        )));
+    };
+    let mut text = format!(
+        "# unimac advise: messages of at most {max_bytes} bytes, {tags_shown} tags, {forgeries} forgery attempts; \
+         measured now on this machine ({}), one thread, {ROUNDS} rounds (speeds: the best round; spread: how much slower the median round was), so the choice is this machine's\n",
+        crate::clock::cpu_model()
+    );
+    let noise = measured.first().map_or(0.0, |m| m.machine_noise);
+    text.push_str(&format!("# the machine's noise now: {:.0}% (the median spread of all the times)\n", noise * 100.0));
+    let speed = speed_text(at);
+    text.push_str(&format!("Use {}: forgery bound {} for this use; {}\n", best.name, bound_text(best.bound), speed(best)));
+    text.push_str(&why(&measured, best, at));
+    text.push_str(&format!(
+        "Rule: {DEFAULT} (stateless: no counter file to keep) unless a MAC whose proven bound meets the use is at least {MARGIN}x as fast for it with its time raised by the larger spread of the two (at least the machine's noise, and at least {:.0}%); times closer than that count as equal\n",
+        NOISE_FLOOR * 100.0
+    ));
+    if best.nonce {
+        text.push_str(&format!(
+            "It takes a nonce per message: 'unimac keygen {n} -o K --counter C', 'unimac tag {n} --key-file K --counter C FILE'.\n",
+            n = best.name
+        ));
+        if let Some(s) = measured.iter().find(|m| m.meets() && !m.nonce) {
+            text.push_str(&format!("Without a nonce to manage: {} (bound {}; {})\n", s.name, bound_text(s.bound), speed(s)));
+        }
+    }
+    text.push_str(&table(&measured, at));
+    io::stdout().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// A MAC's speeds as the advice line shows them.
+fn speed_text(at: u64) -> impl Fn(&Measured) -> String {
     let clock = Clock::read();
     let cycles = !clock.source.starts_with("unknown");
-    let speed = |m: &Measured| {
+    move |m: &Measured| {
         let mut s = format!(
-            "{:.2} GiB/s on 1 MiB, {:.2} GiB/s on 64 B",
-            gib_s(LONG, m.ns_long),
-            gib_s(SHORT, m.ns_short)
+            "{:.2} GiB/s on 1 MiB (spread {:.0}%), {:.2} GiB/s on 64 B (spread {:.0}%)",
+            gib_s(LONG, m.long.best),
+            m.long.spread() * 100.0,
+            gib_s(SHORT, m.short.best),
+            m.short.spread() * 100.0
         );
         if at != LONG as u64 && at != SHORT as u64 {
             s.push_str(&format!(", about {:.2} GiB/s on {} (estimated)", gib_s_u64(at, m.ns_at(at)), size_label(at)));
@@ -191,46 +327,31 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
         if cycles {
             let cpb = |ns: f64, len: usize| ns * clock.hz * 1e-9 / len as f64;
             s = format!(
-                "{} ({:.2} and {:.1} cycles/byte at {:.2} GHz)",
-                s,
-                cpb(m.ns_long, LONG),
-                cpb(m.ns_short, SHORT),
+                "{s} ({:.2} and {:.1} cycles/byte at {:.2} GHz)",
+                cpb(m.long.best, LONG),
+                cpb(m.short.best, SHORT),
                 clock.hz / 1e9
             );
         }
         s
-    };
-    let tags_shown = tags.map_or("2^32 (fewer past 4 PiB in all)".to_string(), |t| t.to_string());
-    let mut text = format!(
-        "# unimac advise: messages of at most {max_bytes} bytes, {tags_shown} tags, {forgeries} forgery attempts; \
-         measured now on this machine ({}), one thread, so the choice is this machine's\n",
-        crate::clock::cpu_model()
-    );
-    let Some(best) = measured.iter().find(|m| m.meets()) else {
-        return Err(Fail(format!(
-            "no MAC of this build has a forgery bound of at most 2^-32 for {tags_shown} tags and {forgeries} forgery attempts on messages of {max_bytes} bytes (see 'unimac bound')"
-        )));
-    };
-    text.push_str(&format!(
-        "Use {}: forgery bound {} for this use; {}\n",
-        best.name,
-        bound_text(best.bound),
-        speed(best)
-    ));
-    let next = measured.iter().find(|m| m.meets() && m.name != best.name);
-    let faster_weak = measured.first().filter(|m| m.name != best.name);
-    let mut why = format!(
-        "Why: the fastest here for {at}-byte messages of the MACs whose proven bound is at most 2^-32"
-    );
-    if let Some(n) = next {
-        why.push_str(&format!(
-            "; faster than {} ({:.2}x, bound {})",
-            n.name,
-            n.ns_at(at) / best.ns_at(at).max(1e-3),
-            bound_text(n.bound)
-        ));
     }
-    if let Some(w) = faster_weak {
+}
+
+/// The `Why:` line of the advice `best`.
+fn why(measured: &[Measured], best: &Measured, at: u64) -> String {
+    let mut why = if best.name == DEFAULT {
+        format!("Why: stateless, and no MAC whose proven bound meets the use is {MARGIN}x as fast for {at}-byte messages beyond the spread of its times")
+    } else if measured.iter().any(|m| m.name == DEFAULT && m.meets()) {
+        format!("Why: at least {MARGIN}x as fast as {DEFAULT} for {at}-byte messages, beyond the spread of its times, with a proven bound that meets the use")
+    } else {
+        format!("Why: {DEFAULT}'s bound does not meet this use; the fastest here for {at}-byte messages of the MACs whose proven bound is at most 2^-32")
+    };
+    if let Some(n) = measured.iter().find(|m| m.meets() && m.name != best.name) {
+        let x = n.ns_at(at) / best.ns_at(at).max(1e-3);
+        let rel = if x >= 1.0 { format!("{x:.2}x as fast as") } else { format!("{:.2}x slower than", 1.0 / x) };
+        why.push_str(&format!("; {rel} {} (bound {})", n.name, bound_text(n.bound)));
+    }
+    if let Some(w) = measured.first().filter(|m| m.name != best.name && !m.meets()) {
         let weak = match w.bound {
             None => "has no forgery guarantee".to_string(),
             Some(b) if !w.proven && b <= WEAK_LOG2 => format!("its bound, 2^{b:.1}, rests on a paper's sketch, not a proof"),
@@ -238,37 +359,29 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
         };
         why.push_str(&format!("; {} is faster but {weak}", w.name));
     }
-    text.push_str(&why);
-    text.push('\n');
-    if best.nonce {
-        text.push_str(&format!(
-            "It takes a nonce per message: 'unimac keygen {n} -o K --counter C', 'unimac tag {n} --key-file K --counter C FILE'.\n",
-            n = best.name
-        ));
-        if let Some(s) = measured.iter().find(|m| m.meets() && !m.nonce) {
-            text.push_str(&format!(
-                "Without a nonce to manage: {} (bound {}; {})\n",
-                s.name,
-                bound_text(s.bound),
-                speed(s)
-            ));
-        }
-    }
-    text.push_str("\n# Every reusable MAC, fastest first for this use (one-time MACs left out):\n");
+    why.push('\n');
+    why
+}
+
+/// The table of every reusable MAC, ranked for the use.
+fn table(measured: &[Measured], at: u64) -> String {
+    let mut text = String::from("\n# Every reusable MAC, fastest first for this use (ahead only when faster beyond the spread; one-time MACs left out):\n");
     // The column of the length the table is ranked by, when it is neither
     // of the two measured: estimated from them.
     let ranked = (at != LONG as u64 && at != SHORT as u64).then(|| format!("GiB/s ({} est.)", size_label(at)));
     let rw = ranked.as_ref().map_or(0, |h| h.len());
     text.push_str(&format!(
-        "{:<20} {:>11} {:>13} {:>12}{}  {}\n",
+        "{:<20} {:>11} {:>13} {:>7} {:>12} {:>7}{}  {}\n",
         "NAME",
         "log2(BOUND)",
         "GiB/s (1MiB)",
+        "spread",
         "GiB/s (64B)",
+        "spread",
         ranked.as_ref().map_or(String::new(), |h| format!(" {h}")),
         "NOTE"
     ));
-    for m in &measured {
+    for m in measured {
         let note = match (m.meets(), m.nonce) {
             (false, _) if !m.proven && m.bound.is_some_and(|b| b <= WEAK_LOG2) => "bound not proven (a paper's sketch)",
             (false, _) => "weak for this use",
@@ -280,15 +393,16 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
             None => String::new(),
         };
         text.push_str(&format!(
-            "{:<20} {:>11} {:>13.2} {:>12.2}{}  {}\n",
+            "{:<20} {:>11} {:>13.2} {:>6.0}% {:>12.2} {:>6.0}%{}  {}\n",
             m.name,
             m.bound.map_or("none".to_string(), |b| format!("{b:.1}")),
-            gib_s(LONG, m.ns_long),
-            gib_s(SHORT, m.ns_short),
+            gib_s(LONG, m.long.best),
+            m.long.spread() * 100.0,
+            gib_s(SHORT, m.short.best),
+            m.short.spread() * 100.0,
             at_col,
             note
         ));
     }
-    io::stdout().write_all(text.as_bytes())?;
-    Ok(())
+    text
 }
