@@ -8,15 +8,28 @@ use unimac::bounds::{self, Attack};
 use crate::fail::Fail;
 use crate::names::{cite, resolve_mac};
 
-/// `unimac bound NAME --max-bytes L [--tags C] [--forgeries D] [--random-nonces] [--json]`.
+/// The longest message when `--max-bytes` is not given.
+const DEFAULT_MAX_BYTES: u64 = 1 << 20;
+
+/// `unimac bound NAME [--max-bytes L] [--tags C] [--forgeries D] [--random-nonces] [--json]`:
+/// without `--max-bytes`, messages of at most 1 MiB, and the text says so.
 pub fn bound(
     name: &str,
-    max_bytes: u64,
+    given_max: Option<u64>,
     tags: u64,
     forgeries: u64,
     random_nonces: bool,
     json: bool,
 ) -> Result<(), Fail> {
+    let max_bytes = given_max.unwrap_or(DEFAULT_MAX_BYTES);
+    let default_note = |text: String| match given_max {
+        Some(_) => text,
+        None => text.replacen(
+            &format!("L = {max_bytes} bytes"),
+            &format!("L = {max_bytes} bytes (the default, 1 MiB: --max-bytes not given)"),
+            1,
+        ),
+    };
     if crate::names::is_modp(name) {
         return crate::identity::bound(max_bytes, forgeries, json);
     }
@@ -40,7 +53,7 @@ pub fn bound(
     let text = if json {
         format!("{}\n", b.to_json())
     } else {
-        b.to_text()
+        default_note(b.to_text())
     };
     io::stdout().write_all(cite(&text).as_bytes())?;
     Ok(())

@@ -121,6 +121,17 @@ fn place_names(root: Option<&Path>, items: &[Item], at: Option<&Path>) -> Result
     manifest::place_for(root, &files, at).map_err(|e| Fail(e.to_string()))
 }
 
+/// The root and the files of `seal [-r] ARGS...`: with `-r` (a flag, as in
+/// every command), the one DIR given is the tree to seal.
+pub fn recursive_root(recursive: bool, files: &[PathBuf]) -> Result<(Option<&Path>, &[PathBuf]), Fail> {
+    match (recursive, files) {
+        (false, _) => Ok((None, files)),
+        (true, [dir]) => Ok((Some(dir.as_path()), &[])),
+        (true, []) => Err(Fail("-r seals one directory: give it ('unimac seal -k K -r DIR')".into())),
+        (true, _) => Err(Fail(format!("-r seals one directory: give one DIR, not {} (no FILE or --files-from with it)", files.len()))),
+    }
+}
+
 /// `unimac seal --key-file K [--counter C | --random-nonce] [-r DIR | FILE...
 /// | --files-from F [-0]] [-o MANIFEST]`: `Ok(false)` (and no manifest) if
 /// some file could not be read.
@@ -161,9 +172,6 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     }
     let items = match opts.root {
         Some(root) => {
-            if !files.is_empty() || opts.files_from.is_some() {
-                return Err(Fail("-r DIR seals one directory: no FILE or --files-from with it".into()));
-            }
             // The root's last component is not followed through a link
             // (a writer of its parent could point it at any directory)
             // unless named `DIR/`: the user's explicit request.
@@ -221,7 +229,13 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         #[cfg(not(unix))]
         None => None,
     };
-    let (place, names) = match place_names(opts.root, &items, place_at.as_deref()) {
+    // Written to a pipe or a terminal, the manifest's place is unknown:
+    // its directory is recorded absolute (docs/WIRE.md 9.6).
+    let placed = place_names(opts.root, &items, place_at.as_deref()).and_then(|(place, names)| match place_at {
+        Some(_) => Ok((place, names)),
+        None => manifest::place_absolute(place).map(|p| (p, names)).map_err(|e| Fail(e.to_string())),
+    });
+    let (place, names) = match placed {
         Ok(x) => x,
         Err(Fail(e)) => {
             warn(&e);
@@ -239,6 +253,9 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
         // unopened (a named pipe or device could block or never end).
         let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
             Err(x) => Some(format!("{}: {}", p.display(), crate::input::io_msg(&x))),
+            Ok((Some("a directory"), _)) if opts.root.is_none() => {
+                Some(unimac::formats::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
+            }
             Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
             Ok((None, st)) => {
                 known.push(Some(crate::input::Known::listed(st)));
@@ -428,7 +445,7 @@ fn status_line(names: &[&[u8]], status: &str) -> Vec<u8> {
 /// `Ok(true)` if the seal verifies and every listed file is as sealed (and,
 /// for a directory, nothing was added). A manifest whose seal fails names
 /// no file that is read.
-pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path, opts: VerifyOpts) -> Result<bool, Fail> {
+pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path, root: Option<&Path>, opts: VerifyOpts) -> Result<bool, Fail> {
     if opts.ignore_missing {
         return Err(Fail(
             "--ignore-missing does not apply to a sealed manifest: a listed file that is gone is a change (REMOVED)".into(),
@@ -462,12 +479,18 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
     };
     // Its lines are parsed: the text is not needed while the files are read.
     drop(text);
-    if show {
+    if show && root.is_none() {
         if let Some(real) = manifest::linked_elsewhere(manifest_path) {
             warn(&format!("{shown_m} is reached through a symbolic link; its root resolves against its real directory {}", real.display()));
         }
     }
-    let report = manifest::check_files(&m, &kf, Some(manifest_path), None).map_err(|e| Fail(cite(&e.to_string())))?;
+    // `--root DIR`: the names resolve against DIR, wherever the manifest
+    // records them.
+    let report = match root {
+        Some(dir) => manifest::check_files_at(&m, &kf, dir, Some(manifest_path), None),
+        None => manifest::check_files(&m, &kf, Some(manifest_path), None),
+    }
+    .map_err(|e| Fail(cite(&e.to_string())))?;
 
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -32,6 +32,8 @@ pub struct StreamOpts<'a> {
     pub seen: Option<&'a Path>,
     /// Use a MAC that is weak for this use (as `tag --allow-weak`).
     pub allow_weak: bool,
+    /// Write to standard output even when it is a terminal.
+    pub force_tty: bool,
 }
 
 /// The read buffer.
@@ -97,6 +99,14 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
     if opts.seen.is_some() && !opts.verify {
         return Err(Fail("--seen applies to --verify".into()));
+    }
+    // A stream is binary, and a payload may be: never onto a terminal
+    // unless asked (as age refuses), before anything is read.
+    if !opts.force_tty && io::stdout().is_terminal() {
+        let what = if opts.verify { "the payload (it may be binary)" } else { "a binary stream" };
+        return Err(Fail(format!(
+            "standard output is a terminal: not writing {what} to it; redirect it to a file or a pipe, or give --force-tty"
+        )));
     }
     let key = keyfile::read_key_file(key_file)?;
     // The strength policy of `tag`, with chunks as the messages.
@@ -449,8 +459,7 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         };
         if let Err(e) = res {
             w.flush()?;
-            let held_note = if held.is_some() { "; nothing was released (--hold)" } else { "" };
-            return fail(&mut progress, format!("{e}{held_note}"));
+            return fail(&mut progress, unimac::formats::messages::held_message(&e.0, held.is_some()));
         }
         progress.update(recv.released(), recv.chunks());
         if n == 0 {

@@ -20,6 +20,16 @@ use crate::pool;
 use crate::split::{feed_split, Bytes, Metered, Absorb, SplitMac};
 use crate::strength::check_strength_for;
 
+/// A file's error line of `tag` ([`per_file`]): a directory named
+/// without `-r` points at `-r`.
+fn tag_error(e: String) -> String {
+    let e = per_file(e);
+    match e.strip_suffix(": is a directory") {
+        Some(name) => unimac::formats::messages::directory_needs_recursive(name, "-r"),
+        None => e,
+    }
+}
+
 /// Whether `path` can be opened as a message (a per-file error if not).
 fn check_readable(path: &Path) -> Result<(), String> {
     if path.as_os_str() == "-" {
@@ -31,7 +41,7 @@ fn check_readable(path: &Path) -> Result<(), String> {
         .metadata()
         .map_err(|e| format!("{name}: {}", io_msg(&e)))?;
     if m.is_dir() {
-        return Err(format!("{name}: is a directory"));
+        return Err(unimac::formats::messages::directory_needs_recursive(&name.to_string(), "-r"));
     }
     Ok(())
 }
@@ -328,7 +338,7 @@ type Hashed = Result<(registry::Pending, Option<Partial>), String>;
 /// `split` is given).
 fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac>) -> Hashed {
     let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
-    let whole = progress.feed(f, split, &mut p).map_err(|Fail(e)| per_file(e))?;
+    let whole = progress.feed(f, split, &mut p).map_err(|Fail(e)| tag_error(e))?;
     Ok((p, whole))
 }
 
@@ -336,7 +346,7 @@ fn hash_one(m: &NamedMac, f: &Path, progress: &Progress, split: Option<&SplitMac
 /// thread ([`crate::input::read_known`]: open, read, `fstat`, close).
 fn hash_known(m: &NamedMac, f: &Path, k: Option<Known>) -> Hashed {
     let mut p = m.start_deferred().map_err(|e| cite(&e.to_string()))?;
-    crate::input::read_known(f, k, |d| p.update(d)).map_err(|Fail(e)| per_file(e))?;
+    crate::input::read_known(f, k, |d| p.update(d)).map_err(|Fail(e)| tag_error(e))?;
     Ok((p, None))
 }
 
@@ -373,7 +383,7 @@ fn tag_pooled(
                     b.inc(d.len() as u64);
                 }
             };
-            crate::input::read_known(f, k, update).map_err(|Fail(e)| per_file(e))?;
+            crate::input::read_known(f, k, update).map_err(|Fail(e)| tag_error(e))?;
             Ok((p, None))
         });
         (i, Box::new(hashed))

@@ -68,3 +68,251 @@ fn advise_gives_one_answer_on_a_busy_machine() {
         assert!(out.contains("spread"), "{out}");
     }
 }
+
+// ---------------------------------------------------------------- streams
+
+/// The program a pseudo-terminal test runs (python3's `pty`): `unimac
+/// ARGS` with its standard output a new pseudo-terminal, stdin from the
+/// file named by $STDIN (or /dev/null); prints the exit status, then
+/// stderr, then the bytes that reached the terminal, as JSON.
+const ON_A_TTY: &str = r#"
+import json, os, pty, select, subprocess, sys
+master, slave = pty.openpty()
+src = open(os.environ.get("STDIN", os.devnull), "rb")
+p = subprocess.Popen(sys.argv[1:], stdin=src, stdout=slave, stderr=subprocess.PIPE)
+os.close(slave)
+got = b""
+while True:
+    r, _, _ = select.select([master], [], [], 0.2)
+    if r:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    elif p.poll() is not None:
+        break
+err = p.stderr.read()
+p.wait()
+print(json.dumps({"rc": p.returncode, "stderr": err.decode("utf-8", "replace"), "tty": len(got)}))
+"#;
+
+/// `unimac ARGS` (in `dir`) with stdout a pseudo-terminal: exit status,
+/// stderr, and the number of bytes that reached the terminal; `None` when
+/// there is no python3 to open one (the caller says SKIPPED).
+fn on_a_tty(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Option<(i64, String, u64)> {
+    let mut c = std::process::Command::new("python3");
+    c.arg("-c").arg(ON_A_TTY).arg(env!("CARGO_BIN_EXE_unimac")).args(args).current_dir(dir);
+    if let Some(s) = stdin {
+        c.env("STDIN", s);
+    }
+    let o = c.output().ok()?;
+    if !o.status.success() {
+        panic!("the pty helper failed: {}", text(&o.stderr));
+    }
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    Some((v["rc"].as_i64().unwrap(), v["stderr"].as_str().unwrap().to_string(), v["tty"].as_u64().unwrap()))
+}
+
+/// `stream` and `stream --verify` (with and without `--hold`) refuse a
+/// terminal as standard output: one line, exit 2, not a byte written to
+/// it; `--force-tty` writes all the same. On a real pseudo-terminal.
+#[test]
+fn stream_refuses_a_terminal() {
+    let d = scratch("tty");
+    assert!(run_in(&d, &["keygen", "hash127-aes", "-o", "K"]).status.success());
+    std::fs::write(d.join("data"), b"payload\n").unwrap();
+    let o = run_in(&d, &["stream", "-k", "K", "data"]);
+    assert!(o.status.success());
+    std::fs::write(d.join("S"), &o.stdout).unwrap();
+    let framing = "unimac: standard output is a terminal: not writing a binary stream to it; redirect it to a file or a pipe, or give --force-tty\n";
+    let payload = "unimac: standard output is a terminal: not writing the payload (it may be binary) to it; redirect it to a file or a pipe, or give --force-tty\n";
+    let cases: [(&[&str], Option<&str>, &str); 4] = [
+        (&["stream", "-k", "K", "data"], None, framing),
+        (&["stream", "-k", "K"], Some("data"), framing),
+        (&["stream", "--verify", "-k", "K", "S"], None, payload),
+        (&["stream", "--verify", "--hold", "-k", "K"], Some("S"), payload),
+    ];
+    for (args, stdin, want) in cases {
+        let Some((rc, err, tty)) = on_a_tty(&d, args, stdin.map(|s| d.join(s)).as_deref()) else {
+            eprintln!("SKIPPED: stream_refuses_a_terminal (no python3 to open a pseudo-terminal)");
+            return;
+        };
+        assert_eq!((rc, err.as_str(), tty), (2, want, 0), "{args:?}");
+    }
+    // Asked for: written.
+    let (rc, err, tty) = on_a_tty(&d, &["stream", "--force-tty", "-k", "K", "data"], None).unwrap();
+    assert_eq!((rc, err.as_str()), (0, ""));
+    assert!(tty > 0, "nothing reached the terminal");
+    let (rc, err, tty) = on_a_tty(&d, &["stream", "--verify", "--force-tty", "-k", "K", "S"], None).unwrap();
+    assert_eq!((rc, err.as_str()), (0, ""));
+    assert!(tty >= 8, "the payload did not reach the terminal ({tty} bytes)");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `--hold` says "nothing was released" once, with the reason.
+#[test]
+fn hold_says_nothing_was_released_once() {
+    let d = scratch("hold");
+    assert!(run_in(&d, &["keygen", "hash127-aes", "-o", "K"]).status.success());
+    std::fs::write(d.join("S"), b"UNIMAC-S").unwrap();
+    let o = run_in(&d, &["stream", "--verify", "--hold", "-k", "K", "S"]);
+    assert_eq!(
+        parts(&o),
+        (Some(1), "unimac: stream: the stream ended inside its header; nothing was released (--hold)\n".into(), String::new())
+    );
+    // A chunk that fails: the receiver's "nothing of it" becomes the
+    // hold's "nothing", once.
+    std::fs::write(d.join("data"), vec![7u8; 3000]).unwrap();
+    let mut s = run_in(&d, &["stream", "--chunk-size", "1000", "-k", "K", "data"]).stdout;
+    let n = s.len();
+    s[n - 20] ^= 1;
+    std::fs::write(d.join("S2"), &s).unwrap();
+    let o = run_in(&d, &["stream", "--verify", "--hold", "-k", "K", "S2"]);
+    let (rc, err, out) = parts(&o);
+    assert_eq!((rc, out.as_str()), (Some(1), ""));
+    assert_eq!(err.matches("nothing").count(), 1, "{err}");
+    assert!(err.ends_with("; nothing was released (--hold)\n"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+// ---------------------------------------------------------------- manifests
+
+/// A tree: `tree/a`, `tree/s/b`, a key `K`, and `out/`.
+fn tree(tag: &str) -> PathBuf {
+    let d = scratch(tag);
+    std::fs::create_dir_all(d.join("tree/s")).unwrap();
+    std::fs::create_dir_all(d.join("out")).unwrap();
+    std::fs::write(d.join("tree/a"), b"alpha\n").unwrap();
+    std::fs::write(d.join("tree/s/b"), b"beta\n").unwrap();
+    assert!(run_in(&d, &["keygen", "hash127-aes", "-o", "K"]).status.success());
+    d
+}
+
+/// `seal -r tree | cat > out/M`: the manifest's place is unknown, its
+/// root is recorded absolute, and `verify out/M` checks the tree (from any
+/// directory).
+#[test]
+fn a_manifest_through_a_pipe_verifies() {
+    let d = tree("pipe");
+    let o = run_in(&d, &["seal", "-k", "K", "-r", "tree"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Standard output was a pipe: the test's.
+    std::fs::write(d.join("out/M"), &o.stdout).unwrap();
+    let abs = std::fs::canonicalize(d.join("tree")).unwrap();
+    assert_eq!(text(&o.stdout).lines().nth(1).unwrap(), format!("root {}", abs.display()));
+    let o = run_in(&d, &["verify", "-k", "K", "out/M"]);
+    let want = format!("manifest: SEAL OK\n{0}/a: OK\n{0}/s/b: OK\n", abs.display());
+    assert_eq!(parts(&o), (Some(0), String::new(), want.clone()));
+    let o = run_in(&d.join("out"), &["verify", "-k", "../K", "M"]);
+    assert_eq!(parts(&o), (Some(0), String::new(), want));
+    // A list of files too: `base` absolute.
+    let o = run_in(&d, &["seal", "-k", "K", "tree/a"]);
+    let cwd = std::fs::canonicalize(&d).unwrap();
+    assert_eq!(text(&o.stdout).lines().nth(1).unwrap(), format!("base {}", cwd.display()));
+    // `-o` and `> FILE` as before: relative to the manifest's directory.
+    assert!(run_in(&d, &["seal", "-k", "K", "-r", "tree", "-o", "out/M2"]).status.success());
+    assert_eq!(std::fs::read_to_string(d.join("out/M2")).unwrap().lines().nth(1).unwrap(), "root ../tree");
+    let f = std::fs::File::create(d.join("out/M3")).unwrap();
+    let o = bin().args(["seal", "-k", "K", "-r", "tree"]).current_dir(&d).stdout(f).output().unwrap();
+    assert!(o.status.success());
+    assert_eq!(std::fs::read_to_string(d.join("out/M3")).unwrap().lines().nth(1).unwrap(), "root ../tree");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A missing root is one error line, exit 2, nothing checked; `--root DIR`
+/// checks the tree where it is now (files added under it found).
+#[test]
+fn verify_root_elsewhere_and_a_missing_root() {
+    let d = tree("root");
+    assert!(run_in(&d, &["seal", "-k", "K", "-r", "tree", "-o", "out/M"]).status.success());
+    std::fs::rename(d.join("tree"), d.join("restored")).unwrap();
+    let o = run_in(&d, &["verify", "-k", "K", "out/M"]);
+    assert_eq!(
+        parts(&o),
+        (
+            Some(2),
+            "unimac: root out/../tree: no such directory (the sealed tree, where the manifest records it from its own directory); nothing was checked: to check the tree where it is now, give --root DIR\n".into(),
+            String::new()
+        )
+    );
+    let o = run_in(&d, &["verify", "-k", "K", "--root", "restored", "out/M"]);
+    assert_eq!(parts(&o), (Some(0), String::new(), "manifest: SEAL OK\nrestored/a: OK\nrestored/s/b: OK\n".into()));
+    std::fs::write(d.join("restored/new"), b"x").unwrap();
+    std::fs::write(d.join("restored/a"), b"changed\n").unwrap();
+    let o = run_in(&d, &["verify", "-k", "K", "--root", "restored", "out/M"]);
+    let (rc, _, out) = parts(&o);
+    assert_eq!((rc, out.as_str()), (Some(1), "manifest: SEAL OK\nrestored/a: CHANGED\nrestored/s/b: OK\nrestored/new: ADDED\n"));
+    // A root that is a file now: one line too.
+    std::fs::write(d.join("tree"), b"").unwrap();
+    let o = run_in(&d, &["verify", "-k", "K", "out/M"]);
+    assert_eq!(parts(&o).0, Some(2));
+    assert_eq!(text(&o.stderr), "unimac: root out/../tree: not a directory now; nothing was checked\n");
+    // --root is for a manifest.
+    let o = run_in(&d, &["tag", "-k", "K", "restored/s/b"]);
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    let o = run_in(&d, &["verify", "-k", "K", "--root", "restored", "SUMS"]);
+    assert_eq!(
+        parts(&o),
+        (Some(2), "unimac: --root applies to one sealed manifest ('unimac seal' output), not to check files\n".into(), String::new())
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+// ---------------------------------------------------------------- defaults
+
+/// `keygen` without a name makes a hash127-aes key and says so; `bound
+/// NAME` without `--max-bytes` takes 1 MiB and says so.
+#[test]
+fn keygen_and_bound_defaults() {
+    let d = scratch("defaults");
+    let o = run_in(&d, &["keygen", "-o", "K"]);
+    assert_eq!(
+        parts(&o),
+        (Some(0), "unimac: keygen: no MAC named: a hash127-aes key (stateless; name another MAC to choose it)\n".into(), String::new())
+    );
+    assert!(std::fs::read_to_string(d.join("K")).unwrap().starts_with("unimac-key hash127-aes\n"));
+    let o = run(&["bound", "hash127-aes"]);
+    let (rc, err, out) = parts(&o);
+    assert_eq!((rc, err.as_str()), (Some(0), ""));
+    assert_eq!(
+        out.lines().nth(1).unwrap(),
+        "  attack: C = 1 tagged messages, D = 1 forgery attempts, messages of at most L = 1048576 bytes (the default, 1 MiB: --max-bytes not given)"
+    );
+    let given = text(&run(&["bound", "hash127-aes", "--max-bytes", "1MiB"]).stdout);
+    assert!(!given.contains("the default"), "{given}");
+    assert_eq!(out.lines().next(), given.lines().next());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `-r` is a flag in every command: `seal -r DIR`, `seal DIR -r` and
+/// `seal --recursive DIR` are the same; `seal DIR` and `tag DIR` point at
+/// `-r`.
+#[test]
+fn r_is_a_flag_everywhere() {
+    let d = tree("flag");
+    let mut sealed = Vec::new();
+    for args in [&["seal", "-k", "K", "-r", "tree"][..], &["seal", "-k", "K", "tree", "-r"], &["seal", "-k", "K", "--recursive", "tree"]] {
+        let o = run_in(&d, args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        sealed.push(text(&o.stdout).lines().take(5).collect::<Vec<_>>().join("\n"));
+    }
+    assert!(sealed.iter().all(|s| *s == sealed[0]), "{sealed:?}");
+    let o = run_in(&d, &["seal", "-k", "K", "tree"]);
+    assert_eq!(
+        parts(&o),
+        (Some(1), "unimac: tree: is a directory: give -r to take the files under it\nunimac: no manifest written\n".into(), String::new())
+    );
+    let o = run_in(&d, &["tag", "-k", "K", "tree"]);
+    assert_eq!(parts(&o), (Some(1), "unimac: tree: is a directory: give -r to take the files under it\n".into(), String::new()));
+    let o = run_in(&d, &["seal", "-k", "K", "-r", "tree", "out"]);
+    assert_eq!(
+        parts(&o),
+        (Some(2), "unimac: -r seals one directory: give one DIR, not 2 (no FILE or --files-from with it)\n".into(), String::new())
+    );
+    let o = run_in(&d, &["seal", "-k", "K", "-r"]);
+    assert_eq!(parts(&o), (Some(2), "unimac: -r seals one directory: give it ('unimac seal -k K -r DIR')\n".into(), String::new()));
+    let _ = std::fs::remove_dir_all(&d);
+}

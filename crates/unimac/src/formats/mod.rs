@@ -36,6 +36,11 @@ pub(crate) mod fsio;
 pub mod keyfile;
 pub mod manifest;
 #[cfg(feature = "frontends")]
+pub mod messages;
+#[cfg(not(feature = "frontends"))]
+#[allow(dead_code, unreachable_pub)]
+pub(crate) mod messages;
+#[cfg(feature = "frontends")]
 pub mod policy;
 #[cfg(not(feature = "frontends"))]
 #[allow(dead_code, unreachable_pub)]
