@@ -34,7 +34,7 @@ pub struct VerifyOpts {
 }
 
 /// Improperly formatted lines named one by one without `--warn`.
-const SHOWN_MALFORMED: usize = 3;
+const SHOWN_MALFORMED: usize = unimac::formats::messages::SHOWN_MALFORMED;
 
 /// The arguments of `verify` split into the MAC name (if the first one is a
 /// MAC's name) and check files.
@@ -422,10 +422,7 @@ fn verify(
         return Ok(good);
     }
     if malformed > 0 {
-        eprintln!(
-            "unimac: WARNING: {malformed} {} improperly formatted",
-            plural(malformed, "line is", "lines are")
-        );
+        eprintln!("unimac: {}", unimac::formats::messages::malformed_count(malformed));
     }
     if other_mac > 0 {
         eprintln!(
@@ -510,7 +507,7 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
         // The first few are named; a file of another format is then
         // summed up (--warn names every one).
         if !opts.status && (opts.warn || t.malformed <= SHOWN_MALFORMED) {
-            notes.push(format!("unimac: {sums_name}: {}: improperly formatted {name} line", i + 1));
+            notes.push(format!("unimac: {}", unimac::formats::messages::malformed_line(sums_name, i + 1, name)));
             if !opts.warn && t.malformed == SHOWN_MALFORMED {
                 notes.push(format!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)"));
             }

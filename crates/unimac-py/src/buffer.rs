@@ -88,16 +88,32 @@ impl Data<'_> {
     }
 }
 
+/// The `TypeError` for a `str` given as `what`: a key written in hex (an
+/// even number of hex digits) is meant as the bytes it spells, which
+/// `bytes.fromhex` gives (`.encode()` would give a key of twice the length,
+/// its characters); anything else is to be encoded, as hashlib says.
+fn str_given(what: &str, s: &str) -> String {
+    let hex = !s.is_empty() && s.len() % 2 == 0 && s.bytes().all(|c| c.is_ascii_hexdigit());
+    if what == "key" && hex {
+        format!(
+            "key: keys are bytes, not str: this str is {} hex digits; for the {}-byte key they spell, pass bytes.fromhex(key) (key.encode() would make a {}-byte key of its characters)",
+            s.len(),
+            s.len() / 2,
+            s.len()
+        )
+    } else {
+        format!("{what}: strings must be encoded before hashing (got str; use .encode())")
+    }
+}
+
 /// The bytes of `obj` (any C-contiguous buffer); `str` is a `TypeError`, as
 /// in hashlib.
 pub fn data<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Data<'py>> {
     if let Ok(b) = obj.downcast::<PyBytes>() {
         return Ok(Data::Bytes(b.clone()));
     }
-    if obj.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(format!(
-            "{what}: strings must be encoded before hashing (got str; use .encode())"
-        )));
+    if let Ok(text) = obj.downcast::<PyString>() {
+        return Err(PyTypeError::new_err(str_given(what, &text.to_string_lossy())));
     }
     let mut view = Box::new(PyBufferView {
         buf: std::ptr::null_mut(),

@@ -281,7 +281,8 @@ type Verified = (
 /// directory its names resolve against; else against `base_dir` or the
 /// current directory).
 #[pyfunction]
-#[pyo3(name = "_verify_manifest", signature = (text, manifest_path, base_dir, key_path, key_name, key))]
+#[pyo3(name = "_verify_manifest", signature = (text, manifest_path, base_dir, key_path, key_name, key, root = None))]
+#[allow(clippy::too_many_arguments)]
 fn verify_manifest(
     py: Python<'_>,
     text: Option<Vec<u8>>,
@@ -290,6 +291,7 @@ fn verify_manifest(
     key_path: Option<PathBuf>,
     key_name: Option<String>,
     key: Option<&Bound<'_, PyAny>>,
+    root: Option<PathBuf>,
 ) -> PyResult<Verified> {
     let k = key_of(py, key_path.clone(), key_name.as_deref(), key)?;
     let Some(desc) = k.desc() else {
@@ -328,13 +330,15 @@ fn verify_manifest(
     let report = py
         .allow_threads(|| {
             let dir = match (&manifest_path, &base_dir) {
+                // `root=DIR`: the tree where it is now.
+                _ if root.is_some() => root.clone().unwrap_or_default(),
                 (Some(p), _) => manifest::resolve_dir(Some(p), &m.place),
                 (None, Some(b)) => manifest::resolve_dir(Some(&b.join("manifest")), &m.place),
                 (None, None) => manifest::resolve_dir(None, &m.place),
             };
             manifest::check_files_at(&m, &k, &dir, manifest_path.as_deref(), None)
         })
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| PyValueError::new_err(e.to_string().replace("--root DIR", "root=DIR")))?;
     let files = report
         .files
         .iter()
@@ -369,7 +373,26 @@ fn verify_manifest(
     Ok((true, files, added, unexpected, report.errors))
 }
 
+/// `verify_check_file`'s warning for line `line` of `shown`, as `unimac
+/// verify` words it (the library's one text).
+#[pyfunction]
+#[pyo3(name = "_msg_malformed_line")]
+fn msg_malformed_line(shown: &str, line: usize, name: &str) -> String {
+    unimac::formats::messages::malformed_line(shown, line, name)
+}
+
+/// `verify_check_file`'s count of improperly formatted lines, as `unimac
+/// verify` ends with it.
+#[pyfunction]
+#[pyo3(name = "_msg_malformed_count")]
+fn msg_malformed_count(n: usize) -> String {
+    unimac::formats::messages::malformed_count(n)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(msg_malformed_line, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_malformed_count, m)?)?;
+    m.add("_SHOWN_MALFORMED", unimac::formats::messages::SHOWN_MALFORMED)?;
     m.add_function(wrap_pyfunction!(load_key, m)?)?;
     m.add_function(wrap_pyfunction!(save_key, m)?)?;
     m.add_function(wrap_pyfunction!(format_check_line, m)?)?;

@@ -502,5 +502,6 @@ def verify_manifest(
     key: Union[_StrPath, Tuple[str, _ReadableBuffer], KeyFile],
     *,
     base_dir: Optional[_BytesOrStrPath] = None,
+    root: Optional[_BytesOrStrPath] = None,
 ) -> ManifestResult:
     """Check a sealed manifest as ``unimac verify --key-file KEY MANIFEST``."""

@@ -20,6 +20,7 @@ format character (``\\xNN``, ``\\u{NNNN}``: docs/WIRE.md section 9.3).
 from __future__ import annotations
 
 import os
+import warnings
 from collections import namedtuple as _namedtuple
 
 # The annotations' names, for type checkers only: with `from __future__
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from typing import List, Optional, Tuple, Union
 
 from . import _unimac
+
+_SHOWN_MALFORMED: int = _unimac._SHOWN_MALFORMED
 
 __all__ = [
     "CheckLine",
@@ -285,8 +288,12 @@ def verify_check_file(
     directory); a one-time key is never spent by checking.
 
     Everything is good when every status is ``"OK"``. Improperly formatted
-    lines are skipped (``strict=True``: ``ValueError`` naming the first);
-    a file without any properly formatted line raises ``ValueError``.
+    lines are skipped with a ``UserWarning`` each (the first three, named as
+    ``unimac verify`` names them: ``SUMS: 3: improperly formatted
+    hash127-aes line``) and one that counts them (``WARNING: 1 line is
+    improperly formatted``), as ``unimac verify`` warns on stderr
+    (``strict=True``: ``ValueError`` naming the first); a file without any
+    properly formatted line raises ``ValueError``.
 
     ``zero=True`` reads the lines of ``unimac tag -z`` (``unimac verify
     -z``): each ended by NUL, its name as it is (a newline is part of it).
@@ -322,6 +329,7 @@ def verify_check_file(
         return _unimac._check_file(name, k, os.fsdecode(file), tag, nonce)
 
     seen = {}  # canonical nonce -> (tag, line number)
+    malformed = 0
     out: List[CheckResult] = []
     found = False
     with _open_list(path, "check file") as f:
@@ -347,7 +355,12 @@ def verify_check_file(
                     continue
             if decoded is None:
                 if strict:
-                    raise ValueError(f"{shown}: {i}: improperly formatted {name} line")
+                    raise ValueError(_unimac._msg_malformed_line(shown, i, name))
+                # Warned as `unimac verify` says it: the first few named,
+                # then counted.
+                malformed += 1
+                if malformed <= _SHOWN_MALFORMED:
+                    warnings.warn(_unimac._msg_malformed_line(shown, i, name), UserWarning, stacklevel=2)
                 continue
             found = True
             _, nonce, tag, file = decoded
@@ -376,4 +389,6 @@ def verify_check_file(
                 out.append(CheckResult(filename, "OK" if good else "FAILED"))
     if not found:
         raise ValueError(f"{shown}: no properly formatted {name} lines found")
+    if malformed:
+        warnings.warn(_unimac._msg_malformed_count(malformed), UserWarning, stacklevel=2)
     return out

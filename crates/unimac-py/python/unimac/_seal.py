@@ -194,6 +194,7 @@ def verify_manifest(
     key: Union[str, "os.PathLike[str]", Tuple[str, bytes], KeyFile],
     *,
     base_dir=None,
+    root=None,
 ) -> ManifestResult:
     """Check a sealed manifest of :func:`seal` or ``unimac seal`` (its path,
     or its bytes) as ``unimac verify --key-file KEY MANIFEST`` does: the
@@ -205,7 +206,12 @@ def verify_manifest(
     renamed, or unexpected (named pipes and devices are never opened).
     Names resolve against the directory the manifest records, relative to
     the manifest's own directory (``base_dir`` for a manifest given as
-    bytes; default: the current directory).
+    bytes; default: the current directory). ``root=DIR`` checks the files
+    under ``DIR`` instead, wherever the manifest records them (a tree
+    restored or copied elsewhere; ``unimac verify --root DIR``). A sealed
+    directory that is missing raises ``ValueError`` (one message naming
+    where it was looked for; nothing is checked), as ``unimac verify``
+    exits 2.
 
     ``key``: a key file (its path) or ``(name, key)``; one-time MACs never
     seal (``ValueError``). A manifest sealed with another key raises
@@ -232,7 +238,13 @@ def verify_manifest(
     else:
         text = bytes(manifest)
     seal_ok, rows, added, unexpected, errors = _unimac._verify_manifest(
-        text, path, None if base_dir is None else os.fspath(base_dir), key_path, key_name, key_bytes
+        text,
+        path,
+        None if base_dir is None else os.fspath(base_dir),
+        key_path,
+        key_name,
+        key_bytes,
+        None if root is None else os.fspath(root),
     )
     files = [
         ManifestFile(

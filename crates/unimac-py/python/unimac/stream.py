@@ -9,6 +9,31 @@ reordered or foreign chunk, or a stream cut short, reading raises
 is ever returned. The file objects work with ``shutil.copyfileobj``,
 ``tarfile`` (stream modes ``"w|"``/``"r|"``) and ``gzip``.
 
+**A stream authenticates; it does not encrypt.** The payload is in the
+stream as it was written: a tar file streamed is readable by anyone who
+has the stream. For secrecy, encrypt first and stream the ciphertext
+(``tar c DIR | age -r RECIPIENT | unimac stream -k K > backup.ums``, back
+with ``unimac stream --verify --hold -k K backup.ums | age -d -i ID | tar
+x``): the stream then refuses a changed or cut backup before the
+decryption reads a byte of it.
+
+**tarfile needs a stream mode.** A stream can be read once, front to
+back, and not seeked: ``tarfile.open(fileobj=f, mode="r")`` fails on its
+first seek (``io.UnsupportedOperation``); open it with ``mode="r|"`` (and
+write with ``"w|"``):
+
+>>> import io, tarfile, unimac, unimac.stream
+>>> key = ("hash127-aes", bytes(range(32)))
+>>> info = tarfile.TarInfo("hello.txt"); info.size = 6
+>>> wire = io.BytesIO()
+>>> with unimac.stream.open(wire, "wb", key=key) as f:
+...     with tarfile.open(fileobj=f, mode="w|") as tar:
+...         tar.addfile(info, io.BytesIO(b"hello\n"))
+>>> with unimac.stream.open(io.BytesIO(wire.getvalue()), "rb", key=key) as f:
+...     with tarfile.open(fileobj=f, mode="r|") as tar:
+...         [(m.name, tar.extractfile(m).read()) for m in tar]
+[('hello.txt', b'hello\n')]
+
 >>> import io, unimac, unimac.stream
 >>> key = ("hash127-aes", unimac.keygen("hash127-aes"))
 >>> wire = io.BytesIO()

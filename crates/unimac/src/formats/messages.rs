@@ -27,6 +27,10 @@ pub fn root_missing(shown: &str, door: &str) -> String {
     )
 }
 
+/// Improperly formatted lines of a check file named one by one before
+/// they are only counted (unless every one is asked for: `verify -w`).
+pub const SHOWN_MALFORMED: usize = 3;
+
 /// The warning for `n` improperly formatted lines of a check file, as
 /// `unimac verify` ends with it and Python's `verify_check_file` warns.
 pub fn malformed_count(n: usize) -> String {
