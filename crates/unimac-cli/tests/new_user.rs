@@ -316,3 +316,18 @@ fn r_is_a_flag_everywhere() {
     assert_eq!(parts(&o), (Some(2), "unimac: -r seals one directory: give it ('unimac seal -k K -r DIR')\n".into(), String::new()));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `stream --help` and the manual page say that a stream authenticates
+/// and does not encrypt, with the cipher to add; `keygen --help` names its
+/// default; `verify --help` has `--root`.
+#[test]
+fn help_says_what_streams_do_not_do() {
+    let help = text(&run(&["stream", "--help"]).stdout);
+    assert!(help.contains("A stream AUTHENTICATES and does NOT ENCRYPT"), "{help}");
+    assert!(help.contains("'tar c DIR | age -r RECIPIENT | unimac stream -k K > backup.ums'"), "{help}");
+    assert!(help.contains("--force-tty"), "{help}");
+    let man = text(&run(&["manpage"]).stdout);
+    assert!(man.contains("does NOT ENCRYPT"), "the manual page lacks it");
+    assert!(text(&run(&["keygen", "--help"]).stdout).contains("Default: hash127-aes"));
+    assert!(text(&run(&["verify", "--help"]).stdout).contains("--root <DIR>"));
+}

@@ -340,7 +340,10 @@ def test_verify_check_file_reports_each_line(cli, tmp_path, monkeypatch):
         "wc-mmh32x4", "caf\xe9", bytes(16), nonce=unimac.parse_check_line(lines[2]).nonce
     )
     (tmp_path / "SUMS").write_bytes(b"".join(lines) + b"garbage\n" + other + reuse)
-    got = unimac.verify_check_file("SUMS", "k.key")
+    # The garbage line is skipped with the command line's warnings.
+    with pytest.warns(UserWarning) as w:
+        got = unimac.verify_check_file("SUMS", "k.key")
+    assert [str(x.message) for x in w] == ["SUMS: 6: improperly formatted wc-mmh32x4 line", "WARNING: 1 line is improperly formatted"]
     assert [r.filename for r in got] == names + ["x", "caf\xe9"]
     statuses = [r.status for r in got]
     assert statuses[0] == "FAILED"
@@ -351,7 +354,7 @@ def test_verify_check_file_reports_each_line(cli, tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="SUMS: 6: improperly formatted wc-mmh32x4 line"):
         unimac.verify_check_file("SUMS", "k.key", strict=True)
     (tmp_path / "EMPTY").write_bytes(b"garbage\n")
-    with pytest.raises(ValueError, match="no properly formatted wc-mmh32x4 lines found"):
+    with pytest.raises(ValueError, match="no properly formatted wc-mmh32x4 lines found"), pytest.warns(UserWarning, match="EMPTY: 1: improperly formatted"):
         unimac.verify_check_file("EMPTY", "k.key")
     with pytest.raises(FileNotFoundError):
         unimac.verify_check_file("NONE", "k.key")

@@ -57,21 +57,25 @@ def statuses(result):
 def test_stateless_manifests_are_byte_identical(tree, cli):
     keyed("hash127-aes")
     py = unimac.seal("d", "hash127-aes.key", recursive=True)
-    o = run(cli, "seal", "--key-file", "hash127-aes.key", "-r", "d")
+    # Both in the current directory: the command line writing to a file
+    # there (to a pipe its place would be unknown, and it would record the
+    # tree's absolute path, docs/WIRE.md 9.6).
+    o = run(cli, "seal", "--key-file", "hash127-aes.key", "-r", "d", "-o", "M.cli")
     assert o.returncode == 0, o.stderr
-    assert py == o.stdout
+    assert py == read("M.cli")
     lines = py.splitlines()
     assert lines[0].startswith(b"unimac-manifest 2 hash127-aes ") and lines[1] == b"root d"
     assert lines[-1].startswith(b"seal ")
     assert any(line.startswith(b"\\") and line.endswith(b" 1 back\\\\slash") for line in lines)
     # Files as given, in that order; a (name, key) pair gives the same bytes.
     files = ["d/sub/c", "d/a", "d/back\\slash"]
-    o = run(cli, "seal", "--key-file", "hash127-aes.key", *files)
+    o = run(cli, "seal", "--key-file", "hash127-aes.key", *files, "-o", "F.cli")
     assert o.returncode == 0, o.stderr
+    cli_bytes = read("F.cli")
     name, key, _ = unimac.load_key("hash127-aes.key")
-    assert unimac.seal(files, (name, key)) == o.stdout
-    assert unimac.seal(files, "hash127-aes.key", name="mac-hash127-aes") == o.stdout
-    assert unimac.verify_manifest(o.stdout, (name, key)).ok
+    assert unimac.seal(files, (name, key)) == cli_bytes
+    assert unimac.seal(files, "hash127-aes.key", name="mac-hash127-aes") == cli_bytes
+    assert unimac.verify_manifest(cli_bytes, (name, key)).ok
 
 
 def test_python_manifest_verifies_with_the_cli(tree, cli):

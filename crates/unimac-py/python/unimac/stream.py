@@ -28,11 +28,11 @@ write with ``"w|"``):
 >>> wire = io.BytesIO()
 >>> with unimac.stream.open(wire, "wb", key=key) as f:
 ...     with tarfile.open(fileobj=f, mode="w|") as tar:
-...         tar.addfile(info, io.BytesIO(b"hello\n"))
+...         tar.addfile(info, io.BytesIO(b"hello\\n"))
 >>> with unimac.stream.open(io.BytesIO(wire.getvalue()), "rb", key=key) as f:
 ...     with tarfile.open(fileobj=f, mode="r|") as tar:
 ...         [(m.name, tar.extractfile(m).read()) for m in tar]
-[('hello.txt', b'hello\n')]
+[('hello.txt', b'hello\\n')]
 
 >>> import io, unimac, unimac.stream
 >>> key = ("hash127-aes", unimac.keygen("hash127-aes"))
