@@ -93,7 +93,7 @@ impl Data<'_> {
 /// `bytes.fromhex` gives (`.encode()` would give a key of twice the length,
 /// its characters); anything else is to be encoded, as hashlib says.
 fn str_given(what: &str, s: &str) -> String {
-    let hex = !s.is_empty() && s.len() % 2 == 0 && s.bytes().all(|c| c.is_ascii_hexdigit());
+    let hex = !s.is_empty() && s.len().is_multiple_of(2) && s.bytes().all(|c| c.is_ascii_hexdigit());
     if what == "key" && hex {
         format!(
             "key: keys are bytes, not str: this str is {} hex digits; for the {}-byte key they spell, pass bytes.fromhex(key) (key.encode() would make a {}-byte key of its characters)",
