@@ -113,6 +113,8 @@
 //! let tag = mac.tag(b"attack at dawn");             // unimac::Tag<16>, no allocation
 //! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
 //! assert!(mac.verify(b"attack at dusk", &tag).is_err()); // Err(MacError), never Ok
+//! let hex = tag.to_string();                        // lowercase hex, as check lines write tags ({:x} too)
+//! assert_eq!(hex.parse::<unimac::Tag<16>>(), Ok(tag)); // FromStr: an Error naming the length or the bad digit
 //!
 //! // The RustCrypto traits (universal-hash 0.6, digest 0.11), re-exported as
 //! // unimac::universal_hash and unimac::digest: UniversalHash + KeyInit for
