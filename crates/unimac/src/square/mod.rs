@@ -46,6 +46,8 @@ pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod pairkey;
 pub(crate) mod portable;
 #[cfg(feature = "reference")]
 pub(crate) mod reference;
