@@ -1,11 +1,13 @@
 //! Reading messages: every input is read with `read()` into buffers (no
 //! memory map, so a file that changes while it is read can only give other
-//! bytes, never a fault). A regular file longer than one [`BUF`] is read by
-//! a helper thread into a few buffers in turn while the hash consumes the
-//! previous one, so reading and hashing overlap. Buffers of 1 MiB (the size
-//! `dd bs=1M` uses) stay in the caches; 4 and 8 MiB buffers cost more
-//! system time than the parallel hashing of a bigger slice saved
-//! (docs/perf/cli.md).
+//! bytes, never a fault: a mapped file cut short under the reader would be
+//! a SIGBUS). A regular file of [`BUF`] bytes or more is read in buffers
+//! sized from this CPU's L2 cache, read at run time ([`cache::plan`]), so
+//! the bytes copied in are still in the L2 when they are hashed: with two
+//! or more CPUs a helper thread reads it into a few buffers in turn while
+//! the hash consumes the previous one (or, big enough, it is read in
+//! stripes on every thread, [`read_message_stripes`]); with one CPU one
+//! buffer is read and hashed in turn, as `dd` reuses one (docs/perf/cli.md).
 //!
 //! A regular file is read under the library's rule for files that change
 //! while they are read (`unimac::formats::race`): its stamp (size, mtime,
@@ -38,9 +40,12 @@ use unimac::formats::walk::Tree;
 
 use crate::fail::Fail;
 
-/// The size of each read buffer.
+/// The size at which a regular file is big: one shorter is read into one
+/// buffer of its own size, one this long or longer in buffers sized from
+/// the CPU's L2 ([`cache::plan`]).
 pub const BUF: usize = 1 << 20;
-/// Buffers in flight: one being hashed, the others being filled.
+/// Buffers in flight when a helper thread reads ahead: one being hashed,
+/// the others being filled.
 const BUFFERS: usize = 4;
 
 /// The name to show for a path (`-`/None is stdin), safe for a terminal:
@@ -394,19 +399,31 @@ pub fn read_message_limited(
 fn read_message_as(path: Option<&Path>, limit: u64, regular: bool, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
     let name = shown(path);
     let Some(p) = path.filter(|_| !is_stdin(path)) else {
-        return read_stream(io::stdin().lock(), &name, limit, BUF, None, f);
+        return read_stream(io::stdin().lock(), &name, limit, cache::plan().stripe, None, f);
     };
     let (file, meta) = open_input(p, &name, regular)?;
     read_open(file, meta, &name, limit, &mut f)
 }
 
 /// [`read_message_limited`] of a file opened, its metadata `meta`.
-fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnMut(&[u8])) -> Result<bool, Fail> {
+fn read_open(file: File, meta: Metadata, name: &str, limit: u64, f: impl FnMut(&[u8])) -> Result<bool, Fail> {
+    read_open_planned(file, meta, name, limit, f, cache::plan())
+}
+
+/// [`read_open`] with the buffers of `plan`.
+fn read_open_planned(
+    file: File,
+    meta: Metadata,
+    name: &str,
+    limit: u64,
+    mut f: impl FnMut(&[u8]),
+    plan: cache::Plan,
+) -> Result<bool, Fail> {
     if meta.is_dir() {
         return Err(Fail(format!("cannot read {name}: is a directory")));
     }
     if !meta.is_file() {
-        return read_stream(file, name, limit, BUF, None, f);
+        return read_stream(file, name, limit, cache::plan().stripe, None, f);
     }
     let w = ReadWindow::since(Stamp::of(&meta));
     let mut over = false;
@@ -414,7 +431,7 @@ fn read_open(file: File, meta: Metadata, name: &str, limit: u64, mut f: impl FnM
     // then only the stamps compare (the rule's check of the bytes read).
     under_rule(&w, &file, &|| name.to_string(), &mut f, |sink| {
         if meta.len() >= BUF as u64 && limit == u64::MAX {
-            return Ok(Some(read_pipelined(&file, name, sink)?));
+            return Ok(Some(read_planned(&file, name, sink, plan)?));
         }
         let mut total = 0u64;
         // A buffer the size of the file (and one byte to see its end): no
@@ -572,6 +589,7 @@ pub fn read_below(path: &Path, max: u64, mut f: impl FnMut(&[u8])) -> Result<boo
     read_open(file, meta, &name, u64::MAX, &mut f).map(|_| true)
 }
 
+mod cache;
 mod stripes;
 pub use stripes::{read_message_stripes, Piece, Stripes, SPLIT_MIN};
 
@@ -599,13 +617,32 @@ fn fill(mut file: &File, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// Read a big regular file on a helper thread into [`BUFFERS`] buffers of
-/// [`BUF`] bytes in turn, feeding each full one to `f`; the bytes read.
-fn read_pipelined(file: &File, name: &str, f: &mut dyn FnMut(&[u8])) -> Result<u64, Fail> {
+/// Read a big regular file under `plan` ([`cache::plan`]), feeding every
+/// slice to `f`; the bytes read. With read-ahead, a helper thread reads it
+/// into [`BUFFERS`] buffers of `plan.pipelined` bytes in turn while `f`
+/// takes the previous one; without (one CPU), one buffer of `plan.stripe`
+/// bytes is read and fed in turn.
+fn read_planned(file: &File, name: &str, f: &mut dyn FnMut(&[u8]), plan: cache::Plan) -> Result<u64, Fail> {
+    let in_turn = |f: &mut dyn FnMut(&[u8]), size: usize| -> Result<u64, Fail> {
+        let mut buf = vec![0u8; size];
+        let mut total = 0u64;
+        loop {
+            let n = fill(file, &mut buf).map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
+            f(&buf[..n]);
+            total += n as u64;
+            if n < buf.len() {
+                return Ok(total);
+            }
+        }
+    };
+    if !plan.read_ahead {
+        return in_turn(f, plan.stripe);
+    }
+    let size = plan.pipelined;
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(BUFFERS);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
     for _ in 0..BUFFERS {
-        let _ = empty_tx.send(vec![0u8; BUF]);
+        let _ = empty_tx.send(vec![0u8; size]);
     }
     std::thread::scope(|scope| {
         let reader = move || {
@@ -624,17 +661,7 @@ fn read_pipelined(file: &File, name: &str, f: &mut dyn FnMut(&[u8])) -> Result<u
             .is_err()
         {
             // No thread: read in turn instead.
-            let mut buf = vec![0u8; BUF];
-            let mut total = 0u64;
-            loop {
-                let n = fill(file, &mut buf)
-                    .map_err(|e| Fail(format!("cannot read {name}: {}", io_msg(&e))))?;
-                f(&buf[..n]);
-                total += n as u64;
-                if n < buf.len() {
-                    return Ok(total);
-                }
-            }
+            return in_turn(f, plan.stripe);
         }
         let mut total = 0u64;
         loop {
@@ -654,8 +681,8 @@ fn read_pipelined(file: &File, name: &str, f: &mut dyn FnMut(&[u8])) -> Result<u
     })
 }
 
-/// Read `input` to its end (or until more than `limit` bytes) in 1 MiB
-/// buffers; whether it went past `limit`.
+/// Read `input` to its end (or until more than `limit` bytes) into one
+/// buffer of `cap` bytes; whether it went past `limit`.
 fn read_stream(
     mut input: impl Read,
     name: &str,
@@ -812,5 +839,54 @@ mod tests {
             std::fs::remove_file(&p).expect("remove");
         }
         let _ = std::fs::remove_dir(&dir);
+    }
+
+    /// Every plan of buffers (the L2 shares of Zen 3, Zen 4 and Sapphire
+    /// Rapids; read ahead on a helper thread or in turn) feeds a file whole
+    /// and in order at every size around its buffers, the empty file
+    /// included; a file cut short or grown while it is read is "changed
+    /// while reading", an error, never a crash.
+    #[test]
+    fn every_plan_feeds_files_whole_and_sees_them_change() {
+        let dir = std::env::temp_dir().join(format!("unimac-plans-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let data_of = |len: usize| -> Vec<u8> {
+            (0..len).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(23) as u8).collect()
+        };
+        let read = |p: &Path, plan: cache::Plan, f: &mut dyn FnMut(&[u8])| {
+            let (file, meta) = open_input(p, "F", false)?;
+            read_open_planned(file, meta, "F", u64::MAX, f, plan)
+        };
+        for l2 in [512usize << 10, 1 << 20, 2 << 20] {
+            for ahead in [true, false] {
+                let plan = cache::Plan::of_l2(l2, ahead);
+                let b = if ahead { plan.pipelined } else { plan.stripe };
+                for len in [0, 1, b - 1, b, b + 1, BUF - 1, BUF, BUF + 1, 3 * BUF + 5, 5 * b + b / 2] {
+                    let data = data_of(len);
+                    let p = dir.join(format!("f{len}"));
+                    std::fs::write(&p, &data).expect("write");
+                    let mut got = Vec::new();
+                    read(&p, plan, &mut |d| got.extend_from_slice(d)).map_err(|e| e.0).expect("read");
+                    assert!(got == data, "{plan:?}, {len} bytes: fed bytes differ");
+                    std::fs::remove_file(&p).expect("remove");
+                }
+                // Cut to a third, cut to nothing, grown: at the first slice.
+                let len = 8 * BUF + 3;
+                for cut in [Some(len / 3), Some(0), None] {
+                    let p = dir.join("changing");
+                    std::fs::write(&p, data_of(len)).expect("write");
+                    let mut first = true;
+                    let r = read(&p, plan, &mut |_| {
+                        if std::mem::take(&mut first) {
+                            let w = std::fs::OpenOptions::new().write(true).open(&p).expect("open");
+                            w.set_len(cut.map_or(len as u64 + 4096, |c| c as u64)).expect("set_len");
+                        }
+                    });
+                    let e = r.expect_err("a changed file is an error").0;
+                    assert_eq!(e, "F: changed while reading", "{plan:?}, cut {cut:?}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -169,6 +169,39 @@ fn a_file_truncated_while_read_in_stripes_gives_an_error_line() {
     assert_eq!(names, [a.as_str(), z.as_str()]);
 }
 
+/// The same for every size of the read buffers (`UNIMAC_L2_BYTES`: the L2
+/// shares of Zen 3, Zen 4 and Sapphire Rapids, src/input/cache.rs), in
+/// stripes on two threads and read ahead with one: the error line, never a
+/// crash.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_truncated_while_read_is_an_error_for_every_buffer_size() {
+    let d = Dir::unique("op-test");
+    let k = d.keygen("hash127-aes", "k");
+    let big = d.p("big");
+    let big_s = big.display().to_string();
+    for l2 in ["512K", "1M", "2M"] {
+        for threads in ["1", "2"] {
+            fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
+            let mut c = bin();
+            c.args(["--threads", threads, "tag", "hash127-aes", "--key-file", &k, &big_s]).env("UNIMAC_L2_BYTES", l2);
+            let child = c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+            let t0 = Instant::now();
+            while !has_open(child.id(), &big) {
+                assert!(t0.elapsed() < Duration::from_secs(60), "the big file was never opened");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(4096).unwrap();
+            let o = child.wait_with_output().unwrap();
+            no_panic(&o);
+            assert_eq!(o.status.code(), Some(1), "{l2} {threads}: {}", stderr(&o));
+            assert_eq!(stderr(&o).trim_end(), format!("unimac: {big_s}: changed while reading"), "{l2} {threads}");
+            assert_eq!(stdout(&o), "", "{l2} {threads}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------- memory
 
 /// A one-block name stops reading once the input passes what it can take:

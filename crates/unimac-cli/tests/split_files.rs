@@ -13,22 +13,20 @@ use unimac::partial;
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, ok, run_with, TempDir, KEY_VAR};
+use common::{bin, bytes, ok, run_with, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
-/// A stripe (src/input.rs RANGE_BUF), rounded up to the name's unit.
+/// A stripe (src/input/cache.rs: a quarter of a thread's L2 share), rounded
+/// up to the name's unit, for an L2 of 1 MiB.
 const BUF: usize = 256 << 10;
+/// The L2 shares of Zen 3, Zen 4 and Sapphire Rapids (`UNIMAC_L2_BYTES`,
+/// which replaces the kernel's figure) and the stripe each gives.
+const CLASSES: [(&str, usize); 3] = [("512K", 128 << 10), ("1M", 256 << 10), ("2M", 512 << 10)];
 const MIB: usize = 1 << 20;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     run_with(args, None, stdin)
-}
-
-/// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
-/// (`compute --key-env`).
-fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
-    run_with(args, key, stdin)
 }
 
 /// Key and nonce lengths of a name that splits (a MAC's from its row, a
@@ -43,7 +41,9 @@ fn key_and_nonce(name: &str) -> (usize, usize) {
     }
 }
 
-fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
+/// `compute` of files of `lens` bytes in stripes equals the library's
+/// one-shot result, the stripes sized for an L2 share of `l2`.
+fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64, l2: &str) {
     let (kl, nl) = key_and_nonce(name);
     let key = bytes(kl, seed ^ 0x55);
     let mut nonce = bytes(nl, seed ^ 0xaa);
@@ -67,21 +67,22 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64) {
         let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
         let mut with_file = args.clone();
         with_file.push(&path);
-        assert_eq!(ok(&run_key(&with_file, Some(&khex), None)).trim_end(), want, "{name}, {len} bytes, in stripes");
+        let o = bin().args(&with_file).env(KEY_VAR, &khex).env("UNIMAC_L2_BYTES", l2).output().expect("run");
+        assert_eq!(ok(&o).trim_end(), want, "{name}, {len} bytes, in stripes for an L2 of {l2}");
     }
 }
 
-/// The stripe of a layered name (src/input.rs): 256 KiB rounded up to its
-/// unit (1024 for UMAC, 128 for VMAC, `B^2` for a tree of block `B`).
-fn stripe_of(unit: usize) -> usize {
-    BUF.div_ceil(unit) * unit
+/// The stripe of a layered name (src/input/stripes.rs): `buf` rounded up
+/// to its unit (1024 for UMAC, 128 for VMAC, `B^2` for a tree of block `B`).
+fn stripe_of(unit: usize, buf: usize) -> usize {
+    buf.div_ceil(unit) * unit
 }
 
 /// Sizes around the split size and the stripes' ends for a layered name:
 /// the file's last stripe 1 byte, a unit − 1, a unit, a unit + 1, a whole
 /// stripe and a stripe − 1; and past UMAC's change of polynomial (16 MiB).
-fn stripe_sizes(unit: usize) -> Vec<usize> {
-    let s = stripe_of(unit);
+fn stripe_sizes(unit: usize, buf: usize) -> Vec<usize> {
+    let s = stripe_of(unit, buf);
     let base = SPLIT_MIN.div_ceil(s) * s + 3 * s;
     let mut v = vec![SPLIT_MIN - 1, SPLIT_MIN, SPLIT_MIN + 1];
     for extra in [1, unit - 1, unit, unit + 1, s - 1, s] {
@@ -118,7 +119,9 @@ fn layered_names_in_stripes_equal_one_shot() {
         let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
         let s = unimac::open(name, &p).expect("opens");
         assert_eq!(s.striper().map(|st| st.unit()), Some(unit), "{name}");
-        check_compute(&dir, name, &stripe_sizes(unit), 300 + i as u64);
+        for (l2, buf) in CLASSES {
+            check_compute(&dir, name, &stripe_sizes(unit, buf), 300 + i as u64, l2);
+        }
     }
 }
 
@@ -130,7 +133,9 @@ fn default_macs_in_stripes_of_partials_equal_one_shot() {
     let dir = TempDir::new("defaults");
     for (i, name) in ["mac-hash127-aes", "mac-wc-eval128"].into_iter().enumerate() {
         let unit = partial::granularity(name).expect("splits");
-        check_compute(&dir, name, &stripe_sizes(unit), 100 + i as u64);
+        for (l2, buf) in CLASSES {
+            check_compute(&dir, name, &stripe_sizes(unit, buf), 100 + i as u64, l2);
+        }
     }
 }
 
@@ -149,7 +154,7 @@ fn every_name_with_partials_in_stripes_equals_one_shot() {
         let unit = partial::granularity(name).expect("splits");
         let buf = BUF.div_ceil(unit) * unit;
         let base = (SPLIT_MIN + buf).div_ceil(buf) * buf;
-        check_compute(&dir, name, &[SPLIT_MIN, base + unit + 1, 10 * MIB.max(buf) + 3], 200 + i as u64);
+        check_compute(&dir, name, &[SPLIT_MIN, base + unit + 1, 10 * MIB.max(buf) + 3], 200 + i as u64, "1M");
     }
 }
 

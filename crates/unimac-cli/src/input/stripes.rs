@@ -12,10 +12,6 @@ use unimac::formats::race::{ReadWindow, Stamp, Verdict};
 use super::{changed, io_msg, is_stdin, open_input, read_message, read_open, shown};
 use crate::fail::Fail;
 
-/// A stripe, the read buffer of each thread for a big file: a quarter of
-/// this CPU's 1 MiB L2, so the bytes copied in are still there when hashed
-/// (less CPU time than 1 or 2 MiB buffers, docs/perf/cli.md).
-pub const RANGE_BUF: usize = 256 << 10;
 
 /// Files at least this long are hashed in [`Stripes`] when two or more
 /// threads are allowed.
@@ -68,7 +64,9 @@ pub enum Piece<'a, C> {
 pub type HashStripe<'f, C> = dyn Fn(u64, &[u8]) -> Result<C, String> + Sync + 'f;
 
 /// How to hash a big regular file in stripes: every allowed thread takes
-/// the next stripe of [`RANGE_BUF`] bytes (rounded up to `unit`), reads it
+/// the next stripe of the plan's bytes ([`super::cache::plan`]: a quarter
+/// of the L2 share of a thread, so the bytes copied in are still there when
+/// hashed; rounded up to `unit`), reads it
 /// with `pread` into its own buffer and hashes it (`hash`: a partial hash,
 /// or a layered hash's lowest layer); the hashed stripes go to the ordered
 /// step in file order, whichever thread finished them. Threads that take
@@ -173,7 +171,7 @@ fn read_stripes<C: Send>(
     use std::os::unix::fs::FileExt;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let unit = st.unit.max(1) as u64;
-    let stripe = (RANGE_BUF as u64).div_ceil(unit) * unit;
+    let stripe = (super::cache::plan().stripe as u64).div_ceil(unit) * unit;
     let count = size.div_ceil(stripe);
     let ahead = STRIPES_AHEAD * st.threads as u64;
     let taken = AtomicU64::new(0);
