@@ -5,7 +5,11 @@
 # Poly1305 and GMAC (Debian libssl-dev, EVP_MAC); at 64 B, 1 KiB, 16 KiB and 1 MiB, all timed with the
 # time-stamp counter in one session; then cycles per message at 64 B and
 # 1 KiB of Nettle's umac64 and umac128 beside unimac's fastest 64-bit MACs
-# (umac64, wc-eval64) and 128-bit ones (umac128, hash127-aes). Not part of
+# (umac64, wc-eval64) and 128-bit ones (umac128, hash127-aes). Each row
+# names the kernel (backend) unimac's dispatch chose for that MAC and size
+# on this CPU, and the first lines the CPU and the features the dispatch
+# saw (so one run says what an Intel or AMD machine ran; UNIMAC_DISABLE=avx512
+# in the environment shows the AVX2-only kernels). Not part of
 # `cargo test`.
 #
 #   bench/peers-c/run.sh [ROUNDS]     (default 5 rounds; the best of each cell)
@@ -42,19 +46,22 @@ while [ "$i" -lt "$rounds" ]; do
 done
 
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-echo "cycles per byte (time-stamp counter), best of $rounds rounds"
+echo "unimac dispatch saw: $(awk '$1 == "platform" { p = $2 } END { print p }' "$out/all")"
+echo "cycles per byte (time-stamp counter), best of $rounds rounds; kernel = unimac's backend for the row"
 awk '
+$1 == "platform" { next }
+$1 == "kernel" { kern[$2 " " $3] = $4; next }
 { k = $1 " " $2 " " $3; if (!(k in best) || $4 < best[k]) best[k] = $4; names[$2] = 1; sizes[$3] = 1 }
 END {
     n = split("umac32:nettle:umac32 umac64:nettle:umac64 umac128:nettle:umac128 vmac64:cryptopp:vmac64 vmac128:cryptopp:vmac128 hash127-aes:openssl:poly1305 wc-eval128:openssl:gmac", order, " ")
-    printf "%-11s %8s %10s %10s %7s\n", "name", "bytes", "unimac", "peer", "ratio"
+    printf "%-11s %8s %10s %10s %7s  %-20s %s\n", "name", "bytes", "unimac", "peer", "ratio", "(peer)", "kernel"
     for (i = 1; i <= n; i++) {
         split(order[i], o, ":"); m = o[1]; peer = o[2]
         split("64 1024 16384 1048576", sz, " ")
         for (j = 1; j <= 4; j++) {
             u = best["unimac " m " " sz[j]]; p = best[peer " " o[3] " " sz[j]]
             if (u == "" || p == "") continue
-            printf "%-11s %8d %10.3f %10.3f %6.2fx  (%s %s)\n", m, sz[j], u, p, p / u, peer, o[3]
+            printf "%-11s %8d %10.3f %10.3f %6.2fx  %-20s %s\n", m, sz[j], u, p, p / u, "(" peer " " o[3] ")", kern[m " " sz[j]]
         }
     }
 }' "$out/all"
@@ -62,15 +69,18 @@ END {
 echo
 echo "cycles per message (time-stamp counter), best of $rounds rounds"
 awk '
+$1 == "platform" { next }
+$1 == "kernel" { kern[$2 " " $3] = $4; next }
 { k = $1 " " $2 " " $3; if (!(k in best) || $4 < best[k]) best[k] = $4 }
 END {
-    printf "%-8s %-20s %10s %10s %12s\n", "tag", "MAC", "64 B", "1 KiB", "x nettle 1K"
+    printf "%-8s %-20s %10s %10s %12s  %s\n", "tag", "MAC", "64 B", "1 KiB", "x nettle 1K", "kernel (64 B, 1 KiB)"
     n = split("64:nettle:umac64 64:unimac:umac64 64:unimac:wc-eval64 128:nettle:umac128 128:unimac:umac128 128:unimac:hash127-aes", rows, " ")
     for (i = 1; i <= n; i++) {
         split(rows[i], r, ":")
         a = best[r[2] " " r[3] " 64"]; b = best[r[2] " " r[3] " 1024"]
         ref = best["nettle umac" r[1] " 1024"]
         if (a == "" || b == "") continue
-        printf "%-8s %-20s %10.0f %10.0f %11.2fx\n", r[1] "-bit", r[2] " " r[3], a * 64, b * 1024, ref / b
+        k = (r[2] == "unimac") ? kern[r[3] " 64"] ", " kern[r[3] " 1024"] : "-"
+        printf "%-8s %-20s %10.0f %10.0f %11.2fx  %s\n", r[1] "-bit", r[2] " " r[3], a * 64, b * 1024, ref / b, k
     }
 }' "$out/all"

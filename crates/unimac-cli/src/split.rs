@@ -1,7 +1,7 @@
 //! A big file hashed on all allowed cores, in stripes: every thread takes
-//! the next stripe of 256 KiB, reads it with `pread` into its own buffer
-//! and hashes it, and the stripes are taken in file order by one small
-//! ordered step (`input::read_message_stripes`). So both the copy out of
+//! the next stripe (a quarter of a thread's share of this CPU's L2,
+//! input/cache.rs), reads it with `pread` into its own buffer and hashes
+//! it, and the stripes are taken in file order by one small ordered step (`input::read_message_stripes`). So both the copy out of
 //! the page cache and the hash are split, where a reader thread beside one
 //! hashing thread leaves the copy's core the bottleneck, and threads that
 //! take stripes as they come stay balanced (docs/perf/cli.md).

@@ -7,6 +7,11 @@
 //! as UMAC and VMAC are. The cycle counter is the time-stamp counter
 //! (reference cycles); the peers' driver reads the same counter.
 //!
+//! After each size's figures, one line `kernel NAME SIZE KERNEL` a name:
+//! the kernel (backend) the library's dispatch chose for that name on this
+//! CPU at that size (`UNIMAC_DISABLE` taken into account), and once a line
+//! `platform FEATURES`: the features the dispatch saw.
+//!
 //! `cargo run --release -p unimac --example umac_speed`; with
 //! `BENCH_MSG_OFFSET=n` the message starts `n` bytes past a 64-byte
 //! boundary (by default, where the allocator puts it).
@@ -104,7 +109,36 @@ fn main() {
         for (n, c) in rows {
             if !c.is_nan() {
                 println!("unimac {n} {len} {c:.3}");
+                println!("kernel {n} {len} {}", kernel(n, len));
             }
         }
+    }
+    println!("platform {}", unimac::platform::Platform::detect().name());
+}
+
+/// The kernel the dispatch chose for `name` at `len` bytes on this CPU: the
+/// backend its key (or hash state) names; hash127 one-shot messages below
+/// `hash127::AVX512_MIN` take the AVX2 backend where the key's is an
+/// AVX-512 one.
+fn kernel(name: &str, len: usize) -> String {
+    let key = *b"abcdefghijklmnop";
+    match name {
+        "umac32" => Umac32::new(&key).backend().into(),
+        "umac64" => Umac64::new(&key).backend().into(),
+        "umac96" => Umac96::new(&key).backend().into(),
+        "umac128" => Umac128::new(&key).backend().into(),
+        "vmac64" => Vmac64::new(&key).map_or("?", |m| m.backend()).into(),
+        "vmac128" => Vmac128::new(&key).map_or("?", |m| m.backend()).into(),
+        "wc-eval64" => unimac::shoup::Hasher::new(unimac::shoup::Kind::Eval64, &[0x5a; 8]).backend().into(),
+        "wc-eval128" => unimac::shoup::eval128::Eval128::new(&[0x5a; 16]).backend().into(),
+        "hash127-aes" => {
+            let b = unimac::hash127::Key::new(&[0x5a; 32]).backend();
+            if b.starts_with("avx512") && len < unimac::hash127::AVX512_MIN {
+                "avx2fma".into()
+            } else {
+                b.into()
+            }
+        }
+        _ => "?".into(),
     }
 }
