@@ -136,6 +136,23 @@ fn widen_pipes() {
     }
 }
 
+/// Standard output written as it is given: on Unix its descriptor itself
+/// (a duplicate), not Rust's line-buffered `Stdout`, which splits every
+/// write at its last newline byte (a chunk of random bytes has one about
+/// every 256 bytes) into a `write` up to it and a buffered rest written
+/// before the next: two `write`s a frame, and the reader at the other end
+/// of a pipe woken for a few bytes (docs/perf/cli.md, "Streams").
+fn whole_writes_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
+}
+
 /// Fill `buf` from `r` until it is full or the input ends: the bytes read.
 fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, Fail> {
     let mut n = 0;
@@ -156,8 +173,7 @@ fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize)
     let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
     let size = chunk + s.overhead();
     let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
+    let mut w = whole_writes_stdout();
     w.write_all(s.take_header())?;
     let mut progress = Progress::new();
     let mut total = 0u64;
@@ -414,8 +430,7 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     if opts.hold {
         held = Some(unimac::formats::fsio::anonymous_file(&std::env::temp_dir()).map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
     }
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
+    let mut w = whole_writes_stdout();
     let mut buf = vec![0u8; BUF];
     let mut progress = Progress::new();
     let mut id_checked = false;
