@@ -589,7 +589,7 @@ pub fn read_below(path: &Path, max: u64, mut f: impl FnMut(&[u8])) -> Result<boo
     read_open(file, meta, &name, u64::MAX, &mut f).map(|_| true)
 }
 
-mod cache;
+pub(crate) mod cache;
 mod stripes;
 pub use stripes::{read_message_stripes, Piece, Stripes, SPLIT_MIN};
 

@@ -36,7 +36,8 @@ pub struct StreamOpts<'a> {
     pub force_tty: bool,
 }
 
-/// The read buffer.
+/// The verifying side's read buffer until the stream's header is read
+/// (then sized from the L2 and the frames, [`check`]).
 const BUF: usize = 1 << 20;
 
 /// One progress line on a terminal, as `tag` shows it.
@@ -432,6 +433,12 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
     }
     let mut w = whole_writes_stdout();
     let mut buf = vec![0u8; BUF];
+    // Once the header is read: where the first frame starts and a full
+    // frame's length, so that every fill ends on a frame's end and each
+    // frame is checked where it lies, never gathered by a copy; and the
+    // buffer sized from the L2 (input/cache.rs), at least one frame.
+    let mut frames: Option<(u64, u64)> = None;
+    let mut pos = 0u64;
     let mut progress = Progress::new();
     let mut id_checked = false;
     let fail = |progress: &mut Progress, e: String| -> Result<bool, Fail> {
@@ -443,7 +450,18 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         // The buffer filled (or the input ended) before it is checked: a
         // pipe gives at most its capacity (64 KiB) a read, and whole frames
         // in the buffer are checked where they lie, without a copy.
-        let n = fill(r, &mut buf).map_err(|Fail(e)| Fail(e.replace("the input", "the stream")))?;
+        let want = match frames {
+            // To the end of the frame under way, and whole frames after it
+            // as far as the buffer goes.
+            Some((start, frame)) if pos >= start => {
+                let first = frame - (pos - start) % frame;
+                let more = (buf.len() as u64).saturating_sub(first) / frame;
+                usize::try_from(first + more * frame).unwrap_or(buf.len()).min(buf.len())
+            }
+            _ => buf.len(),
+        };
+        let n = fill(r, &mut buf[..want]).map_err(|Fail(e)| Fail(e.replace("the input", "the stream")))?;
+        pos += n as u64;
         // Verified chunks straight from the read buffer to the output (or
         // the held file): no copy of a chunk that arrived whole. Until the
         // header's stream id is checked against --seen, what verifies is
@@ -479,6 +497,16 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         progress.update(recv.released(), recv.chunks());
         if n == 0 {
             break;
+        }
+        if frames.is_none() {
+            if let Some(h) = recv.header() {
+                // This key's sender writes the same header and frames.
+                if let Ok(probe) = Sender::new(key, h.chunk) {
+                    let frame = h.chunk + probe.overhead();
+                    frames = Some((probe.header().len() as u64, frame as u64));
+                    buf = vec![0u8; (2 * crate::input::cache::plan().stripe).max(frame)];
+                }
+            }
         }
     }
     if let Some(mut f) = held {

@@ -216,3 +216,49 @@ fn a_cut_stream_replayed_is_released_once() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Past the first read (1 MiB) the verifying side reads to frames' ends
+/// into a buffer sized from the L2 (`UNIMAC_L2_BYTES`: the shares of Zen 3,
+/// Zen 4 and Sapphire Rapids), at least one frame: chunks smaller and
+/// larger than that buffer round-trip, and a byte flipped in a late frame
+/// releases exactly the chunks before it.
+#[test]
+fn frames_past_the_first_read_round_trip_for_every_buffer_size() {
+    let d = dir("l2");
+    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    let data = pattern(3 * (1 << 20) + 17, 5);
+    for chunk in [1024usize, 65_536, 300_000] {
+        let c = chunk.to_string();
+        let o = run(&d, &["stream", "-k", "k.key", "--chunk-size", &c], &data);
+        assert!(o.status.success());
+        let wire = o.stdout;
+        let frame = chunk + 5 + 16;
+        let head = wire.len() - (data.len() / chunk) * frame - (data.len() % chunk + 5 + 16);
+        // A byte of the payload of the frame holding the 2.5 MiB point.
+        let k = (5 << 19) / chunk;
+        let mut bad = wire.clone();
+        bad[head + k * frame + 5 + 3] ^= 1;
+        for l2 in ["512K", "1M", "2M"] {
+            let verify = |w: &[u8]| {
+                let mut c = unimac();
+                c.args(["stream", "--verify", "-k", "k.key"]).env("UNIMAC_L2_BYTES", l2).current_dir(&d);
+                let mut c = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+                let mut i = c.stdin.take().unwrap();
+                let w = w.to_vec();
+                let t = std::thread::spawn(move || {
+                    let _ = i.write_all(&w);
+                });
+                let o = c.wait_with_output().unwrap();
+                t.join().unwrap();
+                o
+            };
+            let o = verify(&wire);
+            assert!(o.status.success(), "{chunk} {l2}: {}", String::from_utf8_lossy(&o.stderr));
+            assert!(o.stdout == data, "{chunk} {l2}: payload differs");
+            let o = verify(&bad);
+            assert_eq!(o.status.code(), Some(1), "{chunk} {l2}");
+            assert!(o.stdout == data[..k * chunk], "{chunk} {l2}: released {} bytes, {} verified", o.stdout.len(), k * chunk);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
