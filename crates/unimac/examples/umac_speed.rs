@@ -117,9 +117,12 @@ fn main() {
 }
 
 /// The kernel the dispatch chose for `name` at `len` bytes on this CPU: the
-/// backend its key (or hash state) names; hash127 one-shot messages below
-/// `hash127::AVX512_MIN` take the AVX2 backend where the key's is an
-/// AVX-512 one.
+/// backend its key (or hash state) names. hash127's one-shot dispatch
+/// (`hash127::oneshot_lazy`) first: a message of at most 257 words with its
+/// padding (1027 bytes) takes the short path (powers of `r` precomputed,
+/// its head in AVX2 from 32 words), a longer one below
+/// `hash127::AVX512_MIN` the AVX2 backend where the key's is an AVX-512
+/// one.
 fn kernel(name: &str, len: usize) -> String {
     let key = *b"abcdefghijklmnop";
     match name {
@@ -133,7 +136,10 @@ fn kernel(name: &str, len: usize) -> String {
         "wc-eval128" => unimac::shoup::eval128::Eval128::new(&[0x5a; 16]).backend().into(),
         "hash127-aes" => {
             let b = unimac::hash127::Key::new(&[0x5a; 32]).backend();
-            if b.starts_with("avx512") && len < unimac::hash127::AVX512_MIN {
+            let avx2 = unimac::platform::Platform::detect().has(unimac::platform::Feature::Avx2Fma);
+            if len / 4 < 257 {
+                if len / 4 >= 32 && avx2 { "short+avx2fma" } else { "short" }.into()
+            } else if b.starts_with("avx512") && len < unimac::hash127::AVX512_MIN {
                 "avx2fma".into()
             } else {
                 b.into()
