@@ -148,6 +148,12 @@ extern crate alloc;
 #[cfg_attr(test, macro_use)]
 extern crate std;
 
+// The one form a unit test reports a check it cannot run here in (shared
+// with the integration tests).
+#[cfg(test)]
+#[path = "../tests/common/skipped.rs"]
+mod skipped;
+
 /// `pub` where the condition holds, `pub(crate)` elsewhere: one item, two
 /// visibilities. With `feature = "reference"` it is how the arithmetic and
 /// the per-backend entry points reach the crate's own tests, benches and

@@ -424,6 +424,16 @@ pub(crate) fn backends<B: Backend>() -> Vec<B> {
     v
 }
 
+/// [`crate::skipped::skipped`] for a kernel whose instructions this CPU lacks: the reason
+/// names the feature (a backend's name up to its first `-`: `avx512-int26`
+/// needs `avx512`).
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn skipped_kernel(backend: &str) {
+    let feature = backend.split('-').next().unwrap_or(backend);
+    crate::skipped::skipped("", &format!("no {feature} on this CPU"));
+}
+
 /// The one differential check every kernel module calls: `kernel(b, x)`
 /// must equal `reference(x)` for every backend `b` of the family this CPU
 /// can run and every input `x` (the caller supplies random and extreme

@@ -916,7 +916,7 @@ mod tests {
             std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).unwrap();
             assert_eq!(fs::metadata(&theirs).unwrap().uid(), 65534);
         } else {
-            println!("SKIPPED: another user's file in the directory needs root (to chown it to uid 65534); the owner skip was not tested");
+            crate::skipped::skipped("another user's file", "needs root (chown to uid 65534)");
         }
         remove_stale_temporaries(&d);
         assert!(!mine.exists(), "this user's stale temporary file is removed");

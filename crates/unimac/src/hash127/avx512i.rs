@@ -480,7 +480,7 @@ mod tests {
         use crate::platform::Platform;
         let hw = Platform::hardware();
         if !(hw.avx512() && hw.avx2_fma()) {
-            println!("SKIPPED: no AVX-512F here ({hw:?}); the integer AVX-512 kernel is not run");
+            crate::platform::skipped_kernel("avx512");
             return;
         }
         let bound = super::chunk_bound();
@@ -531,7 +531,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let hw = Platform::hardware();
         if !(hw.avx512() && hw.avx2_fma()) {
-            println!("SKIPPED: no AVX-512F here ({hw:?}); the integer AVX-512 kernel is not run");
+            crate::platform::skipped_kernel("avx512");
             return;
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x616c69676e);

@@ -389,7 +389,7 @@ mod neon_tests {
     fn neon_columns_equal_the_scalar_ones() {
         let hw = Platform::hardware();
         if !hw.has(Feature::Neon) {
-            println!("SKIPPED: no NEON on this CPU ({hw:?}); the NEON hash127 columns are not compared here");
+            crate::platform::skipped_kernel("neon");
             return;
         }
         let scalar = Platform::portable();

@@ -322,7 +322,7 @@ pub(super) fn differential(own: Backend) -> usize {
     if platform::backends::<Backend>().contains(&slot) {
         assert!(own_runs.get() > 0, "{} was not compared", own.name());
     } else {
-        eprintln!("SKIPPED: this CPU cannot run the {} kernel", own.name());
+        platform::skipped_kernel(own.name());
     }
     n
 }

@@ -117,7 +117,7 @@ mod tests {
     fn neon_kernels_match_the_definitions() {
         let hw = Platform::hardware();
         if !hw.has(Feature::Neon) {
-            println!("SKIPPED: no NEON on this CPU ({hw:?}); the NEON MMH/NMH kernels are not compared here");
+            crate::platform::skipped_kernel("neon");
             return;
         }
         differential(Backend::Neon, |c, out| match c.key.as_slice().try_into() {

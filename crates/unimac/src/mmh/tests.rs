@@ -95,7 +95,7 @@ pub(super) fn differential(own: Backend, kernel: impl Fn(&Case, &mut [u8])) -> u
     if platform::backends::<Backend>().contains(&own) {
         assert!(own_runs.get() > 0, "{} was not compared", own.name());
     } else {
-        eprintln!("SKIPPED: this CPU cannot run the {} kernel", own.name());
+        platform::skipped_kernel(own.name());
     }
     n
 }

@@ -920,7 +920,7 @@ mod tests {
     #[test]
     fn exact_reduce8_matches_bigint() {
         if !crate::platform::Platform::hardware().avx512() {
-            eprintln!("SKIPPED: this CPU cannot run the AVX-512 kernels (no AVX-512)");
+            crate::platform::skipped_kernel("avx512");
             return;
         }
         check_exact::<1>();
@@ -932,7 +932,7 @@ mod tests {
     #[test]
     fn reduce8_matches_bigint() {
         if !crate::platform::Platform::hardware().avx512() {
-            eprintln!("SKIPPED: this CPU cannot run the AVX-512 kernels (no AVX-512)");
+            crate::platform::skipped_kernel("avx512");
             return;
         }
         check::<1>();

@@ -92,7 +92,7 @@ pub(super) fn differential(own: Backend) -> usize {
     if platform::backends::<Backend>().contains(&own) {
         assert!(own_runs.get() > 0, "{} was not compared", own.name());
     } else {
-        eprintln!("SKIPPED: this CPU cannot run the {} kernels", own.name());
+        platform::skipped_kernel(own.name());
     }
     n
 }

@@ -106,7 +106,7 @@ mod tests {
     fn neon_nh_is_compared_with_portable() {
         let hw = Platform::hardware();
         if !hw.has(Feature::Neon) {
-            println!("SKIPPED: no NEON on this CPU ({hw:?}); the NEON NH kernel is not compared here");
+            crate::platform::skipped_kernel("neon");
             return;
         }
         assert_eq!(super::super::Backend::for_platform(hw), super::super::Backend::Neon);

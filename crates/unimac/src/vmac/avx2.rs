@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn nh_matches_the_portable_nh() {
         if !Platform::hardware().avx2_fma() {
-            eprintln!("SKIPPED: no AVX2 on this CPU; the vector NH was not run");
+            crate::platform::skipped_kernel("avx2fma");
             return;
         }
         let mut r = super::super::tests::rng();

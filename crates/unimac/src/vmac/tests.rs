@@ -502,7 +502,7 @@ fn pad_cache_under_four_threads() {
 fn ifma_kernel_agrees_with_scalar() {
     let p = Platform::hardware();
     if !(p.avx512() && p.avx512ifma()) {
-        eprintln!("SKIPPED: this CPU cannot run the AVX-512 IFMA kernel (no AVX-512F or no AVX-512 IFMA)");
+        crate::platform::skipped_kernel("avx512ifma");
         return;
     }
     let mut r = rng();
