@@ -8,17 +8,7 @@ use std::process::{Command, Output, Stdio};
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bytes, ok, run_with, TempDir, KEY_VAR};
-
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_with(args, None, stdin)
-}
-
-/// [`run`] with `key` (hex) in the environment variable [`KEY_VAR`]
-/// (`compute --key-env`).
-fn run_key(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Output {
-    run_with(args, key, stdin)
-}
+use common::{bytes, ok, run_input as run, run_with as run_key, TempDir, KEY_VAR};
 
 fn ok_line(o: &Output) -> String {
     ok(o).trim_end().to_string()

@@ -26,7 +26,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{bin, bytes, stderr, text, TempDir};
+use common::{bin, bytes, output, run_at as run, skipped, stderr, text, TempDir};
 
 /// Why strace's fault injection cannot be used here, if it cannot: `true`
 /// killed as it enters `exit_group` must die of SIGKILL.
@@ -57,23 +57,6 @@ fn unimac_cmd(dir: &Path, args: &[&str]) -> Command {
     c
 }
 
-/// Run `cmd` with `stdin` (or none), capturing its output.
-fn output(mut c: Command, stdin: Option<&[u8]>) -> Output {
-    use std::io::Write;
-    c.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() }).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut ch = c.spawn().expect("spawn");
-    if let Some(data) = stdin {
-        let mut p = ch.stdin.take().unwrap();
-        let data = data.to_vec();
-        let w = std::thread::spawn(move || {
-            let _ = p.write_all(&data);
-        });
-        let o = ch.wait_with_output().unwrap();
-        w.join().unwrap();
-        return o;
-    }
-    ch.wait_with_output().unwrap()
-}
 
 /// `unimac ARGS` in `dir` under strace (the main thread only): its system
 /// calls in order, and the index of the first one of `main` (the signal
@@ -125,10 +108,6 @@ fn run_killed(dir: &Path, args: &[&str], at: &Call, stdin: Option<&[u8]>) -> Out
         .args(args)
         .current_dir(dir);
     output(c, stdin)
-}
-
-fn run(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    output(unimac_cmd(dir, args), stdin)
 }
 
 /// The names in `dir` (hidden ones too), sorted.
@@ -191,7 +170,9 @@ fn put_ids(dir: &Path, text: impl AsRef<[u8]>) {
 macro_rules! need_strace {
     () => {
         if let Some(why) = no_strace() {
-            println!("SKIPPED: {why}; the kill-at-every-system-call tests did not run");
+            // The reason without its details, the same for every test.
+            skipped("", why.split(" (").next().unwrap_or(&why));
+            println!("{why}");
             return;
         }
     };
@@ -557,7 +538,7 @@ fn seen_file_is_checked_before_it_is_changed() {
         refused("owned by uid 65534", "another user's file");
         std::os::unix::fs::chown(dir.join("ids"), Some(0), Some(0)).unwrap();
     } else {
-        println!("SKIPPED: a seen-id file of another user needs root to make (chown to uid 65534); not tested");
+        skipped("another user's file", "needs root (chown to uid 65534)");
     }
     // Its own file, torn: repaired and used.
     let o = run(dir, &args, Some(&wire));
@@ -635,7 +616,7 @@ fn seen_file_replaced_while_waiting_for_its_lock() {
     assert_eq!(fs::read(dir.join("ids.old")).unwrap(), b"", "the id went into the rotated file");
     assert_eq!(fs::read(dir.join("ids")).unwrap().len(), 33, "the id is not in the file the path names");
     if !waited {
-        println!("SKIPPED (in part): the receiver was never seen waiting on the lock (/proc/PID/wchan); the rotation may have come first");
+        skipped("rotation while waiting", "the receiver was never seen waiting on the lock (/proc/PID/wchan)");
     }
 }
 

@@ -7,13 +7,12 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Output;
 
 use unimac::partial;
 use unimac::registry::{self, Params};
 
 mod common;
-use common::{bin, bytes, ok, run_with, TempDir, KEY_VAR};
+use common::{bin, bytes, ok, run_input as run, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).
 const SPLIT_MIN: usize = 8 << 20;
@@ -24,10 +23,6 @@ const BUF: usize = 256 << 10;
 /// which replaces the kernel's figure) and the stripe each gives.
 const CLASSES: [(&str, usize); 3] = [("512K", 128 << 10), ("1M", 256 << 10), ("2M", 512 << 10)];
 const MIB: usize = 1 << 20;
-
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_with(args, None, stdin)
-}
 
 /// Key and nonce lengths of a name that splits (a MAC's from its row, a
 /// hash's from the catalogue).

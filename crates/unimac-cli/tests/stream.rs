@@ -5,23 +5,10 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn unimac() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_unimac"))
-}
-
-fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut c = unimac().args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut i = c.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let t = std::thread::spawn(move || {
-        let _ = i.write_all(&data);
-    });
-    let o = c.wait_with_output().unwrap();
-    t.join().unwrap();
-    o
-}
+mod common;
+use common::{bin, run_at};
 
 fn dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("unimac-stream-{tag}-{}", std::process::id()));
@@ -37,7 +24,7 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
 const CHUNK: usize = 1024;
 
 fn send(d: &Path, key: &str, data: &[u8]) -> Vec<u8> {
-    let o = run(d, &["stream", "-k", key, "--chunk-size", "1024"], data);
+    let o = run_at(d, &["stream", "-k", key, "--chunk-size", "1024"], Some(data));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     o.stdout
 }
@@ -47,11 +34,11 @@ fn round_trips_at_the_chunk_edges() {
     let d = dir("edges");
     for mac in ["hash127-aes", "umac128", "vmac128", "wc-eval128"] {
         let key = format!("{mac}.key");
-        assert!(unimac().args(["keygen", mac, "-o", &key]).current_dir(&d).status().unwrap().success());
+        assert!(bin().args(["keygen", mac, "-o", &key]).current_dir(&d).status().unwrap().success());
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 7 * CHUNK + 3] {
             let data = pattern(len, 1);
             let wire = send(&d, &key, &data);
-            let o = run(&d, &["stream", "--verify", "-k", &key], &wire);
+            let o = run_at(&d, &["stream", "--verify", "-k", &key], Some(&wire));
             assert!(o.status.success(), "{mac} {len}: {}", String::from_utf8_lossy(&o.stderr));
             assert_eq!(o.stdout, data, "{mac} {len}");
             assert!(o.stderr.is_empty());
@@ -65,9 +52,9 @@ fn round_trips_at_the_chunk_edges() {
 #[test]
 fn a_gibibyte_flows_through() {
     let d = dir("gib");
-    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
-    let mut tx = unimac().args(["stream", "-k", "k.key"]).current_dir(&d).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    let mut rx = unimac()
+    assert!(bin().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    let mut tx = bin().args(["stream", "-k", "k.key"]).current_dir(&d).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut rx = bin()
         .args(["stream", "--verify", "-k", "k.key"])
         .current_dir(&d)
         .stdin(tx.stdout.take().unwrap())
@@ -106,7 +93,7 @@ fn a_gibibyte_flows_through() {
 #[test]
 fn every_tamper_releases_only_verified_chunks() {
     let d = dir("tamper");
-    assert!(unimac().args(["keygen", "wc-eval128", "-o", "k.key", "--counter", "k.ctr"]).current_dir(&d).status().unwrap().success());
+    assert!(bin().args(["keygen", "wc-eval128", "-o", "k.key", "--counter", "k.ctr"]).current_dir(&d).status().unwrap().success());
     let data = pattern(5 * CHUNK + 100, 3);
     let wire = send(&d, "k.key", &data);
     let other = send(&d, "k.key", &data);
@@ -140,7 +127,7 @@ fn every_tamper_releases_only_verified_chunks() {
     w[head + 5 * frame] = 0;
     cases.push(("final flag dropped".into(), w));
     for (what, w) in cases {
-        let o = run(&d, &["stream", "--verify", "-k", "k.key"], &w);
+        let o = run_at(&d, &["stream", "--verify", "-k", "k.key"], Some(&w));
         assert_eq!(o.status.code(), Some(1), "{what}");
         let e = String::from_utf8_lossy(&o.stderr);
         assert_eq!(e.lines().count(), 1, "{what}: {e}");
@@ -148,7 +135,7 @@ fn every_tamper_releases_only_verified_chunks() {
         assert!(!e.chars().any(|c| c.is_control() && c != '\n'), "{what}: a control character in {e:?}");
         assert!(data.starts_with(&o.stdout), "{what}: bytes never sent");
         assert_eq!(o.stdout.len() % CHUNK, 0, "{what}: a part chunk released");
-        let o = run(&d, &["stream", "--verify", "--hold", "-k", "k.key"], &w);
+        let o = run_at(&d, &["stream", "--verify", "--hold", "-k", "k.key"], Some(&w));
         assert_eq!(o.status.code(), Some(1), "{what}");
         assert!(o.stdout.is_empty(), "{what}: --hold released {} bytes", o.stdout.len());
     }
@@ -159,40 +146,40 @@ fn every_tamper_releases_only_verified_chunks() {
 fn misuse_is_refused_before_any_output() {
     let d = dir("misuse");
     for (k, mac) in [("a.key", "hash127-aes"), ("b.key", "hash127-aes"), ("w.key", "wc-eval128"), ("o.key", "hash127")] {
-        assert!(unimac().args(["keygen", mac, "-o", k]).current_dir(&d).status().unwrap().success());
+        assert!(bin().args(["keygen", mac, "-o", k]).current_dir(&d).status().unwrap().success());
     }
     let wire = send(&d, "a.key", b"attack at dawn");
     for (key, want) in [("b.key", "key fingerprint"), ("w.key", "a hash127-aes key")] {
-        let o = run(&d, &["stream", "--verify", "-k", key], &wire);
+        let o = run_at(&d, &["stream", "--verify", "-k", key], Some(&wire));
         assert_eq!(o.status.code(), Some(1));
         assert!(o.stdout.is_empty());
         assert!(String::from_utf8_lossy(&o.stderr).contains(want), "{}", String::from_utf8_lossy(&o.stderr));
     }
     // One-time MACs have no streams.
-    let o = run(&d, &["stream", "-k", "o.key"], b"x");
+    let o = run_at(&d, &["stream", "-k", "o.key"], Some(b"x"));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("one-time MAC"));
     // A stream id seen twice under one key (a replay) is refused.
-    let o = run(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], &wire);
+    let o = run_at(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], Some(&wire));
     assert!(o.status.success());
-    let o = run(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], &wire);
+    let o = run_at(&d, &["stream", "--verify", "-k", "a.key", "--seen", "ids"], Some(&wire));
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty() && String::from_utf8_lossy(&o.stderr).contains("seen before"));
     // A MAC weak for this use (vmac64: 2^-28 for the use 'tag' checks) needs
     // --allow-weak, on both ends.
-    assert!(unimac().args(["keygen", "vmac64", "-o", "v.key"]).current_dir(&d).output().unwrap().status.success());
-    let o = run(&d, &["stream", "-k", "v.key"], b"x");
+    assert!(bin().args(["keygen", "vmac64", "-o", "v.key"]).current_dir(&d).output().unwrap().status.success());
+    let o = run_at(&d, &["stream", "-k", "v.key"], Some(b"x"));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("weak for this use"));
-    let o = run(&d, &["stream", "-k", "v.key", "--allow-weak"], b"x");
+    let o = run_at(&d, &["stream", "-k", "v.key", "--allow-weak"], Some(b"x"));
     assert!(o.status.success());
-    assert_eq!(run(&d, &["stream", "--verify", "-k", "v.key"], &o.stdout).status.code(), Some(2));
-    let back = run(&d, &["stream", "--verify", "--allow-weak", "-k", "v.key"], &o.stdout);
+    assert_eq!(run_at(&d, &["stream", "--verify", "-k", "v.key"], Some(&o.stdout)).status.code(), Some(2));
+    let back = run_at(&d, &["stream", "--verify", "--allow-weak", "-k", "v.key"], Some(&o.stdout));
     assert!(back.status.success() && back.stdout == b"x");
     // Options that need --verify; a chunk size out of range.
-    assert_eq!(run(&d, &["stream", "--hold", "-k", "a.key"], b"").status.code(), Some(2));
-    assert_eq!(run(&d, &["stream", "--chunk-size", "0", "-k", "a.key"], b"").status.code(), Some(2));
-    assert_eq!(run(&d, &["stream", "--chunk-size", "32MiB", "-k", "a.key"], b"").status.code(), Some(2));
+    assert_eq!(run_at(&d, &["stream", "--hold", "-k", "a.key"], Some(b"")).status.code(), Some(2));
+    assert_eq!(run_at(&d, &["stream", "--chunk-size", "0", "-k", "a.key"], Some(b"")).status.code(), Some(2));
+    assert_eq!(run_at(&d, &["stream", "--chunk-size", "32MiB", "-k", "a.key"], Some(b"")).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -201,15 +188,15 @@ fn misuse_is_refused_before_any_output() {
 #[test]
 fn a_cut_stream_replayed_is_released_once() {
     let d = dir("replay");
-    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    assert!(bin().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
     let data = pattern(3 * CHUNK, 9);
     let wire = send(&d, "k.key", &data);
     let cut = &wire[..wire.len() - 10];
-    let o = run(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], cut);
+    let o = run_at(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], Some(cut));
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(o.stdout.len(), 2 * CHUNK, "the verified chunks of the cut stream");
     for w in [cut, &wire[..]] {
-        let o = run(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], w);
+        let o = run_at(&d, &["stream", "--verify", "-k", "k.key", "--seen", "ids"], Some(w));
         assert_eq!(o.status.code(), Some(1));
         assert!(o.stdout.is_empty(), "released again");
         assert!(String::from_utf8_lossy(&o.stderr).contains("seen before"));

@@ -14,11 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{run_with, text, TempDir};
-
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    run_with(args, None, stdin)
-}
+use common::{run_input as run, text, TempDir};
 
 /// The tag `unimac tag` printed (the first field of its one line).
 fn tag_of(o: &Output) -> String {

@@ -2,6 +2,8 @@
 //! backend on the same inputs (random, all-ones, zero; every length 0..=300
 //! and the lengths around each kernel's step), streaming in every chunking.
 
+mod common;
+use common::skipped;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
@@ -94,19 +96,11 @@ fn run(b: Platform, key: &[u8; 16], msg: &[u8]) -> [u8; 16] {
 
 /// Every length 0..=300, and the lengths around the steps of every kernel
 /// (8, 16 and 32 blocks, the 512-byte buffer) and their multiples.
+/// Every length to 300, around each of the first five multiples of the
+/// 128-, 256- and 512-byte blocks, around 4 KiB and past 64 KiB.
 fn lengths() -> Vec<usize> {
-    let mut v: Vec<usize> = (0..=300).collect();
-    for step in [128usize, 256, 512] {
-        for k in 1..=5 {
-            for d in [-17i64, -16, -15, -1, 0, 1, 15, 16, 17] {
-                v.push((step as i64 * k + d) as usize);
-            }
-        }
-    }
-    v.extend([4096, 4095, 4097, 65536 + 3]);
-    v.sort();
-    v.dedup();
-    v
+    let blocks: Vec<usize> = [128, 256, 512].iter().flat_map(|&b| (1..=5).map(move |k| b * k)).collect();
+    common::lengths(300, &[(&blocks, &[-17, -16, -15, -1, 0, 1, 15, 16, 17]), (&[4096], &[-1, 0, 1]), (&[65536 + 3], &[0])])
 }
 
 #[test]
@@ -154,7 +148,7 @@ fn pmull_kernel_is_compared_where_the_cpu_has_it() {
     #[cfg(not(target_arch = "aarch64"))]
     let pmull = false;
     if !pmull {
-        println!("SKIPPED: no PMULL on this CPU ({hw:?}); the eval128 PMULL kernel is not compared here");
+        skipped("", "no pmull on this CPU");
         return;
     }
     let names: Vec<&str> = backends().iter().map(|&p| Eval128::new_on(p, &[1; 16]).backend()).collect();

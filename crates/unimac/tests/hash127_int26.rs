@@ -5,6 +5,8 @@
 //! argument (the paper's inequality, the documented limb bounds, and the
 //! arithmetic on extreme limbs).
 
+mod common;
+use common::skipped;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use rand::{Rng, SeedableRng};
@@ -218,7 +220,7 @@ fn shared(file: &str) -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(t) => Some(t),
         Err(e) => {
-            println!("SKIPPED: {path}: {e}");
+            skipped(file, &format!("no {path} ({})", e.kind()));
             None
         }
     }
@@ -514,7 +516,7 @@ fn timing() {
 #[ignore]
 fn count() {
     let Ok(spec) = std::env::var("INT26_COUNT") else {
-        println!("SKIPPED: set INT26_COUNT=backend,bytes,iterations");
+        skipped("", "INT26_COUNT=backend,bytes,iterations not set");
         return;
     };
     let f: Vec<&str> = spec.split(',').collect();

@@ -5,6 +5,8 @@
 //! the MACs that draw their own random pair) are checked through their own
 //! doors: `OneTimeMac`, `NamedMac` and `registry::known_answer`.
 
+mod common;
+use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::hash127;
 use unimac::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
@@ -21,11 +23,13 @@ fn bytes(rng: &mut Rng64, n: usize) -> Vec<u8> {
     v
 }
 
-/// Message lengths around the block sizes (8, 64, 88, 128, 176, 256, 264),
-/// hash127's chunk and lazy-table sizes and the tree's level boundaries.
-fn lengths() -> Vec<usize> {
-    vec![0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 87, 88, 89, 127, 128, 129, 175, 176, 255, 256, 257, 263, 264, 1023, 1024, 1025, 4095, 4096, 4097, 16 << 10, (16 << 10) + 5, 40_000, 128, 256, 128, 256, 64]
-}
+/// Message lengths around the block sizes (8, 64, 88, 128, 176, 256, 264), hash127's
+/// chunk and lazy-table sizes and the tree's level boundaries.
+const EDGES: &[(&[usize], &[i64])] = &[
+    (&[8, 64, 88, 128, 256, 1024, 4096], &[-1, 0, 1]),
+    (&[16, 176, 264], &[-1, 0]),
+    (&[16 << 10, (16 << 10) + 5, 40_000], &[0]),
+];
 
 fn feed(mut s: Box<dyn Stream>, msg: &[u8], split: usize) -> Result<Vec<u8>, Error> {
     let (a, b) = msg.split_at(split.min(msg.len()));
@@ -115,7 +119,9 @@ fn keyed_equals_open_and_compute_for_every_name() {
             let p = Params { key: &key, nonce: None, len };
             let keyed: std::sync::Arc<dyn registry::Keyed> =
                 registry::key(name, &p).unwrap_or_else(|err| panic!("{name}: {err}")).into();
-            let mut msgs = lengths();
+            let mut msgs = lengths(1, EDGES);
+            // More messages at the common lengths (each its own bytes).
+            msgs.extend([128, 256, 128, 256, 64]);
             msgs.extend([key.len().saturating_sub(1), key.len(), key.len() + 1]);
             // Two messages started from one keyed object at once, fed
             // interleaved: they share the key set-up, not the state.

@@ -3,6 +3,8 @@
 //! inputs (all-ones, max words, zero), in runs of every length around the
 //! SIMD paths' multi-block groups.
 
+mod common;
+use common::platforms;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use unimac::hazmat::mmh::generic::{self, Prime};
@@ -13,9 +15,8 @@ const K: usize = BLOCK32 / 4;
 use unimac::{Feature, Platform};
 
 /// Every evidence the CPU allows that MMH distinguishes (AVX2, AVX-512).
-fn platforms() -> Vec<Platform> {
-    Platform::hardware().only(&[Feature::Avx2Fma, Feature::Avx512]).variants()
-}
+/// The evidence MMH/NMH distinguishes.
+const FAMILY: &[Feature] = &[Feature::Avx2Fma, Feature::Avx512];
 
 fn words32(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
@@ -172,7 +173,7 @@ fn mmh32_every_backend() {
                             o[4 * j..4 * j + 4].copy_from_slice(&model.to_le_bytes());
                         }
                     }
-                    for be in platforms() {
+                    for be in platforms(FAMILY) {
                         let h = Mmh32::new_on(be, n, &key).unwrap();
                         let mut got = vec![0u8; nb * 4 * n];
                         h.hash_blocks(&msg, &mut got);
@@ -183,7 +184,7 @@ fn mmh32_every_backend() {
             }
         }
     }
-    println!("mmh32xN: {checked} runs agree across {:?}, generic and big-integer model", platforms());
+    println!("mmh32xN: {checked} runs agree across {:?}, generic and big-integer model", platforms(FAMILY));
 }
 
 #[test]
@@ -201,7 +202,7 @@ fn nmh32_every_backend() {
                     assert_eq!(generic::nmh(&p32, &xw, &mw), model, "generic vs big-integer model");
                     o.copy_from_slice(&model.to_le_bytes());
                 }
-                for be in platforms() {
+                for be in platforms(FAMILY) {
                     let h = Nmh32::new_on(be, &key).unwrap();
                     let mut got = vec![0u8; nb * 4];
                     h.hash_blocks(&msg, &mut got);
@@ -300,7 +301,7 @@ fn unaligned_inputs_and_outputs_every_backend() {
             h.hash_blocks(&data[..nb * BLOCK32], &mut o);
             o
         };
-        for be in platforms() {
+        for be in platforms(FAMILY) {
             let h = Mmh32::new_on(be, n, &key).unwrap();
             for off in 0..8 {
                 let mut ob = vec![0u8; nb * 4 * n + 8];
@@ -313,7 +314,7 @@ fn unaligned_inputs_and_outputs_every_backend() {
     let key: Vec<u8> = (0..BLOCK32).map(|_| rng.gen()).collect();
     let mut want = vec![0u8; nb * 4];
     Nmh32::new_on(Platform::portable(), &key).unwrap().hash_blocks(&data[..nb * BLOCK32], &mut want);
-    for be in platforms() {
+    for be in platforms(FAMILY) {
         let h = Nmh32::new_on(be, &key).unwrap();
         for off in 0..8 {
             let src: Vec<u8> = [vec![0u8; off], data[..nb * BLOCK32].to_vec()].concat();

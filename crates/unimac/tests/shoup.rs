@@ -3,6 +3,8 @@
 //! minimal-polynomial methods against each other, and Rabin's irreducibility
 //! test on generated keys.
 
+mod common;
+use common::{lengths, skipped};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
@@ -288,12 +290,11 @@ fn subfield_element(h: u64, k: u32) -> u64 {
     t
 }
 
-fn lengths() -> Vec<usize> {
-    let mut v: Vec<usize> = (0..=80).collect();
-    v.extend([118, 119, 120, 127, 128, 129, 135, 136, 191, 192, 193, 255, 256, 257, 383, 384, 447, 448, 449]);
-    v.extend([503, 504, 511, 512, 513, 1000, 4096 + 7]);
-    v
-}
+/// Every length to 80 and these: around the kernels' block and table edges.
+const EDGES: &[(&[usize], &[i64])] = &[(
+    &[118, 119, 120, 127, 128, 129, 135, 136, 191, 192, 193, 255, 256, 257, 383, 384, 447, 448, 449, 503, 504, 511, 512, 513, 1000, 4096 + 7],
+    &[0],
+)];
 
 // ------------------------------------------------------------------ tests ----
 
@@ -302,13 +303,12 @@ fn lengths() -> Vec<usize> {
 /// elsewhere this says SKIPPED.
 #[test]
 fn pmull_kernels_are_compared_where_the_cpu_has_them() {
-    let hw = Platform::hardware();
     #[cfg(target_arch = "aarch64")]
-    let pmull = hw.has(unimac::Feature::Pmull);
+    let pmull = Platform::hardware().has(unimac::Feature::Pmull);
     #[cfg(not(target_arch = "aarch64"))]
     let pmull = false;
     if !pmull {
-        println!("SKIPPED: no PMULL on this CPU ({hw:?}); the eval64/division64 PMULL kernels are not compared here");
+        skipped("", "no pmull on this CPU");
         return;
     }
     for kind in [Kind::Eval64, Kind::Division64] {
@@ -354,7 +354,7 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
     keys.extend((0..4).map(|_| rng.gen::<[u8; 8]>()));
     let mut n = 0;
     for key in &keys {
-        for len in lengths() {
+        for len in lengths(80, EDGES) {
             let msgs: Vec<Vec<u8>> = vec![
                 (0..len).map(|_| rng.gen()).collect(),
                 vec![0xff; len],

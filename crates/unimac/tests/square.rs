@@ -2,6 +2,8 @@
 //! independent num-bigint model, on random, all-ones, maximal and boundary
 //! inputs; streaming and tree mode; SQH / SQHU; errors.
 
+mod common;
+use common::ladder;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{Rng, SeedableRng};
@@ -72,28 +74,15 @@ fn model(l: usize, v: Variant, key: &[u8], msg: &[u8]) -> Vec<u8> {
     out
 }
 
-fn platforms() -> Vec<Platform> {
-    let mut v = vec![Platform::portable()];
-    let d = Platform::detect();
-    if d.has(unimac::Feature::Avx512) {
-        // The AVX2 backend on its own, as on a CPU without AVX-512.
-        v.push(d.without(Feature::Avx512).without(Feature::Avx512Ifma));
-    }
-    if d.has(unimac::Feature::Avx512Ifma) {
-        // AVX-512F without IFMA52 (exact sums on the AVX2 kernels).
-        v.push(d.without(Feature::Avx512Ifma));
-    }
-    if d != Platform::portable() {
-        v.push(d);
-    }
-    v
-}
+/// The evidence Square Hash distinguishes, each backend needing the one
+/// before: AVX2, AVX-512F (exact sums on the AVX2 kernels), IFMA52.
+const FAMILY: &[Feature] = &[Feature::Avx2Fma, Feature::Avx512, Feature::Avx512Ifma];
 
 /// Check one input through every backend, the registry, the reference and the model.
 fn check(l: usize, v: Variant, key: &[u8], msg: &[u8]) {
     let want = model(l, v, key, msg);
     assert_eq!(reference::hash_bytes(l as u32, v, key, msg), want, "reference sqh{l}-{} k={}", v.suffix(), key.len() * 8 / l);
-    for p in platforms() {
+    for p in ladder(FAMILY) {
         let got = square::hash_on(p, l, v, key, msg).unwrap();
         assert_eq!(got, want, "{p:?} sqh{l}-{} key={} msg={}", v.suffix(), hex::encode(key), hex::encode(msg));
     }
@@ -214,7 +203,7 @@ fn beyond_one_chunk() {
         };
         let mut want = r.to_bytes_le();
         want.resize(v.out_bytes(l), 0);
-        for pf in platforms() {
+        for pf in ladder(FAMILY) {
             assert_eq!(square::hash_on(pf, l, v, &key, &msg).unwrap(), want, "{pf:?} {v:?}");
         }
     }
@@ -349,7 +338,7 @@ fn hash_blocks_equals_reference() {
                 let bl = k * l / 8;
                 let key: Vec<u8> = (0..bl).map(|_| if ki % 3 == 2 { 0xff } else { rng.gen() }).collect();
                 let keyed: Vec<(Platform, square::BlockKey)> =
-                    platforms().into_iter().map(|p| (p, square::BlockKey::new_on(p, l, v, &key).unwrap())).collect();
+                    ladder(FAMILY).into_iter().map(|p| (p, square::BlockKey::new_on(p, l, v, &key).unwrap())).collect();
                 for n in [1usize, 4, 5, 8, 9, 13, 16, 21, 24] {
                     let blocks: Vec<u8> = (0..n * bl)
                         .map(|i| if (i / bl) % 2 == 0 { rng.gen() } else { 0xff })
@@ -416,7 +405,7 @@ fn hash_blocks_reads_nothing_past_the_blocks() {
                         core::slice::from_raw_parts(at as *const u8, n * bl)
                     };
                     let want: Vec<u8> = data.chunks(bl).flat_map(|blk| reference::hash_bytes(l as u32, v, &key, blk)).collect();
-                    for p in platforms() {
+                    for p in ladder(FAMILY) {
                         let mut out = vec![0u8; want.len()];
                         square::BlockKey::new_on(p, l, v, &key).unwrap().hash_blocks(blocks, &mut out).unwrap();
                         assert_eq!(out, want, "{p:?} sqh{l}-{} k={k} n={n}", v.suffix());
@@ -449,7 +438,7 @@ fn hash_blocks_at_the_exact_kernel_limit() {
                     let key: Vec<u8> = (0..bl).map(|_| byte(&mut rng)).collect();
                     let blocks: Vec<u8> = (0..9 * bl).map(|_| byte(&mut rng)).collect();
                     let want: Vec<u8> = blocks.chunks(bl).flat_map(|b| reference::hash_bytes(l as u32, v, &key, b)).collect();
-                    for p in platforms() {
+                    for p in ladder(FAMILY) {
                         let mut out = vec![0u8; want.len()];
                         square::BlockKey::new_on(p, l, v, &key).unwrap().hash_blocks(&blocks, &mut out).unwrap();
                         assert_eq!(out, want, "{p:?} sqh{l}-{} k={k} ones={ones}", v.suffix());

@@ -3,22 +3,16 @@
 //! portable path: lengths around NH's groups and chunks, random and
 //! all-ones messages, streaming in pieces equal to one-shot.
 
+mod common;
+use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::umac::{Umac, Umac128, Umac64};
 use unimac::vmac::{Vmac, Vmac128, Vmac64};
 use unimac::{Platform, Stream};
 
-fn lengths() -> Vec<usize> {
-    let mut v: Vec<usize> = (0..=200).collect();
-    for base in [256usize, 512, 1024, 2048, 4096, 16384] {
-        for d in [-33i64, -32, -31, -1, 0, 1, 31, 32, 33, 64, 65, 128, 129] {
-            v.push((base as i64 + d) as usize);
-        }
-    }
-    v.sort();
-    v.dedup();
-    v
-}
+/// Every length to 200, and around the block sizes from 256 to 16 KiB.
+const EDGES: &[(&[usize], &[i64])] =
+    &[(&[256, 512, 1024, 2048, 4096, 16384], &[-33, -32, -31, -1, 0, 1, 31, 32, 33, 64, 65, 128, 129])];
 
 fn messages(len: usize, r: &mut impl RngCore) -> Vec<Vec<u8>> {
     let mut m = vec![0u8; len];
@@ -30,7 +24,7 @@ fn umac_agrees<const T: usize>(key: &[u8; 16], r: &mut impl RngCore) {
     let portable = Umac::<T>::new_on(Platform::portable(), key);
     for p in Platform::hardware().variants() {
         let mac = Umac::<T>::new_on(p, key);
-        for len in lengths() {
+        for len in lengths(200, EDGES) {
             for m in messages(len, r) {
                 let nonce = [len as u8, 1, 2, 3, 4, 5, 6, 7];
                 let want = portable.tag(&nonce, &m).unwrap();
@@ -49,7 +43,7 @@ fn vmac_agrees<const T: usize>(key: &[u8], r: &mut impl RngCore) {
     let portable = Vmac::<T>::new_on(Platform::portable(), key).unwrap();
     for p in Platform::hardware().variants() {
         let mac = Vmac::<T>::new_on(p, key).unwrap();
-        for len in lengths() {
+        for len in lengths(200, EDGES) {
             for m in messages(len, r) {
                 let nonce = [len as u8, 9, 8, 7, 6, 5, 4, 3];
                 let want = portable.tag(&nonce, &m).unwrap();

@@ -34,26 +34,47 @@ pub fn run_key<S: AsRef<OsStr>>(args: &[S], key: &str) -> Output {
     bin().args(args).env(KEY_VAR, key).stdin(Stdio::null()).output().unwrap()
 }
 
-/// `unimac ARGS` with `input` on stdin, written from another thread (the
-/// child may fill its stdout first). A process that refuses its arguments
-/// exits without reading stdin: the write then fails with a broken pipe,
-/// which is not the test's point, so it is ignored.
-pub fn run_stdin<S: AsRef<OsStr>>(args: &[S], input: &[u8]) -> Output {
-    let mut c = bin()
-        .args(args)
-        .stdin(Stdio::piped())
+/// Run `c` with its output captured and `stdin` on its standard input if
+/// given (else closed), written from another thread (the child may fill
+/// its stdout first). Returns the output and how the write went: a process
+/// that refuses its arguments exits without reading stdin, and the write
+/// then fails with a broken pipe.
+fn fed(mut c: Command, stdin: Option<&[u8]>) -> (Output, std::io::Result<()>) {
+    let mut c = c
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
-    let mut pipe = c.stdin.take().unwrap();
+        .expect("spawn");
+    let Some(input) = stdin else {
+        return (c.wait_with_output().expect("wait"), Ok(()));
+    };
+    let mut pipe = c.stdin.take().expect("stdin");
     let data = input.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let o = c.wait_with_output().unwrap();
-    w.join().unwrap();
-    o
+    let w = std::thread::spawn(move || pipe.write_all(&data));
+    let out = c.wait_with_output().expect("wait");
+    (out, w.join().expect("writer"))
+}
+
+/// Run `c` as [`fed`] does; a failed write of `stdin` is not the test's
+/// point, so it is ignored.
+pub fn output(c: Command, stdin: Option<&[u8]>) -> Output {
+    fed(c, stdin).0
+}
+
+/// `unimac ARGS` with `input` on stdin (a failed write ignored: [`output`]).
+pub fn run_stdin<S: AsRef<OsStr>>(args: &[S], input: &[u8]) -> Output {
+    let mut c = bin();
+    c.args(args);
+    output(c, Some(input))
+}
+
+/// `unimac ARGS` in the working directory `dir`, with `stdin` on its
+/// standard input if given (a failed write ignored: [`output`]).
+pub fn run_at(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut c = bin();
+    c.args(args).current_dir(dir);
+    output(c, stdin)
 }
 
 /// `unimac ARGS`, with `key` (hex) in [`KEY_VAR`] if given, and `stdin` on
@@ -65,22 +86,14 @@ pub fn run_with(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Outpu
     if let Some(k) = key {
         c.env(KEY_VAR, k);
     }
-    let mut c = c
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn unimac");
-    if let Some(input) = stdin {
-        let mut pipe = c.stdin.take().expect("stdin");
-        // Written from another thread: the child may fill its stdout first.
-        let data = input.to_vec();
-        let w = std::thread::spawn(move || pipe.write_all(&data));
-        let out = c.wait_with_output().expect("wait");
-        w.join().expect("writer").expect("write stdin");
-        return out;
-    }
-    c.wait_with_output().expect("wait")
+    let (out, written) = fed(c, stdin);
+    written.expect("write stdin");
+    out
+}
+
+/// [`run_with`] without a key.
+pub fn run_input(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    run_with(args, None, stdin)
 }
 
 /// Bytes as text (invalid UTF-8 shown as U+FFFD).
@@ -236,4 +249,25 @@ pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
     }
     v.truncate(len);
     v
+}
+
+/// A check that cannot run here, reported in the one form
+/// `scripts/test-all` counts: a line `SKIPPED: <test>: <reason>` written
+/// straight to the standard error (past the test harness's capture, so
+/// that it shows for a test that passes). `<test>` is the test binary's
+/// name and the running test's (the harness names its thread after it),
+/// with `[part]` when only `part` of it did not run; `<reason>` is a fixed
+/// phrase, the same for every check skipped for the same cause. A test
+/// that calls this is not counted as passed.
+#[track_caller]
+pub fn skipped(part: &str, reason: &str) {
+    let here = std::panic::Location::caller();
+    let thread = std::thread::current();
+    let test = match thread.name() {
+        Some(n) if n != "main" => format!("{}::{n}", env!("CARGO_CRATE_NAME")),
+        _ => format!("{}:{}", here.file(), here.line()),
+    };
+    let part = if part.is_empty() { String::new() } else { format!("[{part}]") };
+    let line = format!("SKIPPED: {test}{part}: {reason}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
