@@ -11,30 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, stderr, TempDir as Dir};
+use common::{bin, run_bounded, stderr, TempDir as Dir};
 
-/// `unimac ARGS` in `dir`, killed (and the test failed) if it runs past
-/// 20 seconds: a wait for a writer that never comes.
-fn run_bounded(dir: &Path, args: &[&str]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("unimac {args:?} blocked");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.wait_with_output().unwrap()
-}
+/// How long a run may take before it counts as blocked (waiting for a
+/// writer that never comes).
+const LIMIT: Duration = Duration::from_secs(20);
 
 fn mkfifo(p: &Path) {
     assert!(Command::new("mkfifo").arg(p).status().expect("run mkfifo").success(), "mkfifo");
@@ -74,7 +55,7 @@ fn a_file_swapped_for_a_named_pipe_is_an_error_not_a_wait() {
     mkfifo(&dir.join("spare/p"));
     assert!(bin().args(["keygen", "hash127-aes", "-o"]).arg(dir.join("k")).status().unwrap().success());
     // Tags of the regular file, for `verify` to check while it is swapped.
-    let sums = run_bounded(&dir, &["tag", "-k", "k", "-r", "d"]);
+    let sums = run_bounded(&dir, LIMIT, &["tag", "-k", "k", "-r", "d"]);
     assert!(sums.status.success());
     fs::write(dir.join("SUMS"), &sums.stdout).unwrap();
 
@@ -115,7 +96,7 @@ fn a_file_swapped_for_a_named_pipe_is_an_error_not_a_wait() {
                 &["verify", "-k", "k", "--quiet", "SUMS"],
             ];
             let args = runs[n % 4];
-            let o = run_bounded(&dir, args);
+            let o = run_bounded(&dir, LIMIT, args);
             check(&o, args);
             failed += usize::from(!o.status.success());
             n += 1;
@@ -128,7 +109,7 @@ fn a_file_swapped_for_a_named_pipe_is_an_error_not_a_wait() {
     // Once the pipe stays where the file was, each is refused by name.
     exchange(&a, &b);
     for args in [&["seal", "-k", "k", "-r", "d", "-o", "mx"][..], &["seal", "-k", "k", "d/f000", "d/zz", "-o", "my"], &["verify", "-k", "k", "SUMS"]] {
-        let o = run_bounded(&dir, args);
+        let o = run_bounded(&dir, LIMIT, args);
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert!(stderr(&o).contains("d/zz") && stderr(&o).contains("named pipe"), "{args:?}: {}", stderr(&o));
     }
@@ -144,7 +125,7 @@ fn a_named_pipe_named_on_purpose_is_read() {
     mkfifo(&dir.join("p"));
     fs::write(dir.join("m"), b"attack at dawn").unwrap();
     assert!(bin().args(["keygen", "hash127-aes", "-o"]).arg(dir.join("k")).status().unwrap().success());
-    let want = run_bounded(&dir, &["tag", "-k", "k", "m"]);
+    let want = run_bounded(&dir, LIMIT, &["tag", "-k", "k", "m"]);
     let want = String::from_utf8(want.stdout).unwrap();
     let want = want.split_whitespace().next().unwrap().to_string();
     for threads in ["1", "2"] {

@@ -3,11 +3,15 @@
 //! renamed files, and that any change to the manifest fails its seal.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 mod common;
-use common::{assert_code, bin, run_in, stderr, stdout, temp_dir};
+use common::{assert_code, run_bounded, run_in, stderr, stdout, temp_dir};
+
+/// How long a run may take before it counts as blocked (a verify on a
+/// named pipe, a device).
+const LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A user error: exit 2, one line on stderr mentioning `needle`, nothing on
 /// stdout.
@@ -404,28 +408,6 @@ fn shoup4_pairs_go_where_nonces_go() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// Run with a deadline: a verify that blocks (on a named pipe, a device)
-/// fails the test instead of hanging it.
-fn run_bounded(dir: &Path, args: &[&str]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("unimac {args:?} blocked");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
 /// The forgery of version 1: someone who can drop files into a tree that is
 /// tagged (or sealed) gets the tag of a file whose content is a manifest
 /// body of their choosing. Under version 2 that tag is no seal: the seal
@@ -528,7 +510,7 @@ fn verify_never_blocks_nor_reads_an_unsealed_list() {
     let s = Sealed::new("fifo", "hash127-aes", false);
     fs::remove_file(s.path("d/sub/c")).unwrap();
     assert!(Command::new("mkfifo").arg(s.path("d/sub/c")).status().unwrap().success());
-    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    let o = run_bounded(&s.dir, LIMIT, &["verify", "--key-file", "k.key", "m"]);
     assert_code(&o, 1);
     assert!(stdout(&o).contains("d/sub/c: CHANGED\n"), "{}", stdout(&o));
     assert!(stderr(&o).contains("named pipe"), "{}", stderr(&o));
@@ -538,12 +520,12 @@ fn verify_never_blocks_nor_reads_an_unsealed_list() {
     // Added under the root: a named pipe and a link to a directory.
     assert!(Command::new("mkfifo").arg(s.path("d/pipe")).status().unwrap().success());
     std::os::unix::fs::symlink("/etc", s.path("d/etc-link")).unwrap();
-    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    let o = run_bounded(&s.dir, LIMIT, &["verify", "--key-file", "k.key", "m"]);
     assert_code(&o, 1);
     let out = stdout(&o);
     assert!(out.contains("d/pipe: UNEXPECTED\n") && out.contains("d/etc-link: UNEXPECTED\n"), "{out}");
     // And sealing such a tree is refused, with no manifest.
-    let o = run_bounded(&s.dir, &["seal", "--key-file", "k.key", "-r", "d", "-o", "m2"]);
+    let o = run_bounded(&s.dir, LIMIT, &["seal", "--key-file", "k.key", "-r", "d", "-o", "m2"]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("named pipe"), "{}", stderr(&o));
     assert!(!s.path("m2").exists());
@@ -558,11 +540,11 @@ fn verify_never_blocks_nor_reads_an_unsealed_list() {
     );
     assert!(Command::new("mkfifo").arg(s.path("d/pipe")).status().unwrap().success());
     fs::write(s.path("m"), bad).unwrap();
-    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    let o = run_bounded(&s.dir, LIMIT, &["verify", "--key-file", "k.key", "m"]);
     assert_code(&o, 1);
     assert_eq!(stdout(&o), "manifest: SEAL FAILED\n");
     // Sealing a device is refused.
-    let o = run_bounded(&s.dir, &["seal", "--key-file", "k.key", "/dev/zero", "-o", "m3"]);
+    let o = run_bounded(&s.dir, LIMIT, &["seal", "--key-file", "k.key", "/dev/zero", "-o", "m3"]);
     assert!(!o.status.success(), "{}", stdout(&o));
     assert!(stderr(&o).contains("not a regular file") || stderr(&o).contains("character device"), "{}", stderr(&o));
     assert!(!s.path("m3").exists());
@@ -648,7 +630,7 @@ fn a_proc_file_is_not_read_past_its_size() {
     let s = Sealed::new("proc", "hash127-aes", false);
     fs::remove_file(s.path("d/sub/deeper/e")).unwrap();
     std::os::unix::fs::symlink("/proc/self/pagemap", s.path("d/sub/deeper/e")).unwrap();
-    let o = run_bounded(&s.dir, &["verify", "--key-file", "k.key", "m"]);
+    let o = run_bounded(&s.dir, LIMIT, &["verify", "--key-file", "k.key", "m"]);
     assert_code(&o, 1);
     assert!(stdout(&o).contains("d/sub/deeper/e: FAILED open or read") || stdout(&o).contains("d/sub/deeper/e: CHANGED"), "{}", stdout(&o));
 }

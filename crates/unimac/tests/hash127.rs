@@ -4,9 +4,7 @@
 //! the multi-threaded path against one thread.
 
 mod common;
-use common::platforms;
-use num_bigint::BigInt;
-use num_integer::Integer;
+use common::{hash127_model, key_words, pad4, platforms, words_of};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
@@ -18,42 +16,6 @@ use unimac::{Feature, Platform};
 const FAMILY: &[Feature] = &[Feature::Avx2Fma, Feature::Avx512];
 
 const NO_THREADS: usize = usize::MAX;
-
-/// `(r^(l+1) + m_0 r^l + … + m_{l−1} r + k) mod p`, everything signed words.
-fn model_words(r: [i32; 4], k: [i32; 4], m: &[i32]) -> [u8; 16] {
-    let p = (BigInt::from(1) << 127) - 1;
-    let val = |w: [i32; 4]| -> BigInt {
-        w.iter().enumerate().map(|(i, &x)| BigInt::from(x) << (32 * i)).sum::<BigInt>()
-    };
-    let r = val(r).mod_floor(&p);
-    let mut acc = BigInt::from(1);
-    for &w in m {
-        acc = (acc * &r + BigInt::from(w)).mod_floor(&p);
-    }
-    let out = (acc * &r + val(k)).mod_floor(&p);
-    let (_, mut bytes) = out.to_bytes_le();
-    bytes.resize(16, 0);
-    bytes.try_into().unwrap()
-}
-
-fn words_of(b: &[u8]) -> Vec<i32> {
-    b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn key_words(key: &[u8; 32]) -> ([i32; 4], [i32; 4]) {
-    let w = words_of(key);
-    ([w[0], w[1], w[2], w[3]], [w[4], w[5], w[6], w[7]])
-}
-
-/// SPEC's pad(M, 4).
-fn pad4(m: &[u8]) -> Vec<u8> {
-    let mut v = m.to_vec();
-    v.push(1);
-    while !v.len().is_multiple_of(4) {
-        v.push(0);
-    }
-    v
-}
 
 fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
     let mut b = [0u8; 32];
@@ -68,8 +30,8 @@ fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
 /// must equal the model.
 fn check(key: &[u8; 32], msg: &[u8]) {
     let (r, k) = key_words(key);
-    let want_pad = model_words(r, k, &words_of(&pad4(msg)));
-    let want_raw = msg.len().is_multiple_of(4).then(|| model_words(r, k, &words_of(msg)));
+    let want_pad = hash127_model(r, k, &words_of(&pad4(msg)));
+    let want_raw = msg.len().is_multiple_of(4).then(|| hash127_model(r, k, &words_of(msg)));
     let kk = Key::new(key);
     assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
     // Later short messages under the key take the short path (its powers are
@@ -207,7 +169,7 @@ fn streaming_split_at_every_byte() {
             }
         }
         let (r, k) = key_words(&key);
-        assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, NO_THREADS).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+        assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, NO_THREADS).unwrap(), hash127_model(r, k, &words_of(&pad4(&msg))));
     }
 }
 
@@ -255,7 +217,7 @@ fn threads_equal_one_thread() {
         }
         if len < 1 << 20 {
             let (r, k) = key_words(&key);
-            assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, 0).unwrap(), model_words(r, k, &words_of(&pad4(&msg))));
+            assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, 0).unwrap(), hash127_model(r, k, &words_of(&pad4(&msg))));
         }
     }
 }
@@ -268,7 +230,7 @@ fn word_api_matches_bytes() {
         let m: Vec<i32> = (0..n).map(|_| rng.gen()).collect();
         let key = Key::from_words(r, k);
         let got = unimac::hash127::hash127_words(&key, &m);
-        let want = model_words(r, k, &m);
+        let want = hash127_model(r, k, &m);
         let want: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(want[4 * i..4 * i + 4].try_into().unwrap()));
         assert_eq!(got, want, "{n} words");
     }

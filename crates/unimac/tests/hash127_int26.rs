@@ -6,7 +6,7 @@
 //! arithmetic on extreme limbs).
 
 mod common;
-use common::skipped;
+use common::{hash127_model, key_words, p127, pad4, skipped, words_of};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use rand::{Rng, SeedableRng};
@@ -16,34 +16,6 @@ use unimac::Platform;
 
 const NO_THREADS: usize = usize::MAX;
 
-fn p() -> BigInt {
-    (BigInt::from(1) << 127) - 1
-}
-
-/// `(r^(l+1) + m_0 r^l + … + m_{l−1} r + k) mod p`.
-fn model_words(r: [i32; 4], k: [i32; 4], m: &[i32]) -> [u8; 16] {
-    let p = p();
-    let val = |w: [i32; 4]| -> BigInt { w.iter().enumerate().map(|(i, &x)| BigInt::from(x) << (32 * i)).sum() };
-    let r = val(r).mod_floor(&p);
-    let mut acc = BigInt::from(1);
-    for &w in m {
-        acc = (acc * &r + BigInt::from(w)).mod_floor(&p);
-    }
-    let out = (acc * &r + val(k)).mod_floor(&p);
-    let (_, mut bytes) = out.to_bytes_le();
-    bytes.resize(16, 0);
-    bytes.try_into().unwrap()
-}
-
-fn words_of(b: &[u8]) -> Vec<i32> {
-    b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
-fn key_words(key: &[u8; 32]) -> ([i32; 4], [i32; 4]) {
-    let w = words_of(key);
-    ([w[0], w[1], w[2], w[3]], [w[4], w[5], w[6], w[7]])
-}
-
 fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
     let mut b = [0u8; 32];
     for i in 0..4 {
@@ -51,15 +23,6 @@ fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
         b[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&k[i].to_le_bytes());
     }
     b
-}
-
-fn pad4(m: &[u8]) -> Vec<u8> {
-    let mut v = m.to_vec();
-    v.push(1);
-    while !v.len().is_multiple_of(4) {
-        v.push(0);
-    }
-    v
 }
 
 fn word_bytes(words: impl IntoIterator<Item = i32>) -> Vec<u8> {
@@ -84,9 +47,9 @@ fn check(key: &[u8; 32], msg: &[u8], model: bool) {
     assert_eq!(got_pad, u128_horner(key, &pad4(msg)), "vs u128 Horner, len {}", msg.len());
     if model {
         let (r, k) = key_words(key);
-        assert_eq!(got_pad, model_words(r, k, &words_of(&pad4(msg))), "vs model, len {}", msg.len());
+        assert_eq!(got_pad, hash127_model(r, k, &words_of(&pad4(msg))), "vs model, len {}", msg.len());
         if msg.len().is_multiple_of(4) {
-            assert_eq!(got_raw, Some(model_words(r, k, &words_of(msg))), "raw vs model, len {}", msg.len());
+            assert_eq!(got_raw, Some(hash127_model(r, k, &words_of(msg))), "raw vs model, len {}", msg.len());
         }
     }
     let mut h = Hash127::new_int26(&kk);
@@ -344,7 +307,7 @@ fn extreme_limbs_stay_in_bound() {
             worst[j] = worst[j].max(want.unsigned_abs());
         }
         // The same limbs as an element: the product is right mod p.
-        let p = p();
+        let p = p127();
         assert_eq!(to_big(&t).mod_floor(&p), (to_big(&a) * to_big(&c)).mod_floor(&p));
     }
     for j in 0..LIMBS {
@@ -360,11 +323,11 @@ fn extreme_limbs_stay_in_bound() {
         e[j] = u;
         let v = int26::squeeze(e);
         assert!(v.iter().zip(S).all(|(x, s)| x.unsigned_abs() <= s), "{v:?}");
-        assert_eq!(to_big(&v).mod_floor(&p()), to_big(&e).mod_floor(&p()));
+        assert_eq!(to_big(&v).mod_floor(&p127()), to_big(&e).mod_floor(&p127()));
         e[j] = -u;
         let v = int26::squeeze(e);
         assert!(v.iter().zip(S).all(|(x, s)| x.unsigned_abs() <= s), "{v:?}");
-        assert_eq!(to_big(&v).mod_floor(&p()), to_big(&e).mod_floor(&p()));
+        assert_eq!(to_big(&v).mod_floor(&p127()), to_big(&e).mod_floor(&p127()));
     }
 }
 
@@ -372,7 +335,7 @@ fn extreme_limbs_stay_in_bound() {
 /// output within `S`, same value mod p; `freeze` gives the value in `[0, p−1]`.
 #[test]
 fn squeeze_and_freeze_extremes() {
-    let p = p();
+    let p = p127();
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     let mut inputs: Vec<Elem> = (0u32..32)
         .map(|s| core::array::from_fn(|j| if s >> j & 1 == 1 { -(SQUEEZE_IN as i64) } else { SQUEEZE_IN as i64 }))
@@ -406,7 +369,7 @@ fn squeeze_and_freeze_extremes() {
 
 #[test]
 fn mul_matches_bigint() {
-    let p = p();
+    let p = p127();
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     for _ in 0..5000 {
         let (x, y) = (rng.gen::<u128>() >> 1, rng.gen::<u128>() >> 1);

@@ -4,7 +4,7 @@
 //! test on generated keys.
 
 mod common;
-use common::{lengths, skipped};
+use common::{gf2_mulmod64, gf64_mul, lengths, skipped};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::registry::{self, Params};
@@ -23,32 +23,12 @@ fn pad8(m: &[u8]) -> Vec<u8> {
     v
 }
 
-/// `a · b mod (x^64 + lo)`, one bit at a time.
-fn mulmod64(a: u64, b: u64, lo: u64) -> u64 {
-    let mut r = 0u64;
-    for i in (0..64).rev() {
-        let top = r >> 63;
-        r <<= 1;
-        if top == 1 {
-            r ^= lo;
-        }
-        if (b >> i) & 1 == 1 {
-            r ^= a;
-        }
-    }
-    r
-}
-
-fn mul_f(a: u64, b: u64) -> u64 {
-    mulmod64(a, b, 0x1b)
-}
-
 fn model_eval64(alpha: u64, msg: &[u8]) -> u64 {
     let mut h = 1u64;
     for b in pad8(msg).chunks(8) {
-        h = mul_f(h, alpha) ^ u64::from_le_bytes(b.try_into().unwrap());
+        h = gf64_mul(h, alpha) ^ u64::from_le_bytes(b.try_into().unwrap());
     }
-    mul_f(h, alpha)
+    gf64_mul(h, alpha)
 }
 
 /// `(x^(64n) + Σ b_i x^(64(n−1−i))) x^64 mod (x^64 + p_lo)` by long division,
@@ -284,7 +264,7 @@ fn subfield_element(h: u64, k: u32) -> u64 {
     for _ in 0..64 / k {
         t ^= c;
         for _ in 0..k {
-            c = mul_f(c, c);
+            c = gf64_mul(c, c);
         }
     }
     t
@@ -337,12 +317,12 @@ fn clmul64_and_barrett_match_the_model() {
             }
         }
         assert_eq!(gf2::clmul64(a, b), want, "{a:x} {b:x}");
-        assert_eq!(gf2::mul_f(a, b), mul_f(a, b));
+        assert_eq!(gf2::mul_f(a, b), gf64_mul(a, b));
         let lo: u64 = if i < 36 { extreme[i % 6] } else { rng.gen() };
         let m = gf2::Modulus::new(lo);
-        assert_eq!(m.mul(a, b), mulmod64(a, b, lo), "mod x^64+{lo:x}");
+        assert_eq!(m.mul(a, b), gf2_mulmod64(a, b, lo), "mod x^64+{lo:x}");
         let v = gf2::clmul64(a, b);
-        assert_eq!(m.reduce_with(v, gf2::clmul64), mulmod64(a, b, lo));
+        assert_eq!(m.reduce_with(v, gf2::clmul64), gf2_mulmod64(a, b, lo));
     }
     assert_eq!(gf2::Modulus::new(0x1b).mu, 0x1b, "⌊x^128/f⌋ = x^64 + x^4 + x^3 + x + 1");
 }
@@ -441,7 +421,7 @@ fn the_three_minimal_polynomial_methods_agree() {
         assert_eq!(la.poly >> la.degree, 1);
         let mut v = 0u64;
         for i in (0..=la.degree).rev() {
-            v = mul_f(v, g) ^ ((la.poly >> i) & 1) as u64;
+            v = gf64_mul(v, g) ^ ((la.poly >> i) & 1) as u64;
         }
         assert_eq!(v, 0, "h(g) != 0 for g = {g:x}");
         *degrees.entry(la.degree).or_insert(0) += 1;

@@ -5,7 +5,7 @@
 //! for checking a received tag).
 
 mod common;
-use common::lengths;
+use common::{gf128_mul, gf64_mul, lengths};
 use aes::cipher::{BlockEncrypt, KeyInit};
 use rand::{Rng, SeedableRng};
 use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
@@ -21,38 +21,6 @@ fn aes(k: &[u8], x: [u8; 16]) -> [u8; 16] {
     b.into()
 }
 
-/// `a · b mod (x^128 + x^7 + x^2 + x + 1)`, bit by bit.
-fn mul128(a: u128, b: u128) -> u128 {
-    let mut r = 0u128;
-    for i in (0..128).rev() {
-        let top = r >> 127;
-        r <<= 1;
-        if top == 1 {
-            r ^= 0x87;
-        }
-        if (b >> i) & 1 == 1 {
-            r ^= a;
-        }
-    }
-    r
-}
-
-/// `a · b mod (x^64 + x^4 + x^3 + x + 1)`, bit by bit.
-fn mul64(a: u64, b: u64) -> u64 {
-    let mut r = 0u64;
-    for i in (0..64).rev() {
-        let top = r >> 63;
-        r <<= 1;
-        if top == 1 {
-            r ^= 0x1b;
-        }
-        if (b >> i) & 1 == 1 {
-            r ^= a;
-        }
-    }
-    r
-}
-
 fn eval128_model(alpha: &[u8], msg: &[u8]) -> u128 {
     let a = u128::from_le_bytes(alpha.try_into().unwrap());
     let mut m = msg.to_vec();
@@ -62,9 +30,9 @@ fn eval128_model(alpha: &[u8], msg: &[u8]) -> u128 {
     }
     let mut h = 1u128;
     for b in m.chunks(16) {
-        h = mul128(h, a) ^ u128::from_le_bytes(b.try_into().unwrap());
+        h = gf128_mul(h, a) ^ u128::from_le_bytes(b.try_into().unwrap());
     }
-    mul128(h, a)
+    gf128_mul(h, a)
 }
 
 fn wc_model(key: &[u8; 32], n: &[u8; 16], msg: &[u8]) -> [u8; 16] {
@@ -73,7 +41,7 @@ fn wc_model(key: &[u8; 32], n: &[u8; 16], msg: &[u8]) -> [u8; 16] {
 
 fn shoup3_model(key: &[u8; 48], n: &[u8; 16], msg: &[u8]) -> [u8; 16] {
     let beta = u128::from_le_bytes(key[16..32].try_into().unwrap());
-    let bn = mul128(beta, u128::from_le_bytes(*n));
+    let bn = gf128_mul(beta, u128::from_le_bytes(*n));
     (u128::from_le_bytes(aes(&key[..16], *n)) ^ bn ^ eval128_model(&key[32..], msg)).to_le_bytes()
 }
 
@@ -86,7 +54,7 @@ fn shoup4_model(which: Shoup4Hash, key: &[u8; 48], rs: &[u8; 16], msg: &[u8]) ->
     let le = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().unwrap());
     let fr = le(&aes(&key[..16], half(&rs[..8])));
     let gs = le(&aes(&key[16..32], half(&rs[8..])));
-    let ars = mul64(mul64(le(&key[32..40]), le(&rs[..8])), le(&rs[8..]));
+    let ars = gf64_mul(gf64_mul(le(&key[32..40]), le(&rs[..8])), le(&rs[8..]));
     let h = match which {
         Shoup4Hash::Eval64 => "eval64",
         Shoup4Hash::Division64 => "division64",

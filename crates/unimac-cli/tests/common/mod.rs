@@ -91,6 +91,30 @@ pub fn run_with(args: &[&str], key: Option<&str>, stdin: Option<&[u8]>) -> Outpu
     out
 }
 
+/// `unimac ARGS` in `dir` with stdin closed, killed (and the test failed)
+/// if it runs past `limit`: a run that blocks (on a named pipe, a device,
+/// a writer that never comes) fails the test instead of hanging it.
+pub fn run_bounded(dir: &Path, limit: std::time::Duration, args: &[&str]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("unimac {args:?} blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// [`run_with`] without a key.
 pub fn run_input(args: &[&str], stdin: Option<&[u8]>) -> Output {
     run_with(args, None, stdin)
