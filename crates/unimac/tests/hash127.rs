@@ -4,7 +4,7 @@
 //! the multi-threaded path against one thread.
 
 mod common;
-use common::{hash127_model, key_words, pad4, platforms, words_of};
+use common::{hash127_model, key_bytes, key_words, pad4, platforms, words_of};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use unimac::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
@@ -16,15 +16,6 @@ use unimac::{Feature, Platform};
 const FAMILY: &[Feature] = &[Feature::Avx2Fma, Feature::Avx512];
 
 const NO_THREADS: usize = usize::MAX;
-
-fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
-    let mut b = [0u8; 32];
-    for i in 0..4 {
-        b[4 * i..4 * i + 4].copy_from_slice(&r[i].to_le_bytes());
-        b[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&k[i].to_le_bytes());
-    }
-    b
-}
 
 /// Both functions on every backend, one-shot and streamed in one update,
 /// must equal the model.

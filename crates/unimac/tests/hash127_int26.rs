@@ -6,7 +6,7 @@
 //! arithmetic on extreme limbs).
 
 mod common;
-use common::{hash127_model, key_words, p127, pad4, skipped, words_of};
+use common::{hash127_model, key_bytes, key_words, p127, pad4, skipped, words_of};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use rand::{Rng, SeedableRng};
@@ -15,15 +15,6 @@ use unimac::hash127::{hash127_int26, hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::Platform;
 
 const NO_THREADS: usize = usize::MAX;
-
-fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
-    let mut b = [0u8; 32];
-    for i in 0..4 {
-        b[4 * i..4 * i + 4].copy_from_slice(&r[i].to_le_bytes());
-        b[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&k[i].to_le_bytes());
-    }
-    b
-}
 
 fn word_bytes(words: impl IntoIterator<Item = i32>) -> Vec<u8> {
     words.into_iter().flat_map(|w| w.to_le_bytes()).collect()

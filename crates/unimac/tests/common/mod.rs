@@ -124,6 +124,16 @@ pub fn key_words(key: &[u8; 32]) -> ([i32; 4], [i32; 4]) {
     ([w[0], w[1], w[2], w[3]], [w[4], w[5], w[6], w[7]])
 }
 
+/// hash127's key (32 bytes) from its words: [`key_words`] undone.
+pub fn key_bytes(r: [i32; 4], k: [i32; 4]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        b[4 * i..4 * i + 4].copy_from_slice(&r[i].to_le_bytes());
+        b[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&k[i].to_le_bytes());
+    }
+    b
+}
+
 /// hash127's padding: a 1 byte, then zeros to a whole word.
 pub fn pad4(m: &[u8]) -> Vec<u8> {
     let mut v = m.to_vec();
