@@ -12,7 +12,7 @@ use std::process::Output;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use common::{bin, run, run_in};
+use common::{bin, run, run_in, skipped};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -137,7 +137,7 @@ fn stream_refuses_a_terminal() {
     ];
     for (args, stdin, want) in cases {
         let Some((rc, err, tty)) = on_a_tty(&d, args, stdin.map(|s| d.join(s)).as_deref()) else {
-            eprintln!("SKIPPED: stream_refuses_a_terminal (no python3 to open a pseudo-terminal)");
+            skipped("", "no python3 to open a pseudo-terminal");
             return;
         };
         assert_eq!((rc, err.as_str(), tty), (2, want, 0), "{args:?}");
