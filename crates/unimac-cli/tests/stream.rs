@@ -212,11 +212,11 @@ fn a_cut_stream_replayed_is_released_once() {
 #[test]
 fn frames_past_the_first_read_round_trip_for_every_buffer_size() {
     let d = dir("l2");
-    assert!(unimac().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
+    assert!(bin().args(["keygen", "hash127-aes", "-o", "k.key"]).current_dir(&d).status().unwrap().success());
     let data = pattern(3 * (1 << 20) + 17, 5);
     for chunk in [1024usize, 65_536, 300_000] {
         let c = chunk.to_string();
-        let o = run(&d, &["stream", "-k", "k.key", "--chunk-size", &c], &data);
+        let o = run_at(&d, &["stream", "-k", "k.key", "--chunk-size", &c], Some(&data));
         assert!(o.status.success());
         let wire = o.stdout;
         let frame = chunk + 5 + 16;
@@ -227,7 +227,7 @@ fn frames_past_the_first_read_round_trip_for_every_buffer_size() {
         bad[head + k * frame + 5 + 3] ^= 1;
         for l2 in ["512K", "1M", "2M"] {
             let verify = |w: &[u8]| {
-                let mut c = unimac();
+                let mut c = bin();
                 c.args(["stream", "--verify", "-k", "k.key"]).env("UNIMAC_L2_BYTES", l2).current_dir(&d);
                 let mut c = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
                 let mut i = c.stdin.take().unwrap();
