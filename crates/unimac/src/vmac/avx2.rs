@@ -33,6 +33,7 @@ use core::arch::x86_64::*;
 
 use super::nh::{BLOCK, KEY_WORDS};
 use crate::platform::Platform;
+use zeroize::Zeroize;
 
 /// Bytes per kernel step: four blocks, one [`super::poly4`] per iteration.
 pub(crate) const QUAD: usize = 4 * BLOCK;
@@ -215,6 +216,185 @@ fn across(t01: __m256i, t23: __m256i) -> __m256i {
     _mm256_add_epi64(_mm256_permute2x128_si256::<0x20>(t01, t23), _mm256_permute2x128_si256::<0x31>(t01, t23))
 }
 
+/// The key-added words of one block for VMAC-128's two iterations, as
+/// [`blocks128`]'s vector adds store them for [`nh_sums`]: iteration
+/// `t`'s word `i` (`m_i + k_(i+2t) mod 2^64`) at index `16t + i`.
+#[repr(C, align(32))]
+struct Sums([u64; 32]);
+
+/// NH mod `2^128` of one block for both iterations from its key-added
+/// words `s` (see [`Sums`]): per word pair one `mul` (64×64→128) with the
+/// pair's second word as its memory operand, the products summed by
+/// `add`/`adc`, four instructions a product, the two iterations'
+/// products alternated.
+#[inline(always)]
+fn nh_sums(s: &Sums) -> [u128; 2] {
+    let (a0l, a0h, a1l, a1h): (u64, u64, u64, u64);
+    // SAFETY: the loads read words 0..32 of `s` (byte offsets 0..=248, each
+    // 8 bytes): within the reference. No stack, no memory written; `mul`,
+    // `add` and `adc` need no feature beyond x86-64; the flags are
+    // clobbered (the default).
+    unsafe {
+        core::arch::asm!(
+            "mov rax, qword ptr [{s} + 0]",
+            "mul qword ptr [{s} + 8]",
+            "mov {a0l}, rax",
+            "mov {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 128]",
+            "mul qword ptr [{s} + 136]",
+            "mov {a1l}, rax",
+            "mov {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 16]",
+            "mul qword ptr [{s} + 24]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 144]",
+            "mul qword ptr [{s} + 152]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 32]",
+            "mul qword ptr [{s} + 40]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 160]",
+            "mul qword ptr [{s} + 168]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 48]",
+            "mul qword ptr [{s} + 56]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 176]",
+            "mul qword ptr [{s} + 184]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 64]",
+            "mul qword ptr [{s} + 72]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 192]",
+            "mul qword ptr [{s} + 200]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 80]",
+            "mul qword ptr [{s} + 88]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 208]",
+            "mul qword ptr [{s} + 216]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 96]",
+            "mul qword ptr [{s} + 104]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 224]",
+            "mul qword ptr [{s} + 232]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            "mov rax, qword ptr [{s} + 112]",
+            "mul qword ptr [{s} + 120]",
+            "add {a0l}, rax",
+            "adc {a0h}, rdx",
+            "mov rax, qword ptr [{s} + 240]",
+            "mul qword ptr [{s} + 248]",
+            "add {a1l}, rax",
+            "adc {a1h}, rdx",
+            s = in(reg) s.0.as_ptr(),
+            a0l = out(reg) a0l,
+            a0h = out(reg) a0h,
+            a1l = out(reg) a1l,
+            a1h = out(reg) a1h,
+            out("rax") _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [a0l as u128 | (a0h as u128) << 64, a1l as u128 | (a1h as u128) << 64]
+}
+
+/// L1 and L2 of VMAC-128 (both iterations) over whole blocks (`data`, a
+/// multiple of [`BLOCK`] bytes) from the L2 states `a` (any values below
+/// `2^128`): per block the message words plus each iteration's key words
+/// by eight `vpaddq`, stored to [`Sums`], and NH from there by
+/// [`nh_sums`] on the scalar units; per four blocks one [`super::poly4`]
+/// per iteration with the powers `pw[t] = [k, k², …]` of its poly key, the
+/// last one to three blocks one lazy Horner step ([`super::poly_step`])
+/// each with the masked poly keys `kp`. The states are returned as those
+/// steps leave them (below `2^128`). Panics if the evidence `p` lacks AVX2
+/// (the `avx2fma` feature).
+#[inline(always)]
+pub(crate) fn blocks128(
+    p: Platform,
+    key: &[u64; KEY_WORDS],
+    data: &[u8],
+    kp: &[u128; 2],
+    pw: &[[u128; 8]; 2],
+    a: [u128; 2],
+) -> [u128; 2] {
+    assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
+    assert!(p.avx2_fma(), "the AVX2 VHASH kernel needs AVX2 and FMA evidence");
+    // SAFETY: the evidence `p` (only detection creates it) has AVX2
+    // (asserted above); the loads stay within each block of `data` and
+    // within `key` (see `blocks128_avx2`).
+    unsafe { blocks128_avx2(key, data, kp, pw, a) }
+}
+
+/// The kernel of [`blocks128`].
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn blocks128_avx2(
+    key: &[u64; KEY_WORDS],
+    data: &[u8],
+    kp: &[u128; 2],
+    pw: &[[u128; 8]; 2],
+    mut a: [u128; 2],
+) -> [u128; 2] {
+    const M126: u128 = super::M126;
+    let kptr = key.as_ptr();
+    // SAFETY: words 2t + 4v .. 2t + 4v + 4 with t <= 1 and v <= 3 (every
+    // call below) end at 2 + 12 + 4 = 18 = KEY_WORDS at most: within `key`.
+    let kv = |t: usize, v: usize| unsafe { _mm256_loadu_si256(kptr.add(2 * t + 4 * v) as *const __m256i) };
+    let k0 = [kv(0, 0), kv(0, 1), kv(0, 2), kv(0, 3)];
+    let k1 = [kv(1, 0), kv(1, 1), kv(1, 2), kv(1, 3)];
+    let mut s = Sums([0; 32]);
+    let mut nh = |b: &[u8]| -> [u128; 2] {
+        assert_eq!(b.len(), BLOCK);
+        let bp = b.as_ptr();
+        let sp = s.0.as_mut_ptr();
+        for v in 0..4 {
+            // SAFETY: the load reads bytes 32v .. 32v + 32 (v < 4) of the
+            // 128-byte block `b` (asserted); the aligned stores write words
+            // 4v .. 4v + 4 and 16 + 4v .. 20 + 4v of the 32 of `s` (32-byte
+            // aligned, so both are too).
+            unsafe {
+                let m = _mm256_loadu_si256(bp.add(32 * v) as *const __m256i);
+                _mm256_store_si256(sp.add(4 * v) as *mut __m256i, _mm256_add_epi64(m, k0[v]));
+                _mm256_store_si256(sp.add(16 + 4 * v) as *mut __m256i, _mm256_add_epi64(m, k1[v]));
+            }
+        }
+        nh_sums(&s)
+    };
+    let mut quads = data.chunks_exact(QUAD);
+    for q in quads.by_ref() {
+        let [y0, z0] = nh(&q[..BLOCK]);
+        let [y1, z1] = nh(&q[BLOCK..2 * BLOCK]);
+        let [y2, z2] = nh(&q[2 * BLOCK..3 * BLOCK]);
+        let [y3, z3] = nh(&q[3 * BLOCK..]);
+        a[0] = super::poly4(a[0], &pw[0], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
+        a[1] = super::poly4(a[1], &pw[1], [z0 & M126, z1 & M126, z2 & M126, z3 & M126]);
+    }
+    for b in quads.remainder().chunks_exact(BLOCK) {
+        let [y, z] = nh(b);
+        a[0] = super::poly_step(a[0], kp[0], y & M126);
+        a[1] = super::poly_step(a[1], kp[1], z & M126);
+    }
+    s.0.zeroize();
+    a
+}
+
 #[cfg(test)]
 mod tests {
     use super::{BLOCK, KEY_WORDS, QUAD};
@@ -272,10 +452,61 @@ mod tests {
         assert_eq!(n, 8000);
     }
 
+    /// VMAC-128's NH from stored key-added words ([`super::nh_sums`], the
+    /// `mul`/`add`/`adc` chain) against [`nh_portable`], both iterations:
+    /// random words and keys, and the extremes (every `m + k` at
+    /// `2^64 − 1`, so every product and carry at its bound; sums that wrap
+    /// to 0; alternating). The whole loop ([`super::blocks128`]: the
+    /// vector additions and the Horner steps) is `agrees_with_the_model`'s.
+    #[test]
+    fn nh_sums_match_the_portable_nh() {
+        let mut r = super::super::tests::rng();
+        let mut n = 0;
+        for case in 0..4000 {
+            let mut key = [0u64; KEY_WORDS];
+            let mut blk = [0u8; BLOCK];
+            r.fill_bytes(&mut blk);
+            key.iter_mut().for_each(|w| *w = r.gen());
+            let shift = 2 * ((case / 4) % 2);
+            for (i, w) in blk.chunks_exact_mut(8).enumerate() {
+                let k = key[i + shift];
+                let v = match case % 4 {
+                    0 => u64::from_le_bytes(w.try_into().unwrap()),
+                    1 => u64::MAX.wrapping_sub(k),
+                    2 => 0u64.wrapping_sub(k),
+                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.gen() },
+                };
+                w.copy_from_slice(&v.to_le_bytes());
+            }
+            let mut s = super::Sums([0; 32]);
+            for t in 0..2 {
+                for i in 0..16 {
+                    let m = u64::from_le_bytes(blk[8 * i..8 * i + 8].try_into().unwrap());
+                    s.0[16 * t + i] = m.wrapping_add(key[i + 2 * t]);
+                }
+            }
+            assert_eq!(super::nh_sums(&s), nh_portable::<2>(&key, &blk), "case {case}");
+            n += 1;
+        }
+        // Every sum at its largest: each product (2^64 − 1)², sixteen of
+        // them, wrapping mod 2^128.
+        let s = super::Sums([u64::MAX; 32]);
+        let p = u64::MAX as u128 * u64::MAX as u128;
+        assert_eq!(super::nh_sums(&s), [p.wrapping_mul(8); 2]);
+        assert_eq!(n, 4000);
+    }
+
     /// Without the evidence the entry point refuses to run.
     #[test]
     #[should_panic(expected = "AVX2 VHASH kernel needs")]
     fn refuses_without_evidence() {
         let _ = super::quads::<1>(Platform::portable(), &[0; KEY_WORDS], &[0; QUAD], &[[0; 8]; 2], [0]);
+    }
+
+    /// Nor does the VMAC-128 block loop.
+    #[test]
+    #[should_panic(expected = "AVX2 VHASH kernel needs")]
+    fn block_loop_refuses_without_evidence() {
+        let _ = super::blocks128(Platform::portable(), &[0; KEY_WORDS], &[0; BLOCK], &[0; 2], &[[0; 8]; 2], [0; 2]);
     }
 }

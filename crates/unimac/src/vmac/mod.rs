@@ -513,12 +513,10 @@ fn avx2_quads<'a>(k: &VmacKey, a: &mut [u128; 2], data: &'a [u8]) -> &'a [u8] {
     if k.backend != Backend::Avx2 || data.len() < avx2::MIN_BYTES {
         return data;
     }
+    // VMAC-128 took the whole run to `avx2::blocks128` before this.
+    debug_assert_eq!(k.iters, 1);
     let whole = data.len() / avx2::QUAD * avx2::QUAD;
-    if k.iters == 1 {
-        [a[0]] = avx2::quads::<1>(k.platform, &k.nh_fixed, &data[..whole], &k.powers, [a[0]]);
-    } else {
-        *a = avx2::quads::<2>(k.platform, &k.nh_fixed, &data[..whole], &k.powers, *a);
-    }
+    [a[0]] = avx2::quads::<1>(k.platform, &k.nh_fixed, &data[..whole], &k.powers, [a[0]]);
     &data[whole..]
 }
 
@@ -553,6 +551,12 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
         }
     }
     p.blocks += (data.len() / BLOCK) as u64;
+    #[cfg(target_arch = "x86_64")]
+    if k.backend == Backend::Avx2 && k.iters == 2 {
+        // VMAC-128: every whole block on the AVX2 backend's block loop.
+        p.a = avx2::blocks128(k.platform, nhk, data, &k.poly, &k.powers, p.a);
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     {
         data = avx2_quads(k, &mut p.a, data);
