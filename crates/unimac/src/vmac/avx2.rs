@@ -26,6 +26,15 @@
 //! Word pairs come from two loaded vectors by `vpunpck{l,h}qdq` (lane order
 //! `0, 2, 1, 3` of the block's pairs, which a sum does not see). VMAC-128's
 //! second iteration adds the key two words further on to the same words.
+//!
+//! That split is VMAC-64's ([`quads`]). VMAC-128 ([`blocks128`]) keeps all
+//! of NH on the scalar units and gives the vector units only the key
+//! additions: eight `vpaddq` a block store both iterations' sums, and each
+//! 64×64→128 product is then `mov`, `mul` with a memory operand, `add`,
+//! `adc` (inline assembly, [`nh_sums`]). On a Sapphire Rapids-class Xeon,
+//! where `vpmuludq` and the scalar `mul` share execution ports, the split
+//! above was 1.2× slower than the scalar loop for VMAC-128, and this 1.04×
+//! faster than it (docs/perf/umac.md, "VMAC-128 without IFMA52 on Intel").
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

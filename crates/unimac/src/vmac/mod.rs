@@ -63,10 +63,12 @@ pub(crate) use nh::BLOCK;
 pub(crate) enum Backend {
     /// The unrolled scalar loop with 64×64→128 products.
     Portable,
-    /// Runs of at least [`avx2::MIN_BYTES`] of whole blocks four at a time,
-    /// NH of two of the four in AVX2 lanes beside the scalar loop's other
-    /// two and its L2 step ([`avx2`]); shorter runs, and the last one to
-    /// three blocks, on the scalar loop.
+    /// VMAC-64: runs of at least [`avx2::MIN_BYTES`] of whole blocks four
+    /// at a time, NH of two of the four in AVX2 lanes beside the scalar
+    /// loop's other two and its L2 step ([`avx2::quads`]); shorter runs,
+    /// and the last one to three blocks, on the scalar loop. VMAC-128:
+    /// every whole block with the key added in AVX2 lanes and NH's products
+    /// by the scalar `mul` ([`avx2::blocks128`]).
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// Whole blocks eight at a time, NH and L2 of both VMAC-128 iterations
@@ -523,9 +525,10 @@ fn avx2_quads<'a>(k: &VmacKey, a: &mut [u128; 2], data: &'a [u8]) -> &'a [u8] {
 /// L1 and L2 of whole 128-byte blocks, fused. On the IFMA backend: NH of
 /// eight blocks at a time and eight Horner chains in `k⁸` per iteration
 /// (VMAC-128's two in one pass) in [`avx512`], joined with `k⁰ … k⁷` at
-/// the end. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
+/// the end. On the AVX2 backend VMAC-128's blocks all go to
+/// [`avx2::blocks128`]. Then (and otherwise) NH of four blocks ([`nh::nh_block`], the
 /// unrolled scalar 64×64→128 loop, both iterations from the same loaded
-/// words; on the AVX2 backend two of the four in vector lanes, [`avx2`])
+/// words; on the AVX2 backend VMAC-64's two of the four in vector lanes, [`avx2`])
 /// and one L2 step for the four (a message's first four from the
 /// state 1, no step of their own for the first block); the last one to
 /// three blocks one at a time ([`poly_step`]).
@@ -867,8 +870,10 @@ impl<const T: usize> Vmac<T> {
 
     pub_if! { feature = "reference";
     /// The kernel this key computes VHASH with (`portable`; `avx512ifma`
-    /// for whole groups of eight blocks; `avx2fma` for whole groups of four
-    /// in runs of at least 1536 bytes, half their NH in vector lanes), as
+    /// for whole groups of eight blocks; `avx2fma` for VMAC-64's whole
+    /// groups of four in runs of at least 1536 bytes, half their NH in
+    /// vector lanes, and VMAC-128's whole blocks, the key added in vector
+    /// lanes), as
     /// the other families'
     /// `backend` methods name theirs.
     pub fn backend(&self) -> &'static str {
