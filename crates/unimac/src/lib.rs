@@ -226,6 +226,11 @@ pub mod umac;
 pub mod vectors;
 pub mod vmac;
 
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use error::Error;
 pub use platform::{Feature, Platform};
 pub use registry::Stream;

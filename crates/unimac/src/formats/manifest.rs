@@ -345,6 +345,26 @@ impl SealError {
     }
 }
 
+/// The reason in a few words, without the file's or the key's name (which
+/// [`SealError::message`] adds where the front ends print it).
+impl core::fmt::Display for SealError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SealError::NotManifest => write!(f, "not a manifest (no '{MAGIC} {VERSION} NAME FINGERPRINT' first line)"),
+            SealError::Version1 => f.write_str("a version 1 manifest, which can be forged; reseal it"),
+            SealError::Version(v) => write!(f, "manifest version {v}, which this build does not read (it reads version {VERSION})"),
+            SealError::OtherKey { mac, fingerprint } => {
+                write!(f, "sealed with another key ({mac}, key fingerprint {fingerprint})")
+            }
+            SealError::Failed => f.write_str(
+                "SEAL FAILED: the manifest was changed (its lines, their order, its first line or its seal)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SealError {}
+
 pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `text` starts as a manifest of any version does.
 pub fn looks_like_manifest(text: &[u8]) -> bool {
