@@ -609,7 +609,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
             )?;
             rows.push((what, name, c));
         }
-        let hm = <hmac::Hmac<sha1::Sha1> as Mac>::new_from_slice(&key[..20]).expect("any key");
+        let hm = <hmac::Hmac<sha1::Sha1> as hmac::KeyInit>::new_from_slice(&key[..20]).expect("any key");
         let m = &msg[..bytes];
         let c = clock.cycles(median_ns(e, &mut || {
             let mut h = hm.clone();

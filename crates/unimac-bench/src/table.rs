@@ -190,8 +190,8 @@ pub(crate) fn peers() -> Vec<(&'static str, Runner)> {
     let key = [0x42u8; 32];
     let poly = poly1305::Poly1305::new(&key.into());
     let pv = polyval::Polyval::new(&<[u8; 16]>::try_from(&key[..16]).expect("16 bytes").into());
-    let hmac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&key).expect("any key length");
-    let cmac = <cmac::Cmac<aes::Aes128> as Mac>::new_from_slice(&key[..16]).expect("16-byte key");
+    let hmac = <hmac::Hmac<sha2::Sha256> as hmac::KeyInit>::new_from_slice(&key).expect("any key length");
+    let cmac = <cmac::Cmac<aes::Aes128> as hmac::KeyInit>::new_from_slice(&key[..16]).expect("16-byte key");
     vec![
         (
             "poly1305",

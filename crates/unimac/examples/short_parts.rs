@@ -14,7 +14,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use unimac::registry::{self, NamedMac, Params};
 
 #[cfg(target_arch = "x86_64")]

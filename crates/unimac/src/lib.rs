@@ -182,6 +182,7 @@ mod sync;
 mod tail;
 #[allow(unsafe_code)] // one SSE2 store (SIMD); its unsafe block has its SAFETY line
 mod block;
+mod cipher;
 
 pub mod bounds;
 #[cfg(feature = "std")]

@@ -74,8 +74,7 @@ use alloc::sync::Arc;
 #[cfg(doc)]
 use universal_hash::array::Array;
 
-use aes::cipher::{BlockEncrypt, KeyInit as _};
-use aes::Aes128;
+use crate::cipher::Aes128;
 use zeroize::Zeroizing;
 
 use crate::hash127::{self, Hash127};
@@ -244,7 +243,7 @@ macro_rules! rustcrypto_impls {
             fn new(key: &Key<Self>) -> Self {
                 let mut r = Zeroizing::new([0u8; 32]);
                 r[..16].copy_from_slice(&key[..16]);
-                Hash127AesMac { h: Hash127::new(&hash127::Key::new(&r)), aes: Arc::new(Aes128::new((&key[16..]).into())) }
+                Hash127AesMac { h: Hash127::new(&hash127::Key::new(&r)), aes: Arc::new(Aes128::from_slice(&key[16..])) }
             }
         }
 

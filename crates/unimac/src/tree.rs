@@ -20,7 +20,7 @@
 //! [`Tree::finalize_reset`] keeps the derived level keys for the
 //! next message.
 
-use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use aes::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 

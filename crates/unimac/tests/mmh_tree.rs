@@ -193,7 +193,7 @@ fn streaming_registry_and_mac_names_exist() {
 
 #[test]
 fn keystream_matches_block_by_block_aes() {
-    use aes::cipher::{BlockEncrypt, KeyInit};
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
     let mut rng = rand::rngs::StdRng::seed_from_u64(15);
     let s: [u8; 16] = rng.gen();
     let aes = aes::Aes128::new((&s).into());

@@ -6,7 +6,7 @@
 
 mod common;
 use common::{gf128_mul, gf64_mul, lengths};
-use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use rand::{Rng, SeedableRng};
 use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
 use unimac::macs::Framing;
@@ -15,7 +15,7 @@ use unimac::registry::{self, Params};
 use unimac::{Absorb, Error};
 
 fn aes(k: &[u8], x: [u8; 16]) -> [u8; 16] {
-    let c = aes::Aes128::new(k.into());
+    let c = aes::Aes128::new_from_slice(k).unwrap();
     let mut b = aes::Block::from(x);
     c.encrypt_block(&mut b);
     b.into()

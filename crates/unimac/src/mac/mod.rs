@@ -55,8 +55,7 @@
 use crate::prelude::*;
 use alloc::sync::Arc;
 
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
+use crate::cipher::Aes128;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
@@ -127,7 +126,7 @@ fn r_only(key: &[u8]) -> hash127::Key {
 }
 
 fn aes_of(k: &[u8]) -> Aes128 {
-    Aes128::new(k.into())
+    Aes128::from_slice(k)
 }
 
 fn nonce16(nonce: &[u8], name: &str) -> Result<[u8; 16], Error> {

@@ -33,7 +33,7 @@
 //! ```
 
 use crate::prelude::*;
-use aes::Aes128;
+use crate::cipher::Aes128;
 use alloc::sync::Arc;
 use zeroize::Zeroizing;
 

@@ -25,9 +25,10 @@ fn rng() -> rand::rngs::StdRng {
 }
 
 fn aes_model(k: &[u8], x: &[u8; 16]) -> [u8; 16] {
-    let aes = Aes128::new(k.into());
+    // The `aes` crate itself (not the library's `cipher::Aes128`).
+    let aes = <aes::Aes128 as aes::cipher::KeyInit>::new_from_slice(k).unwrap();
     let mut b = aes::Block::from(*x);
-    aes.encrypt_block(&mut b);
+    aes::cipher::BlockCipherEncrypt::encrypt_block(&aes, &mut b);
     b.into()
 }
 

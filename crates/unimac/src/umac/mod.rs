@@ -30,8 +30,7 @@ use crate::prelude::*;
 use alloc::sync::Arc;
 use core::fmt;
 
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
+use crate::cipher::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
@@ -219,9 +218,9 @@ pub(crate) fn be_int(b: &[u8]) -> u128 {
 impl UmacKey {
     fn new(key: &[u8; 16], iters: usize, platform: Platform) -> UmacKey {
         assert!((1..=4).contains(&iters));
-        let aes = Aes128::new(key.into());
+        let aes = Aes128::new(key);
         let pdf_key = kdf(&aes, 0, 16);
-        let pdf = Aes128::new(pdf_key[..16].into());
+        let pdf = Aes128::from_slice(&pdf_key[..16]);
         let l1b = kdf(&aes, 1, CHUNK + 16 * (iters - 1));
         let l1 = nh::NhKey::new(
             l1b.chunks_exact(4)

@@ -34,8 +34,10 @@ use crate::prelude::*;
 use core::fmt;
 use alloc::sync::Arc;
 
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::{Aes128, Aes192, Aes256};
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+use aes::{Aes192, Aes256};
+
+use crate::cipher::Aes128;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash127::portable::add_mod;
@@ -121,9 +123,9 @@ enum Cipher {
 impl Cipher {
     fn new(key: &[u8]) -> Option<Cipher> {
         Some(match key.len() {
-            16 => Cipher::A128(Aes128::new(key.into())),
-            24 => Cipher::A192(Aes192::new(key.into())),
-            32 => Cipher::A256(Aes256::new(key.into())),
+            16 => Cipher::A128(Aes128::from_slice(key)),
+            24 => Cipher::A192(Aes192::new_from_slice(key).ok()?),
+            32 => Cipher::A256(Aes256::new_from_slice(key).ok()?),
             _ => return None,
         })
     }
