@@ -572,6 +572,13 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
                 let cols = avx2::short_head(p, sp, &words[..4 * head], off);
                 return portable::short_from_columns(sp, words, tail, head, &cols);
             }
+            #[cfg(target_arch = "aarch64")]
+            if words.len() >= 32 && p.has(crate::platform::Feature::Neon) {
+                let off = portable::SHORT_WORDS - (words.len() / 4 + tail.is_some() as usize);
+                let head = words.len() / 16 * 4;
+                let cols = neon::short_head(p, sp, &words[..4 * head], off);
+                return portable::short_from_columns(sp, words, tail, head, &cols);
+            }
             return portable::short(sp, words, tail);
         }
     }

@@ -276,7 +276,7 @@ pub(super) fn differential(own: Backend) -> usize {
         let k = if i % 2 == 0 { [i32::MAX, i32::MIN, -1, 0x1234_5678] } else { rng.gen() };
         // The integer AVX-512 kernel's own chunk edges too (576 words).
         let w = 4 * 576;
-        for len in [0, 1, 3, 4, 7, 16, 61, 128, 255, 1024 + 4, CHUNK_BYTES - 4, CHUNK_BYTES, CHUNK_BYTES + 5, w - 4, w, w + 1, 2 * w, 3 * CHUNK_BYTES + 8] {
+        for len in [0, 1, 3, 4, 7, 16, 61, 128, 255, 1020, 1024, 1024 + 4, CHUNK_BYTES - 4, CHUNK_BYTES, CHUNK_BYTES + 5, w - 4, w, w + 1, 2 * w, 3 * CHUNK_BYTES + 8] {
             let msgs: Vec<Vec<u8>> = vec![
                 vec![0xff; len],
                 vec![0; len],
