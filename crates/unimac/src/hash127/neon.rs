@@ -137,6 +137,7 @@ mod tests {
     use super::super::portable::{ShortPowers, LIMBS, SHORT_WORDS};
     use super::super::P;
     use crate::platform::{Feature, Platform};
+    use crate::prelude::*;
 
     /// The column sums in `u128`, word by word.
     fn model(sp: &ShortPowers, words: &[u8], off: usize) -> [u64; LIMBS] {

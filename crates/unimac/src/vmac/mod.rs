@@ -34,10 +34,7 @@ use crate::prelude::*;
 use core::fmt;
 use alloc::sync::Arc;
 
-use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use aes::{Aes192, Aes256};
-
-use crate::cipher::Aes128;
+use crate::cipher::{Aes128, Aes192, Aes256};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash127::portable::add_mod;
@@ -124,8 +121,8 @@ impl Cipher {
     fn new(key: &[u8]) -> Option<Cipher> {
         Some(match key.len() {
             16 => Cipher::A128(Aes128::from_slice(key)),
-            24 => Cipher::A192(Aes192::new_from_slice(key).ok()?),
-            32 => Cipher::A256(Aes256::new_from_slice(key).ok()?),
+            24 => Cipher::A192(Aes192::from_slice(key)),
+            32 => Cipher::A256(Aes256::from_slice(key)),
             _ => return None,
         })
     }
