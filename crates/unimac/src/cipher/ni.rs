@@ -215,3 +215,46 @@ unsafe fn encrypt<const R: usize>(rk: &[[u8; 16]; R], b: &mut aes::Block) {
     x = _mm_aesenclast_si128(x, k(R - 1));
     unsafe { _mm_storeu_si128(b.as_mut_ptr() as *mut __m128i, x) };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RoundKeys;
+    use crate::prelude::*;
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
+    use rand::{Rng, SeedableRng};
+
+    /// The AES-NI kernel against the `aes` crate, each key size, on zero,
+    /// all-ones and random keys and blocks (SKIPPED without AES-NI).
+    #[test]
+    fn matches_the_aes_crate() {
+        if RoundKeys::<11>::new(&[0; 16]).is_none() {
+            eprintln!("SKIPPED: this CPU has no AES-NI");
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0x6e69_6165);
+        let mut blocks: Vec<aes::Block> = vec![[0u8; 16].into(), [0xffu8; 16].into()];
+        blocks.extend((0..30).map(|_| aes::Block::from(rng.gen::<[u8; 16]>())));
+        let mut n = 0;
+        macro_rules! check {
+            ($r:literal, $theirs:ty, $len:literal) => {
+                let mut keys = vec![[0u8; $len], [0xff; $len]];
+                keys.extend((0..20).map(|_| core::array::from_fn::<u8, $len, _>(|_| rng.gen())));
+                for key in keys {
+                    let ours = RoundKeys::<$r>::new(&key).expect("AES-NI");
+                    let theirs = <$theirs>::new(&key.into());
+                    for b in &blocks {
+                        let (mut x, mut y) = (*b, *b);
+                        ours.encrypt(&mut x);
+                        theirs.encrypt_block(&mut y);
+                        assert_eq!(x, y, "{}-byte key {key:02x?}", $len);
+                        n += 1;
+                    }
+                }
+            };
+        }
+        check!(11, aes::Aes128, 16);
+        check!(13, aes::Aes192, 24);
+        check!(15, aes::Aes256, 32);
+        assert_eq!(n, 3 * 22 * 32);
+    }
+}
