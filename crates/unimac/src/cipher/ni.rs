@@ -177,25 +177,33 @@ unsafe fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) {
     };
     let mut keys = [a; 15];
     keys[1] = c;
-    macro_rules! step {
-        ($i:expr, $rcon:expr, $both:expr) => {
+    macro_rules! even {
+        ($i:expr, $rcon:expr) => {
             // Even round keys: `SubWord(RotWord(last word)) ^ rcon`.
             a = _mm_xor_si128(prefix_xor(a), _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(c)));
             keys[2 * $i] = a;
-            if $both {
-                // Odd ones: `SubWord(last word)`, no rotation, no rcon.
-                c = _mm_xor_si128(prefix_xor(c), _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(a)));
-                keys[2 * $i + 1] = c;
-            }
         };
     }
-    step!(1, 0x01, true);
-    step!(2, 0x02, true);
-    step!(3, 0x04, true);
-    step!(4, 0x08, true);
-    step!(5, 0x10, true);
-    step!(6, 0x20, true);
-    step!(7, 0x40, false);
+    macro_rules! odd {
+        ($i:expr) => {
+            // Odd ones: `SubWord(last word)`, no rotation, no rcon.
+            c = _mm_xor_si128(prefix_xor(c), _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(a)));
+            keys[2 * $i + 1] = c;
+        };
+    }
+    even!(1, 0x01);
+    odd!(1);
+    even!(2, 0x02);
+    odd!(2);
+    even!(3, 0x04);
+    odd!(3);
+    even!(4, 0x08);
+    odd!(4);
+    even!(5, 0x10);
+    odd!(5);
+    even!(6, 0x20);
+    odd!(6);
+    even!(7, 0x40);
     store(&keys, out);
     keys = [_mm_setzero_si128(); 15];
     core::hint::black_box(&keys);
