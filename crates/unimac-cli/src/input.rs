@@ -194,7 +194,7 @@ impl From<Fail> for RaceErr {
 
 /// "NAME: changed while reading".
 fn changed(name: &str) -> Fail {
-    Fail(format!("{name}: changed while reading"))
+    Fail(unimac::formats::messages::changed_while_reading(name, None))
 }
 
 /// Read the regular file `file` under the rule of [`ReadWindow::read`]

@@ -13,7 +13,7 @@ use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use unimac::formats::stream::{Receiver, Sender};
+use unimac::formats::stream::{Receiver, Sender, FRAME_HEAD};
 
 use crate::keyfile;
 use crate::Fail;
@@ -178,9 +178,9 @@ fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize)
     w.write_all(s.take_header())?;
     let mut progress = Progress::new();
     let mut total = 0u64;
-    let mut len = fill(r, &mut a[5..5 + chunk])?;
+    let mut len = fill(r, &mut a[FRAME_HEAD..FRAME_HEAD + chunk])?;
     loop {
-        let next = if len == chunk { fill(r, &mut b[5..5 + chunk])? } else { 0 };
+        let next = if len == chunk { fill(r, &mut b[FRAME_HEAD..FRAME_HEAD + chunk])? } else { 0 };
         let last = next == 0;
         let n = s.seal_frame(&mut a, len, last).map_err(|e| Fail(e.to_string()))?;
         w.write_all(&a[..n])?;

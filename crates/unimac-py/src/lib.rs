@@ -604,10 +604,9 @@ impl FileError {
     fn into_py(self, py: Python<'_>, path: &std::path::Path) -> PyErr {
         match self {
             FileError::Io(e) => oserror::from_io(py, &e, path),
-            FileError::Changed => pyo3::exceptions::PyOSError::new_err(format!(
-                "{}: changed while reading",
-                path.display()
-            )),
+            FileError::Changed => pyo3::exceptions::PyOSError::new_err(
+                unimac::formats::messages::changed_while_reading(&path.display().to_string(), None),
+            ),
         }
     }
 }

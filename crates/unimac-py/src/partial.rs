@@ -292,7 +292,9 @@ pub fn partial_range<'py>(
     }
     let step = (buffer.max(1) as u64 / g).max(1) * g;
     let run = || -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
-        let changed = |why: String| RangeError::Changed(format!("{}: changed while reading ({why})", path.display()));
+        let changed = |why: String| {
+            RangeError::Changed(unimac::formats::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
+        };
         let f = File::open(&path)?;
         let w = race::ReadWindow::open(&f)?;
         if w.stamp().len() != size {

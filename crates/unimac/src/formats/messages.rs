@@ -65,3 +65,13 @@ mod tests {
         assert_eq!(held_message("chunk 3: bad; nothing of it was released", false), "chunk 3: bad; nothing of it was released");
     }
 }
+
+/// A file that changed while it was read (its size, identity or times moved,
+/// or it ended early): the one error line of every reader, with the reason
+/// when one is known.
+pub fn changed_while_reading(name: &str, why: Option<&str>) -> String {
+    match why {
+        Some(w) => format!("{name}: changed while reading ({w})"),
+        None => format!("{name}: changed while reading"),
+    }
+}

@@ -63,7 +63,9 @@ pub_if! { any(feature = "frontends", feature = "reference");
 /// The largest chunk a stream may declare (the receiver's memory).
 pub const MAX_CHUNK: usize = 16 << 20;
 }
-const FRAME_HEAD: usize = 5;
+/// The bytes before a chunk in its frame: the kind (data or final) and the
+/// chunk's length, big-endian (docs/WIRE.md §10); the tag follows the chunk.
+pub const FRAME_HEAD: usize = 5;
 
 /// Why a stream was refused: one line, naming the chunk and the payload
 /// offset where the trouble starts.
