@@ -346,7 +346,7 @@ impl SealError {
 }
 
 /// The reason in a few words, without the file's or the key's name (which
-/// [`SealError::message`] adds where the front ends print it).
+/// the front ends add where they print it).
 impl core::fmt::Display for SealError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

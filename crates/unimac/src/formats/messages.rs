@@ -50,6 +50,16 @@ pub fn directory_needs_recursive(shown: &str, flag: &str) -> String {
     format!("{shown}: is a directory: give {flag} to take the files under it")
 }
 
+/// A file that changed while it was read (its size, identity or times moved,
+/// or it ended early): the one error line of every reader, with the reason
+/// when one is known.
+pub fn changed_while_reading(name: &str, why: Option<&str>) -> String {
+    match why {
+        Some(w) => format!("{name}: changed while reading ({w})"),
+        None => format!("{name}: changed while reading"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,15 +73,5 @@ mod tests {
         assert_eq!(held_message("chunk 3: bad; nothing of it was released", true), "chunk 3: bad; nothing was released (--hold)");
         assert_eq!(held_message("cut short", true), "cut short; nothing was released (--hold)");
         assert_eq!(held_message("chunk 3: bad; nothing of it was released", false), "chunk 3: bad; nothing of it was released");
-    }
-}
-
-/// A file that changed while it was read (its size, identity or times moved,
-/// or it ended early): the one error line of every reader, with the reason
-/// when one is known.
-pub fn changed_while_reading(name: &str, why: Option<&str>) -> String {
-    match why {
-        Some(w) => format!("{name}: changed while reading ({w})"),
-        None => format!("{name}: changed while reading"),
     }
 }

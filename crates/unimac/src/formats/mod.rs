@@ -17,11 +17,7 @@
 //! that leave no half file. docs/WIRE.md gives the bytes, docs/SECURITY.md
 //! the reasons.
 
-#[cfg(feature = "frontends")]
 pub mod checkline;
-#[cfg(not(feature = "frontends"))]
-#[allow(dead_code, unreachable_pub)]
-pub(crate) mod checkline;
 pub mod counter;
 #[cfg(feature = "frontends")]
 pub mod derive;

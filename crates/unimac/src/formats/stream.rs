@@ -29,12 +29,31 @@
 //!   frame, before any byte is released; a header naming another MAC or
 //!   key fingerprint is refused before any frame is read.
 //!
-//! The receiver ([`Receiver`]) releases a chunk's payload only after its tag
+//! The receiver ([`Reader`]) releases a chunk's payload only after its tag
 //! verifies, and stops at the first bad, missing, repeated, reordered or
 //! foreign chunk, naming the chunk and the payload offset where it starts;
 //! a stream that ends before its final chunk, or goes on after it, is an
-//! error. [`Sender`] and [`Receiver`] do no I/O (they turn bytes into bytes);
-//! [`Writer`] and [`Reader`] wrap them as `io::Write` and `io::Read`.
+//! error. [`Writer`] and [`Reader`] are the stream as `io::Write` and
+//! `io::Read` (the front ends drive the byte-to-byte sender and receiver
+//! beneath them directly).
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use unimac::formats::keyfile::{KeyFile, KeyKind};
+//! use unimac::formats::stream::{Reader, Writer, DEFAULT_CHUNK};
+//!
+//! let key = KeyFile::generate(KeyKind::from_name("hash127-aes")?)?;
+//! let mut w = Writer::new(Vec::new(), &key, DEFAULT_CHUNK)?;
+//! w.write_all(b"authenticated, not encrypted")?;
+//! let wire = w.finish()?;
+//!
+//! let mut r = Reader::new(&wire[..], &key)?;
+//! let mut back = Vec::new();
+//! r.read_to_end(&mut back)?;
+//! assert_eq!(back, b"authenticated, not encrypted");
+//! assert_eq!(r.header().map(|h| h.chunk), Some(DEFAULT_CHUNK));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::prelude::*;
 use std::io::{self, Read, Write};
@@ -135,6 +154,7 @@ fn nonce_of(desc: &MacDesc, i: u64) -> Option<[u8; 16]> {
     }
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The sending side: bytes in, framed stream out.
 pub struct Sender {
     desc: &'static MacDesc,
@@ -145,6 +165,7 @@ pub struct Sender {
     pending: Vec<u8>,
     started: bool,
 }
+}
 
 impl core::fmt::Debug for Sender {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -152,6 +173,7 @@ impl core::fmt::Debug for Sender {
     }
 }
 
+#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
 impl Sender {
     /// A new stream under `key` (a reusable MAC's key file) in chunks of
     /// `chunk` bytes (1 to 16 MiB), with a random stream id.
@@ -308,6 +330,7 @@ enum RecvState {
     Failed(StreamError),
 }
 
+pub_if! { any(feature = "frontends", feature = "reference");
 /// The receiving side: framed stream in, verified payload out.
 pub struct Receiver {
     desc: &'static MacDesc,
@@ -319,6 +342,7 @@ pub struct Receiver {
     offset: u64,
     header: Option<Header>,
 }
+}
 
 impl core::fmt::Debug for Receiver {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -326,6 +350,7 @@ impl core::fmt::Debug for Receiver {
     }
 }
 
+#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
 impl Receiver {
     /// A receiver for streams under `key`.
     pub fn new(key: &KeyFile) -> Result<Receiver, Error> {
@@ -658,6 +683,11 @@ impl<R: Read> Reader<R> {
     /// A reader of streams under `key` from `inner`.
     pub fn new(inner: R, key: &KeyFile) -> Result<Reader<R>, Error> {
         Ok(Reader { inner, recv: Receiver::new(key)?, inbuf: vec![0u8; 64 << 10], ready: Vec::new(), pos: 0, eof: false })
+    }
+    /// The stream's header once read (its MAC, key fingerprint, id and
+    /// chunk size): `None` before the first read.
+    pub fn header(&self) -> Option<&Header> {
+        self.recv.header()
     }
 }
 
