@@ -202,65 +202,24 @@ fn wc_theorem(b: &mut Bound, eps: Log2, out_bytes: u64, tree_mac: bool, (c, d, q
     // argument holds in any group, Theorem 2 is used only for XOR.
     let thm2 = (!tree_mac && out_bytes == 16 && l2(c).times(l2(c)).times(eps).0 <= 0.0)
         .then(|| l2(d).times(eps).times(Log2::pow2(1.0)));
-    match thm2 {
-        Some(t2) if t2 < thm1 => {
-            b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
-            b.terms.insert(
-                0,
-                Term {
-                    what: "D attempts at 2 eps each".into(),
-                    formula: "2 D eps".into(),
-                    log2: t2,
-                    theorem: true,
-                },
-            );
-        }
-        _ if tree_mac => {
-            b.theorem = format!(
-                "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 2.3; Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
-            );
-            b.terms.insert(
-                0,
-                Term {
-                    what: "D attempts at eps each".into(),
-                    formula: "D eps".into(),
-                    log2: l2(d).times(eps),
-                    theorem: true,
-                },
-            );
-            b.terms.insert(
-                1,
-                Term {
-                    what: "AES is a permutation, not a function (switching lemma)".into(),
-                    formula: "q(q-1)/2^129, q = C + D".into(),
-                    log2: switching(q),
-                    theorem: false,
-                },
-            );
-        }
-        _ => {
-            b.theorem = format!(
-                "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
-                if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
-            );
-            b.terms.insert(
-                0,
-                Term {
-                    what: "D attempts at eps each".into(),
-                    formula: "D eps".into(),
-                    log2: l2(d).times(eps),
-                    theorem: true,
-                },
-            );
-            b.terms.insert(
-                1,
-                Term {
-                    what: "AES is a permutation, not a function (switching lemma)".into(),
-                    formula: "q(q-1)/2^129, q = C + D".into(),
-                    log2: switching(q),
-                    theorem: false,
-                },
-            );
-        }
+    if let Some(t2) = thm2.filter(|&t2| t2 < thm1) {
+        b.theorem = "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 2: f = AES_K a random permutation of 128-bit tags, C^2 <= 1/eps".into();
+        b.terms.insert(0, term("D attempts at 2 eps each", "2 D eps", t2));
+        return;
     }
+    b.theorem = if tree_mac {
+        format!(
+            "Wegman–Carter theorem for eps-almost-Delta-universal hashes (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 2.3; Etzel–Patel–Ramzan, “Square Hash: fast message authentication via optimized universal hash functions”, section 1): tag = f(n) + H(M) in H's group, f = AES_K(n)[0..{out_bytes}] as a random function"
+        )
+    } else {
+        format!(
+            "Shoup, “On fast and provably secure message authentication based on universal hashing”, Theorem 1: f = AES_K(n)[0..{out_bytes}] as a random function{}",
+            if out_bytes < 16 { " (Theorem 2 needs a permutation of the tag space; a truncated AES block is not one)" } else { "" }
+        )
+    };
+    b.terms.insert(0, term("D attempts at eps each", "D eps", l2(d).times(eps)));
+    b.terms.insert(
+        1,
+        model("AES is a permutation, not a function (switching lemma)", "q(q-1)/2^129, q = C + D", switching(q)),
+    );
 }
