@@ -52,6 +52,15 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
+mod stream;
+mod l3;
+use l3::l3;
+#[cfg(test)]
+use l3::{add_p64, divmod_d, mod_p64};
+pub use stream::VmacStream;
+pub_if! { feature = "reference";
+    pub use stream::VmacPending;
+}
 
 pub(crate) use nh::BLOCK;
 
@@ -268,59 +277,6 @@ fn nonce_error(name: &str, nonce: &[u8]) -> Error {
         return Error::Invalid(format!("{name}: nonce must be {} to {} bytes, got {}", rule.min(), rule.max(), nonce.len()));
     }
     Error::Invalid(format!("{name}: a {}-byte nonce must have its top bit clear (blocks with it set derive the keys)", rule.max()))
-}
-
-/// `v div (2^64 − 2^32)` and `v mod (2^64 − 2^32)` for `v < 2^127`, without
-/// a division or a data-dependent branch: with `d = 2^64 − 2^32`,
-/// `2^64 = d + 2^32`, so `v = h·2^64 + l = h·d + w` with `w = h·2^32 + l <
-/// 2^95 + 2^64`; `w = wh·2^64 + wl` (`wh < 2^31 + 1`) `= wh·d + x` with
-/// `x = wh·2^32 + wl < 2^64 + 2^63 + 2^32`; `x = c·2^64 + xl` is `c·d +
-/// (xl + c·2^32)`, and `xl + c·2^32 < 2^64 < 2d` (with `c = 1`, `xl < 2^63 +
-/// 2^32`): one conditional subtraction ends it.
-fn divmod_d(v: u128) -> (u64, u64) {
-    const D: u64 = 0u64.wrapping_sub(1 << 32);
-    debug_assert!(v < 1 << 127);
-    let (h, l) = ((v >> 64) as u64, v as u64);
-    // h·2^32 = (h >> 32)·2^64 + (h mod 2^32)·2^32.
-    let (wl, c1) = l.overflowing_add(h << 32);
-    let wh = (h >> 32) + c1 as u64;
-    let (xl, c2) = wl.overflowing_add(wh << 32);
-    let y = xl + ((c2 as u64) << 32);
-    let ge = (y >= D) as u64;
-    (h + wh + c2 as u64 + ge, y - ge * D)
-}
-
-/// `x mod p64` for `x < 2^128`: `2^64 ≡ 257`, two folds leave `< 2^64 + 2^18 < 2 p64`.
-fn mod_p64(x: u128) -> u64 {
-    let t = (x >> 64) * 257 + (x as u64 as u128);
-    let t = (t >> 64) * 257 + (t as u64 as u128);
-    let (d, borrow) = t.overflowing_sub(P64 as u128);
-    let keep = 0u128.wrapping_sub(borrow as u128);
-    ((t & keep) | (d & !keep)) as u64
-}
-
-/// `(q + k) mod p64` for `q < 2^64` and `k < p64` whose sum is below
-/// `2 p64`: one conditional subtraction, `s − p64 ≡ s + 257 (mod 2^64)`.
-fn add_p64(q: u64, k: u64) -> u64 {
-    let (s, carry) = q.overflowing_add(k);
-    let ge = carry | (s >= P64);
-    s.wrapping_add(257 * ge as u64)
-}
-
-/// `L3-HASH` (draft §5.5) of the L2 output `a` (any `a < 2^128`, lazily
-/// reduced: its reduction mod `p127` is folded into the length's addition)
-/// and the bit length `len < 1024` of the last block. With `v < 2^127`,
-/// `q = v div (2^64 − 2^32) < 2^63 + 2^32` and `r < 2^64 − 2^32 < p64`, so
-/// `q + k1` and `r + k2` are below `2 p64` and one conditional subtraction
-/// reduces each.
-fn l3(a: u128, len: u64, k: (u64, u64)) -> u64 {
-    // (a mod 2^127) + (a >> 127) + len·2^64 < 2^127 + 2 + 2^74: one exact
-    // addition mod p127 leaves v < p127.
-    let v = add_mod(a & P127, (a >> 127) + ((len as u128) << 64));
-    let (q, r) = divmod_d(v);
-    let x = add_p64(q, k.0);
-    let y = add_p64(r, k.1);
-    mod_p64(x as u128 * y as u128)
 }
 
 /// L2 state of both iterations (draft §5.4): `a = k^n + m_1 k^(n−1) + … + m_n
@@ -686,136 +642,6 @@ fn vhash(k: &VmacKey, msg: &[u8]) -> Poly {
         l1(k, &mut p, &msg[whole..]);
     }
     p
-}
-
-/// A VMAC tag under way: feed the message in any chunking, then
-/// [`finalize`](VmacStream::finalize). `T` is the tag length (8 or 16).
-pub struct VmacStream<const T: usize> {
-    key: Arc<VmacKey>,
-    /// `None` only inside [`VmacPending`] (the nonce comes at the end).
-    pad: Option<Zeroizing<[u64; 2]>>,
-    /// The partial block (message bytes, not key material: not wiped).
-    buf: [u8; BLOCK],
-    fill: usize,
-    poly: Poly,
-}
-
-impl<const T: usize> VmacStream<T> {
-    /// Absorb more of the message. A full block is hashed at once: a message
-    /// whose length is a positive multiple of 128 has no partial last block,
-    /// so its last block is hashed like any other.
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
-        if self.fill > 0 {
-            let n = (BLOCK - self.fill).min(data.len());
-            self.buf[self.fill..self.fill + n].copy_from_slice(&data[..n]);
-            self.fill += n;
-            data = &data[n..];
-            if self.fill < BLOCK {
-                return;
-            }
-            l1(&self.key, &mut self.poly, &self.buf[..]);
-            self.fill = 0;
-        }
-        let whole = data.len() / BLOCK * BLOCK;
-        blocks(&self.key, &mut self.poly, &data[..whole]);
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.fill = rest.len();
-    }
-
-    /// A [`Striper`](crate::stripe::Striper) for this message's key: L1 and
-    /// L2 of stripes of whole blocks on other threads.
-    pub(crate) fn striper(&self) -> crate::stripe::Striper {
-        crate::stripe::Striper::new(Arc::clone(&self.key))
-    }
-
-    /// Take the next stripe of the message (hashed by [`striper`](Self::striper)),
-    /// in message order; an error, with nothing absorbed, if this stream
-    /// holds part of a block or the stripe was made under another key.
-    pub(crate) fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        crate::stripe::check(&*self.key, s)?;
-        if self.fill != 0 {
-            return Err(crate::stripe::unaligned(BLOCK));
-        }
-        let crate::stripe::Body::Vmac { blocks, a } = &s.body else {
-            return Err(crate::stripe::unsupported());
-        };
-        join(&self.key, &mut self.poly, *blocks, a);
-        Ok(())
-    }
-
-    /// The tag.
-    pub fn finalize(self) -> [u8; T] {
-        let pad = self.pad.clone().expect("a VmacStream is started with its nonce");
-        self.finish(&pad)
-    }
-
-    fn finish(mut self, pad: &[u64; 2]) -> [u8; T] {
-        // The last block, zero-padded to a multiple of 16 bytes by `l1`.
-        let n = self.fill;
-        if n > 0 {
-            l1(&self.key, &mut self.poly, &self.buf[..n]);
-        }
-        tag_of(&self.key, &self.poly, n, pad)
-    }
-}
-
-pub_if! { feature = "reference";
-/// A VMAC message being hashed whose nonce is given at the end
-/// ([`Vmac::start_deferred`]): VHASH does not depend on the nonce.
-pub struct VmacPending<const T: usize>(VmacStream<T>);
-}
-
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
-impl<const T: usize> VmacPending<T> {
-    /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
-        self.0.update(data)
-    }
-    /// [`VmacStream::striper`].
-    pub fn striper(&self) -> crate::stripe::Striper {
-        self.0.striper()
-    }
-    /// [`VmacStream::absorb_stripe`].
-    pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        self.0.absorb_stripe(s)
-    }
-    /// The tag under `nonce` (1 to 16 bytes, a 16-byte one with its top bit clear).
-    pub fn finalize(self, nonce: &[u8]) -> Result<[u8; T], Error> {
-        check_nonce(Vmac::<T>::name(), nonce)?;
-        let pad = Zeroizing::new(self.0.key.pad(nonce));
-        Ok(self.0.finish(&pad))
-    }
-}
-
-impl<const T: usize> crate::traits::DeferredNonce for VmacPending<T> {
-    fn update(&mut self, data: &[u8]) {
-        VmacPending::update(self, data)
-    }
-    fn striper(&self) -> Option<crate::stripe::Striper> {
-        Some(self.0.striper())
-    }
-    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        self.0.absorb_stripe(s)
-    }
-    fn finalize(self: Box<Self>, nonce: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(VmacPending::finalize(*self, nonce)?.to_vec())
-    }
-}
-
-impl<const T: usize> Stream for VmacStream<T> {
-    fn update(&mut self, data: &[u8]) {
-        VmacStream::update(self, data)
-    }
-    fn striper(&self) -> Option<crate::stripe::Striper> {
-        Some(VmacStream::striper(self))
-    }
-    fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
-        VmacStream::absorb_stripe(self, s)
-    }
-    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
-        Ok(VmacStream::finalize(*self).to_vec())
-    }
 }
 
 /// VMAC-AES with a `T`-byte tag (8 or 16) under one key: the key set-up of
