@@ -241,11 +241,13 @@ fn rank(m: &mut [Measured], at: u64) {
 }
 
 /// The advice: [`DEFAULT`] if it meets the use, unless a MAC that meets
-/// it is at least [`MARGIN`] times as fast at `at` bytes even with its
-/// time raised by its noise; of several such, the fastest, and of those
-/// within the noise of the fastest, the one with the smallest bound.
-/// Without the default, the same among all that meet the use. Times are
-/// raised by the larger noise ([`Measured::noise`]) of the two compared.
+/// it is at least [`MARGIN`] times as fast at `at` bytes, best round
+/// against best round, with [`NOISE_FLOOR`] more to spare (the best rounds
+/// are what a busy machine moves least; a spread, which it moves most, would
+/// make the bar jump from run to run); of several such, the fastest, and
+/// of those within the noise of the fastest, the one with the smallest
+/// bound, then the fastest on short messages. Without the default, the
+/// same among all that meet the use.
 fn choose(m: &[Measured], at: u64) -> Option<&Measured> {
     let meets: Vec<&Measured> = m.iter().filter(|x| x.meets()).collect();
     let default = meets.iter().copied().find(|x| x.name == DEFAULT);
@@ -253,7 +255,7 @@ fn choose(m: &[Measured], at: u64) -> Option<&Measured> {
         Some(d) => meets
             .iter()
             .copied()
-            .filter(|x| x.name != DEFAULT && d.ns_at(at) >= MARGIN * x.ns_at(at) * (1.0 + x.noise().max(d.noise())))
+            .filter(|x| x.name != DEFAULT && d.ns_at(at) >= MARGIN * x.ns_at(at) * (1.0 + NOISE_FLOOR))
             .collect(),
         None => meets,
     };
@@ -262,7 +264,10 @@ fn choose(m: &[Measured], at: u64) -> Option<&Measured> {
     contenders
         .into_iter()
         .filter(|x| !f.clearly_faster(x, at))
-        .min_by(|a, b| a.bound.unwrap_or(0.0).total_cmp(&b.bound.unwrap_or(0.0)).then(a.name.cmp(b.name)))
+        .min_by(|a, b| {
+            let bound = a.bound.unwrap_or(0.0).total_cmp(&b.bound.unwrap_or(0.0));
+            bound.then(a.short.best.total_cmp(&b.short.best)).then(a.name.cmp(b.name))
+        })
 }
 
 /// `unimac advise [--max-bytes L] [--tags C] [--forgeries D]`.
@@ -292,7 +297,7 @@ pub fn advise(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<(), F
     text.push_str(&format!("Use {}: forgery bound {} for this use; {}\n", best.name, bound_text(best.bound), speed(best)));
     text.push_str(&why(&measured, best, at));
     text.push_str(&format!(
-        "Rule: {DEFAULT} (stateless: no counter file to keep) unless a MAC whose proven bound meets the use is at least {MARGIN}x as fast for it with its time raised by the larger spread of the two (at least the machine's noise, and at least {:.0}%); times closer than that count as equal\n",
+        "Rule: {DEFAULT} (stateless: no counter file to keep) unless a MAC whose proven bound meets the use is at least {MARGIN}x as fast for it, best round against best round, with {:.0}% more to spare; the table below moves a MAC ahead only when faster beyond the spread of the two\n",
         NOISE_FLOOR * 100.0
     ));
     if best.nonce {
@@ -340,9 +345,9 @@ fn speed_text(at: u64) -> impl Fn(&Measured) -> String {
 /// The `Why:` line of the advice `best`.
 fn why(measured: &[Measured], best: &Measured, at: u64) -> String {
     let mut why = if best.name == DEFAULT {
-        format!("Why: stateless, and no MAC whose proven bound meets the use is {MARGIN}x as fast for {at}-byte messages beyond the spread of its times")
+        format!("Why: stateless, and no MAC whose proven bound meets the use is {MARGIN}x as fast for {at}-byte messages (best rounds, {:.0}% to spare)", NOISE_FLOOR * 100.0)
     } else if measured.iter().any(|m| m.name == DEFAULT && m.meets()) {
-        format!("Why: at least {MARGIN}x as fast as {DEFAULT} for {at}-byte messages, beyond the spread of its times, with a proven bound that meets the use")
+        format!("Why: at least {MARGIN}x as fast as {DEFAULT} for {at}-byte messages (best rounds, {:.0}% to spare), with a proven bound that meets the use", NOISE_FLOOR * 100.0)
     } else {
         format!("Why: {DEFAULT}'s bound does not meet this use; the fastest here for {at}-byte messages of the MACs whose proven bound is at most 2^-32")
     };
