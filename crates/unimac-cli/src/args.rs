@@ -284,6 +284,12 @@ pub enum Cmd {
         /// or written.
         #[arg(long = "force-tty")]
         force_tty: bool,
+        /// Write the stream (with --verify: the payload) to FILE instead of
+        /// stdout: a new file, placed whole once everything is written (and
+        /// with --verify, verified); on any error, or a stream that fails to
+        /// verify, nothing is left under FILE. An existing FILE is refused.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
         /// The input: the data to frame, or with --verify the stream ('-' or
         /// absent: stdin).
         input: Option<PathBuf>,

@@ -230,7 +230,7 @@ fn main() -> ExitCode {
                 files,
             )
         }),
-        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, force_tty, input, .. } => {
+        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, force_tty, output, input, .. } => {
             let chunk = usize::try_from(*chunk_size).ok().filter(|&c| c > 0 && c <= unimac::formats::stream::MAX_CHUNK).ok_or_else(|| {
                 Fail(format!("--chunk-size: 1 to {} bytes, not {chunk_size}", unimac::formats::stream::MAX_CHUNK))
             });
@@ -238,7 +238,15 @@ fn main() -> ExitCode {
                 stream::stream(
                     key_file,
                     input.as_deref(),
-                    stream::StreamOpts { verify: *verify, hold: *hold, chunk, seen: seen.as_deref(), allow_weak: *allow_weak, force_tty: *force_tty },
+                    stream::StreamOpts {
+                        verify: *verify,
+                        hold: *hold,
+                        chunk,
+                        seen: seen.as_deref(),
+                        allow_weak: *allow_weak,
+                        force_tty: *force_tty,
+                        output: output.as_deref(),
+                    },
                 )
             })
         }

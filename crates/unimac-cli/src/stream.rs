@@ -13,6 +13,7 @@ use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use unimac::formats::fsio::NewFile;
 use unimac::formats::stream::{Receiver, Sender, FRAME_HEAD};
 
 use crate::keyfile;
@@ -34,6 +35,9 @@ pub struct StreamOpts<'a> {
     pub allow_weak: bool,
     /// Write to standard output even when it is a terminal.
     pub force_tty: bool,
+    /// Write to this new file instead of standard output, whole or not at
+    /// all ([`unimac::formats::fsio::NewFile`]).
+    pub output: Option<&'a Path>,
 }
 
 /// The verifying side's read buffer until the stream's header is read
@@ -103,7 +107,7 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
     // A stream is binary, and a payload may be: never onto a terminal
     // unless asked (as age refuses), before anything is read.
-    if !opts.force_tty && io::stdout().is_terminal() {
+    if opts.output.is_none() && !opts.force_tty && io::stdout().is_terminal() {
         let what = if opts.verify { "the payload (it may be binary)" } else { "a binary stream" };
         return Err(Fail(format!(
             "standard output is a terminal: not writing {what} to it; redirect it to a file or a pipe, or give --force-tty"
@@ -116,12 +120,27 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
             unimac::formats::policy::check_strength(d.name, &[Some(opts.chunk as u64)], false).map_err(|e| Fail(e.to_string()))?;
         }
     }
+    let what = if opts.verify { "payload" } else { "stream" };
+    let fail = |e: unimac::Error| Fail(e.to_string());
+    // The output file is made (and an existing one refused) before the
+    // input is read.
+    let mut out = opts.output.map(|p| NewFile::create(p, what)).transpose().map_err(fail)?;
     let mut r = open_input(input)?;
     widen_pipes();
-    if opts.verify {
-        check(&key, &mut *r, opts)
-    } else {
-        send(&key, &mut *r, opts.chunk).map(|_| true)
+    let mut stdout;
+    let w: &mut dyn Write = match out.as_mut() {
+        Some(f) => f,
+        None => {
+            stdout = whole_writes_stdout();
+            &mut *stdout
+        }
+    };
+    let ok = if opts.verify { check(&key, &mut *r, opts, w)? } else { send(&key, &mut *r, opts.chunk, w).map(|_| true)? };
+    // Placed only when everything was written (and verified): otherwise
+    // the new file is dropped and nothing is left under its name.
+    match (ok, out) {
+        (true, Some(f)) => f.commit(what).map_err(fail).map(|_| true),
+        (ok, _) => Ok(ok),
     }
 }
 
@@ -170,11 +189,10 @@ fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, Fail> {
 /// Frame the input: each chunk read straight into its frame (the head in
 /// front, the tag after, sealed in place), then written whole; a full
 /// chunk waits for the next read to show whether it is the last.
-fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize) -> Result<(), Fail> {
+fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize, w: &mut dyn Write) -> Result<(), Fail> {
     let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
     let size = chunk + s.overhead();
     let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
-    let mut w = whole_writes_stdout();
     w.write_all(s.take_header())?;
     let mut progress = Progress::new();
     let mut total = 0u64;
@@ -424,14 +442,13 @@ fn write_record(mut f: &File, rec: &[u8]) -> io::Result<()> {
     }
 }
 
-fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>) -> Result<bool, Fail> {
+fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>, mut w: &mut dyn Write) -> Result<bool, Fail> {
     let mut recv = Receiver::new(key).map_err(|e| Fail(e.to_string()))?;
     // Held output: a temporary file, removed when dropped.
     let mut held: Option<File> = None;
     if opts.hold {
         held = Some(unimac::formats::fsio::anonymous_file(&std::env::temp_dir()).map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
     }
-    let mut w = whole_writes_stdout();
     let mut buf = vec![0u8; BUF];
     // Once the header is read: where the first frame starts and a full
     // frame's length, so that every fill ends on a frame's end and each

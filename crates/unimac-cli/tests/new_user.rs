@@ -149,6 +149,53 @@ fn stream_refuses_a_terminal() {
     let (rc, err, tty) = on_a_tty(&d, &["stream", "--verify", "--force-tty", "-k", "K", "S"], None).unwrap();
     assert_eq!((rc, err.as_str()), (0, ""));
     assert!(tty >= 8, "the payload did not reach the terminal ({tty} bytes)");
+    // -o FILE: nothing to the terminal, the file written.
+    let (rc, err, tty) = on_a_tty(&d, &["stream", "-k", "K", "-o", "S2", "data"], None).unwrap();
+    assert_eq!((rc, err.as_str(), tty), (0, "", 0));
+    assert_eq!(std::fs::read(d.join("S2")).unwrap().len(), std::fs::read(d.join("S")).unwrap().len());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `stream -o FILE` and `stream --verify -o FILE`: the file appears whole,
+/// or not at all (a stream that fails to verify, an existing FILE, a
+/// missing directory), each refusal one line with its exit status.
+#[test]
+fn stream_output_files_are_whole_or_absent() {
+    let d = scratch("out");
+    assert!(run_in(&d, &["keygen", "hash127-aes", "-o", "K"]).status.success());
+    let data: Vec<u8> = (0..700_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(d.join("data"), &data).unwrap();
+    let o = run_in(&d, &["stream", "-k", "K", "--chunk-size", "64KiB", "-o", "S", "data"]);
+    assert_eq!(parts(&o), (Some(0), String::new(), String::new()));
+    let piped = run_in(&d, &["stream", "-k", "K", "--chunk-size", "64KiB", "data"]);
+    assert_eq!(std::fs::read(d.join("S")).unwrap().len(), piped.stdout.len());
+    for hold in [false, true] {
+        let mut args = vec!["stream", "--verify", "-k", "K", "-o", "back", "S"];
+        if hold {
+            args.insert(2, "--hold");
+        }
+        assert_eq!(parts(&run_in(&d, &args)), (Some(0), String::new(), String::new()));
+        assert_eq!(std::fs::read(d.join("back")).unwrap(), data);
+        std::fs::remove_file(d.join("back")).unwrap();
+    }
+    // A changed byte in the eighth chunk: exit 1, and no file at all.
+    let mut bad = std::fs::read(d.join("S")).unwrap();
+    let at = bad.len() - 200_000;
+    bad[at] ^= 1;
+    std::fs::write(d.join("bad"), &bad).unwrap();
+    let o = run_in(&d, &["stream", "--verify", "-k", "K", "-o", "back", "bad"]);
+    let (rc, err, out) = parts(&o);
+    assert_eq!((rc, out.as_str()), (Some(1), ""));
+    assert!(err.starts_with("unimac: stream: chunk ") && err.ends_with("nothing of it was released\n"), "{err}");
+    assert!(!d.join("back").exists(), "a partial payload was left");
+    // An existing FILE is refused before anything is read; a missing
+    // directory is one line.
+    let o = run_in(&d, &["stream", "-k", "K", "-o", "S", "data"]);
+    assert_eq!(parts(&o), (Some(2), "unimac: stream S already exists; not overwriting it\n".into(), String::new()));
+    let o = run_in(&d, &["stream", "-k", "K", "-o", "no/S", "data"]);
+    assert_eq!(parts(&o), (Some(2), "unimac: cannot write stream no/S: No such file or directory\n".into(), String::new()));
+    let names: Vec<String> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.contains("unimac-tmp")), "a temporary file was left: {names:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -97,10 +97,15 @@ impl PyReceiver {
         let mut r = self.r.lock().map_err(|_| PyValueError::new_err("the stream is in use"))?;
         r.finish().map_err(|e| StreamError::new_err(e.0))
     }
-    /// The stream id (hex), once the header was read.
+    /// The stream id (hex), once the first chunk verified (its tag covers
+    /// the header); ``None`` before: an id is never taken from a stream
+    /// whose sender is not yet known to hold the key.
     #[getter]
     fn stream_id(&self) -> Option<String> {
         let r = self.r.lock().ok()?;
+        if r.chunks() == 0 {
+            return None;
+        }
         r.header().map(|h| h.id.iter().map(|b| format!("{b:02x}")).collect())
     }
     fn __repr__(&self) -> &'static str {

@@ -113,7 +113,7 @@ fn cpu_list_len(l: &str) -> usize {
     l.split(',')
         .map(|r| match r.split_once('-') {
             Some((a, b)) => match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
-                (Ok(a), Ok(b)) if b >= a => b - a + 1,
+                (Ok(a), Ok(b)) if b >= a => (b - a).saturating_add(1),
                 _ => 0,
             },
             None => usize::from(r.trim().parse::<usize>().is_ok()),

@@ -148,7 +148,8 @@ class StreamReader(io.BufferedIOBase):
 
     @property
     def stream_id(self) -> Optional[str]:
-        """The stream's id (hex), once its header was read."""
+        """The stream's id (hex), once its first chunk verified (its tag
+        covers the header); ``None`` before."""
         return self._r.stream_id
 
     def _fill(self) -> bool:

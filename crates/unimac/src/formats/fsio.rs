@@ -228,6 +228,108 @@ pub(crate) enum Perm<'a> {
     Like(&'a Metadata),
 }
 
+/// A new file written by parts and placed whole or not at all: an
+/// anonymous file (`O_TMPFILE`) in the target's directory, linked under its
+/// name only by [`NewFile::commit`], after an fsync, never over an existing
+/// name; where the file system has no `O_TMPFILE`, a named temporary file
+/// beside it, removed if the `NewFile` is dropped uncommitted. Dropped
+/// without `commit` (an error, a stream that failed to verify), nothing is
+/// left under the name. Mode 0666 less the umask, as a redirection makes.
+pub struct NewFile {
+    file: File,
+    path: PathBuf,
+    #[cfg(target_os = "linux")]
+    anon: Option<std::os::fd::OwnedFd>,
+    temp: Option<PathBuf>,
+}
+
+impl NewFile {
+    /// Start `path`, which must not exist (`what` names it in errors).
+    pub fn create(path: &Path, what: &str) -> Result<NewFile, Error> {
+        let shown = path.display();
+        let failed = |e: io::Error| Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)));
+        if fs::symlink_metadata(path).is_ok() {
+            return Err(Error::Io(format!("{what} {shown} already exists; not overwriting it")));
+        }
+        if path.file_name().is_none() {
+            return Err(Error::Io(format!("cannot write {what} {shown}: not a file name")));
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let d = handle::open_dir(&parent_dir(path)).map_err(failed)?;
+            if let Some(file) = anon::open_in(&d, 0o666, false).map_err(failed)? {
+                return Ok(NewFile { file, path: path.to_path_buf(), anon: Some(d), temp: None });
+            }
+        }
+        let (tmp, file) = temp_beside(path, false).map_err(failed)?;
+        Ok(NewFile {
+            file,
+            path: path.to_path_buf(),
+            #[cfg(target_os = "linux")]
+            anon: None,
+            temp: Some(tmp),
+        })
+    }
+
+    /// Place the file under its name, whole: fsync, link (or rename) where
+    /// no file of that name is, fsync the directory. An error if the name
+    /// was taken meanwhile; nothing is left under it then.
+    pub fn commit(mut self, what: &str) -> Result<(), Error> {
+        let shown = self.path.display().to_string();
+        let failed = |e: io::Error| Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)));
+        self.file.sync_all().map_err(failed)?;
+        #[cfg(target_os = "linux")]
+        let done = match self.anon.take() {
+            Some(d) => {
+                let name = self.path.file_name().expect("checked at create").to_os_string();
+                anon::place(&self.file, &d, &name).map_err(failed)?
+            }
+            None => self.place_temp().map_err(failed)?,
+        };
+        #[cfg(not(target_os = "linux"))]
+        let done = self.place_temp().map_err(failed)?;
+        match done {
+            Done::Exists => Err(Error::Io(format!("{what} {shown} already exists; not overwriting it"))),
+            _ => Ok(()),
+        }
+    }
+
+    fn place_temp(&mut self) -> io::Result<Done> {
+        let tmp = self.temp.take().expect("a named temporary file");
+        let placed = place_new(&tmp, &self.path);
+        if !matches!(placed, Ok(Done::Written)) {
+            let _ = fs::remove_file(&tmp);
+        }
+        if let Ok(Done::Written) = placed {
+            sync_dir(&parent_dir(&self.path))?;
+        }
+        placed
+    }
+}
+
+impl Write for NewFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for NewFile {
+    fn drop(&mut self) {
+        if let Some(t) = self.temp.take() {
+            let _ = fs::remove_file(t);
+        }
+    }
+}
+
+impl core::fmt::Debug for NewFile {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("NewFile").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
 /// The directory a path's file is in (`.` for a bare name).
 pub fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
@@ -684,6 +786,18 @@ mod anon {
         }
         let proc = format!("/proc/self/fd/{}", f.as_raw_fd());
         linkat(CWD, proc.as_str(), d, name, AtFlags::SYMLINK_FOLLOW)
+    }
+
+    /// Link the written (and synced) anonymous file `f` as `name` in `d`,
+    /// never over an existing name; the directory synced after.
+    pub(super) fn place(f: &File, d: &OwnedFd, name: &OsStr) -> io::Result<Done> {
+        match link(f, d, name) {
+            Ok(()) => {}
+            Err(Errno::EXIST) => return Ok(Done::Exists),
+            Err(e) => return Err(e.into()),
+        }
+        fsync(d)?;
+        Ok(Done::Written)
     }
 
     pub(super) fn write(d: &OwnedFd, name: &OsStr, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {

@@ -684,10 +684,16 @@ impl<R: Read> Reader<R> {
     pub fn new(inner: R, key: &KeyFile) -> Result<Reader<R>, Error> {
         Ok(Reader { inner, recv: Receiver::new(key)?, inbuf: vec![0u8; 64 << 10], ready: Vec::new(), pos: 0, eof: false })
     }
-    /// The stream's header once read (its MAC, key fingerprint, id and
-    /// chunk size): `None` before the first read.
+    /// The stream's header (its MAC, key fingerprint, id and chunk size)
+    /// once its first chunk verified, whose tag covers it: `None` before,
+    /// so that an id is never taken from a stream whose sender is not yet
+    /// known to hold the key (anyone can copy a key's fingerprint).
     pub fn header(&self) -> Option<&Header> {
-        self.recv.header()
+        if self.recv.chunks() > 0 {
+            self.recv.header()
+        } else {
+            None
+        }
     }
 }
 
