@@ -227,16 +227,33 @@ const PLOT_NAMES: &[&str] = &[
     "mac-vmac64",
 ];
 
+/// A line of `--plot`: (name, is a peer, (length, bytes per cycle) points).
+type Series = (String, bool, Vec<(f64, f64)>);
+
 /// `unimac-bench --plot FILE`: 16 B to 64 MiB (16 B to 1 MiB when quick).
 pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
-    use plotters::prelude::*;
-
     let effort = Effort::new(quick);
     let clock = Clock::read();
     let top = if quick { 1 << 20 } else { 64 << 20 };
     let sizes: Vec<usize> = std::iter::successors(Some(16usize), |s| Some(s * 4))
         .take_while(|s| *s <= top)
         .collect();
+    let series = plot_series(effort, &clock, &sizes)?;
+    draw_plot(path, &clock, &sizes, &series)?;
+    println!(
+        "wrote {}: {} lines, {} to {}, bytes per cycle",
+        path.display(),
+        series.len(),
+        size_label(sizes[0]),
+        size_label(*sizes.last().expect("sizes"))
+    );
+    Ok(())
+}
+
+/// Every line of `--plot` measured at `sizes`, each shown on standard
+/// error as it is done.
+fn plot_series(effort: Effort, clock: &Clock, sizes: &[usize]) -> Result<Vec<Series>, Fail> {
+    let top = *sizes.last().expect("sizes");
     let mut msg = vec![0u8; top];
     fill(&mut msg, 1);
     let mut rows: Vec<(String, bool, Runner)> = Vec::new();
@@ -246,14 +263,12 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
     for (n, run) in table::peers() {
         rows.push((n.to_string(), true, run));
     }
-    // (name, is a peer, (length, bytes per cycle) points)
-    type Series = (String, bool, Vec<(f64, f64)>);
     let mut series: Vec<Series> = Vec::new();
     warm_up(effort);
     let mut err = io::stderr().lock();
     for (name, peer, mut f) in rows {
         let mut pts = Vec::new();
-        for &len in &sizes {
+        for &len in sizes {
             let m = &msg[..len];
             if !f(m) {
                 continue;
@@ -273,6 +288,13 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
         );
         series.push((name, peer, pts));
     }
+    Ok(series)
+}
+
+/// The SVG of `--plot`: the chart on the left, its legend on the right.
+fn draw_plot(path: &Path, clock: &Clock, sizes: &[usize], series: &[Series]) -> Result<(), Fail> {
+    use plotters::prelude::*;
+
     let ys = series.iter().flat_map(|s| s.2.iter().map(|p| p.1));
     let (lo, hi) = ys.fold((f64::MAX, 0f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
     let (lo, hi) = (lo / 1.5, hi * 1.5);
@@ -328,13 +350,6 @@ pub fn plot(path: &Path, quick: bool) -> Result<(), Fail> {
         ))?;
     }
     root.present()?;
-    println!(
-        "wrote {}: {} lines, {} to {}, bytes per cycle",
-        path.display(),
-        series.len(),
-        size_label(sizes[0]),
-        size_label(*sizes.last().expect("sizes"))
-    );
     Ok(())
 }
 
@@ -357,6 +372,15 @@ fn times(x: f64) -> String {
     }
 }
 
+/// What every table of `--paper` measures with: the effort, the clock, a
+/// message and a key of filler bytes.
+struct Bench {
+    e: Effort,
+    clock: Clock,
+    msg: Vec<u8>,
+    key: Vec<u8>,
+}
+
 /// `unimac-bench --paper`: markdown tables, each paper's figure beside now.
 pub fn paper(quick: bool) -> Result<(), Fail> {
     let e = Effort::new(quick);
@@ -366,8 +390,26 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     warm_up(e);
     let mut key = vec![0u8; 4096];
     fill(&mut key, 0x9e3779b97f4a7c15);
-    let mut o = String::new();
-    o.push_str(&format!(
+    let b = Bench { e, clock, msg, key };
+    let mut o = paper_header(&b);
+    paper_hash127(&b, &mut o)?;
+    paper_shoup_rates(&b, &mut o)?;
+    paper_shoup_setup(&b, &mut o)?;
+    paper_mmh(&b, &mut o)?;
+    for (table, bits, figures) in [
+        (1, 2112usize, [2061u32, 1659, 1575, 4000]),
+        (2, 1056, [1086, 856, 816, 2000]),
+    ] {
+        paper_square(&b, &mut o, table, bits, figures)?;
+    }
+    io::stdout().write_all(o.as_bytes())?;
+    Ok(())
+}
+
+/// The title and the method of `--paper`.
+fn paper_header(b: &Bench) -> String {
+    let (e, clock) = (b.e, &b.clock);
+    format!(
         "# unimac-bench --paper: the papers' speed tables beside this machine\n\n\
          CPU now: {} ({:.0} MHz nominal clock: {}); features: {}. One thread, each \
          name keyed once, median of {} batches; \"now\" is the library's default \
@@ -379,9 +421,12 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         clock.source,
         features().join(", "),
         e.reps
-    ));
+    )
+}
 
-    // Bernstein, hash127 §1.
+/// Bernstein, hash127 §1: cycles per message of l words.
+fn paper_hash127(b: &Bench, o: &mut String) -> Result<(), Fail> {
+    let (e, clock, msg) = (b.e, &b.clock, &b.msg);
     o.push_str(
         "\n## hash127: Bernstein, \"Floating-point arithmetic and message authentication\", §1 speed table\n\n\
          Paper: cycles per message in cache, after precomputation depending only on r \
@@ -401,15 +446,19 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     let mut h = table::unimac_runner("hash127")?.0;
     for (l, p, p2, a, u) in table {
         let bytes = 4 * l;
-        let now = cycles_of(e, &clock, &mut h, &msg[..bytes])?;
+        let now = cycles_of(e, clock, &mut h, &msg[..bytes])?;
         let (pc, nc) = (p as f64 / bytes as f64, now / bytes as f64);
         o.push_str(&format!(
             "| {l} | {bytes} | {p} | {p2} | {a} | {u} | {now:.0} | {pc:.2} | {nc:.3} | {} |\n",
             times(pc / nc)
         ));
     }
+    Ok(())
+}
 
-    // Shoup.
+/// Shoup's bit rates, 16 KiB messages under one key.
+fn paper_shoup_rates(b: &Bench, o: &mut String) -> Result<(), Fail> {
+    let (e, clock, msg) = (b.e, &b.clock, &b.msg);
     o.push_str(
         "\n## Shoup, \"On fast and provably secure message authentication based on universal hashing\": timings\n\n\
          Paper: C with gcc on a Sun Sparc-10 at 70 MHz (the generalized division hash also on a \
@@ -469,7 +518,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
             Some(c) => *c,
             None => {
                 let mut f = table::unimac_runner(name)?.0;
-                let c = cycles_of(e, &clock, &mut f, &msg[..len])? / len as f64;
+                let c = cycles_of(e, clock, &mut f, &msg[..len])? / len as f64;
                 now_cpb.insert(name, c);
                 c
             }
@@ -488,6 +537,12 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
             "| {what} | {rate} | {cpb} | `{name}` | {nc:.3} | {x} |\n"
         ));
     }
+    Ok(())
+}
+
+/// Shoup's key set-up times.
+fn paper_shoup_setup(b: &Bench, o: &mut String) -> Result<(), Fail> {
+    let (e, clock) = (b.e, &b.clock);
     o.push_str(
         "\nKey set-up (paper: microseconds at 70 MHz, as cycles; now: one `registry::key` call).\n\n\
          | paper set-up | paper us | paper cycles | now | now cycles | x |\n\
@@ -515,8 +570,12 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
             times(pc / now)
         ));
     }
+    Ok(())
+}
 
-    // MMH Table 1.
+/// Halevi and Krawczyk's MMH, Table 1: in memory and in cache.
+fn paper_mmh(b: &Bench, o: &mut String) -> Result<(), Fail> {
+    let (e, clock, msg) = (b.e, &b.clock, &b.msg);
     o.push_str(
         "\n## MMH: Halevi and Krawczyk, \"MMH: Software message authentication in the Gbit/second rates\", Table 1\n\n\
          Paper: hand-written assembly; \"in memory\" hashes a 4 MB buffer 64 times, \"in cache\" \
@@ -534,7 +593,7 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
     for (name, out) in [("tree-mmh32x2", "64-bit"), ("tree-mmh32x1", "32-bit")] {
         let mut f = table::unimac_runner(name)?.0;
         for len in [4usize << 20, 16 << 10] {
-            let c = cycles_of(e.for_len(len), &clock, &mut f, &msg[..len])? / len as f64;
+            let c = cycles_of(e.for_len(len), clock, &mut f, &msg[..len])? / len as f64;
             now.insert((out, len), (name, c));
         }
     }
@@ -555,82 +614,83 @@ pub fn paper(quick: bool) -> Result<(), Fail> {
         }
     }
 
-    // Square Hash Tables 1 and 2.
-    for (table, bits, paper) in [
-        (1, 2112usize, [2061u32, 1659, 1575, 4000]),
-        (2, 1056, [1086, 856, 816, 2000]),
+    Ok(())
+}
+
+/// Etzel, Patel and Ramzan's Square Hash, Table `table`: `bits`-bit
+/// blocks, the paper's ARM7 cycles `paper` of MMH, SQH1, SQH2 and
+/// HMAC-SHA1.
+fn paper_square(bench: &Bench, o: &mut String, table: u32, bits: usize, paper: [u32; 4]) -> Result<(), Fail> {
+    let (e, clock, msg, key) = (bench.e, &bench.clock, &bench.msg, &bench.key);
+    let bytes = bits / 8;
+    o.push_str(&format!(
+        "\n## Square Hash: Etzel, Patel and Ramzan, \"Square Hash: fast message authentication via optimized universal hash functions\", Table {table}\n\n\
+         Paper: ARM7 assembly, 96-bit output, {bits}-bit ({bytes}-byte) input block, cycles per \
+         block (given in cycles; HMAC-SHA1 \"4000+\"/\"2000\" is the paper's estimate). Now: cycles \
+         per block with the key set up once, one block per call and 64 blocks per call (as the \
+         tree hashes them; c/B and x from this column); MMH is `unimac::mmh::Mmh32` with 3 \
+         outputs (`mmh32x3`, 96-bit output) on its 128-byte block, its cycles scaled by \
+         {bytes}/128; SQH1 `sqh96-asm2`, SQH2 `sqh96-e` (`unimac::square::BlockKey`) with a \
+         key as long as the block; HMAC-SHA1 RustCrypto `hmac` + `sha1` over one block.\n\n\
+         | function | paper ARM7 cycles | paper c/B | now | now cycles, 1 block | now cycles, x64 | now c/B | x |\n\
+         |---|---:|---:|---|---:|---:|---:|---:|\n"
+    ));
+    // Per block: one block per call, and 64 blocks per call (as the tree
+    // hashes them), both under a key set up once.
+    let per_block = |f: &mut dyn FnMut(&[u8]), block: usize| -> Result<(f64, f64), Fail> {
+        let one = clock.cycles(median_ns(e, &mut || f(black_box(&msg[..block]))));
+        let many = clock.cycles(median_ns(e, &mut || f(black_box(&msg[..64 * block])))) / 64.0;
+        Ok((one, many))
+    };
+    let mut rows: Vec<(&str, &str, (f64, f64))> = Vec::new();
+    let mmh = unimac::mmh::Mmh32::new(3, &key[..136])?;
+    let mut out = vec![0u8; 64 * 12];
+    let (one, many) = per_block(
+        &mut |b: &[u8]| mmh.hash_blocks(b, &mut out[..b.len() / 128 * 12]),
+        128,
+    )?;
+    let scale = bytes as f64 / 128.0;
+    rows.push(("MMH", "mmh32x3", (one * scale, many * scale)));
+    for (what, name, variant) in [
+        ("SQH1", "sqh96-asm2", unimac::square::Variant::Asm2),
+        (
+            "SQH2 (some carries dropped)",
+            "sqh96-e",
+            unimac::square::Variant::E,
+        ),
     ] {
-        let bytes = bits / 8;
-        o.push_str(&format!(
-            "\n## Square Hash: Etzel, Patel and Ramzan, \"Square Hash: fast message authentication via optimized universal hash functions\", Table {table}\n\n\
-             Paper: ARM7 assembly, 96-bit output, {bits}-bit ({bytes}-byte) input block, cycles per \
-             block (given in cycles; HMAC-SHA1 \"4000+\"/\"2000\" is the paper's estimate). Now: cycles \
-             per block with the key set up once, one block per call and 64 blocks per call (as the \
-             tree hashes them; c/B and x from this column); MMH is `unimac::mmh::Mmh32` with 3 \
-             outputs (`mmh32x3`, 96-bit output) on its 128-byte block, its cycles scaled by \
-             {bytes}/128; SQH1 `sqh96-asm2`, SQH2 `sqh96-e` (`unimac::square::BlockKey`) with a \
-             key as long as the block; HMAC-SHA1 RustCrypto `hmac` + `sha1` over one block.\n\n\
-             | function | paper ARM7 cycles | paper c/B | now | now cycles, 1 block | now cycles, x64 | now c/B | x |\n\
-             |---|---:|---:|---|---:|---:|---:|---:|\n"
-        ));
-        // Per block: one block per call, and 64 blocks per call (as the tree
-        // hashes them), both under a key set up once.
-        let per_block = |f: &mut dyn FnMut(&[u8]), block: usize| -> Result<(f64, f64), Fail> {
-            let one = clock.cycles(median_ns(e, &mut || f(black_box(&msg[..block]))));
-            let many = clock.cycles(median_ns(e, &mut || f(black_box(&msg[..64 * block])))) / 64.0;
-            Ok((one, many))
-        };
-        let mut rows: Vec<(&str, &str, (f64, f64))> = Vec::new();
-        let mmh = unimac::mmh::Mmh32::new(3, &key[..136])?;
-        let mut out = vec![0u8; 64 * 12];
-        let (one, many) = per_block(
-            &mut |b: &[u8]| mmh.hash_blocks(b, &mut out[..b.len() / 128 * 12]),
-            128,
+        let k = unimac::square::BlockKey::new(96, variant, &key[..bytes])?;
+        let ob = k.out_bytes();
+        let mut out = vec![0u8; 64 * ob];
+        let c = per_block(
+            &mut |b: &[u8]| {
+                let n = b.len() / bytes * ob;
+                black_box(k.hash_blocks(b, &mut out[..n])).expect("whole blocks");
+            },
+            bytes,
         )?;
-        let scale = bytes as f64 / 128.0;
-        rows.push(("MMH", "mmh32x3", (one * scale, many * scale)));
-        for (what, name, variant) in [
-            ("SQH1", "sqh96-asm2", unimac::square::Variant::Asm2),
-            (
-                "SQH2 (some carries dropped)",
-                "sqh96-e",
-                unimac::square::Variant::E,
-            ),
-        ] {
-            let k = unimac::square::BlockKey::new(96, variant, &key[..bytes])?;
-            let ob = k.out_bytes();
-            let mut out = vec![0u8; 64 * ob];
-            let c = per_block(
-                &mut |b: &[u8]| {
-                    let n = b.len() / bytes * ob;
-                    black_box(k.hash_blocks(b, &mut out[..n])).expect("whole blocks");
-                },
-                bytes,
-            )?;
-            rows.push((what, name, c));
-        }
-        let hm = <hmac::Hmac<sha1::Sha1> as hmac::KeyInit>::new_from_slice(&key[..20]).expect("any key");
-        let m = &msg[..bytes];
-        let c = clock.cycles(median_ns(e, &mut || {
-            let mut h = hm.clone();
-            h.update(black_box(m));
-            black_box(h.finalize().into_bytes());
-        }));
-        rows.push(("HMAC-SHA1", "hmac-sha1", (c, c)));
-        for ((what, name, (one, many)), p) in rows.into_iter().zip(paper) {
-            let plus = if what == "HMAC-SHA1" && table == 1 {
-                "+"
-            } else {
-                ""
-            };
-            o.push_str(&format!(
-                "| {what} | {p}{plus} | {:.1} | `{name}` | {one:.0} | {many:.0} | {:.3} | {} |\n",
-                p as f64 / bytes as f64,
-                many / bytes as f64,
-                times(p as f64 / many)
-            ));
-        }
+        rows.push((what, name, c));
     }
-    io::stdout().write_all(o.as_bytes())?;
+    let hm = <hmac::Hmac<sha1::Sha1> as hmac::KeyInit>::new_from_slice(&key[..20]).expect("any key");
+    let m = &msg[..bytes];
+    let c = clock.cycles(median_ns(e, &mut || {
+        let mut h = hm.clone();
+        h.update(black_box(m));
+        black_box(h.finalize().into_bytes());
+    }));
+    rows.push(("HMAC-SHA1", "hmac-sha1", (c, c)));
+    for ((what, name, (one, many)), p) in rows.into_iter().zip(paper) {
+        let plus = if what == "HMAC-SHA1" && table == 1 {
+            "+"
+        } else {
+            ""
+        };
+        o.push_str(&format!(
+            "| {what} | {p}{plus} | {:.1} | `{name}` | {one:.0} | {many:.0} | {:.3} | {} |\n",
+            p as f64 / bytes as f64,
+            many / bytes as f64,
+            times(p as f64 / many)
+        ));
+    }
     Ok(())
 }
