@@ -438,142 +438,188 @@ pub fn backend(data: &[u8]) {
 /// modp (reduce), UMAC (all four tag sizes) and VMAC (both, AES-128/192/256
 /// keys), one-shot and streamed.
 pub fn kernels(data: &[u8]) {
-    use unimac::hash127::{self, Hash127, Key};
-    use unimac::mmh::{Mmh32, Nmh32, BLOCK32};
-    use unimac::shoup::{eval128::Eval128, Hasher, Kind};
     let mut r = Input(data);
     let family = r.byte() % 7;
-    let platform = platform_without(r.byte());
-    let portable = Platform::portable();
-    let mode = r.byte();
-    // Which variant of the family (kind, tag size, key size, nonce length).
-    let sel = r.byte();
-    let nsplits = usize::from(r.byte() % 4);
-    let splits = r.take(nsplits).to_vec();
-    let key = key_of(&mut r, 256);
-    let mut msg = r.rest().to_vec();
-    // Long messages from a short input: repeat it, so the vector kernels'
-    // bulk loops (and their tails) run too.
-    if mode & 4 != 0 && !msg.is_empty() {
-        let reps = 1 + (usize::from(mode >> 3) * 64).div_ceil(msg.len().max(1));
-        msg = msg.repeat(reps.min(8192 / msg.len().max(1) + 1));
-    }
-    if mode & 2 != 0 {
-        msg.iter_mut().for_each(|b| *b = 0xff);
-    }
-    let key: Vec<u8> = if mode & 1 != 0 { vec![0xff; key.len()] } else { key };
+    let c = KernelCase::read(&mut r);
     match family {
-        0 => {
-            let k = Key::new(key[..32].try_into().expect("32 bytes"));
-            for pad in [true, false] {
-                let want = hash127::hash127_on(portable, &k, &msg, pad, usize::MAX);
-                let got = hash127::hash127_on(platform, &k, &msg, pad, usize::MAX);
-                assert_eq!(got, want, "hash127 pad={pad} {platform:?} len {}", msg.len());
-                let mut h = Hash127::new_on(platform, &k);
-                for c in chunks(&msg, &splits) {
-                    h.update(c);
-                }
-                let streamed = if pad { Some(h.finalize()) } else { h.finalize_raw().ok() };
-                assert_eq!(streamed, want, "hash127 streamed pad={pad} {platform:?} len {}", msg.len());
-            }
-            // The default dispatch, twice (the second short message under a
-            // key takes the precomputed-powers path).
-            let want = hash127::hash127_on(portable, &k, &msg, true, usize::MAX).expect("padded");
-            assert_eq!(hash127::hash127(&k, &msg), want);
-            assert_eq!(hash127::hash127(&k, &msg), want, "second message");
-        }
-        1 => {
-            let whole = msg.len() / BLOCK32 * BLOCK32;
-            let blocks = &msg[..whole];
-            for n in 1..=4usize {
-                let kk = &key[..4 * (31 + n)];
-                let mut want = vec![0u8; whole / BLOCK32 * 4 * n];
-                let mut got = want.clone();
-                Mmh32::new_on(portable, n, kk).expect("key").hash_blocks(blocks, &mut want);
-                Mmh32::new_on(platform, n, kk).expect("key").hash_blocks(blocks, &mut got);
-                assert_eq!(got, want, "mmh32x{n} {platform:?} {} blocks", whole / BLOCK32);
-            }
-            let mut want = vec![0u8; whole / BLOCK32 * 4];
-            let mut got = want.clone();
-            Nmh32::new_on(portable, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut want);
-            Nmh32::new_on(platform, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut got);
-            assert_eq!(got, want, "nmh32 {platform:?}");
-        }
-        2 => {
-            let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(sel) % 3];
-            let k: [u8; 8] = key[..8].try_into().expect("8 bytes");
-            let want = Hasher::new_on(portable, kind, &k).hash(&msg);
-            let h = Hasher::new_on(platform, kind, &k);
-            assert_eq!(h.hash(&msg), want, "{kind:?} one-shot {platform:?} len {}", msg.len());
-            let mut h = h;
-            for c in chunks(&msg, &splits) {
-                h.update(c);
-            }
-            assert_eq!(h.finalize(), want, "{kind:?} streamed {platform:?} len {}", msg.len());
-        }
-        3 => {
-            let k: [u8; 16] = key[..16].try_into().expect("16 bytes");
-            let mut p = Eval128::new_on(portable, &k);
-            p.update(&msg);
-            let want = p.finalize();
-            let h = Eval128::new_on(platform, &k);
-            assert_eq!(h.oneshot(&msg), want, "eval128 one-shot {platform:?} len {}", msg.len());
-            let mut h = h;
-            for c in chunks(&msg, &splits) {
-                h.update(c);
-            }
-            assert_eq!(h.finalize(), want, "eval128 streamed {platform:?} len {}", msg.len());
-        }
-        5 => {
-            use unimac::umac::Umac;
-            let k: [u8; 16] = key[..16].try_into().expect("16 bytes");
-            let nonce = &key[16..16 + 1 + usize::from(sel >> 4)];
-            fn both<const T: usize>(p: Platform, k: &[u8; 16], n: &[u8], m: &[u8], splits: &[u8]) {
-                let want = Umac::<T>::new_on(Platform::portable(), k).tag(n, m).expect("nonce");
-                let mac = Umac::<T>::new_on(p, k);
-                assert_eq!(mac.tag(n, m).expect("nonce"), want, "umac{} {p:?} len {}", 8 * T, m.len());
-                let mut s = mac.start(n).expect("nonce");
-                for c in chunks(m, splits) {
-                    s.update(c);
-                }
-                assert_eq!(s.finalize(), *want.as_ref(), "umac{} streamed {p:?} len {}", 8 * T, m.len());
-            }
-            match sel & 3 {
-                0 => both::<4>(platform, &k, nonce, &msg, &splits),
-                1 => both::<8>(platform, &k, nonce, &msg, &splits),
-                2 => both::<12>(platform, &k, nonce, &msg, &splits),
-                _ => both::<16>(platform, &k, nonce, &msg, &splits),
-            }
-        }
-        6 => {
-            use unimac::vmac::Vmac;
-            let klen = [16usize, 24, 32][usize::from(sel & 3) % 3];
-            let k = &key[..klen];
-            // 1 to 16 bytes; a 16-byte nonce must have its top bit clear.
-            let mut nonce = key[64..64 + 1 + usize::from(sel >> 4)].to_vec();
-            nonce[0] &= 0x7f;
-            fn both<const T: usize>(p: Platform, k: &[u8], n: &[u8], m: &[u8], splits: &[u8]) {
-                let want = Vmac::<T>::new_on(Platform::portable(), k).expect("key").tag(n, m).expect("nonce");
-                let mac = Vmac::<T>::new_on(p, k).expect("key");
-                assert_eq!(mac.tag(n, m).expect("nonce"), want, "vmac{} {p:?} len {}", 8 * T, m.len());
-                let mut s = mac.start(n).expect("nonce");
-                for c in chunks(m, splits) {
-                    s.update(c);
-                }
-                assert_eq!(s.finalize(), *want.as_ref(), "vmac{} streamed {p:?} len {}", 8 * T, m.len());
-            }
-            if sel & 4 != 0 {
-                both::<8>(platform, k, &nonce, &msg, &splits);
-            } else {
-                both::<16>(platform, k, &nonce, &msg, &splits);
-            }
-        }
-        _ => {
-            static PRIME: std::sync::OnceLock<unimac::modp::SecretPrime> = std::sync::OnceLock::new();
-            let sp = PRIME.get_or_init(|| unimac::modp::SecretPrime::generate().expect("OS random generator"));
-            assert_eq!(sp.reduce_on(platform, &msg), sp.reduce_on(portable, &msg), "modp {platform:?} len {}", msg.len());
-        }
+        0 => kernels_hash127(&c),
+        1 => kernels_mmh(&c),
+        2 => kernels_shoup64(&c),
+        3 => kernels_eval128(&c),
+        5 => kernels_umac(&c),
+        6 => kernels_vmac(&c),
+        _ => kernels_modp(&c),
     }
+}
+
+/// One input of [`kernels`]: the platform under test, the fuzzer's choices
+/// and the key and message it made.
+struct KernelCase {
+    platform: Platform,
+    portable: Platform,
+    /// Which variant of the family (kind, tag size, key size, nonce length).
+    sel: u8,
+    splits: Vec<u8>,
+    key: Vec<u8>,
+    msg: Vec<u8>,
+}
+
+impl KernelCase {
+    fn read(r: &mut Input<'_>) -> KernelCase {
+        let platform = platform_without(r.byte());
+        let mode = r.byte();
+        let sel = r.byte();
+        let nsplits = usize::from(r.byte() % 4);
+        let splits = r.take(nsplits).to_vec();
+        let key = key_of(r, 256);
+        let mut msg = r.rest().to_vec();
+        // Long messages from a short input: repeat it, so the vector kernels'
+        // bulk loops (and their tails) run too.
+        if mode & 4 != 0 && !msg.is_empty() {
+            let reps = 1 + (usize::from(mode >> 3) * 64).div_ceil(msg.len().max(1));
+            msg = msg.repeat(reps.min(8192 / msg.len().max(1) + 1));
+        }
+        if mode & 2 != 0 {
+            msg.iter_mut().for_each(|b| *b = 0xff);
+        }
+        let key: Vec<u8> = if mode & 1 != 0 { vec![0xff; key.len()] } else { key };
+        KernelCase { platform, portable: Platform::portable(), sel, splits, key, msg }
+    }
+}
+
+/// hash127, padded and raw, one-shot and streamed, and the default dispatch.
+fn kernels_hash127(c: &KernelCase) {
+    use unimac::hash127::{self, Hash127, Key};
+    let (platform, portable, msg) = (c.platform, c.portable, &c.msg);
+    let k = Key::new(c.key[..32].try_into().expect("32 bytes"));
+    for pad in [true, false] {
+        let want = hash127::hash127_on(portable, &k, msg, pad, usize::MAX);
+        let got = hash127::hash127_on(platform, &k, msg, pad, usize::MAX);
+        assert_eq!(got, want, "hash127 pad={pad} {platform:?} len {}", msg.len());
+        let mut h = Hash127::new_on(platform, &k);
+        for piece in chunks(msg, &c.splits) {
+            h.update(piece);
+        }
+        let streamed = if pad { Some(h.finalize()) } else { h.finalize_raw().ok() };
+        assert_eq!(streamed, want, "hash127 streamed pad={pad} {platform:?} len {}", msg.len());
+    }
+    // The default dispatch, twice (the second short message under a
+    // key takes the precomputed-powers path).
+    let want = hash127::hash127_on(portable, &k, msg, true, usize::MAX).expect("padded");
+    assert_eq!(hash127::hash127(&k, msg), want);
+    assert_eq!(hash127::hash127(&k, msg), want, "second message");
+}
+
+/// MMH with 1 to 4 outputs and NMH, on the message's whole blocks.
+fn kernels_mmh(c: &KernelCase) {
+    use unimac::mmh::{Mmh32, Nmh32, BLOCK32};
+    let (platform, portable, key) = (c.platform, c.portable, &c.key);
+    let whole = c.msg.len() / BLOCK32 * BLOCK32;
+    let blocks = &c.msg[..whole];
+    for n in 1..=4usize {
+        let kk = &key[..4 * (31 + n)];
+        let mut want = vec![0u8; whole / BLOCK32 * 4 * n];
+        let mut got = want.clone();
+        Mmh32::new_on(portable, n, kk).expect("key").hash_blocks(blocks, &mut want);
+        Mmh32::new_on(platform, n, kk).expect("key").hash_blocks(blocks, &mut got);
+        assert_eq!(got, want, "mmh32x{n} {platform:?} {} blocks", whole / BLOCK32);
+    }
+    let mut want = vec![0u8; whole / BLOCK32 * 4];
+    let mut got = want.clone();
+    Nmh32::new_on(portable, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut want);
+    Nmh32::new_on(platform, &key[..BLOCK32]).expect("key").hash_blocks(blocks, &mut got);
+    assert_eq!(got, want, "nmh32 {platform:?}");
+}
+
+/// Shoup's eval64, division64 and gdivision64, one-shot and streamed.
+fn kernels_shoup64(c: &KernelCase) {
+    use unimac::shoup::{Hasher, Kind};
+    let (platform, msg) = (c.platform, &c.msg);
+    let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(c.sel) % 3];
+    let k: [u8; 8] = c.key[..8].try_into().expect("8 bytes");
+    let want = Hasher::new_on(c.portable, kind, &k).hash(msg);
+    let h = Hasher::new_on(platform, kind, &k);
+    assert_eq!(h.hash(msg), want, "{kind:?} one-shot {platform:?} len {}", msg.len());
+    let mut h = h;
+    for piece in chunks(msg, &c.splits) {
+        h.update(piece);
+    }
+    assert_eq!(h.finalize(), want, "{kind:?} streamed {platform:?} len {}", msg.len());
+}
+
+/// eval128, one-shot and streamed.
+fn kernels_eval128(c: &KernelCase) {
+    use unimac::shoup::eval128::Eval128;
+    let (platform, msg) = (c.platform, &c.msg);
+    let k: [u8; 16] = c.key[..16].try_into().expect("16 bytes");
+    let mut p = Eval128::new_on(c.portable, &k);
+    p.update(msg);
+    let want = p.finalize();
+    let h = Eval128::new_on(platform, &k);
+    assert_eq!(h.oneshot(msg), want, "eval128 one-shot {platform:?} len {}", msg.len());
+    let mut h = h;
+    for piece in chunks(msg, &c.splits) {
+        h.update(piece);
+    }
+    assert_eq!(h.finalize(), want, "eval128 streamed {platform:?} len {}", msg.len());
+}
+
+/// UMAC, all four tag sizes, one-shot and streamed.
+fn kernels_umac(c: &KernelCase) {
+    use unimac::umac::Umac;
+    let (platform, sel, key) = (c.platform, c.sel, &c.key);
+    let k: [u8; 16] = key[..16].try_into().expect("16 bytes");
+    let nonce = &key[16..16 + 1 + usize::from(sel >> 4)];
+    fn both<const T: usize>(p: Platform, k: &[u8; 16], n: &[u8], m: &[u8], splits: &[u8]) {
+        let want = Umac::<T>::new_on(Platform::portable(), k).tag(n, m).expect("nonce");
+        let mac = Umac::<T>::new_on(p, k);
+        assert_eq!(mac.tag(n, m).expect("nonce"), want, "umac{} {p:?} len {}", 8 * T, m.len());
+        let mut s = mac.start(n).expect("nonce");
+        for c in chunks(m, splits) {
+            s.update(c);
+        }
+        assert_eq!(s.finalize(), *want.as_ref(), "umac{} streamed {p:?} len {}", 8 * T, m.len());
+    }
+    match sel & 3 {
+        0 => both::<4>(platform, &k, nonce, &c.msg, &c.splits),
+        1 => both::<8>(platform, &k, nonce, &c.msg, &c.splits),
+        2 => both::<12>(platform, &k, nonce, &c.msg, &c.splits),
+        _ => both::<16>(platform, &k, nonce, &c.msg, &c.splits),
+    }
+}
+
+/// VMAC, both tag sizes, AES-128/192/256 keys, one-shot and streamed.
+fn kernels_vmac(c: &KernelCase) {
+    use unimac::vmac::Vmac;
+    let (platform, sel, key) = (c.platform, c.sel, &c.key);
+    let klen = [16usize, 24, 32][usize::from(sel & 3) % 3];
+    let k = &key[..klen];
+    // 1 to 16 bytes; a 16-byte nonce must have its top bit clear.
+    let mut nonce = key[64..64 + 1 + usize::from(sel >> 4)].to_vec();
+    nonce[0] &= 0x7f;
+    fn both<const T: usize>(p: Platform, k: &[u8], n: &[u8], m: &[u8], splits: &[u8]) {
+        let want = Vmac::<T>::new_on(Platform::portable(), k).expect("key").tag(n, m).expect("nonce");
+        let mac = Vmac::<T>::new_on(p, k).expect("key");
+        assert_eq!(mac.tag(n, m).expect("nonce"), want, "vmac{} {p:?} len {}", 8 * T, m.len());
+        let mut s = mac.start(n).expect("nonce");
+        for c in chunks(m, splits) {
+            s.update(c);
+        }
+        assert_eq!(s.finalize(), *want.as_ref(), "vmac{} streamed {p:?} len {}", 8 * T, m.len());
+    }
+    if sel & 4 != 0 {
+        both::<8>(platform, k, &nonce, &c.msg, &c.splits);
+    } else {
+        both::<16>(platform, k, &nonce, &c.msg, &c.splits);
+    }
+}
+
+/// modp's reduction under one secret prime per process.
+fn kernels_modp(c: &KernelCase) {
+    static PRIME: std::sync::OnceLock<unimac::modp::SecretPrime> = std::sync::OnceLock::new();
+    let sp = PRIME.get_or_init(|| unimac::modp::SecretPrime::generate().expect("OS random generator"));
+    let (platform, msg) = (c.platform, &c.msg);
+    assert_eq!(sp.reduce_on(platform, msg), sp.reduce_on(c.portable, msg), "modp {platform:?} len {}", msg.len());
 }
 
 /// The known-answer file parser: any text, under any of its file kinds,
