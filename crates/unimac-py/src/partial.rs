@@ -169,7 +169,7 @@ pub fn finish_mac<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    crate::caller_nonce_by_name(name, "finish_mac", nonce, caller_manages_nonces)?;
+    crate::nonces::caller_nonce_by_name(name, "finish_mac", nonce, caller_manages_nonces)?;
     let k = data(key, "key")?;
     let n = crate::bytes_of(nonce, "nonce")?;
     let p = decode(partial, "partial")?;
