@@ -3,7 +3,7 @@
 //! finish the hash or the MAC where the whole key is.
 
 use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -279,23 +279,59 @@ pub fn partial_range<'py>(
     let hk = data(hash_key, "hash_key")?;
     let hk = hk.as_slice();
     let g = partial::granularity(&name).map_err(err)? as u64;
-    let end = offset.checked_add(length).filter(|&e| e <= size).ok_or_else(|| {
-        PyValueError::new_err(format!("the range {offset}+{length} is not inside a file of {size} bytes"))
+    let r = Range::new(offset, length, size, g, buffer)?;
+    let (head, p, tail) = py.allow_threads(|| r.read(&path, &name, hk)).map_err(|x| match x {
+        RangeError::Io(x) => crate::oserror::from_io(py, &x, &path),
+        RangeError::Changed(m) => PyOSError::new_err(m),
+        RangeError::Lib(x) => err(x),
     })?;
-    let last = end == size;
-    let a = offset.div_ceil(g) * g;
-    let e = if last { end } else { end / g * g };
-    if a > e {
-        return Err(PyValueError::new_err(format!(
-            "the range {offset}+{length} holds no aligned chunk of {g} bytes and does not end the file"
-        )));
+    Ok((PyBytes::new(py, &head), p.as_ref().map(|p| encode(py, p)), PyBytes::new(py, &tail)))
+}
+
+/// Read `buf.len()` bytes at a position of the file, with the range's errors.
+type ReadAt<'a> = &'a dyn Fn(&mut [u8], u64) -> Result<(), RangeError>;
+
+/// A range of a file as [`partial_range`] reads it: `[offset, end)`, its
+/// aligned middle `[a, e)`, and the buffer's length `step`.
+struct Range {
+    offset: u64,
+    end: u64,
+    size: u64,
+    /// The range ends the file (its last chunk gets the padding).
+    last: bool,
+    a: u64,
+    e: u64,
+    step: u64,
+}
+
+impl Range {
+    /// The range `offset + length` of a file of `size` bytes, aligned to
+    /// `g`, read in buffers of about `buffer` bytes; `ValueError` if it is
+    /// not inside the file, or holds no aligned chunk and does not end it.
+    fn new(offset: u64, length: u64, size: u64, g: u64, buffer: usize) -> PyResult<Range> {
+        let end = offset.checked_add(length).filter(|&e| e <= size).ok_or_else(|| {
+            PyValueError::new_err(format!("the range {offset}+{length} is not inside a file of {size} bytes"))
+        })?;
+        let last = end == size;
+        let a = offset.div_ceil(g) * g;
+        let e = if last { end } else { end / g * g };
+        if a > e {
+            return Err(PyValueError::new_err(format!(
+                "the range {offset}+{length} holds no aligned chunk of {g} bytes and does not end the file"
+            )));
+        }
+        let step = (buffer.max(1) as u64 / g).max(1) * g;
+        Ok(Range { offset, end, size, last, a, e, step })
     }
-    let step = (buffer.max(1) as u64 / g).max(1) * g;
-    let run = || -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
+
+    /// Read and hash the range of the file at `path` under the library's
+    /// rule for files that change while they are read (without the GIL).
+    fn read(&self, path: &Path, name: &str, hk: &[u8]) -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
+        let Range { offset, end, size, a, e, .. } = *self;
         let changed = |why: String| {
             RangeError::Changed(unimac::formats::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
         };
-        let f = File::open(&path)?;
+        let f = File::open(path)?;
         let w = race::ReadWindow::open(&f)?;
         if w.stamp().len() != size {
             return Err(changed(format!("{} bytes, {size} expected", w.stamp().len())));
@@ -313,31 +349,7 @@ pub fn partial_range<'py>(
             let mut head = vec![0u8; (a - offset) as usize];
             read(&mut head, offset)?;
             pass.saw(&head);
-            let mut s = if pass.feeds() && (e > a || last) {
-                Some(PartialStream::new(&name, hk, a).map_err(RangeError::Lib)?)
-            } else {
-                None
-            };
-            let mut partial = None;
-            if e > a || last {
-                let mut buf = vec![0u8; step.min(e - a) as usize];
-                let mut pos = a;
-                loop {
-                    let n = step.min(e - pos) as usize;
-                    read(&mut buf[..n], pos)?;
-                    pass.saw(&buf[..n]);
-                    pos += n as u64;
-                    if pos == e {
-                        if let Some(s) = s.take() {
-                            partial = Some(s.finish(&buf[..n], last).map_err(RangeError::Lib)?);
-                        }
-                        break;
-                    }
-                    if let Some(s) = s.as_mut() {
-                        s.update(&buf[..n]).map_err(RangeError::Lib)?;
-                    }
-                }
-            }
+            let partial = self.middle(pass, &read, name, hk)?;
             let mut tail = vec![0u8; (end - e) as usize];
             read(&mut tail, e)?;
             pass.saw(&tail);
@@ -358,13 +370,47 @@ pub fn partial_range<'py>(
                 }))
             }
         }
-    };
-    let (head, p, tail) = py.allow_threads(run).map_err(|x| match x {
-        RangeError::Io(x) => crate::oserror::from_io(py, &x, &path),
-        RangeError::Changed(m) => PyOSError::new_err(m),
-        RangeError::Lib(x) => err(x),
-    })?;
-    Ok((PyBytes::new(py, &head), p.as_ref().map(|p| encode(py, p)), PyBytes::new(py, &tail)))
+    }
+
+    /// The aligned middle `[a, e)` read in buffers of `step` bytes and, on
+    /// the pass that feeds, hashed buffer by buffer with the key set up
+    /// once (`None` if it is empty and the range does not end the file).
+    fn middle(
+        &self,
+        pass: &mut race::Pass<'_>,
+        read: ReadAt<'_>,
+        name: &str,
+        hk: &[u8],
+    ) -> Result<Option<Partial>, RangeError> {
+        let Range { last, a, e, step, .. } = *self;
+        if !(e > a || last) {
+            return Ok(None);
+        }
+        let mut s = if pass.feeds() {
+            Some(PartialStream::new(name, hk, a).map_err(RangeError::Lib)?)
+        } else {
+            None
+        };
+        let mut partial = None;
+        let mut buf = vec![0u8; step.min(e - a) as usize];
+        let mut pos = a;
+        loop {
+            let n = step.min(e - pos) as usize;
+            read(&mut buf[..n], pos)?;
+            pass.saw(&buf[..n]);
+            pos += n as u64;
+            if pos == e {
+                if let Some(s) = s.take() {
+                    partial = Some(s.finish(&buf[..n], last).map_err(RangeError::Lib)?);
+                }
+                break;
+            }
+            if let Some(s) = s.as_mut() {
+                s.update(&buf[..n]).map_err(RangeError::Lib)?;
+            }
+        }
+        Ok(partial)
+    }
 }
 
 /// The most threads one computation of this process may use for long inputs
