@@ -92,14 +92,14 @@ fn bound(
     if names::is_modp(name) {
         return modp_bound(py, max_bytes, forgeries);
     }
-    let bare = names::resolve_mac(name).map_err(value_err)?;
+    let d = names::resolve_mac(name).map_err(value_err)?;
     let attack = Attack {
         max_bytes,
         tags,
         forgeries,
         random_nonces,
     };
-    let b = bounds::bound(&bare, &attack).map_err(err)?;
+    let b = bounds::bound(d.name, &attack).map_err(err)?;
     let terms = PyList::empty(py);
     for t in &b.terms {
         let d = PyDict::new(py);

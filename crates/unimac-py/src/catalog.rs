@@ -14,7 +14,7 @@ use crate::{err, names, pair_framed, value_err};
 #[pyfunction]
 #[pyo3(name = "_mac_name")]
 fn mac_name_py(name: &str) -> PyResult<String> {
-    names::resolve_mac(name).map_err(value_err)
+    Ok(names::resolve_mac(name).map_err(value_err)?.name.to_string())
 }
 
 /// Every name of the wire format (docs/WIRE.md) in this build (``mac-`` for
@@ -53,18 +53,20 @@ fn mac_names() -> Vec<String> {
 /// 32
 #[pyfunction]
 fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
-    let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
-    let e = registry::lookup(&full).map_err(err)?;
+    let e = names::resolve_any(name).map_err(value_err)?;
     let i = &e.info;
+    let full = &i.name;
     // Everything about a MAC comes from its row of the one table.
-    let row = if is_mac { e.mac() } else { None };
-    let bare = row.map_or_else(|| full.clone(), |d| d.name.to_string());
-    let one_time = unimac::macs::one_time_row(&full).is_some();
+    let row = e.mac();
+    let is_mac = row.is_some();
+    // A MAC by its name without `mac-`, a hash by its wire name.
+    let shown = row.map_or(full.as_str(), |d| d.name);
+    let one_time = unimac::macs::one_time_row(full).is_some();
     let pair = row.is_some_and(pair_framed);
     let sizes = registry::nonce_sizes(i);
     let d = PyDict::new(py);
-    d.set_item("name", if is_mac { bare.clone() } else { full.clone() })?;
-    d.set_item("spec_name", &full)?;
+    d.set_item("name", shown)?;
+    d.set_item("spec_name", full)?;
     d.set_item("mac", is_mac)?;
     d.set_item(
         "key_size",
@@ -103,14 +105,7 @@ fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
     // A MAC as `unimac keygen` takes it (with its messages), else a hash.
-    let full = match names::resolve_mac(name) {
-        Ok(m) => format!("mac-{m}"),
-        Err(msg) => match names::resolve_any(name) {
-            Ok((full, _)) => full,
-            Err(_) => return Err(value_err(msg)),
-        },
-    };
-    let e = registry::lookup(&full).map_err(err)?;
+    let e = names::resolve_any(name).map_err(|_| value_err(names::mac_refusal(name)))?;
     let len = match e.info.key {
         KeySpec::PerElement(_) => {
             return Err(value_err(format!(

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use unimac::counter;
 use unimac::macs::MacDesc;
-use unimac::registry::{self, KeySpec};
+use unimac::registry::KeySpec;
 use unimac::Error;
 
 use crate::buffer::data;
@@ -74,8 +74,7 @@ struct PyCounter {
 
 impl PyCounter {
     fn bind(path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
-        let bare = names::resolve_mac(name).map_err(value_err)?;
-        let desc = registry::desc(&bare).map_err(err)?;
+        let desc = names::resolve_mac(name).map_err(value_err)?;
         if !desc.takes_nonce() {
             return Err(value_err(format!(
                 "{}: takes no nonce; a counter is for nonce MACs",

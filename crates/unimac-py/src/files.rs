@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
+use unimac::macs::MacDesc;
 use unimac::registry::{self, NamedMac};
 use unimac::verify_tag;
 use unimac::Error;
@@ -83,11 +84,11 @@ fn check_file(
     tag: &Bound<'_, PyAny>,
     nonce: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
-    let bare = names::resolve_mac(name).map_err(value_err)?;
+    let d = names::resolve_mac(name).map_err(value_err)?;
     let k = data(key, "key")?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;
-    check_file_under(py, &bare, k.as_slice(), &path, &t, n.as_deref())
+    check_file_under(py, d, k.as_slice(), &path, &t, n.as_deref())
 }
 
 /// [`check_file`] with the key of the key file at ``key_path`` (one-time
@@ -106,21 +107,24 @@ fn check_file_keyfile(
         .map_err(|e| formats::error(py, e, &key_path))?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;
-    check_file_under(py, k.name(), k.key(), &path, &t, n.as_deref())
+    // A key file of `modp` holds a prime, not a MAC key.
+    let d = k.desc().ok_or_else(|| err(Error::UnknownName(k.name().to_string())))?;
+    check_file_under(py, d, k.key(), &path, &t, n.as_deref())
 }
 
+/// Whether `t` is the tag of the file at `path` under the MAC of the row
+/// `d`, key `k` and nonce `n`.
 fn check_file_under(
     py: Python<'_>,
-    bare: &str,
+    d: &'static MacDesc,
     k: &[u8],
     path: &std::path::Path,
     t: &[u8],
     n: Option<&[u8]>,
 ) -> PyResult<bool> {
-    let d = registry::desc(bare).map_err(err)?;
     if d.one_time {
         // The one-time check takes the tag first and gives none.
-        let mut c = registry::OneTimeMac::new(bare, k)
+        let mut c = registry::OneTimeMac::new(d.name, k)
             .and_then(|m| m.start_check(t))
             .map_err(err)?;
         py.allow_threads(|| feed_file(path, &mut c))
@@ -131,7 +135,7 @@ fn check_file_under(
             Err(e) => Err(err(e)),
         };
     }
-    let mut s = NamedMac::new(bare, k)
+    let mut s = NamedMac::of_row(d, k)
         .and_then(|m| m.start_check(n))
         .map_err(err)?;
     py.allow_threads(|| feed_file(path, &mut s))

@@ -8,11 +8,11 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
-use unimac::registry::{self, NamedMac, Params};
+use unimac::registry::{self, Entry, NamedMac, Params};
 use unimac::verify_tag;
 
 use crate::buffer::{self, data, GIL_RELEASE_BYTES};
-use crate::nonces::caller_nonce_by_name;
+use crate::nonces::caller_nonce_of;
 use crate::{bytes_of, err, key_size, lock, names, pair_framed, value_err, InvalidTag};
 
 enum State {
@@ -294,8 +294,9 @@ impl UnimacHash {
 fn new_(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<UnimacHash> {
     let a = NewArgs::parse(args, kwargs)?;
     let name = a.name.extract::<String>()?;
-    caller_nonce_by_name(&name, "new", a.nonce.as_ref(), a.caller_manages_nonces)?;
-    let h = new_object(&name, &a.key, a.nonce.as_ref())?;
+    let e = names::resolve_any(&name).map_err(value_err)?;
+    caller_nonce_of(e, "new", a.nonce.as_ref(), a.caller_manages_nonces)?;
+    let h = new_object(e, &a.key, a.nonce.as_ref())?;
     if let Some(d) = &a.data {
         h.update(d)?;
     }
@@ -453,27 +454,25 @@ impl<'py> NewArgs<'py> {
     }
 }
 
+/// The object of `unimac.new` for the catalogue's entry `e`: a MAC's
+/// (keyed from its row) or a hash's.
 fn new_object(
-    name: &str,
+    e: &'static Entry,
     key: &Bound<'_, PyAny>,
     nonce: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<UnimacHash> {
-    let (full, is_mac) = names::resolve_any(name).map_err(value_err)?;
     let k = data(key, "key")?;
     let nonce = bytes_of(nonce, "nonce")?;
-    let e = registry::lookup(&full).map_err(err)?;
     let info = &e.info;
-    if is_mac {
-        let bare = &full["mac-".len()..];
-        let m = NamedMac::new(bare, k.as_slice()).map_err(err)?;
-        let d = m.desc();
+    if let Some(d) = e.mac() {
+        let m = NamedMac::of_row(d, k.as_slice()).map_err(err)?;
         // A MAC that draws its own pair (shoup4-*) sends r ‖ s ‖ tag; its
         // object holds one message and is not reusable after digest().
         let prefix = pair_framed(d).then(Vec::new);
         let stream = m.start(nonce.as_deref()).map_err(err)?;
         let stateless = !d.takes_nonce() && !pair_framed(d);
         Ok(UnimacHash {
-            name: bare.to_string(),
+            name: d.name.to_string(),
             digest_size: m.tag_len(),
             key_size: key_size(&info.key).unwrap_or(k.as_slice().len()),
             nonce_size: info.nonce,
@@ -483,7 +482,7 @@ fn new_object(
         })
     } else {
         let stream = registry::open(
-            &full,
+            &info.name,
             &Params {
                 key: k.as_slice(),
                 nonce: nonce.as_deref(),
@@ -492,7 +491,7 @@ fn new_object(
         )
         .map_err(err)?;
         Ok(UnimacHash {
-            name: full.clone(),
+            name: info.name.clone(),
             digest_size: info.out,
             key_size: key_size(&info.key).unwrap_or(k.as_slice().len()),
             nonce_size: info.nonce,

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use unimac::registry::{self, NamedMac, Params, Pending};
+use unimac::registry::{self, Entry, NamedMac, Params, Pending};
 use unimac::verify_tag;
 use unimac::Error;
 
 use crate::buffer::{self, data, with_data};
 use crate::files::{feed_file, FileError};
-use crate::nonces::{caller_nonce, caller_nonce_by_name};
+use crate::nonces::{caller_nonce, caller_nonce_of};
 use crate::{bytes_of, err, names, value_err};
 
 /// A MAC under one key, its key set-up (tables of powers, AES schedules)
@@ -44,9 +44,9 @@ struct PyMac {
 impl PyMac {
     #[new]
     fn py_new(name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyMac> {
-        let bare = names::resolve_mac(name).map_err(value_err)?;
+        let d = names::resolve_mac(name).map_err(value_err)?;
         let k = data(key, "key")?;
-        let mac = NamedMac::new(&bare, k.as_slice()).map_err(err)?;
+        let mac = NamedMac::of_row(d, k.as_slice()).map_err(err)?;
         Ok(PyMac {
             tag_size: mac.tag_len(),
             nonce_size: mac.nonce_len(),
@@ -236,25 +236,25 @@ fn compute<'py>(
     length: Option<usize>,
     caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    caller_nonce_by_name(name, "compute", nonce, caller_manages_nonces)?;
-    by_spec(py, name, key, data, nonce, length, registry::compute)
+    let e = names::resolve_spec(name).map_err(value_err)?;
+    caller_nonce_of(e, "compute", nonce, caller_manages_nonces)?;
+    by_spec(py, e, key, data, nonce, length, registry::compute)
 }
 
 /// The catalogue's `compute` or `known_answer`.
 type ByName = fn(&str, &Params<'_>, &[u8]) -> Result<Vec<u8>, Error>;
 
-/// A name of the wire format on ``data`` through `f` (the catalogue's
+/// The catalogue's entry `e` on ``data`` through `f` (the catalogue's
 /// `compute` or `known_answer`), with the arguments as Python gives them.
 fn by_spec<'py>(
     py: Python<'py>,
-    name: &str,
+    e: &Entry,
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
     f: ByName,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let full = names::resolve_spec(name).map_err(value_err)?;
     let k = buffer::data(key, "key")?;
     let n = match nonce {
         Some(n) => Some(buffer::data(n, "nonce")?),
@@ -265,7 +265,7 @@ fn by_spec<'py>(
         nonce: n.as_ref().map(|d| d.as_slice()),
         len: length,
     };
-    let out = with_data(data, "data", |s| f(&full, &p, s))?.map_err(err)?;
+    let out = with_data(data, "data", |s| f(&e.info.name, &p, s))?.map_err(err)?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -290,7 +290,8 @@ fn known_answer<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     length: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    by_spec(py, name, key, data, nonce, length, registry::known_answer)
+    let e = names::resolve_spec(name).map_err(value_err)?;
+    by_spec(py, e, key, data, nonce, length, registry::known_answer)
 }
 
 /// Compare two buffers in constant time (``hmac.compare_digest``).

@@ -7,10 +7,17 @@
 //! Names are case-insensitive, as `hashlib.new("SHA256")`: every name a
 //! Python caller gives is lower-cased here ([`lower`]) before it is looked
 //! up; the canonical (lower-case) name is what results show.
+//!
+//! A door resolves its name once, here, to the library's row of the MAC
+//! table ([`resolve_mac`]) or entry of the catalogue ([`resolve_any`],
+//! [`resolve_spec`]), and passes that along; the library's resolvers are
+//! asked only for the message of a name refused.
 
 use std::borrow::Cow;
 
+use unimac::macs::{self, MacDesc};
 use unimac::registry::names as n;
+use unimac::registry::{self, Entry};
 
 pub use n::cite;
 
@@ -52,30 +59,64 @@ fn as_given(e: unimac::Error, name: &str) -> String {
     }
 }
 
-/// `name` (`X` or `mac-X`, any case) as a MAC name without the prefix, if it
-/// is one of this build's MACs.
-pub fn mac_name(name: &str) -> Option<String> {
-    n::mac_name(&lower(name))
+/// The refusal of `name` (lower-cased `l`) by the library's resolver `r`,
+/// with its messages ("did you mean").
+fn refused<T>(r: Result<T, unimac::Error>, name: &str, l: &str) -> String {
+    match r {
+        Err(e) => as_given(e, name),
+        // The resolvers read the same tables as this file: not reached.
+        Ok(_) => as_given(unimac::Error::UnknownName(l.to_string()), name),
+    }
 }
 
-/// A MAC name (`X` or `mac-X`, any case), with the CLI's error for anything
-/// else.
-pub fn resolve_mac(name: &str) -> Result<String, String> {
-    n::resolve_mac(&lower(name)).map_err(|e| as_given(e, name))
+/// The catalogue's entry of a MAC's row (every row is one).
+fn entry_of(d: &'static MacDesc) -> Result<&'static Entry, String> {
+    registry::entries()
+        .iter()
+        .find(|e| e.mac().is_some_and(|m| std::ptr::eq(m, d)))
+        .ok_or_else(|| unimac::Error::UnknownName(d.catalog_name.to_string()).to_string())
 }
 
-/// A name for `compute` (the CLI's `unimac compute`): a wire name
-/// (docs/WIRE.md) as is; `X` for `mac-X` when `X` is a MAC and not itself a
-/// wire name. Any case.
-pub fn resolve_spec(name: &str) -> Result<String, String> {
-    n::resolve_spec(&lower(name)).map_err(|e| as_given(e, name))
+/// The CLI's refusal of `name` as a MAC ("unknown MAC", "a hash, not a
+/// MAC"), for a door that takes a MAC first and `name` resolved to nothing.
+pub fn mac_refusal(name: &str) -> String {
+    let l = lower(name);
+    refused(n::resolve_mac(&l), name, &l)
 }
 
-/// What `unimac.new` takes: a MAC (`X` or `mac-X`, as `unimac tag` takes
-/// it) or else a wire name (a raw hash such as `eval64`, as `unimac compute`
-/// takes it), in any case. `Ok((registry name, is_mac))`.
-pub fn resolve_any(name: &str) -> Result<(String, bool), String> {
-    n::resolve_any(&lower(name)).map_err(|e| as_given(e, name))
+/// The row of the MAC `name` (`X` or `mac-X`, any case), with the CLI's
+/// error for anything else (a hash, or an unknown name and its likely
+/// spelling).
+pub fn resolve_mac(name: &str) -> Result<&'static MacDesc, String> {
+    let l = lower(name);
+    macs::find(&l).ok_or_else(|| refused(n::resolve_mac(&l), name, &l))
+}
+
+/// What `compute` takes (the CLI's `unimac compute`, in the order of
+/// `registry::names::resolve_spec`): a wire name (docs/WIRE.md) as is, else
+/// `X` for `mac-X` when `X` is a MAC. Any case. Its entry of the catalogue.
+pub fn resolve_spec(name: &str) -> Result<&'static Entry, String> {
+    let l = lower(name);
+    if let Ok(e) = registry::lookup(&l) {
+        return Ok(e);
+    }
+    match macs::find(&l) {
+        Some(d) => entry_of(d),
+        None => Err(refused(n::resolve_spec(&l), name, &l)),
+    }
+}
+
+/// What `unimac.new` takes (in the order of
+/// `registry::names::resolve_any`): a MAC (`X` or `mac-X`, as `unimac tag`
+/// takes it) or else a wire name (a raw hash such as `eval64`, as `unimac
+/// compute` takes it), in any case. Its entry of the catalogue; a MAC's
+/// row is the entry's `mac()`.
+pub fn resolve_any(name: &str) -> Result<&'static Entry, String> {
+    let l = lower(name);
+    match macs::find(&l) {
+        Some(d) => entry_of(d),
+        None => registry::lookup(&l).map_err(|_| refused(n::resolve_any(&l), name, &l)),
+    }
 }
 
 /// Whether `name` (any case) is the `modp` check's: its key is a prime, not

@@ -6,10 +6,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use unimac::registry;
+use unimac::registry::Entry;
 
 use crate::buffer::data;
-use crate::{err, names, value_err};
+use crate::{names, value_err};
 
 /// A caller's nonce at a door that makes a tag (`door`, as the caller wrote
 /// it: "Mac.tag", "new", …) is taken only with `caller_manages_nonces=True`,
@@ -28,23 +28,12 @@ pub(crate) fn caller_nonce(name: &str, door: &str, given: bool, caller_manages_n
     Ok(())
 }
 
-/// The MAC's name (without `mac-`) if `name` (any spelling a door takes)
-/// is a MAC that takes a nonce from its caller (not `shoup4-*`, which
-/// draws its pair, nor a hash).
-pub(crate) fn nonce_mac(name: &str) -> Option<String> {
-    match names::resolve_any(name) {
-        Ok((full, true)) => {
-            let bare = &full["mac-".len()..];
-            registry::desc(bare).is_ok_and(|d| d.takes_nonce()).then(|| bare.to_string())
-        }
-        _ => None,
-    }
-}
-
-/// [`caller_nonce`] at a door that names its MAC by `name`.
-pub(crate) fn caller_nonce_by_name(name: &str, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
-    match nonce_mac(name) {
-        Some(bare) => caller_nonce(&bare, door, nonce.is_some_and(|n| !n.is_none()), caller_manages_nonces),
+/// [`caller_nonce`] at a door of the catalogue's entry `e` (its name
+/// resolved by the door): only a MAC that takes a nonce from its caller
+/// (not `shoup4-*`, which draws its pair, nor a hash) asks for the opt-in.
+pub(crate) fn caller_nonce_of(e: &Entry, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
+    match e.mac().filter(|d| d.takes_nonce()) {
+        Some(d) => caller_nonce(d.name, door, nonce.is_some_and(|n| !n.is_none()), caller_manages_nonces),
         None => Ok(()),
     }
 }
@@ -59,8 +48,7 @@ fn canonical_nonce<'py>(
     name: &str,
     nonce: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let bare = names::resolve_mac(name).map_err(value_err)?;
-    let d = registry::desc(&bare).map_err(err)?;
+    let d = names::resolve_mac(name).map_err(value_err)?;
     let n = data(nonce, "nonce")?;
     Ok(d.canonical_nonce(n.as_slice())
         .map(|c| PyBytes::new(py, &c)))

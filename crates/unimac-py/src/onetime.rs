@@ -47,10 +47,10 @@ struct PyOneTimeKey {
 impl PyOneTimeKey {
     #[new]
     fn py_new(name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyOneTimeKey> {
-        let bare = names::resolve_mac(name).map_err(value_err)?;
+        let d = names::resolve_mac(name).map_err(value_err)?;
         let k = data(key, "key")?;
-        let m = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
-        let check = registry::OneTimeMac::new(&bare, k.as_slice()).map_err(err)?;
+        let m = registry::OneTimeMac::new(d.name, k.as_slice()).map_err(err)?;
+        let check = registry::OneTimeMac::new(d.name, k.as_slice()).map_err(err)?;
         Ok(PyOneTimeKey {
             name: m.desc().name.to_string(),
             tag_size: m.tag_len(),

@@ -16,18 +16,10 @@ use zeroize::Zeroize;
 use crate::buffer::{data, with_data};
 use crate::err;
 
-/// `name` as the partial API takes it (any case); a MAC of the command
-/// line (`umac64`) also by its `mac-` name, so that its error says what is
-/// missing.
+/// `name` as the partial API takes it (any case): the library resolves it
+/// (`X` stands for `mac-X` when it is a MAC and not a wire name).
 fn pname(name: &str) -> String {
-    let name = crate::names::lower(name);
-    match partial::granularity(&name) {
-        Err(unimac::Error::UnknownName(_)) => match crate::names::mac_name(&name) {
-            Some(m) => format!("mac-{m}"),
-            None => name.into_owned(),
-        },
-        _ => name.into_owned(),
-    }
+    crate::names::lower(name).into_owned()
 }
 
 fn decode(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Partial> {
@@ -169,7 +161,10 @@ pub fn finish_mac<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    crate::nonces::caller_nonce_by_name(name, "finish_mac", nonce, caller_manages_nonces)?;
+    // An unknown name is refused by the library, with its message.
+    if let Ok(e) = crate::names::resolve_any(name) {
+        crate::nonces::caller_nonce_of(e, "finish_mac", nonce, caller_manages_nonces)?;
+    }
     let k = data(key, "key")?;
     let n = crate::bytes_of(nonce, "nonce")?;
     let p = decode(partial, "partial")?;
