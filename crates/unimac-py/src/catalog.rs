@@ -5,9 +5,60 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use unimac::macs::MacDesc;
 use unimac::registry::{self, KeySpec};
 
 use crate::{err, names, pair_framed, value_err};
+
+/// A MAC's row of the table, its name resolved once (:func:`_mac_row`) and
+/// passed as it is to the calls that take a MAC (``_check_file``,
+/// ``_canonical_nonce``), so that checking the lines of a check file looks
+/// no name up again.
+#[pyclass(module = "unimac", name = "_MacRow", frozen)]
+pub(crate) struct MacRow {
+    d: &'static MacDesc,
+}
+
+#[pymethods]
+impl MacRow {
+    /// The MAC's name (without ``mac-``).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.d.name
+    }
+    /// The nonce sizes it accepts, ``(min, max)``, as
+    /// ``info(name)["nonce_sizes"]``.
+    #[getter]
+    fn nonce_sizes(&self) -> (usize, usize) {
+        (self.d.nonce.min(), self.d.nonce.max())
+    }
+    /// Tag bytes, as ``info(name)["digest_size"]``.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.d.tag
+    }
+    fn __repr__(&self) -> String {
+        format!("<unimac MAC row {}>", self.d.name)
+    }
+}
+
+/// The row of the MAC ``name`` (``X`` or ``mac-X``, any case);
+/// ``ValueError`` (the CLI's message) for anything else.
+#[pyfunction]
+#[pyo3(name = "_mac_row")]
+fn mac_row(name: &str) -> PyResult<MacRow> {
+    let d = names::resolve_mac(name).map_err(value_err)?;
+    Ok(MacRow { d })
+}
+
+/// The row of a door's MAC argument: a :class:`_MacRow` as it is, a name
+/// resolved.
+pub(crate) fn row_of(mac: &Bound<'_, PyAny>) -> PyResult<&'static MacDesc> {
+    if let Ok(r) = mac.downcast::<MacRow>() {
+        return Ok(r.get().d);
+    }
+    names::resolve_mac(&mac.extract::<String>()?).map_err(value_err)
+}
 
 /// The MAC ``name`` (``X`` or ``mac-X``) without ``mac-``; ``ValueError``
 /// (the CLI's message) for anything else.
@@ -129,5 +180,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add_function(wrap_pyfunction!(keygen, m)?)?;
     m.add_function(wrap_pyfunction!(mac_name_py, m)?)?;
+    m.add_class::<MacRow>()?;
+    m.add_function(wrap_pyfunction!(mac_row, m)?)?;
     Ok(())
 }

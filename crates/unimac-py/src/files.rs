@@ -12,7 +12,7 @@ use unimac::verify_tag;
 use unimac::Error;
 
 use crate::buffer::data;
-use crate::{bytes_of, err, formats, names, oserror, value_err};
+use crate::{bytes_of, err, formats, oserror};
 
 /// Why [`feed_file`] failed.
 pub(crate) enum FileError {
@@ -71,20 +71,20 @@ pub(crate) fn feed_file(path: &std::path::Path, sink: &mut dyn unimac::Absorb) -
 }
 
 /// Whether ``tag`` (under ``nonce``: for ``shoup4-*`` the pair ``r ‖ s``)
-/// is the tag of the file at ``path`` under the MAC ``name`` (one-time
-/// MACs included: checking never spends a key), as ``unimac verify``
-/// checks a line; read in chunks with the GIL released.
+/// is the tag of the file at ``path`` under the MAC ``mac`` (a name or a
+/// ``_MacRow``; one-time MACs included: checking never spends a key), as
+/// ``unimac verify`` checks a line; read in chunks with the GIL released.
 #[pyfunction]
-#[pyo3(name = "_check_file", signature = (name, key, path, tag, nonce = None))]
+#[pyo3(name = "_check_file", signature = (mac, key, path, tag, nonce = None))]
 fn check_file(
     py: Python<'_>,
-    name: &str,
+    mac: &Bound<'_, PyAny>,
     key: &Bound<'_, PyAny>,
     path: PathBuf,
     tag: &Bound<'_, PyAny>,
     nonce: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
-    let d = names::resolve_mac(name).map_err(value_err)?;
+    let d = crate::catalog::row_of(mac)?;
     let k = data(key, "key")?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;

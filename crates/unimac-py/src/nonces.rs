@@ -9,7 +9,6 @@ use pyo3::types::PyBytes;
 use unimac::registry::Entry;
 
 use crate::buffer::data;
-use crate::{names, value_err};
 
 /// A caller's nonce at a door that makes a tag (`door`, as the caller wrote
 /// it: "Mac.tag", "new", …) is taken only with `caller_manages_nonces=True`,
@@ -40,15 +39,15 @@ pub(crate) fn caller_nonce_of(e: &Entry, door: &str, nonce: Option<&Bound<'_, Py
 
 /// The nonce as the MAC's cipher sees it (UMAC's ``02`` and ``0200`` are
 /// one nonce), to find a nonce used twice; ``None`` for a MAC without such
-/// nonces or a nonce of the wrong size.
+/// nonces or a nonce of the wrong size. ``mac``: a name or a ``_MacRow``.
 #[pyfunction]
 #[pyo3(name = "_canonical_nonce")]
 fn canonical_nonce<'py>(
     py: Python<'py>,
-    name: &str,
+    mac: &Bound<'py, PyAny>,
     nonce: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let d = names::resolve_mac(name).map_err(value_err)?;
+    let d = crate::catalog::row_of(mac)?;
     let n = data(nonce, "nonce")?;
     Ok(d.canonical_nonce(n.as_slice())
         .map(|c| PyBytes::new(py, &c)))

@@ -572,6 +572,37 @@ def test_one_time_file_check_takes_the_tag_and_gives_none(name, tmp_path):
     assert k.tag(data) == t and k.spent
 
 
+def test_a_row_resolved_once_is_the_name(tmp_path):
+    """``verify_check_file`` resolves its MAC's name once, to its row
+    (``_mac_row``), and checks every line with the row: the row answers as
+    the name does (any case, ``mac-`` or not), and a name it refuses gets
+    the message the name's other doors give."""
+    from unimac import _unimac
+
+    key = unimac.keygen("wc-mmh32x2")
+    f = tmp_path / "m"
+    f.write_bytes(MSG)
+    n = bytes(16)
+    t = unimac.tag("wc-mmh32x2", key, MSG, nonce=n, caller_manages_nonces=True)
+    for given in ("wc-mmh32x2", "MAC-WC-MMH32X2"):
+        row = _unimac._mac_row(given)
+        assert row.name == "wc-mmh32x2"
+        i = unimac.info(given)
+        assert row.nonce_sizes == tuple(i["nonce_sizes"]) and row.digest_size == i["digest_size"]
+        assert _unimac._check_file(row, key, str(f), t, n) is _unimac._check_file(given, key, str(f), t, n) is True
+        assert _unimac._canonical_nonce(row, n) == _unimac._canonical_nonce(given, n)
+    wrong = bytes([t[0] ^ 1]) + t[1:]
+    assert _unimac._check_file(_unimac._mac_row("wc-mmh32x2"), key, str(f), wrong, n) is False
+    for bad in ("wc-mmh32x2z", "eval64"):
+        with pytest.raises(ValueError) as by_row:
+            _unimac._mac_row(bad)
+        with pytest.raises(ValueError) as by_name:
+            _unimac._mac_name(bad)
+        assert str(by_row.value) == str(by_name.value)
+    with pytest.raises(ValueError, match=r"did you mean 'wc-mmh32x2'\?"):
+        _unimac._mac_row("wc-mmh32x2z")
+
+
 # ---------------------------------------------------------------------------
 # (e) Keys never shown by repr() or str()
 # ---------------------------------------------------------------------------

@@ -317,16 +317,17 @@ def verify_check_file(
         # reach Python).
         key_path = key
         name, k, _, _ = _unimac._load_key(key)
-    name = _unimac._mac_name(name)
-    info = _unimac.info(name)
-    lo, hi = info["nonce_sizes"]
-    tag_len = info["digest_size"]
+    # The name resolved once, to its row: every line is checked with it.
+    row = _unimac._mac_row(name)
+    name = row.name
+    lo, hi = row.nonce_sizes
+    tag_len = row.digest_size
     shown = os.fsdecode(path)
 
     def check(file: bytes, tag: bytes, nonce: Optional[bytes]) -> bool:
         if key_path is not None:
             return _unimac._check_file_keyfile(key_path, os.fsdecode(file), tag, nonce)
-        return _unimac._check_file(name, k, os.fsdecode(file), tag, nonce)
+        return _unimac._check_file(row, k, os.fsdecode(file), tag, nonce)
 
     seen = {}  # canonical nonce -> (tag, line number)
     malformed = 0
@@ -367,7 +368,7 @@ def verify_check_file(
             filename = os.fsdecode(file)
             reused = None
             if nonce is not None:
-                c = _unimac._canonical_nonce(name, nonce)
+                c = _unimac._canonical_nonce(row, nonce)
                 if c is not None:
                     if c in seen and seen[c][0] != tag:
                         reused = seen[c][1]
