@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use unimac::counter::Binding;
 use unimac::formats::fsio::{self, Replace};
+use unimac::formats::keyfile::KeyFile;
 use unimac::formats::manifest::{self, Entry, Place, SealError, Status, Writer};
 use unimac::formats::walk::{walk, Walked};
 use unimac::macs::{Framing, MacDesc};
@@ -132,36 +133,71 @@ pub fn recursive_root(recursive: bool, files: &[PathBuf]) -> Result<(Option<&Pat
     }
 }
 
+/// How the command line names `seal`'s nonce options in the library's
+/// refusals.
+const NONCE_WORDS: manifest::NonceWords =
+    manifest::NonceWords { counter: "--counter", counter_asked: "--counter FILE", random: "--random-nonce", random_asked: "--random-nonce" };
+
 /// `unimac seal --key-file K [--counter C | --random-nonce] [-r DIR | FILE...
 /// | --files-from F [-0]] [-o MANIFEST]`: `Ok(false)` (and no manifest) if
 /// some file could not be read.
 pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bool, Fail> {
+    let (kf, desc, mut nonces) = sealing_key(key_file, opts, files)?;
+    refuse_before_reading(key_file, opts)?;
+    let items = items_to_seal(opts, files)?;
+    let Some((place, names)) = place_or_warn(opts, &items) else { return Ok(false) };
+    // Every file is found before any nonce is reserved.
+    let Some(known) = stat_listed(opts, &items) else { return Ok(false) };
+    // Each is read as a regular file, or is an error (never a wait).
+    crate::input::listed_files_are_regular();
+    if !opts.allow_weak {
+        check_strength(desc.name, &items, opts.random_nonce)?;
+    }
+    // The files' tags under the key for manifest entries (never a check
+    // line's key).
+    let ek = manifest::entry_key(desc, kf.key());
+    let m = NamedMac::new(desc.name, &ek).map_err(|e| Fail(cite(&e.to_string())))?;
+    // Big files in stripes on all allowed cores (crate::split).
+    let split = SplitMac::new(desc.name, &ek);
+    if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
+        // One nonce per file and one for the seal, durable before any tag.
+        *first = keyfile::reserve(c, items.len() as u128 + 1, &Binding::new(desc, kf.key()))?;
+    }
+    let writer = Writer::new(&kf, place).map_err(|e| Fail(e.to_string()))?;
+    let hasher = Hasher { items: &items, known: &known, m: &m, split: split.as_ref() };
+    let mut entries = Entries::new(desc, nonces, split.as_ref(), writer, names, &items);
+    hasher.hash_all(&mut entries)?;
+    if entries.failed {
+        warn("no manifest written");
+        return Ok(false);
+    }
+    let nonce = entries.nonces.next(desc)?;
+    let text = entries.writer.finish(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
+    write_manifest(opts.output, &text)?;
+    Ok(true)
+}
+
+/// The key file read for `seal` (its MAC as `--mac` asserts), with the
+/// library's rules of the arguments ([`manifest::sealing`]): the MAC and
+/// where its nonces come from.
+fn sealing_key(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<(KeyFile, &'static MacDesc, Nonces), Fail> {
     let mac = opts.mac.map(crate::names::resolve_mac).transpose()?;
     let kf = keyfile::read_key_file_for(key_file, mac.as_deref())?;
-    let Some(desc) = kf.desc() else {
+    if kf.desc().is_none() {
         return Err(Fail(format!("key file {}: a modp key is a secret prime, not a MAC key", key_file.display())));
-    };
-    let name = desc.name.to_string();
-    if desc.one_time {
-        return Err(Fail(format!(
-            "{name} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes"
-        )));
     }
-    let key = kf.key();
-    let pair = desc.framing == Framing::PairThenTag;
-    let mut nonces = match (desc.takes_nonce(), opts.counter, opts.random_nonce) {
-        (_, Some(_), true) => return Err(Fail("give one of --counter and --random-nonce, not both".into())),
-        (false, None, false) => Nonces::None,
-        (false, _, _) if pair => {
-            return Err(Fail(format!("{name} is stateless: r || s is drawn at random for every message (no --counter or --random-nonce)")))
-        }
-        (false, _, _) => return Err(Fail(format!("{name} takes no nonce (no --counter or --random-nonce)"))),
-        (true, None, false) => {
-            return Err(Fail(format!("{name} needs nonces: give --counter FILE (the key's counter) or --random-nonce")))
-        }
-        (true, Some(_), false) => Nonces::Counter(0),
-        (true, None, true) => Nonces::Random,
+    let (desc, source) = manifest::sealing(&kf, opts.counter, opts.random_nonce, files, &NONCE_WORDS)?;
+    let nonces = match source {
+        manifest::Nonces::None => Nonces::None,
+        manifest::Nonces::Counter(_) => Nonces::Counter(0),
+        manifest::Nonces::Random => Nonces::Random,
     };
+    Ok((kf, desc, nonces))
+}
+
+/// What is refused before any list is read: an output file that exists,
+/// stdin as both the key file and the list of files.
+fn refuse_before_reading(key_file: &Path, opts: SealOpts<'_>) -> Result<(), Fail> {
     if let Some(o) = opts.output {
         if std::fs::symlink_metadata(o).is_ok() {
             return Err(Fail(format!("{} already exists; not overwriting it", o.display())));
@@ -170,40 +206,15 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     if key_file.as_os_str() == "-" && opts.files_from.is_some_and(|f| f.as_os_str() == "-") {
         return Err(Fail("stdin ('-') cannot be both the key file and the list of files".into()));
     }
+    Ok(())
+}
+
+/// The files to seal (each with its error, if it has one): the tree under
+/// `-r DIR`, or the files given and listed; never stdin, never the
+/// manifest itself where it is being written.
+fn items_to_seal(opts: SealOpts<'_>, files: &[PathBuf]) -> Result<Vec<Item>, Fail> {
     let items = match opts.root {
-        Some(root) => {
-            // The root's last component is not followed through a link
-            // (a writer of its parent could point it at any directory)
-            // unless named `DIR/`: the user's explicit request.
-            if unimac::formats::walk::root_is_link(root) {
-                let r = root.display();
-                return Err(Fail(format!("-r {r}: a symbolic link; not followed (name it {r}/ to follow it)")));
-            }
-            if !std::fs::metadata(root).is_ok_and(|m| m.is_dir()) {
-                return Err(Fail(format!("-r {}: not a directory", root.display())));
-            }
-            // Regular files only: a named pipe, socket, device or link to
-            // a directory in the tree is an error (a sealed tree is checked
-            // for them later).
-            let mut items = Vec::new();
-            let w = walk(root);
-            crate::input::walked(w.tree);
-            for w in w.entries {
-                match w {
-                    Walked::File(p) => items.push((p, None)),
-                    Walked::Error(p, why) => items.push((p, Some(why))),
-                    Walked::Special(p, what) => {
-                        let why = format!("{}: {what}; a sealed tree holds regular files and directories only", p.display());
-                        items.push((p, Some(why)));
-                    }
-                    Walked::LinkedDir(p) => {
-                        let why = format!("{}: a symbolic link to a directory; a sealed tree holds regular files and directories only", p.display());
-                        items.push((p, Some(why)));
-                    }
-                }
-            }
-            items
-        }
+        Some(root) => tree_items(root)?,
         None => {
             if files.is_empty() && opts.files_from.is_none() {
                 return Err(Fail("nothing to seal: give FILE..., -r DIR or --files-from FILE".into()));
@@ -212,14 +223,53 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
             collect_files(files, list)?
         }
     };
-    if items.iter().any(|(p, _)| p.as_os_str() == "-") {
-        return Err(Fail("stdin ('-') cannot be sealed: a manifest names files to check later".into()));
-    }
+    let paths: Vec<&Path> = items.iter().map(|(p, _)| p.as_path()).collect();
+    manifest::refuse_stdin(&paths)?;
     #[cfg(unix)]
     let items = {
         let out = stdout_file().filter(|_| opts.output.is_none()).map(|(id, _)| id);
         items.into_iter().filter(|(p, _)| !is_file_id(p, out)).collect::<Vec<_>>()
     };
+    Ok(items)
+}
+
+/// The files under `-r root`: regular files only; a named pipe, socket,
+/// device or link to a directory in the tree is an error (a sealed tree is
+/// checked for them later).
+fn tree_items(root: &Path) -> Result<Vec<Item>, Fail> {
+    // The root's last component is not followed through a link (a writer
+    // of its parent could point it at any directory) unless named `DIR/`:
+    // the user's explicit request.
+    if unimac::formats::walk::root_is_link(root) {
+        let r = root.display();
+        return Err(Fail(format!("-r {r}: a symbolic link; not followed (name it {r}/ to follow it)")));
+    }
+    if !std::fs::metadata(root).is_ok_and(|m| m.is_dir()) {
+        return Err(Fail(format!("-r {}: not a directory", root.display())));
+    }
+    let mut items = Vec::new();
+    let w = walk(root);
+    crate::input::walked(w.tree);
+    for w in w.entries {
+        match w {
+            Walked::File(p) => items.push((p, None)),
+            Walked::Error(p, why) => items.push((p, Some(why))),
+            Walked::Special(p, what) => {
+                let why = format!("{}: {what}; a sealed tree holds regular files and directories only", p.display());
+                items.push((p, Some(why)));
+            }
+            Walked::LinkedDir(p) => {
+                let why = format!("{}: a symbolic link to a directory; a sealed tree holds regular files and directories only", p.display());
+                items.push((p, Some(why)));
+            }
+        }
+    }
+    Ok(items)
+}
+
+/// Where the manifest records its files and their names there; `None`
+/// (the reason and "no manifest written" on stderr) if it cannot.
+fn place_or_warn(opts: SealOpts<'_>, items: &[Item]) -> Option<(Place, Vec<Vec<u8>>)> {
     // Where the manifest will be: its names resolve against the directory
     // it records, relative to that place (docs/WIRE.md).
     let place_at: Option<PathBuf> = match opts.output {
@@ -231,24 +281,28 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     };
     // Written to a pipe or a terminal, the manifest's place is unknown:
     // its directory is recorded absolute (docs/WIRE.md 9.6).
-    let placed = place_names(opts.root, &items, place_at.as_deref()).and_then(|(place, names)| match place_at {
+    let placed = place_names(opts.root, items, place_at.as_deref()).and_then(|(place, names)| match place_at {
         Some(_) => Ok((place, names)),
         None => manifest::place_absolute(place).map(|p| (p, names)).map_err(|e| Fail(e.to_string())),
     });
-    let (place, names) = match placed {
-        Ok(x) => x,
+    match placed {
+        Ok(x) => Some(x),
         Err(Fail(e)) => {
             warn(&e);
             warn("no manifest written");
-            return Ok(false);
+            None
         }
-    };
-    // Every file is found before any nonce is reserved.
+    }
+}
+
+/// Each item's stamp as listed (a small file read later must be that file,
+/// unchanged: its `fstat` after the read compared with it); `None` (each
+/// reason and "no manifest written" on stderr) if some item is not a
+/// regular file that can be stat-ed.
+fn stat_listed(opts: SealOpts<'_>, items: &[Item]) -> Option<Vec<Option<crate::input::Known>>> {
     let mut failed = false;
-    // Each file's stamp as listed: a small file read later must be that
-    // file, unchanged (its `fstat` after the read compared with it).
     let mut known: Vec<Option<crate::input::Known>> = Vec::with_capacity(items.len());
-    for (p, e) in &items {
+    for (p, e) in items {
         // A manifest lists regular files: anything else is refused
         // unopened (a named pipe or device could block or never end).
         let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
@@ -270,62 +324,92 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     }
     if failed {
         warn("no manifest written");
-        return Ok(false);
+        return None;
     }
-    // Each is read as a regular file, or is an error (never a wait).
-    crate::input::listed_files_are_regular();
-    if !opts.allow_weak {
-        check_strength(&name, &items, opts.random_nonce)?;
+    Some(known)
+}
+
+/// The manifest's text to its new file (whole or not at all), or stdout.
+fn write_manifest(output: Option<&Path>, text: &[u8]) -> Result<(), Fail> {
+    match output {
+        Some(o) => fsio::write_atomic(o, text, Replace::Never, false, "manifest").map_err(|e| Fail(e.to_string()))?,
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text)?;
+            out.flush()?;
+        }
     }
-    // The files' tags under the key for manifest entries (never a check
-    // line's key).
-    let ek = manifest::entry_key(desc, key);
-    let m = NamedMac::new(&name, &ek).map_err(|e| Fail(cite(&e.to_string())))?;
-    // Big files in stripes on all allowed cores (crate::split).
-    let split = SplitMac::new(&name, &ek);
-    if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
-        // One nonce per file and one for the seal, durable before any tag.
-        *first = keyfile::reserve(c, items.len() as u128 + 1, &Binding::new(desc, key))?;
+    Ok(())
+}
+
+/// The manifest's entries as the files are hashed, in order: each file's
+/// nonce, tag and entry (a file that cannot be read takes no nonce, and
+/// then no manifest is written).
+struct Entries<'a> {
+    desc: &'static MacDesc,
+    nonces: Nonces,
+    split: Option<&'a SplitMac>,
+    writer: Writer,
+    names: Vec<Vec<u8>>,
+    index: std::collections::HashMap<&'a Path, usize>,
+    /// Some file could not be read.
+    failed: bool,
+}
+
+impl<'a> Entries<'a> {
+    fn new(desc: &'static MacDesc, nonces: Nonces, split: Option<&'a SplitMac>, writer: Writer, names: Vec<Vec<u8>>, items: &'a [Item]) -> Self {
+        let index = items.iter().enumerate().map(|(i, (p, _))| (p.as_path(), i)).collect();
+        Entries { desc, nonces, split, writer, names, index, failed: false }
     }
-    let mut writer = Writer::new(&kf, place).map_err(|e| Fail(e.to_string()))?;
-    let index: std::collections::HashMap<&Path, usize> = items.iter().enumerate().map(|(i, (p, _))| (p.as_path(), i)).collect();
-    // Each file in order: its nonce, its tag, its entry (a file that cannot
-    // be read takes no nonce, and then no manifest is written).
-    let mut emit = |p: &Path, hashed: Hashed| -> Result<(), Fail> {
+
+    /// The entry of the file `p`, hashed.
+    fn emit(&mut self, p: &Path, hashed: Hashed) -> Result<(), Fail> {
         let (pending, mut size, whole) = match hashed {
             Hashed::Done(d) => *d,
             Hashed::Unreadable(e) => {
                 warn(&per_file(e));
-                failed = true;
+                self.failed = true;
                 return Ok(());
             }
             Hashed::Fatal(e) => return Err(e),
             Hashed::Big => return Err(Fail(format!("{}: not hashed", crate::input::shown(Some(p))))),
         };
-        let nonce = nonces.next(desc)?;
-        let sent = match (&split, whole) {
+        let nonce = self.nonces.next(self.desc)?;
+        let sent = match (self.split, whole) {
             (Some(sp), Some(w)) => {
                 size = w.len();
                 sp.finish(nonce.as_deref(), &w)?
             }
             _ => pending.finalize(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?,
         };
-        let (n, t) = line_value(desc, nonce, sent);
-        let name = names[index[p]].clone();
-        writer.entry(&Entry { nonce: n, tag: t, size, name }).map_err(|e| Fail(e.to_string()))
-    };
-    // A small file as listed (`known`), read on any thread: opened, read,
-    // `fstat`-ed, and refused ("changed while reading") unless it is the
-    // file listed, unchanged (crate::input::read_known); `None` for a big
-    // one (or one whose size is not known), left to `hash_here`.
-    let hash_small = |i: usize| -> Option<Hashed> {
-        let k = known[i].filter(|k| k.len() < crate::input::SPLIT_MIN)?;
-        let mut pending = match m.start_deferred() {
+        let (n, t) = line_value(self.desc, nonce, sent);
+        let name = self.names[self.index[p]].clone();
+        self.writer.entry(&Entry { nonce: n, tag: t, size, name }).map_err(|e| Fail(e.to_string()))
+    }
+}
+
+/// The files of a seal hashed: small ones on any thread, big ones here in
+/// stripes on every core.
+struct Hasher<'a> {
+    items: &'a [Item],
+    known: &'a [Option<crate::input::Known>],
+    m: &'a NamedMac,
+    split: Option<&'a SplitMac>,
+}
+
+impl Hasher<'_> {
+    /// A small file as listed (`known`), read on any thread: opened, read,
+    /// `fstat`-ed, and refused ("changed while reading") unless it is the
+    /// file listed, unchanged (crate::input::read_known); `None` for a big
+    /// one (or one whose size is not known), left to [`Hasher::here`].
+    fn small(&self, i: usize) -> Option<Hashed> {
+        let k = self.known[i].filter(|k| k.len() < crate::input::SPLIT_MIN)?;
+        let mut pending = match self.m.start_deferred() {
             Ok(x) => x,
             Err(e) => return Some(Hashed::Fatal(Fail(cite(&e.to_string())))),
         };
         let mut size = 0u64;
-        let read = crate::input::read_known(&items[i].0, Some(k), |d| {
+        let read = crate::input::read_known(&self.items[i].0, Some(k), |d| {
             size += d.len() as u64;
             pending.update(d)
         });
@@ -333,42 +417,47 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
             Ok(()) => Hashed::Done(Box::new((pending, size, None))),
             Err(Fail(e)) => Hashed::Unreadable(e),
         })
-    };
-    // A file hashed on this thread (a big one in stripes on every core).
-    let hash_here = |p: &Path| -> Hashed {
-        let mut pending = match m.start_deferred() {
+    }
+
+    /// A file hashed on this thread (a big one in stripes on every core).
+    fn here(&self, p: &Path) -> Hashed {
+        let mut pending = match self.m.start_deferred() {
             Ok(x) => x,
             Err(e) => return Hashed::Fatal(Fail(cite(&e.to_string()))),
         };
         let mut counted = Counted { inner: &mut pending, bytes: 0 };
-        let read = feed_split(p, split.as_ref(), &mut counted);
+        let read = feed_split(p, self.split, &mut counted);
         let size = counted.bytes;
         match read {
             Ok(whole) => Hashed::Done(Box::new((pending, size, whole))),
             Err(Fail(e)) => Hashed::Unreadable(e),
         }
-    };
-    let threads = crate::split::allowed_threads();
-    if threads < 2 || items.len() < 2 {
-        for (i, (p, _)) in items.iter().enumerate() {
-            let h = hash_small(i).unwrap_or_else(|| hash_here(p));
-            emit(p, h)?;
+    }
+
+    /// Every file hashed and its entry written, in order.
+    fn hash_all(&self, entries: &mut Entries<'_>) -> Result<(), Fail> {
+        let threads = crate::split::allowed_threads();
+        if threads < 2 || self.items.len() < 2 {
+            for (i, (p, _)) in self.items.iter().enumerate() {
+                let h = self.small(i).unwrap_or_else(|| self.here(p));
+                entries.emit(p, h)?;
+            }
+            return Ok(());
         }
-    } else {
         // Small files on the workers, results in order (as `tag`: a big
         // file, which a worker leaves, is hashed here in stripes on every
         // core).
-        let work = |i: usize| -> (usize, Hashed) { (i, hash_small(i).unwrap_or(Hashed::Big)) };
+        let work = |i: usize| -> (usize, Hashed) { (i, self.small(i).unwrap_or(Hashed::Big)) };
         let mut take = |(i, h): (usize, Hashed)| -> Result<(), Fail> {
-            let p = &items[i].0;
+            let p = &self.items[i].0;
             let h = match h {
-                Hashed::Big => hash_here(p),
+                Hashed::Big => self.here(p),
                 h => h,
             };
-            emit(p, h)
+            entries.emit(p, h)
         };
         crate::pool::run(threads, threads * crate::pool::WINDOW_PER_THREAD, &work, |pool| -> Result<(), Fail> {
-            for i in 0..items.len() {
+            for i in 0..self.items.len() {
                 while !pool.has_room() {
                     if let Some(r) = pool.next()? {
                         take(r)?;
@@ -383,23 +472,8 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
                 take(r)?;
             }
             Ok(())
-        })?;
+        })
     }
-    if failed {
-        warn("no manifest written");
-        return Ok(false);
-    }
-    let nonce = nonces.next(desc)?;
-    let text = writer.finish(nonce.as_deref()).map_err(|e| Fail(cite(&e.to_string())))?;
-    match opts.output {
-        Some(o) => fsio::write_atomic(o, &text, Replace::Never, false, "manifest").map_err(|e| Fail(e.to_string()))?,
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(&text)?;
-            out.flush()?;
-        }
-    }
-    Ok(true)
 }
 
 // ---------------------------------------------------------------------------
@@ -451,16 +525,8 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
             "--ignore-missing does not apply to a sealed manifest: a listed file that is gone is a change (REMOVED)".into(),
         ));
     }
-    let kf = keyfile::read_key_file(key_file)?;
+    let kf = checking_key(name, key_file)?;
     let key_shown = key_file.display().to_string();
-    if let Some(n) = name {
-        kf.expect(n, &key_shown).map_err(|e| Fail(e.to_string()))?;
-    }
-    match kf.desc() {
-        None => return Err(Fail(format!("key file {key_shown}: a modp key is a secret prime, not a MAC key"))),
-        Some(d) if d.one_time => return Err(Fail(format!("{} is a one-time MAC: no manifest is sealed with it", d.name))),
-        Some(_) => {}
-    }
     let shown_m = manifest_path.display().to_string();
     let text = manifest::read_manifest(manifest_path).map_err(|e| Fail(e.to_string()))?;
     let show = !opts.status;
@@ -491,40 +557,80 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
         None => manifest::check_files(&m, &kf, Some(manifest_path), None),
     }
     .map_err(|e| Fail(cite(&e.to_string())))?;
+    let (counts, notes) = print_report(&report, opts)?;
+    let good = report.ok();
+    if show {
+        for e in report.errors.iter().chain(&notes) {
+            warn(e);
+        }
+        warn_counts(&report, &counts);
+    }
+    Ok(good)
+}
 
+/// The key file read for checking a manifest (its MAC as `NAME` asserts);
+/// a modp key or a one-time MAC's is refused ([`manifest::checking`]).
+fn checking_key(name: Option<&str>, key_file: &Path) -> Result<KeyFile, Fail> {
+    let kf = keyfile::read_key_file(key_file)?;
+    let key_shown = key_file.display().to_string();
+    if let Some(n) = name {
+        kf.expect(n, &key_shown).map_err(|e| Fail(e.to_string()))?;
+    }
+    if kf.desc().is_none() {
+        return Err(Fail(format!("key file {key_shown}: a modp key is a secret prime, not a MAC key")));
+    }
+    manifest::checking(&kf)?;
+    Ok(kf)
+}
+
+/// How many listed files had each result.
+#[derive(Default)]
+struct Counts {
+    ok: usize,
+    changed: usize,
+    removed: usize,
+    renamed: usize,
+    unreadable: usize,
+}
+
+/// The status lines of a checked manifest on stdout (unless `--status`;
+/// `--quiet` leaves out the OK ones), and a file's read error on stderr in
+/// its place: the counts, and the notes to print after the lines.
+fn print_report(report: &manifest::Report, opts: VerifyOpts) -> Result<(Counts, Vec<String>), Fail> {
+    let show = !opts.status;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if show && !opts.quiet {
         out.write_all(b"manifest: SEAL OK\n")?;
     }
     let mut notes: Vec<String> = Vec::new();
-    let (mut ok, mut changed, mut removed, mut renamed, mut unreadable) = (0usize, 0usize, 0usize, 0usize, 0usize);
+    let mut c = Counts::default();
     for r in &report.files {
         let path = manifest::path_bytes(&r.path);
         let line = match &r.status {
             Status::Ok => {
-                ok += 1;
+                c.ok += 1;
                 (!opts.quiet).then(|| status_line(&[&path], "OK"))
             }
             Status::Changed => {
-                changed += 1;
+                c.changed += 1;
                 Some(status_line(&[&path], "CHANGED"))
             }
             Status::NotRegular(what) => {
-                changed += 1;
+                c.changed += 1;
                 notes.push(format!("{}: is {what} now, not a regular file; not opened", r.path.display()));
                 Some(status_line(&[&path], "CHANGED"))
             }
             Status::Removed => {
-                removed += 1;
+                c.removed += 1;
                 Some(status_line(&[&path], "REMOVED"))
             }
             Status::Renamed(new) => {
-                renamed += 1;
+                c.renamed += 1;
                 Some(status_line(&[&path, &manifest::path_bytes(new)], "RENAMED"))
             }
             Status::Unreadable(why) => {
-                unreadable += 1;
+                c.unreadable += 1;
                 if show {
                     out.flush()?;
                     warn(why);
@@ -548,20 +654,18 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
         }
     }
     out.flush()?;
-    drop(out);
-    let good = report.ok();
-    if !show {
-        return Ok(good);
-    }
-    for e in report.errors.iter().chain(&notes) {
-        warn(e);
-    }
+    Ok((c, notes))
+}
+
+/// The closing warning of a check that found changes: how many of the
+/// listed files are OK, and what the others are.
+fn warn_counts(report: &manifest::Report, c: &Counts) {
     let counts: Vec<String> = [
-        (changed, "changed"),
-        (removed, "removed"),
+        (c.changed, "changed"),
+        (c.removed, "removed"),
         (report.added.len(), "added"),
-        (renamed, "renamed"),
-        (unreadable, "unreadable"),
+        (c.renamed, "renamed"),
+        (c.unreadable, "unreadable"),
         (report.unexpected.len(), "unexpected"),
     ]
     .iter()
@@ -569,7 +673,6 @@ pub fn verify_manifest(name: Option<&str>, key_file: &Path, manifest_path: &Path
     .map(|(n, what)| format!("{n} {what}"))
     .collect();
     if !counts.is_empty() {
-        warn(&format!("WARNING: {} of {} listed files OK; {}", ok, report.files.len(), counts.join(", ")));
+        warn(&format!("WARNING: {} of {} listed files OK; {}", c.ok, report.files.len(), counts.join(", ")));
     }
-    Ok(good)
 }

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use unimac::formats::checkline::{self, Style};
 use unimac::formats::keyfile::{KeyFile, KeyKind};
-use unimac::formats::manifest::{self, Nonces, SealError, Sealed, Status};
+use unimac::formats::manifest::{self, SealError, Sealed, Status};
 use unimac::Error;
 
 use crate::{buffer, names, oserror};
@@ -143,6 +143,14 @@ fn parse_check_line<'py>(py: Python<'py>, line: &[u8]) -> Option<ParsedLine<'py>
     ))
 }
 
+/// How Python names `seal`'s nonce options in the library's refusals.
+const NONCE_WORDS: manifest::NonceWords = manifest::NonceWords {
+    counter: "counter",
+    counter_asked: "counter",
+    random: "random_nonce",
+    random_asked: "random_nonce=True",
+};
+
 /// The sealed manifest of `paths` (or, `recursive`, of the one directory
 /// given), written to `output` when given (never over a file; whole or not
 /// at all), as bytes.
@@ -167,28 +175,8 @@ fn seal<'py>(
         k.expect(&names::lower(n), "given")
             .map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
     }
-    let Some(desc) = k.desc() else {
-        return Err(PyValueError::new_err(
-            "a modp key is a secret prime, not a MAC key: it seals nothing",
-        ));
-    };
-    let mac = desc.name;
-    if desc.one_time {
-        return Err(PyValueError::new_err(format!(
-            "{mac} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes"
-        )));
-    }
-    let nonces = match (desc.takes_nonce(), &counter, random_nonce) {
-        (_, Some(_), true) => return Err(PyValueError::new_err("give one of counter and random_nonce, not both")),
-        (false, None, false) => Nonces::None,
-        (false, _, _) if desc.framing == unimac::macs::Framing::PairThenTag => {
-            return Err(PyValueError::new_err(format!("{mac} is stateless: r || s is drawn at random for every message (no counter or random_nonce)")))
-        }
-        (false, _, _) => return Err(PyValueError::new_err(format!("{mac} takes no nonce (no counter or random_nonce)"))),
-        (true, None, false) => return Err(PyValueError::new_err(format!("{mac} needs nonces: give counter (the key's counter) or random_nonce=True"))),
-        (true, Some(c), false) => Nonces::Counter(c),
-        (true, None, true) => Nonces::Random,
-    };
+    let (_, nonces) = manifest::sealing(&k, counter.as_deref(), random_nonce, &paths, &NONCE_WORDS)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     if recursive && paths.len() != 1 {
         return Err(PyValueError::new_err(
             "recursive=True seals one directory: give one path",
@@ -197,11 +185,6 @@ fn seal<'py>(
     if paths.is_empty() {
         return Err(PyValueError::new_err(
             "nothing to seal: give files or a directory with recursive=True",
-        ));
-    }
-    if paths.iter().any(|p| p.as_os_str() == "-") {
-        return Err(PyValueError::new_err(
-            "stdin ('-') cannot be sealed: a manifest names files to check later",
         ));
     }
     let shown = paths[0].clone();
@@ -294,17 +277,7 @@ fn verify_manifest(
     root: Option<PathBuf>,
 ) -> PyResult<Verified> {
     let k = key_of(py, key_path.clone(), key_name.as_deref(), key)?;
-    let Some(desc) = k.desc() else {
-        return Err(PyValueError::new_err(
-            "a modp key is a secret prime, not a MAC key",
-        ));
-    };
-    if desc.one_time {
-        return Err(PyValueError::new_err(format!(
-            "{} is a one-time MAC: no manifest is sealed with it",
-            desc.name
-        )));
-    }
+    manifest::checking(&k).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let shown = manifest_path
         .as_ref()
         .map_or("manifest".to_string(), |p| p.display().to_string());

@@ -942,6 +942,15 @@ pub use place::{name_under, place_absolute, place_dir, place_for};
 #[allow(unused_imports)]
 pub(crate) use place::{name_under, place_absolute, place_dir, place_for};
 
+// The rules of a seal's arguments (`sealing`, `refuse_stdin`, `checking`):
+// manifest/choices.rs.
+mod choices;
+#[cfg(any(feature = "frontends", feature = "reference"))]
+pub use choices::{checking, refuse_stdin, sealing, NonceWords};
+#[cfg(not(any(feature = "frontends", feature = "reference")))]
+#[allow(unused_imports)]
+pub(crate) use choices::{checking, refuse_stdin, sealing, NonceWords};
+
 /// Nonce source of a library seal.
 #[derive(Clone, Copy, Debug)]
 pub enum Nonces<'a> {
