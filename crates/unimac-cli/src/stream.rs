@@ -115,11 +115,7 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
     let key = keyfile::read_key_file(key_file)?;
     // The strength policy of `tag`, with chunks as the messages.
-    if let (Some(d), false) = (key.desc(), opts.allow_weak) {
-        if !d.one_time {
-            unimac::formats::policy::check_strength(d.name, &[Some(opts.chunk as u64)], false).map_err(|e| Fail(e.to_string()))?;
-        }
-    }
+    unimac::formats::policy::check_stream(&key, opts.chunk, opts.allow_weak)?;
     let what = if opts.verify { "payload" } else { "stream" };
     let fail = |e: unimac::Error| Fail(e.to_string());
     // The output file is made (and an existing one refused) before the
@@ -442,41 +438,71 @@ fn write_record(mut f: &File, rec: &[u8]) -> io::Result<()> {
     }
 }
 
+/// A stream refused: why on stderr (the progress line cleared), and
+/// `Ok(false)`.
+fn refused(progress: &mut Progress, e: String) -> Result<bool, Fail> {
+    progress.clear();
+    eprintln!("unimac: stream: {e}");
+    Ok(false)
+}
+
+/// Claim the stream id of `recv`'s header in the file of seen ids `seen`
+/// ([`claim_id`]): `Some(why)` if it was seen before (a replay).
+fn claim_header_id(seen: &Path, recv: &Receiver) -> Result<Option<String>, Fail> {
+    let Some(h) = recv.header() else { return Ok(None) };
+    if claim_id(seen, &h.id)? {
+        return Ok(None);
+    }
+    let id = hex::encode(h.id);
+    Ok(Some(format!("stream id {id} was seen before under this key (a replayed stream); nothing was released")))
+}
+
+/// With `--hold`: the anonymous temporary file the payload is held in
+/// until the whole stream verified (removed when dropped).
+fn held_file(hold: bool) -> Result<Option<File>, Fail> {
+    if !hold {
+        return Ok(None);
+    }
+    unimac::formats::fsio::anonymous_file(&std::env::temp_dir())
+        .map(Some)
+        .map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))
+}
+
+/// How much of a buffer of `len` bytes the next read fills, `pos` bytes
+/// into the stream: once the frames' layout is known (`frames`: where the
+/// first starts, a full frame's length), to the end of the frame under
+/// way and whole frames after it as far as the buffer goes, so that each
+/// frame is checked where it lies, never gathered by a copy.
+fn fill_len(frames: Option<(u64, u64)>, pos: u64, len: usize) -> usize {
+    match frames {
+        Some((start, frame)) if pos >= start => {
+            let first = frame - (pos - start) % frame;
+            let more = (len as u64).saturating_sub(first) / frame;
+            usize::try_from(first + more * frame).unwrap_or(len).min(len)
+        }
+        _ => len,
+    }
+}
+
+/// The stream checked and its payload written, each chunk once it
+/// verified (with `--hold`, all of it once the whole stream verified);
+/// with `--seen`, the stream id claimed before the first byte is released.
+/// `Ok(false)` for a stream refused (the reason on stderr).
 fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>, mut w: &mut dyn Write) -> Result<bool, Fail> {
     let mut recv = Receiver::new(key).map_err(|e| Fail(e.to_string()))?;
-    // Held output: a temporary file, removed when dropped.
-    let mut held: Option<File> = None;
-    if opts.hold {
-        held = Some(unimac::formats::fsio::anonymous_file(&std::env::temp_dir()).map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))?);
-    }
+    let mut held = held_file(opts.hold)?;
     let mut buf = vec![0u8; BUF];
-    // Once the header is read: where the first frame starts and a full
-    // frame's length, so that every fill ends on a frame's end and each
-    // frame is checked where it lies, never gathered by a copy; and the
-    // buffer sized from the L2 (input/cache.rs), at least one frame.
+    // Once the header is read, the frames' layout (the library's): every
+    // fill ends on a frame's end, and the buffer is sized from the L2
+    // (input/cache.rs), at least one frame.
     let mut frames: Option<(u64, u64)> = None;
     let mut pos = 0u64;
     let mut progress = Progress::new();
     let mut id_checked = false;
-    let fail = |progress: &mut Progress, e: String| -> Result<bool, Fail> {
-        progress.clear();
-        eprintln!("unimac: stream: {e}");
-        Ok(false)
-    };
     loop {
         // The buffer filled (or the input ended) before it is checked: a
-        // pipe gives at most its capacity (64 KiB) a read, and whole frames
-        // in the buffer are checked where they lie, without a copy.
-        let want = match frames {
-            // To the end of the frame under way, and whole frames after it
-            // as far as the buffer goes.
-            Some((start, frame)) if pos >= start => {
-                let first = frame - (pos - start) % frame;
-                let more = (buf.len() as u64).saturating_sub(first) / frame;
-                usize::try_from(first + more * frame).unwrap_or(buf.len()).min(buf.len())
-            }
-            _ => buf.len(),
-        };
+        // pipe gives at most its capacity (64 KiB) a read.
+        let want = fill_len(frames, pos, buf.len());
         let n = fill(r, &mut buf[..want]).map_err(|Fail(e)| Fail(e.replace("the input", "the stream")))?;
         pos += n as u64;
         // Verified chunks straight from the read buffer to the output (or
@@ -498,43 +524,33 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
             // header, so the id is the sender's), then the id is claimed.
             let mut first = Vec::new();
             let r = recv.feed(&buf[..n], &mut first);
-            if let (Some(p), Some(h), true) = (opts.seen, recv.header(), recv.chunks() > 0) {
+            if let (Some(p), true) = (opts.seen, recv.chunks() > 0) {
                 id_checked = true;
-                if !claim_id(p, &h.id)? {
-                    let id = hex::encode(h.id);
-                    return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
+                if let Some(why) = claim_header_id(p, &recv)? {
+                    return refused(&mut progress, why);
                 }
             }
             sink.write_all(&first).map_err(write_err).and(r)
         };
         if let Err(e) = res {
             w.flush()?;
-            return fail(&mut progress, unimac::formats::messages::held_message(&e.0, held.is_some()));
+            return refused(&mut progress, unimac::formats::messages::held_message(&e.0, held.is_some()));
         }
         progress.update(recv.released(), recv.chunks());
         if n == 0 {
             break;
         }
-        if frames.is_none() {
-            if let Some(h) = recv.header() {
-                // This key's sender writes the same header and frames.
-                if let Ok(probe) = Sender::new(key, h.chunk) {
-                    let frame = h.chunk + probe.overhead();
-                    frames = Some((probe.header().len() as u64, frame as u64));
-                    buf = vec![0u8; (2 * crate::input::cache::plan().stripe).max(frame)];
-                }
-            }
+        if let (None, Some(layout)) = (frames, recv.frames()) {
+            frames = Some(layout);
+            buf = vec![0u8; (2 * crate::input::cache::plan().stripe).max(usize::try_from(layout.1).unwrap_or(usize::MAX))];
         }
     }
     if let Some(mut f) = held {
         // The id is claimed now, before the first byte is released: a
         // stream cut or changed on the way released nothing and used up
         // nothing, and its intact resend is accepted.
-        if let (Some(p), Some(h)) = (opts.seen, recv.header()) {
-            if !claim_id(p, &h.id)? {
-                let id = hex::encode(h.id);
-                return fail(&mut progress, format!("stream id {id} was seen before under this key (a replayed stream); nothing was released"));
-            }
+        if let Some(why) = opts.seen.map(|p| claim_header_id(p, &recv)).transpose()?.flatten() {
+            return refused(&mut progress, why);
         }
         f.rewind()?;
         io::copy(&mut f, &mut w)?;

@@ -27,11 +27,8 @@ fn value_err(e: unimac::Error) -> PyErr {
 /// The strength policy of `tag` (chunks as the messages), unless
 /// `allow_weak`.
 fn strength(k: &unimac::formats::keyfile::KeyFile, chunk: usize, allow_weak: bool) -> PyResult<()> {
-    match k.desc() {
-        Some(d) if !d.one_time && !allow_weak => unimac::formats::policy::check_strength(d.name, &[Some(chunk as u64)], false)
-            .map_err(|e| PyValueError::new_err(e.to_string().replace("--allow-weak", "allow_weak=True"))),
-        _ => Ok(()),
-    }
+    unimac::formats::policy::check_stream(k, chunk, allow_weak)
+        .map_err(|e| PyValueError::new_err(e.to_string().replace("--allow-weak", "allow_weak=True")))
 }
 
 /// The sending side of a stream: `push(data)` returns the frames it

@@ -43,6 +43,16 @@ pub fn is_weak(name: &str, max_bytes: u64, random_nonces: bool) -> bool {
     use_bound(name, max_bytes, random_nonces).is_none_or(|l| l > WEAK_LOG2)
 }
 
+/// The policy for a stream under `key` sent in chunks of `chunk` bytes
+/// (each chunk a message), unless `allow_weak`: as [`check_strength`].
+/// A one-time MAC's key is left to the stream, which refuses it.
+pub fn check_stream(key: &super::keyfile::KeyFile, chunk: usize, allow_weak: bool) -> Result<(), Error> {
+    match key.desc() {
+        Some(d) if !d.one_time && !allow_weak => check_strength(d.name, &[Some(chunk as u64)], false),
+        _ => Ok(()),
+    }
+}
+
 /// Refuse `name` if it is weak for the use with the given input sizes
 /// (`None`: not a regular file, counted as [`UNKNOWN_SIZE`]); the error
 /// says why and what to do.
@@ -57,4 +67,24 @@ pub fn check_strength(name: &str, sizes: &[Option<u64>], random_nonces: bool) ->
     Err(Error::Invalid(format!(
         "{name} is weak for this use: {why} (above 2^-32) for {tags} tags and 2^32 forgery attempts on messages of {longest} bytes (see 'unimac bound {name} --max-bytes {longest} --tags {tags} --forgeries 4294967296'); give --allow-weak to tag anyway, or use hash127-aes"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::keyfile::{KeyFile, KeyKind};
+
+    fn key(name: &str) -> KeyFile {
+        KeyFile::new(KeyKind::from_name(name).unwrap(), &vec![7u8; crate::macs::find(name).unwrap().default_key_len()]).unwrap()
+    }
+
+    #[test]
+    fn a_stream_is_judged_by_its_chunks() {
+        let e = check_stream(&key("vmac64"), 1 << 18, false).unwrap_err().to_string();
+        assert!(e.starts_with("vmac64 is weak for this use") && e.contains("--allow-weak"), "{e}");
+        assert!(check_stream(&key("vmac64"), 1 << 18, true).is_ok());
+        assert!(check_stream(&key("hash127-aes"), 1 << 18, false).is_ok());
+        // A one-time MAC's key: the stream refuses it, not the policy.
+        assert!(check_stream(&key("hash127"), 1 << 18, false).is_ok());
+    }
 }

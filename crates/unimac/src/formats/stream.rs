@@ -142,6 +142,13 @@ fn header_bytes(desc: &MacDesc, fp: &[u8; 16], id: &[u8; 16], chunk: usize) -> V
     h
 }
 
+/// The length of a header naming a MAC of `name_len` bytes: the magic,
+/// the version, the name's length and the name, the key's fingerprint,
+/// the stream id and the chunk size.
+fn header_len(name_len: usize) -> usize {
+    MAGIC.len() + 2 + name_len + 16 + 16 + 4
+}
+
 fn fingerprint(desc: &'static MacDesc, key: &[u8]) -> [u8; 16] {
     Binding::new(desc, key).fingerprint()
 }
@@ -383,6 +390,16 @@ impl Receiver {
         self.offset
     }
     }
+    pub_if! { any(feature = "frontends", feature = "reference");
+    /// The frame layout, once the header is read: where the first frame
+    /// starts (the header's length) and a full frame's length (its head,
+    /// a whole chunk and the tag), for a reader that fills its buffer to
+    /// frame ends.
+    pub fn frames(&self) -> Option<(u64, u64)> {
+        let h = self.header.as_ref()?;
+        Some((header_len(h.mac.len()) as u64, (FRAME_HEAD + h.chunk + self.desc.sent_len()) as u64))
+    }
+    }
     /// Whether the final chunk verified.
     pub fn is_done(&self) -> bool {
         matches!(self.state, RecvState::Done)
@@ -417,7 +434,7 @@ impl Receiver {
             return Err(self.fail(format!("stream version {v}, which this build does not read (it reads version {VERSION})")));
         }
         let n = b[9] as usize;
-        let total = 10 + n + 16 + 16 + 4;
+        let total = header_len(n);
         if !have(total) {
             return Ok(false);
         }
@@ -777,6 +794,28 @@ mod tests {
                     assert_eq!(got, data, "{name} {len} {step}");
                 }
             }
+        }
+    }
+
+    /// The layout the receiver reports is where the sender put the
+    /// frames: the header's length, then whole frames of one length.
+    #[test]
+    fn frames_are_where_the_sender_put_them() {
+        for name in ["hash127-aes", "vmac128", "shoup4-eval64"] {
+            if crate::macs::find(name).is_none() {
+                continue;
+            }
+            let k = key(name);
+            let (chunk, n) = (64usize, 3);
+            let wire = send(&k, chunk, &vec![9u8; n * chunk + 10], 2);
+            let s = Sender::with_id(&k, chunk, [2; 16]).unwrap();
+            let mut r = Receiver::new(&k).unwrap();
+            assert_eq!(r.frames(), None);
+            r.feed(&wire[..s.header().len()], &mut Vec::new()).unwrap();
+            let (start, frame) = r.frames().unwrap();
+            assert_eq!((start, frame), (s.header().len() as u64, (chunk + s.overhead()) as u64), "{name}");
+            // Three full frames, then the final one with 10 bytes.
+            assert_eq!(wire.len() as u64, start + n as u64 * frame + (frame - chunk as u64 + 10), "{name}");
         }
     }
 
