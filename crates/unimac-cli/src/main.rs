@@ -23,7 +23,7 @@
 #![deny(unsafe_code)]
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use args::{Cli, Cmd};
@@ -108,116 +108,38 @@ fn main() -> ExitCode {
     // The command-line tool opts in to threads for long inputs (every core
     // unless --threads says otherwise); the library uses none unless asked.
     unimac::threads::set_max_threads(cli.cmd.threads().unwrap_or(0));
-    let r = match &cli.cmd {
-        Cmd::List { long } => list::list(*long).map(|_| true),
-        Cmd::Keygen {
-            name,
-            output,
-            counter,
-            key_file,
-        } => match (key_file, counter, name) {
-            (Some(k), Some(c), name) => keygen::counter_for_key(name.as_deref(), k, c),
-            (_, _, Some(name)) => keygen::keygen(name, output.as_deref(), counter.as_deref()),
-            (_, _, None) => {
-                eprintln!("unimac: keygen: no MAC named: a {} key (stateless; name another MAC to choose it)", advise::DEFAULT);
-                keygen::keygen(advise::DEFAULT, output.as_deref(), counter.as_deref())
-            }
+    match run(&cli.cmd) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(Fail(msg)) => {
+            eprintln!("unimac: {}", input::clean_msg(&cite(&msg)));
+            ExitCode::from(2)
         }
-        .map(|_| true),
+    }
+}
+
+/// The command run by its module: `Ok(false)` when what it checked or
+/// read failed (exit 1), `Err` for a refusal (exit 2).
+fn run(cmd: &Cmd) -> Result<bool, Fail> {
+    match cmd {
+        Cmd::List { long } => list::list(*long).map(|_| true),
+        Cmd::Keygen { name, output, counter, key_file } => keygen_command(name.as_deref(), output.as_deref(), counter.as_deref(), key_file.as_deref()),
         Cmd::Tag {
-            key_file,
-            mac,
-            counter,
-            nonce,
-            caller_manages_nonces,
-            random_nonce,
-            bsd,
-            allow_weak,
-            recursive,
-            files_from,
-            zero,
-            zero_lines,
-            files,
-            ..
+            key_file, mac, counter, nonce, caller_manages_nonces, random_nonce, bsd, allow_weak, recursive, files_from, zero, zero_lines, files, ..
         } => {
-            let given = counter.is_some() as u8 + nonce.is_some() as u8 + *random_nonce as u8;
-            let src = match (counter, nonce, random_nonce) {
-                _ if given > 1 => Err(Fail(
-                    "give one of --counter, --nonce and --random-nonce, not both".into(),
-                )),
-                (Some(c), _, _) => Ok(tag::NonceSource::Counter(c)),
-                (None, Some(_), _) if !*caller_manages_nonces => Err(Fail(
-                    "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it (use --counter, or --random-nonce)".into(),
-                )),
-                (None, Some(n), _) => Ok(tag::NonceSource::Fixed(n)),
-                (None, None, true) => Ok(tag::NonceSource::Random),
-                (None, None, false) => Ok(tag::NonceSource::None),
-            };
-            let list = files::FileList {
-                recursive: *recursive,
-                files_from: files_from.as_deref(),
-                zero: *zero,
-            };
-            src.and_then(|nonces| {
-                tag::tag(
-                    mac.as_deref(),
-                    key_file,
-                    tag::TagOpts {
-                        nonces,
-                        list,
-                        bsd: *bsd,
-                        allow_weak: *allow_weak,
-                        zero: *zero_lines,
-                    },
-                    files,
-                )
+            let list = files::FileList { recursive: *recursive, files_from: files_from.as_deref(), zero: *zero };
+            tag_nonces(counter.as_deref(), nonce.as_deref(), *random_nonce, *caller_manages_nonces).and_then(|nonces| {
+                let opts = tag::TagOpts { nonces, list, bsd: *bsd, allow_weak: *allow_weak, zero: *zero_lines };
+                tag::tag(mac.as_deref(), key_file, opts, files)
             })
         }
-        Cmd::Verify {
-            key_file,
-            check,
-            quiet,
-            status,
-            strict,
-            ignore_missing,
-            warn,
-            zero,
-            root,
-            args,
-            ..
-        } => verify::split_verify_args(args).and_then(|(name, more)| {
-            let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
-            let opts = verify::VerifyOpts {
-                quiet: *quiet,
-                status: *status,
-                ignore_missing: *ignore_missing,
-                strict: *strict,
-                warn: *warn,
-                zero: *zero,
-            };
-            // One sealed manifest ('unimac seal'): checked as a whole.
-            match checks.as_slice() {
-                [only] if seal::is_manifest(only) => seal::verify_manifest(name.as_deref(), key_file, only, root.as_deref(), opts),
-                _ if root.is_some() => Err(Fail("--root applies to one sealed manifest ('unimac seal' output), not to check files".into())),
-                _ => verify::verify(name.as_deref(), key_file, &checks, opts),
-            }
-        }),
-        Cmd::Seal {
-            key_file,
-            mac,
-            counter,
-            random_nonce,
-            recursive,
-            files_from,
-            zero,
-            output,
-            allow_weak,
-            files,
-            ..
-        } => seal::recursive_root(*recursive, files).and_then(|(root, files)| {
-            seal::seal(
-                key_file,
-                seal::SealOpts {
+        Cmd::Verify { key_file, check, quiet, status, strict, ignore_missing, warn, zero, root, args, .. } => {
+            let opts = verify::VerifyOpts { quiet: *quiet, status: *status, ignore_missing: *ignore_missing, strict: *strict, warn: *warn, zero: *zero };
+            verify_command(key_file, check, args, root.as_deref(), opts)
+        }
+        Cmd::Seal { key_file, mac, counter, random_nonce, recursive, files_from, zero, output, allow_weak, files, .. } => {
+            seal::recursive_root(*recursive, files).and_then(|(root, files)| {
+                let opts = seal::SealOpts {
                     mac: mac.as_deref(),
                     counter: counter.as_deref(),
                     random_nonce: *random_nonce,
@@ -226,67 +148,34 @@ fn main() -> ExitCode {
                     zero: *zero,
                     output: output.as_deref(),
                     allow_weak: *allow_weak,
-                },
-                files,
-            )
-        }),
-        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, force_tty, output, input, .. } => {
-            let chunk = usize::try_from(*chunk_size).ok().filter(|&c| c > 0 && c <= unimac::formats::stream::MAX_CHUNK).ok_or_else(|| {
-                Fail(format!("--chunk-size: 1 to {} bytes, not {chunk_size}", unimac::formats::stream::MAX_CHUNK))
-            });
-            chunk.and_then(|chunk| {
-                stream::stream(
-                    key_file,
-                    input.as_deref(),
-                    stream::StreamOpts {
-                        verify: *verify,
-                        hold: *hold,
-                        chunk,
-                        seen: seen.as_deref(),
-                        allow_weak: *allow_weak,
-                        force_tty: *force_tty,
-                        output: output.as_deref(),
-                    },
-                )
+                };
+                seal::seal(key_file, opts, files)
             })
         }
-        Cmd::Bound {
-            name,
-            max_bytes,
-            tags,
-            forgeries,
-            random_nonces,
-            json,
-        } => {
+        Cmd::Stream { key_file, verify, hold, seen, chunk_size, allow_weak, force_tty, output, input, .. } => stream_chunk(*chunk_size).and_then(|chunk| {
+            let opts = stream::StreamOpts {
+                verify: *verify,
+                hold: *hold,
+                chunk,
+                seen: seen.as_deref(),
+                allow_weak: *allow_weak,
+                force_tty: *force_tty,
+                output: output.as_deref(),
+            };
+            stream::stream(key_file, input.as_deref(), opts)
+        }),
+        Cmd::Bound { name, max_bytes, tags, forgeries, random_nonces, json } => {
             bound::bound(name, *max_bytes, *tags, *forgeries, *random_nonces, *json).map(|_| true)
         }
-        Cmd::Compute {
-            name,
-            key,
-            key_file,
-            key_env,
-            nonce,
-            caller_manages_nonces,
-            known_answer,
-            len,
-            file,
-            ..
-        } => compute::compute(
-            name,
-            key.as_deref()
+        Cmd::Compute { name, key, key_file, key_env, nonce, caller_manages_nonces, known_answer, len, file, .. } => {
+            let key = key
+                .as_deref()
                 .map(KeySource::Arg)
                 .or(key_file.as_deref().map(KeySource::File))
-                .or(key_env.as_deref().map(KeySource::Env)),
-            (nonce.as_deref(), *caller_manages_nonces, *known_answer),
-            *len,
-            file.as_deref(),
-        )
-        .map(|_| true),
-        Cmd::Advise {
-            max_bytes,
-            tags,
-            forgeries,
-        } => advise::advise(*max_bytes, *tags, *forgeries).map(|_| true),
+                .or(key_env.as_deref().map(KeySource::Env));
+            compute::compute(name, key, (nonce.as_deref(), *caller_manages_nonces, *known_answer), *len, file.as_deref()).map(|_| true)
+        }
+        Cmd::Advise { max_bytes, tags, forgeries } => advise::advise(*max_bytes, *tags, *forgeries).map(|_| true),
         Cmd::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "unimac", &mut out);
@@ -294,21 +183,57 @@ fn main() -> ExitCode {
         }
         Cmd::Manpage => manpage::manpage(Cli::command()).map(|_| true),
         Cmd::CheckVectors { files, .. } => check_vectors::check(files),
-        Cmd::CheckIdentity {
-            key_file,
-            hex,
-            operands,
-            ..
-        } => identity::check(key_file, operands, *hex),
-    };
-    match r {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(Fail(msg)) => {
-            eprintln!("unimac: {}", input::clean_msg(&cite(&msg)));
-            ExitCode::from(2)
+        Cmd::CheckIdentity { key_file, hex, operands, .. } => identity::check(key_file, operands, *hex),
+    }
+}
+
+/// `unimac keygen [NAME] [-o FILE] [--counter C]`, or `keygen --counter C
+/// --key-file K` (a counter file for an existing key); with no NAME, the
+/// default MAC's key, said on stderr.
+fn keygen_command(name: Option<&str>, output: Option<&Path>, counter: Option<&Path>, key_file: Option<&Path>) -> Result<bool, Fail> {
+    match (key_file, counter, name) {
+        (Some(k), Some(c), name) => keygen::counter_for_key(name, k, c),
+        (_, _, Some(name)) => keygen::keygen(name, output, counter),
+        (_, _, None) => {
+            eprintln!("unimac: keygen: no MAC named: a {} key (stateless; name another MAC to choose it)", advise::DEFAULT);
+            keygen::keygen(advise::DEFAULT, output, counter)
         }
     }
+    .map(|_| true)
+}
+
+/// Where `tag`'s nonces come from: at most one of `--counter`, `--nonce`
+/// (only with `--caller-manages-nonces`) and `--random-nonce`.
+fn tag_nonces<'a>(counter: Option<&'a Path>, nonce: Option<&'a str>, random: bool, caller_manages: bool) -> Result<tag::NonceSource<'a>, Fail> {
+    let given = counter.is_some() as u8 + nonce.is_some() as u8 + random as u8;
+    match (counter, nonce, random) {
+        _ if given > 1 => Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
+        (Some(c), _, _) => Ok(tag::NonceSource::Counter(c)),
+        (None, Some(_), _) if !caller_manages => Err(Fail(
+            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it (use --counter, or --random-nonce)".into(),
+        )),
+        (None, Some(n), _) => Ok(tag::NonceSource::Fixed(n)),
+        (None, None, true) => Ok(tag::NonceSource::Random),
+        (None, None, false) => Ok(tag::NonceSource::None),
+    }
+}
+
+/// `unimac verify`: one sealed manifest (`unimac seal`) checked as a whole,
+/// else check files; `--root` applies to a manifest only.
+fn verify_command(key_file: &Path, check: &[PathBuf], args: &[PathBuf], root: Option<&Path>, opts: verify::VerifyOpts) -> Result<bool, Fail> {
+    let (name, more) = verify::split_verify_args(args)?;
+    let checks: Vec<PathBuf> = check.iter().cloned().chain(more).collect();
+    match checks.as_slice() {
+        [only] if seal::is_manifest(only) => seal::verify_manifest(name.as_deref(), key_file, only, root, opts),
+        _ if root.is_some() => Err(Fail("--root applies to one sealed manifest ('unimac seal' output), not to check files".into())),
+        _ => verify::verify(name.as_deref(), key_file, &checks, opts),
+    }
+}
+
+/// `stream --chunk-size N`: 1 to the library's largest chunk.
+fn stream_chunk(chunk_size: u64) -> Result<usize, Fail> {
+    let max = unimac::formats::stream::MAX_CHUNK;
+    usize::try_from(chunk_size).ok().filter(|&c| c > 0 && c <= max).ok_or_else(|| Fail(format!("--chunk-size: 1 to {max} bytes, not {chunk_size}")))
 }
 
 /// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
