@@ -7,6 +7,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use unimac::formats::keyfile::KeyFile;
 use unimac::partial::Partial;
 use unimac::registry::{self, NamedMac};
 
@@ -93,81 +94,21 @@ pub fn tag(
     let asserted = mac.map(resolve_mac).transpose()?;
     // Stdin is read once: refused before the key file is read from it.
     if key_file.as_os_str() == "-" {
-        if opts.list.files_from.is_some_and(|f| f.as_os_str() == "-") {
-            return Err(Fail(
-                "stdin ('-') cannot be both the key file and the list of files".into(),
-            ));
-        }
-        if files.iter().any(|f| f.as_os_str() == "-") || (files.is_empty() && opts.list.files_from.is_none()) {
-            return Err(Fail(
-                "stdin ('-') cannot be both the key file and a file to tag".into(),
-            ));
-        }
+        refuse_stdin_twice(opts.list.files_from, files.iter().map(PathBuf::as_path), files.is_empty())?;
     }
-    let first_mac = match asserted {
-        None => files.first().and_then(|f| f.to_str()).and_then(crate::names::mac_name),
-        Some(_) => None,
-    };
-    let kf = match keyfile::read_key_file_for(key_file, asserted.as_deref()) {
-        Ok(k) => k,
-        // The old form `tag NAME --key-file K` with a key file that cannot
-        // be read as it is: its error as for NAME (the conversion of a
-        // bare-hex key file names it).
-        Err(e) => match first_mac.as_deref().filter(|_| key_file.as_os_str() != "-") {
-            Some(n) => keyfile::read_key_file_for(key_file, Some(n))?,
-            None => return Err(e),
-        },
-    };
+    let (kf, files) = tag_key(asserted.as_deref(), key_file, files)?;
     let name = kf.name();
-    if kf.kind() == unimac::formats::keyfile::KeyKind::Modp {
-        return Err(modp_not_tags(key_file));
-    }
-    // The old form: a first argument that names the key file's MAC is an
-    // assertion that holds, not a file.
-    let files = match files.split_first() {
-        Some((_, rest)) if first_mac.as_deref() == Some(name) => {
-            rest
-        }
-        _ => files,
-    };
     let desc = kf.desc().expect("a modp key file was refused above");
     let items = collect_files(files, opts.list)?;
     // One stat per file: a file that does not exist is found now (and gets
     // no nonce), and the sizes serve the strength check and the output.
     // With threads, the stats are spread over them in contiguous runs.
     let (items, sizes, known) = stat_all(items, crate::split::allowed_threads());
-    // Not its own output: `tag -r DIR > DIR/SUMS` leaves SUMS out (found
-    // by the stats just taken: no second stat, nothing kept per file).
     #[cfg(unix)]
-    let (items, sizes, known) = match crate::files::stdout_file().map(|(id, _)| id) {
-        Some(out) => {
-            let keep: Vec<bool> = known.iter().map(|k| !k.is_some_and(|k| k.id() == out)).collect();
-            let mut it = keep.iter();
-            let items: Vec<Item> = items.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
-            let mut it = keep.iter();
-            let sizes: Vec<Option<u64>> = sizes.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
-            let mut it = keep.iter();
-            let known: Vec<Option<Known>> = known.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
-            (items, sizes, known)
-        }
-        None => (items, sizes, known),
-    };
-    if key_file.as_os_str() == "-" && items.iter().any(|(f, _)| f.as_os_str() == "-") {
-        return Err(Fail(
-            "stdin ('-') cannot be both the key file and a file to tag".into(),
-        ));
+    let (items, sizes, known) = without_own_output(items, sizes, known);
+    if key_file.as_os_str() == "-" {
+        refuse_stdin_twice(opts.list.files_from, items.iter().map(|(f, _)| f.as_path()), false)?;
     }
-    if opts.list.files_from.is_some_and(|f| f.as_os_str() == "-") && key_file.as_os_str() == "-" {
-        return Err(Fail(
-            "stdin ('-') cannot be both the key file and the list of files".into(),
-        ));
-    }
-    let (counter, nonce, random) = match opts.nonces {
-        NonceSource::None => (None, None, false),
-        NonceSource::Counter(c) => (Some(c), None, false),
-        NonceSource::Fixed(n) => (None, Some(n), false),
-        NonceSource::Random => (None, None, true),
-    };
     if desc.one_time && items.len() > 1 {
         return Err(Fail(format!(
             "{name} is a one-time MAC: one message per key"
@@ -178,57 +119,8 @@ pub fn tag(
     }
     let key = zeroize::Zeroizing::new(kf.key().to_vec());
     let m = NamedMac::of_row(desc, &key).map_err(|e| Fail(cite(&e.to_string())))?;
-    let nl = m.nonce_len();
-    // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
-    // line) per message.
-    let stateless = desc.framing == unimac::macs::Framing::PairThenTag;
-    let fixed_nonce =
-        match (nl, counter, nonce) {
-            (0, None, None) if !random => None,
-            (0, _, _) if stateless => return Err(Fail(format!(
-                "{name} is stateless: r || s is drawn at random for every message (no --counter, --nonce or --random-nonce)"
-            ))),
-            (0, _, _) => {
-                return Err(Fail(format!(
-                    "{name} takes no nonce (no --counter, --nonce or --random-nonce)"
-                )))
-            }
-            (_, None, None) if random => None,
-            (_, None, None) => {
-                return Err(Fail(format!(
-                    "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
-                )))
-            }
-            (_, Some(_), Some(_)) => {
-                return Err(Fail(
-                    "give one of --counter, --nonce and --random-nonce, not both".into(),
-                ))
-            }
-            (_, None, Some(h)) => {
-                let n = hex::decode(h.trim())
-                    .map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
-                let sizes = m.nonce_sizes();
-                if !sizes.contains(&n.len()) {
-                    let want = if sizes.start() == sizes.end() {
-                        format!("{nl} bytes ({} hex digits)", 2 * nl)
-                    } else {
-                        format!("{} to {} bytes", sizes.start(), sizes.end())
-                    };
-                    return Err(Fail(format!(
-                        "{name}: nonce must be {want}, got {}",
-                        n.len()
-                    )));
-                }
-                if items.len() > 1 {
-                    return Err(Fail(
-                        "--nonce with more than one file would use the nonce twice; use --counter"
-                            .into(),
-                    ));
-                }
-                Some(n)
-            }
-            (_, Some(_), None) => None,
-        };
+    let random = matches!(opts.nonces, NonceSource::Random);
+    let fixed_nonce = fixed_nonce(name, desc, &m, opts.nonces, items.len())?;
     // Every file a regular one: one that is not when read is an error.
     if items.iter().zip(&known).all(|((_, e), k)| e.is_some() || k.is_some()) {
         crate::input::listed_files_are_regular();
@@ -242,9 +134,9 @@ pub fn tag(
     // disk. One nonce per file listed; a file that fails skips its nonce.
     let listed = items.iter().filter(|(_, e)| e.is_none()).count();
     let binding = unimac::counter::Binding::new(desc, &key);
-    let next = match counter.filter(|_| listed > 0) {
-        Some(c) => Some(keyfile::reserve(c, listed as u128, &binding)?),
-        None => None,
+    let next = match opts.nonces {
+        NonceSource::Counter(c) if listed > 0 => Some(keyfile::reserve(c, listed as u128, &binding)?),
+        _ => None,
     };
     let progress = Progress::new(&items, &sizes);
     let mut out = LineOut::new().with_progress(&progress);
@@ -259,29 +151,141 @@ pub fn tag(
     let threads = crate::split::allowed_threads();
     if threads >= 2 && items.len() >= 2 {
         tag_pooled(&m, &items, &sizes, &known, threads, &progress, &mut out, &mut tagger)?;
-        progress.finish();
-        out.finish()?;
-        return Ok(tagger.all_good);
+    } else {
+        tag_in_turn(&m, (&items, &sizes, &known), &progress, &mut out, &mut tagger)?;
     }
-    // Each file is hashed, tagged and printed in turn, then dropped: one key
-    // set-up for the run, the state of one file at a time, and every line
-    // out as soon as its file (and all before it) is done.
-    for (((f, e), size), k) in items.iter().zip(&sizes).zip(&known) {
+    progress.finish();
+    out.finish()?;
+    Ok(tagger.all_good)
+}
+
+/// Stdin as the key file (checked by the caller) and also as the list of
+/// files or as a file to tag (`files`; `none_given`: no file and no list,
+/// so stdin would be the message): refused.
+fn refuse_stdin_twice<'a>(files_from: Option<&Path>, mut files: impl Iterator<Item = &'a Path>, none_given: bool) -> Result<(), Fail> {
+    if files_from.is_some_and(|f| f.as_os_str() == "-") {
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and the list of files".into(),
+        ));
+    }
+    if files.any(|f| f.as_os_str() == "-") || (none_given && files_from.is_none()) {
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and a file to tag".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The key file of `tag` (of the MAC `asserted`, if given; never a modp
+/// key) and the files to tag: without a first one that is exactly the key
+/// file's MAC's name (the old `tag NAME --key-file K FILE...`, an
+/// assertion that holds, not a file).
+fn tag_key<'f>(asserted: Option<&str>, key_file: &Path, files: &'f [PathBuf]) -> Result<(KeyFile, &'f [PathBuf]), Fail> {
+    let first_mac = match asserted {
+        None => files.first().and_then(|f| f.to_str()).and_then(crate::names::mac_name),
+        Some(_) => None,
+    };
+    let kf = match keyfile::read_key_file_for(key_file, asserted) {
+        Ok(k) => k,
+        // The old form `tag NAME --key-file K` with a key file that cannot
+        // be read as it is: its error as for NAME (the conversion of a
+        // bare-hex key file names it).
+        Err(e) => match first_mac.as_deref().filter(|_| key_file.as_os_str() != "-") {
+            Some(n) => keyfile::read_key_file_for(key_file, Some(n))?,
+            None => return Err(e),
+        },
+    };
+    if kf.kind() == unimac::formats::keyfile::KeyKind::Modp {
+        return Err(modp_not_tags(key_file));
+    }
+    let files = match files.split_first() {
+        Some((_, rest)) if first_mac.as_deref() == Some(kf.name()) => rest,
+        _ => files,
+    };
+    Ok((kf, files))
+}
+
+/// The items without the file standard output is written to: `tag -r
+/// DIR > DIR/SUMS` leaves SUMS out (found by the stats just taken: no
+/// second stat, nothing kept per file).
+#[cfg(unix)]
+fn without_own_output(items: Vec<Item>, sizes: Vec<Option<u64>>, known: Vec<Option<Known>>) -> (Vec<Item>, Vec<Option<u64>>, Vec<Option<Known>>) {
+    let Some(out) = crate::files::stdout_file().map(|(id, _)| id) else {
+        return (items, sizes, known);
+    };
+    let keep: Vec<bool> = known.iter().map(|k| !k.is_some_and(|k| k.id() == out)).collect();
+    let mut it = keep.iter();
+    let items: Vec<Item> = items.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+    let mut it = keep.iter();
+    let sizes: Vec<Option<u64>> = sizes.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+    let mut it = keep.iter();
+    let known: Vec<Option<Known>> = known.into_iter().filter(|_| *it.next().unwrap_or(&true)).collect();
+    (items, sizes, known)
+}
+
+/// The one nonce of `tag --nonce HEX` (`None` for any other source), once
+/// the source is found to fit the MAC: none for a MAC without nonces (or
+/// one that draws its own pair), one for a MAC with them, a fixed nonce of
+/// a length the MAC takes and for one file only.
+fn fixed_nonce(name: &str, desc: &unimac::macs::MacDesc, m: &NamedMac, nonces: NonceSource<'_>, files: usize) -> Result<Option<Vec<u8>>, Fail> {
+    let nl = m.nonce_len();
+    // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
+    // line) per message.
+    let stateless = desc.framing == unimac::macs::Framing::PairThenTag;
+    match (nl, nonces) {
+        (0, NonceSource::None) => Ok(None),
+        (0, _) if stateless => Err(Fail(format!(
+            "{name} is stateless: r || s is drawn at random for every message (no --counter, --nonce or --random-nonce)"
+        ))),
+        (0, _) => Err(Fail(format!("{name} takes no nonce (no --counter, --nonce or --random-nonce)"))),
+        (_, NonceSource::Random | NonceSource::Counter(_)) => Ok(None),
+        (_, NonceSource::None) => Err(Fail(format!(
+            "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
+        ))),
+        (_, NonceSource::Fixed(h)) => {
+            let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
+            let sizes = m.nonce_sizes();
+            if !sizes.contains(&n.len()) {
+                let want = if sizes.start() == sizes.end() {
+                    format!("{nl} bytes ({} hex digits)", 2 * nl)
+                } else {
+                    format!("{} to {} bytes", sizes.start(), sizes.end())
+                };
+                return Err(Fail(format!("{name}: nonce must be {want}, got {}", n.len())));
+            }
+            if files > 1 {
+                return Err(Fail("--nonce with more than one file would use the nonce twice; use --counter".into()));
+            }
+            Ok(Some(n))
+        }
+    }
+}
+
+/// `tag` on this thread: each file hashed, tagged and printed in turn,
+/// then dropped: one key set-up for the run, the state of one file at a
+/// time, and every line out as soon as its file (and all before it) is
+/// done.
+fn tag_in_turn(
+    m: &NamedMac,
+    (items, sizes, known): (&[Item], &[Option<u64>], &[Option<Known>]),
+    progress: &Progress,
+    out: &mut LineOut,
+    tagger: &mut Tagger<'_>,
+) -> Result<(), Fail> {
+    for (((f, e), size), k) in items.iter().zip(sizes).zip(known) {
         if e.is_none() {
             out.before(*size)?;
         }
         let hashed = match e {
             Some(e) => Err(e.clone()),
             // A small file, as a worker reads it (open, read, fstat, close).
-            None if progress.bar.is_none() && size.is_some_and(|n| n < crate::input::BUF as u64) => hash_known(&m, f, *k),
-            None => hash_one(&m, f, &progress, split.as_ref()),
+            None if progress.bar.is_none() && size.is_some_and(|n| n < crate::input::BUF as u64) => hash_known(m, f, *k),
+            None => hash_one(m, f, progress, tagger.split),
         };
         progress.file_done();
-        tagger.emit(&mut out, f, hashed)?;
+        tagger.emit(out, f, hashed)?;
     }
-    progress.finish();
-    out.finish()?;
-    Ok(tagger.all_good)
+    Ok(())
 }
 
 /// The stat pass of `tag`: each item's error if it has one or its path
