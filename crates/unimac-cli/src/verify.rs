@@ -74,26 +74,8 @@ pub fn verify(
 ) -> Result<bool, Fail> {
     let stdin = [PathBuf::from("-")];
     let checks: &[PathBuf] = if checks.is_empty() { &stdin } else { checks };
-    let stdin_lists = checks.iter().filter(|c| c.as_os_str() == "-").count();
-    if stdin_lists > 1 {
-        return Err(Fail("stdin ('-') can be read only once".into()));
-    }
-    if stdin_lists == 1 && key_file.as_os_str() == "-" {
-        return Err(Fail(
-            "stdin ('-') cannot be both the key file and a check file".into(),
-        ));
-    }
-    let (name, key) = match name {
-        Some(n) => {
-            let n = resolve_mac(n)?;
-            let k = keyfile::read_key(key_file, &n)?;
-            (n, k)
-        }
-        None => keyfile::read_named_key(key_file)?,
-    };
-    if crate::names::is_modp(&name) {
-        return Err(modp_not_tags(key_file));
-    }
+    let stdin_lists = stdin_lists(key_file, checks)?;
+    let (name, key) = verify_key(name, key_file)?;
     // A line naming a named pipe is an error, never a wait for a writer.
     crate::input::named_pipes_refused();
     let m = Checker::new(&name, &key)?;
@@ -114,22 +96,7 @@ pub fn verify(
     // before anything is checked (a first pass over the named check files;
     // a check list on stdin is refused at its '-' line).
     if key_file.as_os_str() == "-" || stdin_lists == 1 {
-        for c in checks.iter().filter(|c| c.as_os_str() != "-") {
-            let shown_c = shown(Some(c));
-            let f = open_check_file(c)?;
-            let mut r = io::BufReader::with_capacity(1 << 16, f);
-            let mut buf = Vec::new();
-            let mut i = 0usize;
-            while let Some(fits) = next_record(&mut r, &mut buf, opts.zero).map_err(|e| Fail(format!("cannot read {shown_c}: {}", io_msg(&e))))? {
-                i += 1;
-                if fits && split_check_line(&buf).is_some_and(|l| l.file == b"-") {
-                    return Err(Fail(format!(
-                        "{shown_c}: line {i}: checks '-' (stdin), but stdin is {}; give the file by name",
-                        stdin_taken.unwrap_or("taken")
-                    )));
-                }
-            }
-        }
+        refuse_stdin_lines(checks, opts.zero, stdin_taken)?;
     }
     let mut all_ok = true;
     let mut seen = NoncesSeen::default();
@@ -145,6 +112,61 @@ pub fn verify(
         all_ok &= list.verify(reader, &mut seen, &mut stdin_taken)?;
     }
     Ok(all_ok)
+}
+
+/// How many of the check files are stdin (`-`): at most one, and none
+/// when the key file is stdin.
+fn stdin_lists(key_file: &Path, checks: &[PathBuf]) -> Result<usize, Fail> {
+    let stdin_lists = checks.iter().filter(|c| c.as_os_str() == "-").count();
+    if stdin_lists > 1 {
+        return Err(Fail("stdin ('-') can be read only once".into()));
+    }
+    if stdin_lists == 1 && key_file.as_os_str() == "-" {
+        return Err(Fail(
+            "stdin ('-') cannot be both the key file and a check file".into(),
+        ));
+    }
+    Ok(stdin_lists)
+}
+
+/// The MAC's name and key of `verify`: the key file's, which must be of
+/// `name` when one is given; never a modp key.
+fn verify_key(name: Option<&str>, key_file: &Path) -> Result<(String, zeroize::Zeroizing<Vec<u8>>), Fail> {
+    let (name, key) = match name {
+        Some(n) => {
+            let n = resolve_mac(n)?;
+            let k = keyfile::read_key(key_file, &n)?;
+            (n, k)
+        }
+        None => keyfile::read_named_key(key_file)?,
+    };
+    if crate::names::is_modp(&name) {
+        return Err(modp_not_tags(key_file));
+    }
+    Ok((name, key))
+}
+
+/// A first pass over the check files named (not stdin) when stdin is
+/// taken (`stdin_taken`: by what): a line that checks `-` is refused
+/// before anything is checked.
+fn refuse_stdin_lines(checks: &[PathBuf], zero: bool, stdin_taken: Option<&str>) -> Result<(), Fail> {
+    for c in checks.iter().filter(|c| c.as_os_str() != "-") {
+        let shown_c = shown(Some(c));
+        let f = open_check_file(c)?;
+        let mut r = io::BufReader::with_capacity(1 << 16, f);
+        let mut buf = Vec::new();
+        let mut i = 0usize;
+        while let Some(fits) = next_record(&mut r, &mut buf, zero).map_err(|e| Fail(format!("cannot read {shown_c}: {}", io_msg(&e))))? {
+            i += 1;
+            if fits && split_check_line(&buf).is_some_and(|l| l.file == b"-") {
+                return Err(Fail(format!(
+                    "{shown_c}: line {i}: checks '-' (stdin), but stdin is {}; give the file by name",
+                    stdin_taken.unwrap_or("taken")
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A check file named as an argument, opened under the library's rule for
