@@ -42,6 +42,49 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
     let mut out = String::new();
     out.push_str(ADVICE);
     out.push_str("\nMACs (keygen, tag, verify, bound; NAME or mac-NAME):\n");
+    mac_rows(&mut out, long);
+    out.push_str("\nEvery name ('unimac compute'):\n");
+    out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
+    name_rows(&mut out, long);
+    io::stdout().write_all(out.as_bytes())?;
+    Ok(())
+}
+
+/// A key's size as `list` shows it (`k*N`: a multiple of N; `a/b/c`: any
+/// of them).
+fn key_column(i: &registry::Info) -> String {
+    match i.key {
+        registry::KeySpec::Fixed(n) => n.to_string(),
+        registry::KeySpec::PerElement(n) => format!("k*{n}"),
+        registry::KeySpec::OneOf(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("/"),
+    }
+}
+
+/// A nonce's size as `list` shows it (`-`: none; `a..b`: from a to b).
+fn nonce_column(i: &registry::Info) -> String {
+    let sizes = registry::nonce_sizes(i);
+    match i.nonce {
+        0 => "-".to_string(),
+        n if *sizes.start() == n => n.to_string(),
+        n => format!("{}..{n}", sizes.start()),
+    }
+}
+
+/// The forgery bound of `name` for the use `list` shows (2^32 tags, or one
+/// for a one-message MAC, and 2^32 forgery attempts on 1 MiB messages),
+/// and whether that makes it weak.
+fn bound_column(name: &str) -> (String, bool) {
+    let attack = unimac::bounds::Attack::new(1 << 20, strength::use_tags(name, 1 << 20), strength::USE_FORGERIES);
+    match unimac::bounds::bound(name, &attack) {
+        Ok(b) => (format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > strength::WEAK_LOG2),
+        Err(_) => ("none".to_string(), true),
+    }
+}
+
+/// The table of MACs: a heading, a row per MAC with its sizes, bound and
+/// description (whole and cited with `long`, else cut to [`WIDTH`]), and
+/// the notes under it.
+fn mac_rows(out: &mut String, long: bool) {
     if long {
         out.push_str(&format!(
             "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
@@ -56,33 +99,8 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
         };
         let (name, recommended) = (d.name.to_string(), d.recommended);
         let i = &e.info;
-        let key = match i.key {
-            registry::KeySpec::Fixed(n) => n.to_string(),
-            registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join("/"),
-        };
-        let sizes = registry::nonce_sizes(i);
-        let nonce = match i.nonce {
-            0 => "-".to_string(),
-            n if *sizes.start() == n => n.to_string(),
-            n => format!("{}..{n}", sizes.start()),
-        };
-        let attack = unimac::bounds::Attack::new(
-            1 << 20,
-            strength::use_tags(&name, 1 << 20),
-            strength::USE_FORGERIES,
-        );
-        let (bound, weak) = match unimac::bounds::bound(&name, &attack) {
-            Ok(b) => (
-                format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }),
-                b.log2.0 > strength::WEAK_LOG2,
-            ),
-            Err(_) => ("none".to_string(), true),
-        };
+        let (key, nonce) = (key_column(i), nonce_column(i));
+        let (bound, weak) = bound_column(&name);
         if long {
             let mut what = cite(&i.summary);
             if recommended {
@@ -91,10 +109,7 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
             if weak {
                 what = format!("weak; {what}");
             }
-            out.push_str(&format!(
-                "{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n",
-                name, key, nonce, i.out, bound, what
-            ));
+            out.push_str(&format!("{:<22} {:>10} {:>12} {:>10} {:>11}  {}\n", name, key, nonce, i.out, bound, what));
         } else {
             // The description without its source (the paper: --long).
             let mut what = d.summary.to_string();
@@ -119,8 +134,11 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
         out.push_str("# AES advantage not included; none: no guarantee; * = the paper's sketch, not a full proof\n");
         out.push_str("# (docs/BOUNDS.md). Whole descriptions and the papers they come from: 'unimac list --long'.\n");
     }
-    out.push_str("\nEvery name ('unimac compute'):\n");
-    out.push_str("# Sizes in bytes (k*N: a multiple of N, as long as the message; --len: as asked).\n");
+}
+
+/// The table of every name (`unimac compute`): a heading and a row per
+/// name with its sizes and description.
+fn name_rows(out: &mut String, long: bool) {
     if long {
         out.push_str(&format!(
             "{:<22} {:>12} {:>12} {:>13}  {}\n",
@@ -131,41 +149,14 @@ pub(crate) fn list(long: bool) -> Result<(), Fail> {
     }
     for e in registry::entries() {
         let i = &e.info;
-        let key = match i.key {
-            registry::KeySpec::Fixed(n) => n.to_string(),
-            registry::KeySpec::PerElement(n) => format!("k*{n}"),
-            registry::KeySpec::OneOf(v) => v
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join("/"),
-        };
-        let out_len = if i.takes_len {
-            "--len".to_string()
-        } else {
-            i.out.to_string()
-        };
-        let sizes = registry::nonce_sizes(i);
-        let nonce = match i.nonce {
-            0 => "-".to_string(),
-            n if *sizes.start() == n => n.to_string(),
-            n => format!("{}..{n}", sizes.start()),
-        };
+        let (key, nonce) = (key_column(i), nonce_column(i));
+        let out_len = if i.takes_len { "--len".to_string() } else { i.out.to_string() };
         if long {
-            out.push_str(&format!(
-                "{:<22} {:>12} {:>12} {:>13}  {}\n",
-                i.name,
-                key,
-                nonce,
-                out_len,
-                cite(&i.summary)
-            ));
+            out.push_str(&format!("{:<22} {:>12} {:>12} {:>13}  {}\n", i.name, key, nonce, out_len, cite(&i.summary)));
         } else {
             let head = format!("{:<17} {:>8} {:>5} {:>6}  ", i.name, key, nonce, out_len);
             let room = WIDTH.saturating_sub(head.chars().count());
             out.push_str(&format!("{head}{}\n", fit(&cite(&i.summary), room)));
         }
     }
-    io::stdout().write_all(out.as_bytes())?;
-    Ok(())
 }
