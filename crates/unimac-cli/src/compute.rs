@@ -62,17 +62,13 @@ fn key_from_env(var: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Fail> {
         .map_err(|_| Fail(format!("{what}: the environment variable is not valid hex (an even number of hex digits)")))
 }
 
-pub(crate) fn compute(
-    name: &str,
-    key: Option<KeySource<'_>>,
-    (nonce, caller_manages_nonces, known_answer): (Option<&str>, bool, bool),
-    len: Option<usize>,
-    file: Option<&Path>,
-) -> Result<(), Fail> {
-    let name = names::resolve_spec(name)?;
+/// What `compute` refuses for the name `name` (a spec): a one-time MAC's
+/// tag or a pair the MAC draws itself, unless `--known-answer` (which
+/// takes the key only as `--key HEX`), and `--known-answer` for any other.
+fn refuse_for_name(name: &str, key: Option<KeySource<'_>>, known_answer: bool) -> Result<(), Fail> {
     // What the one table says of this name: a one-time MAC's tag (also the
     // plain hash hash127's value), a pair the MAC draws itself, a nonce.
-    let one_time = unimac::macs::one_time_row(&name);
+    let one_time = unimac::macs::one_time_row(name);
     let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
     let pair = row.is_some_and(|d| d.framing == unimac::macs::Framing::PairThenTag);
     if known_answer {
@@ -92,36 +88,52 @@ pub(crate) fn compute(
             "{name} draws its random r || s for every message: tag with 'unimac tag'; for a published known answer under a given r || s add --known-answer with --key and --nonce"
         )));
     }
-    if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
-        return Err(Fail(
-            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
-        ));
-    }
-    let key_source = key;
-    let key = match key {
-        Some(KeySource::Arg(k)) => zeroize::Zeroizing::new(unhex(k, "--key")?),
-        Some(KeySource::Env(var)) => key_from_env(var)?,
+    Ok(())
+}
+
+/// The key of `compute`: from `--key HEX`, `--key-env VAR` or a key file,
+/// which must be a key for `name` (and not stdin when the message is).
+fn compute_key(name: &str, key: Option<KeySource<'_>>, file: Option<&Path>) -> Result<zeroize::Zeroizing<Vec<u8>>, Fail> {
+    match key {
+        Some(KeySource::Arg(k)) => Ok(zeroize::Zeroizing::new(unhex(k, "--key")?)),
+        Some(KeySource::Env(var)) => key_from_env(var),
         Some(KeySource::File(p)) => {
             if p.as_os_str() == "-" && file.is_none_or(|f| f.as_os_str() == "-") {
                 return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
             }
             let (mac, key) = keyfile::read_named_key(p)?;
             use unimac::formats::keyfile::KeyKind;
-            let fits = match (KeyKind::from_name(&mac), registry::lookup(&name).ok().and_then(|e| e.mac())) {
+            let fits = match (KeyKind::from_name(&mac), registry::lookup(name).ok().and_then(|e| e.mac())) {
                 (Ok(KeyKind::Mac(d)), Some(row)) => d == row,
-                (Ok(KeyKind::Modp), None) => crate::names::is_modp(&name),
+                (Ok(KeyKind::Modp), None) => crate::names::is_modp(name),
                 _ => false,
             };
             if !fits {
-                return Err(Fail(format!(
-                    "key file {} is a {mac} key, not a key for {name}",
-                    p.display()
-                )));
+                return Err(Fail(format!("key file {} is a {mac} key, not a key for {name}", p.display())));
             }
-            key
+            Ok(key)
         }
-        None => return Err(Fail("give the key: --key-file FILE, --key-env VAR or --key HEX".into())),
-    };
+        None => Err(Fail("give the key: --key-file FILE, --key-env VAR or --key HEX".into())),
+    }
+}
+
+pub(crate) fn compute(
+    name: &str,
+    key: Option<KeySource<'_>>,
+    (nonce, caller_manages_nonces, known_answer): (Option<&str>, bool, bool),
+    len: Option<usize>,
+    file: Option<&Path>,
+) -> Result<(), Fail> {
+    let name = names::resolve_spec(name)?;
+    refuse_for_name(&name, key, known_answer)?;
+    let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
+    if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
+        return Err(Fail(
+            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
+        ));
+    }
+    let key_source = key;
+    let key = compute_key(&name, key, file)?;
     let nonce = nonce.map(|n| unhex(n, "--nonce")).transpose()?;
     let p = Params {
         key: &key,
