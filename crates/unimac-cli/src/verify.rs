@@ -341,7 +341,7 @@ fn verify(
     seen: &mut NoncesSeen,
     stdin_taken: &mut Option<&'static str>,
 ) -> Result<bool, Fail> {
-    let CheckList { name, sums_name, opts, .. } = *self;
+    let CheckList { sums_name, opts, .. } = *self;
     let mut t = Tally::default();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -367,59 +367,77 @@ fn verify(
             self.emit(&mut out, &mut t, notes, job, outcome)?;
         }
     } else {
-        // The files of a window of lines checked on the workers, the
-        // results taken back in line order; a line for stdin, and a big
-        // file (which a worker leaves: `Outcome::Big`), are checked here,
-        // as `tag` does them (see `tag_pooled`).
-        let work = |(notes, job): (Vec<String>, CheckJob)| -> Slot {
-            let o = self.check_small(&job);
-            (notes, Some((job, o)))
-        };
-        pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| -> Result<(), Fail> {
-            let emit = |(notes, done): Slot, out: &mut LineWriter<'_>, t: &mut Tally, stdin_taken: &mut Option<&'static str>| -> Result<(), Fail> {
-                let Some((job, o)) = done else {
-                    return self.emit(out, t, notes, None, None);
-                };
-                let o = match o {
-                    Outcome::Big => self.check_here(&job, stdin_taken),
-                    o => o,
-                };
-                self.emit(out, t, notes, Some(job), Some(o))
-            };
-            while let Some((notes, job)) = next_line(&mut t)? {
-                match job {
-                    Some(job) if job.stdin => {
-                        while let Some(r) = pool.next()? {
-                            emit(r, &mut out, &mut t, stdin_taken)?;
-                        }
-                        let o = self.check_here(&job, stdin_taken);
-                        self.emit(&mut out, &mut t, notes, Some(job), Some(o))?;
-                    }
-                    job => {
-                        while !pool.has_room() {
-                            if let Some(r) = pool.next()? {
-                                emit(r, &mut out, &mut t, stdin_taken)?;
-                            }
-                        }
-                        match job {
-                            Some(job) => pool.push((notes, job), false),
-                            None if pool.is_empty() => self.emit(&mut out, &mut t, notes, None, None)?,
-                            None => pool.push_done((notes, None)),
-                        }
-                    }
-                }
-                while let Some(r) = pool.try_next()? {
-                    emit(r, &mut out, &mut t, stdin_taken)?;
-                }
-            }
-            while let Some(r) = pool.next()? {
-                emit(r, &mut out, &mut t, stdin_taken)?;
-            }
-            Ok(())
-        })?;
+        self.check_pooled(threads, &mut next_line, &mut out, &mut t, stdin_taken)?;
     }
-    let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused, nul } = t;
     out.flush()?;
+    Ok(self.summarize(t))
+}
+
+/// The files of a window of lines checked on `threads` workers, the
+/// results taken back in line order; a line for stdin, and a big file
+/// (which a worker leaves: `Outcome::Big`), are checked here, as `tag`
+/// does them (see `tag_pooled`).
+fn check_pooled(
+    &self,
+    threads: usize,
+    next_line: &mut dyn FnMut(&mut Tally) -> Result<Option<Parsed>, Fail>,
+    out: &mut LineWriter<'_>,
+    t: &mut Tally,
+    stdin_taken: &mut Option<&'static str>,
+) -> Result<(), Fail> {
+    let work = |(notes, job): (Vec<String>, CheckJob)| -> Slot {
+        let o = self.check_small(&job);
+        (notes, Some((job, o)))
+    };
+    pool::run(threads, threads * pool::WINDOW_PER_THREAD, &work, |pool| -> Result<(), Fail> {
+        let emit = |(notes, done): Slot, out: &mut LineWriter<'_>, t: &mut Tally, stdin_taken: &mut Option<&'static str>| -> Result<(), Fail> {
+            let Some((job, o)) = done else {
+                return self.emit(out, t, notes, None, None);
+            };
+            let o = match o {
+                Outcome::Big => self.check_here(&job, stdin_taken),
+                o => o,
+            };
+            self.emit(out, t, notes, Some(job), Some(o))
+        };
+        while let Some((notes, job)) = next_line(t)? {
+            match job {
+                Some(job) if job.stdin => {
+                    while let Some(r) = pool.next()? {
+                        emit(r, out, t, stdin_taken)?;
+                    }
+                    let o = self.check_here(&job, stdin_taken);
+                    self.emit(out, t, notes, Some(job), Some(o))?;
+                }
+                job => {
+                    while !pool.has_room() {
+                        if let Some(r) = pool.next()? {
+                            emit(r, out, t, stdin_taken)?;
+                        }
+                    }
+                    match job {
+                        Some(job) => pool.push((notes, job), false),
+                        None if pool.is_empty() => self.emit(out, t, notes, None, None)?,
+                        None => pool.push_done((notes, None)),
+                    }
+                }
+            }
+            while let Some(r) = pool.try_next()? {
+                emit(r, out, t, stdin_taken)?;
+            }
+        }
+        while let Some(r) = pool.next()? {
+            emit(r, out, t, stdin_taken)?;
+        }
+        Ok(())
+    })
+}
+
+/// Whether a check file verified, from its tally; what it found wrong
+/// said on stderr (unless `--status`).
+fn summarize(&self, t: Tally) -> bool {
+    let CheckList { name, sums_name, opts, .. } = *self;
+    let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused, nul } = t;
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
             one.to_string()
@@ -430,18 +448,18 @@ fn verify(
     if ok + bad + unreadable + ignored + other_mac == 0 {
         if nul && !opts.warn {
             // The NUL line's hint said it.
-            return Ok(false);
+            return false;
         }
         eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
-        return Ok(false);
+        return false;
     }
     if ok + bad + unreadable == 0 && other_mac == 0 {
         eprintln!("unimac: {sums_name}: no file was verified");
-        return Ok(false);
+        return false;
     }
     let good = bad + unreadable + other_mac + reused == 0 && (malformed == 0 || !opts.strict);
     if opts.status {
-        return Ok(good);
+        return good;
     }
     if malformed > 0 {
         eprintln!("unimac: {}", unimac::formats::messages::malformed_count(malformed));
@@ -476,7 +494,7 @@ fn verify(
             plural(reused, "line reuses", "lines reuse")
         );
     }
-    Ok(good)
+    good
 }
 
 /// Parse the line `buf` (line `i` from 0; `fits`: not longer than
