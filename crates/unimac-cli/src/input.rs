@@ -249,28 +249,9 @@ pub fn named_pipes_refused() {
     NO_PIPES.store(true, Relaxed);
 }
 
-/// The trees walked for their regular files (`tag -r`, `seal -r`): a file
-/// under one is opened through the walk's checked directory descriptors
-/// (`unimac::formats::walk::Tree`), never by its path, and was listed as a
-/// regular file, never named as a pipe.
-static WALKED: std::sync::RwLock<Vec<Tree>> = std::sync::RwLock::new(Vec::new());
-
-/// Say that a tree was walked for its regular files: its files are opened
-/// by handle ([`walked_tree`]), and a named pipe or device found under it
-/// when a file is opened was not one when listed (the walk skips those),
-/// and is an error naming it, never read.
-pub fn walked(tree: Tree) {
-    WALKED.write().unwrap_or_else(|e| e.into_inner()).push(tree);
-}
-
-/// The walked tree `p` was found in, if any ([`walked`]).
-pub fn walked_tree(p: &Path) -> Option<Tree> {
-    let trees = WALKED.read().unwrap_or_else(|e| e.into_inner());
-    if trees.is_empty() {
-        return None;
-    }
-    trees.iter().find(|t| t.holds(p)).cloned()
-}
+// The trees walked for their regular files, and the one a path is under:
+// crate::listed, which opens and stats listed files through them.
+pub use crate::listed::{walked, walked_tree};
 
 /// Whether `p` is under a directory that was walked ([`walked`]).
 fn under_walked(p: &Path) -> bool {

@@ -23,6 +23,30 @@ use std::io;
 use std::path::Path;
 
 use unimac::formats::race::Stamp;
+use unimac::formats::walk::Tree;
+
+/// The trees walked for their regular files (`tag -r`, `seal -r`): a file
+/// under one is opened through the walk's checked directory descriptors
+/// (`unimac::formats::walk::Tree`), never by its path, and was listed as a
+/// regular file, never named as a pipe.
+static WALKED: std::sync::RwLock<Vec<Tree>> = std::sync::RwLock::new(Vec::new());
+
+/// Say that a tree was walked for its regular files: its files are opened
+/// by handle ([`walked_tree`]), and a named pipe or device found under it
+/// when a file is opened was not one when listed (the walk skips those),
+/// and is an error naming it, never read.
+pub fn walked(tree: Tree) {
+    WALKED.write().unwrap_or_else(|e| e.into_inner()).push(tree);
+}
+
+/// The walked tree `p` was found in, if any ([`walked`]).
+pub fn walked_tree(p: &Path) -> Option<Tree> {
+    let trees = WALKED.read().unwrap_or_else(|e| e.into_inner());
+    if trees.is_empty() {
+        return None;
+    }
+    trees.iter().find(|t| t.holds(p)).cloned()
+}
 
 /// What the stat of a listed path (following symbolic links) says: the
 /// stamp of the file, and whether it is a regular file.
@@ -171,10 +195,10 @@ mod imp {
 
 /// The stat of the listed path `p` (symbolic links followed): through the
 /// walk's checked directory descriptors for a file a walk found
-/// (`crate::input::walked_tree`), else relative to its directory's
+/// ([`walked_tree`]), else relative to its directory's
 /// descriptor when the thread's last file was in the same directory.
 pub fn stat(p: &Path) -> io::Result<Stat> {
-    if let Some(t) = crate::input::walked_tree(p) {
+    if let Some(t) = walked_tree(p) {
         let f = t.stat(p)?;
         return Ok(Stat { stamp: f.stamp, regular: f.what.is_none(), id: f.stamp.id() });
     }
@@ -186,7 +210,7 @@ pub fn stat(p: &Path) -> io::Result<Stat> {
 /// what it read with `fstat`), relative to its directory's descriptor as
 /// [`stat`] (a walked file through the walk's checked directories).
 pub fn open(p: &Path) -> io::Result<File> {
-    if let Some(t) = crate::input::walked_tree(p) {
+    if let Some(t) = walked_tree(p) {
         return t.open(p);
     }
     imp::open(p)
