@@ -793,57 +793,16 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
     // current directory (paths are then shown without `./`).
     let here = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.clone() };
     let shown = |p: &Path| -> PathBuf { if dir.as_os_str().is_empty() { p.strip_prefix(".").unwrap_or(p).to_path_buf() } else { p.to_path_buf() } };
-    let rel = |p: &Path| -> Vec<u8> { p.strip_prefix(&here).map(path_bytes).unwrap_or_default() };
-    // The root's last component is never followed through a symbolic link
-    // (a writer of its parent could point it anywhere): one error, not a
-    // walk of another tree nor every file REMOVED.
-    if super::walk::root_is_link(&here) {
-        return Err(Error::Io(format!("root {}: a symbolic link, not the sealed directory; not followed", here.display())));
-    }
-    // A root that is gone or not a directory: one error, checking nothing
-    // (not every file REMOVED).
-    if !std::fs::metadata(&here).is_ok_and(|md| md.is_dir()) {
-        if std::fs::symlink_metadata(&here).is_err() {
-            return Err(Error::Io(super::messages::root_missing(&here.display().to_string(), "--root DIR")));
-        }
-        return Err(Error::Io(format!("root {}: not a directory now; nothing was checked", here.display())));
-    }
-    let walked = walk(&here);
+    let walked = walk_root(&here)?;
     let tree = walked.tree;
-    if tree.dir_id(&here).is_none() {
-        // The root could not be opened as the directory it was (swapped
-        // for a link since the check above, or gone).
-        let why = walked.entries.into_iter().find_map(|w| if let Walked::Error(_, why) = w { Some(why) } else { None });
-        return Err(Error::Io(format!("root {}", why.unwrap_or_else(|| format!("{}: not a directory now", here.display())))));
-    }
     let own = own.and_then(Own::of);
-    // The listed names in the walk's order, merged with the walk.
-    let mut order: Vec<u32> = (0..m.entries.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| walk_order(&m.entries[a as usize].name, &m.entries[b as usize].name));
-    // Each listed file's line, its status set as the walk finds it (`None`
-    // until then).
-    let mut status: Vec<Option<Status>> = vec![None; m.entries.len()];
-    report.files.reserve_exact(m.entries.len());
-    let mut added: Vec<PathBuf> = Vec::new();
-    let mut next = order.iter().peekable();
     let open = |p: &Path| tree.open_regular(p);
-    for w in walked.entries {
-        let p = match &w {
-            Walked::File(p) | Walked::Special(p, _) | Walked::LinkedDir(p) | Walked::Error(p, _) => p.clone(),
-        };
-        let r = rel(&p);
-        // Listed names before this one that the walk did not find.
-        while let Some(&&i) = next.peek() {
-            if walk_order(&m.entries[i as usize].name, &r) == core::cmp::Ordering::Less {
-                next.next();
-            } else {
-                break;
-            }
-        }
-        let listed = next.peek().map(|&&i| i as usize).filter(|&i| m.entries[i].name == r);
-        if listed.is_some() {
-            next.next();
-        }
+    let mut status: Vec<Option<Status>> = vec![None; m.entries.len()];
+    let mut added: Vec<PathBuf> = Vec::new();
+    // The listed names merged with the walk: each listed file's status set
+    // as the walk finds it (`None` until then), the rest added, unexpected
+    // or an error.
+    for (w, listed) in merge_walk(m, &here, walked.entries) {
         match (w, listed) {
             (Walked::File(p), Some(i)) => status[i] = Some(check_one(&mac, &mut check, &p, &m.entries[i], &open)),
             (Walked::File(p), None) => {
@@ -865,14 +824,85 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
             }
         }
     }
+    report.files.reserve_exact(m.entries.len());
     for (e, s) in m.entries.iter().zip(status) {
         let path = dir.join(bytes_path(&e.name));
         // Not found by the walk: gone, or now a directory (entered).
         let s = s.unwrap_or_else(|| if tree.dir_id(&path).is_some() { Status::NotRegular("a directory") } else { Status::Removed });
         report.files.push(FileReport { name: e.name.clone(), path, status: s });
     }
-    // An added file with a removed file's size and, under its nonce,
-    // its tag holds the removed file's content under a new name.
+    let taken = find_renamed(m, &mut report, &added, &tree, &mut |p, e| check_one(&mac, &mut check, p, e, &open) == Status::Ok, &shown);
+    report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| shown(&p)).collect();
+    Ok(report)
+}
+}
+
+/// The walk of a sealed root `here`, or the one error that checks
+/// nothing: the root is a symbolic link (never followed: a writer of its
+/// parent could point it anywhere), gone, or not a directory now (rather
+/// than a walk of another tree, or every file REMOVED).
+fn walk_root(here: &Path) -> Result<super::walk::Walk, Error> {
+    if super::walk::root_is_link(here) {
+        return Err(Error::Io(format!("root {}: a symbolic link, not the sealed directory; not followed", here.display())));
+    }
+    if !std::fs::metadata(here).is_ok_and(|md| md.is_dir()) {
+        if std::fs::symlink_metadata(here).is_err() {
+            return Err(Error::Io(super::messages::root_missing(&here.display().to_string(), "--root DIR")));
+        }
+        return Err(Error::Io(format!("root {}: not a directory now; nothing was checked", here.display())));
+    }
+    let walked = walk(here);
+    if walked.tree.dir_id(here).is_none() {
+        // The root could not be opened as the directory it was (swapped
+        // for a link since the check above, or gone).
+        let why = walked.entries.into_iter().find_map(|w| if let Walked::Error(_, why) = w { Some(why) } else { None });
+        return Err(Error::Io(format!("root {}", why.unwrap_or_else(|| format!("{}: not a directory now", here.display())))));
+    }
+    Ok(walked)
+}
+
+/// The walk's entries under `here`, each with the index of the entry of
+/// `m` that lists it, if one does (the listed names sorted in the walk's
+/// order, and merged with it).
+fn merge_walk(m: &Manifest, here: &Path, entries: Vec<Walked>) -> Vec<(Walked, Option<usize>)> {
+    let rel = |p: &Path| -> Vec<u8> { p.strip_prefix(here).map(path_bytes).unwrap_or_default() };
+    let mut order: Vec<u32> = (0..m.entries.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| walk_order(&m.entries[a as usize].name, &m.entries[b as usize].name));
+    let mut next = order.iter().peekable();
+    let mut out = Vec::with_capacity(entries.len());
+    for w in entries {
+        let r = match &w {
+            Walked::File(p) | Walked::Special(p, _) | Walked::LinkedDir(p) | Walked::Error(p, _) => rel(p),
+        };
+        // Listed names before this one that the walk did not find.
+        while let Some(&&i) = next.peek() {
+            if walk_order(&m.entries[i as usize].name, &r) == core::cmp::Ordering::Less {
+                next.next();
+            } else {
+                break;
+            }
+        }
+        let listed = next.peek().map(|&&i| i as usize).filter(|&i| m.entries[i].name == r);
+        if listed.is_some() {
+            next.next();
+        }
+        out.push((w, listed));
+    }
+    out
+}
+
+/// The removed files found again among the `added` ones: an added file
+/// with a removed file's size and, under its nonce, its tag (`same`) holds
+/// the removed file's content under a new name, and the removed file's
+/// status becomes RENAMED. Which added files were taken so.
+fn find_renamed(
+    m: &Manifest,
+    report: &mut Report,
+    added: &[PathBuf],
+    tree: &Tree,
+    same: &mut dyn FnMut(&Path, &Entry) -> bool,
+    shown: &dyn Fn(&Path) -> PathBuf,
+) -> Vec<bool> {
     let mut taken = vec![false; added.len()];
     let sizes: HashMap<usize, u64> =
         added.iter().enumerate().filter_map(|(j, p)| tree.stat(p).ok().filter(|f| f.what.is_none()).map(|f| (j, f.stamp.len()))).collect();
@@ -884,16 +914,14 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
             if taken[j] || sizes.get(&j) != Some(&e.size) {
                 continue;
             }
-            if check_one(&mac, &mut check, p, e, &open) == Status::Ok {
+            if same(p, e) {
                 taken[j] = true;
                 f.status = Status::Renamed(shown(p));
                 break;
             }
         }
     }
-    report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| shown(&p)).collect();
-    Ok(report)
-}
+    taken
 }
 
 #[cfg(unix)]
