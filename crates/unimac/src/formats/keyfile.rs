@@ -107,6 +107,73 @@ impl core::fmt::Debug for KeyFile {
     }
 }
 
+/// A key file's error at a line and byte (from 1).
+fn at_byte(shown: &str, line: usize, byte: usize, what: &str) -> Error {
+    Error::Invalid(format!("key file {shown}: line {line}, byte {byte}: {what}"))
+}
+
+/// What each line's bytes may not be: a carriage return (CRLF line ends),
+/// a blank at the end of a line.
+fn check_line_ends(lines: &[&[u8]], shown: &str) -> Result<(), Error> {
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(j) = l.iter().position(|&c| c == b'\r') {
+            return Err(at_byte(shown, i + 1, j + 1, "a carriage return; key files end each line with a bare newline"));
+        }
+        if let Some(&c) = l.last() {
+            if c == b' ' || c == b'\t' {
+                return Err(at_byte(shown, i + 1, l.len(), "a blank at the end of the line; key files hold none"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The kind of key the first line names (`name`, after the magic): a MAC
+/// of this build by its name (never `mac-NAME`), or modp.
+fn kind_named(name: &[u8], shown: &str) -> Result<KeyKind, Error> {
+    if name.starts_with(b"mac-") {
+        return Err(at_byte(shown, 1, MAGIC.len() + 2, "the MAC's name with 'mac-'; key files name it without (as 'unimac keygen' writes it)"));
+    }
+    let file_name = core::str::from_utf8(name).map_err(|_| not_key(shown))?;
+    if file_name == KeyKind::Modp.name() {
+        return Ok(KeyKind::Modp);
+    }
+    match macs::find(file_name).filter(|d| d.name == file_name) {
+        Some(d) => Ok(KeyKind::Mac(d)),
+        None => Err(Error::Invalid(format!("key file {shown}: made for '{file_name}', not a MAC of this build"))),
+    }
+}
+
+/// The key of the lower-case hex digits `hexpart`: whole bytes, of a
+/// length `kind` takes (else the error names the MACs of that length).
+fn key_of_hex(kind: KeyKind, hexpart: &[u8], shown: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
+    if !hexpart.len().is_multiple_of(2) {
+        return Err(Error::Invalid(format!(
+            "key file {shown}: odd number of hex digits"
+        )));
+    }
+    let got = hexpart.len() / 2;
+    if !kind.accepts(got) {
+        let others = names_with_key_len(got);
+        let hint = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (the key length of {})", others.join(", "))
+        };
+        return Err(Error::Invalid(format!(
+            "key file {shown}: holds a {got}-byte key{hint}, but {} needs {} bytes",
+            kind.name(),
+            kind.describe_len()
+        )));
+    }
+    let mut key = Zeroizing::new(vec![0u8; got]);
+    let d = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+    for (i, pair) in hexpart.chunks(2).enumerate() {
+        key[i] = (d(pair[0]) << 4) | d(pair[1]);
+    }
+    Ok(key)
+}
+
 fn not_key(shown: &str) -> Error {
     Error::Invalid(format!("key file {shown}: not a key file (expected '{MAGIC} NAME', the key in hex, each on a line)"))
 }
@@ -278,9 +345,7 @@ impl KeyFile {
     /// file's conversion hint then names it).
     fn parse_hinted(text: &[u8], shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
         // Byte by byte, without copies of the key: lines split in place.
-        let at = |line: usize, byte: usize, what: &str| {
-            Error::Invalid(format!("key file {shown}: line {line}, byte {byte}: {what}"))
-        };
+        let at = |line: usize, byte: usize, what: &str| at_byte(shown, line, byte, what);
         let body = text.strip_suffix(b"\n").unwrap_or(text);
         let lines: Vec<&[u8]> = body.split(|&c| c == b'\n').collect();
         let first = lines[0];
@@ -295,35 +360,8 @@ impl KeyFile {
             }
             return Err(not_key(shown));
         };
-        // What each line's bytes may not be: a carriage return (CRLF line
-        // ends), a blank at the end of a line.
-        for (i, l) in lines.iter().enumerate() {
-            if let Some(j) = l.iter().position(|&c| c == b'\r') {
-                return Err(at(i + 1, j + 1, "a carriage return; key files end each line with a bare newline"));
-            }
-            if let Some(&c) = l.last() {
-                if c == b' ' || c == b'\t' {
-                    return Err(at(i + 1, l.len(), "a blank at the end of the line; key files hold none"));
-                }
-            }
-        }
-        let name_at = MAGIC.len() + 2;
-        if name.starts_with(b"mac-") {
-            return Err(at(1, name_at, "the MAC's name with 'mac-'; key files name it without (as 'unimac keygen' writes it)"));
-        }
-        let file_name = core::str::from_utf8(name).map_err(|_| not_key(shown))?;
-        let kind = if file_name == KeyKind::Modp.name() {
-            KeyKind::Modp
-        } else {
-            match macs::find(file_name).filter(|d| d.name == file_name) {
-                Some(d) => KeyKind::Mac(d),
-                None => {
-                    return Err(Error::Invalid(format!(
-                        "key file {shown}: made for '{file_name}', not a MAC of this build"
-                    )))
-                }
-            }
-        };
+        check_line_ends(&lines, shown)?;
+        let kind = kind_named(name, shown)?;
         let hexpart = *lines.get(1).ok_or_else(|| not_key(shown))?;
         if hexpart.is_empty() {
             return Err(not_key(shown));
@@ -349,30 +387,7 @@ impl KeyFile {
         if lines.len() > 3 {
             return Err(at(4, 1, "more lines than a key file holds"));
         }
-        if !hexpart.len().is_multiple_of(2) {
-            return Err(Error::Invalid(format!(
-                "key file {shown}: odd number of hex digits"
-            )));
-        }
-        let got = hexpart.len() / 2;
-        if !kind.accepts(got) {
-            let others = names_with_key_len(got);
-            let hint = if others.is_empty() {
-                String::new()
-            } else {
-                format!(" (the key length of {})", others.join(", "))
-            };
-            return Err(Error::Invalid(format!(
-                "key file {shown}: holds a {got}-byte key{hint}, but {} needs {} bytes",
-                kind.name(),
-                kind.describe_len()
-            )));
-        }
-        let mut key = Zeroizing::new(vec![0u8; got]);
-        let d = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-        for (i, pair) in hexpart.chunks(2).enumerate() {
-            key[i] = (d(pair[0]) << 4) | d(pair[1]);
-        }
+        let key = key_of_hex(kind, hexpart, shown)?;
         Ok(KeyFile {
             kind,
             key,
