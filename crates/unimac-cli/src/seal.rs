@@ -156,7 +156,7 @@ pub fn seal(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result<bo
     // The files' tags under the key for manifest entries (never a check
     // line's key).
     let ek = manifest::entry_key(desc, kf.key());
-    let m = NamedMac::new(desc.name, &ek).map_err(|e| Fail(cite(&e.to_string())))?;
+    let m = NamedMac::of_row(desc, &ek).map_err(|e| Fail(cite(&e.to_string())))?;
     // Big files in stripes on all allowed cores (crate::split).
     let split = SplitMac::new(desc.name, &ek);
     if let (Some(c), Nonces::Counter(first)) = (opts.counter, &mut nonces) {
