@@ -189,7 +189,7 @@ impl Checker {
         let r = if d.one_time {
             registry::OneTimeMac::new(name, key).map(Checker::OneTime)
         } else {
-            NamedMac::new(name, key).map(|m| Checker::Reusable(Box::new(m)))
+            NamedMac::of_row(d, key).map(|m| Checker::Reusable(Box::new(m)))
         };
         r.map_err(|e| Fail(cite(&e.to_string())))
     }
