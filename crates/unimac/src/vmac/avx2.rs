@@ -31,7 +31,8 @@
 //! of NH on the scalar units and gives the vector units only the key
 //! additions: eight `vpaddq` a block store both iterations' sums, and each
 //! 64×64→128 product is then `mov`, `mul` with a memory operand, `add`,
-//! `adc` (inline assembly, [`nh_sums`]). On a Sapphire Rapids-class Xeon,
+//! `adc` (inline assembly, [`nh_sums`]); the L2 step's 16 products per
+//! iteration are inline assembly too ([`poly4_asm`]). On a Sapphire Rapids-class Xeon,
 //! where `vpmuludq` and the scalar `mul` share execution ports, the split
 //! above was 1.2× slower than the scalar loop for VMAC-128, and this 1.04×
 //! faster than it (docs/perf/umac.md, "VMAC-128 without IFMA52 on Intel").
@@ -340,12 +341,112 @@ fn nh_sums_rust(s: &Sums) -> [u128; 2] {
 #[cfg(miri)]
 use nh_sums_rust as nh_sums;
 
+/// A key power `K < 2^127` as the words the products of [`mac`] read:
+/// `[K mod 2^64, K >> 64, 2·(K >> 64)]`.
+type KWords = [u64; 3];
+
+/// The [`KWords`] of `k¹ … k⁴` (`pw[0..4]`), for [`poly4_asm`].
+fn kwords(pw: &[u128; 8]) -> [KWords; 4] {
+    core::array::from_fn(|j| {
+        let k = pw[j];
+        debug_assert!(k < 1 << 127);
+        [k as u64, (k >> 64) as u64, 2 * (k >> 64) as u64]
+    })
+}
+
+/// One term of [`super::dot`]: `acc = [p0, p1, pc, q0, q1, qc]` (the sums
+/// `P` and `Q`, each two words and a carry count) gains `xl·Kl + xh·2Kh`
+/// in `P` and `xh·Kl + xl·Kh` in `Q`: per product `mov`, `mul` with the key
+/// word as memory operand, `add`, `adc`, `adc` (the compiler's version of
+/// [`super::dot`] spent about twice the instructions, on moves, spills and
+/// `setb`).
+#[cfg(not(miri))]
+#[inline(always)]
+fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
+    let (xl, xh) = (x as u64, (x >> 64) as u64);
+    let [p0, p1, pc, q0, q1, qc] = acc;
+    // SAFETY: the loads read words 0..3 of `k` (byte offsets 0, 8, 16):
+    // within the reference. No stack, no memory written; `mul`, `add` and
+    // `adc` need no feature beyond x86-64; the flags are clobbered.
+    unsafe {
+        core::arch::asm!(
+            "mov rax, {xl}",
+            "mul qword ptr [{k}]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "adc {pc}, 0",
+            "mov rax, {xh}",
+            "mul qword ptr [{k}]",
+            "add {q0}, rax",
+            "adc {q1}, rdx",
+            "adc {qc}, 0",
+            "mov rax, {xh}",
+            "mul qword ptr [{k} + 16]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "adc {pc}, 0",
+            "mov rax, {xl}",
+            "mul qword ptr [{k} + 8]",
+            "add {q0}, rax",
+            "adc {q1}, rdx",
+            "adc {qc}, 0",
+            xl = in(reg) xl,
+            xh = in(reg) xh,
+            k = in(reg) k.as_ptr(),
+            p0 = inout(reg) *p0,
+            p1 = inout(reg) *p1,
+            pc = inout(reg) *pc,
+            q0 = inout(reg) *q0,
+            q1 = inout(reg) *q1,
+            qc = inout(reg) *qc,
+            out("rax") _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+}
+
+/// [`super::poly4`] with its products by [`mac`]: the same value (the
+/// same sums `P` and `Q`, the same fold by [`super::dot_finish`]). `None`
+/// for `a` is a message's first quad, where the polynomial starts from
+/// `a = 1` (see `blocks_serial`): its product by `k⁴` is `k⁴` itself,
+/// added to `P` without the four products (the sum `P + Q·2^64`, all the
+/// fold depends on, is the same). Which quad is first is public, so the
+/// branch depends on no secret.
+#[cfg(not(miri))]
+#[inline(always)]
+fn poly4_asm(a: Option<u128>, kw: &[KWords; 4], m: [u128; 4]) -> u128 {
+    let mut acc = [m[3] as u64, (m[3] >> 64) as u64, 0, 0, 0, 0];
+    mac(&mut acc, m[2], &kw[0]);
+    mac(&mut acc, m[1], &kw[1]);
+    mac(&mut acc, m[0], &kw[2]);
+    if let Some(a) = a {
+        mac(&mut acc, a, &kw[3]);
+    } else {
+        let k4 = kw[3][0] as u128 | (kw[3][1] as u128) << 64;
+        let (p, c) = (acc[0] as u128 | (acc[1] as u128) << 64).overflowing_add(k4);
+        (acc[0], acc[1], acc[2]) = (p as u64, (p >> 64) as u64, acc[2] + c as u64);
+    }
+    let [p0, p1, pc, q0, q1, qc] = acc;
+    super::dot_finish((p0 as u128 | (p1 as u128) << 64, pc), (q0 as u128 | (q1 as u128) << 64, qc))
+}
+
+/// Miri runs no inline assembly: there, [`super::poly4`] itself.
+#[cfg(miri)]
+#[inline(always)]
+fn poly4_asm(a: Option<u128>, kw: &[KWords; 4], m: [u128; 4]) -> u128 {
+    let k = |j: usize| kw[j][0] as u128 | (kw[j][1] as u128) << 64;
+    super::poly4(a.unwrap_or(1), &[k(0), k(1), k(2), k(3), 0, 0, 0, 0], m)
+}
+
 /// L1 and L2 of VMAC-128 (both iterations) over whole blocks (`data`, a
 /// multiple of [`BLOCK`] bytes) from the L2 states `a` (any values below
-/// `2^128`): per block the message words plus each iteration's key words
+/// `2^128`; `None` where the polynomial starts, from 1, with at least four
+/// blocks): per block the message words plus each iteration's key words
 /// by eight `vpaddq`, stored to [`Sums`], and NH from there by
 /// [`nh_sums`] on the scalar units; per four blocks one [`super::poly4`]
-/// per iteration with the powers `pw[t] = [k, k², …]` of its poly key, the
+/// per iteration ([`poly4_asm`], its products in inline assembly) with the
+/// powers `pw[t] = [k, k², …]` of its poly key, the
 /// last one to three blocks one lazy Horner step ([`super::poly_step`])
 /// each with the masked poly keys `kp`. The states are returned as those
 /// steps leave them (below `2^128`). Panics if the evidence `p` lacks AVX2
@@ -357,7 +458,7 @@ pub(crate) fn blocks128(
     data: &[u8],
     kp: &[u128; 2],
     pw: &[[u128; 8]; 2],
-    a: [u128; 2],
+    a: Option<[u128; 2]>,
 ) -> [u128; 2] {
     assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
     assert!(p.avx2_fma(), "the AVX2 VHASH kernel needs AVX2 and FMA evidence");
@@ -377,7 +478,7 @@ unsafe fn blocks128_avx2(
     data: &[u8],
     kp: &[u128; 2],
     pw: &[[u128; 8]; 2],
-    mut a: [u128; 2],
+    a: Option<[u128; 2]>,
 ) -> [u128; 2] {
     const M126: u128 = super::M126;
     let kptr = key.as_ptr();
@@ -404,14 +505,20 @@ unsafe fn blocks128_avx2(
         }
         nh_sums(&s)
     };
+    let mut kw = [kwords(&pw[0]), kwords(&pw[1])];
     let mut quads = data.chunks_exact(QUAD);
+    // `None`: the polynomial starts here, from 1 (public: no secret).
+    let mut start = a.is_none();
+    let mut a = a.unwrap_or([1, 1]);
     for q in quads.by_ref() {
         let [y0, z0] = nh(&q[..BLOCK]);
         let [y1, z1] = nh(&q[BLOCK..2 * BLOCK]);
         let [y2, z2] = nh(&q[2 * BLOCK..3 * BLOCK]);
         let [y3, z3] = nh(&q[3 * BLOCK..]);
-        a[0] = super::poly4(a[0], &pw[0], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
-        a[1] = super::poly4(a[1], &pw[1], [z0 & M126, z1 & M126, z2 & M126, z3 & M126]);
+        let (a0, a1) = if start { (None, None) } else { (Some(a[0]), Some(a[1])) };
+        start = false;
+        a[0] = poly4_asm(a0, &kw[0], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
+        a[1] = poly4_asm(a1, &kw[1], [z0 & M126, z1 & M126, z2 & M126, z3 & M126]);
     }
     for b in quads.remainder().chunks_exact(BLOCK) {
         let [y, z] = nh(b);
@@ -419,6 +526,7 @@ unsafe fn blocks128_avx2(
         a[1] = super::poly_step(a[1], kp[1], z & M126);
     }
     s.0.zeroize();
+    kw.zeroize();
     a
 }
 
@@ -524,6 +632,47 @@ mod tests {
         assert_eq!(n, 4000);
     }
 
+    /// The L2 step by [`super::poly4_asm`] against the portable
+    /// [`super::super::poly4`]: the same value (not only congruent) for
+    /// random keys below `2^127`, messages below `2^126` and states below
+    /// `2^128`, and at the extremes: every word at its largest (so every
+    /// sum and carry at its bound), zeros, and the state 1 of a message's
+    /// first quad, also by the shortcut `a·k⁴ = k⁴` (`None`).
+    #[test]
+    fn poly4_asm_matches_poly4() {
+        const M126: u128 = (1 << 126) - 1;
+        const K127: u128 = (1 << 127) - 1;
+        let mut r = super::super::tests::rng();
+        let (mut n, mut from_one) = (0, 0);
+        for case in 0..20_000 {
+            let pick = |r: &mut rand::rngs::StdRng, top: u128| match (case / 7) % 5 {
+                0 | 1 => r.gen::<u128>() & top,
+                2 => top,
+                3 => top - r.gen_range(0..4u128),
+                _ => if r.gen() { top } else { r.gen_range(0..4u128) },
+            };
+            let mut pw = [0u128; 8];
+            pw.iter_mut().for_each(|k| *k = pick(&mut r, K127));
+            let m: [u128; 4] = core::array::from_fn(|_| pick(&mut r, M126));
+            let a = match case % 7 {
+                0 => 1,
+                1 => u128::MAX,
+                2 => 0,
+                3 => (1 << 127) + r.gen_range(0..1u128 << 72),
+                _ => r.gen(),
+            };
+            let kw = super::kwords(&pw);
+            let want = super::super::poly4(a, &pw, m);
+            assert_eq!(super::poly4_asm(Some(a), &kw, m), want, "case {case}: a {a:#x}, m {m:x?}, k {pw:x?}");
+            if a == 1 {
+                assert_eq!(super::poly4_asm(None, &kw, m), want, "case {case}: from 1, m {m:x?}, k {pw:x?}");
+                from_one += 1;
+            }
+            n += 1;
+        }
+        assert_eq!((n, from_one), (20_000, 2858));
+    }
+
     /// Without the evidence the entry point refuses to run.
     #[test]
     #[should_panic(expected = "AVX2 VHASH kernel needs")]
@@ -535,6 +684,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "AVX2 VHASH kernel needs")]
     fn block_loop_refuses_without_evidence() {
-        let _ = super::blocks128(Platform::portable(), &[0; KEY_WORDS], &[0; BLOCK], &[0; 2], &[[0; 8]; 2], [0; 2]);
+        let _ = super::blocks128(Platform::portable(), &[0; KEY_WORDS], &[0; BLOCK], &[0; 2], &[[0; 8]; 2], Some([0; 2]));
     }
 }

@@ -382,7 +382,14 @@ fn dot<const N: usize>(terms: [(u128, u128); N], c: u128) -> u128 {
         p = add192(add192(p, mul(xl, kl)), mul(xh, 2 * kh));
         q = add192(add192(q, mul(xh, kl)), mul(xl, kh));
     }
-    let ((p, pc), (q, qc)) = (p, q);
+    dot_finish(p, q)
+}
+
+/// The end of [`dot`]: `P + Q·2^64` from the two 192-bit sums (each a
+/// `u128` and a carry count), folded once at bit 127. The result depends
+/// on that sum alone.
+#[inline(always)]
+fn dot_finish((p, pc): (u128, u64), (q, qc): (u128, u64)) -> u128 {
     let (lo, c) = p.overflowing_add(q << 64);
     let hi = (q >> 64) + pc as u128 + c as u128 + ((qc as u128) << 64);
     (lo & P127) + (lo >> 127) + 2 * hi
@@ -495,6 +502,9 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     {
         data = ifma_groups(k, p, data);
     }
+    // Whether the polynomial starts with this run's first four blocks.
+    #[cfg(target_arch = "x86_64")]
+    let start = p.blocks == 0 && data.len() >= 4 * BLOCK;
     if p.blocks == 0 {
         if data.is_empty() {
             return;
@@ -511,8 +521,10 @@ fn blocks_serial(k: &VmacKey, p: &mut Poly, data: &[u8]) {
     p.blocks += (data.len() / BLOCK) as u64;
     #[cfg(target_arch = "x86_64")]
     if k.backend == Backend::Avx2 && k.iters == 2 {
-        // VMAC-128: every whole block on the AVX2 backend's block loop.
-        p.a = avx2::blocks128(k.platform, nhk, data, &k.poly, &k.powers, p.a);
+        // VMAC-128: every whole block on the AVX2 backend's block loop
+        // (`None`: from the start, where `a·k⁴ = k⁴` needs no products).
+        let a = if start { None } else { Some(p.a) };
+        p.a = avx2::blocks128(k.platform, nhk, data, &k.poly, &k.powers, a);
         return;
     }
     #[cfg(target_arch = "x86_64")]
