@@ -109,6 +109,27 @@ unsafe fn sums8(acc: &[__m256i; 8]) -> __m256i {
     }
 }
 
+/// Two outputs' words of eight blocks from their accumulators `a0`, `a1`
+/// ([`sums8z`] of each), interleaved in block order (w0 w1 of the first
+/// block, then of the next, …) and stored as 64 bytes at `dst` at once.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX2, and `dst` must be valid for
+/// writing 64 bytes.
+#[inline(always)]
+unsafe fn store8x2(a0: &[__m512i; 8], a1: &[__m512i; 8], dst: *mut u8) {
+    // SAFETY: register-only AVX-512F and AVX2 instructions (the caller
+    // guarantees both), then two 32-byte stores within the caller's 64
+    // bytes at `dst`.
+    unsafe {
+        let (r0, r1) = (sums8z(a0), sums8z(a1));
+        let lo = _mm256_unpacklo_epi32(r0, r1); // blocks 0,1 | 4,5
+        let hi = _mm256_unpackhi_epi32(r0, r1); // blocks 2,3 | 6,7
+        _mm256_storeu_si256(dst as *mut __m256i, _mm256_permute2x128_si256::<0x20>(lo, hi));
+        _mm256_storeu_si256(dst.add(32) as *mut __m256i, _mm256_permute2x128_si256::<0x31>(lo, hi));
+    }
+}
+
 /// The 8 lane sums of each of eight 512-bit accumulators, in block order
 /// (mod 2^64), by a three-step transpose-and-add; then reduced.
 ///
@@ -206,17 +227,9 @@ fn mmh32_n<const N: usize>(key: &[u32], blocks: &[u8], out: &mut [u8]) {
                 block!(b + l, acc, l);
             }
             if N == 2 {
-                // Interleave the two outputs' words (block order: w0 w1 of
-                // block b, then of b+1, …) and store all 64 bytes at once.
-                // SAFETY: this function has AVX-512F and AVX2.
-                let (r0, r1) = unsafe { (sums8z(&acc[0]), sums8z(&acc[N - 1])) };
-                let lo = _mm256_unpacklo_epi32(r0, r1); // blocks 0,1 | 4,5
-                let hi = _mm256_unpackhi_epi32(r0, r1); // blocks 2,3 | 6,7
-                // SAFETY: blocks b..b+8 exist, so out has 64 bytes at 8b.
-                unsafe {
-                    _mm256_storeu_si256(op.add(b * 8) as *mut __m256i, _mm256_permute2x128_si256::<0x20>(lo, hi));
-                    _mm256_storeu_si256(op.add(b * 8 + 32) as *mut __m256i, _mm256_permute2x128_si256::<0x31>(lo, hi));
-                }
+                // SAFETY: this function has AVX-512F and AVX2; blocks
+                // b..b+8 exist, so `out` has 64 bytes at 8b (N = 2).
+                unsafe { store8x2(&acc[0], &acc[N - 1], op.add(b * 8)) };
             } else {
                 for (j, a) in acc.iter().enumerate() {
                     // SAFETY: this function has AVX-512F and AVX2; blocks b..b+8
