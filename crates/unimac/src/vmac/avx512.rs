@@ -99,7 +99,6 @@ unsafe fn groups<const N: usize>(
     // addition), not set up for the whole kernel.
     let k = |w: usize| _mm512_set1_epi64(key[w] as i64);
     let m52 = _mm512_set1_epi64(M52 as i64);
-    let m23 = _mm512_set1_epi64(M23 as i64);
     let m22 = _mm512_set1_epi64((1 << 22) - 1);
     let z = _mm512_setzero_si512();
     let limbs = |x: u128| [x as u64 & M52, (x >> 52) as u64 & M52, (x >> 104) as u64];
@@ -112,31 +111,9 @@ unsafe fn groups<const N: usize>(
     // NH of the group at `p`, per iteration, mod 2^126 in 52-bit limbs.
     // (Macros, not closures: a closure called twice is not inlined.)
     macro_rules! nh { ($p:expr) => {{ let p: *const u8 = $p;
-        // wv[w]: word w of the eight blocks, lane b = block b.
-        let mut wv = [z; 16];
-        for h in 0..2 {
-            // SAFETY: bytes [128 b + 64 h, 128 b + 64 h + 64) for b < 8,
-            // h < 2 lie within the group's GROUP = 1024 bytes at `p`.
-            let r: [__m512i; 8] =
-                core::array::from_fn(|b| unsafe { _mm512_loadu_si512(p.add(BLOCK * b + 64 * h) as *const _) });
-            // 128-bit chunk c of te[i] holds words 2c of rows 2i, 2i+1; of
-            // to[i] words 2c + 1.
-            let te: [__m512i; 4] = core::array::from_fn(|i| _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]));
-            let to: [__m512i; 4] = core::array::from_fn(|i| _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]));
-            for (t, first) in [(&te, 0usize), (&to, 1)] {
-                // Chunks (0, 2) and (1, 3): words {first, first + 4} and
-                // {first + 2, first + 6} of rows 0..4 and of rows 4..8.
-                let ua = _mm512_shuffle_i64x2::<0x88>(t[0], t[1]);
-                let ub = _mm512_shuffle_i64x2::<0xDD>(t[0], t[1]);
-                let va = _mm512_shuffle_i64x2::<0x88>(t[2], t[3]);
-                let vb = _mm512_shuffle_i64x2::<0xDD>(t[2], t[3]);
-                let w0 = 8 * h + first;
-                wv[w0] = _mm512_shuffle_i64x2::<0x88>(ua, va);
-                wv[w0 + 4] = _mm512_shuffle_i64x2::<0xDD>(ua, va);
-                wv[w0 + 2] = _mm512_shuffle_i64x2::<0x88>(ub, vb);
-                wv[w0 + 6] = _mm512_shuffle_i64x2::<0xDD>(ub, vb);
-            }
-        }
+        // SAFETY: this function has AVX-512F; the group's GROUP = 1024
+        // bytes at `p` are in bounds (each caller passes a whole group).
+        let wv = unsafe { words(p) };
         // Per iteration t the seven products' halves, each in an
         // accumulator of its own (`c0`; `c1` in 1..4; `c2` in 4..7), and for
         // one iteration split over even and odd j: no chain of dependent
@@ -173,10 +150,130 @@ unsafe fn groups<const N: usize>(
         })
     }};
     }
-    // H·K + m (see the function's comment): every product from zero,
-    // summed per column (short chains).
-    macro_rules! step { ($h:expr, $k:expr, $m:expr) => {{
-        let ([h0, h1, h2], [k0, k1, k2], [m0, m1, m2]): ([__m512i; 3], [__m512i; 3], [__m512i; 3]) = ($h, $k, $m);
+    let mut groups = data.chunks_exact(GROUP);
+    let first = groups.next().expect("at least one group");
+    let mut h: [[__m512i; 3]; N] = nh!(first.as_ptr());
+    // With more than one group, lane 7 of the first takes `start` (limbs
+    // below 2^52, 2^52, 2^23), then one carry pass: h0, h1 < 2^52,
+    // h2 < 2^24 + 2. With one, `start` is added at the end (off the chain).
+    let single = groups.len() == 0;
+    if !single {
+        for t in 0..N {
+            // SAFETY: this function has AVX-512F.
+            h[t] = unsafe { add_start(h[t], start[t]) };
+        }
+    }
+    for g in groups {
+        let m: [[__m512i; 3]; N] = nh!(g.as_ptr());
+        for t in 0..N {
+            // SAFETY: this function has AVX-512F and IFMA52.
+            h[t] = unsafe { step(h[t], k8[t], m[t]) };
+        }
+    }
+    // SAFETY: this function has AVX-512F and IFMA52.
+    core::array::from_fn(|t| unsafe { join(h[t], kl[t], start[t], single) })
+}
+
+/// The join of one iteration's lanes `h`: lane `b` times `k^(7−b)` (`kl`;
+/// one more [`step`], `m = 0`), then the lanes summed per limb
+/// (`s0, s1 < 2^55`, `s2 < 2^37`) and assembled; with a `single` group,
+/// folded once and `start` added.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA52.
+#[inline(always)]
+unsafe fn join(h: [__m512i; 3], kl: [__m512i; 3], start: u128, single: bool) -> u128 {
+    // SAFETY: register-only AVX-512F and IFMA52 instructions; the caller
+    // guarantees both.
+    let [x0, x1, x2] = unsafe { step(h, kl, [_mm512_setzero_si512(); 3]) };
+    // SAFETY: as above.
+    let [s0, s1, s2] = [x0, x1, x2].map(|x| unsafe { _mm512_reduce_add_epi64(x) } as u64);
+    // s2·2^104 ≡ (s2 mod 2^23)·2^104 + (s2 >> 23): the sum v is below
+    // 2^55 + 2^107 + 2^127 + 2^14; folded once at bit 127, below
+    // 2^127 + 1, plus `start < p127` with one group, below 2^128.
+    let v = s0 as u128 + ((s1 as u128) << 52) + (((s2 & M23) as u128) << 104) + (s2 >> 23) as u128;
+    if single {
+        (v & super::P127) + (v >> 127) + start
+    } else {
+        v
+    }
+}
+
+/// `h` (a group's NH, limbs below `2^52`, `2^52`, `2^22`) with `start`
+/// (below `2^128`) added in lane 7, then one carry pass: `h0, h1 < 2^52`,
+/// `h2 < 2^24 + 2`.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn add_start(h: [__m512i; 3], start: u128) -> [__m512i; 3] {
+    let limbs = [start as u64 & M52, (start >> 52) as u64 & M52, (start >> 104) as u64];
+    // SAFETY: register-only AVX-512F instructions; the caller guarantees
+    // the feature.
+    unsafe {
+        let m52 = _mm512_set1_epi64(M52 as i64);
+        let s = limbs.map(|x| _mm512_set_epi64(x as i64, 0, 0, 0, 0, 0, 0, 0));
+        let l0 = _mm512_add_epi64(h[0], s[0]);
+        let l1 = _mm512_add_epi64(_mm512_add_epi64(h[1], s[1]), _mm512_srli_epi64::<52>(l0));
+        let l2 = _mm512_add_epi64(_mm512_add_epi64(h[2], s[2]), _mm512_srli_epi64::<52>(l1));
+        [_mm512_and_si512(l0, m52), _mm512_and_si512(l1, m52), l2]
+    }
+}
+
+/// The sixteen words of the eight blocks of the group at `p`, one vector
+/// each: `wv[w]` holds word `w`, lane `b` of block `b` (two 8×8 transposes
+/// of 64-bit words by `vpunpck{l,h}qdq` and `vshufi64x2`).
+///
+/// # Safety
+/// The CPU must support AVX-512F, and `p` must be valid for reading
+/// [`GROUP`] bytes.
+#[inline(always)]
+unsafe fn words(p: *const u8) -> [__m512i; 16] {
+    // SAFETY: register-only AVX-512F instructions (the caller guarantees
+    // the feature) and the loads below.
+    unsafe {
+        let mut wv = [_mm512_setzero_si512(); 16];
+        for h in 0..2 {
+            // Bytes [128 b + 64 h, 128 b + 64 h + 64) for b < 8, h < 2 lie
+            // within the group's GROUP = 1024 bytes at `p`.
+            let r: [__m512i; 8] = core::array::from_fn(|b| _mm512_loadu_si512(p.add(BLOCK * b + 64 * h) as *const _));
+            // 128-bit chunk c of te[i] holds words 2c of rows 2i, 2i+1; of
+            // to[i] words 2c + 1.
+            let te: [__m512i; 4] = core::array::from_fn(|i| _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]));
+            let to: [__m512i; 4] = core::array::from_fn(|i| _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]));
+            for (t, first) in [(&te, 0usize), (&to, 1)] {
+                // Chunks (0, 2) and (1, 3): words {first, first + 4} and
+                // {first + 2, first + 6} of rows 0..4 and of rows 4..8.
+                let ua = _mm512_shuffle_i64x2::<0x88>(t[0], t[1]);
+                let ub = _mm512_shuffle_i64x2::<0xDD>(t[0], t[1]);
+                let va = _mm512_shuffle_i64x2::<0x88>(t[2], t[3]);
+                let vb = _mm512_shuffle_i64x2::<0xDD>(t[2], t[3]);
+                let w0 = 8 * h + first;
+                wv[w0] = _mm512_shuffle_i64x2::<0x88>(ua, va);
+                wv[w0 + 4] = _mm512_shuffle_i64x2::<0xDD>(ua, va);
+                wv[w0 + 2] = _mm512_shuffle_i64x2::<0x88>(ub, vb);
+                wv[w0 + 6] = _mm512_shuffle_i64x2::<0xDD>(ub, vb);
+            }
+        }
+        wv
+    }
+}
+
+/// `H·K + m` in 52-bit limbs (see [`groups`]' comment): every product
+/// from zero, summed per column (short chains).
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA52.
+#[inline(always)]
+unsafe fn step(h: [__m512i; 3], k: [__m512i; 3], m: [__m512i; 3]) -> [__m512i; 3] {
+    // SAFETY: register-only AVX-512F and IFMA52 instructions; the caller
+    // guarantees both.
+    unsafe {
+        let ([h0, h1, h2], [k0, k1, k2], [m0, m1, m2]) = (h, k, m);
+        let z = _mm512_setzero_si512();
+        let m52 = _mm512_set1_epi64(M52 as i64);
+        let m23 = _mm512_set1_epi64(M23 as i64);
+        let add = |x, y| _mm512_add_epi64(x, y);
         let lo = |x, y| _mm512_madd52lo_epu64(z, x, y);
         let hi = |x, y| _mm512_madd52hi_epu64(z, x, y);
         let col0 = lo(h0, k0);
@@ -189,54 +286,11 @@ unsafe fn groups<const N: usize>(
             add(add(col0, m0), _mm512_srli_epi64::<23>(col2)),
             add(_mm512_slli_epi64::<29>(_mm512_and_si512(col3, m23)), _mm512_slli_epi64::<6>(col5)),
         );
-        let l1 = add(
-            add(col1, m1),
-            add(_mm512_srli_epi64::<23>(col3), _mm512_slli_epi64::<29>(_mm512_and_si512(col4, m23))),
-        );
+        let l1 = add(add(col1, m1), add(_mm512_srli_epi64::<23>(col3), _mm512_slli_epi64::<29>(_mm512_and_si512(col4, m23))));
         let l2 = add(add(_mm512_and_si512(col2, m23), m2), _mm512_srli_epi64::<23>(col4));
         let l1 = add(l1, _mm512_srli_epi64::<52>(l0));
         [_mm512_and_si512(l0, m52), _mm512_and_si512(l1, m52), add(l2, _mm512_srli_epi64::<52>(l1))]
-    }};
     }
-    let mut groups = data.chunks_exact(GROUP);
-    let first = groups.next().expect("at least one group");
-    let mut h: [[__m512i; 3]; N] = nh!(first.as_ptr());
-    // With more than one group, lane 7 of the first takes `start` (limbs
-    // below 2^52, 2^52, 2^23), then one carry pass: h0, h1 < 2^52,
-    // h2 < 2^24 + 2. With one, `start` is added at the end (off the chain).
-    let single = groups.len() == 0;
-    if !single {
-        for t in 0..N {
-            let s = limbs(start[t]).map(|x| _mm512_set_epi64(x as i64, 0, 0, 0, 0, 0, 0, 0));
-            let l0 = add(h[t][0], s[0]);
-            let l1 = add(add(h[t][1], s[1]), _mm512_srli_epi64::<52>(l0));
-            let l2 = add(add(h[t][2], s[2]), _mm512_srli_epi64::<52>(l1));
-            h[t] = [_mm512_and_si512(l0, m52), _mm512_and_si512(l1, m52), l2];
-        }
-    }
-    for g in groups {
-        let m: [[__m512i; 3]; N] = nh!(g.as_ptr());
-        for t in 0..N {
-            h[t] = step!(h[t], k8[t], m[t]);
-        }
-    }
-    // The join: lane b times k^(7−b) (one more step, m = 0), then the lanes
-    // summed per limb: s0, s1 < 2^55, s2 < 2^37.
-    core::array::from_fn(|t| {
-        let [x0, x1, x2] = step!(h[t], kl[t], [z; 3]);
-        let s0 = _mm512_reduce_add_epi64(x0) as u64;
-        let s1 = _mm512_reduce_add_epi64(x1) as u64;
-        let s2 = _mm512_reduce_add_epi64(x2) as u64;
-        // s2·2^104 ≡ (s2 mod 2^23)·2^104 + (s2 >> 23): the sum v is below
-        // 2^55 + 2^107 + 2^127 + 2^14; folded once at bit 127, below
-        // 2^127 + 1, plus `start < p127` with one group, below 2^128.
-        let v = s0 as u128 + ((s1 as u128) << 52) + (((s2 & M23) as u128) << 104) + (s2 >> 23) as u128;
-        if single {
-            (v & super::P127) + (v >> 127) + start[t]
-        } else {
-            v
-        }
-    })
 }
 
 #[cfg(test)]
