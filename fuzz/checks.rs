@@ -9,12 +9,13 @@
 
 #![allow(dead_code)]
 
+use unimac::unstable::prelude::*;
 use num_bigint::{BigInt, BigUint};
 use unimac::platform::{Feature, Platform};
-use unimac::macs::{self, Framing, MacDesc};
-use unimac::registry::{self, KeySpec, NamedMac, OneTimeMac, Params};
+use unimac::unstable::macs::{self, Framing, MacDesc};
+use unimac::unstable::registry::{self, KeySpec, NamedMac, OneTimeMac, Params};
 use unimac::{Absorb, Error};
-use unimac::square::{self, Variant};
+use unimac::unstable::square::{self, Variant};
 
 /// A target's check.
 pub type Check = fn(&[u8]);
@@ -489,7 +490,7 @@ impl KernelCase {
 
 /// hash127, padded and raw, one-shot and streamed, and the default dispatch.
 fn kernels_hash127(c: &KernelCase) {
-    use unimac::hash127::{self, Hash127, Key};
+    use unimac::unstable::hash127::{self, Hash127, Key};
     let (platform, portable, msg) = (c.platform, c.portable, &c.msg);
     let k = Key::new(c.key[..32].try_into().expect("32 bytes"));
     for pad in [true, false] {
@@ -512,7 +513,7 @@ fn kernels_hash127(c: &KernelCase) {
 
 /// MMH with 1 to 4 outputs and NMH, on the message's whole blocks.
 fn kernels_mmh(c: &KernelCase) {
-    use unimac::mmh::{Mmh32, Nmh32, BLOCK32};
+    use unimac::unstable::mmh::{Mmh32, Nmh32, BLOCK32};
     let (platform, portable, key) = (c.platform, c.portable, &c.key);
     let whole = c.msg.len() / BLOCK32 * BLOCK32;
     let blocks = &c.msg[..whole];
@@ -533,7 +534,7 @@ fn kernels_mmh(c: &KernelCase) {
 
 /// Shoup's eval64, division64 and gdivision64, one-shot and streamed.
 fn kernels_shoup64(c: &KernelCase) {
-    use unimac::shoup::{Hasher, Kind};
+    use unimac::unstable::shoup::{Hasher, Kind};
     let (platform, msg) = (c.platform, &c.msg);
     let kind = [Kind::Eval64, Kind::Division64, Kind::GDivision64][usize::from(c.sel) % 3];
     let k: [u8; 8] = c.key[..8].try_into().expect("8 bytes");
@@ -549,7 +550,7 @@ fn kernels_shoup64(c: &KernelCase) {
 
 /// eval128, one-shot and streamed.
 fn kernels_eval128(c: &KernelCase) {
-    use unimac::shoup::eval128::Eval128;
+    use unimac::unstable::shoup::eval128::Eval128;
     let (platform, msg) = (c.platform, &c.msg);
     let k: [u8; 16] = c.key[..16].try_into().expect("16 bytes");
     let mut p = Eval128::new_on(c.portable, &k);
@@ -616,8 +617,8 @@ fn kernels_vmac(c: &KernelCase) {
 
 /// modp's reduction under one secret prime per process.
 fn kernels_modp(c: &KernelCase) {
-    static PRIME: std::sync::OnceLock<unimac::modp::SecretPrime> = std::sync::OnceLock::new();
-    let sp = PRIME.get_or_init(|| unimac::modp::SecretPrime::generate().expect("OS random generator"));
+    static PRIME: std::sync::OnceLock<unimac::unstable::modp::SecretPrime> = std::sync::OnceLock::new();
+    let sp = PRIME.get_or_init(|| unimac::unstable::modp::SecretPrime::generate().expect("OS random generator"));
     let (platform, msg) = (c.platform, &c.msg);
     assert_eq!(sp.reduce_on(platform, msg), sp.reduce_on(c.portable, msg), "modp {platform:?} len {}", msg.len());
 }
@@ -644,8 +645,8 @@ pub fn vectors(data: &[u8]) {
 /// of an edited stream is a prefix of the payload ending at a chunk
 /// boundary, and all of it only if the stream verifies whole.
 pub fn stream(data: &[u8]) {
-    use unimac::formats::keyfile::{KeyFile, KeyKind};
-    use unimac::formats::stream::{Receiver, Sender};
+    use unimac::unstable::formats::keyfile::{KeyFile, KeyKind};
+    use unimac::unstable::formats::stream::{Receiver, Sender};
     const CHUNK: usize = 32;
     let mut inp = Input(data);
     let mode = inp.byte();

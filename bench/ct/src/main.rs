@@ -12,7 +12,7 @@
 use dudect_bencher::rand::seq::SliceRandom;
 use dudect_bencher::rand::{Rng, RngCore};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
-use unimac::registry::{self, NamedMac, Params};
+use unimac::unstable::registry::{self, NamedMac, Params};
 
 /// Samples per test and run.
 const N: usize = 100_000;
@@ -60,11 +60,11 @@ fn keys_op<T>(runner: &mut CtRunner, rng: &mut BenchRng, op: &dyn Fn(&[u8]) -> T
 /// (the registry serves that one-time name only to `OneTimeMac` and known
 /// answers).
 fn hash127_keys(runner: &mut CtRunner, rng: &mut BenchRng, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
-    keys_op(runner, rng, &|k| unimac::hash127::hash127(&hash127_key(k), &MSG), left, right)
+    keys_op(runner, rng, &|k| unimac::unstable::hash127::hash127(&hash127_key(k), &MSG), left, right)
 }
 
-fn hash127_key(k: &[u8]) -> unimac::hash127::Key {
-    unimac::hash127::Key::new(k.try_into().expect("a 32-byte hash127 key"))
+fn hash127_key(k: &[u8]) -> unimac::unstable::hash127::Key {
+    unimac::unstable::hash127::Key::new(k.try_into().expect("a 32-byte hash127 key"))
 }
 
 /// Keys per class in a [`pool`].
@@ -106,7 +106,7 @@ fn keyed_pool(runner: &mut CtRunner, rng: &mut BenchRng, name: &str, left: &dyn 
 /// [`pool`] of hash127 keys (`hash127::Key::new`, powers of `r` expanded),
 /// timing `hash127::hash127` on MSG.
 fn hash127_pool(runner: &mut CtRunner, rng: &mut BenchRng, left: &dyn Fn(&mut BenchRng) -> Vec<u8>, right: &dyn Fn(&mut BenchRng) -> Vec<u8>) {
-    pool(runner, rng, &hash127_key, &|k| unimac::hash127::hash127(k, &MSG), left, right)
+    pool(runner, rng, &hash127_key, &|k| unimac::unstable::hash127::hash127(k, &MSG), left, right)
 }
 
 fn r_low(rng: &mut BenchRng) -> Vec<u8> {
@@ -252,7 +252,7 @@ fn hash127_control(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// division64: a key `g` whose minimal polynomial has degree 1 (`g = 1`,
 /// in the prime subfield) vs a random `g` (degree 64 but for a 2^-32 chance).
 fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
-    assert_eq!(unimac::hazmat::shoup::minpoly::berlekamp_massey(1).degree, 1);
+    assert_eq!(unimac::unstable::hazmat::shoup::minpoly::berlekamp_massey(1).degree, 1);
     let len = registry::lookup("division64").expect("name").info.key.default_len().expect("fixed");
     let low = move |rng: &mut BenchRng| {
         let mut k = random(rng, len);
@@ -262,7 +262,7 @@ fn division64_minpoly_degree(runner: &mut CtRunner, rng: &mut BenchRng) {
     let full = move |rng: &mut BenchRng| loop {
         let k = random(rng, len);
         let g = u64::from_le_bytes(k[..8].try_into().expect("8 bytes"));
-        if unimac::hazmat::shoup::minpoly::berlekamp_massey(g).degree == 64 {
+        if unimac::unstable::hazmat::shoup::minpoly::berlekamp_massey(g).degree == 64 {
             return k;
         }
     };
@@ -325,7 +325,7 @@ const WORDS: usize = 32;
 /// (`m ≥ 2^64 − 2^32`) vs uniformly random words (marked with probability
 /// 2^-32), the key and the start value random in both classes.
 fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::hazmat::umac::poly::{poly64_step, MASK64, P64};
+    use unimac::unstable::hazmat::umac::poly::{poly64_step, MASK64, P64};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();
@@ -342,7 +342,7 @@ fn umac_poly64_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
 /// As [`umac_poly64_marker`] for POLY128 (messages over 16 MiB):
 /// `m ≥ 2^128 − 2^96` vs uniformly random words.
 fn umac_poly128_marker(runner: &mut CtRunner, rng: &mut BenchRng) {
-    use unimac::hazmat::umac::poly::{poly128_step, MASK128, P128};
+    use unimac::unstable::hazmat::umac::poly::{poly128_step, MASK128, P128};
     let mut inputs = Vec::with_capacity(N);
     for _ in 0..N {
         let marked = rng.gen::<bool>();

@@ -20,13 +20,14 @@
 //! `UNIMAC_BENCH_QUICK=1` (or the hidden `--quick`) cuts the repetitions to
 //! a few milliseconds per cell, for tests.
 
+use unimac::unstable::prelude::*;
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
 
 use hmac::Mac;
-use unimac::registry;
+use unimac::unstable::registry;
 
 use crate::clock::{cpu_model, Clock};
 use crate::table::{self, fill, size_label, Runner};
@@ -628,9 +629,9 @@ fn paper_square(bench: &Bench, o: &mut String, table: u32, bits: usize, paper: [
          Paper: ARM7 assembly, 96-bit output, {bits}-bit ({bytes}-byte) input block, cycles per \
          block (given in cycles; HMAC-SHA1 \"4000+\"/\"2000\" is the paper's estimate). Now: cycles \
          per block with the key set up once, one block per call and 64 blocks per call (as the \
-         tree hashes them; c/B and x from this column); MMH is `unimac::mmh::Mmh32` with 3 \
+         tree hashes them; c/B and x from this column); MMH is `unimac::unstable::mmh::Mmh32` with 3 \
          outputs (`mmh32x3`, 96-bit output) on its 128-byte block, its cycles scaled by \
-         {bytes}/128; SQH1 `sqh96-asm2`, SQH2 `sqh96-e` (`unimac::square::BlockKey`) with a \
+         {bytes}/128; SQH1 `sqh96-asm2`, SQH2 `sqh96-e` (`unimac::unstable::square::BlockKey`) with a \
          key as long as the block; HMAC-SHA1 RustCrypto `hmac` + `sha1` over one block.\n\n\
          | function | paper ARM7 cycles | paper c/B | now | now cycles, 1 block | now cycles, x64 | now c/B | x |\n\
          |---|---:|---:|---|---:|---:|---:|---:|\n"
@@ -643,7 +644,7 @@ fn paper_square(bench: &Bench, o: &mut String, table: u32, bits: usize, paper: [
         Ok((one, many))
     };
     let mut rows: Vec<(&str, &str, (f64, f64))> = Vec::new();
-    let mmh = unimac::mmh::Mmh32::new(3, &key[..136])?;
+    let mmh = unimac::unstable::mmh::Mmh32::new(3, &key[..136])?;
     let mut out = vec![0u8; 64 * 12];
     let (one, many) = per_block(
         &mut |b: &[u8]| mmh.hash_blocks(b, &mut out[..b.len() / 128 * 12]),
@@ -652,14 +653,14 @@ fn paper_square(bench: &Bench, o: &mut String, table: u32, bits: usize, paper: [
     let scale = bytes as f64 / 128.0;
     rows.push(("MMH", "mmh32x3", (one * scale, many * scale)));
     for (what, name, variant) in [
-        ("SQH1", "sqh96-asm2", unimac::square::Variant::Asm2),
+        ("SQH1", "sqh96-asm2", unimac::unstable::square::Variant::Asm2),
         (
             "SQH2 (some carries dropped)",
             "sqh96-e",
-            unimac::square::Variant::E,
+            unimac::unstable::square::Variant::E,
         ),
     ] {
-        let k = unimac::square::BlockKey::new(96, variant, &key[..bytes])?;
+        let k = unimac::unstable::square::BlockKey::new(96, variant, &key[..bytes])?;
         let ob = k.out_bytes();
         let mut out = vec![0u8; 64 * ob];
         let c = per_block(

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use hmac::Mac;
 use poly1305::universal_hash::KeyInit;
-use unimac::registry::{self, KeySpec, Params};
+use unimac::unstable::registry::{self, KeySpec, Params};
 
 use crate::fail::Fail;
 
@@ -116,7 +116,7 @@ pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     fill(&mut key, 0x9e3779b97f4a7c15);
     if is_modp(name) {
         // The key must be a prime of [2^120, 2^128).
-        key = unimac::modp::SecretPrime::generate()?.to_bytes().to_vec();
+        key = unimac::unstable::modp::SecretPrime::generate()?.to_bytes().to_vec();
     }
     let nonce = (e.info.nonce > 0).then(|| vec![7u8; e.info.nonce]);
     // A reusable MAC is tagged as an application tags by name: keyed once
@@ -125,7 +125,7 @@ pub(crate) fn unimac_runner(name: &str) -> Result<(Runner, Setup), Fail> {
     // Not `shoup4-*`, whose tag draws a fresh random pair (measured below
     // under a fixed pair, the same computation without the system call).
     let reusable = registry::desc(name).ok().filter(|d| {
-        !d.one_time && d.framing != unimac::macs::Framing::PairThenTag
+        !d.one_time && d.framing != unimac::unstable::macs::Framing::PairThenTag
     });
     let setup_key = key.clone();
     let setup_name = name.to_string();
@@ -260,7 +260,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
     } else {
         names
             .iter()
-            .map(|n| registry::names::resolve_spec(n).map_err(|e| Fail(e.to_string())))
+            .map(|n| registry::resolve::resolve_spec(n).map_err(|e| Fail(e.to_string())))
             .collect::<Result<_, _>>()?
     };
     for n in &chosen {
@@ -325,7 +325,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
 
 /// Whether `name` is the `modp` check's (its key is a prime, not a MAC key).
 fn is_modp(name: &str) -> bool {
-    use unimac::formats::keyfile::KeyKind;
+    use unimac::unstable::formats::keyfile::KeyKind;
     matches!(KeyKind::from_name(name), Ok(KeyKind::Modp))
 }
 
@@ -334,8 +334,8 @@ fn bound_cell(name: &str) -> String {
     let Some(mac) = registry::lookup(name).ok().and_then(|e| e.mac()).map(|d| d.name) else {
         return "-".into();
     };
-    let attack = unimac::bounds::Attack::new(1 << 20, 1 << 32, 1 << 32);
-    match unimac::bounds::bound(mac, &attack) {
+    let attack = unimac::unstable::bounds::Attack::new(1 << 20, 1 << 32, 1 << 32);
+    match unimac::unstable::bounds::bound(mac, &attack) {
         Ok(b) => format!("{:.1}{}", b.log2.0, if b.proven { "" } else { "*" }),
         // The only error for a known MAC name: the bound is 1 or more
         // (e.g. a 32-bit tag against 2^32 forgery attempts).

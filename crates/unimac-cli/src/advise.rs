@@ -8,7 +8,7 @@
 //! byte), and shown in a column of its own when it is neither of the two.
 //!
 //! The advice is [`DEFAULT`], hash127-aes (stateless: no counter file),
-//! unless a MAC whose forgery bound (`unimac::bounds::bound`) for the use
+//! unless a MAC whose forgery bound (`unimac_front::bounds::bound`) for the use
 //! is at most 2^-32 and proven (not a paper's sketch) is at least
 //! [`MARGIN`] times as fast for the use with its time raised by its
 //! spread; times closer than their spread count as equal, so that the
@@ -20,8 +20,8 @@ use std::hint::black_box;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use unimac::bounds::{self, Attack};
-use unimac::registry::{self, NamedMac};
+use unimac_front::bounds::{self, Attack};
+use unimac_front::registry::{self, NamedMac};
 
 use crate::clock::Clock;
 use crate::fail::Fail;
@@ -142,7 +142,7 @@ fn bound_text(b: Option<f64>) -> String {
 
 /// A MAC ready to be timed: its description, the keyed MAC and its nonce.
 struct Timed {
-    d: &'static unimac::macs::MacDesc,
+    d: &'static unimac_front::macs::MacDesc,
     m: NamedMac,
     nonce: Option<Vec<u8>>,
 }
@@ -191,7 +191,7 @@ fn measure(macs: &[Timed]) -> Result<Vec<(Timing, Timing)>, Fail> {
 /// Every reusable MAC of the build, with its bound for the use, timed.
 fn measure_all(max_bytes: u64, tags: Option<u64>, forgeries: u64) -> Result<Vec<Measured>, Fail> {
     let mut macs = Vec::new();
-    for d in registry::names().iter().filter_map(|n| unimac::macs::find(n)).filter(|d| !d.one_time) {
+    for d in registry::names().iter().filter_map(|n| unimac_front::macs::find(n)).filter(|d| !d.one_time) {
         let mut key = vec![0u8; d.default_key_len()];
         fill(&mut key, 0x6b65);
         let m = NamedMac::new(d.name, &key).map_err(|e| Fail(crate::names::cite(&e.to_string())))?;

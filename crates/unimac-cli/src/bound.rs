@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use unimac::bounds::{self, Attack};
+use unimac_front::bounds::{self, Attack};
 
 use crate::fail::Fail;
 use crate::names::{cite, resolve_mac};

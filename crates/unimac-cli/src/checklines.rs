@@ -1,15 +1,15 @@
 //! Check-line I/O: writing `tag`'s lines (`[NONCE:]TAG  FILE`, BSD style
 //! `NAME (FILE) = [NONCE:]TAG`, NUL-ended with `-z`), reading check files
 //! record by record, and names as `verify` prints them. The line format is
-//! the library's (`unimac::formats::checkline`).
+//! the library's (`unimac_front::formats::checkline`).
 
 use std::io;
 
-use unimac::formats::checkline;
-pub(crate) use unimac::formats::checkline::{decode_value, split_line as split_check_line};
+use unimac_front::formats::checkline;
+pub(crate) use unimac_front::formats::checkline::{decode_value, split_line as split_check_line};
 #[cfg(test)]
-use unimac::formats::checkline::escape_name;
-pub(crate) use unimac::formats::manifest::{bytes_path, path_bytes};
+use unimac_front::formats::checkline::escape_name;
+pub(crate) use unimac_front::formats::manifest::{bytes_path, path_bytes};
 
 /// A name as `verify` and `seal` print it: escaped as in a tag line
 /// (`checkline::escape_line_name`: control and format characters, bidi
@@ -144,7 +144,7 @@ mod tests {
         for s in [&b"plain"[..], b"a\\b", b"new\nline", b"\\n", b"caf\xe9"] {
             let (esc, e) = escape_name(s);
             assert_eq!(esc, s != b"plain" && s != b"caf\xe9");
-            assert_eq!(unimac::formats::checkline::unescape_name(&e).as_deref(), Some(s));
+            assert_eq!(unimac_front::formats::checkline::unescape_name(&e).as_deref(), Some(s));
         }
     }
 

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use unimac::registry::{self, Params};
+use unimac_front::registry::{self, Params};
 
 use crate::fail::Fail;
 use crate::names::{self, cite};
@@ -68,9 +68,9 @@ fn key_from_env(var: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Fail> {
 fn refuse_for_name(name: &str, key: Option<KeySource<'_>>, known_answer: bool) -> Result<(), Fail> {
     // What the one table says of this name: a one-time MAC's tag (also the
     // plain hash hash127's value), a pair the MAC draws itself, a nonce.
-    let one_time = unimac::macs::one_time_row(name);
-    let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
-    let pair = row.is_some_and(|d| d.framing == unimac::macs::Framing::PairThenTag);
+    let one_time = unimac_front::macs::one_time_row(name);
+    let row = unimac_front::macs::MACS.iter().find(|d| d.catalog_name == name);
+    let pair = row.is_some_and(|d| d.framing == unimac_front::macs::Framing::PairThenTag);
     if known_answer {
         if matches!(key, Some(KeySource::File(_) | KeySource::Env(_))) {
             return Err(Fail("--known-answer takes the key as --key HEX only, never a key file or --key-env (they may hold a real key)".into()));
@@ -102,7 +102,7 @@ fn compute_key(name: &str, key: Option<KeySource<'_>>, file: Option<&Path>) -> R
                 return Err(Fail("stdin ('-') cannot be both the key file and the message; give the message as a file".into()));
             }
             let (mac, key) = keyfile::read_named_key(p)?;
-            use unimac::formats::keyfile::KeyKind;
+            use unimac_front::formats::keyfile::KeyKind;
             let fits = match (KeyKind::from_name(&mac), registry::lookup(name).ok().and_then(|e| e.mac())) {
                 (Ok(KeyKind::Mac(d)), Some(row)) => d == row,
                 (Ok(KeyKind::Modp), None) => crate::names::is_modp(name),
@@ -126,7 +126,7 @@ pub(crate) fn compute(
 ) -> Result<(), Fail> {
     let name = names::resolve_spec(name)?;
     refuse_for_name(&name, key, known_answer)?;
-    let row = unimac::macs::MACS.iter().find(|d| d.catalog_name == name);
+    let row = unimac_front::macs::MACS.iter().find(|d| d.catalog_name == name);
     if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
         return Err(Fail(
             "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),

@@ -70,7 +70,7 @@ pub(crate) fn collect_files(files: &[PathBuf], list: FileList<'_>) -> Result<Vec
 /// directories are not followed, and a directory replaced while it was
 /// walked is an error line naming it (never entered).
 fn walk(dir: &Path, out: &mut Vec<Item>) {
-    use unimac::formats::walk::{walk, Walked};
+    use unimac_front::formats::walk::{walk, Walked};
     // Walked by handle; its files are opened through the walk's checked
     // directories, and a pipe found under it when a file is read was
     // swapped in since.

@@ -3,10 +3,11 @@
 //! arithmetic and message authentication", "Other applications" in §1;
 //! `modp` of the wire format, docs/WIRE.md §7).
 
+use unimac_front::prelude::*;
 use std::io::{self, Write};
 use std::path::Path;
 
-use unimac::modp::{self, SecretPrime};
+use unimac_front::modp::{self, SecretPrime};
 
 use crate::input::read_message;
 use crate::fail::Fail;

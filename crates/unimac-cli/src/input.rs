@@ -10,7 +10,7 @@
 //! buffer is read and hashed in turn, as `dd` reuses one (docs/perf/cli.md).
 //!
 //! A regular file is read under the library's rule for files that change
-//! while they are read (`unimac::formats::race`): its stamp (size, mtime,
+//! while they are read (`unimac_front::formats::race`): its stamp (size, mtime,
 //! ctime, device, inode) is compared before and after, and if it changed,
 //! or the file ended early or ran long, the read is an error ("changed
 //! while reading") and the bytes fed so far are not the file. A file
@@ -34,9 +34,9 @@ use std::sync::mpsc;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use unimac::formats::fsio::{self, OpenError};
-use unimac::formats::race::{Pass, ReadWindow, Stamp, Verdict};
-use unimac::formats::walk::Tree;
+use unimac_front::formats::fsio::{self, OpenError};
+use unimac_front::formats::race::{Pass, ReadWindow, Stamp, Verdict};
+use unimac_front::formats::walk::Tree;
 
 use crate::fail::Fail;
 
@@ -64,7 +64,7 @@ pub fn shown(path: Option<&Path>) -> String {
 /// 0xFF), so that a name or a line read from a file cannot move the cursor,
 /// recolour or retitle the terminal it is printed on, nor pass for another.
 pub fn terminal_safe(s: &str) -> String {
-    use unimac::formats::checkline::is_hidden;
+    use unimac_front::formats::checkline::is_hidden;
     if !s.chars().any(is_hidden) {
         return s.to_string();
     }
@@ -194,7 +194,7 @@ impl From<Fail> for RaceErr {
 
 /// "NAME: changed while reading".
 fn changed(name: &str) -> Fail {
-    Fail(unimac::formats::messages::changed_while_reading(name, None))
+    Fail(unimac_front::formats::messages::changed_while_reading(name, None))
 }
 
 /// Read the regular file `file` under the rule of [`ReadWindow::read`]
@@ -749,7 +749,7 @@ mod tests {
         read_message_stripes(Some(&racy), &st, &mut apply).map_err(|e| e.0).expect("read");
         assert!(got == data_of(cases[0].0));
         // The others are read after SLACK: not racy.
-        std::thread::sleep(unimac::formats::race::SLACK + std::time::Duration::from_millis(100));
+        std::thread::sleep(unimac_front::formats::race::SLACK + std::time::Duration::from_millis(100));
         for (i, (len, unit, threads)) in cases.into_iter().enumerate() {
             let data = data_of(len);
             let p = dir.join(format!("big{i}"));

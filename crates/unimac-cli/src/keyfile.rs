@@ -1,15 +1,16 @@
 //! Key files and nonce counters on the command line: the formats are the
-//! library's (`unimac::formats::keyfile`, `unimac::counter`); this adds
+//! library's (`unimac_front::formats::keyfile`, `unimac_front::formats::counter`); this adds
 //! only what a command line needs: `-` for stdin, the one warning line for
 //! a key file open to group or others, and the CLI's error type; the
 //! nonce of a counter value, and the error for a modp key given to `tag`
 //! or `verify`.
 
+use unimac_front::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use unimac::counter;
-use unimac::formats::keyfile::{KeyFile, OneTimeKeyFile};
+use unimac_front::formats::counter;
+use unimac_front::formats::keyfile::{KeyFile, OneTimeKeyFile};
 use zeroize::Zeroizing;
 
 use crate::fail::Fail;
@@ -79,7 +80,7 @@ pub fn reserve(path: &Path, count: u128, binding: &counter::Binding) -> Result<u
 
 /// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
 /// row's byte order (`MacDesc::counter_nonce`); VMAC refuses `c ≥ 2^127`.
-pub(crate) fn counter_nonce(d: &unimac::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
+pub(crate) fn counter_nonce(d: &unimac_front::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
     d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| {
         Fail(format!(
             "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key",

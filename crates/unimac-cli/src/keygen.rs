@@ -2,6 +2,7 @@
 //! a nonce MAC, its counter file), whole or not at all; or, with
 //! `--key-file K --counter C`, a new counter file for an existing key.
 
+use unimac_front::prelude::*;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -12,7 +13,7 @@ use crate::strength::policy;
 /// `unimac keygen NAME [-o FILE] [--counter FILE]`: the key file's text to
 /// `-o FILE` (whole or not at all, never over a file) or stdout.
 pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<(), Fail> {
-    use unimac::formats::keyfile::{KeyFile, KeyKind};
+    use unimac_front::formats::keyfile::{KeyFile, KeyKind};
     let kind = KeyKind::from_name(name).map_err(|e| Fail(e.to_string()))?;
     let row = match kind {
         KeyKind::Mac(d) => Some(d),

@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use unimac::registry;
+use unimac_front::registry;
 
 use crate::fail::Fail;
 use crate::names::cite;
@@ -74,8 +74,8 @@ fn nonce_column(i: &registry::Info) -> String {
 /// for a one-message MAC, and 2^32 forgery attempts on 1 MiB messages),
 /// and whether that makes it weak.
 fn bound_column(name: &str) -> (String, bool) {
-    let attack = unimac::bounds::Attack::new(1 << 20, strength::use_tags(name, 1 << 20), strength::USE_FORGERIES);
-    match unimac::bounds::bound(name, &attack) {
+    let attack = unimac_front::bounds::Attack::new(1 << 20, strength::use_tags(name, 1 << 20), strength::USE_FORGERIES);
+    match unimac_front::bounds::bound(name, &attack) {
         Ok(b) => (format!("{:.0}{}", b.log2.0, if b.proven { "" } else { "*" }), b.log2.0 > strength::WEAK_LOG2),
         Err(_) => ("none".to_string(), true),
     }
@@ -93,7 +93,7 @@ fn mac_rows(out: &mut String, long: bool) {
     } else {
         out.push_str(&format!("{:<17} {:>8} {:>5} {:>3} {:>5}  {}\n", "NAME", "KEY", "NONCE", "TAG", "BOUND", "WHAT"));
     }
-    for d in unimac::macs::MACS {
+    for d in unimac_front::macs::MACS {
         let Ok(e) = registry::lookup(d.catalog_name) else {
             continue;
         };

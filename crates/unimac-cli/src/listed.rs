@@ -14,7 +14,7 @@
 //! A file is opened with `O_NONBLOCK | O_NOCTTY`: a named pipe (or a
 //! device) put in the place of a file that was listed as a regular one
 //! cannot block the open or the read, nor become the controlling terminal;
-//! the `fstat` after the read (the rule of `unimac::formats::race`) then
+//! the `fstat` after the read (the rule of `unimac_front::formats::race`) then
 //! finds that it is not the file listed. `O_NONBLOCK` has no effect on a
 //! regular file's reads.
 
@@ -22,12 +22,12 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use unimac::formats::race::Stamp;
-use unimac::formats::walk::Tree;
+use unimac_front::formats::race::Stamp;
+use unimac_front::formats::walk::Tree;
 
 /// The trees walked for their regular files (`tag -r`, `seal -r`): a file
 /// under one is opened through the walk's checked directory descriptors
-/// (`unimac::formats::walk::Tree`), never by its path, and was listed as a
+/// (`unimac_front::formats::walk::Tree`), never by its path, and was listed as a
 /// regular file, never named as a pipe.
 static WALKED: std::sync::RwLock<Vec<Tree>> = std::sync::RwLock::new(Vec::new());
 
@@ -70,7 +70,7 @@ mod imp {
     use rustix::fs::{AtFlags, FileType, Mode, OFlags, StatxFlags, CWD};
 
     use super::Stat;
-    use unimac::formats::race::Stamp;
+    use unimac_front::formats::race::Stamp;
 
     /// The directory of this thread's last file, and its descriptor once a
     /// second file of it came.
@@ -167,7 +167,7 @@ mod imp {
     use std::path::Path;
 
     use super::Stat;
-    use unimac::formats::race::Stamp;
+    use unimac_front::formats::race::Stamp;
 
     pub fn stat(p: &Path) -> io::Result<Stat> {
         let m = std::fs::metadata(p)?;

@@ -232,15 +232,15 @@ fn verify_command(key_file: &Path, check: &[PathBuf], args: &[PathBuf], root: Op
 
 /// `stream --chunk-size N`: 1 to the library's largest chunk.
 fn stream_chunk(chunk_size: u64) -> Result<usize, Fail> {
-    let max = unimac::formats::stream::MAX_CHUNK;
+    let max = unimac_front::formats::stream::MAX_CHUNK;
     usize::try_from(chunk_size).ok().filter(|&c| c > 0 && c <= max).ok_or_else(|| Fail(format!("--chunk-size: 1 to {max} bytes, not {chunk_size}")))
 }
 
 /// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
 /// `1.5MiB`, `4KB`, up to `15EiB`): the library's one rule,
-/// [`unimac::bounds::parse_size`], also Python's.
+/// [`unimac_front::bounds::parse_size`], also Python's.
 fn parse_count(s: &str) -> Result<u64, String> {
-    unimac::bounds::parse_size(s).map_err(|e| e.to_string())
+    unimac_front::bounds::parse_size(s).map_err(|e| e.to_string())
 }
 
 /// `unimac tag -c FILE` (or `--check`), typed by sha256sum users who mean

@@ -1,6 +1,6 @@
 //! `unimac seal`: a sealed manifest of files or of a directory tree, and its
 //! check by `unimac verify`. The format, its seal key and every rule of the
-//! check are the library's (`unimac::formats::manifest`, docs/WIRE.md
+//! check are the library's (`unimac_front::formats::manifest`, docs/WIRE.md
 //! "Sealed manifests"); this module hashes the files on every allowed core
 //! and prints what the check found.
 //!
@@ -13,16 +13,17 @@
 //! `NAME: UNEXPECTED` (a named pipe, socket, device or link to a directory
 //! under the root).
 
+use unimac_front::prelude::*;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use unimac::counter::Binding;
-use unimac::formats::fsio::{self, Replace};
-use unimac::formats::keyfile::KeyFile;
-use unimac::formats::manifest::{self, Entry, Place, SealError, Status, Writer};
-use unimac::formats::walk::{walk, Walked};
-use unimac::macs::{Framing, MacDesc};
-use unimac::registry::{self, NamedMac};
+use unimac_front::formats::counter::Binding;
+use unimac_front::formats::fsio::{self, Replace};
+use unimac_front::formats::keyfile::KeyFile;
+use unimac_front::formats::manifest::{self, Entry, Place, SealError, Status, Writer};
+use unimac_front::formats::walk::{walk, Walked};
+use unimac_front::macs::{Framing, MacDesc};
+use unimac_front::registry::{self, NamedMac};
 
 use crate::fail::{per_file, Fail};
 use crate::files::{collect_files, FileList, Item};
@@ -108,7 +109,7 @@ fn warn(e: &str) {
 /// A file hashed for `seal`: its message state, bytes and (hashed in
 /// stripes) whole partial; or why not.
 enum Hashed {
-    Done(Box<(registry::Pending, u64, Option<unimac::partial::Partial>)>),
+    Done(Box<(registry::Pending, u64, Option<unimac_front::partial::Partial>)>),
     /// A regular file of `input::SPLIT_MIN` bytes or more, left by a
     /// worker to the main thread.
     Big,
@@ -240,7 +241,7 @@ fn tree_items(root: &Path) -> Result<Vec<Item>, Fail> {
     // The root's last component is not followed through a link (a writer
     // of its parent could point it at any directory) unless named `DIR/`:
     // the user's explicit request.
-    if unimac::formats::walk::root_is_link(root) {
+    if unimac_front::formats::walk::root_is_link(root) {
         let r = root.display();
         return Err(Fail(format!("-r {r}: a symbolic link; not followed (name it {r}/ to follow it)")));
     }
@@ -308,7 +309,7 @@ fn stat_listed(opts: SealOpts<'_>, items: &[Item]) -> Option<Vec<Option<crate::i
         let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
             Err(x) => Some(format!("{}: {}", p.display(), crate::input::io_msg(&x))),
             Ok((Some("a directory"), _)) if opts.root.is_none() => {
-                Some(unimac::formats::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
+                Some(unimac_front::formats::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
             }
             Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
             Ok((None, st)) => {

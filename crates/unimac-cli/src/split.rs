@@ -7,7 +7,7 @@
 //! take stripes as they come stay balanced (docs/perf/cli.md).
 //!
 //! What a stripe's hash is depends on the name:
-//! - **a partial hash** (`unimac::partial`) for every polynomial name that
+//! - **a partial hash** (`unimac_front::partial`) for every polynomial name that
 //!   has them — `hash127-aes`, `-aes-nonce`, `-aes-add`, the `wc-` MACs
 //!   over eval64, division64, gdivision64 and eval128, and those hashes —
 //!   two field elements, combined in order and finished with the whole key;
@@ -25,7 +25,7 @@
 use std::io::{self, IsTerminal};
 use std::path::Path;
 
-use unimac::partial::{self, Partial, PartialStream};
+use unimac_front::partial::{self, Partial, PartialStream};
 use unimac::stripe::{Stripe, Striper};
 use zeroize::Zeroizing;
 
@@ -128,7 +128,7 @@ impl SplitMac {
         if threads < 2 {
             return None;
         }
-        let desc = unimac::macs::find(name);
+        let desc = unimac_front::macs::find(name);
         let unit = partial::granularity(name).ok().filter(|_| {
             partial::hash_key(name, key).is_ok()
                 && partial::is_constant_size(name).unwrap_or(false)

@@ -1,5 +1,5 @@
 //! `unimac stream`: authenticated streams (the library's
-//! `unimac::formats::stream`, docs/WIRE.md §10). `stream -k K [IN]` writes
+//! `unimac_front::formats::stream`, docs/WIRE.md §10). `stream -k K [IN]` writes
 //! the framed stream of IN (stdin by default) to stdout; `stream --verify -k
 //! K [IN]` writes the payload, each chunk only once its tag verifies, and
 //! stops at the first bad, missing, repeated, reordered or foreign chunk,
@@ -13,8 +13,8 @@ use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use unimac::formats::fsio::NewFile;
-use unimac::formats::stream::{Receiver, Sender, FRAME_HEAD};
+use unimac_front::formats::fsio::NewFile;
+use unimac_front::formats::stream::{Receiver, Sender, FRAME_HEAD};
 
 use crate::keyfile;
 use crate::Fail;
@@ -36,7 +36,7 @@ pub struct StreamOpts<'a> {
     /// Write to standard output even when it is a terminal.
     pub force_tty: bool,
     /// Write to this new file instead of standard output, whole or not at
-    /// all ([`unimac::formats::fsio::NewFile`]).
+    /// all ([`unimac_front::formats::fsio::NewFile`]).
     pub output: Option<&'a Path>,
 }
 
@@ -115,7 +115,7 @@ pub fn stream(key_file: &Path, input: Option<&Path>, opts: StreamOpts<'_>) -> Re
     }
     let key = keyfile::read_key_file(key_file)?;
     // The strength policy of `tag`, with chunks as the messages.
-    unimac::formats::policy::check_stream(&key, opts.chunk, opts.allow_weak)?;
+    unimac_front::formats::policy::check_stream(&key, opts.chunk, opts.allow_weak)?;
     let what = if opts.verify { "payload" } else { "stream" };
     let fail = |e: unimac::Error| Fail(e.to_string());
     // The output file is made (and an existing one refused) before the
@@ -185,7 +185,7 @@ fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, Fail> {
 /// Frame the input: each chunk read straight into its frame (the head in
 /// front, the tag after, sealed in place), then written whole; a full
 /// chunk waits for the next read to show whether it is the last.
-fn send(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize, w: &mut dyn Write) -> Result<(), Fail> {
+fn send(key: &unimac_front::formats::keyfile::KeyFile, r: &mut dyn Read, chunk: usize, w: &mut dyn Write) -> Result<(), Fail> {
     let mut s = Sender::new(key, chunk).map_err(|e| Fail(e.to_string()))?;
     let size = chunk + s.overhead();
     let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
@@ -226,7 +226,7 @@ const ONE_LINK: &str = "the file of seen stream ids has one name (another could 
 /// to no other (`fsio::check_one_link`, `fsio::check_private`): nobody
 /// else can change it, or hold its lock.
 fn open_seen(seen: &Path) -> Result<(File, bool), Fail> {
-    use unimac::formats::fsio;
+    use unimac_front::formats::fsio;
     let shown = seen.display();
     let link = || std::fs::symlink_metadata(seen).is_ok_and(|m| m.file_type().is_symlink());
     let link_fail = || Fail(format!("{shown} is a symbolic link: the file of seen stream ids is never followed through a link; give the file itself"));
@@ -273,7 +273,7 @@ fn open_seen(seen: &Path) -> Result<(File, bool), Fail> {
 
 /// The rules a file of seen ids must meet (see [`open_seen`]).
 fn check_seen_meta(m: &std::fs::Metadata, shown: &str) -> Result<(), Fail> {
-    use unimac::formats::fsio;
+    use unimac_front::formats::fsio;
     let what = "the file of seen stream ids";
     fsio::check_one_link(m, what, shown, ONE_LINK).map_err(|e| Fail(e.to_string()))?;
     fsio::check_private(m, what, shown).map_err(|e| Fail(e.to_string()))
@@ -290,7 +290,7 @@ fn lock_seen(seen: &Path) -> Result<File, Fail> {
     for _ in 0..8 {
         let (f, created) = open_seen(seen)?;
         if created {
-            unimac::formats::fsio::sync_dir(&unimac::formats::fsio::parent_dir(seen)).map_err(io_fail)?;
+            unimac_front::formats::fsio::sync_dir(&unimac_front::formats::fsio::parent_dir(seen)).map_err(io_fail)?;
         }
         f.lock().map_err(io_fail)?;
         let held = f.metadata().map_err(io_fail)?;
@@ -463,7 +463,7 @@ fn held_file(hold: bool) -> Result<Option<File>, Fail> {
     if !hold {
         return Ok(None);
     }
-    unimac::formats::fsio::anonymous_file(&std::env::temp_dir())
+    unimac_front::formats::fsio::anonymous_file(&std::env::temp_dir())
         .map(Some)
         .map_err(|e| Fail(format!("cannot create a temporary file for --hold: {}", crate::input::io_msg(&e))))
 }
@@ -488,7 +488,7 @@ fn fill_len(frames: Option<(u64, u64)>, pos: u64, len: usize) -> usize {
 /// verified (with `--hold`, all of it once the whole stream verified);
 /// with `--seen`, the stream id claimed before the first byte is released.
 /// `Ok(false)` for a stream refused (the reason on stderr).
-fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>, mut w: &mut dyn Write) -> Result<bool, Fail> {
+fn check(key: &unimac_front::formats::keyfile::KeyFile, r: &mut dyn Read, opts: StreamOpts<'_>, mut w: &mut dyn Write) -> Result<bool, Fail> {
     let mut recv = Receiver::new(key).map_err(|e| Fail(e.to_string()))?;
     let mut held = held_file(opts.hold)?;
     let mut buf = vec![0u8; BUF];
@@ -513,7 +513,7 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
             Some(f) => f,
             None => &mut w,
         };
-        let write_err = |e: io::Error| unimac::formats::stream::StreamError(format!("cannot write the output: {}", crate::input::io_msg(&e)));
+        let write_err = |e: io::Error| unimac_front::formats::stream::StreamError(format!("cannot write the output: {}", crate::input::io_msg(&e)));
         let res = if n == 0 {
             recv.finish()
         } else if id_checked || opts.seen.is_none() || opts.hold {
@@ -534,7 +534,7 @@ fn check(key: &unimac::formats::keyfile::KeyFile, r: &mut dyn Read, opts: Stream
         };
         if let Err(e) = res {
             w.flush()?;
-            return refused(&mut progress, unimac::formats::messages::held_message(&e.0, held.is_some()));
+            return refused(&mut progress, unimac_front::formats::messages::held_message(&e.0, held.is_some()));
         }
         progress.update(recv.released(), recv.chunks());
         if n == 0 {

@@ -1,10 +1,10 @@
 //! The strength policy on the command line: a MAC weak for the use (the
-//! library's `unimac::formats::policy`) is refused unless `--allow-weak`.
+//! library's `unimac_front::formats::policy`) is refused unless `--allow-weak`.
 
 use crate::fail::Fail;
 use crate::files::Item;
 
-pub use unimac::formats::policy::{self, use_tags, USE_FORGERIES, WEAK_LOG2};
+pub use unimac_front::formats::policy::{self, use_tags, USE_FORGERIES, WEAK_LOG2};
 
 /// Refuse a weak MAC for this use unless `--allow-weak`.
 pub(crate) fn check_strength(name: &str, items: &[Item], random: bool) -> Result<(), Fail> {
@@ -28,7 +28,7 @@ pub(crate) fn check_strength_for(name: &str, sizes: &[Option<u64>], random: bool
 /// stamp (size, times, device, inode): through the walk's checked
 /// directories for a file a walk found (never by a path a writer of the
 /// tree could re-point), else by its path (symbolic links followed).
-pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static str>, unimac::formats::race::Stamp)> {
+pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static str>, unimac_front::formats::race::Stamp)> {
     if let Some(t) = crate::input::walked_tree(p) {
         let f = t.stat(p)?;
         return Ok((f.what, f.stamp));
@@ -39,7 +39,7 @@ pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static s
     } else if m.is_dir() {
         Some("a directory")
     } else {
-        Some(unimac::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file"))
+        Some(unimac_front::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file"))
     };
-    Ok((what, unimac::formats::race::Stamp::of(&m)))
+    Ok((what, unimac_front::formats::race::Stamp::of(&m)))
 }

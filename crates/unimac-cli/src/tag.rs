@@ -4,12 +4,13 @@
 //! or the OS generator, files hashed in order or on a pool of threads, a
 //! one-time MAC's key marked spent before its tag is shown.
 
+use unimac_front::prelude::*;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use unimac::formats::keyfile::KeyFile;
-use unimac::partial::Partial;
-use unimac::registry::{self, NamedMac};
+use unimac_front::formats::keyfile::KeyFile;
+use unimac_front::partial::Partial;
+use unimac_front::registry::{self, NamedMac};
 
 use crate::checklines::{path_bytes, tag_line_ended};
 use crate::fail::{per_file, Fail};
@@ -26,7 +27,7 @@ use crate::strength::check_strength_for;
 fn tag_error(e: String) -> String {
     let e = per_file(e);
     match e.strip_suffix(": is a directory") {
-        Some(name) => unimac::formats::messages::directory_needs_recursive(name, "-r"),
+        Some(name) => unimac_front::formats::messages::directory_needs_recursive(name, "-r"),
         None => e,
     }
 }
@@ -42,7 +43,7 @@ fn check_readable(path: &Path) -> Result<(), String> {
         .metadata()
         .map_err(|e| format!("{name}: {}", io_msg(&e)))?;
     if m.is_dir() {
-        return Err(unimac::formats::messages::directory_needs_recursive(&name.to_string(), "-r"));
+        return Err(unimac_front::formats::messages::directory_needs_recursive(&name.to_string(), "-r"));
     }
     Ok(())
 }
@@ -133,7 +134,7 @@ pub fn tag(
     // reported before any work, and no tag is printed before its nonce is on
     // disk. One nonce per file listed; a file that fails skips its nonce.
     let listed = items.iter().filter(|(_, e)| e.is_none()).count();
-    let binding = unimac::counter::Binding::new(desc, &key);
+    let binding = unimac_front::formats::counter::Binding::new(desc, &key);
     let next = match opts.nonces {
         NonceSource::Counter(c) if listed > 0 => Some(keyfile::reserve(c, listed as u128, &binding)?),
         _ => None,
@@ -195,7 +196,7 @@ fn tag_key<'f>(asserted: Option<&str>, key_file: &Path, files: &'f [PathBuf]) ->
             None => return Err(e),
         },
     };
-    if kf.kind() == unimac::formats::keyfile::KeyKind::Modp {
+    if kf.kind() == unimac_front::formats::keyfile::KeyKind::Modp {
         return Err(modp_not_tags(key_file));
     }
     let files = match files.split_first() {
@@ -227,11 +228,11 @@ fn without_own_output(items: Vec<Item>, sizes: Vec<Option<u64>>, known: Vec<Opti
 /// the source is found to fit the MAC: none for a MAC without nonces (or
 /// one that draws its own pair), one for a MAC with them, a fixed nonce of
 /// a length the MAC takes and for one file only.
-fn fixed_nonce(name: &str, desc: &unimac::macs::MacDesc, m: &NamedMac, nonces: NonceSource<'_>, files: usize) -> Result<Option<Vec<u8>>, Fail> {
+fn fixed_nonce(name: &str, desc: &unimac_front::macs::MacDesc, m: &NamedMac, nonces: NonceSource<'_>, files: usize) -> Result<Option<Vec<u8>>, Fail> {
     let nl = m.nonce_len();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
     // line) per message.
-    let stateless = desc.framing == unimac::macs::Framing::PairThenTag;
+    let stateless = desc.framing == unimac_front::macs::Framing::PairThenTag;
     match (nl, nonces) {
         (0, NonceSource::None) => Ok(None),
         (0, _) if stateless => Err(Fail(format!(
@@ -450,7 +451,7 @@ fn emit_next<J, R>(
 /// the line.
 struct Tagger<'a> {
     name: &'a str,
-    desc: &'static unimac::macs::MacDesc,
+    desc: &'static unimac_front::macs::MacDesc,
     opts: TagOpts<'a>,
     /// The next counter value.
     next: Option<u128>,
@@ -501,11 +502,11 @@ impl Tagger<'_> {
         // A MAC that draws its own pair sends r || s || tag: the pair goes
         // where a nonce goes in the line.
         let (n, t) = match desc.framing {
-            unimac::macs::Framing::PairThenTag => {
+            unimac_front::macs::Framing::PairThenTag => {
                 let (rs, t) = sent.split_at(desc.nonce.max());
                 (Some(rs.to_vec()), t.to_vec())
             }
-            unimac::macs::Framing::Tag => (n, sent),
+            unimac_front::macs::Framing::Tag => (n, sent),
         };
         let opts = self.opts;
         out.line(&tag_line_ended(self.name, &path_bytes(f), n.as_deref(), &t, opts.bsd, opts.zero))
@@ -631,7 +632,7 @@ impl LineOut {
 /// before its tag is shown; the tag through the one-time interface, which
 /// consumes the key.
 fn tag_one_time(
-    desc: &'static unimac::macs::MacDesc,
+    desc: &'static unimac_front::macs::MacDesc,
     key_file: &Path,
     opts: TagOpts<'_>,
     items: &[Item],

@@ -3,10 +3,11 @@
 //! files checked in order or on a pool of threads, a nonce used twice with
 //! different tags reported. (A sealed manifest is verified by `seal`.)
 
+use unimac_front::prelude::*;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use unimac::registry::{self, NamedMac};
+use unimac_front::registry::{self, NamedMac};
 
 use crate::checklines::{bytes_path, decode_value, display_name, next_record, split_check_line};
 use crate::fail::{per_file, Fail};
@@ -34,7 +35,7 @@ pub struct VerifyOpts {
 }
 
 /// Improperly formatted lines named one by one without `--warn`.
-const SHOWN_MALFORMED: usize = unimac::formats::messages::SHOWN_MALFORMED;
+const SHOWN_MALFORMED: usize = unimac_front::formats::messages::SHOWN_MALFORMED;
 
 /// The arguments of `verify` split into the MAC name (if the first one is a
 /// MAC's name) and check files.
@@ -49,9 +50,9 @@ pub fn split_verify_args(args: &[PathBuf]) -> Result<(Option<String>, Vec<PathBu
     }
     if let Some(s) = first.to_str() {
         if !first.exists() && !s.contains('/') {
-            let macs = unimac::macs::MACS.iter();
+            let macs = unimac_front::macs::MACS.iter();
             if let Some(m) = crate::names::suggest(s, macs.clone().map(|d| d.name).chain(macs.map(|d| d.catalog_name)))
-                .and_then(unimac::macs::find)
+                .and_then(unimac_front::macs::find)
                 .map(|d| d.name)
             {
                 return Err(Fail(format!(
@@ -80,7 +81,7 @@ pub fn verify(
     crate::input::named_pipes_refused();
     let m = Checker::new(&name, &key)?;
     // Named in the hint when every line fails: which key this was.
-    let fingerprint = hex::encode(unimac::counter::Binding::new(m.desc(), &key).fingerprint());
+    let fingerprint = hex::encode(unimac_front::formats::counter::Binding::new(m.desc(), &key).fingerprint());
     let key_shown = shown(Some(key_file));
     let key_about = format!("key file {key_shown}, {name} key fingerprint {fingerprint}");
     // Big files in stripes on all allowed cores (crate::split).
@@ -193,7 +194,7 @@ impl Checker {
         };
         r.map_err(|e| Fail(cite(&e.to_string())))
     }
-    fn desc(&self) -> &'static unimac::macs::MacDesc {
+    fn desc(&self) -> &'static unimac_front::macs::MacDesc {
         match self {
             Checker::Reusable(m) => m.desc(),
             Checker::OneTime(m) => m.desc(),
@@ -462,7 +463,7 @@ fn summarize(&self, t: Tally) -> bool {
         return good;
     }
     if malformed > 0 {
-        eprintln!("unimac: {}", unimac::formats::messages::malformed_count(malformed));
+        eprintln!("unimac: {}", unimac_front::formats::messages::malformed_count(malformed));
     }
     if other_mac > 0 {
         eprintln!(
@@ -547,7 +548,7 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
         // The first few are named; a file of another format is then
         // summed up (--warn names every one).
         if !opts.status && (opts.warn || t.malformed <= SHOWN_MALFORMED) {
-            notes.push(format!("unimac: {}", unimac::formats::messages::malformed_line(sums_name, i + 1, name)));
+            notes.push(format!("unimac: {}", unimac_front::formats::messages::malformed_line(sums_name, i + 1, name)));
             if !opts.warn && t.malformed == SHOWN_MALFORMED {
                 notes.push(format!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)"));
             }
@@ -698,8 +699,8 @@ fn emit(&self, out: &mut LineWriter<'_>, t: &mut Tally, notes: Vec<String>, job:
 
 /// The tag length (bytes) of a check line's value that fits another MAC's
 /// nonce and tag sizes but not `here`'s: a line made with another MAC.
-fn other_mac_tag_len(value: &str, here: &unimac::macs::MacDesc) -> Option<usize> {
-    let fits = |d: &unimac::macs::MacDesc| decode_value(value, d.nonce.min()..=d.nonce.max(), d.tag).map(|(_, t)| t.len());
+fn other_mac_tag_len(value: &str, here: &unimac_front::macs::MacDesc) -> Option<usize> {
+    let fits = |d: &unimac_front::macs::MacDesc| decode_value(value, d.nonce.min()..=d.nonce.max(), d.tag).map(|(_, t)| t.len());
     if fits(here).is_some() {
         return None;
     }

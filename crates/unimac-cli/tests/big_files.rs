@@ -5,7 +5,7 @@
 use std::fs;
 use std::process::{Command, Output, Stdio};
 
-use unimac::registry::{self, Params};
+use unimac_front::registry::{self, Params};
 
 mod common;
 use common::{bytes, ok, run_input as run, run_with as run_key, TempDir, KEY_VAR};
@@ -43,7 +43,7 @@ fn big_files_equal_stdin_and_one_shot() {
             ("mac-wc-mmh32x2", &k32, Some(&n16), &key32),
         ];
         for (name, khex, nhex, key) in cases {
-            let one_time = unimac::macs::one_time_row(name).is_some();
+            let one_time = unimac_front::macs::one_time_row(name).is_some();
             // A published-vector key (--known-answer) on the command line;
             // any other from the environment (--key-env).
             let (mut args, env_key) = if one_time {
@@ -104,7 +104,7 @@ fn threads_option_gives_the_same_results() {
     ] {
         let khex = hex::encode(key);
         let p = Params { key, nonce: None, len: None };
-        let one_time = unimac::macs::one_time_row(name).is_some();
+        let one_time = unimac_front::macs::one_time_row(name).is_some();
         let want = if one_time {
             registry::known_answer(name, &p, &data)
         } else {

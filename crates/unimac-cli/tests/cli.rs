@@ -1191,8 +1191,8 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
         });
         // A MAC that draws its own r || s per message takes no nonce, and
         // its two lines differ: each must verify against the file.
-        let draws_pair = unimac::macs::find(&name)
-            .is_some_and(|m| m.framing == unimac::macs::Framing::PairThenTag);
+        let draws_pair = unimac_front::macs::find(&name)
+            .is_some_and(|m| m.framing == unimac_front::macs::Framing::PairThenTag);
         let mut args = vec![
             "tag",
             name.as_str(),

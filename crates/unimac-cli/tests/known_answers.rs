@@ -45,13 +45,13 @@ fn bundled() -> BTreeMap<String, (usize, bool)> {
 fn every_row_of_the_mac_table_has_bundled_known_answers() {
     let have = bundled();
     let mut missing = Vec::new();
-    for d in unimac::macs::MACS {
+    for d in unimac_front::macs::MACS {
         match have.get(d.catalog_name) {
             Some(&(n, nonempty)) if n >= 4 && nonempty => {}
             got => missing.push(format!("{} ({:?})", d.catalog_name, got)),
         }
     }
-    assert!(unimac::macs::MACS.len() >= 30, "the table has only {} rows", unimac::macs::MACS.len());
+    assert!(unimac_front::macs::MACS.len() >= 30, "the table has only {} rows", unimac_front::macs::MACS.len());
     assert!(
         missing.is_empty(),
         "rows without at least 4 bundled known answers, one of a non-empty message: {missing:?}"

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use unimac::registry::NamedMac;
+use unimac_front::registry::NamedMac;
 
 mod common;
 use common::{bin, bytes, text, TempDir};

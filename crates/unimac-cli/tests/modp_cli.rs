@@ -22,7 +22,7 @@ fn keygen_modp_writes_a_prime_of_the_range() {
     assert_eq!(lines[1].len(), 32);
     let p = hex::decode(lines[1]).unwrap();
     // The library accepts it as a key: an odd prime in [2^120, 2^128).
-    assert!(unimac::modp::SecretPrime::from_bytes(&p).is_ok());
+    assert!(unimac_front::modp::SecretPrime::from_bytes(&p).is_ok());
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -8,8 +8,8 @@
 use std::fs;
 use std::path::Path;
 
-use unimac::partial;
-use unimac::registry::{self, Params};
+use unimac_front::partial;
+use unimac_front::registry::{self, Params};
 
 mod common;
 use common::{bin, bytes, ok, run_input as run, TempDir, KEY_VAR};
@@ -27,10 +27,10 @@ const MIB: usize = 1 << 20;
 /// Key and nonce lengths of a name that splits (a MAC's from its row, a
 /// hash's from the catalogue).
 fn key_and_nonce(name: &str) -> (usize, usize) {
-    match unimac::macs::find(name) {
+    match unimac_front::macs::find(name) {
         Some(d) => (d.default_key_len(), d.nonce.max()),
         None => match registry::lookup(name).expect("a catalogue name").info.key {
-            unimac::registry::KeySpec::Fixed(n) => (n, 0),
+            unimac_front::registry::KeySpec::Fixed(n) => (n, 0),
             other => panic!("{name}: a fixed key expected, got {other:?}"),
         },
     }
@@ -42,7 +42,7 @@ fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64, l2: &str)
     let (kl, nl) = key_and_nonce(name);
     let key = bytes(kl, seed ^ 0x55);
     let mut nonce = bytes(nl, seed ^ 0xaa);
-    if let Some(d) = unimac::macs::find(name) {
+    if let Some(d) = unimac_front::macs::find(name) {
         d.fix_random_nonce(&mut nonce);
     }
     let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
@@ -108,11 +108,11 @@ fn layered_names_in_stripes_equal_one_shot() {
     for (i, (name, unit)) in cases.into_iter().enumerate() {
         let (kl, nl) = key_and_nonce(name);
         let (key, mut nonce) = (vec![1u8; kl], vec![0u8; nl]);
-        if let Some(d) = unimac::macs::find(name) {
+        if let Some(d) = unimac_front::macs::find(name) {
             d.fix_random_nonce(&mut nonce);
         }
         let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
-        let s = unimac::open(name, &p).expect("opens");
+        let s = unimac_front::registry::open(name, &p).expect("opens");
         assert_eq!(s.striper().map(|st| st.unit()), Some(unit), "{name}");
         for (l2, buf) in CLASSES {
             check_compute(&dir, name, &stripe_sizes(unit, buf), 300 + i as u64, l2);

@@ -2,7 +2,7 @@
 //! a file's mtime and ctime when a `write(2)` starts, so a read that began
 //! under a long write can see the same stamps before and after and still
 //! be torn (part old, part new content). Under the library's rule
-//! (`unimac::formats::race`) such a read is racy, read twice and compared:
+//! (`unimac_front::formats::race`) such a read is racy, read twice and compared:
 //! every tag printed is the tag of a version the file held, and a read
 //! that saw a mix says "changed while reading".
 

@@ -3,7 +3,7 @@
 //! and `tag -r` run: no name or content of the outside directory may reach
 //! any output (stdout, stderr, the manifest), and a swap the command ran
 //! into is reported, naming the directory. The walk is by handle
-//! (`unimac::formats::walk`): each directory opened relative to its parent
+//! (`unimac_front::formats::walk`): each directory opened relative to its parent
 //! without following links, and checked against what was listed.
 
 #![cfg(unix)]

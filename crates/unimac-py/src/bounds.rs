@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use unimac::bounds::{self, Attack};
+use unimac_front::bounds::{self, Attack};
 
 use crate::{err, names, sizes, value_err};
 
@@ -141,7 +141,7 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
                 "max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1"
             ))
         })?;
-    let one = unimac::modp::false_accept_log2(n);
+    let one = unimac_front::modp::false_accept_log2(n);
     let all = if one == f64::NEG_INFINITY {
         one
     } else {
@@ -164,10 +164,10 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
     terms.append(d)?;
     let text = format!(
         "modp: a false identity a^2 = bc + de passes with probability <= 2^{all:.2}\n  operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128)\n  {checks} check(s) under one key: at most {checks} times that\n",
-        unimac::modp::primes_in_range_log2()
+        unimac_front::modp::primes_in_range_log2()
     );
     Ok(PyBound {
-        name: unimac::formats::keyfile::KeyKind::Modp.name().into(),
+        name: unimac_front::formats::keyfile::KeyKind::Modp.name().into(),
         log2: all,
         value: all.exp2(),
         proven: true,

@@ -5,8 +5,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use unimac::macs::MacDesc;
-use unimac::registry::{self, KeySpec};
+use unimac_front::macs::MacDesc;
+use unimac_front::registry::{self, KeySpec};
 
 use crate::{err, names, pair_framed, value_err};
 
@@ -112,7 +112,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     let is_mac = row.is_some();
     // A MAC by its name without `mac-`, a hash by its wire name.
     let shown = row.map_or(full.as_str(), |d| d.name);
-    let one_time = unimac::macs::one_time_row(full).is_some();
+    let one_time = unimac_front::macs::one_time_row(full).is_some();
     let pair = row.is_some_and(pair_framed);
     let sizes = registry::nonce_sizes(i);
     let d = PyDict::new(py);
@@ -152,7 +152,7 @@ fn info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
 #[pyfunction]
 fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
     if names::is_modp(name) {
-        let p = unimac::modp::SecretPrime::generate().map_err(err)?;
+        let p = unimac_front::modp::SecretPrime::generate().map_err(err)?;
         return Ok(PyBytes::new(py, &p.to_bytes()[..]));
     }
     // A MAC as `unimac keygen` takes it (with its messages), else a hash.

@@ -1,18 +1,19 @@
 //! The nonce counter file of `unimac keygen --counter` / `unimac tag
-//! --counter` (`unimac::counter`: the same format, crash safety and
+//! --counter` (`unimac_front::formats::counter`: the same format, crash safety and
 //! messages as the CLI), with Python's exceptions: an `OSError` subclass
 //! with `errno` and `filename` when a file cannot be opened, read, written
 //! or replaced (`FileNotFoundError`, `FileExistsError`, `PermissionError`...),
 //! `ValueError` for a corrupt or exhausted counter.
 
+use unimac_front::prelude::*;
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use unimac::counter;
-use unimac::macs::MacDesc;
-use unimac::registry::KeySpec;
+use unimac_front::formats::counter;
+use unimac_front::macs::MacDesc;
+use unimac_front::registry::KeySpec;
 use unimac::Error;
 
 use crate::buffer::data;
@@ -69,7 +70,7 @@ pub fn reserve(path: &Path, count: u128, b: &counter::Binding) -> Result<u128, P
 struct PyCounter {
     path: PathBuf,
     desc: &'static MacDesc,
-    binding: unimac::counter::Binding,
+    binding: unimac_front::formats::counter::Binding,
 }
 
 impl PyCounter {
@@ -89,7 +90,7 @@ impl PyCounter {
                 got: k.as_slice().len(),
             }));
         }
-        let binding = unimac::counter::Binding::new(desc, k.as_slice());
+        let binding = unimac_front::formats::counter::Binding::new(desc, k.as_slice());
         Ok(PyCounter {
             path,
             desc,

@@ -2,12 +2,13 @@
 //! with the GIL released, under the library's rule for files that change
 //! while they are read, with a key given or read from a key file.
 
+use unimac_front::prelude::*;
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use unimac::macs::MacDesc;
-use unimac::registry::{self, NamedMac};
+use unimac_front::macs::MacDesc;
+use unimac_front::registry::{self, NamedMac};
 use unimac::verify_tag;
 use unimac::Error;
 
@@ -34,7 +35,7 @@ impl FileError {
         match self {
             FileError::Io(e) => oserror::from_io(py, &e, path),
             FileError::Changed => pyo3::exceptions::PyOSError::new_err(
-                unimac::formats::messages::changed_while_reading(&path.display().to_string(), None),
+                unimac_front::formats::messages::changed_while_reading(&path.display().to_string(), None),
             ),
         }
     }
@@ -42,13 +43,13 @@ impl FileError {
 
 /// Feed the file at `path` to `update` in chunks of 1 MiB. A regular file
 /// is read under the library's rule for files that change while they are
-/// read (`unimac::formats::race`: its stamp compared before and after, and
+/// read (`unimac_front::formats::race`: its stamp compared before and after, and
 /// read twice and compared if it was changed within `race::SLACK` of the
 /// read); [`FileError::Changed`] if it changed. Anything else (a pipe, a
 /// device) is read once to its end.
 pub(crate) fn feed_file(path: &std::path::Path, sink: &mut dyn unimac::Absorb) -> Result<(), FileError> {
     use std::io::Read;
-    use unimac::formats::race;
+    use unimac_front::formats::race;
     let mut f = std::fs::File::open(path)?;
     if f.metadata()?.is_file() {
         return match race::read_whole(&f, 1 << 20, &mut |b: &[u8]| sink.update(b))? {
@@ -103,7 +104,7 @@ fn check_file_keyfile(
     nonce: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
     let k = py
-        .allow_threads(|| unimac::formats::keyfile::KeyFile::read(&key_path))
+        .allow_threads(|| unimac_front::formats::keyfile::KeyFile::read(&key_path))
         .map_err(|e| formats::error(py, e, &key_path))?;
     let t = bytes_of(Some(tag), "tag")?.unwrap_or_default();
     let n = bytes_of(nonce, "nonce")?;

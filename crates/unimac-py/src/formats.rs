@@ -1,16 +1,17 @@
 //! The file formats of `unimac` for Python: key files, check lines and
-//! sealed manifests are the library's (`unimac::formats`); these functions
+//! sealed manifests are the library's (`unimac_front::formats`); these functions
 //! only convert types. The Python modules `_files.py` and `_seal.py` give
 //! them their Pythonic names and result types.
 
+use unimac_front::prelude::*;
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use unimac::formats::checkline::{self, Style};
-use unimac::formats::keyfile::{KeyFile, KeyKind};
-use unimac::formats::manifest::{self, SealError, Sealed, Status};
+use unimac_front::formats::checkline::{self, Style};
+use unimac_front::formats::keyfile::{KeyFile, KeyKind};
+use unimac_front::formats::manifest::{self, SealError, Sealed, Status};
 use unimac::Error;
 
 use crate::{buffer, names, oserror};
@@ -35,7 +36,7 @@ pub fn error(py: Python<'_>, e: Error, path: &Path) -> PyErr {
 #[pyo3(name = "_open_argument")]
 pub fn open_argument(py: Python<'_>, path: PathBuf, what: &str) -> PyResult<i32> {
     use std::os::fd::IntoRawFd;
-    use unimac::formats::fsio::{self, OpenError};
+    use unimac_front::formats::fsio::{self, OpenError};
     let shown = path.display().to_string();
     match py.allow_threads(|| fsio::open_argument(&path)) {
         Ok((f, _)) => Ok(f.into_raw_fd()),
@@ -134,7 +135,7 @@ fn parse_check_line<'py>(py: Python<'py>, line: &[u8]) -> Option<ParsedLine<'py>
     let p = checkline::parse_line(line)?;
     let mac = p
         .mac
-        .map(|m| unimac::macs::find(&m).map_or(m, |d| d.name.to_string()));
+        .map(|m| unimac_front::macs::find(&m).map_or(m, |d| d.name.to_string()));
     Some((
         mac,
         p.nonce.map(|n| PyBytes::new(py, &n)),
@@ -228,10 +229,10 @@ fn seal<'py>(
         .map_err(|e| error(py, e, &shown))?;
     if let Some(o) = &output {
         py.allow_threads(|| {
-            unimac::formats::fsio::write_atomic(
+            unimac_front::formats::fsio::write_atomic(
                 o,
                 &text,
-                unimac::formats::fsio::Replace::Never,
+                unimac_front::formats::fsio::Replace::Never,
                 false,
                 "manifest",
             )
@@ -351,7 +352,7 @@ fn verify_manifest(
 #[pyfunction]
 #[pyo3(name = "_msg_malformed_line")]
 fn msg_malformed_line(shown: &str, line: usize, name: &str) -> String {
-    unimac::formats::messages::malformed_line(shown, line, name)
+    unimac_front::formats::messages::malformed_line(shown, line, name)
 }
 
 /// `verify_check_file`'s count of improperly formatted lines, as `unimac
@@ -359,13 +360,13 @@ fn msg_malformed_line(shown: &str, line: usize, name: &str) -> String {
 #[pyfunction]
 #[pyo3(name = "_msg_malformed_count")]
 fn msg_malformed_count(n: usize) -> String {
-    unimac::formats::messages::malformed_count(n)
+    unimac_front::formats::messages::malformed_count(n)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(msg_malformed_line, m)?)?;
     m.add_function(wrap_pyfunction!(msg_malformed_count, m)?)?;
-    m.add("_SHOWN_MALFORMED", unimac::formats::messages::SHOWN_MALFORMED)?;
+    m.add("_SHOWN_MALFORMED", unimac_front::formats::messages::SHOWN_MALFORMED)?;
     m.add_function(wrap_pyfunction!(load_key, m)?)?;
     m.add_function(wrap_pyfunction!(save_key, m)?)?;
     m.add_function(wrap_pyfunction!(format_check_line, m)?)?;

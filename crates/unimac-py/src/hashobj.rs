@@ -2,13 +2,14 @@
 //! `hashlib`'s and `hmac`'s objects (`update`, `digest`, `copy`), and the
 //! two argument orders `unimac.new` takes.
 
+use unimac_front::prelude::*;
 use std::sync::Mutex;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
-use unimac::registry::{self, Entry, NamedMac, Params};
+use unimac_front::registry::{self, Entry, NamedMac, Params};
 use unimac::verify_tag;
 
 use crate::buffer::{self, data, GIL_RELEASE_BYTES};

@@ -16,14 +16,15 @@
 
 #![deny(unsafe_code)]
 
+use unimac_front::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use unimac::macs::{Framing, MacDesc};
-use unimac::registry::KeySpec;
+use unimac_front::macs::{Framing, MacDesc};
+use unimac_front::registry::KeySpec;
 use unimac::Error;
 
 mod bounds;
@@ -90,7 +91,7 @@ fn key_size(k: &KeySpec) -> Option<usize> {
 
 /// Show a key file's warning (open to group or others) as a Python
 /// warning.
-fn warn_key_file(py: Python<'_>, k: &unimac::formats::keyfile::KeyFile) -> PyResult<()> {
+fn warn_key_file(py: Python<'_>, k: &unimac_front::formats::keyfile::KeyFile) -> PyResult<()> {
     if let Some(w) = k.warning() {
         let cat = py.get_type::<pyo3::exceptions::PyUserWarning>();
         PyErr::warn(py, &cat, &std::ffi::CString::new(w).unwrap_or_default(), 2)?;

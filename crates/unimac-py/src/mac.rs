@@ -1,12 +1,13 @@
 //! `unimac.Mac` (a key set up once), the one-shot `tag`, `verify`,
 //! `compute` and `known_answer`, and `compare_digest`.
 
+use unimac_front::prelude::*;
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use unimac::registry::{self, Entry, NamedMac, Params, Pending};
+use unimac_front::registry::{self, Entry, NamedMac, Params, Pending};
 use unimac::verify_tag;
 use unimac::Error;
 

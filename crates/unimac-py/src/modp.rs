@@ -1,6 +1,7 @@
 //! `unimac.SecretPrime`: a secret random prime of [2^120, 2^128) (wire name
 //! `modp`) that checks ring identities on huge integers.
 
+use unimac_front::prelude::*;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -20,7 +21,7 @@ use crate::{err, value_err};
 /// 12345
 #[pyclass(module = "unimac", name = "SecretPrime", frozen)]
 struct PySecretPrime {
-    p: unimac::modp::SecretPrime,
+    p: unimac_front::modp::SecretPrime,
 }
 
 /// A non-negative Python int as little-endian bytes (buffers taken as they are).
@@ -44,8 +45,8 @@ impl PySecretPrime {
     #[pyo3(signature = (key = None))]
     fn py_new(key: Option<&Bound<'_, PyAny>>) -> PyResult<PySecretPrime> {
         let p = match key {
-            None => unimac::modp::SecretPrime::generate(),
-            Some(k) => unimac::modp::SecretPrime::from_bytes(data(k, "key")?.as_slice()),
+            None => unimac_front::modp::SecretPrime::generate(),
+            Some(k) => unimac_front::modp::SecretPrime::from_bytes(data(k, "key")?.as_slice()),
         }
         .map_err(err)?;
         Ok(PySecretPrime { p })
@@ -96,8 +97,8 @@ impl PySecretPrime {
             int_bytes(d, "d")?,
             int_bytes(e, "e")?,
         ];
-        let n = unimac::modp::identity_bits(&v[0], &v[1], &v[2], &v[3], &v[4]);
-        Ok(unimac::modp::false_accept_log2(n))
+        let n = unimac_front::modp::identity_bits(&v[0], &v[1], &v[2], &v[3], &v[4]);
+        Ok(unimac_front::modp::false_accept_log2(n))
     }
 
     /// The key ``p``, 16 bytes little-endian (keep it secret).

@@ -1,4 +1,4 @@
-//! Names as the command line takes them (`unimac::registry::names`): a MAC is
+//! Names as the command line takes them (`unimac_front::registry::resolve`): a MAC is
 //! `X` or `mac-X`, a typo gets a "did you mean", papers are cited by author
 //! and title; every message is the CLI's, with its pointers to `unimac
 //! list` turned into the Python functions that list the names
@@ -15,9 +15,9 @@
 
 use std::borrow::Cow;
 
-use unimac::macs::{self, MacDesc};
-use unimac::registry::names as n;
-use unimac::registry::{self, Entry};
+use unimac_front::macs::{self, MacDesc};
+use unimac_front::registry::resolve as n;
+use unimac_front::registry::{self, Entry};
 
 pub use n::cite;
 
@@ -93,7 +93,7 @@ pub fn resolve_mac(name: &str) -> Result<&'static MacDesc, String> {
 }
 
 /// What `compute` takes (the CLI's `unimac compute`, in the order of
-/// `registry::names::resolve_spec`): a wire name (docs/WIRE.md) as is, else
+/// `registry::resolve::resolve_spec`): a wire name (docs/WIRE.md) as is, else
 /// `X` for `mac-X` when `X` is a MAC. Any case. Its entry of the catalogue.
 pub fn resolve_spec(name: &str) -> Result<&'static Entry, String> {
     let l = lower(name);
@@ -107,7 +107,7 @@ pub fn resolve_spec(name: &str) -> Result<&'static Entry, String> {
 }
 
 /// What `unimac.new` takes (in the order of
-/// `registry::names::resolve_any`): a MAC (`X` or `mac-X`, as `unimac tag`
+/// `registry::resolve::resolve_any`): a MAC (`X` or `mac-X`, as `unimac tag`
 /// takes it) or else a wire name (a raw hash such as `eval64`, as `unimac
 /// compute` takes it), in any case. Its entry of the catalogue; a MAC's
 /// row is the entry's `mac()`.
@@ -122,6 +122,6 @@ pub fn resolve_any(name: &str) -> Result<&'static Entry, String> {
 /// Whether `name` (any case) is the `modp` check's: its key is a prime, not
 /// a MAC key (the key files' kinds decide, in the library).
 pub fn is_modp(name: &str) -> bool {
-    use unimac::formats::keyfile::KeyKind;
+    use unimac_front::formats::keyfile::KeyKind;
     matches!(KeyKind::from_name(&lower(name)), Ok(KeyKind::Modp))
 }

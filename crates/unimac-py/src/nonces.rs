@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use unimac::registry::Entry;
+use unimac_front::registry::Entry;
 
 use crate::buffer::data;
 

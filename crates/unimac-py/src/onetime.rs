@@ -2,13 +2,14 @@
 //! `hash127-96`), a key that tags one message, from bytes or from a key
 //! file it marks spent.
 
+use unimac_front::prelude::*;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use unimac::registry;
+use unimac_front::registry;
 use unimac::Error;
 
 use crate::buffer::{self, data, with_data};
@@ -81,7 +82,7 @@ impl PyOneTimeKey {
     #[staticmethod]
     #[pyo3(signature = (path, *, spent_ok = false))]
     fn from_file(py: Python<'_>, path: PathBuf, spent_ok: bool) -> PyResult<PyOneTimeKey> {
-        use unimac::formats::keyfile::{KeyFile, OneTimeKeyFile};
+        use unimac_front::formats::keyfile::{KeyFile, OneTimeKeyFile};
         let read = KeyFile::read(&path).map_err(|e| formats::error(py, e, &path))?;
         if read.is_spent() && spent_ok {
             warn_key_file(py, &read)?;
@@ -123,7 +124,7 @@ impl PyOneTimeKey {
         drop(m);
         // Through the file: locked, refused if another door spent it since,
         // marked spent before the tag is returned.
-        let f = unimac::formats::keyfile::OneTimeKeyFile::open(path)
+        let f = unimac_front::formats::keyfile::OneTimeKeyFile::open(path)
             .map_err(|e| formats::error(py, e, path))?;
         let t = with_data(data, "data", |s| f.tag(s))?.map_err(|e| formats::error(py, e, path))?;
         Ok(PyBytes::new(py, &t))

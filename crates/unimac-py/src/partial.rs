@@ -1,4 +1,4 @@
-//! Combinable partial hashes (`unimac::partial`): hash the chunks of one
+//! Combinable partial hashes (`unimac_front::partial`): hash the chunks of one
 //! message in different processes or machines, combine the pieces, and
 //! finish the hash or the MAC where the whole key is.
 
@@ -9,8 +9,8 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use unimac::formats::race;
-use unimac::partial::{self, Partial, PartialStream};
+use unimac_front::formats::race;
+use unimac_front::partial::{self, Partial, PartialStream};
 use zeroize::Zeroize;
 
 use crate::buffer::{data, with_data};
@@ -253,7 +253,7 @@ fn read_at(mut f: &File, buf: &mut [u8], pos: u64) -> std::io::Result<()> {
 ///
 /// ``OSError`` "PATH: changed while reading" if the file does not have
 /// ``size`` bytes, ends early, or changed while it was read, under the
-/// library's rule (``unimac::formats::race``): its stamp (size, mtime,
+/// library's rule (``unimac_front::formats::race``): its stamp (size, mtime,
 /// ctime, device, inode) compared before and after, and a range of a file
 /// changed within two seconds of the read read twice and compared. The
 /// tasks of :func:`unimac.dask.tag_large` and :func:`unimac.dask.tag_files`.
@@ -324,7 +324,7 @@ impl Range {
     fn read(&self, path: &Path, name: &str, hk: &[u8]) -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
         let Range { offset, end, size, a, e, .. } = *self;
         let changed = |why: String| {
-            RangeError::Changed(unimac::formats::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
+            RangeError::Changed(unimac_front::formats::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
         };
         let f = File::open(path)?;
         let w = race::ReadWindow::open(&f)?;

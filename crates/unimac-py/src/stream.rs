@@ -1,5 +1,5 @@
 //! Authenticated streams for Python (`unimac.stream`): the library's
-//! `unimac::formats::stream` sender and receiver, which turn bytes into
+//! `unimac_front::formats::stream` sender and receiver, which turn bytes into
 //! bytes; the file objects around them are in `python/unimac/stream.py`.
 
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use unimac::formats::stream::{Receiver, Sender};
+use unimac_front::formats::stream::{Receiver, Sender};
 
 use crate::buffer;
 
@@ -26,8 +26,8 @@ fn value_err(e: unimac::Error) -> PyErr {
 
 /// The strength policy of `tag` (chunks as the messages), unless
 /// `allow_weak`.
-fn strength(k: &unimac::formats::keyfile::KeyFile, chunk: usize, allow_weak: bool) -> PyResult<()> {
-    unimac::formats::policy::check_stream(k, chunk, allow_weak)
+fn strength(k: &unimac_front::formats::keyfile::KeyFile, chunk: usize, allow_weak: bool) -> PyResult<()> {
+    unimac_front::formats::policy::check_stream(k, chunk, allow_weak)
         .map_err(|e| PyValueError::new_err(e.to_string().replace("--allow-weak", "allow_weak=True")))
 }
 
@@ -80,7 +80,7 @@ impl PyReceiver {
     #[pyo3(signature = (key_path, key_name, key, allow_weak = false))]
     fn new(py: Python<'_>, key_path: Option<PathBuf>, key_name: Option<String>, key: Option<&Bound<'_, PyAny>>, allow_weak: bool) -> PyResult<PyReceiver> {
         let k = crate::formats::key_of(py, key_path, key_name.as_deref(), key)?;
-        strength(&k, unimac::formats::stream::DEFAULT_CHUNK, allow_weak)?;
+        strength(&k, unimac_front::formats::stream::DEFAULT_CHUNK, allow_weak)?;
         Ok(PyReceiver { r: Mutex::new(Receiver::new(&k).map_err(value_err)?) })
     }
     fn feed<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
@@ -114,6 +114,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySender>()?;
     m.add_class::<PyReceiver>()?;
     m.add("StreamError", m.py().get_type::<StreamError>())?;
-    m.add("_STREAM_DEFAULT_CHUNK", unimac::formats::stream::DEFAULT_CHUNK)?;
+    m.add("_STREAM_DEFAULT_CHUNK", unimac_front::formats::stream::DEFAULT_CHUNK)?;
     Ok(())
 }

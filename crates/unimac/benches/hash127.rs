@@ -3,10 +3,11 @@
 //! `blake3::keyed_hash`, one thread each, plus key expansion and the
 //! multi-threaded figure. Run: `cargo bench -p unimac --bench hash127`.
 
+use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use poly1305_09::universal_hash::KeyInit;
 use std::time::Duration;
-use unimac::hash127::{hash127, hash127_on, Hash127, Key};
+use unimac::unstable::hash127::{hash127, hash127_on, Hash127, Key};
 use unimac::{Feature, Platform};
 
 fn message(n: usize) -> Vec<u8> {

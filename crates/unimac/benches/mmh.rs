@@ -5,11 +5,12 @@
 //!
 //! `cargo bench -p unimac --bench mmh`
 
+use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use poly1305_09::universal_hash::KeyInit;
 use poly1305_09::Poly1305;
 use std::time::{Duration, Instant};
-use unimac::tree::{family, tree_hash, Tree};
+use unimac::unstable::tree::{family, tree_hash, Tree};
 
 const SIZES: [usize; 3] = [1 << 10, 16 << 10, 1 << 20];
 
@@ -48,7 +49,7 @@ fn interleaved_ratios() {
 /// Each block function alone on 16 KiB of blocks (in L1), through every
 /// backend this CPU has: best of 20 runs of 1000 calls.
 fn kernels() {
-    use unimac::mmh::{Mmh32, Nmh32};
+    use unimac::unstable::mmh::{Mmh32, Nmh32};
     use unimac::{Feature, Platform};
     println!("block functions alone, 16 KiB, best of 20x1000 (GiB/s):");
     let msg = vec![0xa5u8; 16 << 10];
@@ -82,7 +83,7 @@ fn kernels() {
         let g = time(&mut || h.hash_blocks(black_box(&msg), &mut out));
         println!("  nmh32 {be}: {g:.1}");
     }
-    let h = unimac::mmh::Mmh64::new(&[3u8; 256]).expect("key");
+    let h = unimac::unstable::mmh::Mmh64::new(&[3u8; 256]).expect("key");
     let mut out = vec![0u8; msg.len() / 256 * 8];
     let g = time(&mut || h.hash_blocks(black_box(&msg), &mut out));
     println!("  mmh64 Portable: {g:.1}");
@@ -124,9 +125,9 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("poly1305-rustcrypto", n), &msg, |b, m| {
             b.iter(|| Poly1305::new((&key32).into()).compute_unpadded(black_box(m)))
         });
-        let hk = unimac::hash127::Key::new(&key32);
+        let hk = unimac::unstable::hash127::Key::new(&key32);
         g.bench_with_input(BenchmarkId::new("hash127", n), &msg, |b, m| {
-            b.iter(|| unimac::hash127::hash127(&hk, black_box(m)))
+            b.iter(|| unimac::unstable::hash127::hash127(&hk, black_box(m)))
         });
     }
     g.finish();

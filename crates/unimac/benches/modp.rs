@@ -4,9 +4,10 @@
 //!
 //! `cargo bench -p unimac --bench modp`
 
+use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use num_bigint::BigUint;
-use unimac::modp::SecretPrime;
+use unimac::unstable::modp::SecretPrime;
 use unimac::{Feature, Platform};
 
 fn bench(c: &mut Criterion) {

@@ -6,13 +6,14 @@
 //! expanded key reused across messages for every contender) and `shoup-setup`
 //! (key generation and expansion: the paper's "set-up time").
 
+use unimac::unstable::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use unimac::shoup::eval128::Eval128;
-use unimac::hazmat::shoup::{gdiv, minpoly};
-use unimac::shoup::{Hasher, Kind, Table};
+use unimac::unstable::shoup::eval128::Eval128;
+use unimac::unstable::hazmat::shoup::{gdiv, minpoly};
+use unimac::unstable::shoup::{Hasher, Kind, Table};
 use unimac::{Feature, Platform};
 
 /// A named way to build a hasher from a key.
@@ -123,7 +124,7 @@ fn setup(c: &mut Criterion) {
     let x = u64::from_le_bytes(KEY);
     // What `division64-key` runs: the products by PCLMULQDQ where detected
     // (the `minpoly/*` methods below use the portable product).
-    g.bench_function("division64-key/berlekamp-massey-ct", |b| b.iter(|| unimac::shoup::division64_key(black_box(&KEY))));
+    g.bench_function("division64-key/berlekamp-massey-ct", |b| b.iter(|| unimac::unstable::shoup::division64_key(black_box(&KEY))));
     g.bench_function("minpoly/1-linear-algebra", |b| b.iter(|| minpoly::linear_algebra(black_box(x))));
     g.bench_function("minpoly/2-gordon", |b| b.iter(|| minpoly::gordon(black_box(x))));
     g.bench_function("minpoly/3-berlekamp-massey", |b| b.iter(|| minpoly::berlekamp_massey(black_box(x))));

@@ -8,12 +8,12 @@
 //! paper's ARM7 figures (TSC cycles: the time-stamp counter ticks at the
 //! nominal clock).
 //!
-//! MMH appears twice: `unimac::mmh::Mmh32` (the wire format, docs/WIRE.md §3, fixes its block at 32
+//! MMH appears twice: `unimac::unstable::mmh::Mmh32` (the wire format, docs/WIRE.md §3, fixes its block at 32
 //! words = 1024 bits, so its cost per 2112 or 1056 bits is scaled from its
 //! per-128-byte cost), and `mmh-loop`, a straightforward multiply-add loop
 //! over the paper's own block of 66 (33) words with three Toeplitz 64-bit
 //! accumulators and the 2^32+15 reduction, compiled for AVX2 so the compiler
-//! vectorises it (checked at start-up against `unimac::mmh` on 32 words).
+//! vectorises it (checked at start-up against `unimac::unstable::mmh` on 32 words).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -21,8 +21,8 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use hmac::{Hmac, KeyInit, Mac};
 use sha1::Sha1;
-use unimac::registry::{self, Params};
-use unimac::square::{self, BlockKey, Variant};
+use unimac::unstable::registry::{self, Params};
+use unimac::unstable::square::{self, BlockKey, Variant};
 
 fn fill(n: usize, mut seed: u64) -> Vec<u8> {
     (0..n)
@@ -136,7 +136,7 @@ fn cycles_table() {
     // The reference loop is MMH: equal to unimac's mmh32x3 on a 32-word block.
     let key = fill(4 * 68, 1);
     let msg = fill(128, 2);
-    let mmh = unimac::mmh::Mmh32::new(3, &key[..4 * 34]).unwrap();
+    let mmh = unimac::unstable::mmh::Mmh32::new(3, &key[..4 * 34]).unwrap();
     let want = mmh.hash(&msg).unwrap();
     let got: Vec<u8> = mmh_loop(&words(&key), &words(&msg)).iter().flat_map(|w| w.to_le_bytes()).collect();
     assert_eq!(got, want, "mmh-loop is not mmh32x3");
@@ -275,7 +275,7 @@ fn tables(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
     let many = fill(128 * 64, 6);
     let mut mout = vec![0u8; 12 * 64];
-    let mmh = unimac::mmh::Mmh32::new(3, &fill(4 * 34, 1)).unwrap();
+    let mmh = unimac::unstable::mmh::Mmh32::new(3, &fill(4 * 34, 1)).unwrap();
     g.throughput(Throughput::Bytes(many.len() as u64));
     g.bench_function("64x1024bit", |b| b.iter(|| mmh.hash_blocks(black_box(&many), &mut mout)));
     g.finish();

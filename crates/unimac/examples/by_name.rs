@@ -6,11 +6,11 @@
 
 use std::hint::black_box;
 
-use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
-use unimac::mac::{Hash127Aes, Hash127AesAdd, Hash127AesNonce, TreeHash, WegmanCarter};
-use unimac::macs::{Finish, Hash, MACS};
-use unimac::registry::NamedMac;
-use unimac::shoup::Kind;
+use unimac::unstable::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, WcEval128, WcShoup64};
+use unimac::unstable::mac::{Hash127Aes, Hash127AesAdd, Hash127AesNonce, TreeHash, WegmanCarter};
+use unimac::unstable::macs::{Finish, Hash, MACS};
+use unimac::unstable::registry::NamedMac;
+use unimac::unstable::shoup::Kind;
 use unimac::umac::Umac;
 use unimac::vmac::Vmac;
 
@@ -30,7 +30,7 @@ fn ticks() -> u64 {
 type Job = Box<dyn FnMut(&[u8])>;
 
 /// The typed MAC of a row, tagging one message under a fixed nonce.
-fn typed(d: &'static unimac::macs::MacDesc, key: &[u8], n: [u8; 16]) -> Job {
+fn typed(d: &'static unimac::unstable::macs::MacDesc, key: &[u8], n: [u8; 16]) -> Job {
     let k32 = |k: &[u8]| -> [u8; 32] { k.try_into().unwrap() };
     let k48 = |k: &[u8]| -> [u8; 48] { k.try_into().unwrap() };
     match (d.hash, d.finish) {

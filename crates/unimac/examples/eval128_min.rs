@@ -2,11 +2,12 @@
 //! loaded machine the minimum is the steadiest figure (criterion's mean moves
 //! with the other processes). `cargo run --release -p unimac --example eval128_min`.
 
+use unimac::unstable::prelude::*;
 use std::hint::black_box;
 use std::time::Instant;
 
 use polyval07::universal_hash::UniversalHash;
-use unimac::shoup::eval128::Eval128;
+use unimac::unstable::shoup::eval128::Eval128;
 use unimac::{Feature, Platform};
 
 fn best(reps: usize, mut f: impl FnMut()) -> f64 {

@@ -2,8 +2,9 @@
 //! the least time of many runs, so a busy machine disturbs it less.
 //! Run: `cargo run --release -p unimac --example hash127_cycles`.
 
+use unimac::unstable::prelude::*;
 use std::time::Instant;
-use unimac::hash127::{hash127_on, Hash127, Key};
+use unimac::unstable::hash127::{hash127_on, Hash127, Key};
 use unimac::{Feature, Platform};
 
 #[cfg(target_arch = "x86_64")]
@@ -80,7 +81,7 @@ fn main() {
             for _ in 0..reps {
                 let c = ticks();
                 for _ in 0..batch {
-                    std::hint::black_box(unimac::hash127::hash127(&key, std::hint::black_box(&m)));
+                    std::hint::black_box(unimac::unstable::hash127::hash127(&key, std::hint::black_box(&m)));
                 }
                 let d0 = ticks();
                 // The AVX2 backend alone (same as the default where the CPU
@@ -120,7 +121,7 @@ fn main() {
     // Both cores: 64 MiB in one call, split at the default threshold.
     let n = 64 << 20;
     let m: Vec<u8> = (0..n).map(|i| (i * 131) as u8).collect();
-    for (name, par) in [("one thread", usize::MAX), ("threads", unimac::hash127::PARALLEL_MIN)] {
+    for (name, par) in [("one thread", usize::MAX), ("threads", unimac::unstable::hash127::PARALLEL_MIN)] {
         let mut best = f64::MAX;
         for _ in 0..9 {
             let t = Instant::now();

@@ -5,7 +5,7 @@
 //! message.
 use std::hint::black_box;
 
-use unimac::registry::{self, NamedMac, OneTimeMac, Params};
+use unimac::unstable::registry::{self, NamedMac, OneTimeMac, Params};
 
 fn main() {
     let mut a = std::env::args().skip(1);
@@ -18,15 +18,15 @@ fn main() {
     let nn = (!nonce.is_empty()).then_some(&nonce[..]);
     let m = vec![7u8; len];
     let mut x = 0u8;
-    let pair_drawn = unimac::macs::MACS
+    let pair_drawn = unimac::unstable::macs::MACS
         .iter()
-        .any(|d| d.catalog_name == name && d.framing == unimac::macs::Framing::PairThenTag);
+        .any(|d| d.catalog_name == name && d.framing == unimac::unstable::macs::Framing::PairThenTag);
     if name == "hash127-raw" {
-        let k = unimac::hash127::Key::new(key[..].try_into().unwrap());
+        let k = unimac::unstable::hash127::Key::new(key[..].try_into().unwrap());
         for _ in 0..n {
-            x ^= unimac::hash127::hash127_raw(&k, black_box(&m)).unwrap()[0];
+            x ^= unimac::unstable::hash127::hash127_raw(&k, black_box(&m)).unwrap()[0];
         }
-    } else if let Some(d) = unimac::macs::one_time_row(&name) {
+    } else if let Some(d) = unimac::unstable::macs::one_time_row(&name) {
         for _ in 0..n {
             x ^= OneTimeMac::new(d.name, &key).unwrap().tag(black_box(&m))[0];
         }

@@ -15,12 +15,13 @@
 //! scripts/check-unsafe                                          # under Miri
 //! ```
 
-use unimac::hash127::{Hash127, Key};
-use unimac::mmh::{Mmh32, Nmh32};
+use unimac::unstable::prelude::*;
+use unimac::unstable::hash127::{Hash127, Key};
+use unimac::unstable::mmh::{Mmh32, Nmh32};
 use unimac::platform::{Feature, Platform};
-use unimac::shoup::eval128::Eval128;
-use unimac::shoup::{Hasher, Kind};
-use unimac::square::{BlockKey, Variant};
+use unimac::unstable::shoup::eval128::Eval128;
+use unimac::unstable::shoup::{Hasher, Kind};
+use unimac::unstable::square::{BlockKey, Variant};
 use unimac::umac::Umac;
 use unimac::vmac::Vmac;
 

@@ -20,20 +20,20 @@ fn main() {
         println!("{x}");
         return;
     }
-    let d = unimac::registry::desc(&name).expect("a MAC name");
+    let d = unimac::unstable::registry::desc(&name).expect("a MAC name");
     let key = vec![0x5a; d.default_key_len()];
     let m = vec![7u8; len];
     let mut x = 0u8;
     if d.one_time {
         // A one-time key tags one message: a fresh one-time MAC per tag.
         for _ in 0..n {
-            x ^= unimac::registry::OneTimeMac::new(d.name, &key).expect("keys").tag(std::hint::black_box(&m))[0];
+            x ^= unimac::unstable::registry::OneTimeMac::new(d.name, &key).expect("keys").tag(std::hint::black_box(&m))[0];
         }
         println!("{x}");
         return;
     }
     // For shoup4-*, the tag as sent (r || s || tag), the pair drawn per tag.
-    let mac = unimac::registry::NamedMac::new(&name, &key).expect("keys");
+    let mac = unimac::unstable::registry::NamedMac::new(&name, &key).expect("keys");
     let mut nonce = vec![0x11; mac.nonce_len()];
     let counter = std::env::var_os("MAC_ONCE_COUNTER").is_some_and(|v| v == "1");
     let mut t = [0u8; 32];

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use unimac::registry::{self, NamedMac, OneTimeMac};
+use unimac::unstable::registry::{self, NamedMac, OneTimeMac};
 
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
@@ -65,21 +65,21 @@ fn main() {
     let mut jobs: Vec<(String, Job)> = Vec::new();
     // Typed APIs.
     {
-        let k = unimac::hash127::Key::new(&key32);
+        let k = unimac::unstable::hash127::Key::new(&key32);
         k.precompute();
-        jobs.push(("hash127 (typed)".into(), Box::new(move |m| sink(unimac::hash127::hash127(&k, m)))));
-        let k2 = unimac::hash127::Key::new(&key32);
-        jobs.push(("hash127 (portable)".into(), Box::new(move |m| sink(unimac::hash127::hash127_on(unimac::Platform::portable(), &k2, m, true, usize::MAX)))));
-        let mac = unimac::mac::Hash127Aes::new(&key32);
+        jobs.push(("hash127 (typed)".into(), Box::new(move |m| sink(unimac::unstable::hash127::hash127(&k, m)))));
+        let k2 = unimac::unstable::hash127::Key::new(&key32);
+        jobs.push(("hash127 (portable)".into(), Box::new(move |m| sink(unimac::unstable::hash127::hash127_on(unimac::Platform::portable(), &k2, m, true, usize::MAX)))));
+        let mac = unimac::unstable::mac::Hash127Aes::new(&key32);
         jobs.push(("hash127-aes tag (typed)".into(), Box::new(move |m| sink(mac.tag(m)))));
-        let mac = unimac::mac::Hash127Aes::new(&key32);
+        let mac = unimac::unstable::mac::Hash127Aes::new(&key32);
         let t = mac.tag(&[0u8; 64]);
         jobs.push(("hash127-aes verify (typed)".into(), Box::new(move |m| sink(mac.verify(m, t)))));
-        let e64 = unimac::shoup::Hasher::new(unimac::shoup::Kind::Eval64, &[0x5a; 8]);
+        let e64 = unimac::unstable::shoup::Hasher::new(unimac::unstable::shoup::Kind::Eval64, &[0x5a; 8]);
         jobs.push(("eval64 (typed)".into(), Box::new(move |m| {
             black_box(e64.hash(m));
         })));
-        let e128 = unimac::shoup::eval128::Eval128::new(&key16);
+        let e128 = unimac::unstable::shoup::eval128::Eval128::new(&key16);
         jobs.push(("eval128 (typed)".into(), Box::new(move |m| {
             black_box(e128.oneshot(m));
         })));

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use unimac::registry::{self, NamedMac, Params};
+use unimac::unstable::registry::{self, NamedMac, Params};
 
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
@@ -60,23 +60,23 @@ fn main() {
         jobs.push(("blake3-keyed".into(), Box::new(move |m| {
             black_box(blake3::keyed_hash(&k, m));
         })));
-        let hk = unimac::hash127::Key::new(&k32);
+        let hk = unimac::unstable::hash127::Key::new(&k32);
         jobs.push(("hash127 (typed)".into(), Box::new(move |m| {
-            black_box(unimac::hash127::hash127(&hk, m));
+            black_box(unimac::unstable::hash127::hash127(&hk, m));
         })));
-        let e = unimac::shoup::eval128::Eval128::new(&k16);
+        let e = unimac::unstable::shoup::eval128::Eval128::new(&k16);
         jobs.push(("eval128 (typed)".into(), Box::new(move |m| {
             black_box(e.oneshot(m));
         })));
-        let mac = unimac::mac::Hash127Aes::new(&k32);
+        let mac = unimac::unstable::mac::Hash127Aes::new(&k32);
         jobs.push(("hash127-aes (typed)".into(), Box::new(move |m| {
             black_box(mac.tag(m));
         })));
-        let mac = unimac::mac::shoup::WcEval128::new(&k32);
+        let mac = unimac::unstable::mac::shoup::WcEval128::new(&k32);
         jobs.push(("wc-eval128 (typed)".into(), Box::new(move |m| {
             black_box(mac.tag(&n16, m));
         })));
-        let mac = unimac::mac::shoup::WcEval128::new(&k32);
+        let mac = unimac::unstable::mac::shoup::WcEval128::new(&k32);
         jobs.push(("wc-eval128 (typed, copied out)".into(), Box::new(move |m| {
             let mut t = [0u8; 32];
             t[..16].copy_from_slice(mac.tag(&n16, m).as_bytes());

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use unimac::registry::{self, Params};
+use unimac::unstable::registry::{self, Params};
 use unimac::threads::set_max_threads;
 
 /// CPU time of this process so far (user + system), in ms.
@@ -64,7 +64,7 @@ fn main() {
     for name in &names {
         let e = registry::lookup(name).expect("known name");
         let klen = match e.info.key {
-            unimac::registry::KeySpec::Fixed(n) => n,
+            unimac::unstable::registry::KeySpec::Fixed(n) => n,
             _ => 16,
         };
         let key: Vec<u8> = (0..klen).map(|i| (i * 37 + 11) as u8).collect();
@@ -75,16 +75,16 @@ fn main() {
         // timing, not a use), a shoup4- MAC a fixed received pair.
         let nonce = vec![0x11; e.info.nonce];
         let nonce = (!nonce.is_empty()).then_some(&nonce[..]);
-        let one_time = unimac::macs::one_time_row(name);
-        let pair_drawn = unimac::macs::MACS
+        let one_time = unimac::unstable::macs::one_time_row(name);
+        let pair_drawn = unimac::unstable::macs::MACS
             .iter()
-            .any(|d| d.catalog_name == *name && d.framing == unimac::macs::Framing::PairThenTag);
+            .any(|d| d.catalog_name == *name && d.framing == unimac::unstable::macs::Framing::PairThenTag);
         let keyed = (one_time.is_none() && !pair_drawn).then(|| registry::key(name, &p).unwrap());
         let mac = pair_drawn.then(|| registry::NamedMac::new(name, &key).unwrap());
         let compute = |msg: &[u8]| -> Vec<u8> {
             match (one_time, &keyed, &mac) {
                 (Some(_), _, _) if name == "hash127-raw" => {
-                    unimac::hash127::hash127_raw(&unimac::hash127::Key::new(key[..].try_into().unwrap()), msg)
+                    unimac::unstable::hash127::hash127_raw(&unimac::unstable::hash127::Key::new(key[..].try_into().unwrap()), msg)
                         .unwrap()
                         .to_vec()
                 }

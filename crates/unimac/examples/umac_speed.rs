@@ -16,6 +16,7 @@
 //! `BENCH_MSG_OFFSET=n` the message starts `n` bytes past a 64-byte
 //! boundary (by default, where the allocator puts it).
 
+use unimac::unstable::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -82,9 +83,9 @@ fn main() {
     let u128m = Umac128::new(&key);
     let v64 = Vmac64::new(&key).unwrap();
     let v128 = Vmac128::new(&key).unwrap();
-    let wc = unimac::mac::shoup::WcShoup64::new(unimac::shoup::Kind::Eval64, &[0x5a; 24]);
-    let h127 = unimac::mac::Hash127Aes::new(&[0x5a; 32]);
-    let e128 = unimac::mac::shoup::WcEval128::new(&[0x5a; 32]);
+    let wc = unimac::unstable::mac::shoup::WcShoup64::new(unimac::unstable::shoup::Kind::Eval64, &[0x5a; 24]);
+    let h127 = unimac::unstable::mac::Hash127Aes::new(&[0x5a; 32]);
+    let e128 = unimac::unstable::mac::shoup::WcEval128::new(&[0x5a; 32]);
     let wide = |c: u64| (c as u128).to_le_bytes();
     for len in sizes {
         // The message where the allocator puts it, or `BENCH_MSG_OFFSET`
@@ -132,14 +133,14 @@ fn kernel(name: &str, len: usize) -> String {
         "umac128" => Umac128::new(&key).backend().into(),
         "vmac64" => Vmac64::new(&key).map_or("?", |m| m.backend()).into(),
         "vmac128" => Vmac128::new(&key).map_or("?", |m| m.backend()).into(),
-        "wc-eval64" => unimac::shoup::Hasher::new(unimac::shoup::Kind::Eval64, &[0x5a; 8]).backend().into(),
-        "wc-eval128" => unimac::shoup::eval128::Eval128::new(&[0x5a; 16]).backend().into(),
+        "wc-eval64" => unimac::unstable::shoup::Hasher::new(unimac::unstable::shoup::Kind::Eval64, &[0x5a; 8]).backend().into(),
+        "wc-eval128" => unimac::unstable::shoup::eval128::Eval128::new(&[0x5a; 16]).backend().into(),
         "hash127-aes" => {
-            let b = unimac::hash127::Key::new(&[0x5a; 32]).backend();
+            let b = unimac::unstable::hash127::Key::new(&[0x5a; 32]).backend();
             let avx2 = unimac::platform::Platform::detect().has(unimac::platform::Feature::Avx2Fma);
             if len / 4 < 257 {
                 if len / 4 >= 32 && avx2 { "short+avx2fma" } else { "short" }.into()
-            } else if b.starts_with("avx512") && len < unimac::hash127::AVX512_MIN {
+            } else if b.starts_with("avx512") && len < unimac::unstable::hash127::AVX512_MIN {
                 "avx2fma".into()
             } else {
                 b.into()

@@ -2,7 +2,7 @@
 //! research.**
 //!
 //! The arithmetic the families are built from, and the reference models
-//! they are tested against, exposed (with the `reference` feature only) so
+//! they are tested against, exposed (with the `unstable` feature only) so
 //! that the crate's own integration tests, benchmarks, the timing checks and
 //! research code can reach them. None of it is a MAC or a universal hash
 //! with a bound: it takes raw field elements, reduced or not, and keys that

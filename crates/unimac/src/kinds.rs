@@ -6,7 +6,7 @@
 
 /// A block function that has a tree mode (docs/WIRE.md §6), by type: what
 /// a `tree-` hash and a `wc-` MAC of the table (`unimac::macs`) run. Its
-/// sizes, group and keyed function are its `family` (feature `reference`); its
+/// sizes, group and keyed function are its `family` (feature `unstable`); its
 /// forgery bound's `ε` is read from it by [`crate::bounds`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Block {
@@ -88,7 +88,6 @@ impl Block {
         }
     }
 
-    pub_if! { feature = "reference";
     /// For MMH32: its number of output words `N`.
     pub const fn mmh32_words(self) -> Option<usize> {
         match self {
@@ -98,7 +97,6 @@ impl Block {
             Block::Mmh32x4 => Some(4),
             _ => None,
         }
-    }
     }
 }
 

@@ -86,14 +86,15 @@
 //!   the bases of its primality test) and the random `r ‖ s` of
 //!   `mac-shoup4-*` (drawn by the library from the OS generator). Without it those return
 //!   [`Error::Invalid`] saying so; nothing falls back to weaker randomness.
-//! - `reference`: the per-backend entry points (`Hash127::new_on`, …), the
-//!   reference models, the typed engines of MACs otherwise reached by name
-//!   (`mac::WegmanCarter`, Shoup's Theorem 3 and 4 MACs, …) and
-//!   `unimac::hazmat`: for tests, benchmarks and research, with no
-//!   stability promise.
-//! - `frontends`: the plumbing the command line and the Python package
-//!   share (the MAC table `macs`, the catalogue's `compute`/`open`, check
-//!   lines, purpose keys, the walk); not a stable API.
+//! - `unstable`: the module `unimac::unstable`, the code behind the stable
+//!   modules reachable whole: the families' raw universal hashes and their
+//!   per-backend entry points (`Hash127::new_on`, …), the reference
+//!   models, the typed engines of MACs otherwise reached by name
+//!   (`mac::WegmanCarter`, Shoup's Theorem 3 and 4 MACs, …), the MAC table
+//!   `macs`, the catalogue's `key`/`open`/`compute`, the formats' lower
+//!   levels and `hazmat`: for this workspace's front ends, benches, tests
+//!   and research, with no stability promise (its users pin an exact
+//!   version).
 //! - `json` (`Bound::to_json`), `vectors` (the known-answer runner),
 //!   `rustcrypto-0_5` (the previous generation of the RustCrypto traits).
 //!
@@ -154,26 +155,6 @@ extern crate std;
 #[path = "../tests/common/skipped.rs"]
 mod skipped;
 
-/// `pub` where the condition holds, `pub(crate)` elsewhere: one item, two
-/// visibilities. With `feature = "reference"` it is how the arithmetic and
-/// the per-backend entry points reach the crate's own tests, benches and
-/// `unimac::hazmat` without joining the default API; with
-/// `feature = "frontends"`, the plumbing the command line and the Python
-/// package share. Works on module items and on associated items:
-///
-/// ```ignore
-/// pub_if! { feature = "reference";
-///     /// Docs as usual.
-///     pub fn new_on(platform: Platform, key: &[u8; 32]) -> Self { ... }
-/// }
-/// ```
-macro_rules! pub_if {
-    ($cond:meta; $(#[$m:meta])* pub $($item:tt)*) => {
-        $(#[$m])* #[cfg($cond)] pub $($item)*
-        $(#[$m])* #[cfg(not($cond))] #[allow(dead_code, unused_imports)] pub(crate) $($item)*
-    };
-}
-
 #[cfg(not(feature = "std"))]
 mod float;
 mod prelude;
@@ -184,48 +165,349 @@ mod tail;
 mod block;
 mod cipher;
 
-pub mod bounds;
 #[cfg(feature = "std")]
 pub mod formats;
 #[cfg(feature = "std")]
 pub use formats::counter;
 mod error;
-pub_if! { feature = "reference";
-    pub mod group;
-}
-pub mod hash127;
-#[cfg(feature = "reference")]
-pub mod hazmat;
-pub mod mac;
-pub_if! { any(feature = "frontends", feature = "reference");
-    /// The table of MAC rules every surface reads (the command line and the
-    /// Python package; tests and research through `reference`). A Rust user
-    /// reaches the same facts through the typed MACs and
-    /// [`registry::NamedMac`].
-    pub mod macs;
-}
-pub mod mmh;
-pub mod modp;
-pub mod partial;
 pub mod platform;
-pub mod registry;
 pub mod rustcrypto;
-pub mod shoup;
-pub_if! { any(feature = "frontends", feature = "reference");
-    pub mod size;
-}
+pub mod stripe;
+pub mod threads;
+pub mod umac;
+pub mod vmac;
+#[cfg(feature = "vectors")]
+pub mod vectors;
 pub(crate) mod traits;
 mod padcache;
 mod kinds;
-pub mod square;
-pub mod stripe;
 mod tag;
-pub mod threads;
-pub mod tree;
-pub mod umac;
-#[cfg(feature = "vectors")]
-pub mod vectors;
-pub mod vmac;
+
+/// The code behind the modules below, and the families' universal hashes:
+/// each module `pub`, reachable from outside only through [`unstable`]
+/// (feature `unstable`). The public modules name their stable part.
+#[cfg_attr(not(feature = "unstable"), allow(dead_code, unused_imports, unreachable_pub))]
+#[path = "."]
+mod imp {
+    #[path = "bounds/mod.rs"]
+    pub mod bounds;
+    #[path = "group.rs"]
+    pub mod group;
+    #[path = "hash127/mod.rs"]
+    pub mod hash127;
+    #[path = "mac/mod.rs"]
+    pub mod mac;
+    #[path = "macs.rs"]
+    pub mod macs;
+    #[path = "mmh/mod.rs"]
+    pub mod mmh;
+    #[path = "modp/mod.rs"]
+    pub mod modp;
+    #[path = "partial/mod.rs"]
+    pub mod partial;
+    #[path = "registry/mod.rs"]
+    pub mod registry;
+    #[path = "shoup/mod.rs"]
+    pub mod shoup;
+    #[path = "size.rs"]
+    pub mod size;
+    #[path = "square/mod.rs"]
+    pub mod square;
+    #[path = "tree.rs"]
+    pub mod tree;
+}
+pub(crate) use imp::{group, hash127, macs, mmh, shoup, size, square, tree};
+
+#[cfg(feature = "unstable")]
+pub mod unstable;
+
+pub mod bounds {
+    //! Forgery bounds of the named MACs (the wire format, docs/WIRE.md §8): the probability that any of
+    //! `D` forgery attempts succeeds after `C` tagged messages of at most `L`
+    //! bytes, with the theorem it comes from. The derivations are in
+    //! `docs/BOUNDS.md`.
+    //!
+    //! Every number is computed in log2 space (`f64` logarithms, sums by
+    //! log-sum-exp), so bounds like `2^-180` print exactly instead of as 0.
+    //!
+    //! The theorems are information-theoretic: they model `f` (AES) as a uniform
+    //! random function. What that model costs is split in two:
+    //! - terms that are exact combinatorics (the PRP/PRF switching lemma
+    //!   `q(q−1)/2^129`, the two-call composition of protocol 3) are computed and
+    //!   included in the number;
+    //! - the AES distinguishing advantage `Adv_AES^prp(q)` is a named term, NOT in
+    //!   the number, with its `q` stated ([`Bound::not_included`]).
+
+    pub use crate::imp::bounds::{bound, Attack, Bound, Log2, Term};
+}
+
+pub mod mac {
+    //! The named message authentication codes of the wire format (docs/WIRE.md
+    //! §8): the hash127 protocols of Bernstein, "Floating-point arithmetic and
+    //! message authentication" (§§8–9), and the Wegman–Carter construction
+    //! `(n, f(n) ⊕ h(M))` of Shoup, "On fast and provably secure message
+    //! authentication based on universal hashing" (CRYPTO 1996, §1) and of Halevi
+    //! and Krawczyk, "MMH: software message authentication in the Gbit/second
+    //! rates" (FSE 1997, §2.3), over any keyed hash with a fixed output; Etzel,
+    //! Patel and Ramzan, "Square Hash: fast message authentication via optimized
+    //! universal hash functions" (CRYPTO 1999), give its group for Square Hash.
+    //!
+    //! | name | construction | paper |
+    //! |---|---|---|
+    //! | `hash127` | `k + h_r(M) mod p`, one message per key | Bernstein §8, Theorem 8.2 |
+    //! | `hash127-aes` | `AES_K(h_r(M))` | Bernstein §9 protocol 2, Theorem 9.2 |
+    //! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | Bernstein §9 protocol 3, Theorem 9.3 |
+    //! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | Bernstein §9 protocol 1, Theorem 9.1 |
+    //! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | Shoup §1, Theorems 1–2 |
+    //! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | Halevi and Krawczyk §2.3; Etzel, Patel and Ramzan §1 |
+    //! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` | see [`shoup`] | Shoup, Theorems 2–4 |
+    //!
+    //! Every type keeps its key material in zeroized memory (the AES key schedule
+    //! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
+    //! in constant time with [`subtle`]. The forgery bounds of each name are in
+    //! [`crate::bounds`].
+    //!
+    //! Typed here: the hash127 MACs, and Shoup's `wc-` MACs in [`shoup`]. The
+    //! `wc-F` MACs of the trees are reached by name
+    //! ([`NamedMac`](crate::registry::NamedMac)); the generic construction
+    //! under them, `WegmanCarter` over any `KeyedHash` (`TreeHash`, or any
+    //! hash by name), is `unimac::unstable::mac`, for research.
+    //!
+    //! ```
+    //! use unimac::mac::Hash127Aes;
+    //! use unimac::registry::NamedMac;
+    //!
+    //! // Stateless: one 32-byte key r ‖ K, no nonce.
+    //! let mac = Hash127Aes::new(&[7u8; 32]);
+    //! let tag = mac.tag(b"attack at dawn");
+    //! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
+    //! assert!(mac.verify(b"attack at dusk", &tag).is_err());
+    //!
+    //! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
+    //! let m = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
+    //! let nonce = 1u128.to_le_bytes();
+    //! let t = m.tag(Some(&nonce), b"attack at dawn").unwrap();
+    //! assert_eq!(t.len(), 8);
+    //!
+    //! // Streaming, the nonce given at the end.
+    //! let mut p = m.start_deferred().unwrap();
+    //! p.update(b"attack ");
+    //! p.update(b"at dawn");
+    //! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
+    //! ```
+
+    pub use crate::imp::mac::{Hash127Aes, Hash127OneTime, Hash127Stream, Pending};
+    pub(crate) use crate::imp::mac::*;
+    pub mod shoup {
+        //! Shoup's MACs of the wire format (docs/WIRE.md §8.5; Shoup, "On fast and
+        //! provably secure message authentication based on universal hashing", §1):
+        //! every tag is `pad ⊕ H(M)` in the
+        //! hash's own group (XOR: characteristic 2), the pad depending only on the
+        //! key and the per-message value (nonce, or the random pair `r ‖ s`).
+        //!
+        //! | name | tag | theorem |
+        //! |---|---|---|
+        //! | `wc-eval128` | `AES_K(n) ⊕ eval128(α, M)` | 2 (AES a permutation of 128-bit tags) |
+        //! | `shoup3-eval128` | `AES_K(n) ⊕ β·n ⊕ eval128(α, M)` | 3 (`h1(n) = β n`, `ε1 = 2^-128`) |
+        //! | `shoup4-eval64`, `shoup4-division64` | `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`, `r ‖ s` random | 4 (stateless) |
+        //!
+        //! `wc-eval128` is typed here ([`WcEval128`]), as are `wc-eval64`,
+        //! `wc-division64` and `wc-gdivision64` ([`WcShoup64`]). The constructions
+        //! of Shoup's Theorems 3 and 4 are reached by name
+        //! ([`NamedMac`](crate::registry::NamedMac)); their typed engines
+        //! (`Shoup3Eval128`, `Shoup4`) are in `unimac::unstable::mac::shoup`.
+        //! `shoup4` keeps no state: it draws `r ‖ s` (8 + 8 bytes) from the
+        //! operating system's random generator for every message and sends it with
+        //! the tag (`r ‖ s ‖ tag`); by name the "nonce" of a `shoup4-` name is that
+        //! pair, as in the vector files, and no tagging call takes it from the
+        //! caller (passing `r ‖ s` in is only for checking known answers, with the
+        //! `vectors` feature).
+        //!
+        //! ```
+        //! use unimac::registry::NamedMac;
+        //!
+        //! let mac = NamedMac::new("shoup4-eval64", &[3u8; 48]).unwrap();
+        //! let sent = mac.tag(None, b"attack at dawn").unwrap(); // fresh r ‖ s inside
+        //! assert_eq!(sent.len(), 24);
+        //! assert!(mac.verify(None, b"attack at dawn", &sent).is_ok());
+        //! assert!(mac.verify(None, b"attack at dusk", &sent).is_err());
+        //! ```
+
+        pub use crate::imp::mac::shoup::{Eval128MacStream, WcEval128, WcShoup64, WcShoup64Stream};
+        pub(crate) use crate::imp::mac::shoup::*;
+    }
+
+}
+
+pub mod modp {
+    //! `modp` (the wire format, docs/WIRE.md §7): huge integers reduced mod a
+    //! secret random 128-bit prime, to check ring identities such as
+    //! `a² = bc + de` (Bernstein, "Floating-point arithmetic and message
+    //! authentication", "Other applications" in §1).
+    //!
+    //! Bernstein's remark: to check `a² = bc + de` on integers of millions of
+    //! digits, pick a prime `p` in `[2^120, 2^128)` that the prover never sees and
+    //! check `(a mod p)² ≡ (b mod p)(c mod p) + (d mod p)(e mod p)`. The reductions
+    //! use the method of hash127: a dot product of the message's words with
+    //! precomputed powers `2^(64i) mod p`, accumulated exactly in wide registers
+    //! and reduced once per block (`portable`).
+    //!
+    //! **False accepts.** If `D = a² − bc − de ≠ 0` and `|D| < 2^N`, at most
+    //! `⌊(N − 1)/120⌋` primes `≥ 2^120` divide `D` (their product is at most `|D|`),
+    //! and `[2^120, 2^128)` holds more than `2^128/(128 ln 2) − 1.25506·2^120/(120 ln 2)
+    //! ≈ 2^121.52` primes (Rosser–Schoenfeld bounds on `π(x)`). A key drawn
+    //! uniformly among them accepts a false identity, chosen without knowledge of
+    //! the key, with probability at most `⌊(N − 1)/120⌋ / 2^121.52 ≈ N·2^-128.43`
+    //! (`false_accept_log2`); 0 when `N ≤ 120`. Over `q` checks under one key,
+    //! adaptive or not, at most `q` times that (until the first false accept every
+    //! answer is "reject" for a false identity and "accept" for a true one, so the
+    //! answers teach the prover nothing it could not predict).
+    //! Derivation: `docs/BOUNDS.md`.
+    //!
+    //! ```
+    //! use unimac::modp::SecretPrime;
+    //!
+    //! let p = SecretPrime::generate().unwrap();
+    //! // 3² = 2·4 + 1·1
+    //! assert!(p.check_identity(&[3], &[2], &[4], &[1], &[1]));
+    //! assert!(!p.check_identity(&[3], &[2], &[4], &[1], &[2]));
+    //! ```
+
+    pub use crate::imp::modp::{ModpStream, SecretPrime, KEY_BYTES};
+    pub(crate) use crate::imp::modp::*;
+}
+
+pub mod partial {
+    //! Combinable partial hashes: hash the chunks of one message on different
+    //! threads, processes or machines, combine the pieces, and finish the hash or
+    //! the MAC where the whole key is.
+    //!
+    //! Every polynomial hash here (hash127, eval64, eval128, division64,
+    //! gdivision64) is `S(M) = Σ b_i β^(l−i)` over the `l` words (blocks) of the
+    //! padded message with an implicit leading 1, `β` the key's multiplier (`r`
+    //! mod `2^127 − 1`, `α`, `x^64 mod p`, `z^8 mod P`). For adjacent chunks
+    //! `S(a‖b) = S(a)·β^|b| + S(b)`, so a [`Partial`] carries its value and
+    //! `β^|b|`, and [`Partial::combine`] needs no key. A tree mode (`tree-F` of
+    //! the wire format, docs/WIRE.md) hashes a chunk of whole runs of `B^2`
+    //! bytes through its two lowest levels on its own; a partial carries those
+    //! level-2 bytes, combining concatenates them, and the finish step computes
+    //! the levels above.
+    //!
+    //! The padding (and, for the polynomial hashes, the length it encodes)
+    //! belongs to the chunk that ends the message: it is hashed with
+    //! `last = true`. Chunks start at multiples of [`granularity`] (the word or
+    //! block size: 4, 8 or 16 bytes; `B^2` bytes for a tree), and every chunk
+    //! but the last is a non-zero multiple of it. The result is the one-shot
+    //! result for every such split and every order of combination.
+    //!
+    //! ```
+    //! use unimac::partial::{self, Partial};
+    //!
+    //! let key = [7u8; 24]; // mac-wc-eval64: AES key K (16) ‖ g (8)
+    //! let nonce = [1u8; 16];
+    //! let msg = vec![0x5au8; 1000];
+    //! // Workers get the hash key only (here g, bytes 16..24), never K.
+    //! let hk = partial::hash_key("mac-wc-eval64", &key).unwrap();
+    //! let a = Partial::hash("mac-wc-eval64", hk, 0, &msg[..400], false).unwrap();
+    //! let b = Partial::hash("mac-wc-eval64", hk, 400, &msg[400..], true).unwrap();
+    //! // A partial travels as bytes.
+    //! let b = Partial::from_bytes(&b.to_bytes()).unwrap();
+    //! let whole = a.combine(&b).unwrap();
+    //! let tag = partial::finish_mac("mac-wc-eval64", &key, Some(&nonce), &whole).unwrap();
+    //! let mac = unimac::registry::NamedMac::new("wc-eval64", &key).unwrap();
+    //! assert_eq!(tag, mac.tag(Some(&nonce), &msg).unwrap());
+    //! ```
+    //!
+    //! # Keys: what the workers get
+    //!
+    //! [`hash_key`] gives the bytes of a name's key that [`Partial::hash`]
+    //! needs; the rest is needed by [`finish_hash`] / [`finish_mac`] only:
+    //!
+    //! | name | key | workers get |
+    //! |---|---|---|
+    //! | `eval64`, `division64`, `gdivision64` | `g` (8) | all of it |
+    //! | `eval128` | `α` (16) | all of it |
+    //! | `tree-F` | `s` (16) | all of it |
+    //! | `mac-hash127-aes`, `-aes-nonce`, `-aes-add` | `r ‖ K` (32) | `r` (0..16); never `K` |
+    //! | `mac-wc-eval64`, `-division64`, `-gdivision64` | `K ‖ g` (24) | `g` (16..24) |
+    //! | `mac-wc-eval128` | `K ‖ α` (32) | `α` (16..32) |
+    //! | `mac-wc-F` (F a tree's block function) | `K ‖ s` (32) | `s` (16..32) |
+    //!
+    //! The names `wc-…` and `hash127-aes…` are accepted for their `mac-` names.
+    //!
+    //! **One-time MACs are refused.** `mac-hash127` and `mac-hash127-96` (and
+    //! the hashes `hash127` and `hash127-raw`, whose key `r ‖ k` is
+    //! `mac-hash127`'s and whose output is its tag) return
+    //! `Error::OneTimeOnly` from every function here: their key tags one
+    //! message, in one place (`registry::OneTimeMac`), while a partial
+    //! can be finished any number of times, and whoever holds `r` and sees
+    //! `hash127`'s tag `k + h_r(M)` has `k` too.
+    //!
+    //! # Across machines: whom to trust
+    //!
+    //! Keeping `K` on the machine that finishes protects `K` from disclosure;
+    //! it does not protect tags from forgery. Every machine that gets the hash
+    //! key or a partial, and whatever can read the messages, files or memory
+    //! that carry them, must be trusted as much as the **whole key**:
+    //!
+    //! - A partial is as secret as the hash key: from partials of known chunks
+    //!   the key (`r`, `α`, the division polynomial, the tree's level keys'
+    //!   outputs) can be recovered. And the hash key alone forges after one
+    //!   tag is seen. Under `hash127-aes`, a second message with the same
+    //!   hash127 value (a 32-byte tail found by lattice reduction, seconds of
+    //!   work) has the same tag, which then verifies. Under a nonce of a `wc-`
+    //!   MAC whose tag `t` of `M` was seen, every `M'` gets the tag
+    //!   `t' = t − H(M) + H(M')` in the group where the pad is added (XOR for
+    //!   `wc-eval64`).
+    //! - A partial is trusted as it is received: a worker can return any
+    //!   partial, and the finish step then tags, or accepts, whatever contents
+    //!   that worker chose. Nothing here can check a partial against the chunk
+    //!   it claims to cover.
+    //! - What the split does give: a worker cannot compute a tag under a new
+    //!   nonce by itself from nothing, and a leak of a worker's memory, or of a
+    //!   partial or hash key in transit or on disk, does not expose `K`.
+    //!
+    //! So hash chunks only on machines trusted with the whole key, and send
+    //! partials (and the hash key the workers need) only over an authenticated,
+    //! encrypted channel such as TLS.
+    //! [`Partial::to_bytes`] gives a self-describing encoding (a version tag,
+    //! the name, the chunk's offset and length, the state); [`Partial::from_bytes`]
+    //! checks it strictly and returns an error on anything malformed. A partial
+    //! is wiped from memory when dropped and its `Debug` form shows no secret.
+    //! Nothing in a partial identifies the key: combining partials made under
+    //! different keys gives a wrong (rejected) tag, not an error, except for
+    //! division64 and gdivision64, whose partials carry the key polynomial.
+    //!
+    //! Within one process, [`crate::threads::set_max_threads`] already spreads
+    //! long inputs over cores with the same algebra; partials are for spreading
+    //! one message across processes or machines (or for hashing the parts of a
+    //! message as they arrive out of order).
+
+    pub use crate::imp::partial::{finish_hash, finish_mac, granularity, hash_key, Partial, PartialStream};
+}
+
+pub mod registry {
+    //! Every public name of the wire format (docs/WIRE.md), with its sizes,
+    //! behind one lookup.
+    //!
+    //! For a Rust caller: [`NamedMac`] keys a MAC by name once and tags and
+    //! verifies any number of messages, [`OneTimeMac`] takes a one-time key;
+    //! [`names`] lists every MAC name. (`unimac::unstable::registry::NamedHash`
+    //! is a hash by name as a `mac::KeyedHash`, for the generic
+    //! `mac::WegmanCarter`.)
+    //!
+    //! Underneath, each family module contributes its entries through a
+    //! `catalog()` function; the CLI, the vector runner and the Python package
+    //! go through the catalogue's `key` / `open` / `compute`
+    //! (`unimac::unstable::registry`), so a name behaves identically
+    //! everywhere. `key` does a name's key set-up once (hash127's powers of
+    //! `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules)
+    //! and gives a `Keyed` object that starts any number of messages; `open`
+    //! is `key` followed by one start, so both paths run the same code.
+
+    pub use crate::imp::registry::{is_one_time, names, NamedMac, OneTimeCheck, OneTimeMac, Pending, Stream};
+    pub(crate) use crate::imp::registry::*;
+}
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]
@@ -235,9 +517,6 @@ struct ReadmeDoctests;
 pub use error::Error;
 pub use platform::{Feature, Platform};
 pub use registry::Stream;
-pub_if! { any(feature = "frontends", feature = "reference");
-    pub use registry::{compute, open, Params};
-}
 pub use traits::Absorb;
 pub use tag::{verify_tag, MacError, Tag};
 /// The RustCrypto trait crates [`rustcrypto`] implements, at the versions

@@ -133,11 +133,10 @@ impl Platform {
         p
     }
 
-    pub_if! { feature = "reference";
     /// What this CPU has, ignoring `UNIMAC_FORCE_PORTABLE`: for tests and
     /// benchmarks that compare every backend the hardware can run. Default
     /// paths use [`Platform::detect`].
-    pub fn hardware() -> Platform {
+    pub(crate) fn hardware() -> Platform {
         let v = HARDWARE.load(Ordering::Relaxed);
         if v != UNKNOWN {
             return Platform { bits: v };
@@ -146,24 +145,20 @@ impl Platform {
         HARDWARE.store(p.bits, Ordering::Relaxed);
         p
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The same evidence without `f` (to test or measure a slower path on
     /// this CPU). Features can only be removed, never added.
-    pub const fn without(self, f: Feature) -> Platform {
+    pub(crate) const fn without(self, f: Feature) -> Platform {
         Platform { bits: self.bits & !f.bit() }
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The same evidence keeping only the features in `fs` (to enumerate
     /// just the variants one family distinguishes). Like
     /// [`Platform::without`], it can only remove features.
-    pub fn only(self, fs: &[Feature]) -> Platform {
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // the benches and tests, through unstable
+    pub(crate) fn only(self, fs: &[Feature]) -> Platform {
         let keep = fs.iter().fold(0u16, |m, f| m | f.bit());
         Platform { bits: self.bits & keep }
-    }
     }
 
     /// Whether `f` was detected (and not removed).
@@ -222,26 +217,23 @@ impl Platform {
         }
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The features present, in [`Feature::ALL`] order.
-    pub fn features(self) -> Vec<Feature> {
+    pub(crate) fn features(self) -> Vec<Feature> {
         Feature::ALL.into_iter().filter(|f| self.has(*f)).collect()
     }
-    }
 
-    pub_if! { feature = "reference";
     /// Every distinct platform obtained by removing a subset of this one's
     /// features, smallest first: always includes `self` and
     /// [`Platform::portable`]. Tests and benchmarks iterate
     /// `for p in Platform::hardware().variants()` to reach every backend the
     /// CPU can run, each through the same evidence the default paths use.
-    pub fn variants(self) -> Vec<Platform> {
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // the benches and tests, through unstable
+    pub(crate) fn variants(self) -> Vec<Platform> {
         let mut v: Vec<Platform> =
             (0..1u16 << Feature::ALL.len()).filter(|m| m & !self.bits == 0).map(|bits| Platform { bits }).collect();
         v.sort_by_key(|p| (p.bits.count_ones(), p.bits));
         v.dedup();
         v
-    }
     }
 
     /// A short description of the features kept, e.g. `"avx2fma+pclmul"`,

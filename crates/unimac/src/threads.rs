@@ -30,11 +30,9 @@ use crate::prelude::*;
 
 static MAX: AtomicUsize = AtomicUsize::new(1);
 
-pub_if! { feature = "reference";
 /// Slices at least this long handed to one call are split across the
 /// threads allowed by [`set_max_threads`].
-pub const PARALLEL_MIN: usize = 4 << 20;
-}
+pub(crate) const PARALLEL_MIN: usize = 4 << 20;
 
 /// Allow up to `n` threads per computation for inputs long enough to gain
 /// from it (slices of 4 MiB bytes or more); `0` means every core

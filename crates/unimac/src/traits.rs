@@ -9,8 +9,8 @@
 //! this module nor the families import the catalogue.
 
 // The catalogue's constructors and fields are read by the front ends and
-// the tests (features `frontends`, `reference`); without them, by less.
-#![cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
+// the tests (through `unimac::unstable`); without it, by less.
+#![cfg_attr(not(feature = "unstable"), allow(dead_code))]
 
 use crate::prelude::*;
 use alloc::sync::Arc;
@@ -289,12 +289,10 @@ impl Entry {
         }
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the MAC table this name is (`mac-` names); `None` for
     /// hashes.
     pub fn mac(&self) -> Option<&'static crate::macs::MacDesc> {
         self.mac
-    }
     }
 
     /// Whether the output is a function of a message (not of the key

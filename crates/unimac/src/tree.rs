@@ -27,27 +27,21 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::error::Error;
 use crate::prelude::*;
 pub use crate::kinds::Block;
-pub_if! { feature = "reference";
-    pub use crate::traits::{BlockFamily, BlockHash};
-}
+pub use crate::traits::{BlockFamily, BlockHash};
 use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::sync::{Arc, OnceLock};
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
 /// little-endian integer.
 pub fn keystream(s: &[u8; 16], n: usize) -> Vec<u8> {
     keystream_range(s, 0, n)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Bytes `offset .. offset + n` of [`keystream`]`(s, ∞)`.
 pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(n);
     keystream_extend(s, offset, n, &mut out);
     out
-}
 }
 
 /// [`keystream`] into a buffer reserved with `try_reserve`: an allocation
@@ -91,7 +85,6 @@ fn keystream_extend(s: &[u8; 16], offset: usize, n: usize, out: &mut Vec<u8>) {
 }
 
 impl Block {
-    pub_if! { feature = "reference";
     /// For Square Hash: its element width `l` in bits and its variant.
     pub const fn sqh(self) -> Option<(usize, crate::square::Variant)> {
         use crate::square::Variant::{Asm, E};
@@ -107,9 +100,7 @@ impl Block {
             _ => None,
         }
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The block family: sizes `B`, `O`, `K`, its group and its keyed
     /// function, from the family's own module.
     pub fn family(self) -> BlockFamily {
@@ -118,24 +109,19 @@ impl Block {
             None => crate::mmh::block_family(self),
         }
     }
-    }
 }
 
-pub_if! { feature = "reference";
 /// Every block function that has a tree mode, in the order of docs/WIRE.md §6.
 pub fn families() -> Vec<BlockFamily> {
     Block::ALL.iter().map(|b| b.family()).collect()
 }
-}
 
-pub_if! { feature = "reference";
 /// The block family named `name` (without the `tree-` prefix).
 pub fn family(name: &str) -> Option<BlockFamily> {
     Block::ALL
         .into_iter()
         .find(|b| b.name() == name)
         .map(Block::family)
-}
 }
 
 #[derive(Clone)]
@@ -151,7 +137,6 @@ struct Level {
     scratch: Vec<u8>,
 }
 
-pub_if! { feature = "reference";
 /// The key of `tree-F(s, ·)`: the block family, the seed `s`, and the level
 /// keys derived from the key stream so far (derived when a message first
 /// reaches a level, then shared by every [`Tree`] started from this key).
@@ -162,7 +147,6 @@ pub struct TreeKey {
     seed: Zeroizing<[u8; 16]>,
     /// Level 0, whose `next` holds level 1 once derived, and so on.
     levels: LevelKey,
-}
 }
 
 /// The key of one level and, once derived, the next level's (set once;
@@ -284,7 +268,7 @@ impl TreeKey {
     /// derived the keys of the levels the message reaches: each level keeps
     /// its partial block in a fixed array and hands its outputs up in
     /// batches of at most [`ONESHOT_BATCH`] bytes on the stack. `None` for a
-    /// message of [`crate::threads::PARALLEL_MIN`] bytes or more when threads
+    /// message of `crate::threads::PARALLEL_MIN` bytes or more when threads
     /// are allowed: that one takes the streaming [`Tree`] and its threads.
     pub fn hash_into(&self, msg: &[u8], out: &mut [u8]) -> Option<usize> {
         let o = self.family.out;
@@ -360,11 +344,9 @@ pub struct Tree {
     pad: Vec<u8>,
 }
 
-pub_if! { feature = "reference";
 /// Bytes of one level's outputs that [`TreeKey::hash_short`] keeps on the
 /// stack (at least `O`·(`len/B` + 1) for the messages it takes).
 pub const SHORT_LEVEL: usize = 256;
-}
 
 /// The largest block of the table in docs/WIRE.md §6.
 const MAX_BLOCK: usize = 264;
@@ -377,11 +359,9 @@ const MAX_OUT: usize = 16;
 /// takes the streaming path).
 const MAX_LEVELS: usize = 32;
 
-pub_if! { feature = "reference";
 /// Bytes of outputs level 0 of [`TreeKey::hash_into`] hands to level 1 at a
 /// time (on the stack).
 pub const ONESHOT_BATCH: usize = 2048;
-}
 
 /// The same for the levels above 0, whose input comes in batches already.
 const UPPER_BATCH: usize = 256;
@@ -509,14 +489,11 @@ impl Tree {
         Tree::of_family(block.family(), s)
     }
 
-    pub_if! { feature = "reference";
     /// `tree-F` of a block family (a table row, or one made for a test).
     pub fn of_family(family: BlockFamily, s: &[u8; 16]) -> Tree {
         Tree::with_key(Arc::new(TreeKey::new(family, s)))
     }
-    }
 
-    pub_if! { feature = "reference";
     /// A new, empty tree under `key`, sharing its derived level keys.
     pub fn with_key(key: Arc<TreeKey>) -> Tree {
         let mut t = Tree {
@@ -526,7 +503,6 @@ impl Tree {
         };
         t.push_level();
         t
-    }
     }
 
     fn push_level(&mut self) {
@@ -798,13 +774,11 @@ impl crate::stripe::LowestLayer for TreeKey {
     }
 }
 
-pub_if! { feature = "reference";
 /// One-shot `tree-F(s, M)`.
 pub fn tree_hash(family: &BlockFamily, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
     let mut t = Tree::of_family(family.clone(), s);
     t.update(msg);
     t.finalize()
-}
 }
 
 impl Stream for Tree {

@@ -3,11 +3,12 @@
 //! and the lengths around each kernel's step), streaming in every chunking.
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::{gf128_mul, skipped};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
-use unimac::registry::{self, Params};
-use unimac::shoup::eval128::{eval128, Eval128};
+use unimac::unstable::registry::{self, Params};
+use unimac::unstable::shoup::eval128::{eval128, Eval128};
 use unimac::{Feature, Platform};
 
 // ---------------------------------------------------------------- model ----

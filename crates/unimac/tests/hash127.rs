@@ -4,10 +4,11 @@
 //! the multi-threaded path against one thread.
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::{hash127_model, key_bytes, key_words, pad4, platforms, words_of};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
-use unimac::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
+use unimac::unstable::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::{Feature, Platform};
 
 /// Every evidence worth testing: the variants of this CPU over the features
@@ -24,11 +25,11 @@ fn check(key: &[u8; 32], msg: &[u8]) {
     let want_pad = hash127_model(r, k, &words_of(&pad4(msg)));
     let want_raw = msg.len().is_multiple_of(4).then(|| hash127_model(r, k, &words_of(msg)));
     let kk = Key::new(key);
-    assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
+    assert_eq!(unimac::unstable::hash127::hash127(&kk, msg), want_pad, "default hash127, len {}", msg.len());
     // Later short messages under the key take the short path (its powers are
     // built from the second short message on).
-    assert_eq!(unimac::hash127::hash127(&kk, msg), want_pad, "default hash127, second message, len {}", msg.len());
-    assert_eq!(unimac::hash127::hash127_raw(&kk, msg).ok(), want_raw, "default hash127-raw, len {}", msg.len());
+    assert_eq!(unimac::unstable::hash127::hash127(&kk, msg), want_pad, "default hash127, second message, len {}", msg.len());
+    assert_eq!(unimac::unstable::hash127::hash127_raw(&kk, msg).ok(), want_raw, "default hash127-raw, len {}", msg.len());
     for b in platforms(FAMILY) {
         assert_eq!(hash127_on(b, &kk, msg, true, NO_THREADS), Some(want_pad), "{b:?} hash127 len {}", msg.len());
         assert_eq!(hash127_on(b, &kk, msg, false, NO_THREADS), want_raw, "{b:?} raw len {}", msg.len());
@@ -204,7 +205,7 @@ fn threads_equal_one_thread() {
             h.update(&msg[5..]);
             assert_eq!(h.finalize(), one, "{b:?} streamed len {len}");
             // The default threshold (4 MiB) on the large one.
-            assert_eq!(unimac::hash127::hash127(&kk, &msg), one);
+            assert_eq!(unimac::unstable::hash127::hash127(&kk, &msg), one);
         }
         if len < 1 << 20 {
             let (r, k) = key_words(&key);
@@ -220,7 +221,7 @@ fn word_api_matches_bytes() {
         let (r, k): ([i32; 4], [i32; 4]) = (rng.gen(), rng.gen());
         let m: Vec<i32> = (0..n).map(|_| rng.gen()).collect();
         let key = Key::from_words(r, k);
-        let got = unimac::hash127::hash127_words(&key, &m);
+        let got = unimac::unstable::hash127::hash127_words(&key, &m);
         let want = hash127_model(r, k, &m);
         let want: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(want[4 * i..4 * i + 4].try_into().unwrap()));
         assert_eq!(got, want, "{n} words");
@@ -249,7 +250,7 @@ proptest! {
 /// never change across the switch.
 #[test]
 fn lazy_table_switch() {
-    use unimac::hash127::LAZY_BYTES;
+    use unimac::unstable::hash127::LAZY_BYTES;
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
     let fast = *platforms(FAMILY).last().unwrap();
     // One stream crossing the threshold in odd-sized updates.
@@ -281,7 +282,7 @@ fn lazy_table_switch() {
         let len = rng.gen_range(0..600);
         let m = random_bytes(&mut rng, len);
         total += m.len();
-        assert_eq!(unimac::hash127::hash127(&key, &m), hash127_on(Platform::portable(), &model, &m, true, NO_THREADS).unwrap());
+        assert_eq!(unimac::unstable::hash127::hash127(&key, &m), hash127_on(Platform::portable(), &model, &m, true, NO_THREADS).unwrap());
         let mut h = Hash127::new(&key);
         h.update(&m);
         assert_eq!(h.finalize(), hash127_on(fast, &model, &m, true, NO_THREADS).unwrap());
@@ -338,10 +339,10 @@ fn backends_cover_the_cpu() {
     // built, a stream under it starts on that backend.
     assert_eq!(Hash127::new(&key).backend(), key.backend());
     println!("backends: {names:?}, default {}", Hash127::new(&key).backend());
-    let min = unimac::hash127::AVX512_MIN;
+    let min = unimac::unstable::hash127::AVX512_MIN;
     for len in [0, 1, 63, 64, min - 5, min - 4, min - 1, min, min + 1, min + 4, 3 * CHUNK_BYTES + 3] {
         let m = random_bytes(&mut rng, len);
-        let want = unimac::hash127::hash127(&key, &m);
+        let want = unimac::unstable::hash127::hash127(&key, &m);
         for &b in &all {
             assert_eq!(hash127_on(b, &key, &m, true, NO_THREADS), Some(want), "{b:?} len {len}");
         }

@@ -10,8 +10,8 @@ use common::{hash127_model, key_bytes, key_words, p127, pad4, skipped, words_of}
 use num_bigint::BigInt;
 use num_integer::Integer;
 use rand::{Rng, SeedableRng};
-use unimac::hazmat::hash127::int26::{self, Elem, BLOCK, BLOCK_BOUND, LIMBS, S, SQUEEZE_IN};
-use unimac::hash127::{hash127_int26, hash127_on, Hash127, Key, CHUNK_BYTES};
+use unimac::unstable::hazmat::hash127::int26::{self, Elem, BLOCK, BLOCK_BOUND, LIMBS, S, SQUEEZE_IN};
+use unimac::unstable::hash127::{hash127_int26, hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::Platform;
 
 const NO_THREADS: usize = usize::MAX;
@@ -51,8 +51,8 @@ fn check(key: &[u8; 32], msg: &[u8], model: bool) {
 
 /// hash127-raw of `bytes` (whole words) by `portable.rs`'s `u128` Horner rule.
 fn u128_horner(key: &[u8; 32], bytes: &[u8]) -> [u8; 16] {
-    use unimac::hash127::words_mod_p;
-    use unimac::hazmat::hash127::portable;
+    use unimac::unstable::hash127::words_mod_p;
+    use unimac::unstable::hazmat::hash127::portable;
     let (r, k) = key_words(key);
     let r = words_mod_p(r);
     let acc = portable::horner_bytes(1, r, bytes);
@@ -341,7 +341,7 @@ fn squeeze_and_freeze_extremes() {
     }
     // freeze at and around 0, p and 2^127 (including the limbs of p itself,
     // which must come out as 0), and at the extremes of squeezed limbs.
-    let mut vals: Vec<u128> = vec![0, 1, unimac::hash127::P - 1, unimac::hash127::P];
+    let mut vals: Vec<u128> = vec![0, 1, unimac::unstable::hash127::P - 1, unimac::unstable::hash127::P];
     vals.extend((0..100).map(|_| rng.gen::<u128>() >> 1));
     for x in vals {
         let limbs: Elem = core::array::from_fn(|j| ((x >> (26 * j)) & ((1 << 26) - 1)) as i64);
@@ -352,7 +352,7 @@ fn squeeze_and_freeze_extremes() {
         let v: Elem = core::array::from_fn(|j| if s >> j & 1 == 1 { -(S[j] as i64) } else { S[j] as i64 });
         assert_eq!(BigInt::from(int26::freeze(v)), to_big(&v).mod_floor(&p));
         // A squeezed element plus the limbs of p − 1 (what `finish` adds).
-        let k = int26::from_u128(unimac::hash127::P - 1);
+        let k = int26::from_u128(unimac::unstable::hash127::P - 1);
         let w: Elem = core::array::from_fn(|j| v[j] + k[j]);
         assert_eq!(BigInt::from(int26::freeze(w)), to_big(&w).mod_floor(&p));
     }
@@ -391,11 +391,11 @@ fn run_one(which: &str, key: &Key, msg: &[u8]) -> [u8; 16] {
     match which {
         "int26" => hash127_int26(key, msg, true, NO_THREADS).unwrap(),
         "portable" => hash127_on(Platform::portable(), key, msg, true, NO_THREADS).unwrap(),
-        "default" => unimac::hash127::hash127(key, msg),
+        "default" => unimac::unstable::hash127::hash127(key, msg),
         "u128" => {
             // `portable.rs`'s four-words-per-reduction kernel alone.
-            use unimac::hash127::words_mod_p;
-            use unimac::hazmat::hash127::portable;
+            use unimac::unstable::hash127::words_mod_p;
+            use unimac::unstable::hazmat::hash127::portable;
             let (r, k) = key_words(&BENCH_KEY);
             let pw = portable::Powers::new(words_mod_p(r));
             let (whole, tail) = msg.split_at(msg.len() / 4 * 4);

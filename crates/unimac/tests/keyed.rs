@@ -8,11 +8,11 @@
 mod common;
 use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};
-use unimac::hash127;
-use unimac::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
-use unimac::macs::{self, Finish, Framing};
-use unimac::registry::NamedHash;
-use unimac::registry::{self, Entry, KeySpec, Keyed, NamedMac, OneTimeMac, Params, Stream};
+use unimac::unstable::hash127;
+use unimac::unstable::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
+use unimac::unstable::macs::{self, Finish, Framing};
+use unimac::unstable::registry::NamedHash;
+use unimac::unstable::registry::{self, Entry, KeySpec, Keyed, NamedMac, OneTimeMac, Params, Stream};
 use unimac::Error;
 
 type Rng64 = rand::rngs::StdRng;
@@ -369,7 +369,7 @@ fn wegman_carter_reuses_its_hash_key() {
             assert_eq!(per_msg.tag(&nonce, &msg).unwrap(), want, "wc-{h} per message");
         }
     }
-    for &b in unimac::tree::Block::ALL.iter().take(3) {
+    for &b in unimac::unstable::tree::Block::ALL.iter().take(3) {
         let key = bytes(&mut rng, 32);
         let wc = WegmanCarter::new(TreeHash::new(b), &key).unwrap();
         for n in [0, 127, 128, 129, 5000, 40_000] {

@@ -8,10 +8,11 @@
 //! `known_answer`) gives the value the refused doors would have given.
 //! The CLI and the Python package have matrices of their own.
 
-use unimac::macs::{self, Framing, Nonce, MACS};
-use unimac::partial::{self, Partial};
-use unimac::registry::{self, NamedMac, OneTimeMac};
-use unimac::{Absorb, Error, Params};
+use unimac::unstable::macs::{self, Framing, Nonce, MACS};
+use unimac::unstable::partial::{self, Partial};
+use unimac::unstable::registry::{self, NamedMac, OneTimeMac};
+use unimac::unstable::registry::Params;
+use unimac::{Absorb, Error};
 
 /// A key of the row's default length.
 fn key_of(d: &macs::MacDesc) -> Vec<u8> {

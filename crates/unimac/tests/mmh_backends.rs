@@ -1,5 +1,5 @@
 //! Every MMH/NMH backend against the portable path, the generic definitions
-//! of `unimac::hazmat::mmh::generic`, and a big-integer model, on random and extreme
+//! of `unimac::unstable::hazmat::mmh::generic`, and a big-integer model, on random and extreme
 //! inputs (all-ones, max words, zero), in runs of every length around the
 //! SIMD paths' multi-block groups.
 
@@ -7,9 +7,9 @@ mod common;
 use common::platforms;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
-use unimac::hazmat::mmh::generic::{self, Prime};
-use unimac::hazmat::mmh::portable::{reduce32, reduce64};
-use unimac::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64};
+use unimac::unstable::hazmat::mmh::generic::{self, Prime};
+use unimac::unstable::hazmat::mmh::portable::{reduce32, reduce64};
+use unimac::unstable::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64};
 /// Words of a block (the wire format's K = 32).
 const K: usize = BLOCK32 / 4;
 use unimac::{Feature, Platform};
@@ -272,7 +272,7 @@ fn star_families_are_the_ideal_definitions() {
 
 #[test]
 fn registry_block_functions_check_lengths() {
-    use unimac::registry::{compute, Params};
+    use unimac::unstable::registry::{compute, Params};
     let key = vec![1u8; 128];
     assert!(compute("mmh32x1", &Params { key: &key, ..Default::default() }, &[0u8; 127]).is_err());
     assert!(compute("mmh32x1", &Params { key: &key, ..Default::default() }, &[0u8; 129]).is_err());

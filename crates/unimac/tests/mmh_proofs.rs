@@ -1,6 +1,6 @@
 //! The collision bounds of the MMH paper (Halevi and Krawczyk, “MMH”, section 4), checked
 //! exhaustively at reduced scale with the same generic code that defines the
-//! 32- and 64-bit functions (`unimac::hazmat::mmh::generic`): for `w`-bit words and a
+//! 32- and 64-bit functions (`unimac::unstable::hazmat::mmh::generic`): for `w`-bit words and a
 //! prime `2^w < p < 2^w + 2^(w/2)`, enumerate **every** key `x ∈ ({0,1}^w)^k`
 //! for many message pairs `m ≠ m'` and count, for every `δ`, the keys with
 //! `h_x(m) - h_x(m') = δ`; the largest count over `2^(wk)` is the measured ε.
@@ -46,7 +46,7 @@
 
 mod common;
 use common::skipped;
-use unimac::hazmat::mmh::generic::{self, Prime, Word};
+use unimac::unstable::hazmat::mmh::generic::{self, Prime, Word};
 
 /// A 4-bit word (for `k` up to 6 with every key enumerated).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

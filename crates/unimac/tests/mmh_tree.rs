@@ -1,11 +1,11 @@
 //! `tree-F` for the MMH/NMH block functions: streaming in every split equals
 //! one-shot equals a plain, non-streaming model of docs/WIRE.md §6 written here with
-//! the generic definitions of `unimac::hazmat::mmh::generic` as `F`.
+//! the generic definitions of `unimac::unstable::hazmat::mmh::generic` as `F`.
 
 use rand::{Rng, SeedableRng};
-use unimac::hazmat::mmh::generic::{self, Prime};
-use unimac::registry::{self, pad, Params};
-use unimac::tree::{family, keystream, tree_hash, Tree};
+use unimac::unstable::hazmat::mmh::generic::{self, Prime};
+use unimac::unstable::registry::{self, pad, Params};
+use unimac::unstable::tree::{family, keystream, tree_hash, Tree};
 
 /// `F(key, block)` from the generic definitions (independent of the fast paths).
 fn block_model(name: &str, key: &[u8], block: &[u8]) -> Vec<u8> {
@@ -209,7 +209,7 @@ fn keystream_matches_block_by_block_aes() {
     for off in [0usize, 1, 15, 16, 17, 500, 511, 512, 513, 1000] {
         for n in [0usize, 1, 15, 16, 17, 127, 128, 129, 511, 512, 513, 1600 - 1000] {
             if off + n <= model.len() {
-                assert_eq!(unimac::tree::keystream_range(&s, off, n), &model[off..off + n], "offset {off}, {n} bytes");
+                assert_eq!(unimac::unstable::tree::keystream_range(&s, off, n), &model[off..off + n], "offset {off}, {n} bytes");
             }
         }
     }
@@ -222,7 +222,7 @@ fn keystream_matches_block_by_block_aes() {
 #[test]
 fn short_one_shot_equals_model_for_every_family() {
     use std::sync::Arc;
-    use unimac::tree::{families, TreeKey, SHORT_LEVEL};
+    use unimac::unstable::tree::{families, TreeKey, SHORT_LEVEL};
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
     let s: [u8; 16] = rng.gen();
     let mut taken = 0;
@@ -267,7 +267,7 @@ fn short_one_shot_equals_model_for_every_family() {
 #[test]
 fn one_shot_of_any_length_equals_streaming_for_every_family() {
     use std::sync::Arc;
-    use unimac::tree::{families, TreeKey, ONESHOT_BATCH};
+    use unimac::unstable::tree::{families, TreeKey, ONESHOT_BATCH};
     let mut rng = rand::rngs::StdRng::seed_from_u64(17);
     let s: [u8; 16] = rng.gen();
     for f in families() {
@@ -305,8 +305,8 @@ fn one_shot_of_any_length_equals_streaming_for_every_family() {
 #[test]
 fn one_shot_of_a_tall_tree_equals_streaming() {
     use std::sync::Arc;
-    use unimac::group::DeltaGroup;
-    use unimac::tree::{BlockFamily, BlockHash, TreeKey};
+    use unimac::unstable::group::DeltaGroup;
+    use unimac::unstable::tree::{BlockFamily, BlockHash, TreeKey};
     struct Toy(Vec<u8>);
     impl BlockHash for Toy {
         fn hash_blocks(&self, blocks: &[u8], out: &mut [u8]) {
@@ -351,8 +351,8 @@ fn one_shot_of_a_tall_tree_equals_streaming() {
 #[test]
 #[should_panic(expected = "2·O < B")]
 fn a_family_without_room_for_a_tree_is_refused() {
-    use unimac::group::DeltaGroup;
-    use unimac::tree::{BlockFamily, BlockHash};
+    use unimac::unstable::group::DeltaGroup;
+    use unimac::unstable::tree::{BlockFamily, BlockHash};
     struct Id;
     impl BlockHash for Id {
         fn hash_blocks(&self, _: &[u8], _: &mut [u8]) {}

@@ -3,11 +3,12 @@
 //! range; the identity check accepts true identities and rejects false ones.
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::platforms;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand::{Rng, RngCore, SeedableRng};
-use unimac::modp::{self, SecretPrime, BLOCK_BYTES, IFMA_BLOCK_BYTES};
+use unimac::unstable::modp::{self, SecretPrime, BLOCK_BYTES, IFMA_BLOCK_BYTES};
 use unimac::{Feature, Platform};
 
 /// The evidence modp distinguishes: with and without IFMA52.

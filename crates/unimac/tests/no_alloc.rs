@@ -7,7 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use unimac::registry::{self, is_one_time, NamedMac};
+use unimac::unstable::registry::{self, is_one_time, NamedMac};
 use unimac::umac::{Umac128, Umac32, Umac64, Umac96};
 
 struct Counting;

@@ -1,4 +1,4 @@
-//! Partial hashes (`unimac::partial`): for every supported name, random keys,
+//! Partial hashes (`unimac::unstable::partial`): for every supported name, random keys,
 //! messages and splits into aligned chunks, combined in random orders, give
 //! the one-shot result of the registry; the encoding round-trips and rejects
 //! malformed bytes; misaligned and non-adjacent pieces are errors. One-time
@@ -6,10 +6,10 @@
 //! function.
 
 use proptest::prelude::*;
-use unimac::macs;
-use unimac::partial::{self, finish_hash, finish_mac, Partial, PartialStream};
-use unimac::registry::{self, OneTimeMac, Params};
-use unimac::registry::KeySpec;
+use unimac::unstable::macs;
+use unimac::unstable::partial::{self, finish_hash, finish_mac, Partial, PartialStream};
+use unimac::unstable::registry::{self, OneTimeMac, Params};
+use unimac::unstable::registry::KeySpec;
 use unimac::Error;
 
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
@@ -267,7 +267,7 @@ fn supported_names_cover_the_families() {
     ] {
         assert!(names.iter().any(|x| x == n), "{n} missing");
     }
-    for f in unimac::tree::families() {
+    for f in unimac::unstable::tree::families() {
         assert!(names.contains(&format!("tree-{}", f.name)), "tree-{}", f.name);
         assert!(names.contains(&format!("mac-wc-{}", f.name)), "mac-wc-{}", f.name);
     }

@@ -4,12 +4,13 @@
 //! test on generated keys.
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::{gf2_mulmod64, gf64_mul, lengths, skipped};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
-use unimac::registry::{self, Params};
-use unimac::hazmat::shoup::{gf2, minpoly};
-use unimac::shoup::{self, Hasher, Kind, Table};
+use unimac::unstable::registry::{self, Params};
+use unimac::unstable::hazmat::shoup::{gf2, minpoly};
+use unimac::unstable::shoup::{self, Hasher, Kind, Table};
 use unimac::{Feature, Platform};
 
 // ---------------------------------------------------------------- models ----
@@ -521,7 +522,7 @@ proptest! {
 /// (as a modulus and as a minimal polynomial) prints no coefficient.
 #[test]
 fn debug_prints_no_key_material() {
-    use unimac::hazmat::shoup::{gf2, minpoly};
+    use unimac::unstable::hazmat::shoup::{gf2, minpoly};
     let lo = 0x1b2c_3d4e_5f60_7182u64;
     let m = gf2::Modulus::new(lo);
     let d = format!("{m:?}");

@@ -1,13 +1,13 @@
 //! The forgery bounds of docs/WIRE.md §8's Shoup MACs (Shoup, “On fast and provably secure message authentication based on universal hashing” Theorems 2–4): the
 //! formulas, and each theorem's condition checked and reported.
 
-use unimac::bounds::{bound, names, Attack};
+use unimac::unstable::bounds::{bound, names, Attack};
 
 fn a(l: u64, c: u64, d: u64) -> Attack {
     Attack::new(l, c, d)
 }
 
-fn param<'a>(b: &'a unimac::bounds::Bound, key: &str) -> &'a str {
+fn param<'a>(b: &'a unimac::unstable::bounds::Bound, key: &str) -> &'a str {
     &b.params.iter().find(|(k, _)| k.starts_with(key)).unwrap_or_else(|| panic!("no {key}")).1
 }
 

@@ -14,7 +14,7 @@
 //! `Pr_g[h_g(M) − h_g(M') = c] ≤ 24 / 2^8`, the paper's `≈ n l / 2^l` with the
 //! implicit leading block counted (`n + 1 = 3` blocks of `l = 8` bits).
 
-use unimac::hazmat::shoup::minpoly;
+use unimac::unstable::hazmat::shoup::minpoly;
 
 const L: u32 = 8;
 

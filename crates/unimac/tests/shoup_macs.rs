@@ -5,13 +5,14 @@
 //! for checking a received tag).
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::{gf128_mul, gf64_mul, lengths};
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use rand::{Rng, SeedableRng};
-use unimac::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
-use unimac::macs::Framing;
-use unimac::registry::NamedMac;
-use unimac::registry::{self, Params};
+use unimac::unstable::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
+use unimac::unstable::macs::Framing;
+use unimac::unstable::registry::NamedMac;
+use unimac::unstable::registry::{self, Params};
 use unimac::{Absorb, Error};
 
 fn aes(k: &[u8], x: [u8; 16]) -> [u8; 16] {
@@ -311,7 +312,7 @@ fn names_sizes_and_errors() {
         let t = m.tag(Some(&[2; 16]), b"x").unwrap();
         assert_eq!(t.len(), out);
         assert!(m.verify(Some(&[2; 16]), b"x", &t).is_ok());
-        assert!(unimac::registry::names().iter().any(|n| n == name));
+        assert!(unimac::unstable::registry::names().iter().any(|n| n == name));
         assert!(registry::lookup(&format!("mac-{name}")).is_ok());
     }
     // shoup4: the library draws r ‖ s; the tag goes as r ‖ s ‖ tag (8 + 8 + 8
@@ -369,7 +370,7 @@ fn names_sizes_and_errors() {
             &t[16..]
         );
         assert_eq!(checked(name, &[1u8; 48], &t[..16], b"x"), &t[16..]);
-        assert!(unimac::registry::names().iter().any(|n| n == name));
+        assert!(unimac::unstable::registry::names().iter().any(|n| n == name));
         assert!(registry::lookup(&catalog).is_ok());
     }
     assert!(registry::lookup("eval128").is_ok());
@@ -379,8 +380,8 @@ fn names_sizes_and_errors() {
 #[test]
 fn typed_wc_shoup64_equals_by_name() {
     use rand::{Rng, SeedableRng};
-    use unimac::mac::shoup::WcShoup64;
-    use unimac::shoup::Kind;
+    use unimac::unstable::mac::shoup::WcShoup64;
+    use unimac::unstable::shoup::Kind;
     let mut rng = rand::rngs::StdRng::seed_from_u64(64);
     for (kind, name) in [
         (Kind::Eval64, "wc-eval64"),

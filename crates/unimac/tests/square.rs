@@ -7,9 +7,9 @@ use common::ladder;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{Rng, SeedableRng};
-use unimac::registry::{self, Params};
-use unimac::hazmat::square::reference;
-use unimac::square::{self, Variant, WIDTHS};
+use unimac::unstable::registry::{self, Params};
+use unimac::unstable::hazmat::square::reference;
+use unimac::unstable::square::{self, Variant, WIDTHS};
 use unimac::platform::Feature;
 use unimac::{Error, Platform};
 

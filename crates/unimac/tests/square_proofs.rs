@@ -1,6 +1,6 @@
 //! Theorems 4, 6, 7, 8, 9 and 10 of the Square Hash paper, checked
 //! exhaustively at scaled-down sizes with the library's own generic
-//! definitions (`unimac::hazmat::square::reference`, the code the 32-bit names are
+//! definitions (`unimac::unstable::hazmat::square::reference`, the code the 32-bit names are
 //! tested against): every key is enumerated, and for each message pair the
 //! largest `Pr_x[g_x(m) - g_x(m') = δ]` over all `δ` is measured (the
 //! difference in `Z_p` for outputs in `Z_p`, mod `2^l` for `l`-bit outputs).
@@ -14,8 +14,8 @@ use common::skipped;
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
-use unimac::hazmat::square::reference::{self, accumulate, finish, term, Geometry, Nat};
-use unimac::square::Variant;
+use unimac::unstable::hazmat::square::reference::{self, accumulate, finish, term, Geometry, Nat};
+use unimac::unstable::square::Variant;
 
 #[derive(Clone, Copy)]
 struct Size {

@@ -2,9 +2,9 @@
 //! against a direct transcription of docs/WIRE.md §6's recursion over the block names.
 
 use rand::{Rng, SeedableRng};
-use unimac::registry::{self, pad, Params};
-use unimac::square::{tree_block_bytes, WIDTHS};
-use unimac::tree::keystream;
+use unimac::unstable::registry::{self, pad, Params};
+use unimac::unstable::square::{tree_block_bytes, WIDTHS};
+use unimac::unstable::tree::keystream;
 
 /// docs/WIRE.md §6 literally: level j keyed by keystream(s, (j+1)K)[jK..], pad, hash
 /// every block with the block function by name, until one block is left.
@@ -39,7 +39,7 @@ fn families() -> Vec<(String, usize, usize)> {
 #[test]
 fn tree_sizes_match_spec_table() {
     for (f, b, o) in families() {
-        let fam = unimac::tree::family(&f).unwrap_or_else(|| panic!("{f} has no tree mode"));
+        let fam = unimac::unstable::tree::family(&f).unwrap_or_else(|| panic!("{f} has no tree mode"));
         assert_eq!((fam.block, fam.out, fam.key), (b, o, b), "{f}");
         let l: usize = f[3..f.find('-').unwrap()].parse().unwrap();
         assert_eq!(b, if l == 128 { 256 } else { 22 * l / 8 });
@@ -98,9 +98,9 @@ fn tree_streaming_every_split() {
 fn block_batches_equal_single_blocks() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
     for (f, b, o) in families() {
-        let fam = unimac::tree::family(&f).unwrap();
+        let fam = unimac::unstable::tree::family(&f).unwrap();
         let l: usize = f[3..f.find('-').unwrap()].parse().unwrap();
-        let variant = if f.ends_with("-e") { unimac::square::Variant::E } else { unimac::square::Variant::Asm };
+        let variant = if f.ends_with("-e") { unimac::unstable::square::Variant::E } else { unimac::unstable::square::Variant::Asm };
         for key in [vec![0xffu8; b], vec![0u8; b], (0..b).map(|_| rng.gen()).collect::<Vec<u8>>()] {
             let h = fam.keyed(&key);
             for n in [1usize, 3, 4, 5, 8, 9, 13, 17] {
@@ -114,8 +114,8 @@ fn block_batches_equal_single_blocks() {
                 let mut out = vec![0u8; n * o];
                 h.hash_blocks(&blocks, &mut out);
                 for (blk, got) in blocks.chunks(b).zip(out.chunks(o)) {
-                    assert_eq!(got, unimac::square::hash(l, variant, &key, blk).unwrap(), "{f} n={n}");
-                    assert_eq!(got, unimac::hazmat::square::reference::hash_bytes(l as u32, variant, &key, blk), "{f} n={n}");
+                    assert_eq!(got, unimac::unstable::square::hash(l, variant, &key, blk).unwrap(), "{f} n={n}");
+                    assert_eq!(got, unimac::unstable::hazmat::square::reference::hash_bytes(l as u32, variant, &key, blk), "{f} n={n}");
                 }
             }
         }

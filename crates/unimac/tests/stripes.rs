@@ -6,8 +6,8 @@
 //! a stripe of another key, a stream that holds part of a unit and a stripe
 //! of the wrong length are errors that absorb nothing.
 
-use unimac::macs::{self, Hash};
-use unimac::registry::{NamedMac, Params};
+use unimac::unstable::macs::{self, Hash};
+use unimac::unstable::registry::{NamedMac, Params};
 use unimac::stripe::{Stripe, Striper};
 use unimac::Absorb;
 
@@ -149,14 +149,14 @@ fn macs_in_stripes_equal_one_shot() {
 fn tree_hashes_in_stripes_equal_one_shot() {
     let mut rng = Rng(0xface);
     let mut checked = 0;
-    for fam in unimac::tree::families() {
+    for fam in unimac::unstable::tree::families() {
         let name = format!("tree-{}", fam.name);
         let key = bytes(16, 3);
         let params = Params { key: &key, nonce: None, len: None };
         let unit = fam.block * fam.block;
         for &len in &[unit, unit + 1, 5 * unit + 9, 12 * unit] {
             let msg = bytes(len, len as u64);
-            let mut s = unimac::open(&name, &params).unwrap();
+            let mut s = unimac::unstable::registry::open(&name, &params).unwrap();
             let striper = s.striper().unwrap_or_else(|| panic!("{name}: no striper"));
             assert_eq!(striper.unit(), unit);
             let pieces = cut(len, unit, &mut rng, 4);
@@ -168,7 +168,7 @@ fn tree_hashes_in_stripes_equal_one_shot() {
                     _ => unreachable!(),
                 }
             }
-            assert_eq!(s.finalize().unwrap(), unimac::compute(&name, &params, &msg).unwrap(), "{name} len {len}");
+            assert_eq!(s.finalize().unwrap(), unimac::unstable::registry::compute(&name, &params, &msg).unwrap(), "{name} len {len}");
             checked += 1;
         }
     }

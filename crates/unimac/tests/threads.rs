@@ -5,9 +5,10 @@
 //! the doors that serve them: the known answers one-shot, the one-time MAC
 //! (and, for the unpadded form, the typed hash) streamed.
 
-use unimac::hash127;
-use unimac::registry::{self, OneTimeMac, Params};
-use unimac::threads::{set_max_threads, PARALLEL_MIN};
+use unimac::unstable::hash127;
+use unimac::unstable::registry::{self, OneTimeMac, Params};
+use unimac::threads::set_max_threads;
+use unimac::unstable::threads::PARALLEL_MIN;
 
 fn message(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
@@ -27,7 +28,7 @@ fn both(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], head: usize) -
     let p = Params { key, nonce, len: None };
     let (a, rest) = msg.split_at(head);
     let (b, c) = rest.split_at(rest.len() - 3);
-    if let Some(d) = unimac::macs::one_time_row(name) {
+    if let Some(d) = unimac::unstable::macs::one_time_row(name) {
         let one = registry::known_answer(name, &p, msg).unwrap();
         if name == "hash127-raw" {
             let mut h = hash127::Hash127::new(&hash127::Key::new(key.try_into().unwrap()));

@@ -4,7 +4,7 @@
 //! `2^14` chunks, 16 MiB). Every case is checked one-shot and streamed in
 //! uneven pieces, for all four tag lengths.
 
-use unimac::registry::{self, Params};
+use unimac::unstable::registry::{self, Params};
 use unimac::umac::{Umac128, Umac32, Umac64, Umac96};
 
 struct Case {

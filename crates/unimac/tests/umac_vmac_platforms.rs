@@ -4,6 +4,7 @@
 //! all-ones messages, streaming in pieces equal to one-shot.
 
 mod common;
+use unimac::unstable::prelude::*;
 use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::umac::{Umac, Umac128, Umac64};

@@ -6,7 +6,7 @@
 //! bytes; these reach 3 MB, through every path: one-shot (whole blocks
 //! fused), streamed in uneven pieces, and by name with the nonce deferred.
 
-use unimac::registry::NamedMac;
+use unimac::unstable::registry::NamedMac;
 use unimac::vmac::{Vmac128, Vmac64};
 use unimac::Absorb;
 

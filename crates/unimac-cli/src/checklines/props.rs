@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::*;
 
 fn mac_names() -> Vec<String> {
-    unimac::registry::names()
+    unimac_front::registry::names()
 }
 
 proptest! {

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use unimac::formats::race::{ReadWindow, Stamp, Verdict};
+use unimac_front::formats::race::{ReadWindow, Stamp, Verdict};
 
 use super::{changed, io_msg, is_stdin, open_input, read_message, read_open, shown};
 use crate::fail::Fail;

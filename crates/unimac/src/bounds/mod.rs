@@ -1,19 +1,3 @@
-//! Forgery bounds of the named MACs (the wire format, docs/WIRE.md §8): the probability that any of
-//! `D` forgery attempts succeeds after `C` tagged messages of at most `L`
-//! bytes, with the theorem it comes from. The derivations are in
-//! `docs/BOUNDS.md`.
-//!
-//! Every number is computed in log2 space (`f64` logarithms, sums by
-//! log-sum-exp), so bounds like `2^-180` print exactly instead of as 0.
-//!
-//! The theorems are information-theoretic: they model `f` (AES) as a uniform
-//! random function. What that model costs is split in two:
-//! - terms that are exact combinatorics (the PRP/PRF switching lemma
-//!   `q(q−1)/2^129`, the two-call composition of protocol 3) are computed and
-//!   included in the number;
-//! - the AES distinguishing advantage `Adv_AES^prp(q)` is a named term, NOT in
-//!   the number, with its `q` stated ([`Bound::not_included`]).
-
 use crate::error::Error;
 #[cfg(not(feature = "std"))]
 #[allow(unused_imports)] // std's methods win wherever a dependency links std
@@ -32,11 +16,9 @@ mod wc;
 mod tests;
 
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Sizes and counts as text (`1MiB`, `1.5MiB`, `2^32`, `1e6`): the one rule
 /// of the command line and the Python package, in [`crate::size`].
 pub use crate::size::parse_size;
-}
 
 /// log2 of a non-negative real; `-inf` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
@@ -261,11 +243,9 @@ fn adv_aes(key: &str, q: u128) -> String {
     format!("Adv_AES^prp(q = {q}): advantage of distinguishing AES-128 under {key} from a random permutation with {q} queries")
 }
 
-pub_if! { feature = "reference";
 /// Words of `pad(M, 4)` for `|M| ≤ L`: `⌊L/4⌋ + 1`.
 pub fn hash127_words(max_bytes: u64) -> u128 {
     max_bytes as u128 / 4 + 1
-}
 }
 
 /// Blocks of `pad(M, B)` for `|M| ≤ L`: `⌊L/B⌋ + 1`.
@@ -404,10 +384,8 @@ fn no_guarantee(b: &Bound, attack: &Attack) -> Error {
     ))
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The MAC names [`bound`] knows: every row of the table.
 pub fn names() -> Vec<String> {
     macs::MACS.iter().map(|d| d.name.to_string()).collect()
-}
 }
 

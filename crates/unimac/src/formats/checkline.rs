@@ -1,43 +1,5 @@
-//! Check lines: what `unimac tag` prints and `unimac verify` reads back,
-//! as `sha256sum` writes them.
-//!
-//! ```text
-//! [NONCE:]TAG  FILE                  (GNU style)
-//! NAME (FILE) = [NONCE:]TAG          (BSD style, `tag --tag`)
-//! ```
-//!
-//! A file name holding a backslash, a control character, a Unicode format
-//! character (general category Cf: the bidirectional controls U+202A to
-//! U+202E and U+2066 to U+2069, the zero-width characters U+200B to U+200F,
-//! U+FEFF, …) or a line or paragraph separator (U+2028, U+2029) is escaped
-//! (`escape_line_name`) and the line then starts with a backslash; with
-//! `-z` a line ends with NUL instead of a newline and the name is written
-//! as it is. A check line is not sealed: whoever can write the check file can
-//! change it, so the tags it lists are only as good as the file's keeping
-//! (a sealed manifest is the format for lists that must not change).
-//!
-//! [`format_line`], [`parse_line`] and their [`Style`] and [`Parsed`] are
-//! the stable API; the escaping helpers are the front ends'.
-//!
-//! ```
-//! use unimac::formats::checkline::{format_line, parse_line, Style};
-//! use unimac::mac::Hash127Aes;
-//!
-//! let mac = Hash127Aes::new(&[7u8; 32]);
-//! let tag = mac.tag(b"attack at dawn");
-//! // The line `unimac tag` prints for a file msg.txt holding that message.
-//! let line = format_line("hash127-aes", b"msg.txt", None, tag.as_bytes(), Style::Gnu, false);
-//! assert_eq!(line, format!("{tag}  msg.txt\n").into_bytes());
-//!
-//! // A line of a SUMS file read back: the file's name and its tag.
-//! let p = parse_line(line.strip_suffix(b"\n").unwrap()).expect("a check line");
-//! assert_eq!(p.file, b"msg.txt");
-//! assert!(mac.verify(b"attack at dawn", &p.tag).is_ok());
-//! ```
-
 use crate::prelude::*;
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// sha256sum's escaping of a file name in a line, as sealed manifests
 /// write names: `\`, newline and carriage return escaped; `true` if
 /// anything was (the line then starts with a backslash). Other bytes,
@@ -57,7 +19,6 @@ pub fn escape_name(name: &[u8]) -> (bool, Vec<u8>) {
         }
     }
     (true, out)
-}
 }
 
 /// Unicode general category Cf (format characters), Unicode 16.0
@@ -86,15 +47,12 @@ const FORMAT: [(u32, u32); 21] = [
     (0xE0020, 0xE007F),
 ];
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `c` is a format character (general category Cf).
 pub fn is_format(c: char) -> bool {
     let c = c as u32;
     FORMAT.binary_search_by(|&(lo, hi)| if hi < c { core::cmp::Ordering::Less } else if lo > c { core::cmp::Ordering::Greater } else { core::cmp::Ordering::Equal }).is_ok()
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `c` is never printed as it is in a name: a control character
 /// (Cc), a format character (Cf, [`is_format`]: bidirectional controls,
 /// zero-width characters, …), or the line or paragraph separator (U+2028,
@@ -103,9 +61,7 @@ pub_if! { any(feature = "frontends", feature = "reference");
 pub fn is_hidden(c: char) -> bool {
     c.is_control() || is_format(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A file name as a check line writes it and as every printed name is
 /// shown: `\` as `\\`, newline as `\n`, carriage return as `\r`, every
 /// other ASCII control byte as `\xNN`, every other character that
@@ -150,9 +106,7 @@ pub fn escape_line_name(name: &[u8]) -> (bool, Vec<u8>) {
     }
     (any, out)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The name an escaped check line holds ([`escape_line_name`]'s escapes:
 /// `\\`, `\n`, `\r`, `\xNN` a byte, `\u{N…}` a character's UTF-8); `None`
 /// for a bad escape.
@@ -203,9 +157,7 @@ pub fn unescape_line_name(s: &[u8]) -> Option<Vec<u8>> {
     }
     Some(out)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The name an escaped manifest line holds (sha256sum's three escapes,
 /// [`escape_name`]); `None` for a bad escape.
 pub fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
@@ -225,9 +177,7 @@ pub fn unescape_name(s: &[u8]) -> Option<Vec<u8>> {
     }
     Some(out)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// `[NONCE:]TAG` in lower-case hex.
 pub fn value_hex(nonce: Option<&[u8]>, tag: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -244,7 +194,6 @@ pub fn value_hex(nonce: Option<&[u8]>, tag: &[u8]) -> String {
     }
     put(&mut s, tag);
     s
-}
 }
 
 /// The two styles of a check line.
@@ -286,7 +235,6 @@ pub fn format_line(mac: &str, file: &[u8], nonce: Option<&[u8]>, tag: &[u8], sty
     out
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A check line split (either style), its value not yet decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -297,9 +245,7 @@ pub struct Line {
     /// The file name, unescaped.
     pub file: Vec<u8>,
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Split a check line (without its line end; either style), or `None` if
 /// it is malformed.
 pub fn split_line(line: &[u8]) -> Option<Line> {
@@ -336,7 +282,6 @@ pub fn split_line(line: &[u8]) -> Option<Line> {
     let value = core::str::from_utf8(value).ok()?.to_string();
     Some(Line { mac: None, value, file: unesc(file)? })
 }
-}
 
 fn hex_digit(c: u8, lower_only: bool) -> Option<u8> {
     match c {
@@ -356,13 +301,11 @@ pub(crate) fn hex_exact(s: &str, len: usize, lower_only: bool) -> Option<Vec<u8>
     b.chunks(2).map(|p| Some((hex_digit(p[0], lower_only)? << 4) | hex_digit(p[1], lower_only)?)).collect()
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// `[NONCE:]TAG` decoded for a MAC with these sizes (a nonce of a length in
 /// `nonce_sizes`, when its end is not 0), or `None` if malformed. Check
 /// lines take either case of hex, as `sha256sum -c` does.
 pub fn decode_value(value: &str, nonce_sizes: core::ops::RangeInclusive<usize>, tag_len: usize) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
     decode_value_as(value, nonce_sizes, tag_len, false)
-}
 }
 
 pub(crate) fn decode_value_as(

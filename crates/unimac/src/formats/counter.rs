@@ -1,34 +1,3 @@
-//! The nonce counter file: a crash-safe source of nonces that never repeat
-//! under one key (the command line's `--counter`, the Python package's
-//! `unimac.Counter`). The file holds two lines: what it is bound to, and the
-//! next unused 128-bit counter `c` in decimal:
-//!
-//! ```text
-//! unimac-counter wc-eval128 3f9a…(32 hex digits)
-//! 41
-//! ```
-//!
-//! The first line names the MAC and a fingerprint of its key
-//! ([`Binding`]: the first 16 bytes of SHA-256 over a fixed label, the
-//! MAC's name and the key — it reveals nothing of the key), so a counter
-//! made for another key or MAC is refused rather than handing out nonces
-//! that key already used. A counter file must be a regular file with one
-//! link: with a second hard link the update (a rename over one name) would
-//! leave the other name holding the old value; a FIFO or device is refused
-//! before it is opened. What cannot be detected from the file alone: an
-//! older copy of the same file put back (a backup restored) hands out its
-//! nonces again; never restore a counter file.
-//!
-//! A reservation locks the file, writes the
-//! advanced value to a temporary file (mode and owner of the old one), fsyncs
-//! it, renames it over the old one and fsyncs the directory, all before the
-//! counter is handed out: a process killed at any point can only skip
-//! counters, never hand one out twice.
-//!
-//! Errors: [`Error::Io`] when a file cannot be opened, read, written or
-//! synced, or may not be replaced; [`Error::Invalid`] for a corrupt or
-//! exhausted counter. Each message names the file.
-
 use crate::prelude::*;
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
@@ -47,16 +16,13 @@ pub struct Binding {
     fingerprint: [u8; 16],
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a counter file.
 pub const MAGIC: &str = "unimac-counter";
-}
 
 impl Binding {
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The binding of `key` for the MAC `desc`: the first 16 bytes of
     /// SHA-256 over a fixed label, the MAC's name and the key.
-    pub fn new(desc: &'static MacDesc, key: &[u8]) -> Binding {
+    pub(crate) fn new(desc: &'static MacDesc, key: &[u8]) -> Binding {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
         h.update(b"unimac counter binding v1\0");
@@ -68,7 +34,6 @@ impl Binding {
         fingerprint.copy_from_slice(&d[..16]);
         Binding { name: desc.name, fingerprint }
     }
-    }
     /// The MAC's name.
     pub fn name(&self) -> &'static str {
         self.name
@@ -77,20 +42,16 @@ impl Binding {
     pub fn fingerprint(&self) -> [u8; 16] {
         self.fingerprint
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The key's fingerprint in hex.
-    pub fn fingerprint_hex(&self) -> String {
+    pub(crate) fn fingerprint_hex(&self) -> String {
         self.fingerprint.iter().map(|b| format!("{b:02x}")).collect()
-    }
     }
     fn header(&self) -> String {
         format!("{MAGIC} {} {}\n", self.name, self.fingerprint_hex())
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The text of a counter file at `c`.
-    pub fn file_text(&self, c: u128) -> String {
+    pub(crate) fn file_text(&self, c: u128) -> String {
         format!("{}{c}\n", self.header())
-    }
     }
 }
 
@@ -120,7 +81,6 @@ pub(crate) fn parse(text: &[u8], shown: &str) -> Result<u128, Error> {
     std::str::from_utf8(body).ok().and_then(|s| s.parse::<u128>().ok()).ok_or_else(bad)
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Parse a whole counter file bound to `want`: its binding line, then its
 /// value. Refuses a file for another MAC or key, and a file without a
 /// binding (made before counters were bound to their key).
@@ -147,7 +107,6 @@ pub fn parse_bound(text: &[u8], shown: &str, want: &Binding) -> Result<u128, Err
         )));
     }
     parse(value, shown)
-}
 }
 
 fn unbound(shown: &str) -> Error {
@@ -196,7 +155,6 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
     true
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The next unused counter of the counter file at `path`, which must be
 /// bound to `binding` (nothing is reserved; the same checks as [`reserve`],
 /// and at most 256 bytes are read).
@@ -212,7 +170,6 @@ pub fn peek(path: &Path, binding: &Binding) -> Result<u128, Error> {
     let mut text = Vec::new();
     f.take(256).read_to_end(&mut text).map_err(|e| io(format!("cannot read counter file {shown}: {e}")))?;
     parse_bound(&text, &shown, binding)
-}
 }
 
 /// Reserve `count` consecutive nonce counters from the counter file at

@@ -25,7 +25,7 @@
 //! where that is missing, a hard link and an unlink); a writer killed then
 //! leaves that temporary file, which a later write in the same directory
 //! removes once process PID no longer runs, if it is this user's regular
-//! file, by the directory's handle ([`remove_stale_temporaries`];
+//! file, by the directory's handle (`remove_stale_temporaries`;
 //! writes of key and counter files check every time).
 
 use crate::prelude::*;

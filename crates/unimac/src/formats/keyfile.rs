@@ -1,28 +1,3 @@
-//! Key files: one key of one MAC (or a secret prime of `modp`), in text.
-//!
-//! ```text
-//! unimac-key hash127-aes
-//! 4f1c…(the key in lower-case hex)
-//! ```
-//!
-//! Written once (mode 0600, whole or not at all: [`KeyFile::write_new`])
-//! and never overwritten; read strictly: exactly these lines, the MAC's
-//! name as `keygen` writes it (without `mac-`), the hex of a key of the
-//! MAC's length in lower case, each line ended by a bare newline (the last
-//! may lack it). Anything else (a CRLF line end, a blank at a line's end,
-//! upper-case hex, a `mac-` prefix) is refused with an error naming the
-//! line and the byte. A bare hex file (the format before the name line) is
-//! refused with the command that converts it.
-//!
-//! **One-time keys.** The key of a one-message MAC (`hash127`,
-//! `hash127-96`) may tag one message. The file records it: the line `spent`
-//! is appended once it has tagged, under an exclusive lock, synced before
-//! the tag is handed out (`OneTimeKeyFile::spend_with`). Every door that
-//! tags with such a key goes through [`OneTimeKeyFile`]; [`KeyFile::read`]
-//! of a one-time key gives a [`KeyFile`] that can check a tag but never
-//! make one ([`KeyFile::mac`] refuses it), and a file marked spent is
-//! refused by [`OneTimeKeyFile::open`].
-
 use crate::prelude::*;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -35,10 +10,8 @@ use crate::error::Error;
 use crate::macs::{self, MacDesc};
 use crate::registry::{self, NamedMac};
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a key file.
 pub const MAGIC: &str = "unimac-key";
-}
 
 /// The longest key file accepted (the longest key is 48 bytes).
 const MAX_KEY_FILE: u64 = 4096;
@@ -66,7 +39,7 @@ impl KeyKind {
         if name == KeyKind::Modp.name() {
             return Ok(KeyKind::Modp);
         }
-        let bare = registry::names::resolve_mac(name)?;
+        let bare = registry::resolve::resolve_mac(name)?;
         macs::find(&bare)
             .map(KeyKind::Mac)
             .ok_or_else(|| Error::Invalid(format!("{bare}: not a MAC")))
@@ -238,14 +211,12 @@ impl KeyFile {
     pub fn name(&self) -> &'static str {
         self.kind.name()
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The MAC's row, or `None` for a `modp` prime.
-    pub fn desc(&self) -> Option<&'static MacDesc> {
+    pub(crate) fn desc(&self) -> Option<&'static MacDesc> {
         match self.kind {
             KeyKind::Mac(d) => Some(d),
             KeyKind::Modp => None,
         }
-    }
     }
     /// The key's bytes.
     pub fn key(&self) -> &[u8] {
@@ -255,12 +226,10 @@ impl KeyFile {
     pub fn is_spent(&self) -> bool {
         self.spent
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// A warning about the file as it was read (open to group or others),
     /// for the front end to show once.
-    pub fn warning(&self) -> Option<&str> {
+    pub(crate) fn warning(&self) -> Option<&str> {
         self.warning.as_deref()
-    }
     }
 
     /// The key's fingerprint (as counter files and manifests name it): it
@@ -270,10 +239,9 @@ impl KeyFile {
             .map(|d| crate::counter::Binding::new(d, &self.key))
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Check that the file is a key of `name` (a name given beside a key
     /// file is an assertion, never a guess).
-    pub fn expect(&self, name: &str, shown: &str) -> Result<(), Error> {
+    pub(crate) fn expect(&self, name: &str, shown: &str) -> Result<(), Error> {
         let want = KeyKind::from_name(name)?;
         if want != self.kind {
             let (have, n) = (self.name(), want.name());
@@ -282,7 +250,6 @@ impl KeyFile {
             )));
         }
         Ok(())
-    }
     }
 
     /// The reusable MAC of this key. A one-time key is refused
@@ -311,9 +278,8 @@ impl KeyFile {
         }
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The text of the key file, in one zeroized buffer of its final size.
-    pub fn text(&self) -> Zeroizing<Vec<u8>> {
+    pub(crate) fn text(&self) -> Zeroizing<Vec<u8>> {
         let head = format!("{MAGIC} {}\n", self.name());
         let mut text = Zeroizing::new(vec![0u8; head.len() + 2 * self.key.len() + 1]);
         text[..head.len()].copy_from_slice(head.as_bytes());
@@ -326,7 +292,6 @@ impl KeyFile {
         text[n - 1] = b'\n';
         text
     }
-    }
 
     /// Write the key to a new file at `path`: mode 0600, synced, whole or
     /// not at all, never over an existing file.
@@ -334,11 +299,9 @@ impl KeyFile {
         fsio::write_atomic(path, &self.text(), Replace::Never, true, "key file")
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Parse a key file's text; `shown` names it in errors.
-    pub fn parse(text: &[u8], shown: &str) -> Result<KeyFile, Error> {
+    pub(crate) fn parse(text: &[u8], shown: &str) -> Result<KeyFile, Error> {
         KeyFile::parse_hinted(text, shown, None)
-    }
     }
 
     /// [`KeyFile::parse`], with the MAC the caller expects (a bare hex
@@ -396,11 +359,9 @@ impl KeyFile {
         })
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Read a key file from `r` (at most 4 KiB); `shown` names it in errors.
-    pub fn read_from(r: impl Read, shown: &str) -> Result<KeyFile, Error> {
+    pub(crate) fn read_from(r: impl Read, shown: &str) -> Result<KeyFile, Error> {
         KeyFile::read_hinted(r, shown, None)
-    }
     }
 
     fn read_hinted(r: impl Read, shown: &str, expect: Option<&str>) -> Result<KeyFile, Error> {
@@ -425,10 +386,9 @@ impl KeyFile {
         KeyFile::read_expecting(path, None)
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Read the key file at `path` (`-`: stdin) that must be a key of
     /// `expect` when given (checked with [`KeyFile::expect`]).
-    pub fn read_expecting(path: &Path, expect: Option<&str>) -> Result<KeyFile, Error> {
+    pub(crate) fn read_expecting(path: &Path, expect: Option<&str>) -> Result<KeyFile, Error> {
         let shown = path.display().to_string();
         let k = if path.as_os_str() == "-" {
             KeyFile::read_hinted(std::io::stdin().lock(), "-", expect)?
@@ -442,7 +402,6 @@ impl KeyFile {
             k.expect(n, &shown)?;
         }
         Ok(k)
-    }
     }
 }
 
@@ -559,20 +518,17 @@ impl OneTimeKeyFile {
         })
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The key file's contents (name, warning); its key can check tags.
-    pub fn key_file(&self) -> &KeyFile {
+    pub(crate) fn key_file(&self) -> &KeyFile {
         &self.key
     }
-    }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The one tag: `f` gets the one-time MAC of this key and returns what
     /// it made of it (the tag of one message); then the file is marked
     /// `spent` and synced, and only then is the result returned. If the
     /// mark cannot be written, the result is dropped and an error returned:
     /// no tag leaves a key that is not marked.
-    pub fn spend_with<T>(
+    pub(crate) fn spend_with<T>(
         mut self,
         f: impl FnOnce(registry::OneTimeMac) -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -595,7 +551,6 @@ impl OneTimeKeyFile {
             })?;
         Ok(out)
         // Dropping the file releases the lock.
-    }
     }
 
     /// The tag of `msg`, the key's one message (marked spent before it is returned).

@@ -94,7 +94,7 @@ proptest! {
             t
         }),
     ]) {
-        if let Ok(c) = crate::counter::parse(&text, "c") {
+        if let Ok(c) = crate::formats::imp::counter::parse(&text, "c") {
             // Decimal digits and one newline; leading zeros are the one leniency.
             let digits = &text[..text.len() - 1];
             let trimmed = match digits.iter().position(|&d| d != b'0') {
@@ -109,6 +109,6 @@ proptest! {
 
     #[test]
     fn counters_round_trip(c in any::<u128>()) {
-        prop_assert_eq!(crate::counter::parse(format!("{c}\n").as_bytes(), "c").ok(), Some(c));
+        prop_assert_eq!(crate::formats::imp::counter::parse(format!("{c}\n").as_bytes(), "c").ok(), Some(c));
     }
 }

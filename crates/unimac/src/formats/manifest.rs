@@ -1,54 +1,3 @@
-//! Sealed manifests, version 2: a list of files with their tags and sizes,
-//! sealed as a whole under a key derived for manifests.
-//!
-//! ```text
-//! unimac-manifest 2 hash127-aes 5d3c…(32 hex digits)
-//! root data
-//! 0c901a9006148d3f581b99a9410f54af 15 msg.txt
-//! 77d0…(32 hex digits) 0 sub/empty
-//! seal 1f0e…(32 hex digits)
-//! ```
-//!
-//! - Line 1: `unimac-manifest`, the version `2`, the MAC's name and the
-//!   key's fingerprint ([`crate::counter::Binding`]: it reveals nothing of
-//!   the key), separated by single spaces.
-//! - Line 2: `root DIR` for a sealed directory (`seal -r DIR`: files added
-//!   under it later are reported), or `base DIR` for a list of files. `DIR`
-//!   is where the names below resolve: relative to the directory that holds
-//!   the manifest (or absolute), so a manifest verifies from any working
-//!   directory and a tree moved with its manifest still verifies.
-//! - One line per file: `[NONCE:]TAG SIZE NAME`: the file's tag under the
-//!   key file's key (the tag `unimac tag` prints for it under that nonce),
-//!   its size in decimal (no leading zero) and its name relative to `DIR`:
-//!   no `/` at the start, no empty, `.` or `..` component. Names are sorted
-//!   by walk order and appear once.
-//! - Last line: `seal [NONCE:]TAG`: the MAC of every byte above it under
-//!   the **seal key**, derived from the key file's key for this purpose
-//!   alone (`formats::derive`). A file's tag is never a seal: the seal key
-//!   tags nothing else.
-//!
-//! Names and `DIR` are escaped as in check lines (`\\`, `\n`, `\r`, the
-//! line then starting with a backslash). Every value has one byte form:
-//! lower-case hex, nonces of the MAC's full length, sizes without leading
-//! zeros; any other spelling fails the seal. Every line ends with a newline.
-//!
-//! **Verifying** ([`open`], then [`check_files`]): the first line must name
-//! this key; the seal is checked before anything else is read, and a
-//! manifest whose seal fails lists nothing that is opened. Then each listed
-//! file is stat-ed: missing → REMOVED, not a regular file → never opened,
-//! reported; otherwise its size and tag are compared. Under a `root`, every
-//! file not listed is ADDED (or RENAMED from a removed one whose size and
-//! tag it has), and named pipes, sockets, devices and symbolic links to
-//! directories found there are reported as unexpected.
-//!
-//! **What a seal cannot tell**: an older manifest of the same tree, with
-//! the older files, verifies (replay). Keep the newest manifest where the
-//! files' writer cannot replace it, or compare its date with your records.
-//!
-//! Version 1 manifests were sealed under the file key itself, so the tag of
-//! a file whose content is a manifest body was a valid seal: they are
-//! refused with the command that reseals.
-
 use crate::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, Metadata};
@@ -64,14 +13,10 @@ use crate::error::Error;
 use crate::macs::{Framing, MacDesc, Nonce};
 use crate::registry::NamedMac;
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The first word of a manifest.
 pub const MAGIC: &str = "unimac-manifest";
-}
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The version this build writes and reads.
 pub const VERSION: &str = "2";
-}
 
 /// Where a manifest's names resolve (its line 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +48,6 @@ pub struct Entry {
     pub name: Vec<u8>,
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Why a name cannot stand in a manifest: it must be relative, with no
 /// empty, `.` or `..` component and no NUL.
 pub fn check_name(name: &[u8]) -> Result<(), &'static str> {
@@ -126,9 +70,7 @@ pub fn check_name(name: &[u8]) -> Result<(), &'static str> {
     }
     Ok(())
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The bytes of a path (as given, byte for byte on unix).
 pub fn path_bytes(p: &Path) -> Vec<u8> {
     #[cfg(unix)]
@@ -141,9 +83,7 @@ pub fn path_bytes(p: &Path) -> Vec<u8> {
         p.to_string_lossy().into_owned().into_bytes()
     }
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A path from bytes.
 pub fn bytes_path(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
@@ -155,7 +95,6 @@ pub fn bytes_path(b: &[u8]) -> PathBuf {
     {
         PathBuf::from(String::from_utf8_lossy(b).into_owned())
     }
-}
 }
 
 fn named_line(prefix: &[u8], name: &[u8]) -> Vec<u8> {
@@ -197,7 +136,6 @@ fn seal_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
     NamedMac::new(desc.name, &k)
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The key the files' tags of a manifest are made under: `key` derived
 /// for manifest entries (docs/WIRE.md §9.7), so that an entry is never a
 /// check line of `unimac tag`, and a manifest rewritten as a check file
@@ -205,13 +143,11 @@ pub_if! { any(feature = "frontends", feature = "reference");
 pub fn entry_key(desc: &'static MacDesc, key: &[u8]) -> zeroize::Zeroizing<Vec<u8>> {
     derive::purpose_key(desc, key, Purpose::ManifestEntries)
 }
-}
 
 fn entry_mac(desc: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
     NamedMac::new(desc.name, &entry_key(desc, key))
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A manifest being written: the header and place, then each file's
 /// entry, then [`Writer::finish`] seals it.
 pub struct Writer {
@@ -219,7 +155,6 @@ pub struct Writer {
     seal: NamedMac,
     text: Vec<u8>,
     names: HashSet<Vec<u8>>,
-}
 }
 
 impl core::fmt::Debug for Writer {
@@ -321,7 +256,6 @@ pub enum SealError {
 }
 
 impl SealError {
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// One line naming the problem for the manifest `shown` checked with
     /// `key` (shown as `key_shown`).
     pub fn message(&self, shown: &str, key: &KeyFile, key_shown: &str) -> String {
@@ -341,7 +275,6 @@ impl SealError {
             }
             SealError::Failed => format!("{shown}: SEAL FAILED: the manifest was changed (its lines, their order, its first line or its seal); none of the files it lists was read"),
         }
-    }
     }
 }
 
@@ -365,11 +298,9 @@ impl core::fmt::Display for SealError {
 
 impl std::error::Error for SealError {}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `text` starts as a manifest of any version does.
 pub fn looks_like_manifest(text: &[u8]) -> bool {
     text.starts_with(format!("{MAGIC} ").as_bytes())
-}
 }
 
 fn strip_escape(line: &[u8]) -> (bool, &[u8]) {
@@ -552,7 +483,6 @@ fn manifest_dir(m: &Path) -> PathBuf {
     named
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The real directory a manifest named `m` resolves against when a link
 /// took it elsewhere: `Some` when `m` is a symbolic link into another
 /// directory than the one it is named in, or when a directory on `m`'s
@@ -568,7 +498,6 @@ pub fn linked_elsewhere(m: &Path) -> Option<PathBuf> {
         return None;
     }
     (real != std::fs::canonicalize(&named).ok()?).then_some(real)
-}
 }
 
 /// Whether a directory's path passes through a symbolic link (`dirlink/M`
@@ -587,7 +516,6 @@ fn through_link(dir: &Path) -> bool {
     false
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The directory a manifest's names resolve against: `place`'s directory
 /// joined to the directory holding the manifest file (`None`: read from
 /// stdin, the current directory). A manifest named through a symbolic
@@ -603,7 +531,6 @@ pub fn resolve_dir(manifest: Option<&Path>, place: &Place) -> PathBuf {
     // `.` components dropped (`./d/a` shows as `d/a`; `..` is kept: it may
     // cross a symbolic link).
     joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
-}
 }
 
 /// Read the open regular file `f`, which its `fstat` says holds `size`
@@ -765,7 +692,6 @@ impl Own {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// [`check_files`] with the names resolved against `dir` (the place's
 /// directory as found); `own`, the manifest's file if it has one (not
 /// counted as added under a root at the place it was read from; a hard or
@@ -834,7 +760,6 @@ pub fn check_files_at(m: &Manifest, key: &KeyFile, dir: &Path, own: Option<&Path
     let taken = find_renamed(m, &mut report, &added, &tree, &mut |p, e| check_one(&mac, &mut check, p, e, &open) == Status::Ok, &shown);
     report.added = added.into_iter().zip(taken).filter(|(_, t)| !t).map(|(p, _)| shown(&p)).collect();
     Ok(report)
-}
 }
 
 /// The walk of a sealed root `here`, or the one error that checks
@@ -935,14 +860,11 @@ fn file_id(p: &Path) -> Option<(u64, u64)> {
     std::fs::canonicalize(p).ok().map(|c| (path_bytes(&c).len() as u64, 0))
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The largest manifest read: a manifest is read whole before its seal is
 /// checked, so its size bounds the memory a verifier spends on a file an
 /// attacker wrote (2^28 bytes: about 2.5 million lines of short names).
 pub const MAX_MANIFEST: u64 = 1 << 28;
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Read the manifest at `path`: a regular file (never a FIFO or device) of
 /// at most [`MAX_MANIFEST`] bytes.
 pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
@@ -959,25 +881,18 @@ pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
     }
     Ok(text)
 }
-}
 
 // Where a manifest records its files (`place_dir`, `name_under`,
 // `place_for`, `place_absolute`): manifest/place.rs.
+#[path = "manifest/place.rs"]
 mod place;
-#[cfg(any(feature = "frontends", feature = "reference"))]
 pub use place::{name_under, place_absolute, place_dir, place_for};
-#[cfg(not(any(feature = "frontends", feature = "reference")))]
-#[allow(unused_imports)]
-pub(crate) use place::{name_under, place_absolute, place_dir, place_for};
 
 // The rules of a seal's arguments (`sealing`, `refuse_stdin`, `checking`):
 // manifest/choices.rs.
+#[path = "manifest/choices.rs"]
 mod choices;
-#[cfg(any(feature = "frontends", feature = "reference"))]
 pub use choices::{checking, refuse_stdin, sealing, NonceWords};
-#[cfg(not(any(feature = "frontends", feature = "reference")))]
-#[allow(unused_imports)]
-pub(crate) use choices::{checking, refuse_stdin, sealing, NonceWords};
 
 /// Nonce source of a library seal.
 #[derive(Clone, Copy, Debug)]

@@ -1,4 +1,4 @@
-//! Messages the front ends share (feature `frontends`): each written once
+//! Messages the front ends share (through `unimac::unstable`): each written once
 //! here, so that the command line and the Python package say the same.
 
 use crate::prelude::*;

@@ -41,7 +41,7 @@
 //! the tick and writes of up to about two seconds.
 //!
 //! ```
-//! # #[cfg(feature = "frontends")]
+//! # #[cfg(feature = "unstable")]
 //! # fn main() -> std::io::Result<()> {
 //! use std::io::Read;
 //! use unimac::formats::race::{ReadWindow, Verdict};
@@ -64,7 +64,7 @@
 //! # std::fs::remove_file(&p)?;
 //! # Ok(())
 //! # }
-//! # #[cfg(not(feature = "frontends"))]
+//! # #[cfg(not(feature = "unstable"))]
 //! # fn main() {}
 //! ```
 

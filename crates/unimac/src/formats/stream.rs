@@ -1,60 +1,3 @@
-//! Authenticated streams: Bernstein's untrusted channel ("Floating-point
-//! arithmetic and message authentication", §8–9: the sender sends
-//! `(n, m, s)` for the n-th message, the receiver accepts only what
-//! verifies) as a byte stream cut into chunks, each released by the
-//! receiver only once its tag verifies.
-//!
-//! ```text
-//! header:  "UNIMAC-S" | version 1 | name length | MAC name
-//!          | key fingerprint (16) | stream id (16, random) | chunk size (u32 BE)
-//! frame i: flags (1: 0 = more follow, 1 = final) | length (u32 BE) | payload | tag
-//! tag_i  = MAC_{K_id}(nonce_i; header || i (u64 BE) || flags || length || payload)
-//! ```
-//!
-//! - `K_id`, the stream's key: the key file's key derived for streams
-//!   (`formats::derive`, label `unimac stream frames`), then for this
-//!   stream: `HKDF-SHA256(salt = stream id, IKM = K_stream, info = "unimac
-//!   stream id" || 0 || NAME)`. No stream tag is a file tag or a manifest
-//!   seal, and back; two streams share a key only if their random 128-bit
-//!   ids collide (probability at most S²/2^129 for S streams under one key
-//!   file).
-//! - `nonce_i`, for a nonce MAC: the counter value `i` as the MAC's 16-byte
-//!   nonce (the row's byte order): nonces never repeat under `K_id`.
-//!   Stateless MACs take none; `shoup4-*` draws its pair, sent in front of
-//!   the tag. One-time MACs are refused (a stream has many chunks).
-//! - Every frame but the last carries exactly `chunk size` bytes; the last
-//!   (`flags` = 1) carries 0 to `chunk size`. One byte form: any other
-//!   flags, length or trailing byte is refused.
-//! - The header is covered by every tag, so a changed header fails the first
-//!   frame, before any byte is released; a header naming another MAC or
-//!   key fingerprint is refused before any frame is read.
-//!
-//! The receiver ([`Reader`]) releases a chunk's payload only after its tag
-//! verifies, and stops at the first bad, missing, repeated, reordered or
-//! foreign chunk, naming the chunk and the payload offset where it starts;
-//! a stream that ends before its final chunk, or goes on after it, is an
-//! error. [`Writer`] and [`Reader`] are the stream as `io::Write` and
-//! `io::Read` (the front ends drive the byte-to-byte sender and receiver
-//! beneath them directly).
-//!
-//! ```
-//! use std::io::{Read, Write};
-//! use unimac::formats::keyfile::{KeyFile, KeyKind};
-//! use unimac::formats::stream::{Reader, Writer, DEFAULT_CHUNK};
-//!
-//! let key = KeyFile::generate(KeyKind::from_name("hash127-aes")?)?;
-//! let mut w = Writer::new(Vec::new(), &key, DEFAULT_CHUNK)?;
-//! w.write_all(b"authenticated, not encrypted")?;
-//! let wire = w.finish()?;
-//!
-//! let mut r = Reader::new(&wire[..], &key)?;
-//! let mut back = Vec::new();
-//! r.read_to_end(&mut back)?;
-//! assert_eq!(back, b"authenticated, not encrypted");
-//! assert_eq!(r.header().map(|h| h.chunk), Some(DEFAULT_CHUNK));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-
 use crate::prelude::*;
 use std::io::{self, Read, Write};
 
@@ -67,21 +10,15 @@ use crate::error::Error;
 use crate::macs::{Framing, MacDesc, Nonce};
 use crate::registry::NamedMac;
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The first bytes of a stream.
 pub const MAGIC: &[u8; 8] = b"UNIMAC-S";
-}
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The version this build writes and reads.
 pub const VERSION: u8 = 1;
-}
 /// The chunk size used when none is given (docs/PERFORMANCE.md, "Streams":
 /// below it the per-chunk tag costs more, above it only memory grows).
 pub const DEFAULT_CHUNK: usize = 256 << 10;
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The largest chunk a stream may declare (the receiver's memory).
 pub const MAX_CHUNK: usize = 16 << 20;
-}
 /// The bytes before a chunk in its frame: the kind (data or final) and the
 /// chunk's length, big-endian (docs/WIRE.md §10); the tag follows the chunk.
 pub const FRAME_HEAD: usize = 5;
@@ -161,7 +98,6 @@ fn nonce_of(desc: &MacDesc, i: u64) -> Option<[u8; 16]> {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The sending side: bytes in, framed stream out.
 pub struct Sender {
     desc: &'static MacDesc,
@@ -172,7 +108,6 @@ pub struct Sender {
     pending: Vec<u8>,
     started: bool,
 }
-}
 
 impl core::fmt::Debug for Sender {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -180,7 +115,7 @@ impl core::fmt::Debug for Sender {
     }
 }
 
-#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl Sender {
     /// A new stream under `key` (a reusable MAC's key file) in chunks of
     /// `chunk` bytes (1 to 16 MiB), with a random stream id.
@@ -190,7 +125,6 @@ impl Sender {
         Sender::with_id(key, chunk, id)
     }
 
-    pub_if! { feature = "reference";
     /// [`Sender::new`] with a given stream id: for known answers. An id
     /// must never be used twice under one key (two streams would share
     /// their key and nonces).
@@ -202,7 +136,6 @@ impl Sender {
         let mac = stream_mac(desc, key.key(), &id)?;
         let header = header_bytes(desc, &fingerprint(desc, key.key()), &id, chunk);
         Ok(Sender { desc, mac, header, chunk, index: 0, pending: Vec::with_capacity(chunk), started: false })
-    }
     }
 
     /// The stream's header (written before the first frame by
@@ -234,14 +167,11 @@ impl Sender {
         Ok(())
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Bytes of a frame besides its payload (head and tag).
     pub fn overhead(&self) -> usize {
         FRAME_HEAD + self.desc.sent_len()
     }
-    }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The header, once: for a writer that lays frames out itself with
     /// [`Sender::seal_frame`] (empty after the first call, or after
     /// [`Sender::push`] wrote it).
@@ -252,9 +182,7 @@ impl Sender {
         self.started = true;
         &self.header
     }
-    }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Seal a frame laid out in place: `frame[5..5 + len]` holds the
     /// chunk's payload (exactly the chunk size unless `final_`); its head is
     /// written in front and its tag after, and the frame's length returned
@@ -277,7 +205,6 @@ impl Sender {
         frame[FRAME_HEAD + len..whole].copy_from_slice(&tag);
         self.index += 1;
         Ok(whole)
-    }
     }
 
     /// Take `data`; append every frame it completes to `out`. A full chunk
@@ -337,7 +264,6 @@ enum RecvState {
     Failed(StreamError),
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The receiving side: framed stream in, verified payload out.
 pub struct Receiver {
     desc: &'static MacDesc,
@@ -349,7 +275,6 @@ pub struct Receiver {
     offset: u64,
     header: Option<Header>,
 }
-}
 
 impl core::fmt::Debug for Receiver {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -357,7 +282,7 @@ impl core::fmt::Debug for Receiver {
     }
 }
 
-#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl Receiver {
     /// A receiver for streams under `key`.
     pub fn new(key: &KeyFile) -> Result<Receiver, Error> {
@@ -378,19 +303,14 @@ impl Receiver {
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Chunks verified so far.
     pub fn chunks(&self) -> u64 {
         self.index
     }
-    }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Payload bytes released so far.
     pub fn released(&self) -> u64 {
         self.offset
     }
-    }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The frame layout, once the header is read: where the first frame
     /// starts (the header's length) and a full frame's length (its head,
     /// a whole chunk and the tag), for a reader that fills its buffer to
@@ -398,7 +318,6 @@ impl Receiver {
     pub fn frames(&self) -> Option<(u64, u64)> {
         let h = self.header.as_ref()?;
         Some((header_len(h.mac.len()) as u64, (FRAME_HEAD + h.chunk + self.desc.sent_len()) as u64))
-    }
     }
     /// Whether the final chunk verified.
     pub fn is_done(&self) -> bool {
@@ -478,7 +397,6 @@ impl Receiver {
         })
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// [`Receiver::feed`], giving each verified chunk's payload to `emit`
     /// as it verifies (from the input itself when a whole frame is there:
     /// no copy). An error of `emit` stops the stream and is returned.
@@ -554,7 +472,6 @@ impl Receiver {
                 }
             }
         }
-    }
     }
 
     /// The payload length of a frame whose head is `head`, checked against

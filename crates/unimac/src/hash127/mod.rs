@@ -7,7 +7,7 @@
 //!
 //! The backends give identical results; one is chosen once per key, from
 //! [`Platform::detect`] when the key is set up (or the evidence given to
-//! `Key::new_on` or `Hash127::new_on`, with the `reference` feature), and no
+//! `Key::new_on` or `Hash127::new_on`, with the `unstable` feature), and no
 //! hashing call detects again:
 //! - `avx512i.rs` is the 64-bit variant below (radix-`2^26` limbs) on eight
 //!   lanes of AVX-512F: 5 `vpmuldq` per 32 bytes, the running value joined
@@ -27,7 +27,7 @@
 //!   point. It is the portable backend's bulk kernel (whole chunks from
 //!   `2 · CHUNK_BYTES` bytes on, or any once the key has its powers): about
 //!   twice as fast as `portable.rs` there. `hash127_int26` and
-//!   `Hash127::new_int26` (feature `reference`) run it alone at every length.
+//!   `Hash127::new_int26` (feature `unstable`) run it alone at every length.
 //!
 //! Where the application allows threads ([`crate::threads::set_max_threads`];
 //! none by default), slices of at least 4 MiB are hashed on several cores and
@@ -56,13 +56,13 @@ mod avx512i;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod fp;
 // Parts only the tests reach, through `crate::hazmat`.
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 pub(crate) mod int26;
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod neon;
 // Parts only the tests reach, through `crate::hazmat`.
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 pub(crate) mod portable;
 mod backend;
 mod catalog;
@@ -74,14 +74,12 @@ pub(crate) use catalog::catalog;
 /// `p = 2^127 − 1`.
 pub const P: u128 = (1u128 << 127) - 1;
 
-pub_if! { feature = "reference";
 /// The integer `v_0 + 2^32 v_1 + 2^64 v_2 + 2^96 v_3` of four signed words,
 /// reduced mod `p` into `[0, p−1]`.
 pub fn words_mod_p(v: [i32; 4]) -> u128 {
     v.iter().enumerate().fold(0, |acc, (i, &w)| {
         portable::add_mod(acc, portable::mul_mod(portable::word_mod_p(w), 1u128 << (32 * i)))
     })
-}
 }
 
 /// Four signed little-endian words of a 16-byte string.
@@ -149,7 +147,6 @@ impl Key {
         Key::new_on(Platform::detect(), key)
     }
 
-    pub_if! { feature = "reference";
     /// [`Key::new`] with the fastest backend `platform` allows.
     pub fn new_on(platform: Platform, key: &[u8; 32]) -> Key {
         let mut r = le_words(key[..16].try_into().unwrap());
@@ -159,9 +156,7 @@ impl Key {
         k.zeroize();
         key
     }
-    }
 
-    pub_if! { feature = "reference";
     /// `r` and `k` as four signed words each (the original package's form).
     ///
     /// This computes only `r^1..r^4`. The fast path's table of powers (434
@@ -174,13 +169,10 @@ impl Key {
     pub fn from_words(r: [i32; 4], k: [i32; 4]) -> Key {
         Key::from_words_on(Platform::detect(), r, k)
     }
-    }
 
-    pub_if! { feature = "reference";
     /// [`Key::from_words`] with the fastest backend `platform` allows.
     pub fn from_words_on(platform: Platform, r: [i32; 4], k: [i32; 4]) -> Key {
         Key::with_backend(platform, Backend::for_platform(platform), r, k)
-    }
     }
 
     /// A key on `backend`, which the evidence `platform` must allow (its
@@ -216,20 +208,16 @@ impl Key {
         self.precompute_for(self.inner.backend)
     }
 
-    pub_if! { feature = "reference";
     /// The name of the backend this key chose when it was set up
     /// (`"portable"`, `"avx2fma"`, `"avx512"` or `"avx512-int26"`; `"neon"`
     /// on aarch64).
     pub fn backend(&self) -> &'static str {
         self.inner.backend.name()
     }
-    }
 
-    pub_if! { feature = "reference";
     /// [`Key::precompute`] for the backend `platform` selects.
     pub fn precompute_on(&self, platform: Platform) {
         self.precompute_for(Backend::for_platform(platform))
-    }
     }
 
     /// The short path's powers and `backend`'s table.
@@ -317,33 +305,25 @@ impl Key {
     }
 }
 
-pub_if! { feature = "reference";
 /// Full chunks (in bytes) the fast path hashes between two squeezes; see
 /// the exactness bound at `fp::GROUPS`.
 pub const CHUNK_BYTES: usize = fp::CHUNK_BYTES;
-}
 
-pub_if! { feature = "reference";
 /// Messages of at least this many bytes, or this many bytes hashed under one
 /// key in all, build the key's table of powers for the fast path (see
 /// [`Key::from_words`]). Below it the portable path is used: building the
 /// table costs about as much as hashing 16 KiB on the portable path.
 pub const LAZY_BYTES: usize = 16 << 10;
-}
 
-pub_if! { feature = "reference";
 /// One-shot messages shorter than this take the AVX2 backend even where the
 /// CPU has AVX-512F (measured crossover: about 0.9 KiB; see
 /// `docs/perf/hash127.md`).
 pub const AVX512_MIN: usize = 1024;
-}
 
-pub_if! { feature = "reference";
 /// Default for [`Hash127::parallel_min`]: slices of at least 4 MiB handed to
 /// `update` at once are split across the cores the application allows
 /// ([`crate::threads::set_max_threads`]).
 pub const PARALLEL_MIN: usize = crate::threads::PARALLEL_MIN;
-}
 
 /// For [`crate::partial`]: the value mod `p`, in `[0, p−1]`, of one piece
 /// of a message hashed on its own: `Σ m_i r^(l−i)` over its `l` words (the
@@ -398,12 +378,10 @@ impl Hash127 {
         Self::start(key, key.inner.platform, key.inner.backend)
     }
 
-    pub_if! { feature = "reference";
     /// Start hashing with the fastest backend `platform` allows (tests and
     /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, key: &Key) -> Hash127 {
         Self::start(key, platform, Backend::for_platform(platform))
-    }
     }
 
     fn start(key: &Key, platform: Platform, wanted: Backend) -> Hash127 {
@@ -422,7 +400,6 @@ impl Hash127 {
         }
     }
 
-    pub_if! { feature = "reference";
     /// Split slices of at least `bytes` given to one `update` across the
     /// available cores (default [`PARALLEL_MIN`]; `usize::MAX` keeps one
     /// thread). The result does not depend on it.
@@ -430,15 +407,12 @@ impl Hash127 {
         self.par_min = bytes;
         self
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The name of the backend in use (`"portable"` for the start of a
     /// stream whose key has no table yet, see [`LAZY_BYTES`]; otherwise
     /// the key's backend, see [`Key::backend`]).
     pub fn backend(&self) -> &'static str {
         self.backend.name()
-    }
     }
 
     fn count_lazy(&self) {
@@ -447,13 +421,11 @@ impl Hash127 {
         }
     }
 
-    pub_if! { feature = "reference";
     /// Start hashing under `key` on the radix-`2^26` integer backend
     /// (`int26.rs`, the paper's section 7), whatever the CPU: for tests and
     /// benchmarks, and for callers that want no floating point at all.
     pub fn new_int26(key: &Key) -> Hash127 {
         Self::start(key, key.inner.platform, Backend::Int26)
-    }
     }
 
     /// Absorb more bytes of the message.
@@ -489,7 +461,6 @@ impl Hash127 {
         self.buf_used = self.buf_used.max(self.buf_len);
     }
 
-    pub_if! { feature = "reference";
     /// `hash127-raw`: an error unless the message length is a multiple of 4.
     pub fn finalize_raw(mut self) -> Result<[u8; 16], Error> {
         if !self.buf_len.is_multiple_of(4) {
@@ -502,7 +473,6 @@ impl Hash127 {
         self.acc.last(self.platform, &self.key, &self.buf[..n], None);
         self.count_lazy();
         Ok(encode(self.acc.finish(self.platform, &self.key, self.key.inner.k_words)))
-    }
     }
 
     /// `hash127`: the message padded with `pad(M, 4)`.
@@ -597,7 +567,6 @@ impl Drop for Hash127 {
     }
 }
 
-pub_if! { feature = "reference";
 /// `hash127-raw(key, M)` (docs/WIRE.md §2): `M` must be a whole number of words.
 pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
     if !msg.len().is_multiple_of(4) {
@@ -608,14 +577,12 @@ pub fn hash127_raw(key: &Key, msg: &[u8]) -> Result<[u8; 16], Error> {
     }
     Ok(encode(oneshot_lazy(key, msg, false)))
 }
-}
 
 /// `hash127(key, M)` = `hash127-raw(key, pad(M, 4))` (docs/WIRE.md §2).
 pub fn hash127(key: &Key, msg: &[u8]) -> [u8; 16] {
     encode(oneshot_lazy(key, msg, true))
 }
 
-pub_if! { feature = "reference";
 /// [`hash127`] (`pad = true`) or [`hash127_raw`] on the fastest backend
 /// `platform` allows, at every length (no short-message or lazy-table
 /// refinement), split across cores for messages of at least `par_min`
@@ -627,9 +594,7 @@ pub fn hash127_on(platform: Platform, key: &Key, msg: &[u8], pad: bool, par_min:
     }
     Some(encode(oneshot(key, platform, Backend::for_platform(platform), msg, pad, par_min)))
 }
-}
 
-pub_if! { feature = "reference";
 /// [`hash127`] (`pad = true`) or [`hash127_raw`] on the radix-`2^26`
 /// integer backend (`int26.rs`), as [`hash127_on`] does for the others;
 /// `None` if `M` is not whole words for `hash127-raw`.
@@ -639,16 +604,13 @@ pub fn hash127_int26(key: &Key, msg: &[u8], pad: bool, par_min: usize) -> Option
     }
     Some(encode(oneshot(key, key.inner.platform, Backend::Int26, msg, pad, par_min)))
 }
-}
 
-pub_if! { feature = "reference";
 /// The original package's `hash127_little`: signed words in, the four output
 /// words (as unsigned) out.
 pub fn hash127_words(key: &Key, m: &[i32]) -> [u32; 4] {
     let bytes: Vec<u8> = m.iter().flat_map(|w| w.to_le_bytes()).collect();
     let x = u128::from_le_bytes(hash127_raw(key, &bytes).expect("whole words"));
     core::array::from_fn(|i| (x >> (32 * i)) as u32)
-}
 }
 
 #[cfg(test)]

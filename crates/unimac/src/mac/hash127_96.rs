@@ -59,7 +59,7 @@ pub struct Hash127OneTime96 {
     u: Zeroizing<u128>,
 }
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl Hash127OneTime96 {
     /// `r ‖ k ‖ u`, 48 bytes, each 16 bytes four signed little-endian words
     /// (as hash127's keys, docs/WIRE.md §2).

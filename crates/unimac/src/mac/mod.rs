@@ -1,57 +1,3 @@
-//! The named message authentication codes of the wire format (docs/WIRE.md
-//! §8): the hash127 protocols of Bernstein, "Floating-point arithmetic and
-//! message authentication" (§§8–9), and the Wegman–Carter construction
-//! `(n, f(n) ⊕ h(M))` of Shoup, "On fast and provably secure message
-//! authentication based on universal hashing" (CRYPTO 1996, §1) and of Halevi
-//! and Krawczyk, "MMH: software message authentication in the Gbit/second
-//! rates" (FSE 1997, §2.3), over any keyed hash with a fixed output; Etzel,
-//! Patel and Ramzan, "Square Hash: fast message authentication via optimized
-//! universal hash functions" (CRYPTO 1999), give its group for Square Hash.
-//!
-//! | name | construction | paper |
-//! |---|---|---|
-//! | `hash127` | `k + h_r(M) mod p`, one message per key | Bernstein §8, Theorem 8.2 |
-//! | `hash127-aes` | `AES_K(h_r(M))` | Bernstein §9 protocol 2, Theorem 9.2 |
-//! | `hash127-aes-nonce` | `AES_K(AES_K(n) ⊕ h_r(M))` | Bernstein §9 protocol 3, Theorem 9.3 |
-//! | `hash127-aes-add` | `AES_K(n) + h_r(M) mod p` | Bernstein §9 protocol 1, Theorem 9.1 |
-//! | `wc-H` (Shoup's hashes) | `AES_K(n)[0..O] ⊕ H(g, M)` | Shoup §1, Theorems 1–2 |
-//! | `wc-F` (trees of MMH, NMH, Square Hash) | `AES_K(n)[0..O] + tree-F(s, M)` in `F`'s group | Halevi and Krawczyk §2.3; Etzel, Patel and Ramzan §1 |
-//! | `wc-eval128`, `shoup3-eval128`, `shoup4-*` | see [`shoup`] | Shoup, Theorems 2–4 |
-//!
-//! Every type keeps its key material in zeroized memory (the AES key schedule
-//! too: the `aes` crate's `zeroize` feature), and every `verify` compares tags
-//! in constant time with [`subtle`]. The forgery bounds of each name are in
-//! [`crate::bounds`].
-//!
-//! Typed here: the hash127 MACs, and Shoup's `wc-` MACs in [`shoup`]. The
-//! `wc-F` MACs of the trees are reached by name
-//! ([`NamedMac`](crate::registry::NamedMac)); the generic construction
-//! under them, `WegmanCarter` over any `KeyedHash` (`TreeHash`, or any
-//! hash by name), is public with the `reference` feature, for research.
-//!
-//! ```
-//! use unimac::mac::Hash127Aes;
-//! use unimac::registry::NamedMac;
-//!
-//! // Stateless: one 32-byte key r ‖ K, no nonce.
-//! let mac = Hash127Aes::new(&[7u8; 32]);
-//! let tag = mac.tag(b"attack at dawn");
-//! assert!(mac.verify(b"attack at dawn", &tag).is_ok());
-//! assert!(mac.verify(b"attack at dusk", &tag).is_err());
-//!
-//! // Wegman–Carter over the tree mode of MMH: key K ‖ s, a fresh nonce per message.
-//! let m = NamedMac::new("wc-mmh32x2", &[9u8; 32]).unwrap();
-//! let nonce = 1u128.to_le_bytes();
-//! let t = m.tag(Some(&nonce), b"attack at dawn").unwrap();
-//! assert_eq!(t.len(), 8);
-//!
-//! // Streaming, the nonce given at the end.
-//! let mut p = m.start_deferred().unwrap();
-//! p.update(b"attack ");
-//! p.update(b"at dawn");
-//! assert_eq!(p.finalize(Some(&nonce)).unwrap(), t);
-//! ```
-
 use crate::prelude::*;
 use alloc::sync::Arc;
 
@@ -70,9 +16,7 @@ mod hash127_96;
 mod pending;
 pub use pending::Pending;
 pub(crate) use pending::PendingFinish;
-pub_if! { feature = "reference";
-    pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
-}
+pub use hash127_96::{Hash127OneTime96, Hash127x96Stream};
 
 /// `p = 2^127 − 1`.
 const P: u128 = hash127::P;
@@ -202,7 +146,6 @@ pub struct Hash127Aes {
     aes: Arc<Aes128>,
 }
 
-pub_if! { feature = "reference";
 /// `mac-hash127-aes-nonce`: `AES_K(AES_K(n) ⊕ h_r(M))`, protocol 3 "one-time
 /// scrambling" of Bernstein's §9, `f(n, h) = AES_K(AES_K(n) ⊕ h)`.
 #[derive(Clone)]
@@ -210,16 +153,13 @@ pub struct Hash127AesNonce {
     r: hash127::Key,
     aes: Arc<Aes128>,
 }
-}
 
-pub_if! { feature = "reference";
 /// `mac-hash127-aes-add`: `(AES_K(n) + h_r(M)) mod p`, protocol 1 "one-time
 /// pad" of Bernstein's §9, with `f(n) = AES_K(n)` read as an unsigned integer.
 #[derive(Clone)]
 pub struct Hash127AesAdd {
     r: hash127::Key,
     aes: Arc<Aes128>,
-}
 }
 
 macro_rules! r_k_constructor {
@@ -264,7 +204,7 @@ impl Hash127Aes {
 macro_rules! nonce_api {
     ($t:ident, $finish:expr, $oneshot:expr) => {
         // Typed with the reference feature; by name otherwise.
-        #[cfg_attr(not(feature = "reference"), allow(dead_code))]
+        #[cfg_attr(not(feature = "unstable"), allow(dead_code))]
         impl $t {
             /// Start tagging a message under the nonce `n`; a nonce must never
             /// repeat under one key.
@@ -407,7 +347,6 @@ impl Stream for Hash127Stream {
 // Wegman–Carter over any keyed hash (Shoup §1; Halevi and Krawczyk §2.3)
 // ---------------------------------------------------------------------------
 
-pub_if! { feature = "reference";
 /// A keyed hash `H(g, M)` with a fixed output length: what the Wegman–Carter
 /// construction needs. Implemented for the tree mode of every block function
 /// ([`TreeHash`]) and for any hash by name ([`crate::registry::NamedHash`],
@@ -434,13 +373,10 @@ pub trait KeyedHash: Send + Sync {
         Ok(None)
     }
 }
-}
 
-pub_if! { feature = "reference";
 /// `tree-F` (docs/WIRE.md §6) as a keyed hash; its key is the 16-byte key-stream seed `s`.
 #[derive(Clone)]
 pub struct TreeHash(BlockFamily);
-}
 
 impl TreeHash {
     /// The tree mode of the block function `block`.
@@ -503,7 +439,6 @@ impl<H: KeyedHash + ?Sized> KeyedHash for Box<H> {
     }
 }
 
-pub_if! { feature = "reference";
 /// The Wegman–Carter MAC `(n, AES_K(n)[0..O] ⋆ H(g, M))` of Shoup (§1)
 /// and Halevi and Krawczyk (§2.3) over a keyed hash `H` with `O`-byte
 /// output, `⋆` the group of `H` ([`KeyedHash::group`]: XOR for Shoup's
@@ -516,9 +451,8 @@ pub struct WegmanCarter<H: KeyedHash> {
     /// `H` under `g`, set up once ([`KeyedHash::keyed`]), if it has that form.
     keyed: Option<Box<dyn Keyed>>,
 }
-}
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl<H: KeyedHash> WegmanCarter<H> {
     /// `K ‖ g`: 16 bytes of AES key, then `hash.key_len()` bytes of hash key.
     pub fn new(hash: H, key: &[u8]) -> Result<Self, Error> {
@@ -636,14 +570,12 @@ impl<H: KeyedHash> WegmanCarter<H> {
     }
 }
 
-pub_if! { feature = "reference";
 /// A Wegman–Carter tag under way.
 pub struct WcStream {
     inner: Box<dyn Stream>,
     pad: Zeroizing<[u8; 16]>,
     out: usize,
     group: DeltaGroup,
-}
 }
 
 impl WcStream {

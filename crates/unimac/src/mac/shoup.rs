@@ -1,37 +1,3 @@
-//! Shoup's MACs of the wire format (docs/WIRE.md §8.5; Shoup, "On fast and
-//! provably secure message authentication based on universal hashing", §1):
-//! every tag is `pad ⊕ H(M)` in the
-//! hash's own group (XOR: characteristic 2), the pad depending only on the
-//! key and the per-message value (nonce, or the random pair `r ‖ s`).
-//!
-//! | name | tag | theorem |
-//! |---|---|---|
-//! | `wc-eval128` | `AES_K(n) ⊕ eval128(α, M)` | 2 (AES a permutation of 128-bit tags) |
-//! | `shoup3-eval128` | `AES_K(n) ⊕ β·n ⊕ eval128(α, M)` | 3 (`h1(n) = β n`, `ε1 = 2^-128`) |
-//! | `shoup4-eval64`, `shoup4-division64` | `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`, `r ‖ s` random | 4 (stateless) |
-//!
-//! `wc-eval128` is typed here ([`WcEval128`]), as are `wc-eval64`,
-//! `wc-division64` and `wc-gdivision64` ([`WcShoup64`]). The constructions
-//! of Shoup's Theorems 3 and 4 are reached by name
-//! ([`NamedMac`](crate::registry::NamedMac)); their typed engines
-//! (`Shoup3Eval128`, `Shoup4`) are public with the `reference` feature.
-//! `shoup4` keeps no state: it draws `r ‖ s` (8 + 8 bytes) from the
-//! operating system's random generator for every message and sends it with
-//! the tag (`r ‖ s ‖ tag`); by name the "nonce" of a `shoup4-` name is that
-//! pair, as in the vector files, and no tagging call takes it from the
-//! caller (passing `r ‖ s` in is only for checking known answers, with the
-//! `vectors` feature).
-//!
-//! ```
-//! use unimac::registry::NamedMac;
-//!
-//! let mac = NamedMac::new("shoup4-eval64", &[3u8; 48]).unwrap();
-//! let sent = mac.tag(None, b"attack at dawn").unwrap(); // fresh r ‖ s inside
-//! assert_eq!(sent.len(), 24);
-//! assert!(mac.verify(None, b"attack at dawn", &sent).is_ok());
-//! assert!(mac.verify(None, b"attack at dusk", &sent).is_err());
-//! ```
-
 use crate::prelude::*;
 use crate::cipher::Aes128;
 use alloc::sync::Arc;
@@ -160,7 +126,6 @@ pub struct WcEval128 {
     hash: Eval128,
 }
 
-pub_if! { feature = "reference";
 /// `mac-shoup3-eval128`: `AES_K(n) ⊕ β·n ⊕ eval128(α, M)`, `β·n` in
 /// GF(2^128) with the nonce read as an element. Key `K` (16) ‖ `β` (16) ‖ `α`
 /// (16); a nonce must never repeat under one key.
@@ -169,7 +134,6 @@ pub struct Shoup3Eval128 {
     aes: Aes128,
     beta: Zeroizing<u128>,
     hash: Eval128,
-}
 }
 
 impl WcEval128 {
@@ -210,7 +174,7 @@ impl Shoup3Eval128 {
 macro_rules! nonce_xor_api {
     ($t:ident, $name:literal) => {
         // Shoup3Eval128 is reached by name outside the reference build.
-        #[cfg_attr(not(feature = "reference"), allow(dead_code))]
+        #[cfg_attr(not(feature = "unstable"), allow(dead_code))]
         impl $t {
             /// Start tagging a message under the nonce `n` (never repeat a nonce
             /// under one key).
@@ -290,7 +254,6 @@ impl Stream for Eval128MacStream {
 // shoup4: stateless, r ‖ s random per message (Theorem 4)
 // ---------------------------------------------------------------------------
 
-pub_if! { feature = "reference";
 /// The hash `H` of a `shoup4-` MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shoup4Hash {
@@ -298,7 +261,6 @@ pub enum Shoup4Hash {
     Eval64,
     /// `shoup4-division64`.
     Division64,
-}
 }
 
 impl Shoup4Hash {
@@ -327,7 +289,6 @@ pub(crate) fn random_rs() -> Result<[u8; 16], Error> {
     Ok(rs)
 }
 
-pub_if! { feature = "reference";
 /// What a `shoup4-` MAC sends: the random pair `r ‖ s` and the tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shoup4Tag {
@@ -335,7 +296,6 @@ pub struct Shoup4Tag {
     pub rs: [u8; 16],
     /// `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`.
     pub tag: [u8; 8],
-}
 }
 
 impl Shoup4Tag {
@@ -356,7 +316,6 @@ impl Shoup4Tag {
     }
 }
 
-pub_if! { feature = "reference";
 /// `mac-shoup4-eval64` / `mac-shoup4-division64` (Shoup Theorem 4): key `K_f`
 /// (16) ‖ `K_g` (16) ‖ `α` (8) ‖ `g` (8); tag `f(r) ⊕ g(s) ⊕ α r s ⊕ H(g, M)` in
 /// GF(2^64), `f(r) = AES(K_f, r ‖ 0^8)[0..8]`, `g(s) = AES(K_g, s ‖ 0^8)[0..8]`.
@@ -368,18 +327,15 @@ pub struct Shoup4 {
     alpha: Zeroizing<u64>,
     hash: Hasher,
 }
-}
 
-pub_if! { feature = "reference";
 /// A `shoup4-` tag under way (its `r ‖ s` already chosen).
 pub struct Shoup4Stream {
     hash: Hasher,
     rs: [u8; 16],
     pad: Zeroizing<[u8; 8]>,
 }
-}
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl Shoup4 {
     /// `K_f ‖ K_g ‖ α ‖ g`, 48 bytes.
     pub fn new(which: Shoup4Hash, key: &[u8; 48]) -> Shoup4 {
@@ -423,7 +379,6 @@ impl Shoup4 {
         Ok(self.start_with_rs_for_known_answers(&random_rs()?))
     }
 
-    pub_if! { any(feature = "reference", feature = "vectors");
     /// Start tagging with a GIVEN `r ‖ s`: only for known answers. A MAC
     /// sender must use [`start`](Self::start) / [`tag`](Self::tag), which draw
     /// it at random (Theorem 4 assumes `r`, `s` uniform and independent).
@@ -433,7 +388,6 @@ impl Shoup4 {
             rs: *rs,
             pad: self.pad(rs),
         }
-    }
     }
 
     /// Tag `msg` under a fresh random `r ‖ s`; send [`Shoup4Tag::to_bytes`].
@@ -445,12 +399,10 @@ impl Shoup4 {
         })
     }
 
-    pub_if! { any(feature = "reference", feature = "vectors");
     /// The tag of `msg` under a GIVEN `r ‖ s`: only for known answers
     /// (one-shot: no stream state, no allocation).
     pub fn tag_with_rs_for_known_answers(&self, rs: &[u8; 16], msg: &[u8]) -> [u8; 8] {
         xor_into(self.hash.hash(msg), &*self.pad(rs))
-    }
     }
 
     /// `Ok(())` if `sent` (`r ‖ s ‖ tag`, 24 bytes) authenticates `msg`

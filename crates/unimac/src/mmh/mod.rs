@@ -43,7 +43,7 @@ mod avx512;
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod neon;
-#[cfg(any(test, feature = "reference"))]
+#[cfg(any(test, feature = "unstable"))]
 pub(crate) mod generic;
 pub(crate) mod portable;
 
@@ -159,7 +159,6 @@ impl Mmh32 {
         Self::new_on(Platform::detect(), n, key)
     }
 
-    pub_if! { feature = "reference";
     /// [`Mmh32::new`] computed by the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, n: usize, key: &[u8]) -> Result<Mmh32, Error> {
@@ -173,20 +172,15 @@ impl Mmh32 {
             backend: Backend::for_platform(platform),
         })
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
     }
-    }
 
-    pub_if! { feature = "reference";
     /// `N`.
     pub fn outputs(&self) -> usize {
         self.key.len() + 1 - K
-    }
     }
 
     /// Hash each 128-byte block of `blocks` into `4N` bytes of `out`.
@@ -230,7 +224,6 @@ impl Nmh32 {
         Self::new_on(Platform::detect(), key)
     }
 
-    pub_if! { feature = "reference";
     /// [`Nmh32::new`] computed by the fastest kernel `platform` allows.
     pub fn new_on(platform: Platform, key: &[u8]) -> Result<Nmh32, Error> {
         check_len("nmh32", "key", key.len(), BLOCK32)?;
@@ -244,13 +237,10 @@ impl Nmh32 {
             backend: Backend::for_platform(platform),
         })
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"avx2fma"` or `"avx512"`.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
-    }
     }
 
     /// Hash each 128-byte block of `blocks` into 4 bytes of `out`.

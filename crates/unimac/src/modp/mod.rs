@@ -1,36 +1,3 @@
-//! `modp` (the wire format, docs/WIRE.md §7): huge integers reduced mod a
-//! secret random 128-bit prime, to check ring identities such as
-//! `a² = bc + de` (Bernstein, "Floating-point arithmetic and message
-//! authentication", "Other applications" in §1).
-//!
-//! Bernstein's remark: to check `a² = bc + de` on integers of millions of
-//! digits, pick a prime `p` in `[2^120, 2^128)` that the prover never sees and
-//! check `(a mod p)² ≡ (b mod p)(c mod p) + (d mod p)(e mod p)`. The reductions
-//! use the method of hash127: a dot product of the message's words with
-//! precomputed powers `2^(64i) mod p`, accumulated exactly in wide registers
-//! and reduced once per block (`portable`).
-//!
-//! **False accepts.** If `D = a² − bc − de ≠ 0` and `|D| < 2^N`, at most
-//! `⌊(N − 1)/120⌋` primes `≥ 2^120` divide `D` (their product is at most `|D|`),
-//! and `[2^120, 2^128)` holds more than `2^128/(128 ln 2) − 1.25506·2^120/(120 ln 2)
-//! ≈ 2^121.52` primes (Rosser–Schoenfeld bounds on `π(x)`). A key drawn
-//! uniformly among them accepts a false identity, chosen without knowledge of
-//! the key, with probability at most `⌊(N − 1)/120⌋ / 2^121.52 ≈ N·2^-128.43`
-//! (`false_accept_log2`); 0 when `N ≤ 120`. Over `q` checks under one key,
-//! adaptive or not, at most `q` times that (until the first false accept every
-//! answer is "reject" for a false identity and "accept" for a true one, so the
-//! answers teach the prover nothing it could not predict).
-//! Derivation: `docs/BOUNDS.md`.
-//!
-//! ```
-//! use unimac::modp::SecretPrime;
-//!
-//! let p = SecretPrime::generate().unwrap();
-//! // 3² = 2·4 + 1·1
-//! assert!(p.check_identity(&[3], &[2], &[4], &[1], &[1]));
-//! assert!(!p.check_identity(&[3], &[2], &[4], &[1], &[2]));
-//! ```
-
 use crate::prelude::*;
 #[cfg(not(feature = "std"))]
 #[allow(unused_imports)] // std's methods win wherever a dependency links std
@@ -46,19 +13,13 @@ use crate::platform::{Backend as _, Platform};
 mod avx512;
 mod portable;
 
-pub_if! { feature = "reference";
-    pub use portable::{BLOCK_BYTES, K};
-}
+pub use portable::{BLOCK_BYTES, K};
 
-pub_if! { feature = "reference";
 /// Bytes per block of the AVX-512 IFMA52 kernel (0 where there is none).
 #[cfg(target_arch = "x86_64")]
 pub const IFMA_BLOCK_BYTES: usize = avx512::BLOCK_BYTES;
-}
-pub_if! { feature = "reference";
 #[cfg(not(target_arch = "x86_64"))]
 pub const IFMA_BLOCK_BYTES: usize = 0;
-}
 
 /// Inputs from this many bytes on take the IFMA52 kernel where the CPU has
 /// it (its tables are built on the first such input).
@@ -245,23 +206,19 @@ impl SecretPrime {
         }
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// `M mod p` as an integer in `[0, p)`, `M` the little-endian integer of
     /// `m` (empty = 0).
-    pub fn reduce_u128(&self, m: &[u8]) -> u128 {
+    pub(crate) fn reduce_u128(&self, m: &[u8]) -> u128 {
         let full = m.len() / UNIT * UNIT;
         let w = self.absorb_auto(0, &m[..full]);
         portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
     }
-    }
 
-    pub_if! { feature = "reference";
     /// [`reduce_u128`](Self::reduce_u128) on the fastest kernel `platform`
     /// allows, at every length and on one thread (tests and benchmarks pass
     /// each of `Platform::variants`).
-    pub fn reduce_on(&self, platform: Platform, m: &[u8]) -> u128 {
+    pub(crate) fn reduce_on(&self, platform: Platform, m: &[u8]) -> u128 {
         self.reduce_with(platform, Backend::for_platform(platform), m)
-    }
     }
 
     /// `M mod p` on `backend` at every length, one thread; `platform` must
@@ -272,20 +229,16 @@ impl SecretPrime {
         portable::finish(&self.t, w, full as u64, portable::reduce(&self.t, &m[full..]))
     }
 
-    pub_if! { feature = "reference";
     /// The kernel `platform` selects for long integers: `"portable"` or
     /// `"avx512ifma"`.
-    pub fn backend_on(platform: Platform) -> &'static str {
+    pub(crate) fn backend_on(platform: Platform) -> &'static str {
         Backend::for_platform(platform).name()
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The kernel this key chose for long integers when it was set up:
     /// `"portable"` or `"avx512ifma"`.
-    pub fn backend(&self) -> &'static str {
+    pub(crate) fn backend(&self) -> &'static str {
         self.backend.name()
-    }
     }
 
     /// Whole units `x` (a multiple of [`UNIT`] bytes) after `w` on `backend`:
@@ -347,13 +300,12 @@ impl SecretPrime {
         self.reduce_u128(m).to_le_bytes()
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// Whether `a² ≡ bc + de (mod p)`, each of `a, …, e` a non-negative
     /// integer as little-endian bytes. True whenever `a² = bc + de`; for a
     /// false identity chosen without knowledge of `p`, true with probability
     /// at most `2^`[`false_accept_log2`]`(`[`identity_bits`]`(a, …, e))`
     /// over the key (module documentation).
-    pub fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
+    pub(crate) fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
         let t = &self.t;
         let [a, b, c, d, e] = [a, b, c, d, e].map(|x| portable::reduce(t, x));
         let lhs = portable::mul_mod(t, a, a);
@@ -361,10 +313,8 @@ impl SecretPrime {
         use subtle::ConstantTimeEq;
         bool::from(lhs.to_le_bytes().ct_eq(&rhs.to_le_bytes()))
     }
-    }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Bits of the little-endian integer of `x` (0 for zero).
 pub fn bit_len(x: &[u8]) -> u64 {
     match x.iter().rposition(|&b| b != 0) {
@@ -372,9 +322,7 @@ pub fn bit_len(x: &[u8]) -> u64 {
         Some(i) => 8 * i as u64 + (8 - x[i].leading_zeros()) as u64,
     }
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// `N` with `|a² − bc − de| < 2^N`: `max(2|a|, max(|b| + |c|, |d| + |e|) + 1)`
 /// in bits (`a² < 2^(2|a|)`, `bc + de < 2^(max + 1)`, and `|x − y| ≤ max(x, y)`
 /// for non-negative `x, y`).
@@ -382,9 +330,7 @@ pub fn identity_bits(a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> u64 {
     let [a, b, c, d, e] = [a, b, c, d, e].map(bit_len);
     (2 * a).max((b + c).max(d + e) + 1)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// log2 of a lower bound on the number of primes in `[2^120, 2^128)`:
 /// `π(2^128) − π(2^120) > 2^128/(128 ln 2) − 1.25506·2^120/(120 ln 2)`, by
 /// `π(x) > x/ln x` (x ≥ 17) and `π(x) < 1.25506 x/ln x` (x > 1) of Rosser and
@@ -394,9 +340,7 @@ pub fn primes_in_range_log2() -> f64 {
     let lo = 2f64.powi(128) / (128.0 * ln2) - 1.25506 * 2f64.powi(120) / (120.0 * ln2);
     lo.log2()
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// log2 of the false-accept bound for a nonzero difference `|D| < 2^N`:
 /// `⌊(N − 1)/120⌋` over [`primes_in_range_log2`]; `-inf` (probability 0)
 /// when `N ≤ 120`.
@@ -406,7 +350,6 @@ pub fn false_accept_log2(n_bits: u64) -> f64 {
         return f64::NEG_INFINITY;
     }
     (j as f64).log2() - primes_in_range_log2()
-}
 }
 
 /// `M mod p` under way: the integer's bytes arrive lowest first, in any
@@ -440,14 +383,12 @@ impl ModpStream {
         self.buf.extend_from_slice(&data[full..]);
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// `M mod p` in `[0, p)`.
-    pub fn finalize_u128(self) -> u128 {
+    pub(crate) fn finalize_u128(self) -> u128 {
         let full = self.buf.len() / UNIT * UNIT;
         let w = self.key.absorb_auto(self.w, &self.buf[..full]);
         let t = &self.key.t;
         portable::finish(t, w, self.n + full as u64, portable::reduce(t, &self.buf[full..]))
-    }
     }
 
     /// `M mod p`, 16 bytes little-endian.

@@ -1,108 +1,3 @@
-//! Combinable partial hashes: hash the chunks of one message on different
-//! threads, processes or machines, combine the pieces, and finish the hash or
-//! the MAC where the whole key is.
-//!
-//! Every polynomial hash here (hash127, eval64, eval128, division64,
-//! gdivision64) is `S(M) = Σ b_i β^(l−i)` over the `l` words (blocks) of the
-//! padded message with an implicit leading 1, `β` the key's multiplier (`r`
-//! mod `2^127 − 1`, `α`, `x^64 mod p`, `z^8 mod P`). For adjacent chunks
-//! `S(a‖b) = S(a)·β^|b| + S(b)`, so a [`Partial`] carries its value and
-//! `β^|b|`, and [`Partial::combine`] needs no key. A tree mode (`tree-F` of
-//! the wire format, docs/WIRE.md) hashes a chunk of whole runs of `B^2`
-//! bytes through its two lowest levels on its own; a partial carries those
-//! level-2 bytes, combining concatenates them, and the finish step computes
-//! the levels above.
-//!
-//! The padding (and, for the polynomial hashes, the length it encodes)
-//! belongs to the chunk that ends the message: it is hashed with
-//! `last = true`. Chunks start at multiples of [`granularity`] (the word or
-//! block size: 4, 8 or 16 bytes; `B^2` bytes for a tree), and every chunk
-//! but the last is a non-zero multiple of it. The result is the one-shot
-//! result for every such split and every order of combination.
-//!
-//! ```
-//! use unimac::partial::{self, Partial};
-//!
-//! let key = [7u8; 24]; // mac-wc-eval64: AES key K (16) ‖ g (8)
-//! let nonce = [1u8; 16];
-//! let msg = vec![0x5au8; 1000];
-//! // Workers get the hash key only (here g, bytes 16..24), never K.
-//! let hk = partial::hash_key("mac-wc-eval64", &key).unwrap();
-//! let a = Partial::hash("mac-wc-eval64", hk, 0, &msg[..400], false).unwrap();
-//! let b = Partial::hash("mac-wc-eval64", hk, 400, &msg[400..], true).unwrap();
-//! // A partial travels as bytes.
-//! let b = Partial::from_bytes(&b.to_bytes()).unwrap();
-//! let whole = a.combine(&b).unwrap();
-//! let tag = partial::finish_mac("mac-wc-eval64", &key, Some(&nonce), &whole).unwrap();
-//! let mac = unimac::registry::NamedMac::new("wc-eval64", &key).unwrap();
-//! assert_eq!(tag, mac.tag(Some(&nonce), &msg).unwrap());
-//! ```
-//!
-//! # Keys: what the workers get
-//!
-//! [`hash_key`] gives the bytes of a name's key that [`Partial::hash`]
-//! needs; the rest is needed by [`finish_hash`] / [`finish_mac`] only:
-//!
-//! | name | key | workers get |
-//! |---|---|---|
-//! | `eval64`, `division64`, `gdivision64` | `g` (8) | all of it |
-//! | `eval128` | `α` (16) | all of it |
-//! | `tree-F` | `s` (16) | all of it |
-//! | `mac-hash127-aes`, `-aes-nonce`, `-aes-add` | `r ‖ K` (32) | `r` (0..16); never `K` |
-//! | `mac-wc-eval64`, `-division64`, `-gdivision64` | `K ‖ g` (24) | `g` (16..24) |
-//! | `mac-wc-eval128` | `K ‖ α` (32) | `α` (16..32) |
-//! | `mac-wc-F` (F a tree's block function) | `K ‖ s` (32) | `s` (16..32) |
-//!
-//! The names `wc-…` and `hash127-aes…` are accepted for their `mac-` names.
-//!
-//! **One-time MACs are refused.** `mac-hash127` and `mac-hash127-96` (and
-//! the hashes `hash127` and `hash127-raw`, whose key `r ‖ k` is
-//! `mac-hash127`'s and whose output is its tag) return
-//! `Error::OneTimeOnly` from every function here: their key tags one
-//! message, in one place (`registry::OneTimeMac`), while a partial
-//! can be finished any number of times, and whoever holds `r` and sees
-//! `hash127`'s tag `k + h_r(M)` has `k` too.
-//!
-//! # Across machines: whom to trust
-//!
-//! Keeping `K` on the machine that finishes protects `K` from disclosure;
-//! it does not protect tags from forgery. Every machine that gets the hash
-//! key or a partial, and whatever can read the messages, files or memory
-//! that carry them, must be trusted as much as the **whole key**:
-//!
-//! - A partial is as secret as the hash key: from partials of known chunks
-//!   the key (`r`, `α`, the division polynomial, the tree's level keys'
-//!   outputs) can be recovered. And the hash key alone forges after one
-//!   tag is seen. Under `hash127-aes`, a second message with the same
-//!   hash127 value (a 32-byte tail found by lattice reduction, seconds of
-//!   work) has the same tag, which then verifies. Under a nonce of a `wc-`
-//!   MAC whose tag `t` of `M` was seen, every `M'` gets the tag
-//!   `t' = t − H(M) + H(M')` in the group where the pad is added (XOR for
-//!   `wc-eval64`).
-//! - A partial is trusted as it is received: a worker can return any
-//!   partial, and the finish step then tags, or accepts, whatever contents
-//!   that worker chose. Nothing here can check a partial against the chunk
-//!   it claims to cover.
-//! - What the split does give: a worker cannot compute a tag under a new
-//!   nonce by itself from nothing, and a leak of a worker's memory, or of a
-//!   partial or hash key in transit or on disk, does not expose `K`.
-//!
-//! So hash chunks only on machines trusted with the whole key, and send
-//! partials (and the hash key the workers need) only over an authenticated,
-//! encrypted channel such as TLS.
-//! [`Partial::to_bytes`] gives a self-describing encoding (a version tag,
-//! the name, the chunk's offset and length, the state); [`Partial::from_bytes`]
-//! checks it strictly and returns an error on anything malformed. A partial
-//! is wiped from memory when dropped and its `Debug` form shows no secret.
-//! Nothing in a partial identifies the key: combining partials made under
-//! different keys gives a wrong (rejected) tag, not an error, except for
-//! division64 and gdivision64, whose partials carry the key polynomial.
-//!
-//! Within one process, [`crate::threads::set_max_threads`] already spreads
-//! long inputs over cores with the same algebra; partials are for spreading
-//! one message across processes or machines (or for hashing the parts of a
-//! message as they arrive out of order).
-
 use crate::prelude::*;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -258,7 +153,6 @@ fn spec(name: &str) -> Result<Spec, Error> {
     Err(Error::UnknownName(name))
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Every name [`Partial::hash`] accepts (canonical forms).
 pub fn supported_names() -> Vec<String> {
     crate::registry::entries()
@@ -266,7 +160,6 @@ pub fn supported_names() -> Vec<String> {
         .map(|e| e.info.name.clone())
         .filter(|n| spec(n).is_ok())
         .collect()
-}
 }
 
 /// The alignment of chunks of `name`, in bytes: every chunk starts at a
@@ -379,14 +272,12 @@ fn invalid(name: &str, reason: impl core::fmt::Display) -> Error {
     Error::Invalid(format!("{name}: partial: {reason}"))
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Whether `name`'s partial is the same few bytes whatever its range's
 /// length (a polynomial hash: two field elements), so a range streams in
 /// constant memory and partials combine in constant time; a tree's partial
 /// keeps its level-`TREE_LEVELS` bytes, a fixed fraction of the range.
 pub fn is_constant_size(name: &str) -> Result<bool, Error> {
     Ok(matches!(spec(name)?.hash, PartialHash::Poly(_)))
-}
 }
 
 impl Partial {

@@ -1,21 +1,3 @@
-//! Every public name of the wire format (docs/WIRE.md), with its sizes,
-//! behind one lookup.
-//!
-//! For a Rust caller: [`NamedMac`] keys a MAC by name once and tags and
-//! verifies any number of messages, [`OneTimeMac`] takes a one-time key;
-//! [`names`] lists every MAC name. (With the `reference` feature,
-//! `NamedHash` is a hash by name as a `mac::KeyedHash`, for the generic
-//! `mac::WegmanCarter`.)
-//!
-//! Underneath, each family module contributes its entries through a
-//! `catalog()` function; the CLI, the vector runner and the Python package
-//! go through the catalogue's `key` / `open` / `compute` (public with the
-//! features `frontends` and `reference`), so a name behaves identically
-//! everywhere. `key` does a name's key set-up once (hash127's powers of
-//! `r`, Shoup's minimal polynomial, the tree's level keys, AES schedules)
-//! and gives a `Keyed` object that starts any number of messages; `open`
-//! is `key` followed by one start, so both paths run the same code.
-
 use crate::prelude::*;
 use crate::sync::OnceLock;
 
@@ -25,34 +7,20 @@ use crate::error::Error;
 
 use crate::traits::Opening;
 pub use crate::traits::Stream;
-pub_if! { any(feature = "frontends", feature = "reference");
-    pub use crate::traits::Keyed;
-}
-pub_if! { any(feature = "frontends", feature = "reference");
-    /// The catalogue's types: what the front ends and the vector runner
-    /// read about every name (hashes included).
-    pub use crate::traits::{pad, Entry, Info, KeySpec, Params};
-}
+pub use crate::traits::Keyed;
+/// The catalogue's types: what the front ends and the vector runner
+/// read about every name (hashes included).
+pub use crate::traits::{pad, Entry, Info, KeySpec, Params};
 
 mod engine;
 mod named;
-/// Name resolution as the front ends present it ("did you mean", citations):
-/// feature `frontends`.
-#[cfg(feature = "frontends")]
-pub mod names;
-#[cfg(not(feature = "frontends"))]
-#[allow(dead_code, unreachable_pub)]
-pub(crate) mod names;
+/// Name resolution as the front ends present it ("did you mean", citations).
+pub mod resolve;
 pub use crate::mac::Pending;
 pub use named::{is_one_time, names, NamedMac, OneTimeCheck, OneTimeMac};
-pub_if! { feature = "reference";
-    pub use named::NamedHash;
-}
-pub_if! { any(feature = "frontends", feature = "reference");
-    pub use named::desc;
-}
+pub use named::NamedHash;
+pub use named::desc;
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Every implemented name, in the wire format's order.
 pub fn entries() -> &'static [Entry] {
     static CATALOG: OnceLock<Vec<Entry>> = OnceLock::new();
@@ -69,7 +37,6 @@ pub fn entries() -> &'static [Entry] {
         v
     })
 }
-}
 
 fn entry_of(info: &Info) -> Option<&'static Entry> {
     entries()
@@ -77,7 +44,6 @@ fn entry_of(info: &Info) -> Option<&'static Entry> {
         .find(|e| core::ptr::eq(&e.info, info) || e.info.name == info.name)
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The nonce sizes `name` accepts: `info.nonce..=info.nonce`, or the
 /// range of its row of the MAC table.
 pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
@@ -86,9 +52,7 @@ pub fn nonce_sizes(info: &Info) -> core::ops::RangeInclusive<usize> {
         None => info.nonce..=info.nonce,
     }
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The entry of `name`.
 pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
     if let Some(e) = entries().iter().find(|e| e.info.name == name) {
@@ -96,15 +60,12 @@ pub fn lookup(name: &str) -> Result<&'static Entry, Error> {
     }
     Err(Error::UnknownName(name.to_string()))
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Check the key, nonce and length arguments against `info`.
 pub fn check(info: &Info, p: &Params<'_>) -> Result<(), Error> {
     check_key(info, p.key)?;
     check_nonce_info(info, p.nonce)?;
     check_len(info, p.len)
-}
 }
 
 fn check_entry(e: &Entry, p: &Params<'_>) -> Result<(), Error> {
@@ -189,7 +150,6 @@ fn check_len(info: &Info, len: Option<usize>) -> Result<(), Error> {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Set `name` up under the given key (and length): the key set-up is done
 /// here, once, and every message started from the result shares it.
 ///
@@ -200,7 +160,6 @@ pub fn key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     let e = lookup(name)?;
     refuse_known_answer_only(e)?;
     key_entry(e, p)
-}
 }
 
 /// One-time MACs and MACs whose random pair the library draws are reached by
@@ -221,7 +180,6 @@ fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The known answer of the catalogue name `name` for `msg` under `p`, as
 /// the wire format's vector files give it, for every name including the
 /// one-time MACs (their tag, with no key file and nothing spent) and those
@@ -241,9 +199,7 @@ pub fn known_answer(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, E
     check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// [`known_answer`] as a stream: the message goes in by
 /// [`Stream::update`] in pieces of any size (a file read in buffers, never
 /// held whole) and [`Stream::finalize`] gives the value `known_answer`
@@ -264,16 +220,13 @@ pub fn known_answer_open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, 
     check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// [`known_answer`] with the key set up once, for computing many known
 /// answers (and timing them) under one key: the same computation for every
 /// name, nothing spent. Never for authenticating: a one-time name's key
 /// computes as many values as it is asked for here.
 pub fn known_answer_key(name: &str, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
     key_entry(lookup(name)?, p)
-}
 }
 
 fn key_entry(e: &'static Entry, p: &Params<'_>) -> Result<Box<dyn Keyed>, Error> {
@@ -360,7 +313,6 @@ impl Keyed for PerMessage {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Start computing `name` under the given key (and nonce, and length):
 /// [`key`] then [`Keyed::start_with_nonce`].
 pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
@@ -369,9 +321,7 @@ pub fn open(name: &str, p: &Params<'_>) -> Result<Box<dyn Stream>, Error> {
     check_entry(e, p)?;
     key_entry(e, p)?.start_with_nonce(p.nonce)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// One-shot: `name` of `msg` (through [`Keyed::compute`], so a family's
 /// one-shot path is used where it has one).
 pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error> {
@@ -379,7 +329,6 @@ pub fn compute(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, Error>
     refuse_known_answer_only(e)?;
     check_entry(e, p)?;
     key_entry(e, p)?.compute(p.nonce, msg)
-}
 }
 
 #[cfg(test)]

@@ -26,12 +26,10 @@ pub fn is_one_time(name: &str) -> bool {
 }
 
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The row of a MAC name, with the library's errors for unknown names,
 /// hashes given as MACs and names this build lacks.
 pub fn desc(name: &str) -> Result<&'static MacDesc, Error> {
     macs::find(name).ok_or_else(|| Error::UnknownName(name.to_string()))
-}
 }
 
 fn fixed<const N: usize>(d: &MacDesc, key: &[u8]) -> Result<Zeroizing<[u8; N]>, Error> {
@@ -79,18 +77,14 @@ impl NamedMac {
         self.engine.finish_value(self.desc, nonce, h)
     }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The MAC of a row of the table (no name looked up again).
-    pub fn of_row(d: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
+    pub(crate) fn of_row(d: &'static MacDesc, key: &[u8]) -> Result<NamedMac, Error> {
         Ok(NamedMac { desc: d, engine: Engine::new(d, key)? })
     }
-    }
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the table this MAC is.
-    pub fn desc(&self) -> &'static MacDesc {
+    pub(crate) fn desc(&self) -> &'static MacDesc {
         self.desc
-    }
     }
     /// The name without the `mac-` prefix.
     pub fn name(&self) -> &'static str {
@@ -234,11 +228,9 @@ impl OneTimeMac {
             key: Zeroizing::new(key.to_vec()),
         })
     }
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The row of the table.
-    pub fn desc(&self) -> &'static MacDesc {
+    pub(crate) fn desc(&self) -> &'static MacDesc {
         self.desc
-    }
     }
     /// Tag bytes.
     pub fn tag_len(&self) -> usize {
@@ -447,7 +439,6 @@ pub fn names() -> Vec<String> {
         .collect()
 }
 
-pub_if! { feature = "reference";
 /// Any registry name without nonce or `--len` as a keyed hash (looked up when
 /// a message is started, so it works for every family present in the build).
 #[derive(Clone, Debug)]
@@ -456,9 +447,8 @@ pub struct NamedHash {
     key: usize,
     out: usize,
 }
-}
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl NamedHash {
     /// The registry name `name`, which must take a fixed-length key and no nonce.
     pub fn new(name: &str) -> Result<NamedHash, Error> {

@@ -33,9 +33,7 @@ use alloc::sync::Arc;
 
 use zeroize::Zeroize;
 
-pub_if! { feature = "reference";
 pub use super::keys::Eval128Key;
-}
 use super::keys::STEP;
 use super::portable;
 use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
@@ -46,7 +44,7 @@ use crate::platform::Platform;
 /// Bytes buffered by the streaming state: one step of the widest kernel.
 const BUF: usize = 16 * STEP;
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl Eval128Key {
     /// The powers `α^1..α^32` of the key `α` (16 bytes, little-endian),
     /// with the products [`Platform::detect`] allows.
@@ -199,12 +197,10 @@ impl Eval128 {
         Self::new_on(Platform::detect(), alpha)
     }
 
-    pub_if! { feature = "reference";
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, alpha: &[u8; 16]) -> Eval128 {
         Self::with_backend(platform, Backend::for_platform(platform), alpha)
-    }
     }
 
     /// With `backend`, which the evidence `platform` must allow (the
@@ -215,13 +211,11 @@ impl Eval128 {
         Eval128 { key, backend, platform, acc, buf: [0; BUF], n: 0 }
     }
 
-    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or
     /// `"avx512"` (VPCLMULQDQ on 512-bit registers) on x86-64, `"pmull"`
     /// on aarch64.
     pub fn backend(&self) -> &'static str {
         self.backend.name()
-    }
     }
 
     /// Absorb more of the message.
@@ -273,7 +267,6 @@ impl Eval128 {
         acc
     }
 
-    pub_if! { feature = "reference";
     /// The hash of `msg` alone, under this key (whatever has been absorbed is
     /// neither used nor changed): the one-shot path, without copying the
     /// streaming state.
@@ -308,14 +301,12 @@ impl Eval128 {
         last[..len].zeroize();
         h.to_le_bytes()
     }
-    }
 
     /// The 16-byte hash of everything absorbed (`pad(M, 16)` applied here).
     pub fn finalize(mut self) -> [u8; 16] {
         self.finalize_reset()
     }
 
-    pub_if! { feature = "reference";
     /// The hash of the whole 16-byte blocks absorbed, without `pad(M, 16)`
     /// (`α^(n+1) + b_0 α^n + … + b_{n-1} α` of the blocks as given: the
     /// `universal_hash` interface, whose caller pads); `None` if a partial
@@ -328,9 +319,7 @@ impl Eval128 {
         self.buf.zeroize();
         Some(h.to_le_bytes())
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 16] {
         // pad(M, 16): 0x01, then zeros to a multiple of 16 (n < BUF, so the
@@ -343,7 +332,6 @@ impl Eval128 {
         self.acc = self.key.alpha();
         self.n = 0;
         h.to_le_bytes()
-    }
     }
 }
 

@@ -10,7 +10,7 @@
 use super::gf2::clmul64;
 
 /// `x^128 − f`'s low part: `x^7 + x^2 + x + 1`.
-#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64", feature = "reference")), allow(dead_code))] // the PCLMULQDQ and PMULL reductions
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64", feature = "unstable")), allow(dead_code))] // the PCLMULQDQ and PMULL reductions
 pub const R: u64 = 0x87;
 
 /// The carry-less product `a · b` (degree ≤ 254) as `(low 128 bits, high 128 bits)`,

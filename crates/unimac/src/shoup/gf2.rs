@@ -122,7 +122,7 @@ impl Modulus {
 
     /// [`reduce_with`](Self::reduce_with) by the portable [`clmul64`].
     #[inline]
-    #[cfg_attr(not(feature = "reference"), allow(dead_code))] // used by tests and hazmat
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // used by tests and hazmat
     pub fn reduce(&self, v: u128) -> u64 {
         self.reduce_with(v, clmul64)
     }
@@ -130,7 +130,7 @@ impl Modulus {
     /// `a · b mod m` by [`mul_with`](Self::mul_with) with the portable
     /// [`clmul64`].
     #[inline]
-    #[cfg_attr(not(feature = "reference"), allow(dead_code))] // used by tests and hazmat
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // used by tests and hazmat
     pub fn mul(&self, a: u64, b: u64) -> u64 {
         self.mul_with(a, b, clmul64)
     }

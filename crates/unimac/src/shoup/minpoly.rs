@@ -83,7 +83,7 @@ pub fn berlekamp_massey_gf2(s: u128) -> (u128, u32) {
     (c, l)
 }
 
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 /// Method 3: Berlekamp–Massey on the projected sequence. The sequence is
 /// nonzero (`a_0 = 1`) and its minimal polynomial divides the irreducible minimal
 /// polynomial `h` of `g`, so it is `h`: the reciprocal `X^ℓ C(1/X)`.
@@ -110,7 +110,7 @@ pub(crate) fn key_with(g: u64, mul: impl Fn(u64, u64) -> u64) -> u64 {
     reverse65(c) as u64
 }
 
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 /// Method 1: linear algebra on the powers of `g` with row operations. Each new
 /// power is reduced by the rows found so far (pivot = leading bit), tracking in
 /// a second word which powers were combined; the first power that reduces to
@@ -139,7 +139,7 @@ pub fn linear_algebra(g: u64) -> MinPoly {
     unreachable!("65 vectors in a 64-dimensional space are dependent")
 }
 
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 /// Method 2: Gordon's product of conjugates `∏_(i<m) (X − g^(2^i))`, `m` the
 /// least positive integer with `g^(2^m) = g`. The coefficients lie in GF(2)
 /// (the product is fixed by the Frobenius map); `None` if one does not, which

@@ -20,7 +20,7 @@
 //! chosen from a [`Platform`] once, when the key is set up (`pclmul`,
 //! `vpclmul`, and for gdivision64 `gfni`; `Hasher::backend` names the one
 //! in use); the paper's table methods are there as non-constant-time
-//! benchmark variants (`Table`, with the `reference` feature only).
+//! benchmark variants (`Table`, with the `unstable` feature only).
 //!
 //! The layout: the kernels (`clmul`, `vpclmul`, `vpclmul512`, `gfni`) import
 //! only the leaves (`keys`, `gdiv`, `gf128`); this module and
@@ -69,18 +69,16 @@ mod vpclmul;
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod vpclmul512;
 // Parts only the tests reach, through `crate::hazmat`.
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 pub(crate) mod minpoly;
 pub(crate) mod portable;
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 pub(crate) mod tables;
 
 use crate::platform::Backend as _;
 use gdiv::GKey;
 use gf2::{Modulus, F_LO};
-pub_if! { feature = "reference";
 pub use keys::Ring64;
-}
 
 pub use crate::kinds::Kind;
 
@@ -225,7 +223,7 @@ impl crate::platform::Backend for GBackend {
 
 /// **Non-constant-time, benchmark only**: the table methods of Shoup's paper
 /// ([`Hasher::with_table`]).
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {
     /// eval64: §5 method 1 (`x^i α` in registers, a 0.5 KB reduction table);
@@ -256,12 +254,10 @@ impl Ring64 {
     }
 }
 
-pub_if! { feature = "reference";
 /// `division64-key(g)` (§6.2): the key polynomial's low 64 coefficients, by
 /// constant-time Berlekamp–Massey (see `minpoly` for all three methods).
 pub fn division64_key(g: &[u8; 8]) -> [u8; 8] {
     division64_key_on(Platform::detect(), u64::from_le_bytes(*g)).to_le_bytes()
-}
 }
 
 /// [`division64_key`] with the products [`mul_f_on`] the evidence `p` allows.
@@ -269,11 +265,9 @@ pub(crate) fn division64_key_on(p: Platform, g: u64) -> u64 {
     minpoly::key_with(g, |a, b| mul_f_on(p, a, b))
 }
 
-pub_if! { feature = "reference";
 /// `gdivision64-key(g)` (§7.2): the key polynomial's coefficients `c_0..c_7`.
 pub fn gdivision64_key(g: &[u8; 8]) -> [u8; 8] {
     gdiv::key_poly(g)
-}
 }
 
 /// A hasher's expanded key with the backend chosen for it from the
@@ -283,13 +277,13 @@ enum Expanded {
     Eval(Box<Ring64>, RingBackend),
     Division(Box<Ring64>, RingBackend),
     G(Box<GKey>, GBackend),
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     EvalMethod1(Box<tables::EvalMethod1>),
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     EvalMethod2(Box<tables::EvalMethod2>),
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     OneTable(Box<tables::OneTable>),
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     FourTable(Box<tables::FourTable>),
 }
 
@@ -312,7 +306,7 @@ impl Expanded {
         }
     }
 
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     fn table(kind: Kind, method: Table, key: &[u8; 8]) -> Expanded {
         let g = u64::from_le_bytes(*key);
         match (kind, method) {
@@ -348,9 +342,9 @@ impl Expanded {
         match self {
             Expanded::Eval(_, b) | Expanded::Division(_, b) => b.name(),
             Expanded::G(_, b) => b.name(),
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod1(_) | Expanded::OneTable(_) => "table1-nonct",
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod2(_) | Expanded::FourTable(_) => "table2-nonct",
         }
     }
@@ -364,7 +358,7 @@ impl Expanded {
             Expanded::G(_, b) if *b == GBackend::Portable => 1,
             Expanded::Division(r, _) => r.pow[1] as u128,
             Expanded::G(k, _) => k.pow[1] as u128,
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             _ => 1,
         }
     }
@@ -402,13 +396,13 @@ impl Expanded {
             Expanded::G(k, GBackend::Gfni) => gfni::g_blocks(p, k, acc, data),
             #[cfg(target_arch = "aarch64")]
             Expanded::G(k, GBackend::Neon) => neon::g_blocks(p, k, acc, data),
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod1(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod2(t) => tables::eval_blocks(|b| t.mul(b), acc as u64, data) as u128,
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::OneTable(t) => t.blocks(acc as u64, data) as u128,
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::FourTable(t) => t.blocks(acc as u64, data) as u128,
         }
     }
@@ -424,7 +418,7 @@ impl Expanded {
             Expanded::Eval(..) | Expanded::Division(..) | Expanded::G(..) => {
                 Some(self.finish(p, acc))
             }
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             _ => None,
         }
     }
@@ -438,7 +432,7 @@ impl Expanded {
                 r.pow[1],
             ),
             Expanded::G(k, _) => (&|x, y| k.mulmod(x, y), k.pow[1]),
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             _ => return None,
         };
         Some(mul(a, pow_in(mul, beta, n)))
@@ -464,13 +458,13 @@ impl Expanded {
             Expanded::G(k, GBackend::Pclmul | GBackend::Vpclmul) => {
                 (acc as u64) ^ k.times_z8((acc >> 64) as u64)
             }
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod1(t) => t.mul(acc as u64), // the final ·α: X = h·α
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::EvalMethod2(t) => t.mul(acc as u64),
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::OneTable(t) => t.finish(acc as u64),
-            #[cfg(feature = "reference")]
+            #[cfg(feature = "unstable")]
             Expanded::FourTable(t) => t.finish(acc as u64),
         }
     }
@@ -511,7 +505,6 @@ impl Hasher {
         Self::new_on(Platform::detect(), kind, key)
     }
 
-    pub_if! { feature = "reference";
     /// With the fastest constant-time backend `platform` allows (tests and
     /// benchmarks pass each of `Platform::variants`).
     pub fn new_on(platform: Platform, kind: Kind, key: &[u8; 8]) -> Hasher {
@@ -521,11 +514,10 @@ impl Hasher {
         );
         Self::with_key(Expanded::new(platform, kind, key, ring, g), platform)
     }
-    }
 
     /// **Non-constant-time, benchmark only**: one of the paper's table
     /// methods, indexed by secret bytes (see [`Table`]).
-    #[cfg(feature = "reference")]
+    #[cfg(feature = "unstable")]
     pub fn with_table(kind: Kind, method: Table, key: &[u8; 8]) -> Hasher {
         Self::with_key(Expanded::table(kind, method, key), Platform::portable())
     }
@@ -554,12 +546,10 @@ impl Hasher {
         }
     }
 
-    pub_if! { feature = "reference";
     /// The kernel in use: `"portable"`, `"pclmul"`, `"vpclmul"` or (for
     /// gdivision64) `"gfni"`.
     pub fn backend(&self) -> &'static str {
         self.key.name()
-    }
     }
 
     /// The evidence this hasher's backend was chosen from, for callers that
@@ -659,7 +649,6 @@ impl Hasher {
         self.finalize_reset()
     }
 
-    pub_if! { feature = "reference";
     /// The hash of the whole 8-byte blocks absorbed, without `pad(M, 8)` (the
     /// blocks as given, with the implicit leading 1: the `universal_hash`
     /// interface, whose caller pads); `None` if a partial block is left.
@@ -675,7 +664,6 @@ impl Hasher {
         };
         self.buf.zeroize();
         Some(self.key.finish(self.platform, acc).to_le_bytes())
-    }
     }
 
     /// The hash of the whole message `msg` under this `Hasher`'s key (the
@@ -699,7 +687,6 @@ impl Hasher {
         self.key.finish(self.platform, acc).to_le_bytes()
     }
 
-    pub_if! { feature = "reference";
     /// The hash of everything absorbed; then start over under the same key.
     pub fn finalize_reset(&mut self) -> [u8; 8] {
         let mut last = [0u8; 64];
@@ -713,7 +700,6 @@ impl Hasher {
         self.acc = self.key.init();
         self.n = 0;
         h.to_le_bytes()
-    }
     }
 }
 

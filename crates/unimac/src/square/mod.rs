@@ -29,7 +29,7 @@
 //! register four elements of each of two blocks, the key arranged once in a
 //! `BlockKey`, the blocks' lane sums added at the end), with the reduction
 //! in the lanes for `l <= 96`: `BlockKey::hash_blocks`, `hash_blocks`
-//! (feature `reference`) and the tree.
+//! (feature `unstable`) and the tree.
 
 use crate::prelude::*;
 use zeroize::Zeroizing;
@@ -49,7 +49,7 @@ pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod pairkey;
 pub(crate) mod portable;
-#[cfg(feature = "reference")]
+#[cfg(feature = "unstable")]
 pub(crate) mod reference;
 
 /// The six Square Hash variants of the wire format (docs/WIRE.md §4).
@@ -80,7 +80,6 @@ impl Variant {
         Variant::E,
     ];
 
-    pub_if! { any(feature = "frontends", feature = "reference");
     /// The name suffix (`sqh{l}-{suffix}`).
     pub fn suffix(self) -> &'static str {
         match self {
@@ -91,7 +90,6 @@ impl Variant {
             Variant::C2 => "c2",
             Variant::E => "e",
         }
-    }
     }
 
     /// Output bytes at element size `l`: `l/8` for the variants that end in
@@ -147,10 +145,8 @@ impl crate::platform::Backend for Backend {
     }
 }
 
-pub_if! { feature = "reference";
 /// The element sizes of the wire format (docs/WIRE.md §4).
 pub const WIDTHS: [usize; 4] = [32, 64, 96, 128];
-}
 
 fn check_width(l: usize) -> Result<(), Error> {
     if WIDTHS.contains(&l) {
@@ -177,7 +173,6 @@ pub fn hash(l: usize, variant: Variant, key: &[u8], msg: &[u8]) -> Result<Vec<u8
     hash_on(Platform::detect(), l, variant, key, msg)
 }
 
-pub_if! { feature = "reference";
 /// [`hash`] on the given backend (tests run every backend the CPU has).
 pub fn hash_on(
     platform: Platform,
@@ -198,7 +193,6 @@ pub fn hash_on(
         &mut out,
     )?;
     Ok(out)
-}
 }
 
 /// [`hash`] into `out` (exactly `variant.out_bytes(l)` bytes), allocating
@@ -368,7 +362,6 @@ pub fn sqh(l: usize, x: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
     sqhu(l, x, &vec![0; l / 8 + 1], m)
 }
 
-pub_if! { feature = "reference";
 /// SQHU of Def. 5: `h_{x,b}(m) = ((m + x)^2 + b) mod p_l`, strongly universal
 /// (Thm 2, by Lemma 1). Same encodings as [`sqh`].
 pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
@@ -379,7 +372,6 @@ pub fn sqhu(l: usize, x: &[u8], b: &[u8], m: &[u8]) -> Result<Vec<u8>, Error> {
         96 => square_plus_bytes::<3, 4>(l, x, b, m),
         _ => square_plus_bytes::<4, 5>(l, x, b, m),
     }
-}
 }
 
 /// Every `sqh{l}-{variant}` of docs/WIRE.md §4.
@@ -437,7 +429,6 @@ impl BlockHash for Block {
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A Square Hash key set up once for hashing many blocks of its length (the
 /// tree's per-level key, or any batch): the key arranged for the SIMD kernels
 /// once, as [`crate::mmh::Mmh32::new`] does for MMH. The arranged copies are
@@ -457,9 +448,8 @@ pub struct BlockKey {
     #[cfg(target_arch = "x86_64")]
     avx512: Option<avx512::PairKey>,
 }
-}
 
-#[cfg_attr(not(any(feature = "frontends", feature = "reference")), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl BlockKey {
     /// `key` is `k >= 1` elements of `l/8` bytes; blocks are then `k`
     /// elements too.
@@ -608,7 +598,6 @@ impl BlockKey {
     }
 }
 
-pub_if! { feature = "reference";
 /// [`hash`] of each `key.len()`-byte block of `blocks` under one key, the
 /// outputs concatenated in `out` (`variant.out_bytes(l)` bytes per block);
 /// [`BlockKey`] sets the key up once for many calls.
@@ -621,9 +610,7 @@ pub fn hash_blocks(
 ) -> Result<(), Error> {
     hash_blocks_on(Platform::detect(), l, variant, key, blocks, out)
 }
-}
 
-pub_if! { feature = "reference";
 /// [`hash_blocks`] on the given backend (tests run every backend the CPU
 /// has).
 pub fn hash_blocks_on(
@@ -635,7 +622,6 @@ pub fn hash_blocks_on(
     out: &mut [u8],
 ) -> Result<(), Error> {
     BlockKey::new_on(platform, l, variant, key)?.hash_blocks(blocks, out)
-}
 }
 
 /// `SQH_E` of four blocks under one key through the AVX2 lanes-per-block kernel.
@@ -724,7 +710,6 @@ fn exact_four<const V: usize, const V1: usize>(
     }
 }
 
-pub_if! { feature = "reference";
 /// The block size `B` of the table in docs/WIRE.md §6: `22 l/8` (22 elements: the paper's
 /// 2112-bit block at l = 96) for l = 32, 64, 96, and 256 for l = 128.
 pub fn tree_block_bytes(l: usize) -> usize {
@@ -733,7 +718,6 @@ pub fn tree_block_bytes(l: usize) -> usize {
     } else {
         22 * l / 8
     }
-}
 }
 
 /// `sqh{l}-{variant}` as a tree's block function (docs/WIRE.md §6): block

@@ -48,11 +48,10 @@ mod avx512;
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod neon;
-mod stream;
+pub(crate) mod stream;
+use stream::UmacPending;
 pub use stream::UmacStream;
-pub_if! { feature = "reference";
-    pub use stream::UmacPending;
-}
+
 pub(crate) mod nh;
 pub(crate) mod poly;
 
@@ -633,24 +632,21 @@ impl<const T: usize> Umac<T> {
         Self::new_on(Platform::detect(), key)
     }
 
-    pub_if! { feature = "reference";
     /// [`Umac::new`] with NH on the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of `Platform::variants`).
-    pub fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
+    pub(crate) fn new_on(platform: Platform, key: &[u8; 16]) -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         Umac {
             key: Arc::new(UmacKey::new(key, T / 4, platform)),
         }
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The kernel this key computes NH with (`portable`, `avx2fma` or
     /// `avx512`), as the other families' `backend` methods name theirs.
-    pub fn backend(&self) -> &'static str {
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // the benches and tests, through unstable
+    pub(crate) fn backend(&self) -> &'static str {
         self.key.backend.name()
-    }
     }
 
     fn name() -> &'static str {
@@ -670,12 +666,10 @@ impl<const T: usize> Umac<T> {
         Ok(s)
     }
 
-    pub_if! { feature = "reference";
     /// Start a message whose nonce is given at the end, to
     /// [`UmacPending::finalize`].
-    pub fn start_deferred(&self) -> UmacPending<T> {
+    pub(crate) fn start_deferred(&self) -> UmacPending<T> {
         UmacPending(self.stream())
-    }
     }
 
     fn stream(&self) -> UmacStream<T> {

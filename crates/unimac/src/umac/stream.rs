@@ -84,22 +84,20 @@ impl<const T: usize> UmacStream<T> {
     }
 }
 
-pub_if! { feature = "reference";
 /// A UMAC message being hashed whose nonce is given at the end
-/// ([`Umac::start_deferred`]): UHASH does not depend on the nonce.
+/// (`Umac::start_deferred`): UHASH does not depend on the nonce.
 pub struct UmacPending<const T: usize>(pub(super) UmacStream<T>);
-}
 
 impl<const T: usize> UmacPending<T> {
     /// Absorb more of the message.
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data)
     }
-    /// [`UmacStream::striper`].
+    /// `UmacStream::striper`.
     pub fn striper(&self) -> crate::stripe::Striper {
         self.0.striper()
     }
-    /// [`UmacStream::absorb_stripe`].
+    /// `UmacStream::absorb_stripe`.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         self.0.absorb_stripe(s)
     }

@@ -52,15 +52,14 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // SIMD kernels; each unsafe block has its SAFETY line
 mod avx512;
-mod stream;
+pub(crate) mod stream;
+use stream::VmacPending;
 mod l3;
 use l3::l3;
 #[cfg(test)]
 use l3::{add_p64, divmod_d, mod_p64};
 pub use stream::VmacStream;
-pub_if! { feature = "reference";
-    pub use stream::VmacPending;
-}
+
 
 pub(crate) use nh::BLOCK;
 
@@ -690,10 +689,9 @@ impl<const T: usize> Vmac<T> {
         Self::new_on(Platform::detect(), key)
     }
 
-    pub_if! { feature = "reference";
     /// [`Vmac::new`] with NH on the fastest kernel `platform` allows (tests
     /// and benchmarks pass each of `Platform::variants`).
-    pub fn new_on(platform: Platform, key: &[u8]) -> Result<Self, Error> {
+    pub(crate) fn new_on(platform: Platform, key: &[u8]) -> Result<Self, Error> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         let k = VmacKey::new(key, T / 8, platform).ok_or_else(|| Error::KeyLength {
@@ -703,9 +701,7 @@ impl<const T: usize> Vmac<T> {
         })?;
         Ok(Vmac { key: Arc::new(k) })
     }
-    }
 
-    pub_if! { feature = "reference";
     /// The kernel this key computes VHASH with (`portable`; `avx512ifma`
     /// for whole groups of eight blocks; `avx2fma` for VMAC-64's whole
     /// groups of four in runs of at least 1536 bytes, half their NH in
@@ -713,9 +709,9 @@ impl<const T: usize> Vmac<T> {
     /// lanes), as
     /// the other families'
     /// `backend` methods name theirs.
-    pub fn backend(&self) -> &'static str {
+    #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // the benches and tests, through unstable
+    pub(crate) fn backend(&self) -> &'static str {
         self.key.backend.name()
-    }
     }
 
     /// Start a message under `nonce` (1 to 16 bytes, a 16-byte one with its
@@ -727,12 +723,10 @@ impl<const T: usize> Vmac<T> {
         Ok(s)
     }
 
-    pub_if! { feature = "reference";
     /// Start a message whose nonce is given at the end, to
     /// [`VmacPending::finalize`].
-    pub fn start_deferred(&self) -> VmacPending<T> {
+    pub(crate) fn start_deferred(&self) -> VmacPending<T> {
         VmacPending(self.stream())
-    }
     }
 
     fn stream(&self) -> VmacStream<T> {

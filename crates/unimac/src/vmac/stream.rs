@@ -75,23 +75,21 @@ impl<const T: usize> VmacStream<T> {
     }
 }
 
-pub_if! { feature = "reference";
 /// A VMAC message being hashed whose nonce is given at the end
-/// ([`Vmac::start_deferred`]): VHASH does not depend on the nonce.
+/// (`Vmac::start_deferred`): VHASH does not depend on the nonce.
 pub struct VmacPending<const T: usize>(pub(super) VmacStream<T>);
-}
 
-#[cfg_attr(not(feature = "reference"), allow(dead_code))]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))]
 impl<const T: usize> VmacPending<T> {
     /// Absorb more of the message.
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data)
     }
-    /// [`VmacStream::striper`].
+    /// `VmacStream::striper`.
     pub fn striper(&self) -> crate::stripe::Striper {
         self.0.striper()
     }
-    /// [`VmacStream::absorb_stripe`].
+    /// `VmacStream::absorb_stripe`.
     pub fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         self.0.absorb_stripe(s)
     }

@@ -7,6 +7,7 @@ mod skipped;
 #[allow(unused_imports)]
 pub use skipped::skipped;
 
+use unimac::unstable::prelude::*;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use unimac::{Feature, Platform};

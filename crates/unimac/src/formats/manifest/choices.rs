@@ -13,7 +13,6 @@ use super::Nonces;
 use crate::error::Error;
 use crate::macs::{Framing, MacDesc};
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// How a front end names the nonce options of `seal` in its messages.
 #[derive(Clone, Copy, Debug)]
 pub struct NonceWords {
@@ -26,9 +25,7 @@ pub struct NonceWords {
     /// The random option as asked for (`--random-nonce`; `random_nonce=True`).
     pub random_asked: &'static str,
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// What a seal under `key` takes, from the user's choices: the counter
 /// file (`counter`), random nonces (`random`) and the paths to seal
 /// (`paths`, as given or as listed). The MAC and where its nonces come
@@ -46,7 +43,6 @@ pub fn sealing<'a, P: AsRef<Path>>(
     let nonces = nonce_source(desc, counter, random, words)?;
     refuse_stdin(paths)?;
     Ok((desc, nonces))
-}
 }
 
 /// Where a seal's nonces come from (see [`sealing`]).
@@ -69,7 +65,6 @@ fn nonce_source<'a>(desc: &MacDesc, counter: Option<&'a Path>, random: bool, w: 
     }
 }
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Stdin (`-`) among the paths to seal: refused, since a manifest names
 /// files to check later.
 pub fn refuse_stdin<P: AsRef<Path>>(paths: &[P]) -> Result<(), Error> {
@@ -78,9 +73,7 @@ pub fn refuse_stdin<P: AsRef<Path>>(paths: &[P]) -> Result<(), Error> {
     }
     Ok(())
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The MAC a manifest is checked under with `key`; a modp key or a
 /// one-time MAC's is refused (no manifest is sealed with it).
 pub fn checking(key: &KeyFile) -> Result<&'static MacDesc, Error> {
@@ -91,7 +84,6 @@ pub fn checking(key: &KeyFile) -> Result<&'static MacDesc, Error> {
         return Err(Error::Invalid(format!("{} is a one-time MAC: no manifest is sealed with it", desc.name)));
     }
     Ok(desc)
-}
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use super::super::fsio::{self, io_msg};
 use super::{check_name, path_bytes, Place};
 use crate::error::Error;
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// Where a manifest that will be written at `output` (`None`: the current
 /// directory) records `dir` (a directory path as the user gave it): an
 /// absolute `dir` as it is (normalized), a relative one as seen from the
@@ -31,9 +30,7 @@ pub fn place_dir(output: Option<&Path>, dir: &Path) -> Result<Vec<u8>, Error> {
     };
     Ok(path_bytes(&fsio::relative_to(&from, &target)))
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// A file's name under `dir` for a manifest: `path` relative to `dir`
 /// (lexically, both as given), checked by [`check_name`].
 pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
@@ -44,9 +41,7 @@ pub fn name_under(dir: &Path, path: &Path) -> Result<Vec<u8>, Error> {
     check_name(&name).map_err(|why| Error::Invalid(format!("{}: {why}: a manifest lists names under the directory it records", path.display())))?;
     Ok(name)
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// The place line of a manifest to be written at `at` (`None`: the
 /// current directory) and each file's name under it: for a tree (`root`),
 /// `root DIR` and the names under DIR; for files, `base .` and the names
@@ -90,9 +85,7 @@ pub fn place_for(root: Option<&Path>, files: &[PathBuf], at: Option<&Path>) -> R
     let names = abs.iter().map(|p| name_under(&base, p)).collect::<Result<_, _>>()?;
     Ok((Place::Base(path_bytes(&base)), names))
 }
-}
 
-pub_if! { any(feature = "frontends", feature = "reference");
 /// `place` with a relative directory made absolute (from the current
 /// directory, normalized): the place of a manifest whose own place is not
 /// known (written to a pipe or a terminal), so that it verifies wherever
@@ -110,5 +103,4 @@ pub fn place_absolute(place: Place) -> Result<Place, Error> {
         Place::Root(d) => Place::Root(abs(d)?),
         Place::Base(d) => Place::Base(abs(d)?),
     })
-}
 }
