@@ -53,7 +53,7 @@ pub fn bound(
     let text = if json {
         format!("{}\n", b.to_json())
     } else {
-        default_note(b.to_text())
+        default_note(b.to_string())
     };
     io::stdout().write_all(cite(&text).as_bytes())?;
     Ok(())

@@ -13,6 +13,7 @@
 //! `NAME: UNEXPECTED` (a named pipe, socket, device or link to a directory
 //! under the root).
 
+use unimac::Absorb as _;
 use unimac_front::prelude::*;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

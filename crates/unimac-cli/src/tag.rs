@@ -229,7 +229,7 @@ fn without_own_output(items: Vec<Item>, sizes: Vec<Option<u64>>, known: Vec<Opti
 /// one that draws its own pair), one for a MAC with them, a fixed nonce of
 /// a length the MAC takes and for one file only.
 fn fixed_nonce(name: &str, desc: &unimac_front::macs::MacDesc, m: &NamedMac, nonces: NonceSource<'_>, files: usize) -> Result<Option<Vec<u8>>, Fail> {
-    let nl = m.nonce_len();
+    let nl = *m.nonce_sizes().end();
     // shoup4-*: stateless, the library draws r || s (the "nonce" of the tag
     // line) per message.
     let stateless = desc.framing == unimac_front::macs::Framing::PairThenTag;

@@ -120,7 +120,7 @@ fn bound(
         not_included: b.not_included.clone(),
         params: b.params.clone(),
         notes: b.notes.iter().map(|n| names::cite(n)).collect(),
-        text: names::cite(&b.to_text()),
+        text: names::cite(&b.to_string()),
     })
 }
 

@@ -50,7 +50,7 @@ impl PyMac {
         let mac = NamedMac::of_row(d, k.as_slice()).map_err(err)?;
         Ok(PyMac {
             tag_size: mac.tag_len(),
-            nonce_size: mac.nonce_len(),
+            nonce_size: *mac.nonce_sizes().end(),
             key_size: k.as_slice().len(),
             name: mac.name().to_string(),
             mac,

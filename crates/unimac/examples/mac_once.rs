@@ -34,7 +34,7 @@ fn main() {
     }
     // For shoup4-*, the tag as sent (r || s || tag), the pair drawn per tag.
     let mac = unimac::unstable::registry::NamedMac::new(&name, &key).expect("keys");
-    let mut nonce = vec![0x11; mac.nonce_len()];
+    let mut nonce = vec![0x11; *mac.nonce_sizes().end()];
     let counter = std::env::var_os("MAC_ONCE_COUNTER").is_some_and(|v| v == "1");
     let mut t = [0u8; 32];
     for i in 0..n {

@@ -46,7 +46,7 @@ fn by_name(name: &str) -> Job {
         return Box::new(move |m: &[u8]| sink(OneTimeMac::new(name, &key).unwrap().tag(m)));
     }
     let mac = NamedMac::new(name, &key).expect("keys");
-    let nonce = vec![0x11; mac.nonce_len()];
+    let nonce = vec![0x11; *mac.nonce_sizes().end()];
     Box::new(move |m: &[u8]| {
         let n = (!nonce.is_empty()).then_some(&nonce[..]);
         let mut t = [0u8; 32];

@@ -114,7 +114,7 @@ fn main() {
             }
         }
     }
-    println!("platform {}", unimac::platform::Platform::detect().name());
+    println!("platform {}", unimac::platform::Platform::detect());
 }
 
 /// The kernel the dispatch chose for `name` at `len` bytes on this CPU: the

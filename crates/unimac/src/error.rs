@@ -21,8 +21,6 @@ pub enum Error {
     MissingNonce(String),
     /// A nonce was given to a name that takes none.
     UnexpectedNonce(String),
-    /// `--len` was missing or given where it means nothing.
-    Length(String),
     /// The message does not fit the name (e.g. `hash127-raw` on a length that is
     /// not a multiple of 4, or a block function fed a message of the wrong size).
     Message { name: String, reason: String },
@@ -59,7 +57,6 @@ impl fmt::Display for Error {
             }
             Error::MissingNonce(n) => write!(f, "{n}: this MAC needs a nonce"),
             Error::UnexpectedNonce(n) => write!(f, "{n}: takes no nonce"),
-            Error::Length(s) => write!(f, "{s}"),
             Error::Message { name, reason } => write!(f, "{name}: {reason}"),
             Error::TagMismatch => write!(f, "tag mismatch"),
             Error::KeySpent(n) => write!(

@@ -238,7 +238,7 @@ impl Platform {
 
     /// A short description of the features kept, e.g. `"avx2fma+pclmul"`,
     /// or `"portable"` when there are none.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         if self.bits == 0 {
             return "portable".into();
         }

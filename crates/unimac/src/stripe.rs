@@ -145,14 +145,13 @@ impl core::fmt::Debug for Stripe {
     }
 }
 
+
 impl Stripe {
-    /// The message bytes this stripe covers.
+    /// The message bytes this stripe covers (never none: a stripe is at
+    /// least one unit).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> u64 {
         self.len
-    }
-    /// Whether it covers no bytes (never: a stripe is at least one unit).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 

@@ -60,19 +60,6 @@ impl<const N: usize> Tag<N> {
     pub fn as_bytes(&self) -> &[u8; N] {
         &self.0
     }
-    /// Its bytes, by value.
-    pub fn into_bytes(self) -> [u8; N] {
-        self.0
-    }
-    /// `N`.
-    #[allow(clippy::len_without_is_empty)]
-    pub const fn len(&self) -> usize {
-        N
-    }
-    /// Its bytes in a new vector (for by-name interfaces of variable length).
-    pub fn to_vec(&self) -> Vec<u8> {
-        self.0.to_vec()
-    }
     /// `Ok(())` if `received` is this tag (constant time; any other length
     /// is a mismatch).
     pub fn verify_slice(&self, received: &[u8]) -> Result<(), MacError> {

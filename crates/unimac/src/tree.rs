@@ -869,7 +869,7 @@ pub(crate) fn catalog() -> Vec<Entry> {
         |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
             let len = p.len.expect("registry checked --len");
             if len as u64 > 1u64 << 32 {
-                return Err(Error::Length(format!(
+                return Err(Error::Invalid(format!(
                     "keystream: --len {len} is more than 2^32 bytes"
                 )));
             }

@@ -4,6 +4,7 @@
 
 mod common;
 use unimac::unstable::prelude::*;
+use unimac::Absorb as _;
 use common::platforms;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

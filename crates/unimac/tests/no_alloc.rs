@@ -63,7 +63,7 @@ fn every_mac_by_name_tags_and_verifies_without_allocating() {
         let key: Vec<u8> = (0..klen as u8).map(|b| b.wrapping_mul(29).wrapping_add(3)).collect();
         let Ok(mac) = NamedMac::new(&name, &key) else { panic!("{name}: key of {klen} bytes refused") };
         let nonce_bytes = [0x35u8; 16];
-        let nonce = (mac.nonce_len() > 0).then(|| &nonce_bytes[..mac.nonce_len()]);
+        let nonce = (*mac.nonce_sizes().end() > 0).then(|| &nonce_bytes[..*mac.nonce_sizes().end()]);
         let mut out = [0u8; 32];
         // Set-up a key does once, lazily (hash127 builds its short-message
         // powers on the second short message and its table of powers once

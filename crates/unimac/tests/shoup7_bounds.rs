@@ -22,7 +22,7 @@ fn every_new_name_has_a_bound() {
         let b = bound(n, &a(1 << 20, 1 << 20, 1 << 10)).unwrap();
         assert!(b.log2.0 < 0.0 && b.proven, "{n}");
         assert!(!b.not_included.is_empty(), "{n}: the AES term must be named");
-        assert!(b.to_text().contains("condition"), "{n}: the theorem's condition is reported");
+        assert!(b.to_string().contains("condition"), "{n}: the theorem's condition is reported");
     }
 }
 

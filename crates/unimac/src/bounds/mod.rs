@@ -184,8 +184,8 @@ impl Bound {
         })
     }
 
-    /// Human-readable lines.
-    pub fn to_text(&self) -> String {
+    /// Human-readable lines (the [`Display`](core::fmt::Display) form).
+    fn text(&self) -> String {
         let a = &self.attack;
         let mut s = format!(
             "{}: forgery probability <= 2^{:.2} ({})\n  attack: C = {} tagged messages, D = {} forgery attempts, messages of at most L = {} bytes\n  theorem: {}\n",
@@ -224,6 +224,14 @@ impl Bound {
             s.push_str(&format!("  note: {n}\n"));
         }
         s
+    }
+}
+
+/// The bound in human-readable lines: the number, the attack, the theorem,
+/// its parameters and terms, what is not included, and the notes.
+impl core::fmt::Display for Bound {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.text())
     }
 }
 

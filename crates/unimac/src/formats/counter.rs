@@ -34,10 +34,6 @@ impl Binding {
         fingerprint.copy_from_slice(&d[..16]);
         Binding { name: desc.name, fingerprint }
     }
-    /// The MAC's name.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
     /// The key's fingerprint.
     pub fn fingerprint(&self) -> [u8; 16] {
         self.fingerprint

@@ -265,5 +265,5 @@ pub mod stream {
     //! # Ok::<(), Box<dyn std::error::Error>>(())
     //! ```
 
-    pub use super::imp::stream::{Header, Reader, StreamError, Writer, DEFAULT_CHUNK, FRAME_HEAD};
+    pub use super::imp::stream::{Header, Reader, Writer, DEFAULT_CHUNK};
 }

@@ -597,7 +597,7 @@ impl<W: Write> Write for Writer<W> {
 /// An `io::Read` that reads an authenticated stream from the inner reader
 /// and yields only verified payload; at the first bad chunk, or an end
 /// without the final chunk, an `InvalidData` error whose message names the
-/// chunk (a [`StreamError`] inside).
+/// chunk (its message inside).
 pub struct Reader<R: Read> {
     inner: R,
     recv: Receiver,

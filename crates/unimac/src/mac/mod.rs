@@ -622,7 +622,7 @@ impl Keyed for Hash127Aes {
         Ok(Box::new(self.start()))
     }
     fn compute(&self, _nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(self.tag(msg).to_vec())
+        Ok(self.tag(msg).as_bytes().to_vec())
     }
     fn compute_into(
         &self,
@@ -641,7 +641,7 @@ impl Keyed for Hash127AesNonce {
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-nonce")?;
-        Ok(self.tag(&n, msg).to_vec())
+        Ok(self.tag(&n, msg).as_bytes().to_vec())
     }
     fn compute_into(
         &self,
@@ -661,7 +661,7 @@ impl Keyed for Hash127AesAdd {
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "hash127-aes-add")?;
-        Ok(self.tag(&n, msg).to_vec())
+        Ok(self.tag(&n, msg).as_bytes().to_vec())
     }
     fn compute_into(
         &self,

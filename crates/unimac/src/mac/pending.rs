@@ -70,7 +70,7 @@ pub struct Pending {
 
 impl Pending {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         match &mut self.hash {
             PendingHash::H127(h) => h.update(data),
             PendingHash::Other(s) => s.update(data),
@@ -81,7 +81,7 @@ impl Pending {
     /// For a MAC over a layered hash (UMAC, VMAC, a tree's `wc-` MAC): what
     /// hashes stripes of this message on other threads
     /// ([`crate::stripe`]); `None` for the others.
-    pub fn striper(&self) -> Option<crate::stripe::Striper> {
+    pub(crate) fn striper(&self) -> Option<crate::stripe::Striper> {
         match &self.hash {
             PendingHash::H127(_) => None,
             PendingHash::Other(s) => s.striper(),
@@ -93,7 +93,7 @@ impl Pending {
     /// [`crate::stripe`]); an error, with nothing absorbed, if this MAC
     /// takes no stripes, holds part of a unit, or the stripe was made under
     /// another key.
-    pub fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
+    pub(crate) fn absorb_stripe(&mut self, stripe: &crate::stripe::Stripe) -> Result<(), Error> {
         match &mut self.hash {
             PendingHash::H127(_) => Err(crate::stripe::unsupported()),
             PendingHash::Other(s) => s.absorb_stripe(stripe),

@@ -110,7 +110,7 @@ impl Keyed for WcShoup64 {
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce16(nonce.unwrap_or_default(), "wc-eval64")?;
-        Ok(self.tag(&n, msg).to_vec())
+        Ok(self.tag(&n, msg).as_bytes().to_vec())
     }
 }
 
@@ -207,7 +207,7 @@ macro_rules! nonce_xor_api {
             }
             fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
                 let n = nonce16(nonce.unwrap_or_default(), $name)?;
-                Ok(self.tag(&n, msg).to_vec())
+                Ok(self.tag(&n, msg).as_bytes().to_vec())
             }
             fn compute_into(
                 &self,

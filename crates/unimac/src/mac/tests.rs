@@ -128,7 +128,7 @@ fn hash127_protocols_match_their_definitions() {
             &msg,
         )
         .unwrap();
-        assert_eq!(Hash127OneTime::new(&key).tag(&msg).to_vec(), one);
+        assert_eq!(Hash127OneTime::new(&key).tag(&msg).as_bytes().to_vec(), one);
     }
 }
 
@@ -161,7 +161,7 @@ fn every_split_point_equals_one_shot() {
         let mut key = vec![0u8; kl];
         r.fill_bytes(&mut key);
         let mac = NamedMac::new(name, &key).unwrap();
-        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let nonce = (*mac.nonce_sizes().end() > 0).then_some(&n[..]);
         let whole = mac.tag(nonce, &msg).unwrap();
         assert_eq!(whole.len(), mac.tag_len());
         // start_check: the same computation without spending hash127's
@@ -188,7 +188,7 @@ fn verify_accepts_the_tag_and_rejects_every_one_bit_change() {
         let mut key = vec![0u8; kl];
         r.fill_bytes(&mut key);
         let mac = NamedMac::new(&name, &key).unwrap();
-        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let nonce = (*mac.nonce_sizes().end() > 0).then_some(&n[..]);
         let tag = mac.tag(nonce, msg).unwrap();
         assert!(mac.verify(nonce, msg, &tag).is_ok());
         for bit in 0..tag.len() * 8 {
@@ -352,14 +352,14 @@ fn deferred_nonce_equals_nonce_up_front() {
         r.fill_bytes(&mut n);
         n[0] &= 0x7f; // VMAC's 16-byte nonces have the top bit clear
         let mac = || NamedMac::new(&name, &key).unwrap();
-        let nonce = (mac().nonce_len() > 0).then_some(&n[..]);
+        let nonce = (*mac().nonce_sizes().end() > 0).then_some(&n[..]);
         let want = mac().tag(nonce, &msg).unwrap();
         let mut p = mac().start_deferred().unwrap();
         p.update(&msg[..100]);
         p.update(&msg[100..]);
         assert_eq!(p.finalize(nonce).unwrap(), want, "{name}");
         let p = mac().start_deferred().unwrap();
-        if mac().nonce_len() > 0 {
+        if *mac().nonce_sizes().end() > 0 {
             assert!(matches!(p.finalize(None), Err(Error::MissingNonce(_))));
             let p = mac().start_deferred().unwrap();
             let sizes = mac().nonce_sizes();
@@ -401,7 +401,7 @@ fn big_slices_equal_small_updates_for_every_mac() {
         r.fill_bytes(&mut key);
         let n = [5u8; 16];
         let mac = NamedMac::new(&name, &key).unwrap();
-        let nonce = (mac.nonce_len() > 0).then_some(&n[..]);
+        let nonce = (*mac.nonce_sizes().end() > 0).then_some(&n[..]);
         let mut whole = mac.start_check(nonce).unwrap();
         whole.update(&msg);
         let mut small = mac.start_check(nonce).unwrap();
@@ -503,7 +503,7 @@ fn shoup4_draws_its_own_pair_at_every_door() {
     for name in ["shoup4-eval64", "shoup4-division64"] {
         let m = NamedMac::new(name, &key).unwrap();
         assert_eq!(m.tag_len(), 24);
-        assert_eq!(m.nonce_len(), 0);
+        assert_eq!(*m.nonce_sizes().end(), 0);
         let a = m.tag(None, b"msg").unwrap();
         let b = m.tag(None, b"msg").unwrap();
         assert_eq!(a.len(), 24);

@@ -365,7 +365,7 @@ pub struct ModpStream {
 
 impl ModpStream {
     /// More bytes of the integer (the next higher ones).
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
         if !self.buf.is_empty() {
             let take = (STREAM_CHUNK - self.buf.len()).min(data.len());
             self.buf.extend_from_slice(&data[..take]);

@@ -140,10 +140,10 @@ fn check_nonce_len(
 fn check_len(info: &Info, len: Option<usize>) -> Result<(), Error> {
     let name = &info.name;
     match (info.takes_len, len) {
-        (true, None) => Err(Error::Length(format!(
+        (true, None) => Err(Error::Invalid(format!(
             "{name}: needs an output length (--len)"
         ))),
-        (false, Some(_)) => Err(Error::Length(format!(
+        (false, Some(_)) => Err(Error::Invalid(format!(
             "{name}: takes no output length (--len)"
         ))),
         _ => Ok(()),

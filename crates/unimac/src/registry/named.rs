@@ -90,15 +90,6 @@ impl NamedMac {
     pub fn name(&self) -> &'static str {
         self.desc.name
     }
-    /// The longest nonce in bytes (0 for the stateless names; for
-    /// `shoup4-*`, whose pair the library draws, 0 as well).
-    pub fn nonce_len(&self) -> usize {
-        if self.desc.takes_nonce() {
-            self.desc.nonce.max()
-        } else {
-            0
-        }
-    }
     /// The nonce sizes this MAC accepts.
     pub fn nonce_sizes(&self) -> core::ops::RangeInclusive<usize> {
         if self.desc.takes_nonce() {
@@ -280,7 +271,7 @@ impl OneTimeMac {
         s.finalize().expect("one-time MACs take any message")
     }
     /// Start checking `expected`, the tag received with a message: the
-    /// message goes in by [`OneTimeCheck::update`] and
+    /// message goes in by [`Absorb::update`](crate::Absorb::update) and
     /// [`OneTimeCheck::verify`] says whether `expected` is its tag. Does not
     /// spend the key, and gives no tag: the value it computes is only
     /// compared (a tag of the wrong length is refused by `verify`, as a
@@ -288,6 +279,7 @@ impl OneTimeMac {
     ///
     /// ```
     /// use unimac::registry::OneTimeMac;
+    /// use unimac::Absorb;
     ///
     /// let tag = OneTimeMac::new("hash127", &[5u8; 32]).unwrap().tag(b"msg");
     /// let k = OneTimeMac::new("hash127", &[5u8; 32]).unwrap();
@@ -318,7 +310,7 @@ impl OneTimeMac {
 
 /// A received tag of a one-time MAC being checked against its message
 /// ([`OneTimeMac::start_check`]): the expected tag is given first, the
-/// message in pieces by [`update`](Self::update), and
+/// message in pieces by [`Absorb::update`](crate::Absorb::update), and
 /// [`verify`](Self::verify) compares in constant time. It has no way to
 /// output a tag — no method returns the computed value, which is wiped after
 /// the comparison — so checking cannot be used to tag messages under a
@@ -345,7 +337,7 @@ impl crate::traits::Absorb for OneTimeCheck {
 
 impl OneTimeCheck {
     /// Absorb more of the message.
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.stream.update(data)
     }
     /// `Ok(())` if the expected tag is the message's tag (constant-time

@@ -725,7 +725,7 @@ impl<const T: usize> Keyed for Umac<T> {
     }
     fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let n = nonce.ok_or_else(|| Error::MissingNonce(format!("mac-{}", Self::name())))?;
-        Ok(self.tag(n, msg)?.to_vec())
+        Ok(self.tag(n, msg)?.as_bytes().to_vec())
     }
     fn compute_into(
         &self,
