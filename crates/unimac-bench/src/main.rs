@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(msg)) => {
-            eprintln!("unimac-bench: {}", unimac::unstable::registry::resolve::cite(&msg));
+            eprintln!("unimac-bench: {}", unimac_front::names::cite(&msg));
             ExitCode::from(2)
         }
     }

@@ -260,7 +260,7 @@ pub fn run(names: &[String], all: bool, millis: u64) -> Result<(), Fail> {
     } else {
         names
             .iter()
-            .map(|n| registry::resolve::resolve_spec(n).map_err(|e| Fail(e.to_string())))
+            .map(|n| unimac_front::names::resolve_spec(n).map_err(|e| Fail(e.to_string())))
             .collect::<Result<_, _>>()?
     };
     for n in &chosen {

@@ -194,7 +194,7 @@ impl From<Fail> for RaceErr {
 
 /// "NAME: changed while reading".
 fn changed(name: &str) -> Fail {
-    Fail(unimac_front::formats::messages::changed_while_reading(name, None))
+    Fail(unimac_front::messages::changed_while_reading(name, None))
 }
 
 /// Read the regular file `file` under the rule of [`ReadWindow::read`]

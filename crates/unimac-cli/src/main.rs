@@ -238,9 +238,9 @@ fn stream_chunk(chunk_size: u64) -> Result<usize, Fail> {
 
 /// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
 /// `1.5MiB`, `4KB`, up to `15EiB`): the library's one rule,
-/// [`unimac_front::bounds::parse_size`], also Python's.
+/// [`unimac_front::size::parse_size`], also Python's.
 fn parse_count(s: &str) -> Result<u64, String> {
-    unimac_front::bounds::parse_size(s).map_err(|e| e.to_string())
+    unimac_front::size::parse_size(s).map_err(|e| e.to_string())
 }
 
 /// `unimac tag -c FILE` (or `--check`), typed by sha256sum users who mean

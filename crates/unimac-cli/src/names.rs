@@ -1,24 +1,24 @@
 //! One naming scheme for the command line: a MAC is named `X` or `mac-X`
 //! everywhere (tag, verify, keygen, bound, compute), typos get a "did you
 //! mean", and the papers are cited by author and title
-//! (`unimac_front::registry::names`, shared with the Python package).
+//! (`unimac_front::names`, shared with the Python package).
 
-use unimac_front::registry;
+
 
 use crate::fail::Fail;
 
-pub use registry::resolve::{cite, mac_name, suggest};
+pub use unimac_front::names::{cite, mac_name, suggest};
 
 /// As [`mac_name`], with the CLI's error for anything else.
 pub fn resolve_mac(name: &str) -> Result<String, Fail> {
-    registry::resolve::resolve_mac(name).map_err(|e| Fail(e.to_string()))
+    unimac_front::names::resolve_mac(name).map_err(|e| Fail(e.to_string()))
 }
 
 /// A name for `compute`: a wire name (docs/WIRE.md) as is; `X` for `mac-X`
 /// when `X` is a MAC and not itself a wire name (`compute hash127` is the hash,
 /// `compute hash127-aes` the MAC); "did you mean" for typos.
 pub fn resolve_spec(name: &str) -> Result<String, Fail> {
-    registry::resolve::resolve_spec(name).map_err(|e| Fail(e.to_string()))
+    unimac_front::names::resolve_spec(name).map_err(|e| Fail(e.to_string()))
 }
 
 /// Whether `name` is the `modp` check's (its key is a prime, not a MAC key).

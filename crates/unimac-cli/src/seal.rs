@@ -310,7 +310,7 @@ fn stat_listed(opts: SealOpts<'_>, items: &[Item]) -> Option<Vec<Option<crate::i
         let why: Option<String> = e.clone().or_else(|| match crate::strength::what_is(p) {
             Err(x) => Some(format!("{}: {}", p.display(), crate::input::io_msg(&x))),
             Ok((Some("a directory"), _)) if opts.root.is_none() => {
-                Some(unimac_front::formats::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
+                Some(unimac_front::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
             }
             Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
             Ok((None, st)) => {

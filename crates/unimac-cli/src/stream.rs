@@ -534,7 +534,7 @@ fn check(key: &unimac_front::formats::keyfile::KeyFile, r: &mut dyn Read, opts: 
         };
         if let Err(e) = res {
             w.flush()?;
-            return refused(&mut progress, unimac_front::formats::messages::held_message(&e.0, held.is_some()));
+            return refused(&mut progress, unimac_front::messages::held_message(&e.0, held.is_some()));
         }
         progress.update(recv.released(), recv.chunks());
         if n == 0 {

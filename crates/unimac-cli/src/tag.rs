@@ -27,7 +27,7 @@ use crate::strength::check_strength_for;
 fn tag_error(e: String) -> String {
     let e = per_file(e);
     match e.strip_suffix(": is a directory") {
-        Some(name) => unimac_front::formats::messages::directory_needs_recursive(name, "-r"),
+        Some(name) => unimac_front::messages::directory_needs_recursive(name, "-r"),
         None => e,
     }
 }
@@ -43,7 +43,7 @@ fn check_readable(path: &Path) -> Result<(), String> {
         .metadata()
         .map_err(|e| format!("{name}: {}", io_msg(&e)))?;
     if m.is_dir() {
-        return Err(unimac_front::formats::messages::directory_needs_recursive(&name.to_string(), "-r"));
+        return Err(unimac_front::messages::directory_needs_recursive(&name.to_string(), "-r"));
     }
     Ok(())
 }

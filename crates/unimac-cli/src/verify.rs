@@ -35,7 +35,7 @@ pub struct VerifyOpts {
 }
 
 /// Improperly formatted lines named one by one without `--warn`.
-const SHOWN_MALFORMED: usize = unimac_front::formats::messages::SHOWN_MALFORMED;
+const SHOWN_MALFORMED: usize = unimac_front::messages::SHOWN_MALFORMED;
 
 /// The arguments of `verify` split into the MAC name (if the first one is a
 /// MAC's name) and check files.
@@ -463,7 +463,7 @@ fn summarize(&self, t: Tally) -> bool {
         return good;
     }
     if malformed > 0 {
-        eprintln!("unimac: {}", unimac_front::formats::messages::malformed_count(malformed));
+        eprintln!("unimac: {}", unimac_front::messages::malformed_count(malformed));
     }
     if other_mac > 0 {
         eprintln!(
@@ -548,7 +548,7 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
         // The first few are named; a file of another format is then
         // summed up (--warn names every one).
         if !opts.status && (opts.warn || t.malformed <= SHOWN_MALFORMED) {
-            notes.push(format!("unimac: {}", unimac_front::formats::messages::malformed_line(sums_name, i + 1, name)));
+            notes.push(format!("unimac: {}", unimac_front::messages::malformed_line(sums_name, i + 1, name)));
             if !opts.warn && t.malformed == SHOWN_MALFORMED {
                 notes.push(format!("unimac: {sums_name}: further improperly formatted lines are counted, not shown (--warn shows each)"));
             }

@@ -35,7 +35,7 @@ impl FileError {
         match self {
             FileError::Io(e) => oserror::from_io(py, &e, path),
             FileError::Changed => pyo3::exceptions::PyOSError::new_err(
-                unimac_front::formats::messages::changed_while_reading(&path.display().to_string(), None),
+                unimac_front::messages::changed_while_reading(&path.display().to_string(), None),
             ),
         }
     }

@@ -352,7 +352,7 @@ fn verify_manifest(
 #[pyfunction]
 #[pyo3(name = "_msg_malformed_line")]
 fn msg_malformed_line(shown: &str, line: usize, name: &str) -> String {
-    unimac_front::formats::messages::malformed_line(shown, line, name)
+    unimac_front::messages::malformed_line(shown, line, name)
 }
 
 /// `verify_check_file`'s count of improperly formatted lines, as `unimac
@@ -360,13 +360,13 @@ fn msg_malformed_line(shown: &str, line: usize, name: &str) -> String {
 #[pyfunction]
 #[pyo3(name = "_msg_malformed_count")]
 fn msg_malformed_count(n: usize) -> String {
-    unimac_front::formats::messages::malformed_count(n)
+    unimac_front::messages::malformed_count(n)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(msg_malformed_line, m)?)?;
     m.add_function(wrap_pyfunction!(msg_malformed_count, m)?)?;
-    m.add("_SHOWN_MALFORMED", unimac_front::formats::messages::SHOWN_MALFORMED)?;
+    m.add("_SHOWN_MALFORMED", unimac_front::messages::SHOWN_MALFORMED)?;
     m.add_function(wrap_pyfunction!(load_key, m)?)?;
     m.add_function(wrap_pyfunction!(save_key, m)?)?;
     m.add_function(wrap_pyfunction!(format_check_line, m)?)?;

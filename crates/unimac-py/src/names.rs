@@ -1,4 +1,4 @@
-//! Names as the command line takes them (`unimac_front::registry::resolve`): a MAC is
+//! Names as the command line takes them (`unimac_front::names`): a MAC is
 //! `X` or `mac-X`, a typo gets a "did you mean", papers are cited by author
 //! and title; every message is the CLI's, with its pointers to `unimac
 //! list` turned into the Python functions that list the names
@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 
 use unimac_front::macs::{self, MacDesc};
-use unimac_front::registry::resolve as n;
+use unimac_front::names as n;
 use unimac_front::registry::{self, Entry};
 
 pub use n::cite;

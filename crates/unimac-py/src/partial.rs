@@ -324,7 +324,7 @@ impl Range {
     fn read(&self, path: &Path, name: &str, hk: &[u8]) -> Result<Edges<Vec<u8>, Option<Partial>>, RangeError> {
         let Range { offset, end, size, a, e, .. } = *self;
         let changed = |why: String| {
-            RangeError::Changed(unimac_front::formats::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
+            RangeError::Changed(unimac_front::messages::changed_while_reading(&path.display().to_string(), Some(&why)))
         };
         let f = File::open(path)?;
         let w = race::ReadWindow::open(&f)?;

@@ -1,16 +1,16 @@
 //! Counts and sizes as the command line takes them (`unimac bound
 //! --max-bytes 1MiB --tags 2^20`): the library's one rule,
-//! `unimac_front::bounds::parse_size`, so a string means the same here and there.
+//! `unimac_front::size::parse_size`, so a string means the same here and there.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
 
 /// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
-/// `1.5MiB`, up to `15EiB`): [`unimac_front::bounds::parse_size`], the rule of
+/// `1.5MiB`, up to `15EiB`): [`unimac_front::size::parse_size`], the rule of
 /// the command line too.
 pub fn parse_count(s: &str) -> Result<u64, String> {
-    unimac_front::bounds::parse_size(s).map_err(|e| e.to_string())
+    unimac_front::size::parse_size(s).map_err(|e| e.to_string())
 }
 
 /// A count argument (`what`, e.g. `max_bytes`): an `int` (0 to 2^64 - 1),

@@ -7,7 +7,8 @@
 //! through [`registry::NamedMac`]); a MAC chosen by name at run time
 //! ([`registry::NamedMac`]); the RustCrypto traits ([`rustcrypto`]); the
 //! command line's key files, manifests and streams ([`formats`], feature
-//! `std`); or a universal hash itself (each family's module).
+//! `std`); or a universal hash itself (through [`rustcrypto`]'s
+//! `universal_hash` types, or, for research, the feature `unstable`).
 //!
 //! ```
 //! # #[cfg(feature = "std")] {
@@ -30,9 +31,9 @@
 //! every input, each with a portable path and run-time-dispatched fast paths,
 //! and the Wegman–Carter MACs built on them with their proven forgery bounds.
 //!
-//! Every public name of the wire format (docs/WIRE.md) is reachable by name through
-//! [`registry`]; each family also has its own typed API in its module, and
-//! the RustCrypto traits ([`rustcrypto`]).
+//! Every MAC of the wire format (docs/WIRE.md) is reachable by name through
+//! [`registry`]; the recommended ones also have typed APIs ([`mac`],
+//! [`umac`], [`vmac`]), and the RustCrypto traits ([`rustcrypto`]).
 //!
 //! Long inputs can use several cores ([`threads::set_max_threads`]; none
 //! besides the caller's by default), and one message can be hashed in
@@ -209,14 +210,12 @@ mod imp {
     pub mod registry;
     #[path = "shoup/mod.rs"]
     pub mod shoup;
-    #[path = "size.rs"]
-    pub mod size;
     #[path = "square/mod.rs"]
     pub mod square;
     #[path = "tree.rs"]
     pub mod tree;
 }
-pub(crate) use imp::{group, hash127, macs, mmh, shoup, size, square, tree};
+pub(crate) use imp::{group, hash127, macs, mmh, shoup, square, tree};
 
 #[cfg(feature = "unstable")]
 pub mod unstable;

@@ -18,7 +18,7 @@
 //! with `std`, [`KeyFileExt`], [`BindingExt`], [`OneTimeKeyFileExt`] and
 //! [`SealErrorExt`]: `use unimac::unstable::*;` brings them into scope.
 
-pub use crate::imp::{bounds, group, hash127, mac, macs, mmh, modp, partial, registry, shoup, size, square, tree};
+pub use crate::imp::{bounds, group, hash127, mac, macs, mmh, modp, partial, registry, shoup, square, tree};
 /// The formats whole: each format's lower levels, the keys derived for
 /// each purpose (`derive`), the strength policy (`policy`), the front ends'
 /// shared messages (`messages`), one walk of a tree (`walk`), and the file

@@ -16,10 +16,6 @@ mod wc;
 mod tests;
 
 
-/// Sizes and counts as text (`1MiB`, `1.5MiB`, `2^32`, `1e6`): the one rule
-/// of the command line and the Python package, in [`crate::size`].
-pub use crate::size::parse_size;
-
 /// log2 of a non-negative real; `-inf` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
 pub struct Log2(pub f64);

@@ -2,8 +2,7 @@
 //! command line's `--max-bytes 1MiB --tags 2^20`, Python's
 //! `unimac.bound("hash127-aes", "1.5MiB")`): [`parse_size`].
 
-use crate::error::Error;
-use crate::prelude::*;
+use unimac::Error;
 
 /// The units [`parse_size`] knows, as an error message lists them.
 const UNITS: &str = "B; KiB, MiB, GiB, TiB, PiB, EiB (or K, M, G, T, P, E); KB, MB, GB, TB, PB, EB";
@@ -115,7 +114,6 @@ fn decimal(n: &str, mul: u128) -> Option<Result<u128, ()>> {
 #[cfg(test)]
 mod tests {
     use super::parse_size;
-    use crate::prelude::*;
 
     fn err(s: &str) -> String {
         parse_size(s).unwrap_err().to_string()
