@@ -3,7 +3,6 @@
 //! arithmetic and message authentication", "Other applications" in §1;
 //! `modp` of the wire format, docs/WIRE.md §7).
 
-use unimac_front::prelude::*;
 use std::io::{self, Write};
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! Cycles per byte of UMAC-64 and VMAC-64 (and their wider tags) at 64 B,
 //! 1 KiB, 16 KiB and 1 MiB, in the format of bench/peers-c/run.sh: one line
-//! `unimac NAME SIZE CPB` each. Also `wc-eval64` (`mac::shoup::WcShoup64`, a
+//! `unimac NAME SIZE CPB` each. Also `wc-eval64` (`unstable::mac::shoup::WcShoup64`, a
 //! fresh 16-byte counter nonce per message) and `hash127-aes`
 //! (`mac::Hash127Aes`, stateless) and `wc-eval128` (`mac::shoup::WcEval128`,
 //! a counter nonce), each keyed once, through their typed APIs

@@ -275,6 +275,7 @@ pub mod mac {
     //! ```
     //! use unimac::mac::Hash127Aes;
     //! use unimac::registry::NamedMac;
+    //! use unimac::Absorb;
     //!
     //! // Stateless: one 32-byte key r ‖ K, no nonce.
     //! let mac = Hash127Aes::new(&[7u8; 32]);
@@ -310,11 +311,12 @@ pub mod mac {
         //! | `shoup3-eval128` | `AES_K(n) ⊕ β·n ⊕ eval128(α, M)` | 3 (`h1(n) = β n`, `ε1 = 2^-128`) |
         //! | `shoup4-eval64`, `shoup4-division64` | `f(r) ⊕ g(s) ⊕ α r s ⊕ H(M)`, `r ‖ s` random | 4 (stateless) |
         //!
-        //! `wc-eval128` is typed here ([`WcEval128`]), as are `wc-eval64`,
-        //! `wc-division64` and `wc-gdivision64` ([`WcShoup64`]). The constructions
-        //! of Shoup's Theorems 3 and 4 are reached by name
-        //! ([`NamedMac`](crate::registry::NamedMac)); their typed engines
-        //! (`Shoup3Eval128`, `Shoup4`) are in `unimac::unstable::mac::shoup`.
+        //! `wc-eval128` is typed here ([`WcEval128`]). `wc-eval64`,
+        //! `wc-division64` and `wc-gdivision64`, whose hash is one of the raw
+        //! 64-bit hashes, and the constructions of Shoup's Theorems 3 and 4
+        //! are reached by name ([`NamedMac`](crate::registry::NamedMac));
+        //! their typed engines (`WcShoup64` over a `shoup::Kind`,
+        //! `Shoup3Eval128`, `Shoup4`) are in `unimac::unstable::mac::shoup`.
         //! `shoup4` keeps no state: it draws `r ‖ s` (8 + 8 bytes) from the
         //! operating system's random generator for every message and sends it with
         //! the tag (`r ‖ s ‖ tag`); by name the "nonce" of a `shoup4-` name is that
@@ -332,7 +334,7 @@ pub mod mac {
         //! assert!(mac.verify(None, b"attack at dusk", &sent).is_err());
         //! ```
 
-        pub use crate::imp::mac::shoup::{Eval128MacStream, WcEval128, WcShoup64, WcShoup64Stream};
+        pub use crate::imp::mac::shoup::{Eval128MacStream, WcEval128};
         pub(crate) use crate::imp::mac::shoup::*;
     }
 
@@ -372,7 +374,7 @@ pub mod modp {
     //! assert!(!p.check_identity(&[3], &[2], &[4], &[1], &[2]));
     //! ```
 
-    pub use crate::imp::modp::{ModpStream, SecretPrime, KEY_BYTES};
+    pub use crate::imp::modp::{false_accept_log2, identity_bits, ModpStream, SecretPrime, KEY_BYTES};
     pub(crate) use crate::imp::modp::*;
 }
 

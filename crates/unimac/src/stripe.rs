@@ -32,6 +32,7 @@
 //!
 //! ```
 //! use unimac::registry::NamedMac;
+//! use unimac::Absorb;
 //!
 //! let key = [9u8; 16];
 //! let m = NamedMac::new("umac128", &key).unwrap();

@@ -88,8 +88,8 @@ impl PlatformExt for Platform {
     }
 }
 
-/// [`crate::modp::SecretPrime`]'s and [`crate::modp::ModpStream`]'s methods
-/// for the front ends' identity check, benches and tests.
+/// [`crate::modp::SecretPrime`]'s methods for the front ends, benches and
+/// tests.
 pub trait ModpExt {
     /// The residue of `m` (big-endian) as a `u128`.
     fn reduce_u128(&self, m: &[u8]) -> u128;
@@ -99,9 +99,6 @@ pub trait ModpExt {
     fn backend_on(platform: Platform) -> &'static str;
     /// The kernel this key runs on.
     fn backend(&self) -> &'static str;
-    /// Whether `a·b + c ≡ d·e` modulo the secret prime (the identity
-    /// check; see `modp::false_accept_log2`).
-    fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool;
 }
 
 impl ModpExt for crate::modp::SecretPrime {
@@ -116,9 +113,6 @@ impl ModpExt for crate::modp::SecretPrime {
     }
     fn backend(&self) -> &'static str {
         Self::backend(self)
-    }
-    fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
-        Self::check_identity(self, a, b, c, d, e)
     }
 }
 

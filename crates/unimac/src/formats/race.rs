@@ -44,7 +44,7 @@
 //! # #[cfg(feature = "unstable")]
 //! # fn main() -> std::io::Result<()> {
 //! use std::io::Read;
-//! use unimac::formats::race::{ReadWindow, Verdict};
+//! use unimac::unstable::formats::race::{ReadWindow, Verdict};
 //! # let p = std::env::temp_dir().join(format!("unimac-race-doc-{}", std::process::id()));
 //! # std::fs::write(&p, b"attack at dawn").unwrap();
 //! let file = std::fs::File::open(&p)?;

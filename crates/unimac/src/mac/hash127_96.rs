@@ -14,11 +14,11 @@
 //! probability at most `(1 + 2^-31)^2/2^96 + (2L + 4)(1 + 2^-31)/2^128`.
 //!
 //! ```
-//! use unimac::mac::Hash127OneTime96;
+//! use unimac::unstable::mac::Hash127OneTime96;
 //!
 //! let key = [7u8; 48]; // r ‖ k ‖ u: from a random generator, used once
 //! let tag = Hash127OneTime96::new(&key).tag(b"attack at dawn");
-//! assert_eq!(tag.len(), 12);
+//! assert_eq!(tag.as_bytes().len(), 12);
 //! // The receiver holds its own copy of the key, also for one message.
 //! assert!(Hash127OneTime96::new(&key).verify(b"attack at dawn", &tag).is_ok());
 //! ```

@@ -25,8 +25,8 @@ fn xor_into<const N: usize>(h: [u8; N], pad: &[u8]) -> [u8; N] {
 /// tags as the names through [`crate::registry`], without the by-name layer.
 ///
 /// ```
-/// use unimac::mac::shoup::WcShoup64;
-/// use unimac::shoup::Kind;
+/// use unimac::unstable::mac::shoup::WcShoup64;
+/// use unimac::unstable::shoup::Kind;
 ///
 /// let mac = WcShoup64::new(Kind::Eval64, &[7u8; 24]);
 /// let nonce = 5u128.to_le_bytes();

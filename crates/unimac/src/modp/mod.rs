@@ -305,7 +305,7 @@ impl SecretPrime {
     /// false identity chosen without knowledge of `p`, true with probability
     /// at most `2^`[`false_accept_log2`]`(`[`identity_bits`]`(a, …, e))`
     /// over the key (module documentation).
-    pub(crate) fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
+    pub fn check_identity(&self, a: &[u8], b: &[u8], c: &[u8], d: &[u8], e: &[u8]) -> bool {
         let t = &self.t;
         let [a, b, c, d, e] = [a, b, c, d, e].map(|x| portable::reduce(t, x));
         let lhs = portable::mul_mod(t, a, a);
@@ -342,7 +342,7 @@ pub fn primes_in_range_log2() -> f64 {
 }
 
 /// log2 of the false-accept bound for a nonzero difference `|D| < 2^N`:
-/// `⌊(N − 1)/120⌋` over [`primes_in_range_log2`]; `-inf` (probability 0)
+/// `⌊(N − 1)/120⌋` over the number of primes in `[2^120, 2^128)` (about `2^121.52`); `-inf` (probability 0)
 /// when `N ≤ 120`.
 pub fn false_accept_log2(n_bits: u64) -> f64 {
     let j = n_bits.saturating_sub(1) / 120;

@@ -189,7 +189,7 @@ fn refuse_known_answer_only(e: &Entry) -> Result<(), Error> {
 /// [`open`] leave these names to.
 ///
 /// ```
-/// use unimac::{registry, Params};
+/// use unimac::unstable::registry::{self, Params};
 /// let p = Params { key: &[1u8; 32], nonce: None, len: None };
 /// assert!(registry::compute("mac-hash127", &p, b"m").is_err()); // one-time
 /// assert_eq!(registry::known_answer("mac-hash127", &p, b"m").unwrap().len(), 16);
@@ -208,7 +208,7 @@ pub fn known_answer(name: &str, p: &Params<'_>, msg: &[u8]) -> Result<Vec<u8>, E
 /// [`known_answer`].
 ///
 /// ```
-/// use unimac::{registry, Params};
+/// use unimac::unstable::registry::{self, Params};
 /// let p = Params { key: &[1u8; 32], nonce: None, len: None };
 /// let mut s = registry::known_answer_open("mac-hash127", &p).unwrap();
 /// s.update(b"m");
