@@ -258,7 +258,7 @@ pub enum SealError {
 impl SealError {
     /// One line naming the problem for the manifest `shown` checked with
     /// `key` (shown as `key_shown`).
-    pub fn message(&self, shown: &str, key: &KeyFile, key_shown: &str) -> String {
+    pub(crate) fn message(&self, shown: &str, key: &KeyFile, key_shown: &str) -> String {
         match self {
             SealError::NotManifest => format!("{shown}: not a manifest (no '{MAGIC} {VERSION} NAME FINGERPRINT' first line)"),
             SealError::Version1 => format!(
