@@ -30,59 +30,14 @@ pub use crate::kinds::Block;
 pub use crate::traits::{BlockFamily, BlockHash};
 use crate::traits::{Entry, Info, KeySpec, Keyed, Params, Stream};
 use crate::sync::{Arc, OnceLock};
-
-/// The first `n` bytes of `AES(s, 0) ‖ AES(s, 1) ‖ …`, the counter a 16-byte
-/// little-endian integer.
-pub fn keystream(s: &[u8; 16], n: usize) -> Vec<u8> {
-    keystream_range(s, 0, n)
-}
-
-/// Bytes `offset .. offset + n` of [`keystream`]`(s, ∞)`.
-pub fn keystream_range(s: &[u8; 16], offset: usize, n: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(n);
-    keystream_extend(s, offset, n, &mut out);
-    out
-}
-
-/// [`keystream`] into a buffer reserved with `try_reserve`: an allocation
-/// that cannot be made is an error, not an abort.
-pub(crate) fn try_keystream(s: &[u8; 16], n: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n)
-        .map_err(|_| Error::OutOfMemory(format!("keystream: cannot allocate {n} bytes")))?;
-    keystream_extend(s, 0, n, &mut out);
-    Ok(out)
-}
-
-/// Append bytes `offset .. offset + n` of the key stream to `out`.
-fn keystream_extend(s: &[u8; 16], offset: usize, n: usize, out: &mut Vec<u8>) {
-    let aes = Aes128::new(s.into());
-    let first = offset / 16;
-    let last = (offset + n).div_ceil(16);
-    // Counter blocks encrypted 32 at a time: the AES-NI backend pipelines a
-    // batch (~4x faster than one block after another).
-    let mut batch = [aes::Block::default(); 32];
-    let mut used = 0;
-    let mut i = first;
-    while i < last {
-        let m = (last - i).min(batch.len());
-        used = used.max(m);
-        for (j, b) in batch[..m].iter_mut().enumerate() {
-            *b = aes::Block::from(((i + j) as u128).to_le_bytes());
-        }
-        aes.encrypt_blocks(&mut batch[..m]);
-        for (j, block) in batch[..m].iter().enumerate() {
-            let c = i + j;
-            let lo = if c == first { offset % 16 } else { 0 };
-            let hi = (offset + n - c * 16).min(16);
-            out.extend_from_slice(&block[lo..hi]);
-        }
-        i += m;
-    }
-    for b in batch[..used].iter_mut() {
-        zeroize::Zeroize::zeroize(b.as_mut_slice());
-    }
-}
+// The key stream (`keystream`): tree/keystream.rs; the by-name rows: tree/catalog.rs.
+#[path = "tree/keystream.rs"]
+mod keystream;
+pub use keystream::{keystream, keystream_range};
+pub(crate) use keystream::try_keystream;
+#[path = "tree/catalog.rs"]
+mod catalog;
+pub(crate) use catalog::catalog;
 
 impl Block {
     /// For Square Hash: its element width `l` in bits and its variant.
@@ -797,107 +752,4 @@ impl Stream for Tree {
     fn absorb_stripe(&mut self, s: &crate::stripe::Stripe) -> Result<(), Error> {
         Tree::absorb_stripe(self, s)
     }
-}
-
-struct KeystreamStream {
-    seed: Zeroizing<[u8; 16]>,
-    len: usize,
-}
-
-impl Stream for KeystreamStream {
-    fn update(&mut self, _data: &[u8]) {}
-    fn finalize(self: Box<Self>) -> Result<Vec<u8>, Error> {
-        try_keystream(&self.seed, self.len)
-    }
-}
-
-impl Keyed for KeystreamStream {
-    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(KeystreamStream {
-            seed: self.seed.clone(),
-            len: self.len,
-        }))
-    }
-}
-
-/// `tree-F` under one key: every message is a fresh [`Tree`] sharing the
-/// level keys.
-impl Keyed for Arc<TreeKey> {
-    fn start_with_nonce(&self, _nonce: Option<&[u8]>) -> Result<Box<dyn Stream>, Error> {
-        Ok(Box::new(TreeKey::start(self)))
-    }
-    fn compute(&self, nonce: Option<&[u8]>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = Zeroizing::new([0u8; MAX_OUT]);
-        match self.hash_into(msg, &mut out[..]) {
-            Some(n) => Ok(out[..n].to_vec()),
-            None => {
-                let mut s = self.start_with_nonce(nonce)?;
-                s.update(msg);
-                s.finalize()
-            }
-        }
-    }
-    fn compute_into(
-        &self,
-        nonce: Option<&[u8]>,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<usize, Error> {
-        match self.hash_into(msg, out) {
-            Some(n) => Ok(n),
-            None => crate::traits::put(out, &Zeroizing::new(self.compute(nonce, msg)?)),
-        }
-    }
-}
-
-fn seed(key: &[u8]) -> [u8; 16] {
-    key.try_into().expect("registry checked the key length")
-}
-
-/// `keystream` and every `tree-F`.
-pub(crate) fn catalog() -> Vec<Entry> {
-    let mut v = vec![Entry::keyed(
-        Info {
-            name: "keystream".into(),
-            key: KeySpec::Fixed(16),
-            nonce: 0,
-            out: 0,
-            takes_len: true,
-            summary: "AES-128 counter-mode key stream (docs/WIRE.md §6); the message is ignored"
-                .into(),
-        },
-        |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-            let len = p.len.expect("registry checked --len");
-            if len as u64 > 1u64 << 32 {
-                return Err(Error::Invalid(format!(
-                    "keystream: --len {len} is more than 2^32 bytes"
-                )));
-            }
-            Ok(Box::new(KeystreamStream {
-                seed: Zeroizing::new(seed(p.key)),
-                len,
-            }))
-        },
-    )];
-    for b in Block::ALL {
-        let f = b.family();
-        let fam = f.clone();
-        v.push(Entry::keyed(
-            Info {
-                name: format!("tree-{}", f.name),
-                key: KeySpec::Fixed(16),
-                nonce: 0,
-                out: f.out,
-                takes_len: false,
-                summary: format!(
-                    "{} in tree mode over any message length, keys from the AES key stream",
-                    f.name
-                ),
-            },
-            move |p: &Params<'_>| -> Result<Box<dyn Keyed>, Error> {
-                Ok(Box::new(Arc::new(TreeKey::new(fam.clone(), &seed(p.key)))))
-            },
-        ));
-    }
-    v
 }

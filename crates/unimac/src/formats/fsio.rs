@@ -515,70 +515,9 @@ pub fn check_private(meta: &Metadata, what: &str, shown: &str) -> Result<(), Err
     Ok(())
 }
 
-/// Directory handles (unix): the stale-file cleaner and the dead-twin
-/// check look at and remove names relative to one open directory.
 #[cfg(unix)]
-mod handle {
-    use super::{own_id, process_alive, TEMP_MARK};
-    use rustix::fs::{openat, statat, unlinkat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
-    use std::io;
-    use std::os::fd::OwnedFd;
-    use std::path::Path;
-
-    /// The directory `dir`, opened to look at, create, link and remove
-    /// names in it.
-    pub(super) fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
-        Ok(openat(CWD, dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
-    }
-
-    /// Each name in `d` (`.` and `..` left out), with a handler.
-    fn each_name(d: &OwnedFd, f: &mut dyn FnMut(&str)) {
-        let Ok(mut list) = Dir::read_from(d) else { return };
-        while let Some(Ok(e)) = list.read() {
-            if let Ok(n) = e.file_name().to_str() {
-                if n != "." && n != ".." {
-                    f(n);
-                }
-            }
-        }
-    }
-
-    pub(super) fn remove_stale_in(d: &OwnedFd, pid_of: &dyn Fn(&str) -> Option<u32>) {
-        let me = rustix::process::geteuid().as_raw();
-        each_name(d, &mut |n| {
-            let Some(pid) = pid_of(n) else { return };
-            if pid == own_id() || process_alive(pid) {
-                return;
-            }
-            let Ok(st) = statat(d, n, AtFlags::SYMLINK_NOFOLLOW) else { return };
-            if FileType::from_raw_mode(st.st_mode as _) == FileType::RegularFile && st.st_uid == me {
-                let _ = unlinkat(d, n, AtFlags::empty());
-            }
-        });
-    }
-
-    pub(super) fn dead_twin_in(d: &OwnedFd, base: &str, dev: u64, ino: u64, remove: bool) -> bool {
-        let prefix = format!(".{base}{TEMP_MARK}");
-        let mut found = false;
-        each_name(d, &mut |n| {
-            if found || !n.starts_with(&prefix) {
-                return;
-            }
-            let Some(pid) = super::temp_pid(n) else { return };
-            if pid == own_id() || process_alive(pid) {
-                return;
-            }
-            let Ok(st) = statat(d, n, AtFlags::SYMLINK_NOFOLLOW) else { return };
-            // The widths of st_dev and st_ino differ between systems.
-            #[allow(clippy::unnecessary_cast)]
-            let same = st.st_dev as u64 == dev && st.st_ino as u64 == ino;
-            if same {
-                found = !remove || unlinkat(d, n, AtFlags::empty()).is_ok();
-            }
-        });
-        found
-    }
-}
+#[path = "fsio/handle.rs"]
+mod handle;
 
 /// A new temporary file `.BASE.unimac-tmp-PID-HEX` beside `path`, created
 /// exclusively (mode 0600 when `private`, else 0666 less the umask): its
@@ -751,98 +690,9 @@ fn place_new(tmp: &Path, path: &Path) -> io::Result<Done> {
     }
 }
 
-/// The anonymous way (Linux): the file is made with `O_TMPFILE` in the
-/// target's directory, so it has no name while it is written, and is
-/// linked into place whole (`linkat`, which never replaces a name); a
-/// process killed before that leaves nothing at all.
 #[cfg(target_os = "linux")]
-mod anon {
-    use super::{set_perm, temp_name, Done, Perm, Replace};
-    use rustix::fs::{fsync, linkat, openat, renameat, unlinkat, AtFlags, Mode, OFlags, CWD};
-    use rustix::io::Errno;
-    use std::ffi::OsStr;
-    use std::fs::File;
-    use std::io::{self, Write};
-    use std::os::fd::{AsRawFd, OwnedFd};
-    use std::path::Path;
-
-    /// An anonymous file open for writing in the directory `d`; `None`
-    /// where the file system has no `O_TMPFILE`.
-    pub(super) fn open_in(d: &OwnedFd, mode: u32, read: bool) -> io::Result<Option<File>> {
-        let rw = if read { OFlags::RDWR } else { OFlags::WRONLY };
-        match openat(d, ".", OFlags::TMPFILE | rw | OFlags::CLOEXEC, Mode::from_raw_mode(mode)) {
-            Ok(fd) => Ok(Some(File::from(fd))),
-            Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL) => Ok(None),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// Link the anonymous file `f` as `name` in `d` (`EEXIST` if taken):
-    /// by `AT_EMPTY_PATH` where allowed, else through `/proc/self/fd`.
-    fn link(f: &File, d: &OwnedFd, name: &OsStr) -> Result<(), Errno> {
-        match linkat(f, "", d, name, AtFlags::EMPTY_PATH) {
-            Err(Errno::NOENT | Errno::PERM | Errno::ACCESS | Errno::INVAL) => {}
-            r => return r,
-        }
-        let proc = format!("/proc/self/fd/{}", f.as_raw_fd());
-        linkat(CWD, proc.as_str(), d, name, AtFlags::SYMLINK_FOLLOW)
-    }
-
-    /// Link the written (and synced) anonymous file `f` as `name` in `d`,
-    /// never over an existing name; the directory synced after.
-    pub(super) fn place(f: &File, d: &OwnedFd, name: &OsStr) -> io::Result<Done> {
-        match link(f, d, name) {
-            Ok(()) => {}
-            Err(Errno::EXIST) => return Ok(Done::Exists),
-            Err(e) => return Err(e.into()),
-        }
-        fsync(d)?;
-        Ok(Done::Written)
-    }
-
-    pub(super) fn write(d: &OwnedFd, name: &OsStr, text: &[u8], replace: Replace, perm: Perm<'_>) -> io::Result<Done> {
-        let mode = if matches!(perm, Perm::Shared) { 0o666 } else { 0o600 };
-        let Some(mut f) = open_in(d, mode, false)? else {
-            return Ok(Done::Unsupported);
-        };
-        f.write_all(text)?;
-        set_perm(&f, perm)?;
-        f.sync_all()?;
-        match replace {
-            Replace::Never => match link(&f, d, name) {
-                Ok(()) => {}
-                Err(Errno::EXIST) => return Ok(Done::Exists),
-                // No /proc to link through: the named way.
-                Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => return Ok(Done::Unsupported),
-                Err(e) => return Err(e.into()),
-            },
-            Replace::Allowed => {
-                // No link replaces a name: a named temporary file for the
-                // moment between the link and the rename.
-                let base = name.to_string_lossy();
-                let mut tmp = temp_name(&base)?;
-                let mut tries = 0;
-                loop {
-                    match link(&f, d, OsStr::new(&tmp)) {
-                        Ok(()) => break,
-                        Err(Errno::EXIST) if tries < 16 => {
-                            tries += 1;
-                            tmp = temp_name(&base)?;
-                        }
-                        Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => return Ok(Done::Unsupported),
-                        Err(e) => return Err(e.into()),
-                    }
-                }
-                if let Err(e) = renameat(d, tmp.as_str(), d, name) {
-                    let _ = unlinkat(d, tmp.as_str(), AtFlags::empty());
-                    return Err(e.into());
-                }
-            }
-        }
-        fsync(d)?;
-        Ok(Done::Written)
-    }
-}
+#[path = "fsio/anon.rs"]
+mod anon;
 
 /// An anonymous temporary file, open for reading and writing, in `dir`:
 /// it never has a name where the system allows (`O_TMPFILE`, Linux);
