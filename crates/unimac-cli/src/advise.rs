@@ -557,3 +557,43 @@ fn table(measured: &[Measured], at: u64) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Ratio;
+
+    /// The interval of the median from order statistics: with 15 rounds
+    /// P(Binomial(15, 1/2) <= 3) = 576/32768 = 1.8% and P(<= 4) = 5.9%, so
+    /// the 4th smallest and the 4th largest (96.5% coverage); the rounds'
+    /// order does not matter.
+    #[test]
+    fn fifteen_rounds_give_the_fourth_from_each_end() {
+        let sorted: Vec<f64> = (1..=15).map(f64::from).collect();
+        let mut shuffled = sorted.clone();
+        shuffled.reverse();
+        shuffled.swap(2, 9);
+        for v in [sorted, shuffled] {
+            let r = Ratio::of(v);
+            assert_eq!((r.low, r.median, r.high), (4.0, 8.0, 12.0));
+        }
+    }
+
+    /// With 5 rounds even the extremes cover less than 95% (P(<= 0) =
+    /// 1/32 = 3.1%): the interval is the whole range, never narrower.
+    #[test]
+    fn few_rounds_give_the_whole_range() {
+        let r = Ratio::of(vec![2.5, 2.0, 3.0, 2.2, 2.8]);
+        assert_eq!((r.low, r.median, r.high), (2.0, 2.5, 3.0));
+    }
+
+    /// One round far off moves neither end of the interval past the next
+    /// order statistic: a pause of the machine in one round cannot carry
+    /// the advice across the bar.
+    #[test]
+    fn one_outlier_round_does_not_move_the_interval_past_its_neighbours() {
+        let mut v = vec![2.7; 14];
+        v.push(0.5);
+        let r = Ratio::of(v);
+        assert_eq!((r.low, r.median, r.high), (2.7, 2.7, 2.7));
+    }
+}
