@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use unimac_front::formats::policy::CallerNonceWords;
 use unimac_front::registry::{self, Params};
 
 use crate::fail::Fail;
@@ -126,11 +127,9 @@ pub(crate) fn compute(
 ) -> Result<(), Fail> {
     let name = names::resolve_spec(name)?;
     refuse_for_name(&name, key, known_answer)?;
-    let row = unimac_front::macs::MACS.iter().find(|d| d.catalog_name == name);
-    if nonce.is_some() && row.is_some_and(|d| d.takes_nonce()) && !caller_manages_nonces {
-        return Err(Fail(
-            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it ('unimac tag --counter' hands out nonces that never repeat)".into(),
-        ));
+    if let Some(row) = unimac_front::macs::MACS.iter().find(|d| d.catalog_name == name) {
+        let words = CallerNonceWords { counter: "'unimac tag --counter FILE'", ..crate::tag::CALLER_NONCE };
+        unimac_front::formats::policy::caller_nonce(row, nonce.is_some(), caller_manages_nonces, &words)?;
     }
     let key_source = key;
     let key = compute_key(&name, key, file)?;

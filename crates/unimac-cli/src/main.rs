@@ -203,16 +203,14 @@ fn keygen_command(name: Option<&str>, output: Option<&Path>, counter: Option<&Pa
 }
 
 /// Where `tag`'s nonces come from: at most one of `--counter`, `--nonce`
-/// (only with `--caller-manages-nonces`) and `--random-nonce`.
+/// (taken only with `--caller-manages-nonces` once the key's MAC is known:
+/// the library's `policy::caller_nonce`) and `--random-nonce`.
 fn tag_nonces<'a>(counter: Option<&'a Path>, nonce: Option<&'a str>, random: bool, caller_manages: bool) -> Result<tag::NonceSource<'a>, Fail> {
     let given = counter.is_some() as u8 + nonce.is_some() as u8 + random as u8;
     match (counter, nonce, random) {
         _ if given > 1 => Err(Fail("give one of --counter, --nonce and --random-nonce, not both".into())),
         (Some(c), _, _) => Ok(tag::NonceSource::Counter(c)),
-        (None, Some(_), _) if !caller_manages => Err(Fail(
-            "--nonce needs --caller-manages-nonces: unimac cannot tell whether this key's counter or an earlier run used it (use --counter, or --random-nonce)".into(),
-        )),
-        (None, Some(n), _) => Ok(tag::NonceSource::Fixed(n)),
+        (None, Some(n), _) => Ok(tag::NonceSource::Fixed(n, caller_manages)),
         (None, None, true) => Ok(tag::NonceSource::Random),
         (None, None, false) => Ok(tag::NonceSource::None),
     }

@@ -55,8 +55,9 @@ pub enum NonceSource<'a> {
     None,
     /// A counter file.
     Counter(&'a Path),
-    /// One nonce, hex.
-    Fixed(&'a str),
+    /// One nonce, hex, and whether the caller opted in
+    /// (`--caller-manages-nonces`) to keeping it from ever repeating.
+    Fixed(&'a str, bool),
     /// 128 random bits per message from the OS generator (Bernstein,
     /// "Floating-point arithmetic and message authentication" §9, "Random
     /// numbers instead of counters").
@@ -224,6 +225,11 @@ fn without_own_output(items: Vec<Item>, sizes: Vec<Option<u64>>, known: Vec<Opti
     (items, sizes, known)
 }
 
+/// How the command line names a caller's nonce, its opt-in and the nonces
+/// that never repeat in the library's refusal (`policy::caller_nonce`).
+pub(crate) const CALLER_NONCE: unimac_front::formats::policy::CallerNonceWords<'static> =
+    unimac_front::formats::policy::CallerNonceWords { nonce: "--nonce", opt_in: "--caller-manages-nonces", counter: "--counter FILE" };
+
 /// The one nonce of `tag --nonce HEX` (`None` for any other source), once
 /// the source is found to fit the MAC: none for a MAC without nonces (or
 /// one that draws its own pair), one for a MAC with them, a fixed nonce of
@@ -243,17 +249,15 @@ fn fixed_nonce(name: &str, desc: &unimac_front::macs::MacDesc, m: &NamedMac, non
         (_, NonceSource::None) => Err(Fail(format!(
             "{name} needs a nonce: give --counter FILE, --random-nonce, or --nonce HEX"
         ))),
-        (_, NonceSource::Fixed(h)) => {
+        (_, NonceSource::Fixed(h, opted_in)) => {
+            unimac_front::formats::policy::caller_nonce(desc, true, opted_in, &CALLER_NONCE)?;
             let n = hex::decode(h.trim()).map_err(|e| Fail(format!("--nonce is not valid hex: {e}")))?;
-            let sizes = m.nonce_sizes();
-            if !sizes.contains(&n.len()) {
-                let want = if sizes.start() == sizes.end() {
-                    format!("{nl} bytes ({} hex digits)", 2 * nl)
-                } else {
-                    format!("{} to {} bytes", sizes.start(), sizes.end())
-                };
-                return Err(Fail(format!("{name}: nonce must be {want}, got {}", n.len())));
-            }
+            // The library's rule and message for the nonce's length (and
+            // VMAC's top bit), with the digits --nonce takes.
+            desc.check_nonce(Some(&n)).map_err(|e| match e {
+                unimac::Error::NonceLength { expected, .. } => Fail(format!("{e} (--nonce takes {} hex digits)", 2 * expected)),
+                e => Fail(e.to_string()),
+            })?;
             if files > 1 {
                 return Err(Fail("--nonce with more than one file would use the nonce twice; use --counter".into()));
             }

@@ -772,7 +772,8 @@ fn tag_errors_write_nothing() {
             "--caller-manages-nonces",
             &f,
         ]),
-        "nonce must be 16 bytes",
+        // The library's message, and the digits --nonce takes.
+        "hash127-aes-nonce: nonce must be 16 bytes, got 2 (--nonce takes 32 hex digits)",
     );
     assert_error(
         &run(&[

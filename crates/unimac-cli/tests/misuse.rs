@@ -191,6 +191,10 @@ impl Counted {
     }
 }
 
+/// The library's one refusal of a caller's nonce without the opt-in
+/// (`policy::caller_nonce`), as the command line spells it.
+const OPT_IN: &str = "wc-eval128: --nonce needs --caller-manages-nonces: the caller keeps its nonces from ever repeating under this key";
+
 #[test]
 fn caller_nonces_need_the_opt_in() {
     let c = Counted::new("optin");
@@ -200,7 +204,7 @@ fn caller_nonces_need_the_opt_in() {
     refused(
         &run(&["tag", "wc-eval128", "--key-file", &c.key, "--nonce", &n, &c.msg]),
         2,
-        &["--nonce needs --caller-manages-nonces"],
+        &[&format!("{OPT_IN} (unimac cannot know whether one was used before; --counter FILE gives nonces that never repeat)")],
     );
     refused(
         &run(&["tag", "wc-eval128", "--key-file", &c.key, "--counter", &c.ctr, "--nonce", &n, &c.msg]),
@@ -211,7 +215,7 @@ fn caller_nonces_need_the_opt_in() {
     refused(
         &run(&["compute", "wc-eval128", "--key-file", &c.key, "--nonce", &n, &c.msg]),
         2,
-        &["--nonce needs --caller-manages-nonces"],
+        &[&format!("{OPT_IN} (unimac cannot know whether one was used before; 'unimac tag --counter FILE' gives nonces that never repeat)")],
     );
     assert_eq!(fs::read(&c.ctr).unwrap(), before, "the counter is untouched");
     // shoup4 draws r || s itself: no caller nonce, even with the opt-in.
@@ -219,7 +223,7 @@ fn caller_nonces_need_the_opt_in() {
     refused(
         &run(&["tag", "shoup4-eval64", "--key-file", &k4, "--allow-weak", "--nonce", &n, &c.msg]),
         2,
-        &["--caller-manages-nonces"],
+        &["shoup4-eval64 is stateless: r || s is drawn at random for every message"],
     );
     refused(
         &run(&[

@@ -13,7 +13,7 @@ use unimac::Error;
 
 use crate::buffer::{self, data, with_data};
 use crate::files::{feed_file, FileError};
-use crate::nonces::{caller_nonce, caller_nonce_of};
+use crate::nonces::{caller_nonce, caller_nonce_of, COUNTER_NEXT};
 use crate::{bytes_of, err, names, value_err};
 
 /// A MAC under one key, its key set-up (tables of powers, AES schedules)
@@ -76,8 +76,7 @@ impl PyMac {
         nonce: Option<&Bound<'py, PyAny>>,
         caller_manages_nonces: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let given = nonce.is_some_and(|n| !n.is_none()) && self.mac.desc().takes_nonce();
-        caller_nonce(&self.name, "Mac.tag", given, caller_manages_nonces)?;
+        caller_nonce(self.mac.desc(), "Mac.tag", nonce, caller_manages_nonces, COUNTER_NEXT)?;
         let n = match nonce {
             Some(n) => Some(buffer::data(n, "nonce")?),
             None => None,
@@ -129,8 +128,7 @@ impl PyMac {
         nonce: Option<&Bound<'py, PyAny>>,
         caller_manages_nonces: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let given = nonce.is_some_and(|n| !n.is_none()) && self.mac.desc().takes_nonce();
-        caller_nonce(&self.name, "Mac.tag_file", given, caller_manages_nonces)?;
+        caller_nonce(self.mac.desc(), "Mac.tag_file", nonce, caller_manages_nonces, COUNTER_NEXT)?;
         let n = bytes_of(nonce, "nonce")?;
         // The nonce is checked (with the library's messages) before the
         // file is read.
@@ -190,8 +188,7 @@ fn tag<'py>(
     caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let m = PyMac::py_new(name, key)?;
-    let given = nonce.is_some_and(|n| !n.is_none()) && m.mac.desc().takes_nonce();
-    caller_nonce(&m.name, "tag", given, caller_manages_nonces)?;
+    caller_nonce(m.mac.desc(), "tag", nonce, caller_manages_nonces, COUNTER_NEXT)?;
     m.tag(py, data, nonce, caller_manages_nonces)
 }
 

@@ -6,35 +6,62 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use unimac_front::formats::policy::{self, CallerNonceWords};
+use unimac_front::macs::MacDesc;
 use unimac_front::registry::Entry;
 
 use crate::buffer::data;
 
 /// A caller's nonce at a door that makes a tag (`door`, as the caller wrote
 /// it: "Mac.tag", "new", …) is taken only with `caller_manages_nonces=True`,
-/// as the command line's `--nonce` needs `--caller-manages-nonces` and
-/// `unimac.dask` the same keyword: unimac cannot know whether the nonce was
-/// used before under this key. (The opt-in without a nonce changes
+/// as the command line's `--nonce` needs `--caller-manages-nonces`: the
+/// library's rule and message (`policy::caller_nonce`), in Python's words
+/// (`counter`: where nonces that never repeat come from at this door). Only
+/// a MAC that takes a nonce from its caller (not `shoup4-*`, which draws
+/// its pair, nor a stateless MAC) asks. (The opt-in without a nonce changes
 /// nothing: code that passes `nonce=None` for the MACs without one may
 /// keep the keyword.) Checking a tag (`verify`) takes the nonce it was made
 /// with and needs no opt-in.
-pub(crate) fn caller_nonce(name: &str, door: &str, given: bool, caller_manages_nonces: bool) -> PyResult<()> {
-    if given && !caller_manages_nonces {
-        return Err(PyValueError::new_err(format!(
-            "{name}: {door}(nonce=...) takes a nonce the caller keeps from ever repeating under this key: pass caller_manages_nonces=True (unimac cannot know whether it was used before; unimac.Counter(...).next() gives nonces that never repeat)"
-        )));
-    }
-    Ok(())
+pub(crate) fn caller_nonce(d: &MacDesc, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool, counter: &str) -> PyResult<()> {
+    let given = nonce.is_some_and(|n| !n.is_none());
+    let nonce = format!("{door}(nonce=...)");
+    let words = CallerNonceWords { nonce: &nonce, opt_in: "caller_manages_nonces=True", counter };
+    policy::caller_nonce(d, given, caller_manages_nonces, &words).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Where a door that tags one message points for nonces that never repeat.
+pub(crate) const COUNTER_NEXT: &str = "unimac.Counter(...).next()";
+
 /// [`caller_nonce`] at a door of the catalogue's entry `e` (its name
-/// resolved by the door): only a MAC that takes a nonce from its caller
-/// (not `shoup4-*`, which draws its pair, nor a hash) asks for the opt-in.
+/// resolved by the door): a hash takes no opt-in.
 pub(crate) fn caller_nonce_of(e: &Entry, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
-    match e.mac().filter(|d| d.takes_nonce()) {
-        Some(d) => caller_nonce(d.name, door, nonce.is_some_and(|n| !n.is_none()), caller_manages_nonces),
+    match e.mac() {
+        Some(d) => caller_nonce(d, door, nonce, caller_manages_nonces, COUNTER_NEXT),
         None => Ok(()),
     }
+}
+
+/// The caller's nonce of a `unimac.dask` door (`door`) for the MAC `mac`
+/// (a name; one not known is left to the door): [`caller_nonce`], with
+/// `counter=` as the source of nonces that never repeat.
+#[pyfunction]
+#[pyo3(name = "_caller_nonce")]
+fn caller_nonce_py(mac: &str, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
+    match crate::names::resolve_any(mac).ok().and_then(|e| e.mac()) {
+        Some(d) => caller_nonce(d, door, nonce, caller_manages_nonces, "counter=unimac.Counter(...)"),
+        None => Ok(()),
+    }
+}
+
+/// A nonce's length (and VMAC's top bit) for the MAC `mac` (a name or a
+/// ``_MacRow``), by the library's rule, with its message (``ValueError``):
+/// for `unimac.dask`, which checks a nonce before any hashing.
+#[pyfunction]
+#[pyo3(name = "_check_nonce")]
+fn check_nonce_py(mac: &Bound<'_, PyAny>, nonce: &Bound<'_, PyAny>) -> PyResult<()> {
+    let d = crate::catalog::row_of(mac)?;
+    let n = data(nonce, "nonce")?;
+    d.check_nonce(Some(n.as_slice())).map_err(crate::err)
 }
 
 /// The nonce as the MAC's cipher sees it (UMAC's ``02`` and ``0200`` are
@@ -55,5 +82,7 @@ fn canonical_nonce<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_nonce, m)?)?;
+    m.add_function(wrap_pyfunction!(caller_nonce_py, m)?)?;
+    m.add_function(wrap_pyfunction!(check_nonce_py, m)?)?;
     Ok(())
 }

@@ -79,8 +79,22 @@ def test_tag_large_takes_a_nonce_only_when_the_caller_manages_nonces(client, fil
     --caller-manages-nonces."""
     key = unimac.keygen("wc-mmh32x4")
     n = os.urandom(16)
-    with pytest.raises(ValueError, match="caller_manages_nonces=True"):
+    with pytest.raises(ValueError) as e:
         ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=n, client=client)
+    # The library's one text (as every door of unimac that tags, and the
+    # CLI's --nonce), with counter= as this door's source of nonces.
+    assert str(e.value) == (
+        "wc-mmh32x4: tag_large(nonce=...) needs caller_manages_nonces=True: the caller keeps its nonces from "
+        "ever repeating under this key (unimac cannot know whether one was used before; "
+        "counter=unimac.Counter(...) gives nonces that never repeat)"
+    )
+    # A nonce's length: the library's rule and message, before any hashing.
+    for bad in (n[:15], n + b"x"):
+        with pytest.raises(ValueError) as e:
+            ud.tag_large("big.bin", "wc-mmh32x4", key, nonce=bad, caller_manages_nonces=True, client=client)
+        assert str(e.value) == f"wc-mmh32x4: nonce must be 16 bytes, got {len(bad)}"
+        with pytest.raises(ValueError, match=f"^wc-mmh32x4: nonce must be 16 bytes, got {len(bad)}$"):
+            ud.verify_large("big.bin", "wc-mmh32x4", key, bytes(16), nonce=bad, client=client)
     with pytest.raises(ValueError, match="goes with nonce="):
         ud.tag_large("big.bin", "wc-mmh32x4", key, caller_manages_nonces=True, client=client)
     with warnings.catch_warnings():

@@ -297,9 +297,8 @@ def _check_nonce(n: _Name, name: str, nonce) -> Optional[bytes]:
     if nonce is None:
         raise ValueError(f"{name}: a nonce is required")
     nonce = bytes(nonce)
-    lo, hi = n.nonce_sizes
-    if not lo <= len(nonce) <= hi:
-        raise ValueError(f"{name}: nonce must be {n.nonce_size} bytes, got {len(nonce)}")
+    # The library's rule for its length, with its message.
+    _unimac._check_nonce(name, nonce)
     return nonce
 
 
@@ -672,13 +671,11 @@ def tag_large(
     >>> unimac.dask.tag_large("big.bin", "wc-mmh32x4", key, nonce=bytes(16), client=client)
     Traceback (most recent call last):
     ...
-    ValueError: wc-mmh32x4: tag_large(nonce=...) takes a nonce the caller keeps from repeating: pass counter=unimac.Counter(...), or caller_manages_nonces=True
+    ValueError: wc-mmh32x4: tag_large(nonce=...) needs caller_manages_nonces=True: the caller keeps its nonces from ever repeating under this key (unimac cannot know whether one was used before; counter=unimac.Counter(...) gives nonces that never repeat)
     """
-    if nonce is not None and not caller_manages_nonces:
-        raise ValueError(
-            f"{name}: tag_large(nonce=...) takes a nonce the caller keeps from repeating: "
-            "pass counter=unimac.Counter(...), or caller_manages_nonces=True"
-        )
+    # The library's rule and message (as the CLI's --nonce and every door of
+    # unimac that tags).
+    _unimac._caller_nonce(name, "tag_large", nonce, caller_manages_nonces)
     if caller_manages_nonces and nonce is None:
         raise ValueError(f"{name}: caller_manages_nonces=True goes with nonce=")
     urlpath = _url(urlpath)

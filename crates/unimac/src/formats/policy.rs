@@ -1,6 +1,7 @@
 //! The strength policy: when a MAC is weak for the use `tag` and `seal`
 //! make of it, and the front ends ask for an explicit `--allow-weak`
-//! (`allow_weak=True` in Python).
+//! (`allow_weak=True` in Python). And the caller's nonce: taken only with
+//! the caller's word that it never repeats ([`caller_nonce`]).
 //!
 //! The use: 2^32 tags under one key (fewer if that would be more than 2^52
 //! bytes, 4 PiB, in all; one for a one-message MAC) and 2^32 forgery
@@ -12,6 +13,7 @@ use crate::prelude::*;
 
 use crate::bounds::{self, Attack};
 use crate::error::Error;
+use crate::macs::MacDesc;
 
 /// What is called weak: a forgery bound above 2^-32 for the use.
 pub const WEAK_LOG2: f64 = -32.0;
@@ -53,6 +55,36 @@ pub fn check_stream(key: &super::keyfile::KeyFile, chunk: usize, allow_weak: boo
     }
 }
 
+/// How a front end names, in [`caller_nonce`]'s refusal, the door a
+/// caller's nonce came in by, the opt-in and a source of nonces that never
+/// repeat.
+#[derive(Clone, Copy, Debug)]
+pub struct CallerNonceWords<'a> {
+    /// The nonce as given (`--nonce`; Python's `Mac.tag(nonce=...)`).
+    pub nonce: &'a str,
+    /// The opt-in (`--caller-manages-nonces`; `caller_manages_nonces=True`).
+    pub opt_in: &'a str,
+    /// Nonces that never repeat (`--counter FILE`; `unimac.Counter(...).next()`).
+    pub counter: &'a str,
+}
+
+/// A nonce the caller chose (`given`) for a tag under `desc`: taken only
+/// with the opt-in (`opted_in`), the caller's word that it keeps its
+/// nonces from ever repeating under this key, since unimac cannot know
+/// whether one was used before and a nonce used twice gives the tags away.
+/// Only a MAC that takes its nonce from the caller asks: a stateless MAC
+/// refuses any nonce, and `shoup4-*` a pair, by their own rules
+/// ([`MacDesc::check_nonce`]); checking a tag needs no opt-in.
+pub fn caller_nonce(desc: &MacDesc, given: bool, opted_in: bool, w: &CallerNonceWords<'_>) -> Result<(), Error> {
+    if given && !opted_in && desc.takes_nonce() {
+        return Err(Error::Invalid(format!(
+            "{}: {} needs {}: the caller keeps its nonces from ever repeating under this key (unimac cannot know whether one was used before; {} gives nonces that never repeat)",
+            desc.name, w.nonce, w.opt_in, w.counter
+        )));
+    }
+    Ok(())
+}
+
 /// Refuse `name` if it is weak for the use with the given input sizes
 /// (`None`: not a regular file, counted as [`UNKNOWN_SIZE`]); the error
 /// says why and what to do.
@@ -86,5 +118,26 @@ mod tests {
         assert!(check_stream(&key("hash127-aes"), 1 << 18, false).is_ok());
         // A one-time MAC's key: the stream refuses it, not the policy.
         assert!(check_stream(&key("hash127"), 1 << 18, false).is_ok());
+    }
+
+    #[test]
+    fn a_callers_nonce_needs_the_opt_in_in_each_spelling() {
+        const CLI: CallerNonceWords = CallerNonceWords { nonce: "--nonce", opt_in: "--caller-manages-nonces", counter: "--counter FILE" };
+        let py = CallerNonceWords { nonce: "Mac.tag(nonce=...)", opt_in: "caller_manages_nonces=True", counter: "unimac.Counter(...).next()" };
+        let d = |n| crate::macs::find(n).unwrap();
+        assert_eq!(
+            caller_nonce(d("wc-eval128"), true, false, &CLI).unwrap_err().to_string(),
+            "wc-eval128: --nonce needs --caller-manages-nonces: the caller keeps its nonces from ever repeating under this key (unimac cannot know whether one was used before; --counter FILE gives nonces that never repeat)"
+        );
+        assert_eq!(
+            caller_nonce(d("vmac64"), true, false, &py).unwrap_err().to_string(),
+            "vmac64: Mac.tag(nonce=...) needs caller_manages_nonces=True: the caller keeps its nonces from ever repeating under this key (unimac cannot know whether one was used before; unimac.Counter(...).next() gives nonces that never repeat)"
+        );
+        // With the opt-in, or without a nonce, nothing is refused.
+        assert!(caller_nonce(d("wc-eval128"), true, true, &CLI).is_ok());
+        assert!(caller_nonce(d("wc-eval128"), false, false, &CLI).is_ok());
+        // A MAC that takes no nonce from its caller leaves it to its own rule.
+        assert!(caller_nonce(d("hash127-aes"), true, false, &CLI).is_ok());
+        assert!(caller_nonce(d("shoup4-eval64"), true, false, &CLI).is_ok());
     }
 }
