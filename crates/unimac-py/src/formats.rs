@@ -363,8 +363,18 @@ fn msg_malformed_count(n: usize) -> String {
     unimac_front::messages::malformed_count(n)
 }
 
+/// Why a manifest is never sealed (`sealing`) or checked under a one-time
+/// MAC's key (the MAC `name`): for a `OneTimeKey` given to `seal` or
+/// `verify_manifest` (the library's one text).
+#[pyfunction]
+#[pyo3(name = "_msg_one_time_manifest")]
+fn msg_one_time_manifest(name: &str, sealing: bool) -> String {
+    manifest::one_time_refused(name, sealing).to_string()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(msg_malformed_line, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_one_time_manifest, m)?)?;
     m.add_function(wrap_pyfunction!(msg_malformed_count, m)?)?;
     m.add("_SHOWN_MALFORMED", unimac_front::messages::SHOWN_MALFORMED)?;
     m.add_function(wrap_pyfunction!(load_key, m)?)?;

@@ -179,6 +179,15 @@ def test_wrong_key_and_refusals(tree):
         unimac.seal(["d/a"], ("hash127", once))
     with pytest.raises(ValueError, match="one-time MAC"):
         unimac.verify_manifest(m, ("hash127", once))
+    # A OneTimeKey object: the library's texts, as for its name and key.
+    ot = unimac.OneTimeKey("hash127", once)
+    for call, given in ((lambda k: unimac.seal(["d/a"], k), True), (lambda k: unimac.verify_manifest(m, k), False)):
+        with pytest.raises(ValueError) as by_object:
+            call(ot)
+        with pytest.raises(ValueError) as by_pair:
+            call(("hash127", once))
+        assert str(by_object.value) == str(by_pair.value), given
+    assert str(by_object.value) == "hash127 is a one-time MAC: no manifest is sealed with it"
     key = keyed("wc-eval128", counter=True)
     with pytest.raises(ValueError, match="needs nonces"):
         unimac.seal(["d/a"], ("wc-eval128", key))

@@ -38,13 +38,15 @@ from ._files import KeyFile
 __all__ = ["ManifestFile", "ManifestResult", "ManifestStatus", "seal", "verify_manifest"]
 
 
-def _key_args(key) -> Tuple[Optional[str], Optional[str], Optional[bytes]]:
+def _key_args(key, sealing: bool) -> Tuple[Optional[str], Optional[str], Optional[bytes]]:
     """``(key_path, name, key)`` for the library: a key file's path, or a
-    ``(name, key)`` pair (a :class:`KeyFile` is one)."""
+    ``(name, key)`` pair (a :class:`KeyFile` is one). A :class:`OneTimeKey`
+    is refused with the library's text for a seal (``sealing``) or a
+    check."""
     if isinstance(key, tuple):
         return None, key[0], bytes(key[1])
     if isinstance(key, _unimac.OneTimeKey):
-        raise ValueError(f"{key.name} is a one-time MAC: no manifest is sealed with it")
+        raise ValueError(_unimac._msg_one_time_manifest(key.name, sealing))
     return os.fspath(key), None, None
 
 
@@ -89,7 +91,7 @@ def seal(
     >>> unimac.verify_manifest(m, key).ok
     True
     """
-    key_path, key_name, key_bytes = _key_args(key)
+    key_path, key_name, key_bytes = _key_args(key, True)
     if isinstance(paths_or_dir, (str, bytes, os.PathLike)):
         given = [paths_or_dir]
     else:
@@ -228,7 +230,7 @@ def verify_manifest(
     >>> unimac.verify_manifest(m.replace(b"a.txt", b"b.txt", 1), key).seal_ok
     False
     """
-    key_path, key_name, key_bytes = _key_args(key)
+    key_path, key_name, key_bytes = _key_args(key, False)
     path = None
     text: Optional[bytes] = None
     if isinstance(manifest, (str, os.PathLike)):

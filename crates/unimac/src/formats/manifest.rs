@@ -223,10 +223,7 @@ fn sealing_desc(key: &KeyFile) -> Result<&'static MacDesc, Error> {
         return Err(Error::Invalid("a modp key is a secret prime, not a MAC key: it seals nothing".into()));
     };
     if desc.one_time {
-        return Err(Error::Invalid(format!(
-            "{} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes",
-            desc.name
-        )));
+        return Err(one_time_refused(desc.name, true));
     }
     Ok(desc)
 }
@@ -565,7 +562,7 @@ pub use place::{name_under, place_absolute, place_dir, place_for};
 // manifest/choices.rs.
 #[path = "manifest/choices.rs"]
 mod choices;
-pub use choices::{checking, refuse_stdin, sealing, NonceWords};
+pub use choices::{checking, one_time_refused, refuse_stdin, sealing, NonceWords};
 
 // Checking files against a manifest (`check_files`, `check_files_at`):
 // manifest/check.rs.

@@ -81,9 +81,23 @@ pub fn checking(key: &KeyFile) -> Result<&'static MacDesc, Error> {
         return Err(Error::Invalid("a modp key is a secret prime, not a MAC key".into()));
     };
     if desc.one_time {
-        return Err(Error::Invalid(format!("{} is a one-time MAC: no manifest is sealed with it", desc.name)));
+        return Err(one_time_refused(desc.name, false));
     }
     Ok(desc)
+}
+
+/// A one-time MAC's key (the MAC `name`) refused by a manifest: by a seal
+/// (`sealing`: a manifest needs a tag per file and one for its seal) or by
+/// a check (no manifest is sealed with it). The one text for a key given
+/// as a front end's one-time key object (Python's `OneTimeKey`) too.
+pub fn one_time_refused(name: &str, sealing: bool) -> Error {
+    Error::Invalid(if sealing {
+        format!(
+            "{name} is a one-time MAC (one message per key), but a manifest needs a tag per file and one for its seal; seal with a reusable MAC such as hash127-aes"
+        )
+    } else {
+        format!("{name} is a one-time MAC: no manifest is sealed with it")
+    })
 }
 
 #[cfg(test)]
@@ -135,5 +149,8 @@ mod tests {
     fn checking_refuses_the_keys_that_seal_nothing() {
         assert_eq!(checking(&key("hash127-aes")).ok().map(|d| d.name), Some("hash127-aes"));
         assert_eq!(checking(&key("hash127")).unwrap_err().to_string(), "hash127 is a one-time MAC: no manifest is sealed with it");
+        // The same texts for a one-time key known by its name only.
+        assert_eq!(one_time_refused("hash127", false), checking(&key("hash127")).unwrap_err());
+        assert_eq!(one_time_refused("hash127-96", true), sealing(&key("hash127-96"), None, false, &["f"], &CLI).unwrap_err());
     }
 }
