@@ -81,12 +81,7 @@ pub fn reserve(path: &Path, count: u128, binding: &counter::Binding) -> Result<u
 /// The nonce of the counter value `c` for the MAC `d`: 16 bytes in the
 /// row's byte order (`MacDesc::counter_nonce`); VMAC refuses `c ≥ 2^127`.
 pub(crate) fn counter_nonce(d: &unimac_front::macs::MacDesc, c: u128) -> Result<Vec<u8>, Fail> {
-    d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| {
-        Fail(format!(
-            "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key",
-            d.name
-        ))
-    })
+    d.counter_nonce(c).map(|n| n.to_vec()).ok_or_else(|| Fail(unimac_front::formats::messages::counter_past_nonces(d.name, c)))
 }
 
 /// A modp key file given to `tag` or `verify`.

@@ -21,9 +21,7 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
     };
     let name = kind.name();
     if counter.is_some() && !row.is_some_and(|d| d.takes_nonce()) {
-        return Err(Fail(format!(
-            "{name} takes no nonce; --counter is for nonce MACs"
-        )));
+        return Err(Fail(unimac_front::messages::counter_without_nonces(name, "--counter")));
     }
     if let (Some(o), Some(c)) = (out, counter) {
         if o == c {

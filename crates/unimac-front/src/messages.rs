@@ -15,6 +15,12 @@ pub fn held_message(msg: &str, held: bool) -> String {
     format!("{base}; nothing was released (--hold)")
 }
 
+/// A counter asked for with a key of the MAC `name`, which takes no nonce
+/// (`counter`: the command line's `--counter`, Python's `a counter`).
+pub fn counter_without_nonces(name: &str, counter: &str) -> String {
+    format!("{name} takes no nonce; {counter} is for nonce MACs")
+}
+
 /// Improperly formatted lines of a check file named one by one before
 /// they are only counted (unless every one is asked for: `verify -w`).
 pub const SHOWN_MALFORMED: usize = 3;
@@ -51,6 +57,12 @@ pub fn changed_while_reading(name: &str, why: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_without_nonces_in_each_spelling() {
+        assert_eq!(counter_without_nonces("hash127-aes", "--counter"), "hash127-aes takes no nonce; --counter is for nonce MACs");
+        assert_eq!(counter_without_nonces("hash127-aes", "a counter"), "hash127-aes takes no nonce; a counter is for nonce MACs");
+    }
 
     #[test]
     fn held_says_it_once() {

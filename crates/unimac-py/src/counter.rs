@@ -77,10 +77,7 @@ impl PyCounter {
     fn bind(path: PathBuf, name: &str, key: &Bound<'_, PyAny>) -> PyResult<PyCounter> {
         let desc = names::resolve_mac(name).map_err(value_err)?;
         if !desc.takes_nonce() {
-            return Err(value_err(format!(
-                "{}: takes no nonce; a counter is for nonce MACs",
-                desc.name
-            )));
+            return Err(value_err(unimac_front::messages::counter_without_nonces(desc.name, "a counter")));
         }
         let k = data(key, "key")?;
         if !desc.accepts_key(k.as_slice().len()) {
@@ -141,12 +138,7 @@ impl PyCounter {
     /// The next nonce, durable before it is returned.
     fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let c = self.reserve(py, 1)?;
-        let n = self.desc.counter_nonce(c).ok_or_else(|| {
-            value_err(format!(
-                "{}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set); use a new key",
-                self.desc.name
-            ))
-        })?;
+        let n = self.desc.counter_nonce(c).ok_or_else(|| value_err(unimac_front::formats::messages::counter_past_nonces(self.desc.name, c)))?;
         Ok(PyBytes::new(py, &n))
     }
 

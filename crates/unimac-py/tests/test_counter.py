@@ -157,7 +157,7 @@ def test_counter_needs_a_nonce_mac_and_its_key(tmp_path):
     with pytest.raises(TypeError, match="key"):
         unimac.Counter.create(p, "wc-eval128")
     for name in ("hash127-aes", "shoup4-eval64", "hash127"):
-        with pytest.raises(ValueError, match=f"{name}: takes no nonce; a counter is for nonce MACs"):
+        with pytest.raises(ValueError, match=f"^{name} takes no nonce; a counter is for nonce MACs$"):
             unimac.Counter.create(p, name, unimac.keygen(name))
     with pytest.raises(ValueError, match="wc-eval128: key must be 32 bytes, got 5"):
         unimac.Counter.create(p, "wc-eval128", bytes(5))

@@ -648,7 +648,7 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
             (_, Nonce::RandomPair { .. }) | (_, Nonce::None) => Ok(None),
             (Nonces::Counter(_), _) => {
                 let c = next.as_mut().expect("reserved");
-                let n = desc.counter_nonce(*c).ok_or_else(|| Error::Invalid(format!("{}: nonce counter {c} does not fit its nonce; use a new key", desc.name)))?;
+                let n = desc.counter_nonce(*c).ok_or_else(|| Error::Invalid(super::messages::counter_past_nonces(desc.name, *c)))?;
                 *c += 1;
                 Ok(Some(n.to_vec()))
             }

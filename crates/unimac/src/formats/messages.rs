@@ -13,3 +13,27 @@ pub fn root_missing(shown: &str, door: &str) -> String {
         "root {shown}: no such directory (the sealed tree, where the manifest records it from its own directory); nothing was checked: to check the tree where it is now, give {door}"
     )
 }
+
+/// A nonce counter's value `c` past the nonces of the MAC `name` (VMAC:
+/// `c ≥ 2^127`), when a tag would take it (the library's seal, the front
+/// ends' counters): the key is done.
+pub fn counter_past_nonces(name: &str, c: u128) -> String {
+    format!(
+        "{name}: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_counter_past_the_nonces() {
+        let c = 1u128 << 127;
+        assert!(crate::macs::find("vmac128").unwrap().counter_nonce(c).is_none());
+        assert_eq!(
+            counter_past_nonces("vmac128", c),
+            format!("vmac128: nonce counter {c} does not fit its nonce (VMAC reserves 16-byte nonces with the top bit set for its key derivation); use a new key")
+        );
+    }
+}
