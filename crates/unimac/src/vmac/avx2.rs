@@ -406,8 +406,137 @@ fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
     }
 }
 
-/// [`super::poly4`] with its products by [`mac`]: the same value (the
-/// same sums `P` and `Q`, the same fold by [`super::dot_finish`]). `None`
+/// The three message terms of [`super::poly4`] and its constant, as the
+/// sums `P` and `Q` of [`mac`] (`[p0, p1, pc, q0, q1, qc]`): the same two
+/// values, with fewer carry counts. The message words are below `2^126`
+/// (`xh < 2^62`) and the key powers below `2^127` (`2Kh < 2^64`), so some
+/// groups of products cannot carry out of 128 bits and are summed with
+/// `add`, `adc` alone: `m₃ + Σ xh·2Kh < 2^126 + 3·2^126 = 2^128` (the start
+/// of `P`), `Σ xh·Kl < 3·2^126` (the start of `Q`), and the pair
+/// `xl₀·Kh₀ + xl₁·Kh₁ < 2·2^127`; only the three `xl·Kl` (each up to
+/// `2^128 − 2^65 + 1`), that pair and `xl₂·Kh₂` are added with a carry
+/// count: 16 `adc` where [`mac`] takes 24 for the same twelve products.
+#[cfg(not(miri))]
+#[inline(always)]
+fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
+    debug_assert!(m.iter().all(|&x| x < 1 << 126));
+    // Term j is `m[2 − j]` by `kw[j]`.
+    let [x0l, x1l, x2l] = [m[2] as u64, m[1] as u64, m[0] as u64];
+    let [x0h, x1h, x2h] = [(m[2] >> 64) as u64, (m[1] >> 64) as u64, (m[0] >> 64) as u64];
+    let (mut p0, mut p1, mut pc) = (m[3] as u64, (m[3] >> 64) as u64, 0u64);
+    let (mut q0, mut q1, mut qc): (u64, u64, u64);
+    // SAFETY (the three blocks): the loads read words 0..9 of `kw` (byte
+    // offsets 0..=64: `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16):
+    // within the reference. No stack, no memory written; `mul`, `add` and
+    // `adc` need no feature beyond x86-64; the flags are clobbered.
+    unsafe {
+        // P = m3 + Σ xh_j·2Kh_j (below 2^128) and Q = Σ xh_j·Kl_j (below
+        // 3·2^126): no carry.
+        core::arch::asm!(
+            "mov rax, {x0h}",
+            "mul qword ptr [{k} + 16]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "mov rax, {x1h}",
+            "mul qword ptr [{k} + 40]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "mov rax, {x2h}",
+            "mul qword ptr [{k} + 64]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "mov rax, {x0h}",
+            "mul qword ptr [{k} + 0]",
+            "mov {q0}, rax",
+            "mov {q1}, rdx",
+            "mov rax, {x1h}",
+            "mul qword ptr [{k} + 24]",
+            "add {q0}, rax",
+            "adc {q1}, rdx",
+            "mov rax, {x2h}",
+            "mul qword ptr [{k} + 48]",
+            "add {q0}, rax",
+            "adc {q1}, rdx",
+            x0h = in(reg) x0h,
+            x1h = in(reg) x1h,
+            x2h = in(reg) x2h,
+            k = in(reg) kw.as_ptr(),
+            p0 = inout(reg) p0,
+            p1 = inout(reg) p1,
+            q0 = out(reg) q0,
+            q1 = out(reg) q1,
+            out("rax") _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+        // P += xl_j·Kl_j, counting carries.
+        core::arch::asm!(
+            "mov rax, {x0l}",
+            "mul qword ptr [{k} + 0]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "adc {pc}, 0",
+            "mov rax, {x1l}",
+            "mul qword ptr [{k} + 24]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "adc {pc}, 0",
+            "mov rax, {x2l}",
+            "mul qword ptr [{k} + 48]",
+            "add {p0}, rax",
+            "adc {p1}, rdx",
+            "adc {pc}, 0",
+            x0l = in(reg) x0l,
+            x1l = in(reg) x1l,
+            x2l = in(reg) x2l,
+            k = in(reg) kw.as_ptr(),
+            p0 = inout(reg) p0,
+            p1 = inout(reg) p1,
+            pc = inout(reg) pc,
+            out("rax") _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+        // T = xl_0·Kh_0 + xl_1·Kh_1 (below 2^128, no carry); Q += T and
+        // xl_2·Kh_2, counting carries.
+        core::arch::asm!(
+            "mov rax, {x0l}",
+            "mul qword ptr [{k} + 8]",
+            "mov {t0}, rax",
+            "mov {t1}, rdx",
+            "mov rax, {x1l}",
+            "mul qword ptr [{k} + 32]",
+            "add {t0}, rax",
+            "adc {t1}, rdx",
+            "xor {qc:e}, {qc:e}",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "adc {qc}, 0",
+            "mov rax, {x2l}",
+            "mul qword ptr [{k} + 56]",
+            "add {q0}, rax",
+            "adc {q1}, rdx",
+            "adc {qc}, 0",
+            x0l = in(reg) x0l,
+            x1l = in(reg) x1l,
+            x2l = in(reg) x2l,
+            k = in(reg) kw.as_ptr(),
+            q0 = inout(reg) q0,
+            q1 = inout(reg) q1,
+            qc = out(reg) qc,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            out("rax") _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [p0, p1, pc, q0, q1, qc]
+}
+
+/// [`super::poly4`] with its products by [`message_terms`] and [`mac`]:
+/// the same value (the same sums `P` and `Q`, the same fold by
+/// [`super::dot_finish`]). `m` below `2^126` (masked NH outputs). `None`
 /// for `a` is a message's first quad, where the polynomial starts from
 /// `a = 1` (see `blocks_serial`): its product by `k⁴` is `k⁴` itself,
 /// added to `P` without the four products (the sum `P + Q·2^64`, all the
@@ -416,10 +545,7 @@ fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
 #[cfg(not(miri))]
 #[inline(always)]
 fn poly4_asm(a: Option<u128>, kw: &[KWords; 4], m: [u128; 4]) -> u128 {
-    let mut acc = [m[3] as u64, (m[3] >> 64) as u64, 0, 0, 0, 0];
-    mac(&mut acc, m[2], &kw[0]);
-    mac(&mut acc, m[1], &kw[1]);
-    mac(&mut acc, m[0], &kw[2]);
+    let mut acc = message_terms(kw, &m);
     if let Some(a) = a {
         mac(&mut acc, a, &kw[3]);
     } else {
