@@ -42,10 +42,10 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
                 ),
                 _ => String::new(),
             };
-            return Err(Fail(format!(
-                "{} already exists; not overwriting it{hint}",
-                p.display()
-            )));
+            // Named as the writer would name it, had the file appeared later.
+            let what = if out == Some(*p) { "key file" } else { "counter file" };
+            let exists = unimac_front::formats::messages::already_exists(&format!("{what} {}", p.display()));
+            return Err(Fail(format!("{exists}{hint}")));
         }
     }
     let key = KeyFile::generate(kind).map_err(|e| Fail(e.to_string()))?;
@@ -100,7 +100,7 @@ pub fn keygen(name: &str, out: Option<&Path>, counter: Option<&Path>) -> Result<
 /// be a key of NAME when NAME is given); never over an existing file.
 pub fn counter_for_key(name: Option<&str>, key_file: &Path, counter: &Path) -> Result<(), Fail> {
     if std::fs::symlink_metadata(counter).is_ok() {
-        return Err(Fail(format!("{} already exists; not overwriting it", counter.display())));
+        return Err(Fail(unimac_front::formats::messages::already_exists(&format!("counter file {}", counter.display()))));
     }
     let key = keyfile::read_key_file_for(key_file, name)?;
     let binding = match key.desc() {

@@ -93,8 +93,7 @@ impl Nonces {
             }
             Nonces::Random => {
                 let mut n = vec![0u8; desc.nonce.max()];
-                getrandom::fill(&mut n)
-                    .map_err(|e| Fail(format!("the operating system's random generator failed: {e}")))?;
+                getrandom::fill(&mut n).map_err(|e| Fail(unimac_front::formats::messages::random_failed(&e)))?;
                 desc.fix_random_nonce(&mut n);
                 Ok(Some(n))
             }
@@ -202,7 +201,7 @@ fn sealing_key(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result
 fn refuse_before_reading(key_file: &Path, opts: SealOpts<'_>) -> Result<(), Fail> {
     if let Some(o) = opts.output {
         if std::fs::symlink_metadata(o).is_ok() {
-            return Err(Fail(format!("{} already exists; not overwriting it", o.display())));
+            return Err(Fail(unimac_front::formats::messages::already_exists(&format!("manifest {}", o.display()))));
         }
     }
     if key_file.as_os_str() == "-" && opts.files_from.is_some_and(|f| f.as_os_str() == "-") {

@@ -487,11 +487,7 @@ impl Tagger<'_> {
             // The full nonce length, always: a shorter random nonce could
             // alias a longer one (UMAC extends on the right, VMAC on the left).
             let mut n = vec![0u8; desc.nonce.max()];
-            getrandom::fill(&mut n).map_err(|e| {
-                Fail(format!(
-                    "the operating system's random generator failed: {e}"
-                ))
-            })?;
+            getrandom::fill(&mut n).map_err(|e| Fail(unimac_front::formats::messages::random_failed(&e)))?;
             desc.fix_random_nonce(&mut n);
             Some(n)
         } else {

@@ -166,11 +166,7 @@ fn keygen<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
         k => k.default_len().unwrap_or(0),
     };
     PyBytes::new_with(py, len, |b| {
-        getrandom::fill(b).map_err(|e| {
-            value_err(format!(
-                "the operating system's random generator failed: {e}"
-            ))
-        })
+        getrandom::fill(b).map_err(|e| value_err(unimac_front::formats::messages::random_failed(&e)))
     })
 }
 

@@ -65,7 +65,7 @@ fn errno_of(py: Python<'_>, msg: &str) -> Option<i32> {
     }
     let codes = py.import("errno").ok()?.getattr("errorcode").ok()?;
     let codes = codes.downcast::<PyDict>().ok()?;
-    if msg.contains(" already exists; not overwriting it") {
+    if msg.contains(unimac_front::formats::messages::NOT_OVERWRITING) {
         return py.import("errno").ok()?.getattr("EEXIST").ok()?.extract().ok();
     }
     // The longest matching text wins ("Permission denied" vs. a longer one).

@@ -27,6 +27,13 @@ impl fmt::Display for RandomError {
     }
 }
 
+/// The one text of a failed draw from the operating system's random
+/// generator (`e`: why), for every caller: the library's key, nonce,
+/// prime and temporary-name draws and the front ends' own.
+pub fn failed(e: &dyn fmt::Display) -> crate::prelude::String {
+    format!("the operating system's random generator failed: {e}")
+}
+
 /// Fill `buf` from the operating system's random generator.
 #[cfg(feature = "getrandom")]
 pub(crate) fn fill(buf: &mut [u8]) -> Result<(), RandomError> {
@@ -41,6 +48,12 @@ pub(crate) fn fill(_buf: &mut [u8]) -> Result<(), RandomError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_failed_draw_says_so_once() {
+        use crate::prelude::*;
+        assert_eq!(super::failed(&"no entropy"), "the operating system's random generator failed: no entropy");
+    }
+
     #[cfg(feature = "getrandom")]
     #[test]
     fn fills_from_the_os() {

@@ -249,7 +249,7 @@ impl NewFile {
         let shown = path.display();
         let failed = |e: io::Error| Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)));
         if fs::symlink_metadata(path).is_ok() {
-            return Err(Error::Io(format!("{what} {shown} already exists; not overwriting it")));
+            return Err(Error::Io(super::messages::already_exists(&format!("{what} {shown}"))));
         }
         if path.file_name().is_none() {
             return Err(Error::Io(format!("cannot write {what} {shown}: not a file name")));
@@ -289,7 +289,7 @@ impl NewFile {
         #[cfg(not(target_os = "linux"))]
         let done = self.place_temp().map_err(failed)?;
         match done {
-            Done::Exists => Err(Error::Io(format!("{what} {shown} already exists; not overwriting it"))),
+            Done::Exists => Err(Error::Io(super::messages::already_exists(&format!("{what} {shown}")))),
             _ => Ok(()),
         }
     }
@@ -386,7 +386,7 @@ pub(crate) fn process_alive(pid: u32) -> bool {
 /// A fresh temporary name for `base`: `.BASE.unimac-tmp-PID-HEX`.
 fn temp_name(base: &str) -> io::Result<String> {
     let mut r = [0u8; 6];
-    getrandom::fill(&mut r).map_err(|e| io::Error::other(format!("the operating system's random generator failed: {e}")))?;
+    getrandom::fill(&mut r).map_err(|e| io::Error::other(crate::rng::failed(&e)))?;
     let tag: String = r.iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!(".{base}{TEMP_MARK}{}-{tag}", own_id()))
 }
@@ -588,7 +588,7 @@ pub fn write_atomic(path: &Path, text: &[u8], replace: Replace, private: bool, w
 /// [`write_atomic`] with the permissions `perm`.
 pub(crate) fn write_file(path: &Path, text: &[u8], replace: Replace, perm: Perm<'_>, what: &str) -> Result<(), Error> {
     let shown = path.display();
-    let exists = || Error::Io(format!("{what} {shown} already exists; not overwriting it"));
+    let exists = || Error::Io(super::messages::already_exists(&format!("{what} {shown}")));
     let failed = |e: io::Error| Error::Io(format!("cannot write {what} {shown}: {}", io_msg(&e)));
     if replace == Replace::Never && fs::symlink_metadata(path).is_ok() {
         return Err(exists());

@@ -187,11 +187,7 @@ impl KeyFile {
             }
             KeyKind::Mac(d) => {
                 let mut k = Zeroizing::new(vec![0u8; d.default_key_len()]);
-                getrandom::fill(&mut k).map_err(|e| {
-                    Error::Io(format!(
-                        "the operating system's random generator failed: {e}"
-                    ))
-                })?;
+                getrandom::fill(&mut k).map_err(|e| Error::Io(crate::rng::failed(&e)))?;
                 k
             }
         };

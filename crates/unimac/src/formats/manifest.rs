@@ -654,7 +654,7 @@ pub fn seal(key: &KeyFile, what: Sealed<'_>, nonces: Nonces<'_>, output: Option<
             }
             (Nonces::Random, _) => {
                 let mut n = vec![0u8; desc.nonce.max()];
-                getrandom::fill(&mut n).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
+                getrandom::fill(&mut n).map_err(|e| Error::Io(crate::rng::failed(&e)))?;
                 desc.fix_random_nonce(&mut n);
                 Ok(Some(n))
             }

@@ -1,8 +1,23 @@
-//! The one message of the front ends' that the library itself raises (the
+//! The messages of the front ends' that the library itself raises (the
 //! others are `unimac-front`'s): written once, so that the command line and
 //! the Python package say the same.
 
 use crate::prelude::*;
+
+/// The one text of a failed draw from the operating system's random
+/// generator: "the operating system's random generator failed: WHY".
+pub use crate::rng::failed as random_failed;
+
+/// How every refusal to write over a file ends (Python's door makes it a
+/// `FileExistsError` by it).
+pub const NOT_OVERWRITING: &str = " already exists; not overwriting it";
+
+/// A new file (`shown`: its kind and name, "manifest M", or the name
+/// alone) not written because a file of that name exists: every writer's
+/// one text.
+pub fn already_exists(shown: &str) -> String {
+    format!("{shown}{NOT_OVERWRITING}")
+}
 
 /// A sealed manifest's root that is missing at check time: one line (the
 /// front ends exit 2, checking nothing), naming where it was looked for
@@ -26,6 +41,12 @@ pub fn counter_past_nonces(name: &str, c: u128) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_text_each_for_an_existing_file_and_a_failed_draw() {
+        assert_eq!(already_exists("manifest m"), "manifest m already exists; not overwriting it");
+        assert_eq!(random_failed(&"EIO"), "the operating system's random generator failed: EIO");
+    }
 
     #[test]
     fn a_counter_past_the_nonces() {

@@ -121,7 +121,7 @@ impl Sender {
     /// `chunk` bytes (1 to 16 MiB), with a random stream id.
     pub fn new(key: &KeyFile, chunk: usize) -> Result<Sender, Error> {
         let mut id = [0u8; 16];
-        getrandom::fill(&mut id).map_err(|e| Error::Io(format!("the operating system's random generator failed: {e}")))?;
+        getrandom::fill(&mut id).map_err(|e| Error::Io(crate::rng::failed(&e)))?;
         Sender::with_id(key, chunk, id)
     }
 

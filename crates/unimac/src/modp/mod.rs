@@ -135,7 +135,7 @@ pub(crate) fn is_prime_ct(n: u128, rounds: usize) -> Result<bool, Error> {
     let mut base = zeroize::Zeroizing::new([0u8; 16]);
     for _ in 0..rounds {
         crate::rng::fill(&mut *base)
-            .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
+            .map_err(|e| Error::Invalid(crate::rng::failed(&e)))?;
         let a = FixedMontyForm::new(&U128::from_le_slice(&*base), &params);
         let mut x = a.pow(&d);
         // n passes the round if a^d = 1 or a^(2^i·d) = −1 for some i < s;
@@ -159,7 +159,7 @@ impl SecretPrime {
         let mut b = zeroize::Zeroizing::new([0u8; 16]);
         loop {
             crate::rng::fill(&mut *b)
-                .map_err(|e| Error::Invalid(format!("the operating system's random generator failed: {e}")))?;
+                .map_err(|e| Error::Invalid(crate::rng::failed(&e)))?;
             let x = zeroize::Zeroizing::new(u128::from_le_bytes(*b) | 1);
             // One round rejects most composites; the candidate kept passes
             // all. Both run in a time independent of the candidate, and the
