@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::parse_count;
+use unimac_front::size::parse_count;
 
 #[derive(Parser)]
 #[command(

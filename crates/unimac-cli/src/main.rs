@@ -234,13 +234,6 @@ fn stream_chunk(chunk_size: u64) -> Result<usize, Fail> {
     usize::try_from(chunk_size).ok().filter(|&c| c > 0 && c <= max).ok_or_else(|| Fail(format!("--chunk-size: 1 to {max} bytes, not {chunk_size}")))
 }
 
-/// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
-/// `1.5MiB`, `4KB`, up to `15EiB`): the library's one rule,
-/// [`unimac_front::size::parse_size`], also Python's.
-fn parse_count(s: &str) -> Result<u64, String> {
-    unimac_front::size::parse_size(s).map_err(|e| e.to_string())
-}
-
 /// `unimac tag -c FILE` (or `--check`), typed by sha256sum users who mean
 /// `verify`: the message that says so, instead of clap's "unexpected
 /// argument". Arguments after `--` are file names, never options.
@@ -319,27 +312,4 @@ fn parse_error(e: clap::Error) -> ! {
     let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
     eprintln!("unimac: {msg} (see 'unimac --help')");
     std::process::exit(2)
-}
-
-#[cfg(test)]
-mod count_tests {
-    use super::parse_count;
-
-    #[test]
-    fn counts_as_people_write_them() {
-        for (s, v) in [
-            ("1048576", 1u64 << 20),
-            ("2^20", 1 << 20),
-            ("1MiB", 1 << 20),
-            ("1.5MiB", 1_572_864),
-            ("1e6", 1_000_000),
-            ("15EiB", 15 << 60),
-        ] {
-            assert_eq!(parse_count(s), Ok(v), "{s}");
-        }
-        for bad in ["", "x", "2^64", "1ZiB", "-1", "1.3KiB", "2^", "1e30", "18446744073709551616"] {
-            assert!(parse_count(bad).is_err(), "{bad}");
-        }
-        assert_eq!(parse_count("16EiB").unwrap_err(), "'16EiB' is more than 2^64 - 1 bytes");
-    }
 }

@@ -1,6 +1,8 @@
 //! Counts and sizes as people write them, one rule for every door (the
 //! command line's `--max-bytes 1MiB --tags 2^20`, Python's
-//! `unimac.bound("hash127-aes", "1.5MiB")`): [`parse_size`].
+//! `unimac.bound("hash127-aes", "1.5MiB")`): [`parse_size`], and
+//! [`parse_count`], the same with its message as text, as both front ends
+//! take it.
 
 use unimac::Error;
 
@@ -75,6 +77,15 @@ pub fn parse_size(s: &str) -> Result<u64, Error> {
     }
 }
 
+/// A count or size as people write it (`1048576`, `2^20`, `1e6`, `1MiB`,
+/// `1.5MiB`, `4KB`, up to `15EiB`; [`parse_size`]), or the refusal's one
+/// line: the command line's value parser of `--max-bytes`, `--tags`,
+/// `--forgeries` and `--chunk-size`, and Python's counts given as strings
+/// (`unimac.bound(..., max_bytes="1MiB")`).
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    parse_size(s).map_err(|e| e.to_string())
+}
+
 /// `n × mul` for a decimal `n` (`123` or `1.25`; `,` taken for `.`): `None`
 /// if `n` is not such a number, `Some(Err(()))` if the product is not a
 /// whole number, and a value above `u64::MAX` (saturating at `u128::MAX`)
@@ -113,7 +124,17 @@ fn decimal(n: &str, mul: u128) -> Option<Result<u128, ()>> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_count, parse_size};
+
+    #[test]
+    fn counts_as_both_front_ends_read_them() {
+        for (s, v) in [("1048576", 1u64 << 20), ("2^20", 1 << 20), ("1MiB", 1 << 20), ("1.5MiB", 1_572_864), ("1e6", 1_000_000), ("15EiB", 15 << 60)] {
+            assert_eq!(parse_count(s), Ok(v), "{s}");
+        }
+        assert_eq!(parse_count("16EiB").unwrap_err(), "'16EiB' is more than 2^64 - 1 bytes");
+        assert_eq!(parse_count("1.3KiB").unwrap_err(), "'1.3KiB' is not a whole number of bytes");
+        assert_eq!(parse_count("2^64").unwrap_err(), "'2^64' is more than 2^64 - 1");
+    }
 
     fn err(s: &str) -> String {
         parse_size(s).unwrap_err().to_string()
