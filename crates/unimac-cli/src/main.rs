@@ -138,7 +138,7 @@ fn run(cmd: &Cmd) -> Result<bool, Fail> {
             verify_command(key_file, check, args, root.as_deref(), opts)
         }
         Cmd::Seal { key_file, mac, counter, random_nonce, recursive, files_from, zero, output, allow_weak, files, .. } => {
-            seal::recursive_root(*recursive, files).and_then(|(root, files)| {
+            seal::recursive_root(*recursive, files, files_from.is_some()).and_then(|(root, files)| {
                 let opts = seal::SealOpts {
                     mac: mac.as_deref(),
                     counter: counter.as_deref(),

@@ -123,21 +123,26 @@ fn place_names(root: Option<&Path>, items: &[Item], at: Option<&Path>) -> Result
     manifest::place_for(root, &files, at).map_err(|e| Fail(e.to_string()))
 }
 
-/// The root and the files of `seal [-r] ARGS...`: with `-r` (a flag, as in
-/// every command), the one DIR given is the tree to seal.
-pub fn recursive_root(recursive: bool, files: &[PathBuf]) -> Result<(Option<&Path>, &[PathBuf]), Fail> {
-    match (recursive, files) {
-        (false, _) => Ok((None, files)),
-        (true, [dir]) => Ok((Some(dir.as_path()), &[])),
-        (true, []) => Err(Fail("-r seals one directory: give it ('unimac seal -k K -r DIR')".into())),
-        (true, _) => Err(Fail(format!("-r seals one directory: give one DIR, not {} (no FILE or --files-from with it)", files.len()))),
-    }
+/// The root and the files of `seal [-r] ARGS...` (`listed`: with
+/// `--files-from`): with `-r` (a flag, as in every command), the one DIR
+/// given is the tree to seal; the library's rule ([`manifest::sealed`]).
+pub fn recursive_root(recursive: bool, files: &[PathBuf], listed: bool) -> Result<(Option<&Path>, &[PathBuf]), Fail> {
+    Ok(match manifest::sealed(recursive, files, listed, &SEAL_WORDS)? {
+        manifest::Sealed::Tree(dir) => (Some(dir), &[]),
+        manifest::Sealed::Files(files) => (None, files),
+    })
 }
 
-/// How the command line names `seal`'s nonce options in the library's
-/// refusals.
-const NONCE_WORDS: manifest::NonceWords =
-    manifest::NonceWords { counter: "--counter", counter_asked: "--counter FILE", random: "--random-nonce", random_asked: "--random-nonce" };
+/// How the command line names `seal`'s options in the library's refusals.
+const SEAL_WORDS: manifest::SealWords = manifest::SealWords {
+    counter: "--counter",
+    counter_asked: "--counter FILE",
+    random: "--random-nonce",
+    random_asked: "--random-nonce",
+    recursive: "-r",
+    tree: "unimac seal -k K -r DIR",
+    sources: "FILE..., -r DIR or --files-from FILE",
+};
 
 /// `unimac seal --key-file K [--counter C | --random-nonce] [-r DIR | FILE...
 /// | --files-from F [-0]] [-o MANIFEST]`: `Ok(false)` (and no manifest) if
@@ -187,7 +192,7 @@ fn sealing_key(key_file: &Path, opts: SealOpts<'_>, files: &[PathBuf]) -> Result
     if kf.desc().is_none() {
         return Err(Fail(format!("key file {}: a modp key is a secret prime, not a MAC key", key_file.display())));
     }
-    let (desc, source) = manifest::sealing(&kf, opts.counter, opts.random_nonce, files, &NONCE_WORDS)?;
+    let (desc, source) = manifest::sealing(&kf, opts.counter, opts.random_nonce, files, &SEAL_WORDS)?;
     let nonces = match source {
         manifest::Nonces::None => Nonces::None,
         manifest::Nonces::Counter(_) => Nonces::Counter(0),
@@ -217,9 +222,8 @@ fn items_to_seal(opts: SealOpts<'_>, files: &[PathBuf]) -> Result<Vec<Item>, Fai
     let items = match opts.root {
         Some(root) => tree_items(root)?,
         None => {
-            if files.is_empty() && opts.files_from.is_none() {
-                return Err(Fail("nothing to seal: give FILE..., -r DIR or --files-from FILE".into()));
-            }
+            // Some files or a list of them (recursive_root, the library's
+            // rule).
             let list = FileList { recursive: false, files_from: opts.files_from, zero: opts.zero };
             collect_files(files, list)?
         }
@@ -311,7 +315,7 @@ fn stat_listed(opts: SealOpts<'_>, items: &[Item]) -> Option<Vec<Option<crate::i
             Ok((Some("a directory"), _)) if opts.root.is_none() => {
                 Some(unimac_front::messages::directory_needs_recursive(&p.display().to_string(), "-r"))
             }
-            Ok((Some(what), _)) => Some(format!("{}: is {what}, not a regular file; a manifest lists regular files", p.display())),
+            Ok((Some(what), _)) => Some(manifest::not_listable(&p.display().to_string(), what)),
             Ok((None, st)) => {
                 known.push(Some(crate::input::Known::listed(st)));
                 None

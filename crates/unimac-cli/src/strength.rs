@@ -34,12 +34,6 @@ pub(crate) fn what_is(p: &std::path::Path) -> std::io::Result<(Option<&'static s
         return Ok((f.what, f.stamp));
     }
     let m = std::fs::metadata(p)?;
-    let what = if m.is_file() {
-        None
-    } else if m.is_dir() {
-        Some("a directory")
-    } else {
-        Some(unimac_front::formats::fsio::special_kind(m.file_type()).unwrap_or("not a regular file"))
-    };
+    let what = unimac_front::formats::fsio::kind_of(&m);
     Ok((what, unimac_front::formats::race::Stamp::of(&m)))
 }

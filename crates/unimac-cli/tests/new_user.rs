@@ -357,7 +357,7 @@ fn r_is_a_flag_everywhere() {
     let o = run_in(&d, &["seal", "-k", "K", "-r", "tree", "out"]);
     assert_eq!(
         parts(&o),
-        (Some(2), "unimac: -r seals one directory: give one DIR, not 2 (no FILE or --files-from with it)\n".into(), String::new())
+        (Some(2), "unimac: -r seals one directory: give one, not 2 ('unimac seal -k K -r DIR')\n".into(), String::new())
     );
     let o = run_in(&d, &["seal", "-k", "K", "-r"]);
     assert_eq!(parts(&o), (Some(2), "unimac: -r seals one directory: give it ('unimac seal -k K -r DIR')\n".into(), String::new()));

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use unimac_front::formats::checkline::{self, Style};
 use unimac_front::formats::keyfile::{KeyFile, KeyKind};
-use unimac_front::formats::manifest::{self, SealError, Sealed, Status};
+use unimac_front::formats::manifest::{self, SealError, Status};
 use unimac::Error;
 
 use crate::{buffer, names, oserror};
@@ -144,12 +144,15 @@ fn parse_check_line<'py>(py: Python<'py>, line: &[u8]) -> Option<ParsedLine<'py>
     ))
 }
 
-/// How Python names `seal`'s nonce options in the library's refusals.
-const NONCE_WORDS: manifest::NonceWords = manifest::NonceWords {
+/// How Python names `seal`'s options in the library's refusals.
+const SEAL_WORDS: manifest::SealWords = manifest::SealWords {
     counter: "counter",
     counter_asked: "counter",
     random: "random_nonce",
     random_asked: "random_nonce=True",
+    recursive: "recursive=True",
+    tree: "unimac.seal(DIR, key, recursive=True)",
+    sources: "paths, or one directory with recursive=True",
 };
 
 /// The sealed manifest of `paths` (or, `recursive`, of the one directory
@@ -171,23 +174,16 @@ fn seal<'py>(
     allow_weak: bool,
     output: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    // What is sealed, by the library's rule (as the command line's -r).
+    let what = manifest::sealed(recursive, &paths, false, &SEAL_WORDS)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let k = key_of(py, key_path, key_name.as_deref(), key)?;
     if let Some(n) = &name {
         k.expect(&names::lower(n), "given")
             .map_err(|e| PyValueError::new_err(names::for_python(&e.to_string())))?;
     }
-    let (_, nonces) = manifest::sealing(&k, counter.as_deref(), random_nonce, &paths, &NONCE_WORDS)
+    let (_, nonces) = manifest::sealing(&k, counter.as_deref(), random_nonce, &paths, &SEAL_WORDS)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if recursive && paths.len() != 1 {
-        return Err(PyValueError::new_err(
-            "recursive=True seals one directory: give one path",
-        ));
-    }
-    if paths.is_empty() {
-        return Err(PyValueError::new_err(
-            "nothing to seal: give files or a directory with recursive=True",
-        ));
-    }
     let shown = paths[0].clone();
     if recursive && !paths[0].is_dir() {
         return Err(oserror::from_message(
@@ -201,29 +197,18 @@ fn seal<'py>(
     if !recursive {
         for p in &paths {
             let m = std::fs::metadata(p).map_err(|e| oserror::from_io(py, &e, p))?;
-            if m.is_dir() {
-                return Err(oserror::from_message(
-                    py,
-                    format!(
-                        "{}: Is a directory (recursive=True seals a tree)",
-                        p.display()
-                    ),
-                    p,
-                ));
-            }
-            if !m.is_file() {
-                return Err(PyValueError::new_err(format!(
-                    "{}: not a regular file; a manifest lists regular files",
-                    p.display()
-                )));
+            let shown = p.display().to_string();
+            match unimac_front::formats::fsio::kind_of(&m) {
+                // As the command line says it (IsADirectoryError here).
+                Some("a directory") => {
+                    let msg = unimac_front::messages::directory_needs_recursive(&shown, "recursive=True");
+                    return Err(oserror::from_message(py, msg, p));
+                }
+                Some(what) => return Err(PyValueError::new_err(manifest::not_listable(&shown, what))),
+                None => {}
             }
         }
     }
-    let what = if recursive {
-        Sealed::Tree(&paths[0])
-    } else {
-        Sealed::Files(&paths)
-    };
     let text = py
         .allow_threads(|| manifest::seal(&k, what, nonces, output.as_deref(), allow_weak))
         .map_err(|e| error(py, e, &shown))?;

@@ -84,6 +84,34 @@ def test_pipes_devices_and_outside_names_are_never_opened(tree):
         unimac.verify_manifest("d/pipe", "k.key")
 
 
+def test_what_a_seal_covers_is_said_as_the_cli_says_it(tree, cli):
+    """The library's rule of a seal's paths (formats::manifest::sealed,
+    not_listable), in Python's spelling of the command line's options."""
+    usage = "('unimac.seal(DIR, key, recursive=True)')"
+    with pytest.raises(ValueError) as e:
+        unimac.seal(["d", "d/sub"], "k.key", recursive=True)
+    assert str(e.value) == f"recursive=True seals one directory: give one, not 2 {usage}"
+    with pytest.raises(ValueError) as e:
+        unimac.seal([], "k.key", recursive=True)
+    assert str(e.value) == f"recursive=True seals one directory: give it {usage}"
+    with pytest.raises(ValueError) as e:
+        unimac.seal([], "k.key")
+    assert str(e.value) == "nothing to seal: give paths, or one directory with recursive=True"
+    with pytest.raises(IsADirectoryError) as e:
+        unimac.seal(["d"], "k.key")
+    assert str(e.value).startswith("[Errno 21] d: is a directory: give recursive=True to take the files under it")
+    os.mkfifo("pipe")
+    with pytest.raises(ValueError) as e:
+        unimac.seal(["d/a", "pipe"], "k.key")
+    assert str(e.value) == "pipe: is a named pipe, not a regular file; a manifest lists regular files"
+    if cli and os.path.exists(cli):
+        r = run(cli, "seal", "-k", "k.key", "d/a", "pipe")
+        assert r.returncode != 0
+        assert "unimac: pipe: is a named pipe, not a regular file; a manifest lists regular files\n" in r.stderr.decode()
+        r = run(cli, "seal", "-k", "k.key", "-r", "d", "d/sub")
+        assert r.stderr.decode() == "unimac: -r seals one directory: give one, not 2 ('unimac seal -k K -r DIR')\n"
+
+
 def test_one_time_keys_tag_once_across_doors(tree, cli):
     with open("m1", "wb") as f:
         f.write(b"first")

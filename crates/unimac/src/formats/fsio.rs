@@ -91,7 +91,9 @@ impl OpenError {
     }
 }
 
-fn kind_of(m: &Metadata) -> Option<&'static str> {
+/// What a file is, in words, if not a regular file: "a directory", a
+/// [`special_kind`], else "not a regular file"; `None` for a regular file.
+pub fn kind_of(m: &Metadata) -> Option<&'static str> {
     if m.is_file() {
         None
     } else if m.is_dir() {

@@ -558,11 +558,12 @@ pub fn read_manifest(path: &Path) -> Result<Vec<u8>, Error> {
 mod place;
 pub use place::{name_under, place_absolute, place_dir, place_for};
 
-// The rules of a seal's arguments (`sealing`, `refuse_stdin`, `checking`):
+// The rules of a seal's arguments (`sealed`, `sealing`, `refuse_stdin`,
+// `not_listable`, `checking`):
 // manifest/choices.rs.
 #[path = "manifest/choices.rs"]
 mod choices;
-pub use choices::{checking, one_time_refused, refuse_stdin, sealing, NonceWords};
+pub use choices::{checking, not_listable, one_time_refused, refuse_stdin, sealed, sealing, SealWords};
 
 // Checking files against a manifest (`check_files`, `check_files_at`):
 // manifest/check.rs.

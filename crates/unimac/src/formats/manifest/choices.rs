@@ -1,21 +1,23 @@
-//! The rules of a seal's arguments, written once for every front end: the
-//! key must be a reusable MAC's, the nonces come from the source the MAC
-//! needs (a counter file or random, for a MAC with nonces; none for a
-//! stateless one), and stdin is never sealed. Checking a manifest refuses
-//! the same keys. Each refusal is one line, the front end's spelling of
-//! its options given in [`NonceWords`].
+//! The rules of a seal's arguments, written once for every front end: one
+//! directory for a tree, some files otherwise ([`sealed`]); the key must be
+//! a reusable MAC's, the nonces come from the source the MAC needs (a
+//! counter file or random, for a MAC with nonces; none for a stateless
+//! one), stdin is never sealed, and a manifest lists regular files only
+//! ([`not_listable`]). Checking a manifest refuses the same keys. Each
+//! refusal is one line, the front end's spelling of its options given in
+//! [`SealWords`].
 
 use crate::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::super::keyfile::KeyFile;
-use super::Nonces;
+use super::{Nonces, Sealed};
 use crate::error::Error;
 use crate::macs::{Framing, MacDesc};
 
-/// How a front end names the nonce options of `seal` in its messages.
+/// How a front end names the options of `seal` in its messages.
 #[derive(Clone, Copy, Debug)]
-pub struct NonceWords {
+pub struct SealWords {
     /// The counter option among others (`--counter`; Python's `counter`).
     pub counter: &'static str,
     /// The counter option as asked for (`--counter FILE`; `counter`).
@@ -24,6 +26,36 @@ pub struct NonceWords {
     pub random: &'static str,
     /// The random option as asked for (`--random-nonce`; `random_nonce=True`).
     pub random_asked: &'static str,
+    /// The flag that seals a tree (`-r`; `recursive=True`).
+    pub recursive: &'static str,
+    /// A tree's seal as written (`unimac seal -k K -r DIR`;
+    /// `unimac.seal(DIR, key, recursive=True)`).
+    pub tree: &'static str,
+    /// What a seal takes (`FILE..., -r DIR or --files-from FILE`; `paths, or
+    /// one directory with recursive=True`).
+    pub sources: &'static str,
+}
+
+/// What a seal covers, from the paths given (`paths`) and whether a list
+/// of them is still to be read (`listed`: the command line's
+/// `--files-from`): with `recursive`, the one directory given; else the
+/// files. None (and no list) is refused, as are several directories.
+pub fn sealed<'p>(recursive: bool, paths: &'p [PathBuf], listed: bool, w: &SealWords) -> Result<Sealed<'p>, Error> {
+    let (r, tree) = (w.recursive, w.tree);
+    match (recursive, paths) {
+        (true, [dir]) => Ok(Sealed::Tree(dir)),
+        (true, []) => Err(Error::Invalid(format!("{r} seals one directory: give it ('{tree}')"))),
+        (true, _) => Err(Error::Invalid(format!("{r} seals one directory: give one, not {} ('{tree}')", paths.len()))),
+        (false, []) if !listed => Err(Error::Invalid(format!("nothing to seal: give {}", w.sources))),
+        (false, _) => Ok(Sealed::Files(paths)),
+    }
+}
+
+/// A path given to seal that is not a regular file (`what`: "a named
+/// pipe", "a directory" under a tree, ...): refused unopened (a named pipe
+/// or a device could block or never end), in one line.
+pub fn not_listable(shown: &str, what: &str) -> String {
+    format!("{shown}: is {what}, not a regular file; a manifest lists regular files")
 }
 
 /// What a seal under `key` takes, from the user's choices: the counter
@@ -37,7 +69,7 @@ pub fn sealing<'a, P: AsRef<Path>>(
     counter: Option<&'a Path>,
     random: bool,
     paths: &[P],
-    words: &NonceWords,
+    words: &SealWords,
 ) -> Result<(&'static MacDesc, Nonces<'a>), Error> {
     let desc = super::sealing_desc(key)?;
     let nonces = nonce_source(desc, counter, random, words)?;
@@ -46,7 +78,7 @@ pub fn sealing<'a, P: AsRef<Path>>(
 }
 
 /// Where a seal's nonces come from (see [`sealing`]).
-fn nonce_source<'a>(desc: &MacDesc, counter: Option<&'a Path>, random: bool, w: &NonceWords) -> Result<Nonces<'a>, Error> {
+fn nonce_source<'a>(desc: &MacDesc, counter: Option<&'a Path>, random: bool, w: &SealWords) -> Result<Nonces<'a>, Error> {
     let name = desc.name;
     let refuse = |m: String| Err(Error::Invalid(m));
     match (desc.takes_nonce(), counter, random) {
@@ -105,14 +137,30 @@ mod tests {
     use super::*;
     use crate::formats::keyfile::KeyKind;
 
-    const CLI: NonceWords = NonceWords { counter: "--counter", counter_asked: "--counter FILE", random: "--random-nonce", random_asked: "--random-nonce" };
-    const PY: NonceWords = NonceWords { counter: "counter", counter_asked: "counter", random: "random_nonce", random_asked: "random_nonce=True" };
+    const CLI: SealWords = SealWords {
+        counter: "--counter",
+        counter_asked: "--counter FILE",
+        random: "--random-nonce",
+        random_asked: "--random-nonce",
+        recursive: "-r",
+        tree: "unimac seal -k K -r DIR",
+        sources: "FILE..., -r DIR or --files-from FILE",
+    };
+    const PY: SealWords = SealWords {
+        counter: "counter",
+        counter_asked: "counter",
+        random: "random_nonce",
+        random_asked: "random_nonce=True",
+        recursive: "recursive=True",
+        tree: "unimac.seal(DIR, key, recursive=True)",
+        sources: "paths, or one directory with recursive=True",
+    };
 
     fn key(name: &str) -> KeyFile {
         KeyFile::new(KeyKind::from_name(name).unwrap(), &vec![7u8; crate::macs::find(name).unwrap().default_key_len()]).unwrap()
     }
 
-    fn refusal(k: &KeyFile, counter: Option<&Path>, random: bool, paths: &[&str], w: &NonceWords) -> String {
+    fn refusal(k: &KeyFile, counter: Option<&Path>, random: bool, paths: &[&str], w: &SealWords) -> String {
         sealing(k, counter, random, paths, w).err().map(|e| e.to_string()).unwrap_or_default()
     }
 
@@ -152,5 +200,22 @@ mod tests {
         // The same texts for a one-time key known by its name only.
         assert_eq!(one_time_refused("hash127", false), checking(&key("hash127")).unwrap_err());
         assert_eq!(one_time_refused("hash127-96", true), sealing(&key("hash127-96"), None, false, &["f"], &CLI).unwrap_err());
+    }
+
+    #[test]
+    fn what_a_seal_covers_in_each_spelling() {
+        let p = |n: usize| (0..n).map(|i| PathBuf::from(format!("d{i}"))).collect::<Vec<_>>();
+        let refused = |r: bool, n: usize, listed: bool, w: &SealWords| sealed(r, &p(n), listed, w).err().map(|e| e.to_string()).unwrap_or_default();
+        let one = p(1);
+        assert!(matches!(sealed(true, &one, false, &CLI), Ok(Sealed::Tree(d)) if d == Path::new("d0")));
+        assert!(matches!(sealed(false, &p(2), false, &PY), Ok(Sealed::Files(f)) if f.len() == 2));
+        assert!(matches!(sealed(false, &[], true, &CLI), Ok(Sealed::Files([]))));
+        assert_eq!(refused(true, 0, false, &CLI), "-r seals one directory: give it ('unimac seal -k K -r DIR')");
+        assert_eq!(refused(true, 0, false, &PY), "recursive=True seals one directory: give it ('unimac.seal(DIR, key, recursive=True)')");
+        assert_eq!(refused(true, 2, false, &CLI), "-r seals one directory: give one, not 2 ('unimac seal -k K -r DIR')");
+        assert_eq!(refused(true, 3, false, &PY), "recursive=True seals one directory: give one, not 3 ('unimac.seal(DIR, key, recursive=True)')");
+        assert_eq!(refused(false, 0, false, &CLI), "nothing to seal: give FILE..., -r DIR or --files-from FILE");
+        assert_eq!(refused(false, 0, false, &PY), "nothing to seal: give paths, or one directory with recursive=True");
+        assert_eq!(not_listable("p", "a named pipe"), "p: is a named pipe, not a regular file; a manifest lists regular files");
     }
 }
