@@ -61,51 +61,11 @@ pub fn check(key_file: &Path, operands: &[String], hex_args: bool) -> Result<boo
 }
 
 /// `unimac bound modp --max-bytes L [--forgeries Q]`: the false-accept bound
-/// for `Q` checks of operands of at most `L` bytes each.
+/// for `Q` checks of operands of at most `L` bytes each; its limits, numbers
+/// and text are the library's (`bounds::modp_bound`), also Python's.
 pub fn bound(max_bytes: u64, checks: u64, json: bool) -> Result<(), Fail> {
-    if checks == 0 {
-        return Err(Fail(
-            "--forgeries (the number of checks) must be at least 1".into(),
-        ));
-    }
-    let n = max_bytes
-        .checked_mul(16)
-        .and_then(|x| x.checked_add(1))
-        .ok_or_else(|| Fail("--max-bytes too large".into()))?;
-    let one = modp::false_accept_log2(n);
-    let all = if one == f64::NEG_INFINITY {
-        one
-    } else {
-        one + (checks as f64).log2()
-    };
-    if all >= 0.0 {
-        return Err(Fail(format!(
-            "modp: the bound is {} >= 1 for L = {max_bytes} bytes and {checks} checks",
-            log2_text(all)
-        )));
-    }
-    let text = if json {
-        let v = serde_json::json!({
-            "name": "modp",
-            "max_bytes": max_bytes,
-            "checks": checks,
-            "difference_bits": n,
-            "primes_in_range_log2": modp::primes_in_range_log2(),
-            "bound_log2": if all.is_finite() { serde_json::json!(all) } else { serde_json::Value::Null },
-            "bound": if all.is_finite() { all.exp2() } else { 0.0 },
-        });
-        format!("{v}\n")
-    } else {
-        format!(
-            "modp: a false identity a^2 = bc + de passes with probability <= {}\n  \
-             operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  \
-             per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128) = {}\n  \
-             {checks} check(s) under one key: at most {checks} times that\n",
-            log2_text(all),
-            modp::primes_in_range_log2(),
-            log2_text(one)
-        )
-    };
+    let b = unimac_front::bounds::modp_bound(max_bytes, checks)?;
+    let text = if json { format!("{}\n", b.to_json()) } else { b.text() };
     io::stdout().write_all(text.as_bytes())?;
     Ok(())
 }

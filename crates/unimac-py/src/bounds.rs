@@ -128,30 +128,9 @@ fn bound(
 /// most `max_bytes` bytes passes one of `checks` checks under one secret
 /// prime with at most this probability.
 fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> {
-    if checks == 0 {
-        return Err(value_err(
-            "forgeries (the number of checks) must be at least 1".into(),
-        ));
-    }
-    let n = max_bytes
-        .checked_mul(16)
-        .and_then(|x| x.checked_add(1))
-        .ok_or_else(|| {
-            value_err(format!(
-                "max_bytes too large for modp: 16 * {max_bytes} + 1 is more than 2^64 - 1"
-            ))
-        })?;
-    let one = unimac_front::modp::false_accept_log2(n);
-    let all = if one == f64::NEG_INFINITY {
-        one
-    } else {
-        one + (checks as f64).log2()
-    };
-    if all >= 0.0 {
-        return Err(value_err(format!(
-            "modp: the bound is 2^{all:.2} >= 1 for L = {max_bytes} bytes and {checks} checks"
-        )));
-    }
+    // The library's limits, numbers and text (as `unimac bound modp`).
+    let b = bounds::modp_bound(max_bytes, checks).map_err(err)?;
+    let (all, n) = (b.log2.0, b.difference_bits);
     let terms = PyList::empty(py);
     let d = PyDict::new(py);
     d.set_item("what", "a false identity passes one of the checks")?;
@@ -162,10 +141,7 @@ fn modp_bound(py: Python<'_>, max_bytes: u64, checks: u64) -> PyResult<PyBound> 
     d.set_item("log2", all)?;
     d.set_item("from_theorem", true)?;
     terms.append(d)?;
-    let text = format!(
-        "modp: a false identity a^2 = bc + de passes with probability <= 2^{all:.2}\n  operands of at most {max_bytes} bytes: |a^2 - bc - de| < 2^N, N = 16L + 1 = {n}\n  per check: floor((N - 1)/120) primes >= 2^120 divide it, out of > 2^{:.2} primes in [2^120, 2^128)\n  {checks} check(s) under one key: at most {checks} times that\n",
-        unimac_front::modp::primes_in_range_log2()
-    );
+    let text = b.text();
     Ok(PyBound {
         name: unimac_front::formats::keyfile::KeyKind::Modp.name().into(),
         log2: all,

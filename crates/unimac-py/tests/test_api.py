@@ -612,6 +612,17 @@ def test_modp_bound_matches_cli(cli):
     assert b.log2 == pytest.approx(j["bound_log2"])
     assert b.log2 < -90 and b.proven and "Bernstein" in b.theorem
     assert unimac.bound("modp", 7).log2 == float("-inf") and unimac.bound("modp", 7).value == 0.0
+    # One rule and one text (the library's bounds::modp_bound) at both doors.
+    t = subprocess.run([cli, "bound", "modp", "--max-bytes", "1000000", "--forgeries", "1000"],
+                       capture_output=True, text=True, check=True)
+    assert b.text == t.stdout
+    for args, kw in (((100,), {"forgeries": 0}), ((1 << 60,), {})):
+        with pytest.raises(ValueError) as e:
+            unimac.bound("modp", *args, **kw)
+        r = subprocess.run([cli, "bound", "modp", "--max-bytes", str(args[0]), "--forgeries", str(kw.get("forgeries", 1))],
+                           capture_output=True, text=True)
+        assert r.returncode != 0 and r.stderr == f"unimac: {e.value}\n"
+    assert str(e.value) == "modp: operands of 1152921504606846976 bytes are too long: N = 16L + 1 is more than 2^64 - 1"
 
 
 def test_tag_file_checks_the_nonce_before_reading(tmp_path):

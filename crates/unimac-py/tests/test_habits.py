@@ -293,7 +293,7 @@ def test_bound_takes_sizes_as_the_cli(text, value):
     if value < 1 << 59:
         assert unimac.bound("modp", text).log2 == unimac.bound("modp", value).log2
     else:
-        with pytest.raises(ValueError, match=r"^max_bytes too large for modp: 16 \* \d+ \+ 1 is more than 2\^64 - 1$"):
+        with pytest.raises(ValueError, match=r"^modp: operands of \d+ bytes are too long: N = 16L \+ 1 is more than 2\^64 - 1$"):
             unimac.bound("modp", text)
 
 

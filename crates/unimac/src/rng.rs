@@ -50,7 +50,6 @@ pub(crate) fn fill(_buf: &mut [u8]) -> Result<(), RandomError> {
 mod tests {
     #[test]
     fn a_failed_draw_says_so_once() {
-        use crate::prelude::*;
         assert_eq!(super::failed(&"no entropy"), "the operating system's random generator failed: no entropy");
     }
 

@@ -9,11 +9,14 @@ use crate::square::Variant;
 use crate::tree::Block;
 
 mod hash127;
+mod modp;
 mod published;
 mod shoup;
 mod wc;
 #[cfg(test)]
 mod tests;
+
+pub use modp::{modp_bound, ModpBound};
 
 
 /// log2 of a non-negative real; `-inf` is 0.
