@@ -42,12 +42,13 @@ pub(crate) fn caller_nonce_of(e: &Entry, door: &str, nonce: Option<&Bound<'_, Py
 }
 
 /// The caller's nonce of a `unimac.dask` door (`door`) for the MAC `mac`
-/// (a name; one not known is left to the door): [`caller_nonce`], with
-/// `counter=` as the source of nonces that never repeat.
+/// (a name, read as the partial API reads it, `partial::mac_row`, as
+/// `finish_mac` does; one not known is left to the door): [`caller_nonce`],
+/// with `counter=` as the source of nonces that never repeat.
 #[pyfunction]
 #[pyo3(name = "_caller_nonce")]
 fn caller_nonce_py(mac: &str, door: &str, nonce: Option<&Bound<'_, PyAny>>, caller_manages_nonces: bool) -> PyResult<()> {
-    match crate::names::resolve_any(mac).ok().and_then(|e| e.mac()) {
+    match unimac_front::partial::mac_row(&crate::names::lower(mac)).ok().flatten() {
         Some(d) => caller_nonce(d, door, nonce, caller_manages_nonces, "counter=unimac.Counter(...)"),
         None => Ok(()),
     }

@@ -161,9 +161,10 @@ pub fn finish_mac<'py>(
     nonce: Option<&Bound<'py, PyAny>>,
     caller_manages_nonces: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    // An unknown name is refused by the library, with its message.
-    if let Ok(e) = crate::names::resolve_any(name) {
-        crate::nonces::caller_nonce_of(e, "finish_mac", nonce, caller_manages_nonces)?;
+    // The name read once, as the partial API reads it (an unknown one
+    // refused with the library's message).
+    if let Some(d) = partial::mac_row(&pname(name)).map_err(err)? {
+        crate::nonces::caller_nonce(d, "finish_mac", nonce, caller_manages_nonces, crate::nonces::COUNTER_NEXT)?;
     }
     let k = data(key, "key")?;
     let n = crate::bytes_of(nonce, "nonce")?;

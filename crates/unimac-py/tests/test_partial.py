@@ -170,3 +170,34 @@ def test_python_runs_while_a_partial_is_hashed():
     # before the waiting main thread takes the released GIL.
     assert ran_during(bytearray(os.urandom(1 << 20)) * 64, attempts=5)
     assert not ran_during(bytes(64), attempts=1)
+
+
+def test_finish_mac_reads_the_name_once_as_the_partial_api_does():
+    """The caller's nonce is judged against the row the partial API reads
+    the name as (a catalogue name first), never against another reading:
+    "hash127" is the catalogue's hash, refused as every partial function
+    refuses it, whatever nonce is given."""
+    key = os.urandom(32)
+    good = unimac.partial_hash("hash127-aes", key[:16], 0, b"abcd")
+    for nonce in (None, bytes(16)):
+        with pytest.raises(ValueError) as e:
+            unimac.finish_mac("HASH127", key, good, nonce=nonce)
+        assert "one-time MAC" in str(e.value) and "unimac.OneTimeKey" in str(e.value)
+    # A MAC's row: the opt-in is asked for, in finish_mac's words, by any
+    # spelling of the name.
+    k = os.urandom(24)
+    p = unimac.partial_hash("wc-eval64", unimac.hash_key("wc-eval64", k), 0, b"abcdefgh")
+    for name in ("wc-eval64", "MAC-WC-EVAL64"):
+        with pytest.raises(ValueError, match=r"^wc-eval64: finish_mac\(nonce=\.\.\.\) needs caller_manages_nonces=True"):
+            unimac.finish_mac(name, k, p, nonce=bytes(16))
+        assert unimac.finish_mac(name, k, p, nonce=bytes(16), caller_manages_nonces=True) == unimac.tag(
+            "wc-eval64", k, b"abcdefgh", nonce=bytes(16), caller_manages_nonces=True
+        )
+    # unimac.dask's check reads it the same way (an unknown name is left to
+    # the door that resolves it).
+    import unimac._unimac as _u
+
+    _u._caller_nonce("HASH127", "tag_large", bytes(16), False)
+    with pytest.raises(ValueError, match=r"^wc-eval64: tag_large\(nonce=\.\.\.\)"):
+        _u._caller_nonce("mac-wc-eval64", "tag_large", bytes(16), False)
+    _u._caller_nonce("no-such-name", "tag_large", bytes(16), False)

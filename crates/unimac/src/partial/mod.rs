@@ -153,6 +153,19 @@ fn spec(name: &str) -> Result<Spec, Error> {
     Err(Error::UnknownName(name))
 }
 
+/// The row of the MAC that the partial API reads `name` as (a catalogue
+/// name first, then `X` for `mac-X`), `None` for a plain hash; refused as
+/// every partial function refuses it (an unknown name, a one-time MAC, a
+/// name without partial hashes). The one reading of a name in the partial
+/// path: a front end that checks a MAC's rules before finishing (a
+/// caller's nonce) resolves the name with it, never another way.
+pub fn mac_row(name: &str) -> Result<Option<&'static macs::MacDesc>, Error> {
+    Ok(match spec(name)?.finish {
+        PartialEnd::Mac(d) => Some(d),
+        PartialEnd::Hash => None,
+    })
+}
+
 /// Every name [`Partial::hash`] accepts (canonical forms).
 pub fn supported_names() -> Vec<String> {
     crate::registry::entries()
@@ -675,5 +688,29 @@ pub fn finish_mac(
     match s.finish {
         PartialEnd::Hash => Err(invalid(n, "a hash, not a MAC: use finish_hash")),
         PartialEnd::Mac(d) => crate::registry::NamedMac::of_row(d, full_key)?.finish_value(nonce, &h),
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    /// The partial path reads a name one way: a catalogue name first, then
+    /// `X` for `mac-X` (`mac_row`, the row the nonce rules are checked
+    /// against, is `spec`'s, the one every partial function uses).
+    #[test]
+    fn one_reading_of_a_name() {
+        let row = |n: &str| mac_row(n).map(|d| d.map(|d| d.name));
+        assert_eq!(row("wc-eval64").unwrap(), Some("wc-eval64"));
+        assert_eq!(row("mac-wc-eval64").unwrap(), Some("wc-eval64"));
+        assert_eq!(row("hash127-aes").unwrap(), Some("hash127-aes"));
+        assert_eq!(row("eval64").unwrap(), None);
+        // `hash127` is both a one-time MAC and a catalogue hash: the hash is
+        // read (and refused, since it computes the one-time MAC), never the
+        // MAC's row.
+        assert!(macs::find("hash127").is_some() && crate::registry::lookup("hash127").is_ok());
+        assert!(matches!(mac_row("hash127"), Err(Error::OneTimeOnly(_))));
+        assert_eq!(mac_row("hash127").unwrap_err(), finish_mac("hash127", &[0; 32], None, &Partial::hash("eval64", &[1; 8], 0, b"", true).unwrap()).unwrap_err());
+        assert!(matches!(mac_row("no-such-mac"), Err(Error::UnknownName(_))));
     }
 }
