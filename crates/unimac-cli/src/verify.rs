@@ -439,19 +439,12 @@ fn check_pooled(
 fn summarize(&self, t: Tally) -> bool {
     let CheckList { name, sums_name, opts, .. } = *self;
     let Tally { ok, bad, unreadable, malformed, ignored, other_mac, reused, nul } = t;
-    let plural = |n: usize, one: &str, many: &str| {
-        if n == 1 {
-            one.to_string()
-        } else {
-            many.to_string()
-        }
-    };
     if ok + bad + unreadable + ignored + other_mac == 0 {
         if nul && !opts.warn {
             // The NUL line's hint said it.
             return false;
         }
-        eprintln!("unimac: {sums_name}: no properly formatted {name} lines found");
+        eprintln!("unimac: {}", unimac_front::messages::no_check_lines(sums_name, name));
         return false;
     }
     if ok + bad + unreadable == 0 && other_mac == 0 {
@@ -462,37 +455,14 @@ fn summarize(&self, t: Tally) -> bool {
     if opts.status {
         return good;
     }
-    if malformed > 0 {
-        eprintln!("unimac: {}", unimac_front::messages::malformed_count(malformed));
-    }
-    if other_mac > 0 {
-        eprintln!(
-            "unimac: WARNING: {other_mac} {} made by another MAC, not {name}",
-            plural(other_mac, "line was", "lines were")
-        );
-    }
-    if unreadable > 0 {
-        eprintln!(
-            "unimac: WARNING: {unreadable} listed {} could not be read",
-            plural(unreadable, "file", "files")
-        );
-    }
-    if bad > 0 {
-        eprintln!(
-            "unimac: WARNING: {bad} computed {} did NOT match",
-            plural(bad, "tag", "tags")
-        );
+    let counts = unimac_front::messages::CheckCounts { malformed, other_mac, unreadable, bad, reused };
+    for w in unimac_front::messages::check_warnings(&counts, name) {
+        eprintln!("unimac: {w}");
     }
     if bad > 1 && ok + unreadable + malformed + ignored + other_mac == 0 {
         eprintln!(
             "unimac: every line failed: is this the key the lines were made with? ({})",
             self.key_about
-        );
-    }
-    if reused > 0 {
-        eprintln!(
-            "unimac: WARNING: {reused} {} a nonce used before with another tag (nonce reuse under this key)",
-            plural(reused, "line reuses", "lines reuse")
         );
     }
     good
@@ -531,7 +501,7 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
             // Named once per check file (--warn: each).
             if !opts.status && (opts.warn || t.other_mac == 1) {
                 let by_name = crate::input::terminal_safe(&by_name);
-                notes.push(format!("unimac: {sums_name}: line {}: made by {by_name}, not checked with this {name} key", i + 1));
+                notes.push(format!("unimac: {sums_name}: line {}: {}", i + 1, unimac_front::messages::made_by_other(&by_name, name)));
             }
             return (notes, None);
         }
@@ -563,10 +533,8 @@ fn parse(&self, buf: &[u8], fits: bool, i: usize, seen: &mut NoncesSeen, t: &mut
             Some((t0, first)) if t0 != &want => {
                 t.reused += 1;
                 if !opts.status {
-                    notes.push(format!(
-                        "unimac: {here}: nonce {} was used with another tag at {first}: a nonce must never repeat under one key",
-                        hex::encode(nonce.as_deref().unwrap_or_default())
-                    ));
+                    let hex = hex::encode(nonce.as_deref().unwrap_or_default());
+                    notes.push(format!("unimac: {here}: {}", unimac_front::messages::nonce_reused(&hex, first)));
                 }
             }
             Some(_) => {}
@@ -674,21 +642,21 @@ fn emit(&self, out: &mut LineWriter<'_>, t: &mut Tally, notes: Vec<String>, job:
             if !opts.status {
                 out.flush()?;
                 eprintln!("unimac: {}", crate::input::clean_msg(&per_file(e)));
-                line_out.extend_from_slice(b": FAILED open or read\n");
+                line_out.extend_from_slice(format!(": {}\n", unimac_front::messages::CHECK_UNREADABLE).as_bytes());
                 out.write_all(&line_out)?;
             }
         }
         Outcome::Checked(true) => {
             t.ok += 1;
             if !opts.quiet && !opts.status {
-                line_out.extend_from_slice(b": OK\n");
+                line_out.extend_from_slice(format!(": {}\n", unimac_front::messages::CHECK_OK).as_bytes());
                 out.write_all(&line_out)?;
             }
         }
         Outcome::Checked(false) => {
             t.bad += 1;
             if !opts.status {
-                line_out.extend_from_slice(b": FAILED\n");
+                line_out.extend_from_slice(format!(": {}\n", unimac_front::messages::CHECK_FAILED).as_bytes());
                 out.write_all(&line_out)?;
             }
         }

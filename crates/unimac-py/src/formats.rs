@@ -348,6 +348,38 @@ fn msg_malformed_count(n: usize) -> String {
     unimac_front::messages::malformed_count(n)
 }
 
+/// `verify_check_file`'s status of a line made by the MAC `by`, after
+/// `FAILED: ` (`unimac verify` says it after `SUMS: line N: `).
+#[pyfunction]
+#[pyo3(name = "_msg_made_by")]
+fn msg_made_by(by: &str, name: &str) -> String {
+    unimac_front::messages::made_by_other(by, name)
+}
+
+/// `verify_check_file`'s status of a line reusing a nonce an earlier line
+/// (`first`) used with another tag, after `FAILED: `.
+#[pyfunction]
+#[pyo3(name = "_msg_nonce_reused")]
+fn msg_nonce_reused(nonce_hex: &str, first: &str) -> String {
+    unimac_front::messages::nonce_reused(nonce_hex, first)
+}
+
+/// A check file without one line to check, as `unimac verify` says it.
+#[pyfunction]
+#[pyo3(name = "_msg_no_check_lines")]
+fn msg_no_check_lines(shown: &str, name: &str) -> String {
+    unimac_front::messages::no_check_lines(shown, name)
+}
+
+/// The warnings `verify_check_file` ends with, as `unimac verify` ends
+/// with them (`unimac_front::messages::check_warnings`).
+#[pyfunction]
+#[pyo3(name = "_msg_check_warnings")]
+fn msg_check_warnings(malformed: usize, other_mac: usize, unreadable: usize, bad: usize, reused: usize, name: &str) -> Vec<String> {
+    let c = unimac_front::messages::CheckCounts { malformed, other_mac, unreadable, bad, reused };
+    unimac_front::messages::check_warnings(&c, name)
+}
+
 /// Why a manifest is never sealed (`sealing`) or checked under a one-time
 /// MAC's key (the MAC `name`): for a `OneTimeKey` given to `seal` or
 /// `verify_manifest` (the library's one text).
@@ -361,6 +393,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(msg_malformed_line, m)?)?;
     m.add_function(wrap_pyfunction!(msg_one_time_manifest, m)?)?;
     m.add_function(wrap_pyfunction!(msg_malformed_count, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_made_by, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_nonce_reused, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_no_check_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(msg_check_warnings, m)?)?;
+    m.add("_CHECK_OK", unimac_front::messages::CHECK_OK)?;
+    m.add("_CHECK_FAILED", unimac_front::messages::CHECK_FAILED)?;
+    m.add("_CHECK_UNREADABLE", unimac_front::messages::CHECK_UNREADABLE)?;
     m.add("_SHOWN_MALFORMED", unimac_front::messages::SHOWN_MALFORMED)?;
     m.add_function(wrap_pyfunction!(load_key, m)?)?;
     m.add_function(wrap_pyfunction!(save_key, m)?)?;

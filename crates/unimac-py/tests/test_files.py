@@ -343,7 +343,15 @@ def test_verify_check_file_reports_each_line(cli, tmp_path, monkeypatch):
     # The garbage line is skipped with the command line's warnings.
     with pytest.warns(UserWarning) as w:
         got = unimac.verify_check_file("SUMS", "k.key")
-    assert [str(x.message) for x in w] == ["SUMS: 6: improperly formatted wc-mmh32x4 line", "WARNING: 1 line is improperly formatted"]
+    warned = [str(x.message) for x in w]
+    assert warned == [
+        "SUMS: 6: improperly formatted wc-mmh32x4 line",
+        "WARNING: 1 line is improperly formatted",
+        "WARNING: 1 line was made by another MAC, not wc-mmh32x4",
+        "WARNING: 1 listed file could not be read",
+        "WARNING: 2 computed tags did NOT match",  # plain, and the reused nonce's line
+        "WARNING: 1 line reuses a nonce used before with another tag (nonce reuse under this key)",
+    ]
     assert [r.filename for r in got] == names + ["x", "caf\xe9"]
     statuses = [r.status for r in got]
     assert statuses[0] == "FAILED"
@@ -361,6 +369,9 @@ def test_verify_check_file_reports_each_line(cli, tmp_path, monkeypatch):
     # The CLI agrees: not everything is good.
     r = subprocess.run([cli, "verify", "--key-file", "k.key", "SUMS"], capture_output=True)
     assert r.returncode != 0 and b"plain: FAILED\n" in r.stdout
+    # Its closing warnings are Python's, each after "unimac: ".
+    err = r.stderr.decode().splitlines()
+    assert err[-len(warned) + 1:] == ["unimac: " + x for x in warned[1:]], err
 
 
 def test_verify_check_file_with_a_one_time_key_never_spends_it(cli, tmp_path, monkeypatch):

@@ -330,7 +330,7 @@ def verify_check_file(
         return _unimac._check_file(row, k, os.fsdecode(file), tag, nonce)
 
     seen = {}  # canonical nonce -> (tag, line number)
-    malformed = 0
+    malformed = other_mac = unreadable = bad = reused_lines = 0
     out: List[CheckResult] = []
     found = False
     with _open_list(path, "check file") as f:
@@ -352,7 +352,8 @@ def verify_check_file(
                 by = parts[0]
                 if by != name:
                     found = True
-                    out.append(CheckResult(os.fsdecode(parts[1]), f"FAILED: made by {by}, not checked with this {name} key"))
+                    other_mac += 1
+                    out.append(CheckResult(os.fsdecode(parts[1]), f"{_unimac._CHECK_FAILED}: {_unimac._msg_made_by(by, name)}"))
                     continue
             if decoded is None:
                 if strict:
@@ -376,20 +377,20 @@ def verify_check_file(
             try:
                 good = check(file, tag, nonce)
             except OSError as e:
-                out.append(CheckResult(filename, f"FAILED open or read: {e.strerror or e}"))
+                unreadable += 1
+                out.append(CheckResult(filename, f"{_unimac._CHECK_UNREADABLE}: {e.strerror or e}"))
                 continue
+            # Counted as `unimac verify` counts it: checked, and a reuse too.
+            bad += not good
             if reused is not None:
-                out.append(
-                    CheckResult(
-                        filename,
-                        f"FAILED: nonce {nonce.hex()} was used with another tag at line {reused}: "
-                        "a nonce must never repeat under one key",
-                    )
-                )
+                reused_lines += 1
+                why = _unimac._msg_nonce_reused(nonce.hex(), f"line {reused}")
+                out.append(CheckResult(filename, f"{_unimac._CHECK_FAILED}: {why}"))
             else:
-                out.append(CheckResult(filename, "OK" if good else "FAILED"))
+                out.append(CheckResult(filename, _unimac._CHECK_OK if good else _unimac._CHECK_FAILED))
     if not found:
-        raise ValueError(f"{shown}: no properly formatted {name} lines found")
-    if malformed:
-        warnings.warn(_unimac._msg_malformed_count(malformed), UserWarning, stacklevel=2)
+        raise ValueError(_unimac._msg_no_check_lines(shown, name))
+    # The closing warnings, as `unimac verify` ends with them on stderr.
+    for w in _unimac._msg_check_warnings(malformed, other_mac, unreadable, bad, reused_lines, name):
+        warnings.warn(w, UserWarning, stacklevel=2)
     return out
