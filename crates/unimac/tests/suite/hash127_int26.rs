@@ -5,7 +5,7 @@
 //! argument (the paper's inequality, the documented limb bounds, and the
 //! arithmetic on extreme limbs).
 
-mod common;
+use crate::common;
 use common::{hash127_model, key_bytes, key_words, p127, pad4, skipped, words_of};
 use num_bigint::BigInt;
 use num_integer::Integer;

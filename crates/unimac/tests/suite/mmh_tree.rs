@@ -179,6 +179,8 @@ fn two_threads_for_large_slices_give_the_same_result() {
         }
         assert_eq!(t.finalize(), want, "{name} in 1 MiB pieces (sequential)");
     }
+    // Back to the default: the other modules' tests share this process.
+    unimac::threads::set_max_threads(1);
 }
 
 #[test]

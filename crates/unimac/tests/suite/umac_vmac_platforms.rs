@@ -3,7 +3,7 @@
 //! portable path: lengths around NH's groups and chunks, random and
 //! all-ones messages, streaming in pieces equal to one-shot.
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};

@@ -2,7 +2,7 @@
 //! length around the block boundaries, 1 MiB; generated keys are primes of the
 //! range; the identity check accepts true identities and rejects false ones.
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use unimac::Absorb as _;
 use common::platforms;

@@ -9,7 +9,7 @@
 //! "l" is the machine word (here `word`) and `w = l/word` words make an
 //! element, so `2^(lw)` there is `2^l` here.
 
-mod common;
+use crate::common;
 use common::skipped;
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! every input the fuzzers kept is re-checked by `cargo test`, on the
 //! detected backends and under `UNIMAC_FORCE_PORTABLE=1`.
 
-#[path = "../../../fuzz/checks.rs"]
+#[path = "../../../../fuzz/checks.rs"]
 mod checks;
 
 use std::path::Path;

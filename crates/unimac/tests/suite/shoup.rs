@@ -3,7 +3,7 @@
 //! minimal-polynomial methods against each other, and Rabin's irreducibility
 //! test on generated keys.
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf2_mulmod64, gf64_mul, lengths, skipped};
 use proptest::prelude::*;

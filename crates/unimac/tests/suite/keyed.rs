@@ -5,7 +5,7 @@
 //! the MACs that draw their own random pair) are checked through their own
 //! doors: `OneTimeMac`, `NamedMac` and `registry::known_answer`.
 
-mod common;
+use crate::common;
 use common::lengths;
 use rand::{Rng, RngCore, SeedableRng};
 use unimac::unstable::hash127;

@@ -3,7 +3,7 @@
 //! inputs (all-ones, max words, zero), in runs of every length around the
 //! SIMD paths' multi-block groups.
 
-mod common;
+use crate::common;
 use common::platforms;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};

@@ -2,7 +2,7 @@
 //! independent num-bigint model, on random, all-ones, maximal and boundary
 //! inputs; streaming and tree mode; SQH / SQHU; errors.
 
-mod common;
+use crate::common;
 use common::ladder;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};

@@ -4,7 +4,7 @@
 //! which the library draws itself (a given pair only for known answers and
 //! for checking a received tag).
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf128_mul, gf64_mul, lengths};
 use aes::cipher::{BlockCipherEncrypt, KeyInit};

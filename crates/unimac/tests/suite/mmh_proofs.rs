@@ -44,7 +44,7 @@
 // `x % n == 0` rather than `is_multiple_of`, which is stable only since Rust 1.87.
 #![allow(clippy::manual_is_multiple_of)]
 
-mod common;
+use crate::common;
 use common::skipped;
 use unimac::unstable::hazmat::mmh::generic::{self, Prime, Word};
 

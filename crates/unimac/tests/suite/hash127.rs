@@ -3,7 +3,7 @@
 //! lengths around every chunk boundary, streaming split at every byte, and
 //! the multi-threaded path against one thread.
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use common::{hash127_model, key_bytes, key_words, pad4, platforms, words_of};
 use proptest::prelude::*;
@@ -212,6 +212,8 @@ fn threads_equal_one_thread() {
             assert_eq!(hash127_on(Platform::portable(), &kk, &msg, true, 0).unwrap(), hash127_model(r, k, &words_of(&pad4(&msg))));
         }
     }
+    // Back to the default: the other modules' tests share this process.
+    unimac::threads::set_max_threads(1);
 }
 
 #[test]
@@ -354,16 +356,19 @@ fn backends_cover_the_cpu() {
 #[test]
 #[cfg_attr(all(target_family = "wasm", not(target_feature = "atomics")), ignore = "needs a child process and a second thread; wasm32-wasip1 has neither")]
 fn no_threads_unless_asked() {
-    // Each integration test file is its own process: the default holds here
-    // until a test of this file changes it, so check in a child process.
+    // The integration tests share one process, and others change the
+    // setting: check the default in a child process that runs this test
+    // alone (its exact name in the test binary), and that it ran.
     if std::env::var_os("UNIMAC_NO_THREADS_CHILD").is_none() {
         let exe = std::env::current_exe().unwrap();
         let out = std::process::Command::new(exe)
-            .args(["--exact", "no_threads_unless_asked", "--nocapture", "--test-threads=1"])
+            .args(["--exact", "hash127::no_threads_unless_asked", "--nocapture", "--test-threads=1"])
             .env("UNIMAC_NO_THREADS_CHILD", "1")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("test result: ok. 1 passed"), "the child ran no test: {stdout}");
         return;
     }
     assert_eq!(unimac::threads::max_threads(), 1, "the default is the caller's thread only");

@@ -2,7 +2,7 @@
 //! backend on the same inputs (random, all-ones, zero; every length 0..=300
 //! and the lengths around each kernel's step), streaming in every chunking.
 
-mod common;
+use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf128_mul, skipped};
 use proptest::prelude::*;
