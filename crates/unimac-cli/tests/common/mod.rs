@@ -175,11 +175,15 @@ pub fn key_hex(path: &str) -> String {
     fs::read_to_string(path).unwrap().lines().nth(1).unwrap().to_string()
 }
 
-/// A fresh, empty directory `unimac-{tag}-{pid}` under the system's
+/// A fresh, empty directory `unimac-{tag}-{pid}-{n}` under the system's
 /// temporary directory (left over from an earlier run: emptied), which the
-/// caller removes.
+/// caller removes; `n` counts the calls in this process, whose tests (every
+/// module of the test binary) may use one tag twice.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unimac-{tag}-{}", std::process::id()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("unimac-{tag}-{}-{n}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
     fs::create_dir_all(&d).expect("temp dir");
     d

@@ -11,7 +11,7 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{assert_code, run_in, stderr, stdout, temp_dir};
 
 /// `d/a`, `d/sub/b` (the tree), `private/topsecret` (what a link leads

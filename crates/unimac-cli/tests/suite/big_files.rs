@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 use unimac_front::registry::{self, Params};
 
-mod common;
+use crate::common;
 use common::{bytes, ok, run_input as run, run_with as run_key, TempDir, KEY_VAR};
 
 fn ok_line(o: &Output) -> String {

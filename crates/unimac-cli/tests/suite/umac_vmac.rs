@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{key_hex, run, stderr, TempDir};
 
 fn stdout_ok(o: &Output) -> String {

@@ -5,7 +5,7 @@
 //! in a check line is read back as the same bytes.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

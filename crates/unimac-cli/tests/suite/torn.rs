@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{run_input as run, text, TempDir};
 
 /// The tag `unimac tag` printed (the first field of its one line).

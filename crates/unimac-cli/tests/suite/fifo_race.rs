@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{bin, run_bounded, stderr, TempDir as Dir};
 
 /// How long a run may take before it counts as blocked (waiting for a

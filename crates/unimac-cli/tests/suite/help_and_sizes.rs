@@ -5,7 +5,7 @@
 
 use std::fs;
 
-mod common;
+use crate::common;
 use common::{assert_code, assert_error, ok, run, stderr, stdout, TempDir as Dir};
 
 fn bound_json(max: &str) -> serde_json::Value {

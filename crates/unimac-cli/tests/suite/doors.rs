@@ -7,7 +7,7 @@
 //! Every run has a deadline: a hang fails the test instead of hanging it.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::Path;

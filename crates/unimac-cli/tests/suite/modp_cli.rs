@@ -3,7 +3,7 @@
 
 use std::fs;
 
-mod common;
+use crate::common;
 use common::{assert_error, run, stderr, stdout, TempDir as Dir};
 
 /// A modp key of modp.jsonl (line 1).

@@ -5,7 +5,7 @@
 use std::fs;
 use std::process::Stdio;
 
-mod common;
+use crate::common;
 use common::{assert_error, bin, key_hex, run, run_stdin, stderr, stdout, TempDir as Dir};
 
 fn keygen(d: &Dir, name: &str, file: &str) -> String {

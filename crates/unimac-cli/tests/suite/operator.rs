@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{assert_code, assert_error, bin, no_panic, ok, run, run_key, run_stdin, stderr, stdout, TempDir as Dir, KEY_VAR};
 
 impl Dir {
@@ -204,6 +204,39 @@ fn a_file_truncated_while_read_is_an_error_for_every_buffer_size() {
 
 // ---------------------------------------------------------------- memory
 
+/// `c`'s output and the peak resident size of its process in KiB (Linux's
+/// unit of `ru_maxrss`), from `wait4` on that process alone: the test
+/// process's children as a whole (`getrusage(RUSAGE_CHILDREN)`) include
+/// every other test's, which share this process.
+#[cfg(unix)]
+fn output_and_peak(mut c: Command) -> (Output, i64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        out.read_to_end(&mut v).unwrap();
+        v
+    });
+    let mut stderr = Vec::new();
+    err.read_to_end(&mut stderr).unwrap();
+    let stdout = reader.join().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: wait4 fills the status and the zeroed struct it is given.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut ru) }, pid);
+    let status = std::process::ExitStatus::from_raw(status);
+    (Output { status, stdout, stderr }, ru.ru_maxrss as i64)
+}
+
+#[cfg(not(unix))]
+fn output_and_peak(mut c: Command) -> (Output, i64) {
+    (c.output().unwrap(), 0)
+}
+
 /// A one-block name stops reading once the input passes what it can take:
 /// an endless stdin and a 64 GiB sparse file are refused at once.
 #[test]
@@ -212,30 +245,15 @@ fn one_block_names_stop_reading_past_their_block() {
     let key = "ab".repeat(128);
     let zero = fs::File::open("/dev/zero").unwrap();
     let t0 = Instant::now();
-    let o = bin()
-        .args(["compute", "mmh32x1", "--key-env", KEY_VAR])
-        .env(KEY_VAR, &key)
-        .stdin(Stdio::from(zero))
-        .output()
-        .unwrap();
+    let mut c = bin();
+    c.args(["compute", "mmh32x1", "--key-env", KEY_VAR]).env(KEY_VAR, &key).stdin(Stdio::from(zero));
+    let (o, peak_kib) = output_and_peak(c);
     assert!(t0.elapsed() < Duration::from_secs(30));
     assert_error(&o, "longer than");
-    // And it kept little: no child of this test process grew past 256 MiB
-    // (reading the input whole would hold gigabytes before rejecting it).
+    // And it kept little: the child never grew past 256 MiB (reading the
+    // input whole would hold gigabytes before rejecting it).
     #[cfg(unix)]
-    {
-        // SAFETY: getrusage fills the zeroed struct it is given.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        assert_eq!(
-            unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) },
-            0
-        );
-        assert!(
-            ru.ru_maxrss < 256 * 1024,
-            "a child used {} KiB",
-            ru.ru_maxrss
-        );
-    }
+    assert!(peak_kib < 256 * 1024, "the child used {peak_kib} KiB");
     let big = d.p("big");
     fs::File::create(&big).unwrap().set_len(64 << 30).unwrap();
     for (name, key) in [

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{assert_code, run_bounded, run_in, stderr, stdout, temp_dir};
 
 /// How long a run may take before it counts as blocked (a verify on a

@@ -5,7 +5,7 @@
 //! `keygen` and `bound`, `-r` as one flag everywhere, and the `--hold`
 //! message.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

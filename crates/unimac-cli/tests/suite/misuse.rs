@@ -12,7 +12,7 @@ use std::io::Read;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{key_hex, ok, text, TempDir as Dir};
 
 /// How long one run of the binary may take.
@@ -75,8 +75,10 @@ fn refused(o: &Output, code: i32, needles: &[&str]) {
 }
 
 impl Dir {
-    /// `unimac keygen MAC -o KEY [--counter CTR]`; returns the key file.
-    fn keygen(&self, mac: &str, key: &str, counter: Option<&str>) -> String {
+    /// `unimac keygen MAC -o KEY [--counter CTR]`; returns the key file
+    /// (named apart from `operator`'s `keygen`, another method of the shared
+    /// `TempDir`).
+    fn keygen_with(&self, mac: &str, key: &str, counter: Option<&str>) -> String {
         let (k, c) = (self.s(key), counter.map(|c| self.s(c)));
         let mut args = vec!["keygen", mac, "-o", &k];
         if let Some(c) = &c {
@@ -106,7 +108,7 @@ fn a_one_time_key_tags_once() {
     let d = Dir::new("once");
     let (f, g) = (d.write("f", b"the one message"), d.write("g", b"another"));
     for mac in ["hash127", "hash127-96"] {
-        let k = d.keygen(mac, &format!("k-{mac}"), None);
+        let k = d.keygen_with(mac, &format!("k-{mac}"), None);
         let line = ok(&run(&["tag", mac, "--key-file", &k, &f]));
         assert_eq!(line.lines().count(), 1, "{line}");
         assert!(fs::read_to_string(&k).unwrap().ends_with("\nspent\n"), "marked spent");
@@ -127,8 +129,8 @@ fn a_one_time_key_tags_once() {
 fn one_time_values_are_not_computed_without_known_answer() {
     let d = Dir::new("ot-compute");
     let f = d.write("f", b"m");
-    let k = d.keygen("hash127", "k", None);
-    let k96 = d.keygen("hash127-96", "k96", None);
+    let k = d.keygen_with("hash127", "k", None);
+    let k96 = d.keygen_with("hash127-96", "k96", None);
     let (hex32, hex48) = (key_hex(&k), key_hex(&k96));
     // By --key: the one-time value under every name that computes it.
     for (name, key) in [
@@ -157,7 +159,7 @@ fn one_time_values_are_not_computed_without_known_answer() {
     assert!(!fs::read_to_string(&k).unwrap().contains("spent"));
     ok(&run(&["tag", "hash127", "--key-file", &k, &f]));
     // shoup4's pair is the library's to draw: no compute without --known-answer.
-    let k4 = d.keygen("shoup4-eval64", "k4", None);
+    let k4 = d.keygen_with("shoup4-eval64", "k4", None);
     refused(&run(&["compute", "shoup4-eval64", "--key", &key_hex(&k4), &f]), 2, &["r || s", "--known-answer"]);
     refused(
         &run(&["compute", "shoup4-eval64", "--key-file", &k4, "--nonce", &"00".repeat(16), &f]),
@@ -179,7 +181,7 @@ struct Counted {
 impl Counted {
     fn new(tag: &str) -> Counted {
         let d = Dir::new(tag);
-        let key = d.keygen("wc-eval128", "k", Some("c"));
+        let key = d.keygen_with("wc-eval128", "k", Some("c"));
         let ctr = d.s("c");
         let msg = d.write("m", b"message");
         let line = ok(&run(&["tag", "wc-eval128", "--key-file", &key, "--counter", &ctr, &msg]));
@@ -219,7 +221,7 @@ fn caller_nonces_need_the_opt_in() {
     );
     assert_eq!(fs::read(&c.ctr).unwrap(), before, "the counter is untouched");
     // shoup4 draws r || s itself: no caller nonce, even with the opt-in.
-    let k4 = c.d.keygen("shoup4-eval64", "k4", None);
+    let k4 = c.d.keygen_with("shoup4-eval64", "k4", None);
     refused(
         &run(&["tag", "shoup4-eval64", "--key-file", &k4, "--allow-weak", "--nonce", &n, &c.msg]),
         2,
@@ -256,13 +258,13 @@ fn a_rolled_back_counter_is_refused() {
 fn a_counter_of_another_key_or_mac_is_refused() {
     let c = Counted::new("other");
     // Another key of the same MAC, with its own fresh counter.
-    c.d.keygen("wc-eval128", "k2", Some("c2"));
+    c.d.keygen_with("wc-eval128", "k2", Some("c2"));
     let c2 = c.d.s("c2");
     let before = fs::read(&c2).unwrap();
     refused(&c.tag_with(&c2), 2, &["counter file", "another wc-eval128 key"]);
     assert_eq!(fs::read(&c2).unwrap(), before);
     // A counter of another MAC.
-    c.d.keygen("hash127-aes-nonce", "k3", Some("c3"));
+    c.d.keygen_with("hash127-aes-nonce", "k3", Some("c3"));
     let c3 = c.d.s("c3");
     let before = fs::read(&c3).unwrap();
     refused(&c.tag_with(&c3), 2, &["counter file", "bound to hash127-aes-nonce, not wc-eval128"]);
@@ -332,7 +334,7 @@ fn verify_reports_a_nonce_used_with_two_tags() {
     let d = Dir::new("reuse");
     let (a, b) = (d.write("a", b"attack at dawn"), d.write("b", b"attack at dusk"));
     let n = "0f".repeat(16);
-    let k = d.keygen("wc-eval128", "k", None);
+    let k = d.keygen_with("wc-eval128", "k", None);
     let tag = |f: &str| ok(&run(&["tag", "wc-eval128", "--key-file", &k, "--nonce", &n, "--caller-manages-nonces", f]));
     let (la, lb) = (tag(&a), tag(&b));
     assert_ne!(nonce_and_tag(&la).1, nonce_and_tag(&lb).1);
@@ -357,7 +359,7 @@ fn verify_reports_a_nonce_used_with_two_tags() {
 fn umac_nonces_are_compared_as_the_cipher_sees_them() {
     let d = Dir::new("alias");
     let (a, b) = (d.write("a", b"attack at dawn"), d.write("b", b"attack at dusk"));
-    let k = d.keygen("umac64", "k", None);
+    let k = d.keygen_with("umac64", "k", None);
     let tag = |nonce: &str, f: &str| {
         ok(&run(&["tag", "umac64", "--key-file", &k, "--allow-weak", "--nonce", nonce, "--caller-manages-nonces", f]))
     };
@@ -373,7 +375,7 @@ fn umac_nonces_are_compared_as_the_cipher_sees_them() {
     let fine = d.write("fine", format!("{l02}{l0002}").as_bytes());
     assert_eq!(ok(&run(&["verify", "umac64", "--key-file", &k, "-c", &fine])), format!("{a}: OK\n{b}: OK\n"));
     // VMAC extends on the left: 01 and 0001 are one nonce.
-    let kv = d.keygen("vmac64", "kv", None);
+    let kv = d.keygen_with("vmac64", "kv", None);
     let vtag = |nonce: &str, f: &str| {
         ok(&run(&["tag", "vmac64", "--key-file", &kv, "--allow-weak", "--nonce", nonce, "--caller-manages-nonces", f]))
     };
@@ -388,7 +390,7 @@ fn known_answers_equal_the_one_time_tag() {
     let d = Dir::new("ka");
     let f = d.write("f", b"a message for one key");
     for (mac, names) in [("hash127", &["hash127", "mac-hash127"][..]), ("hash127-96", &["hash127-96", "mac-hash127-96"][..])] {
-        let k = d.keygen(mac, &format!("k-{mac}"), None);
+        let k = d.keygen_with(mac, &format!("k-{mac}"), None);
         let key = key_hex(&k);
         // The known answers first: they spend nothing.
         let answers: Vec<String> =
@@ -409,7 +411,7 @@ fn random_nonces_of_the_full_length() {
     let d = Dir::new("random");
     let (a, b) = (d.write("a", b"one"), d.write("b", b"two"));
     // UMAC: 16 random bytes per file, in the line.
-    let k = d.keygen("umac64", "k", None);
+    let k = d.keygen_with("umac64", "k", None);
     let out = ok(&run(&["tag", "umac64", "--key-file", &k, "--random-nonce", "--allow-weak", &a, &b]));
     let nonces: Vec<String> = out.lines().map(|l| nonce_and_tag(l).0).collect();
     assert_eq!(nonces.len(), 2, "{out}");
@@ -418,7 +420,7 @@ fn random_nonces_of_the_full_length() {
     let sums = d.write("sums", out.as_bytes());
     assert_eq!(ok(&run(&["verify", "umac64", "--key-file", &k, "-c", &sums])), format!("{a}: OK\n{b}: OK\n"));
     // VMAC: 16 random bytes with the top bit clear, every time.
-    let kv = d.keygen("vmac64", "kv", None);
+    let kv = d.keygen_with("vmac64", "kv", None);
     let mut lines = String::new();
     for _ in 0..50 {
         let l = ok(&run(&["tag", "vmac64", "--key-file", &kv, "--random-nonce", "--allow-weak", &a]));

@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::Stdio;
 
-mod common;
+use crate::common;
 use common::{bin, run_at};
 
 fn dir(tag: &str) -> std::path::PathBuf {

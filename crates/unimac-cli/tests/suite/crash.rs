@@ -25,7 +25,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{bin, bytes, output, run_at as run, skipped, stderr, text, TempDir};
 
 /// Why strace's fault injection cannot be used here, if it cannot: `true`

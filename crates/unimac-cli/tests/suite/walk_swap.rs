@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 use common::{assert_code, run_in, stderr, stdout, temp_dir};
 
 const TRIALS: usize = 100;

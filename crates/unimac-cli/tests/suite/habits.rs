@@ -8,7 +8,7 @@
 use std::fs;
 use std::process::{Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{assert_code, bin, run_in, stderr, stdout, TempDir};
 
 /// `unimac ARGS` in `dir` with `input` on stdin.

@@ -11,7 +11,7 @@ use std::path::Path;
 use unimac_front::partial;
 use unimac_front::registry::{self, Params};
 
-mod common;
+use crate::common;
 use common::{bin, bytes, ok, run_input as run, TempDir, KEY_VAR};
 
 /// Files at least this long are hashed in stripes (src/input.rs SPLIT_MIN).

@@ -12,7 +12,7 @@ use std::process::{Output, Stdio};
 
 use unimac_front::registry::NamedMac;
 
-mod common;
+use crate::common;
 use common::{bin, bytes, text, TempDir};
 
 /// Files at least this long are done by the main thread with every core
