@@ -1,6 +1,6 @@
 //! The properties the fuzz targets check, one function per target. The same
 //! file is compiled into the fuzz targets (`fuzz/fuzz_targets/*.rs`) and into
-//! the library's corpus replay test (`crates/unimac/tests/fuzz_corpus.rs`), so
+//! the library's corpus replay test (`crates/unimac/tests/suite/fuzz_corpus.rs`), so
 //! `cargo test` re-checks every committed corpus input with exactly this code.
 //!
 //! Each function takes arbitrary bytes, reads its choices from them with

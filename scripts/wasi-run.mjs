@@ -3,7 +3,7 @@
 // (node:wasi, preview1):
 // `node --single-threaded-gc scripts/wasi-run.mjs prog.wasm [args...]`.
 // (With V8's concurrent garbage collector, Node 20.20 crashes with SIGSEGV
-// in `KeyedLoadIC_Megamorphic` after tests/umac_rfc.rs's appendix cases
+// in `KeyedLoadIC_Megamorphic` after tests/suite/umac_rfc.rs's appendix cases
 // have passed; with --single-threaded-gc it does not.)
 // scripts/test-all makes it the cargo runner
 // (CARGO_TARGET_WASM32_WASIP1_RUNNER), so `cargo test --target wasm32-wasip1`

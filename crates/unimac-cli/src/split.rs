@@ -19,8 +19,8 @@
 //!
 //! The file's end goes to the ordered step as bytes. The `shoup4` pairs,
 //! modp and the one-time MACs are read as one stream. The result is the
-//! one-shot result in every case (tests/split_files.rs,
-//! tests/big_files.rs).
+//! one-shot result in every case (tests/suite/split_files.rs,
+//! tests/suite/big_files.rs).
 
 use std::io::{self, IsTerminal};
 use std::path::Path;

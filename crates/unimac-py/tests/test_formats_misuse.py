@@ -1,5 +1,5 @@
 """The file formats' misuse matrix at the Python door (the CLI's is in
-crates/unimac-cli/tests/seal.rs): a seal forged from a file's tag, a
+crates/unimac-cli/tests/suite/seal.rs): a seal forged from a file's tag, a
 respelled seal, a version 1 manifest, named pipes and devices and names
 outside the tree, one-time keys across the Python and command-line doors,
 and writers stopped part-way. Each is refused, nothing is half-written."""

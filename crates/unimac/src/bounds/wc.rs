@@ -55,7 +55,7 @@ pub(super) fn block_eps(f: Block) -> BlockEps {
             return BlockEps {
                 log2: Log2(12f64.log2() - 32.0),
                 point: Log2(5f64.log2() - 32.0),
-                source: "NMH32 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 5, Definition 10; the paper claims only 'eps close to 2^-32'): eps <= 12 * 2^-32 (subtraction mod 2^32), derived in crates/unimac/tests/mmh_proofs.rs (4/2^32 mod p as in Lemma 7, x3 as in Theorem 8) and checked exhaustively there at reduced scale".into(),
+                source: "NMH32 (Halevi–Krawczyk, “MMH: software message authentication in the Gbit/second rates”, section 5, Definition 10; the paper claims only 'eps close to 2^-32'): eps <= 12 * 2^-32 (subtraction mod 2^32), derived in crates/unimac/tests/suite/mmh_proofs.rs (4/2^32 mod p as in Lemma 7, x3 as in Theorem 8) and checked exhaustively there at reduced scale".into(),
                 point_source: "key shift: a_i = (y_i + x_i) mod 2^32 is uniform whatever y, so Pr[F(y) = u] = Pr_a[G(a) = u] <= 1/2^32 (a_2 = 0) + 4/2^32 (two values mod p, two carries) = 5 * 2^-32".into(),
                 proven: true,
                 note: None,
@@ -102,7 +102,7 @@ pub(super) fn block_eps(f: Block) -> BlockEps {
                 point_source: "mu <= 2 eps, as for SQH_asm (key shift: (y_i + x_i) mod 2^l is uniform); resting on the same sketch".into(),
                 proven: false,
                 note: Some(
-                    "Theorem 10 (carries ignored in the squares and the sum) is only sketched in the paper; the number is the paper's sketch, checked exhaustively at reduced size (crates/unimac/tests/square_proofs.rs), not proven".into(),
+                    "Theorem 10 (carries ignored in the squares and the sum) is only sketched in the paper; the number is the paper's sketch, checked exhaustively at reduced size (crates/unimac/tests/suite/square_proofs.rs), not proven".into(),
                 ),
             }
         }

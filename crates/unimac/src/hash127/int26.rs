@@ -61,7 +61,7 @@ pub const SQUEEZE_IN: u64 = (1 << 63) - (1 << 39);
 /// last the 96 products `m·c_{i,j}` with `|m| ≤ 2^31` (the paper's
 /// `96·1.01·2^31·2^25·2^(26j)`). Every `U_j` is below [`SQUEEZE_IN`]
 /// `< 2^63`, so the `i64` sums are exact: asserted at compile time below and
-/// checked by `tests/hash127_int26.rs` on extreme limbs.
+/// checked by `tests/suite/hash127_int26.rs` on extreme limbs.
 pub const fn block_bound() -> [u128; LIMBS] {
     let mut a = [0u128; LIMBS];
     let mut j = 0;

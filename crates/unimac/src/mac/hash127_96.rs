@@ -9,7 +9,7 @@
 //! which costs another factor of about `2^31`.
 //!
 //! Forgery bound (derived in `docs/BOUNDS.md`, checked exhaustively at a
-//! reduced size in `tests/hash127_96_bound.rs`): after one tag, any forgery
+//! reduced size in `tests/suite/hash127_96_bound.rs`): after one tag, any forgery
 //! attempt `(m', t')` with `m' ≠ m` of at most `L` words succeeds with
 //! probability at most `(1 + 2^-31)^2/2^96 + (2L + 4)(1 + 2^-31)/2^128`.
 //!

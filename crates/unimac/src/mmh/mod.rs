@@ -16,7 +16,7 @@
 //!   `tree-mmh32xN`, `tree-nmh32` and `tree-mmh64` hash any length.
 //!
 //! Security (section 4; every bound below is checked exhaustively at reduced
-//! scale, w = 4, 6, 8, in `tests/mmh_proofs.rs`, with this module's generic code):
+//! scale, w = 4, 6, 8, in `tests/suite/mmh_proofs.rs`, with this module's generic code):
 //! - H_32 is `2/2^32`-AΔU mod p (Lemma 7); MMH_32 is `6/2^32`-AΔU (Theorem 8).
 //! - NMH_32 is `12/2^32`-AΔU (`4/2^32` mod p before the final `mod 2^32`):
 //!   the paper only says "ε close to 2^-32"; the derivation, Lemma 7's

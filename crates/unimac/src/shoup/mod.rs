@@ -32,7 +32,7 @@
 //! `ε ≤ 64n/2^64` and gdivision64 with `ε ≤ 8n/2^64` (a difference polynomial of
 //! degree ≤ 64n has at most that many roots `g`, whatever the key polynomial's
 //! degree: the fallback keys included; checked exhaustively at `l = 8` in
-//! `tests/shoup_bounds.rs`).
+//! `tests/suite/shoup_bounds.rs`).
 
 use crate::prelude::*;
 use zeroize::Zeroize;

@@ -25,7 +25,7 @@ fn clmul_model(x: u64, y: u64) -> u128 {
 
 /// Every backend of every Shoup hash this CPU can run, through
 /// [`check_backends`], against the portable path (whose arithmetic
-/// `tests/shoup.rs` checks against models): eval64, division64 and
+/// `tests/suite/shoup.rs` checks against models): eval64, division64 and
 /// gdivision64 ([`RingBackend`], [`GBackend`]) and eval128
 /// ([`eval128::Backend`]) one-shot and streamed in 7-byte pieces, on random
 /// and all-ones messages of every length in [`lengths`] under random and

@@ -4,7 +4,7 @@
 //! generic in the machine word size, the element size `l` and the prime `p`.
 //!
 //! This is the model every fast path is tested against, and the very code the
-//! scaled-down proof checks (`tests/square_proofs.rs`) enumerate at 4- and
+//! scaled-down proof checks (`tests/suite/square_proofs.rs`) enumerate at 4- and
 //! 8-bit machine words: the carry rules `C` and `C2` are written exactly as
 //! the wire format states them, one machine word at a time, with no cleverness.
 //! It is exact but neither fast nor constant-time (its `mod p` is a plain

@@ -413,7 +413,7 @@ fn run_one(which: &str, key: &Key, msg: &[u8]) -> [u8; 16] {
 /// Least wall time of interleaved runs of the integer and the portable
 /// backends (and the default dispatch, which is the portable one under
 /// `UNIMAC_FORCE_PORTABLE=1`) on 64 B, 1 KiB and 1 MiB, one thread.
-/// Run: `cargo test --release -p unimac --test hash127_int26 -- --ignored --nocapture timing`.
+/// Run: `cargo test --release -p unimac --test suite -- --ignored --nocapture hash127_int26::timing`.
 #[test]
 #[ignore]
 fn timing() {
