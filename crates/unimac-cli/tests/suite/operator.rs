@@ -209,6 +209,7 @@ fn a_file_truncated_while_read_is_an_error_for_every_buffer_size() {
 /// process's children as a whole (`getrusage(RUSAGE_CHILDREN)`) include
 /// every other test's, which share this process.
 #[cfg(unix)]
+#[expect(clippy::zombie_processes, reason = "the child is reaped by wait4, which gives its usage too")]
 fn output_and_peak(mut c: Command) -> (Output, i64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
