@@ -198,13 +198,14 @@ fn pairs(s: &Size, random: usize, seed: u64) -> Vec<(Vec<u64>, Vec<u64>)> {
 }
 
 /// How many random message pairs (or messages) a configuration adds, each
-/// against every key: `n`, or under emulation (`UNIMAC_EMULATED` set, as
-/// scripts/test-all's aarch64 and wasm32 stanzas do) `⌈n/16⌉`. The bounds
-/// are properties of the arithmetic, not of the target, and the full count
-/// runs natively; under emulation every configuration still enumerates its
-/// whole key space with the same code, on fewer pairs.
+/// against every key: `n`, or `⌈n/16⌉` with `UNIMAC_SAMPLED_PROOFS` set (as
+/// scripts/test-all's runs after the first do: with every fast path off,
+/// on i686, aarch64, wasm32). The bounds are properties of the arithmetic,
+/// not of the target or the backend, and the full count runs once, with
+/// the detected features; sampled, every configuration still enumerates
+/// its whole key space with the same code, on fewer pairs.
 fn scaled(n: usize) -> usize {
-    if std::env::var_os("UNIMAC_EMULATED").is_some_and(|v| !v.is_empty()) {
+    if std::env::var_os("UNIMAC_SAMPLED_PROOFS").is_some_and(|v| !v.is_empty()) {
         n.div_ceil(16)
     } else {
         n
