@@ -421,17 +421,26 @@ fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
 fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
     debug_assert!(m.iter().all(|&x| x < 1 << 126));
     // Term j is `m[2 − j]` by `kw[j]`.
-    let [x0l, x1l, x2l] = [m[2] as u64, m[1] as u64, m[0] as u64];
-    let [x0h, x1h, x2h] = [(m[2] >> 64) as u64, (m[1] >> 64) as u64, (m[0] >> 64) as u64];
-    let (mut p0, mut p1, mut pc) = (m[3] as u64, (m[3] >> 64) as u64, 0u64);
-    let (mut q0, mut q1, mut qc): (u64, u64, u64);
-    // SAFETY (the three blocks): the loads read words 0..9 of `kw` (byte
-    // offsets 0..=64: `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16):
-    // within the reference. No stack, no memory written; `mul`, `add` and
-    // `adc` need no feature beyond x86-64; the flags are clobbered.
+    let xl = [m[2] as u64, m[1] as u64, m[0] as u64];
+    let xh = [(m[2] >> 64) as u64, (m[1] >> 64) as u64, (m[0] >> 64) as u64];
+    let [p0, p1, q0, q1] = high_terms(kw, xh, m[3]);
+    let [p0, p1, pc] = low_terms_p(kw, xl, [p0, p1]);
+    let [q0, q1, qc] = low_terms_q(kw, xl, [q0, q1]);
+    [p0, p1, pc, q0, q1, qc]
+}
+
+/// Of [`message_terms`]: `P = m₃ + Σ xh_j·2Kh_j` (below `2^128`) and
+/// `Q = Σ xh_j·Kl_j` (below `3·2^126`), no carry, as `[p0, p1, q0, q1]`.
+#[cfg(not(miri))]
+#[inline(always)]
+fn high_terms(kw: &[KWords; 4], [x0h, x1h, x2h]: [u64; 3], m3: u128) -> [u64; 4] {
+    let (mut p0, mut p1) = (m3 as u64, (m3 >> 64) as u64);
+    let (q0, q1): (u64, u64);
+    // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
+    // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
+    // reference. No stack, no memory written; `mul`, `add` and `adc` need
+    // no feature beyond x86-64; the flags are clobbered.
     unsafe {
-        // P = m3 + Σ xh_j·2Kh_j (below 2^128) and Q = Σ xh_j·Kl_j (below
-        // 3·2^126): no carry.
         core::arch::asm!(
             "mov rax, {x0h}",
             "mul qword ptr [{k} + 16]",
@@ -469,7 +478,21 @@ fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
             out("rdx") _,
             options(pure, readonly, nostack),
         );
-        // P += xl_j·Kl_j, counting carries.
+    }
+    [p0, p1, q0, q1]
+}
+
+/// Of [`message_terms`]: `P += Σ xl_j·Kl_j`, counting carries, as
+/// `[p0, p1, pc]`.
+#[cfg(not(miri))]
+#[inline(always)]
+fn low_terms_p(kw: &[KWords; 4], [x0l, x1l, x2l]: [u64; 3], [mut p0, mut p1]: [u64; 2]) -> [u64; 3] {
+    let mut pc = 0u64;
+    // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
+    // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
+    // reference. No stack, no memory written; `mul`, `add` and `adc` need
+    // no feature beyond x86-64; the flags are clobbered.
+    unsafe {
         core::arch::asm!(
             "mov rax, {x0l}",
             "mul qword ptr [{k} + 0]",
@@ -497,8 +520,21 @@ fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
             out("rdx") _,
             options(pure, readonly, nostack),
         );
-        // T = xl_0·Kh_0 + xl_1·Kh_1 (below 2^128, no carry); Q += T and
-        // xl_2·Kh_2, counting carries.
+    }
+    [p0, p1, pc]
+}
+
+/// Of [`message_terms`]: `T = xl₀·Kh₀ + xl₁·Kh₁` (below `2^128`, no
+/// carry), then `Q += T` and `xl₂·Kh₂`, counting carries, as `[q0, q1, qc]`.
+#[cfg(not(miri))]
+#[inline(always)]
+fn low_terms_q(kw: &[KWords; 4], [x0l, x1l, x2l]: [u64; 3], [mut q0, mut q1]: [u64; 2]) -> [u64; 3] {
+    let qc: u64;
+    // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
+    // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
+    // reference. No stack, no memory written; `mul`, `add` and `adc` need
+    // no feature beyond x86-64; the flags are clobbered.
+    unsafe {
         core::arch::asm!(
             "mov rax, {x0l}",
             "mul qword ptr [{k} + 8]",
@@ -531,7 +567,7 @@ fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
             options(pure, readonly, nostack),
         );
     }
-    [p0, p1, pc, q0, q1, qc]
+    [q0, q1, qc]
 }
 
 /// [`super::poly4`] with its products by [`message_terms`] and [`mac`]:
