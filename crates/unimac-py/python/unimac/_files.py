@@ -293,7 +293,10 @@ def verify_check_file(
     hash127-aes line``) and one that counts them (``WARNING: 1 line is
     improperly formatted``), as ``unimac verify`` warns on stderr
     (``strict=True``: ``ValueError`` naming the first); a file without any
-    properly formatted line raises ``ValueError``.
+    properly formatted line raises ``ValueError``. Like ``unimac verify``,
+    it ends with one ``UserWarning`` for each kind of problem it counted
+    (``WARNING: 1 listed file could not be read``, ``WARNING: 2 computed
+    tags did NOT match``, ...), in the command line's words.
 
     ``zero=True`` reads the lines of ``unimac tag -z`` (``unimac verify
     -z``): each ended by NUL, its name as it is (a newline is part of it).
@@ -306,8 +309,14 @@ def verify_check_file(
     >>> with open("a.txt", "wb") as f: _ = f.write(b"attack at dawn")
     >>> line = unimac.format_check_line("hash127-aes", "a.txt", unimac.Mac("hash127-aes", key).tag_file("a.txt"))
     >>> with open("SUMS", "wb") as f: _ = f.write(line + line.replace(b"a.txt", b"gone.txt"))
-    >>> unimac.verify_check_file("SUMS", ("hash127-aes", key))
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     results = unimac.verify_check_file("SUMS", ("hash127-aes", key))
+    >>> results
     [CheckResult(filename='a.txt', status='OK'), CheckResult(filename='gone.txt', status='FAILED open or read: No such file or directory')]
+    >>> [str(w.message) for w in said]
+    ['WARNING: 1 listed file could not be read']
     """
     key_path = None
     if isinstance(key, tuple):
