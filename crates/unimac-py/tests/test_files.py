@@ -325,6 +325,30 @@ def test_check_lines_round_trip_with_the_cli(cli, tmp_path, monkeypatch):
         assert out.count(b": OK\n") == len(names), out
 
 
+def test_a_reused_nonce_is_counted_when_its_file_is_gone(cli, tmp_path, monkeypatch):
+    # `unimac verify` counts a reuse from the lines, before it opens the
+    # file: a line naming a missing file with a reused nonce is both
+    # unreadable and a reuse, in Python as on the command line.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").write_bytes(b"alpha")
+    _run(cli, "keygen", "wc-mmh32x4", "-o", "k.key", "--counter", "c.ctr")
+    line = _run(cli, "tag", "wc-mmh32x4", "--allow-weak", "--key-file", "k.key", "--counter", "c.ctr", "a")
+    again = unimac.format_check_line("wc-mmh32x4", "gone", bytes(16), nonce=unimac.parse_check_line(line).nonce)
+    (tmp_path / "SUMS").write_bytes(line + again)
+    with pytest.warns(UserWarning) as w:
+        got = unimac.verify_check_file("SUMS", "k.key")
+    assert [r.status for r in got] == ["OK", "FAILED open or read: No such file or directory"]
+    want = [
+        "WARNING: 1 listed file could not be read",
+        "WARNING: 1 line reuses a nonce used before with another tag (nonce reuse under this key)",
+    ]
+    assert [str(x.message) for x in w] == want
+    cli_out = subprocess.run([cli, "verify", "--key-file", "k.key", "SUMS"], capture_output=True)
+    assert cli_out.returncode != 0
+    for text in want:
+        assert text.encode() in cli_out.stderr, cli_out.stderr
+
+
 def test_verify_check_file_reports_each_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     names = _files(tmp_path)

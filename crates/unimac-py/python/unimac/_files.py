@@ -383,16 +383,18 @@ def verify_check_file(
                     if c in seen and seen[c][0] != tag:
                         reused = seen[c][1]
                     seen.setdefault(c, (tag, i))
+            # A reuse is counted as `unimac verify` counts it: from the
+            # lines, whether the file can be read or not.
+            reused_lines += reused is not None
             try:
                 good = check(file, tag, nonce)
             except OSError as e:
                 unreadable += 1
                 out.append(CheckResult(filename, f"{_unimac._CHECK_UNREADABLE}: {e.strerror or e}"))
                 continue
-            # Counted as `unimac verify` counts it: checked, and a reuse too.
+            # Checked, and a reuse said on the line too.
             bad += not good
             if reused is not None:
-                reused_lines += 1
                 why = _unimac._msg_nonce_reused(nonce.hex(), f"line {reused}")
                 out.append(CheckResult(filename, f"{_unimac._CHECK_FAILED}: {why}"))
             else:

@@ -505,7 +505,7 @@ fn tree_bound_for(nonlinear: bool, eps_f: f64) {
         vec![1; 16],
     ];
     // Each message's output under each seed, computed once (not once per
-    // pair it is in: the same values, a twelfth of the tree hashes).
+    // pair it is in: the same values, 12 tree hashes a seed instead of 132).
     let outs: Vec<Vec<u8>> = (0..seeds)
         .map(|sd| {
             let mut s = [0u8; 16];

@@ -144,3 +144,12 @@ pub fn pad4(m: &[u8]) -> Vec<u8> {
     }
     v
 }
+
+/// The library's thread setting (`unimac::threads::set_max_threads`) is one
+/// per process, and the suite's tests share the process and run side by
+/// side: a test that changes it holds this guard for its whole run, so no
+/// other such test sets it back in the middle of its threaded checks.
+pub fn thread_setting() -> std::sync::MutexGuard<'static, ()> {
+    static SETTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SETTING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

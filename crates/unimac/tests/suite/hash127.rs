@@ -189,6 +189,7 @@ fn streaming_random_pieces() {
 
 #[test]
 fn threads_equal_one_thread() {
+    let _setting = crate::common::thread_setting();
     // Threads only when the application allows them.
     unimac::threads::set_max_threads(0);
     let mut rng = rand::rngs::StdRng::seed_from_u64(2);

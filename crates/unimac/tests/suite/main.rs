@@ -3,9 +3,11 @@
 //! `vectors.rs`), each built once for every target the suite runs on rather
 //! than linked as a binary of its own.
 //!
-//! They share one process: a test that needs one of its own (the default
-//! thread setting, `hash127::no_threads_unless_asked`) runs itself again
-//! as a child with an exact filter. The counting allocator of `no_alloc`
+//! They share one process: a test that changes the thread setting holds
+//! `common::thread_setting()` for its whole run; a test that needs a
+//! process of its own (the default thread setting,
+//! `hash127::no_threads_unless_asked`) runs itself again as a child with an
+//! exact filter. The counting allocator of `no_alloc`
 //! is the binary's global allocator; it counts each thread's calls apart,
 //! which the other modules do not see.
 

@@ -154,6 +154,7 @@ fn reused_tree_equals_fresh() {
 
 #[test]
 fn two_threads_for_large_slices_give_the_same_result() {
+    let _setting = crate::common::thread_setting();
     // Slices of 4 MiB and more are cut into runs of B^2 bytes hashed through
     // levels 0 and 1 on the allowed threads; the result must equal feeding
     // the same bytes in small pieces (one thread)

@@ -533,6 +533,7 @@ fn debug_shows_no_secret() {
 /// families' own threading and fast paths (tables, SIMD runs).
 #[test]
 fn long_chunks_with_threads() {
+    let _setting = crate::common::thread_setting();
     unimac::threads::set_max_threads(2);
     let msg = bytes((9 << 20) + 77, 11);
     for name in ["mac-hash127-aes-add", "mac-hash127-aes", "eval64", "eval128", "division64", "gdivision64", "tree-mmh32x2", "mac-wc-sqh96-e"] {

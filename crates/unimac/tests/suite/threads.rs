@@ -60,6 +60,7 @@ fn streamed(name: &str, key: &[u8], nonce: Option<&[u8]>, msg: &[u8], head: usiz
 
 #[test]
 fn thread_count_does_not_change_results() {
+    let _setting = crate::common::thread_setting();
     let names: &[(&str, usize, bool)] = &[
         ("hash127", 32, false),
         ("hash127-raw", 32, false),
