@@ -86,6 +86,17 @@ fn thread_count_does_not_change_results() {
     ];
     // The streams' first updates.
     const HEADS: [usize; 3] = [0, 4, 1000];
+    // The heads streamed with `t` threads: every head with 2 (the stream
+    // buffers the head's partial block, then splits the aligned rest); with
+    // 4, the misaligned one; with 0 (the machine's cores, on a 2-core
+    // machine the run with 2 again) the one-shot result only.
+    fn heads(t: usize) -> &'static [usize] {
+        match t {
+            2 => &HEADS,
+            4 => &HEADS[2..],
+            _ => &[],
+        }
+    }
     // The thread counts besides 1 (0: the machine's cores). wasm32 without
     // atomics has no threads: the pool is the calling thread whatever the
     // count, so each count would repeat the one-thread run; there the test
@@ -118,7 +129,7 @@ fn thread_count_does_not_change_results() {
             for &t in COUNTS {
                 set_max_threads(t);
                 assert_eq!(one_shot(name, &key, nonce, &msg), one, "{name} len {len}: one-shot, {t} threads");
-                for head in HEADS {
+                for &head in heads(t) {
                     let s = streamed(name, &key, nonce, &msg, head);
                     assert_eq!(s, one, "{name} len {len} head {head}: streamed, {t} threads");
                 }
