@@ -1,7 +1,7 @@
 //! `unimac-bench`: a quick throughput table of unimac's hashes and MACs beside
 //! the peers people use today (Poly1305, BLAKE3 keyed, HMAC-SHA256, AES-CMAC,
 //! POLYVAL), measured in one run on this machine. The criterion benches
-//! (`cargo bench -p unimac-bench`) are the careful version; this is the one-command
+//! (`cargo bench -p unimac-kernel-bench`) are the careful version; this is the one-command
 //! overview. `--json`, `--plot` and `--paper` are in [`modes`].
 //!
 //! Each name is keyed once ([`registry::key`]) and the table measures hashing

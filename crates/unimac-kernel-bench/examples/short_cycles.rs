@@ -1,7 +1,7 @@
 //! Short messages: TSC ticks per message (key set up once, one thread) of
 //! unimac's hashes and MACs beside the peers people use for short messages,
 //! interleaved in one run, the median of batches.
-//! Run: `cargo run --release -p unimac-bench --example short_cycles [-- NAME...]`
+//! Run: `cargo run --release -p unimac-kernel-bench --example short_cycles [-- NAME...]`
 //! (`SHORT_CYCLES_SIZES="16 65"` for other lengths than 0, 16, 64, 256, 1024).
 
 use std::hint::black_box;

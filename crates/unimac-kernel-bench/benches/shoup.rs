@@ -2,7 +2,7 @@
 //! eval128 (docs/WIRE.md §5) is the like-for-like peer of POLYVAL (a 128-bit evaluation
 //! hash over a field of 2^128 elements).
 //!
-//! `cargo bench -p unimac-bench --bench shoup` — groups `shoup-hash/<size>` (throughput,
+//! `cargo bench -p unimac-kernel-bench --bench shoup` — groups `shoup-hash/<size>` (throughput,
 //! expanded key reused across messages for every contender) and `shoup-setup`
 //! (key generation and expansion: the paper's "set-up time").
 

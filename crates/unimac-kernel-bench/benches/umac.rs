@@ -4,7 +4,7 @@
 //! by bench/peers-c/run.sh, which also runs this crate's `umac_speed` example
 //! in the same session for cycles per byte side by side.
 //!
-//! `cargo bench -p unimac-bench --bench umac`
+//! `cargo bench -p unimac-kernel-bench --bench umac`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use unimac::umac::{Umac128, Umac64};

@@ -2,7 +2,7 @@
 //! 64 KiB and 1 MiB, through each backend this CPU has. GMP is compared in
 //! `bench/peers-gmp` (outside the workspace, so this build never compiles GMP).
 //!
-//! `cargo bench -p unimac-bench --bench modp`
+//! `cargo bench -p unimac-kernel-bench --bench modp`
 
 use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -3,7 +3,7 @@
 //! 1 MiB. The tree is keyed once and reused (`finalize_reset`), as a MAC key
 //! is; `fresh` variants derive the level keys from the seed for every message.
 //!
-//! `cargo bench -p unimac-bench --bench mmh`
+//! `cargo bench -p unimac-kernel-bench --bench mmh`
 
 use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

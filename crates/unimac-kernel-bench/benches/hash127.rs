@@ -1,7 +1,7 @@
 //! hash127 (default, and the AVX-512 and AVX2 backends one by one) against
 //! RustCrypto `poly1305` (autodetected AVX2 backend) and
 //! `blake3::keyed_hash`, one thread each, plus key expansion and the
-//! multi-threaded figure. Run: `cargo bench -p unimac-bench --bench hash127`.
+//! multi-threaded figure. Run: `cargo bench -p unimac-kernel-bench --bench hash127`.
 
 use unimac::unstable::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -6,7 +6,7 @@
 //! (its latency) and on independent blocks (its throughput); the hashes
 //! alone; the typed MACs; the MACs by name (`registry::NamedMac`) and through
 //! the catalogue's keyed object as `unimac-bench` calls it.
-//! Run: `cargo run --release -p unimac-bench --example short_parts [-- FILTER...]`;
+//! Run: `cargo run --release -p unimac-kernel-bench --example short_parts [-- FILTER...]`;
 //! `SHORT_PARTS_OFFSET=N` places the message `N` bytes into its buffer (64
 //! by default), to see what the message's placement costs (e.g. a 64-byte
 //! message across a 4 KiB page boundary).

@@ -1,6 +1,6 @@
 //! eval128 against RustCrypto's POLYVAL 0.7, best of many runs per size: on a
 //! loaded machine the minimum is the steadiest figure (criterion's mean moves
-//! with the other processes). `cargo run --release -p unimac-bench --example eval128_min`.
+//! with the other processes). `cargo run --release -p unimac-kernel-bench --example eval128_min`.
 
 use unimac::unstable::prelude::*;
 use std::hint::black_box;

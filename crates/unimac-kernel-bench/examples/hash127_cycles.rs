@@ -1,6 +1,6 @@
 //! Cycles per byte of hash127 (one thread, key expanded once), by `rdtsc`:
 //! the least time of many runs, so a busy machine disturbs it less.
-//! Run: `cargo run --release -p unimac-bench --example hash127_cycles`.
+//! Run: `cargo run --release -p unimac-kernel-bench --example hash127_cycles`.
 
 use unimac::unstable::prelude::*;
 use std::time::Instant;
