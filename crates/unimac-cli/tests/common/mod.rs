@@ -264,6 +264,61 @@ impl Drop for TempDir {
     }
 }
 
+/// When `path` last changed: the later of its mtime and ctime (the times
+/// the torn-read rule compares).
+fn changed(path: &Path) -> std::time::SystemTime {
+    let m = fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mtime = m.modified().expect("mtime");
+    #[cfg(unix)]
+    let ctime = {
+        use std::os::unix::fs::MetadataExt;
+        std::time::UNIX_EPOCH + std::time::Duration::new(m.ctime() as u64, m.ctime_nsec() as u32)
+    };
+    #[cfg(not(unix))]
+    let ctime = mtime;
+    mtime.max(ctime)
+}
+
+/// Waits until none of `paths` changed within the torn-read rule's window
+/// (`unimac_front::formats::race::SLACK`, docs/WIRE.md): a file changed in
+/// the last two seconds is read twice and compared by SHA-256, one older is
+/// read once, as most of a user's files are. The tests of that rule
+/// (torn.rs) read files just written; a test of big files about something
+/// else (stripes, threads) lets them settle first: the second read and its
+/// SHA-256 were a third of its CPU time.
+pub fn settle<P: AsRef<Path>>(paths: impl IntoIterator<Item = P>) {
+    let Some(newest) = paths.into_iter().map(|p| changed(p.as_ref())).max() else {
+        return;
+    };
+    // The file times come from the kernel's coarse clock, which lags the
+    // time the library reads by at most a tick: 50 ms more.
+    let until = newest + unimac_front::formats::race::SLACK + std::time::Duration::from_millis(50);
+    while let Ok(left) = until.duration_since(std::time::SystemTime::now()) {
+        if left.is_zero() {
+            break;
+        }
+        std::thread::sleep(left);
+    }
+}
+
+/// [`settle`] for every regular file under `dir`.
+pub fn settle_tree(dir: &Path) {
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in fs::read_dir(dir).expect("read_dir") {
+            let e = e.expect("entry");
+            let t = e.file_type().expect("file type");
+            if t.is_dir() {
+                files(&e.path(), out);
+            } else if t.is_file() {
+                out.push(e.path());
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    settle(all);
+}
+
 /// Pseudo-random bytes (xorshift): a byte hashed at the wrong offset, twice
 /// or not at all changes every output.
 pub fn bytes(len: usize, seed: u64) -> Vec<u8> {

@@ -5,6 +5,7 @@
 //! equals the library's one-shot result; `tag`, `verify` and `seal` give
 //! the same lines as the stream path (stdin, `--threads 1`).
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -36,35 +37,111 @@ fn key_and_nonce(name: &str) -> (usize, usize) {
     }
 }
 
-/// `compute` of files of `lens` bytes in stripes equals the library's
-/// one-shot result, the stripes sized for an L2 share of `l2`.
-fn check_compute(dir: &TempDir, name: &str, lens: &[usize], seed: u64, l2: &str) {
-    let (kl, nl) = key_and_nonce(name);
-    let key = bytes(kl, seed ^ 0x55);
-    let mut nonce = bytes(nl, seed ^ 0xaa);
-    if let Some(d) = unimac_front::macs::find(name) {
-        d.fix_random_nonce(&mut nonce);
+/// One name's files to `compute` in stripes: each length with the L2
+/// shares (`UNIMAC_L2_BYTES`) to run it under.
+struct Case {
+    name: String,
+    seed: u64,
+    lens: BTreeMap<usize, Vec<&'static str>>,
+}
+
+impl Case {
+    fn new(name: &str, seed: u64) -> Case {
+        Case { name: name.to_string(), seed, lens: BTreeMap::new() }
     }
-    let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
-    // A name with partial hashes takes this key's layout for them.
-    if partial::granularity(name).is_ok() {
-        partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
+
+    /// Each of `lens`, under the L2 share `l2`.
+    fn at(mut self, lens: &[usize], l2: &'static str) -> Case {
+        for &len in lens {
+            self.lens.entry(len).or_default().push(l2);
+        }
+        self
     }
-    let mut args = vec!["--threads", "2", "compute", name, "--key-env", KEY_VAR];
-    if nl > 0 {
-        args.extend(["--nonce", &nhex, "--caller-manages-nonces"]);
+}
+
+/// The files a batch writes at most before running them: a layered name
+/// has about 20 lengths of 8 to 17 MiB.
+const BATCH_BYTES: usize = 512 << 20;
+
+/// `compute` of each case's files in stripes, for each L2 share given,
+/// equals the library's one-shot result. A file of each length is written
+/// once (the same bytes for every name that hashes that length: a byte at
+/// the wrong offset changes every output all the same) and its one-shot
+/// result computed once per name; the files are left to settle
+/// (`common::settle`: read once, as a user's files are) and removed in
+/// batches of at most [`BATCH_BYTES`].
+fn check_compute(dir: &TempDir, cases: &[Case]) {
+    struct Run {
+        name: String,
+        args: Vec<String>,
+        khex: String,
+        path: String,
+        len: usize,
+        want: String,
+        classes: Vec<&'static str>,
     }
-    let path = dir.s("m");
-    for &len in lens {
-        let data = bytes(len, seed.wrapping_add(len as u64));
-        fs::write(&path, &data).expect("write file");
+    let mut files: BTreeMap<usize, String> = BTreeMap::new();
+    let mut runs: Vec<Run> = Vec::new();
+    let flush = |files: &mut BTreeMap<usize, String>, runs: &mut Vec<Run>| {
+        common::settle(files.values());
+        for r in runs.drain(..) {
+            for l2 in &r.classes {
+                let mut args = r.args.clone();
+                args.push(r.path.clone());
+                let o = bin().args(&args).env(KEY_VAR, &r.khex).env("UNIMAC_L2_BYTES", l2).output().expect("run");
+                assert_eq!(ok(&o).trim_end(), r.want, "{}, {} bytes, in stripes for an L2 of {l2}", r.name, r.len);
+            }
+        }
+        for p in files.values() {
+            fs::remove_file(p).expect("remove file");
+        }
+        files.clear();
+    };
+    for case in cases {
+        let name = case.name.as_str();
+        let (kl, nl) = key_and_nonce(name);
+        let key = bytes(kl, case.seed ^ 0x55);
+        let mut nonce = bytes(nl, case.seed ^ 0xaa);
+        if let Some(d) = unimac_front::macs::find(name) {
+            d.fix_random_nonce(&mut nonce);
+        }
+        let (khex, nhex) = (hex::encode(&key), hex::encode(&nonce));
+        // A name with partial hashes takes this key's layout for them.
+        if partial::granularity(name).is_ok() {
+            partial::hash_key(name, &key).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let mut args: Vec<String> = ["--threads", "2", "compute", name, "--key-env", KEY_VAR].map(String::from).to_vec();
+        if nl > 0 {
+            args.extend(["--nonce".to_string(), nhex.clone(), "--caller-manages-nonces".to_string()]);
+        }
         let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
-        let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
-        let mut with_file = args.clone();
-        with_file.push(&path);
-        let o = bin().args(&with_file).env(KEY_VAR, &khex).env("UNIMAC_L2_BYTES", l2).output().expect("run");
-        assert_eq!(ok(&o).trim_end(), want, "{name}, {len} bytes, in stripes for an L2 of {l2}");
+        for (&len, classes) in &case.lens {
+            let data = match files.get(&len) {
+                Some(path) => fs::read(path).expect("read file"),
+                None => {
+                    if files.keys().sum::<usize>() + len > BATCH_BYTES && !runs.is_empty() {
+                        flush(&mut files, &mut runs);
+                    }
+                    let data = bytes(len, 0x5eed ^ len as u64);
+                    let path = dir.s(&format!("m{len}"));
+                    fs::write(&path, &data).expect("write file");
+                    files.insert(len, path);
+                    data
+                }
+            };
+            let want = hex::encode(registry::compute(name, &p, &data).expect("library"));
+            runs.push(Run {
+                name: name.to_string(),
+                args: args.clone(),
+                khex: khex.clone(),
+                path: files[&len].clone(),
+                len,
+                want,
+                classes: classes.clone(),
+            });
+        }
     }
+    flush(&mut files, &mut runs);
 }
 
 /// The stripe of a layered name (src/input/stripes.rs): `buf` rounded up
@@ -94,6 +171,7 @@ fn stripe_sizes(unit: usize, buf: usize) -> Vec<usize> {
 #[test]
 fn layered_names_in_stripes_equal_one_shot() {
     let dir = TempDir::new("stripes");
+    let mut checks = Vec::new();
     // The unit each stream's striper names: 1024 for UMAC, 128 for VMAC,
     // B^2 for a tree (128^2 for the mmh32 blocks, 264^2 for sqh96-asm).
     let cases = [
@@ -114,10 +192,10 @@ fn layered_names_in_stripes_equal_one_shot() {
         let p = Params { key: &key, nonce: (nl > 0).then_some(nonce.as_slice()), len: None };
         let s = unimac_front::registry::open(name, &p).expect("opens");
         assert_eq!(s.striper().map(|st| st.unit()), Some(unit), "{name}");
-        for (l2, buf) in CLASSES {
-            check_compute(&dir, name, &stripe_sizes(unit, buf), 300 + i as u64, l2);
-        }
+        let case = CLASSES.iter().fold(Case::new(name, 300 + i as u64), |c, &(l2, buf)| c.at(&stripe_sizes(unit, buf), l2));
+        checks.push(case);
     }
+    check_compute(&dir, &checks);
 }
 
 /// The default MACs with partial hashes (hash127-aes; wc-eval128 with a
@@ -126,12 +204,15 @@ fn layered_names_in_stripes_equal_one_shot() {
 #[test]
 fn default_macs_in_stripes_of_partials_equal_one_shot() {
     let dir = TempDir::new("defaults");
-    for (i, name) in ["mac-hash127-aes", "mac-wc-eval128"].into_iter().enumerate() {
-        let unit = partial::granularity(name).expect("splits");
-        for (l2, buf) in CLASSES {
-            check_compute(&dir, name, &stripe_sizes(unit, buf), 100 + i as u64, l2);
-        }
-    }
+    let cases: Vec<Case> = ["mac-hash127-aes", "mac-wc-eval128"]
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let unit = partial::granularity(name).expect("splits");
+            CLASSES.iter().fold(Case::new(name, 100 + i as u64), |c, &(l2, buf)| c.at(&stripe_sizes(unit, buf), l2))
+        })
+        .collect();
+    check_compute(&dir, &cases);
 }
 
 /// Every other name with partial hashes, at the sizes around the split and
@@ -142,6 +223,7 @@ fn every_name_with_partials_in_stripes_equals_one_shot() {
     let dir = TempDir::new("every");
     let names = partial::supported_names();
     assert!(names.len() >= 10, "{names:?}");
+    let mut cases = Vec::new();
     for (i, name) in names.iter().enumerate() {
         if ["mac-hash127-aes", "mac-wc-eval128"].contains(&name.as_str()) {
             continue;
@@ -149,8 +231,9 @@ fn every_name_with_partials_in_stripes_equals_one_shot() {
         let unit = partial::granularity(name).expect("splits");
         let buf = BUF.div_ceil(unit) * unit;
         let base = (SPLIT_MIN + buf).div_ceil(buf) * buf;
-        check_compute(&dir, name, &[SPLIT_MIN, base + unit + 1, 10 * MIB.max(buf) + 3], 200 + i as u64, "1M");
+        cases.push(Case::new(name, 200 + i as u64).at(&[SPLIT_MIN, base + unit + 1, 10 * MIB.max(buf) + 3], "1M"));
     }
+    check_compute(&dir, &cases);
 }
 
 fn keygen(dir: &TempDir, name: &str, counter: bool) -> (String, Option<String>) {
