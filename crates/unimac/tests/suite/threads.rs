@@ -92,8 +92,17 @@ fn thread_count_does_not_change_results() {
     // machine the run with 2 again) the one-shot result only.
     // At the first length, just past the threshold, only the misaligned
     // head with 2 threads (its long update is still past the threshold).
+    // With 1 thread, where other counts run too, the misaligned head at
+    // the longer length: the stream's own splitting of a long update is
+    // the other counts' subject, and streaming against one-shot at every
+    // head is each family's streaming test's (most of this test's time on
+    // i686 and under qemu went to the one-thread streams of Shoup's
+    // families, whose portable carry-less products are slow there).
+    // Without other counts (wasm32 without atomics), every head.
     fn heads(t: usize, j: usize) -> &'static [usize] {
         match (t, j) {
+            (1, _) if COUNTS.is_empty() => &HEADS,
+            (1, 1) => &HEADS[2..],
             (2, 0) => &HEADS[2..],
             (2, _) => &HEADS,
             (4, 1) => &HEADS[2..],
@@ -125,7 +134,7 @@ fn thread_count_does_not_change_results() {
             let msg = message(len, 1000 + (i * 7 + j) as u64);
             set_max_threads(1);
             let one = one_shot(name, &key, nonce, &msg);
-            for head in HEADS {
+            for &head in heads(1, j) {
                 let s = streamed(name, &key, nonce, &msg, head);
                 assert_eq!(s, one, "{name} len {len} head {head}: stream vs one-shot, 1 thread");
             }
