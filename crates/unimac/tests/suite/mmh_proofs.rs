@@ -151,7 +151,10 @@ fn max_counts<W: Word>(fam: Family, p: &Prime<W>, m: &[W], m2: &[W]) -> Max {
                 Family::Mmh => (generic::h_tilde(p, &x, m), generic::h_tilde(p, &x, m2)),
                 Family::Nmh => (generic::nmh_tilde(p, &x, m), generic::nmh_tilde(p, &x, m2)),
             };
-            ct[((a + p.p() - b) % p.p()) as usize] += 1;
+            // a − b mod p, both below p: one conditional subtraction (a
+            // u128 `%` here was a fifth of the enumeration's time).
+            let d = a + p.p() - b;
+            ct[(if d >= p.p() { d - p.p() } else { d }) as usize] += 1;
             // The outputs mod 2^w (MMH_w = H_w mod 2^w, NMH_w = NMH~_w mod 2^w).
             let (ao, bo) = (W::from_u128(a).to_u128(), W::from_u128(b).to_u128());
             co[((ao + (1 << w) - bo) & ((1 << w) - 1)) as usize] += 1;
@@ -343,11 +346,23 @@ fn toeplitz_max<W: Word>(p: &Prime<W>, m: &[W], m2: &[W], n: usize) -> u64 {
             for (i, xi) in x.iter_mut().enumerate() {
                 *xi = W::from_u128((t >> (w * i)) as u128);
             }
-            let a = generic::mmh_toeplitz(p, &x, m, n);
-            let b = generic::mmh_toeplitz(p, &x, m2, n);
+            // Output j of `generic::mmh_toeplitz` is MMH_w under the key
+            // shifted by j (its definition), here without the vector it
+            // returns (allocating it for every key was 40 % of this
+            // enumeration's time); the two agree on each range's first key.
             let mut d = 0usize;
             for j in 0..n {
-                d |= (((a[j].to_u128() + (1 << w) - b[j].to_u128()) & mask) as usize) << (w * j);
+                let a = generic::mmh(p, &x[j..j + k], m).to_u128();
+                let b = generic::mmh(p, &x[j..j + k], m2).to_u128();
+                d |= (((a + (1 << w) - b) & mask) as usize) << (w * j);
+            }
+            if t == lo {
+                let (a, b) = (generic::mmh_toeplitz(p, &x, m, n), generic::mmh_toeplitz(p, &x, m2, n));
+                let mut e = 0usize;
+                for j in 0..n {
+                    e |= (((a[j].to_u128() + (1 << w) - b[j].to_u128()) & mask) as usize) << (w * j);
+                }
+                assert_eq!(d, e, "the Toeplitz outputs of the key {x:?}");
             }
             c[d] += 1;
         }
