@@ -1172,6 +1172,7 @@ fn big_files_tag_like_streamed_stdin_for_every_mac() {
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     let f = d.write("big", &data);
+    common::settle([&f]);
     let list = stdout(&run(&["list"]));
     let names: Vec<String> = list
         .lines()
