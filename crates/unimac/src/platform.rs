@@ -30,7 +30,8 @@ use crate::prelude::*;
 /// One instruction-set feature a fast path uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {
-    /// AVX2 and FMA (the floating-point and vpmuludq paths).
+    /// AVX2 and FMA (the floating-point and vpmuludq paths), with BMI2
+    /// (`mulx`, in VMAC's polynomial step), which every CPU with AVX2 has.
     Avx2Fma,
     /// PCLMULQDQ with SSE4.1 (carry-less multiplication for Shoup's hashes).
     Pclmul,
@@ -322,6 +323,7 @@ impl Platform {
         Self::from_flags(|f| match f {
             "avx2" => std::is_x86_feature_detected!("avx2"),
             "fma" => std::is_x86_feature_detected!("fma"),
+            "bmi2" => std::is_x86_feature_detected!("bmi2"),
             "pclmulqdq" => std::is_x86_feature_detected!("pclmulqdq"),
             "sse4.1" => std::is_x86_feature_detected!("sse4.1"),
             "vpclmulqdq" => std::is_x86_feature_detected!("vpclmulqdq"),
@@ -339,6 +341,7 @@ impl Platform {
     fn probe_cpuid() -> Platform {
         cpufeatures::new!(cpu_avx2, "avx2");
         cpufeatures::new!(cpu_fma, "fma");
+        cpufeatures::new!(cpu_bmi2, "bmi2");
         cpufeatures::new!(cpu_pclmulqdq, "pclmulqdq");
         cpufeatures::new!(cpu_sse41, "sse4.1");
         cpufeatures::new!(cpu_vpclmulqdq, "vpclmulqdq");
@@ -348,6 +351,7 @@ impl Platform {
         Self::from_flags(|f| match f {
             "avx2" => cpu_avx2::get(),
             "fma" => cpu_fma::get(),
+            "bmi2" => cpu_bmi2::get(),
             "pclmulqdq" => cpu_pclmulqdq::get(),
             "sse4.1" => cpu_sse41::get(),
             "vpclmulqdq" => cpu_vpclmulqdq::get(),
@@ -370,7 +374,7 @@ impl Platform {
             }
         };
         let avx2 = has("avx2");
-        set(Feature::Avx2Fma, avx2 && has("fma"));
+        set(Feature::Avx2Fma, avx2 && has("fma") && has("bmi2"));
         set(Feature::Pclmul, has("pclmulqdq") && has("sse4.1"));
         set(Feature::Vpclmul, has("vpclmulqdq") && has("pclmulqdq") && avx2);
         set(Feature::Gfni, has("gfni") && avx2);

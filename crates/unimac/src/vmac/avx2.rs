@@ -32,10 +32,16 @@
 //! additions: eight `vpaddq` a block store both iterations' sums, and each
 //! 64×64→128 product is then `mov`, `mul` with a memory operand, `add`,
 //! `adc` (inline assembly, [`nh_sums`]); the L2 step's 16 products per
-//! iteration are inline assembly too ([`poly4_asm`]). On a Sapphire Rapids-class Xeon,
+//! iteration are inline assembly too ([`poly4_asm`], `mulx`: BMI2, which
+//! the AVX2 evidence includes). On a Sapphire Rapids-class Xeon,
 //! where `vpmuludq` and the scalar `mul` share execution ports, the split
 //! above was 1.2× slower than the scalar loop for VMAC-128, and this 1.04×
 //! faster than it (docs/perf/umac.md, "VMAC-128 without IFMA52 on Intel").
+//! The sums are stored one block ahead, in two buffers taken in turn: the
+//! loads of a block's sums then come well after the 32-byte stores that
+//! wrote them. With one buffer, written just before the loads read it in
+//! 8-byte pieces, the whole loop ran about 11 % slower (docs/perf/umac.md,
+//! "VMAC-128's sums one block ahead").
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -232,6 +238,19 @@ fn across(t01: __m256i, t23: __m256i) -> __m256i {
 #[repr(C, align(32))]
 struct Sums([u64; 32]);
 
+impl Sums {
+    /// Zeroizes the words (they are the key plus the message), as eight
+    /// 32-byte volatile stores rather than 32 of 8 bytes.
+    #[inline(always)]
+    fn wipe(&mut self) {
+        // SAFETY: `Sums` is 256 bytes, aligned to 32 (its `repr`): eight
+        // `__m256i` in place, for the exclusive borrow of `self`; any bits
+        // are a valid `u64`, so the zeros written are too.
+        let v = unsafe { &mut *(self.0.as_mut_ptr() as *mut [__m256i; 8]) };
+        v.zeroize();
+    }
+}
+
 /// NH mod `2^128` of one block for both iterations from its key-added
 /// words `s` (see [`Sums`]): per word pair one `mul` (64×64→128) with the
 /// pair's second word as its memory operand, the products summed by
@@ -356,41 +375,39 @@ fn kwords(pw: &[u128; 8]) -> [KWords; 4] {
 
 /// One term of [`super::dot`]: `acc = [p0, p1, pc, q0, q1, qc]` (the sums
 /// `P` and `Q`, each two words and a carry count) gains `xl·Kl + xh·2Kh`
-/// in `P` and `xh·Kl + xl·Kh` in `Q`: per product `mov`, `mul` with the key
-/// word as memory operand, `add`, `adc`, `adc` (the compiler's version of
-/// [`super::dot`] spent about twice the instructions, on moves, spills and
-/// `setb`).
+/// in `P` and `xh·Kl + xl·Kh` in `Q`: per product `mulx` with the key word
+/// as memory operand, `add`, `adc`, `adc`; each word of `x` goes to `rdx`
+/// once for its two products (the compiler's version of [`super::dot`]
+/// spent about twice the instructions, on moves, spills and `setb`).
+/// `mulx` is BMI2's, part of the AVX2 evidence ([`crate::Feature::Avx2Fma`]).
 #[cfg(not(miri))]
 #[inline(always)]
 fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
     let (xl, xh) = (x as u64, (x >> 64) as u64);
     let [p0, p1, pc, q0, q1, qc] = acc;
     // SAFETY: the loads read words 0..3 of `k` (byte offsets 0, 8, 16):
-    // within the reference. No stack, no memory written; `mul`, `add` and
-    // `adc` need no feature beyond x86-64; the flags are clobbered.
+    // within the reference. No stack, no memory written; `mulx` needs
+    // BMI2, which every caller's evidence has (`blocks128`'s assertion);
+    // `add` and `adc` need nothing beyond x86-64; the flags are clobbered.
     unsafe {
         core::arch::asm!(
-            "mov rax, {xl}",
-            "mul qword ptr [{k}]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
+            "mulx {t1}, {t0}, qword ptr [{k}]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             "adc {pc}, 0",
-            "mov rax, {xh}",
-            "mul qword ptr [{k}]",
-            "add {q0}, rax",
-            "adc {q1}, rdx",
+            "mulx {t1}, {t0}, qword ptr [{k} + 8]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
             "adc {qc}, 0",
-            "mov rax, {xh}",
-            "mul qword ptr [{k} + 16]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
+            "mov rdx, {xh}",
+            "mulx {t1}, {t0}, qword ptr [{k}]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "adc {qc}, 0",
+            "mulx {t1}, {t0}, qword ptr [{k} + 16]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             "adc {pc}, 0",
-            "mov rax, {xl}",
-            "mul qword ptr [{k} + 8]",
-            "add {q0}, rax",
-            "adc {q1}, rdx",
-            "adc {qc}, 0",
-            xl = in(reg) xl,
             xh = in(reg) xh,
             k = in(reg) k.as_ptr(),
             p0 = inout(reg) *p0,
@@ -399,8 +416,9 @@ fn mac(acc: &mut [u64; 6], x: u128, k: &KWords) {
             q0 = inout(reg) *q0,
             q1 = inout(reg) *q1,
             qc = inout(reg) *qc,
-            out("rax") _,
-            out("rdx") _,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            inout("rdx") xl => _,
             options(pure, readonly, nostack),
         );
     }
@@ -423,10 +441,7 @@ fn message_terms(kw: &[KWords; 4], m: &[u128; 4]) -> [u64; 6] {
     // Term j is `m[2 − j]` by `kw[j]`.
     let xl = [m[2] as u64, m[1] as u64, m[0] as u64];
     let xh = [(m[2] >> 64) as u64, (m[1] >> 64) as u64, (m[0] >> 64) as u64];
-    let [p0, p1, q0, q1] = high_terms(kw, xh, m[3]);
-    let [p0, p1, pc] = low_terms_p(kw, xl, [p0, p1]);
-    let [q0, q1, qc] = low_terms_q(kw, xl, [q0, q1]);
-    [p0, p1, pc, q0, q1, qc]
+    low_terms(kw, xl, high_terms(kw, xh, m[3]))
 }
 
 /// Of [`message_terms`]: `P = m₃ + Σ xh_j·2Kh_j` (below `2^128`) and
@@ -438,35 +453,29 @@ fn high_terms(kw: &[KWords; 4], [x0h, x1h, x2h]: [u64; 3], m3: u128) -> [u64; 4]
     let (q0, q1): (u64, u64);
     // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
     // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
-    // reference. No stack, no memory written; `mul`, `add` and `adc` need
-    // no feature beyond x86-64; the flags are clobbered.
+    // reference. No stack, no memory written; `mulx` needs BMI2, which
+    // every caller's evidence has (`blocks128`'s assertion); `add` and
+    // `adc` need nothing beyond x86-64; the flags are clobbered.
     unsafe {
         core::arch::asm!(
-            "mov rax, {x0h}",
-            "mul qword ptr [{k} + 16]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
-            "mov rax, {x1h}",
-            "mul qword ptr [{k} + 40]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
-            "mov rax, {x2h}",
-            "mul qword ptr [{k} + 64]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
-            "mov rax, {x0h}",
-            "mul qword ptr [{k} + 0]",
-            "mov {q0}, rax",
-            "mov {q1}, rdx",
-            "mov rax, {x1h}",
-            "mul qword ptr [{k} + 24]",
-            "add {q0}, rax",
-            "adc {q1}, rdx",
-            "mov rax, {x2h}",
-            "mul qword ptr [{k} + 48]",
-            "add {q0}, rax",
-            "adc {q1}, rdx",
-            x0h = in(reg) x0h,
+            "mulx {q1}, {q0}, qword ptr [{k} + 0]",
+            "mulx {t1}, {t0}, qword ptr [{k} + 16]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
+            "mov rdx, {x1h}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 24]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 40]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
+            "mov rdx, {x2h}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 48]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 64]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             x1h = in(reg) x1h,
             x2h = in(reg) x2h,
             k = in(reg) kw.as_ptr(),
@@ -474,100 +483,71 @@ fn high_terms(kw: &[KWords; 4], [x0h, x1h, x2h]: [u64; 3], m3: u128) -> [u64; 4]
             p1 = inout(reg) p1,
             q0 = out(reg) q0,
             q1 = out(reg) q1,
-            out("rax") _,
-            out("rdx") _,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            inout("rdx") x0h => _,
             options(pure, readonly, nostack),
         );
     }
     [p0, p1, q0, q1]
 }
 
-/// Of [`message_terms`]: `P += Σ xl_j·Kl_j`, counting carries, as
-/// `[p0, p1, pc]`.
+/// Of [`message_terms`]: `P += Σ xl_j·Kl_j` and `Q += Σ xl_j·Kh_j`,
+/// each product added with a carry count, as `[p0, p1, pc, q0, q1, qc]`:
+/// each `xl_j` goes to `rdx` once for its two products (`mulx`, BMI2's).
 #[cfg(not(miri))]
 #[inline(always)]
-fn low_terms_p(kw: &[KWords; 4], [x0l, x1l, x2l]: [u64; 3], [mut p0, mut p1]: [u64; 2]) -> [u64; 3] {
-    let mut pc = 0u64;
+fn low_terms(kw: &[KWords; 4], [x0l, x1l, x2l]: [u64; 3], [mut p0, mut p1, mut q0, mut q1]: [u64; 4]) -> [u64; 6] {
+    let (mut pc, mut qc) = (0u64, 0u64);
     // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
     // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
-    // reference. No stack, no memory written; `mul`, `add` and `adc` need
-    // no feature beyond x86-64; the flags are clobbered.
+    // reference. No stack, no memory written; `mulx` needs BMI2, which
+    // every caller's evidence has (`blocks128`'s assertion); `add` and
+    // `adc` need nothing beyond x86-64; the flags are clobbered.
     unsafe {
         core::arch::asm!(
-            "mov rax, {x0l}",
-            "mul qword ptr [{k} + 0]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
+            "mulx {t1}, {t0}, qword ptr [{k} + 0]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             "adc {pc}, 0",
-            "mov rax, {x1l}",
-            "mul qword ptr [{k} + 24]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
+            "mulx {t1}, {t0}, qword ptr [{k} + 8]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "adc {qc}, 0",
+            "mov rdx, {x1l}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 24]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             "adc {pc}, 0",
-            "mov rax, {x2l}",
-            "mul qword ptr [{k} + 48]",
-            "add {p0}, rax",
-            "adc {p1}, rdx",
+            "mulx {t1}, {t0}, qword ptr [{k} + 32]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "adc {qc}, 0",
+            "mov rdx, {x2l}",
+            "mulx {t1}, {t0}, qword ptr [{k} + 48]",
+            "add {p0}, {t0}",
+            "adc {p1}, {t1}",
             "adc {pc}, 0",
-            x0l = in(reg) x0l,
+            "mulx {t1}, {t0}, qword ptr [{k} + 56]",
+            "add {q0}, {t0}",
+            "adc {q1}, {t1}",
+            "adc {qc}, 0",
             x1l = in(reg) x1l,
             x2l = in(reg) x2l,
             k = in(reg) kw.as_ptr(),
             p0 = inout(reg) p0,
             p1 = inout(reg) p1,
             pc = inout(reg) pc,
-            out("rax") _,
-            out("rdx") _,
-            options(pure, readonly, nostack),
-        );
-    }
-    [p0, p1, pc]
-}
-
-/// Of [`message_terms`]: `T = xl₀·Kh₀ + xl₁·Kh₁` (below `2^128`, no
-/// carry), then `Q += T` and `xl₂·Kh₂`, counting carries, as `[q0, q1, qc]`.
-#[cfg(not(miri))]
-#[inline(always)]
-fn low_terms_q(kw: &[KWords; 4], [x0l, x1l, x2l]: [u64; 3], [mut q0, mut q1]: [u64; 2]) -> [u64; 3] {
-    let qc: u64;
-    // SAFETY: the loads read words 0..9 of `kw` (byte offsets 0..=64:
-    // `kw[j]` at 24j, its [Kl, Kh, 2Kh] at +0, +8, +16): within the
-    // reference. No stack, no memory written; `mul`, `add` and `adc` need
-    // no feature beyond x86-64; the flags are clobbered.
-    unsafe {
-        core::arch::asm!(
-            "mov rax, {x0l}",
-            "mul qword ptr [{k} + 8]",
-            "mov {t0}, rax",
-            "mov {t1}, rdx",
-            "mov rax, {x1l}",
-            "mul qword ptr [{k} + 32]",
-            "add {t0}, rax",
-            "adc {t1}, rdx",
-            "xor {qc:e}, {qc:e}",
-            "add {q0}, {t0}",
-            "adc {q1}, {t1}",
-            "adc {qc}, 0",
-            "mov rax, {x2l}",
-            "mul qword ptr [{k} + 56]",
-            "add {q0}, rax",
-            "adc {q1}, rdx",
-            "adc {qc}, 0",
-            x0l = in(reg) x0l,
-            x1l = in(reg) x1l,
-            x2l = in(reg) x2l,
-            k = in(reg) kw.as_ptr(),
             q0 = inout(reg) q0,
             q1 = inout(reg) q1,
-            qc = out(reg) qc,
+            qc = inout(reg) qc,
             t0 = out(reg) _,
             t1 = out(reg) _,
-            out("rax") _,
-            out("rdx") _,
+            inout("rdx") x0l => _,
             options(pure, readonly, nostack),
         );
     }
-    [q0, q1, qc]
+    [p0, p1, pc, q0, q1, qc]
 }
 
 /// [`super::poly4`] with its products by [`message_terms`] and [`mac`]:
@@ -605,14 +585,14 @@ fn poly4_asm(a: Option<u128>, kw: &[KWords; 4], m: [u128; 4]) -> u128 {
 /// multiple of [`BLOCK`] bytes) from the L2 states `a` (any values below
 /// `2^128`; `None` where the polynomial starts, from 1, with at least four
 /// blocks): per block the message words plus each iteration's key words
-/// by eight `vpaddq`, stored to [`Sums`], and NH from there by
-/// [`nh_sums`] on the scalar units; per four blocks one [`super::poly4`]
+/// by eight `vpaddq`, stored to [`Sums`] while the block before is
+/// hashed, and NH from there by [`nh_sums`] on the scalar units; per four blocks one [`super::poly4`]
 /// per iteration ([`poly4_asm`], its products in inline assembly) with the
 /// powers `pw[t] = [k, k², …]` of its poly key, the
 /// last one to three blocks one lazy Horner step ([`super::poly_step`])
 /// each with the masked poly keys `kp`. The states are returned as those
 /// steps leave them (below `2^128`). Panics if the evidence `p` lacks AVX2
-/// (the `avx2fma` feature).
+/// and BMI2 (the `avx2fma` feature).
 #[inline(always)]
 pub(crate) fn blocks128(
     p: Platform,
@@ -624,17 +604,17 @@ pub(crate) fn blocks128(
 ) -> [u128; 2] {
     assert!(data.len().is_multiple_of(BLOCK), "whole VHASH blocks");
     assert!(p.avx2_fma(), "the AVX2 VHASH kernel needs AVX2 and FMA evidence");
-    // SAFETY: the evidence `p` (only detection creates it) has AVX2
-    // (asserted above); the loads stay within each block of `data` and
-    // within `key` (see `blocks128_avx2`).
+    // SAFETY: the evidence `p` (only detection creates it) has AVX2 and
+    // BMI2 (asserted above: `Feature::Avx2Fma` needs both); the loads stay
+    // within each block of `data` and within `key` (see `blocks128_avx2`).
     unsafe { blocks128_avx2(key, data, kp, pw, a) }
 }
 
 /// The kernel of [`blocks128`].
 ///
 /// # Safety
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and BMI2 (the `mulx` of [`poly4_asm`]).
+#[target_feature(enable = "avx2,bmi2")]
 unsafe fn blocks128_avx2(
     key: &[u64; KEY_WORDS],
     data: &[u8],
@@ -649,8 +629,8 @@ unsafe fn blocks128_avx2(
     let kv = |t: usize, v: usize| unsafe { _mm256_loadu_si256(kptr.add(2 * t + 4 * v) as *const __m256i) };
     let k0 = [kv(0, 0), kv(0, 1), kv(0, 2), kv(0, 3)];
     let k1 = [kv(1, 0), kv(1, 1), kv(1, 2), kv(1, 3)];
-    let mut s = Sums([0; 32]);
-    let mut nh = |b: &[u8]| -> [u128; 2] {
+    let mut s2 = [Sums([0; 32]), Sums([0; 32])];
+    let prep = |s: &mut Sums, b: &[u8]| {
         assert_eq!(b.len(), BLOCK);
         let bp = b.as_ptr();
         let sp = s.0.as_mut_ptr();
@@ -665,29 +645,41 @@ unsafe fn blocks128_avx2(
                 _mm256_store_si256(sp.add(16 + 4 * v) as *mut __m256i, _mm256_add_epi64(m, k1[v]));
             }
         }
-        nh_sums(&s)
     };
     let mut kw = [kwords(&pw[0]), kwords(&pw[1])];
-    let mut quads = data.chunks_exact(QUAD);
+    let nq = data.len() / QUAD;
+    let blk = |i: usize| &data[i * BLOCK..(i + 1) * BLOCK];
     // `None`: the polynomial starts here, from 1 (public: no secret).
     let mut start = a.is_none();
     let mut a = a.unwrap_or([1, 1]);
-    for q in quads.by_ref() {
-        let [y0, z0] = nh(&q[..BLOCK]);
-        let [y1, z1] = nh(&q[BLOCK..2 * BLOCK]);
-        let [y2, z2] = nh(&q[2 * BLOCK..3 * BLOCK]);
-        let [y3, z3] = nh(&q[3 * BLOCK..]);
+    // Block i's sums go to `s2[i % 2]` while block i − 1 is hashed: its
+    // loads then read stores made a block earlier (see the module docs).
+    let nb = data.len() / BLOCK;
+    if nb > 0 {
+        prep(&mut s2[0], blk(0));
+    }
+    let mut nh = |i: usize| -> [u128; 2] {
+        if i + 1 < nb {
+            prep(&mut s2[(i + 1) & 1], blk(i + 1));
+        }
+        nh_sums(&s2[i & 1])
+    };
+    for qi in 0..nq {
+        let [y0, z0] = nh(4 * qi);
+        let [y1, z1] = nh(4 * qi + 1);
+        let [y2, z2] = nh(4 * qi + 2);
+        let [y3, z3] = nh(4 * qi + 3);
         let (a0, a1) = if start { (None, None) } else { (Some(a[0]), Some(a[1])) };
         start = false;
         a[0] = poly4_asm(a0, &kw[0], [y0 & M126, y1 & M126, y2 & M126, y3 & M126]);
         a[1] = poly4_asm(a1, &kw[1], [z0 & M126, z1 & M126, z2 & M126, z3 & M126]);
     }
-    for b in quads.remainder().chunks_exact(BLOCK) {
-        let [y, z] = nh(b);
+    for i in 4 * nq..nb {
+        let [y, z] = nh(i);
         a[0] = super::poly_step(a[0], kp[0], y & M126);
         a[1] = super::poly_step(a[1], kp[1], z & M126);
     }
-    s.0.zeroize();
+    s2.iter_mut().for_each(Sums::wipe);
     kw.zeroize();
     a
 }
@@ -802,6 +794,11 @@ mod tests {
     /// first quad, also by the shortcut `a·k⁴ = k⁴` (`None`).
     #[test]
     fn poly4_asm_matches_poly4() {
+        // Its products are `mulx` (BMI2, part of the AVX2 evidence).
+        if !Platform::hardware().avx2_fma() {
+            crate::platform::skipped_kernel("avx2fma");
+            return;
+        }
         const M126: u128 = (1 << 126) - 1;
         const K127: u128 = (1 << 127) - 1;
         let mut r = super::super::tests::rng();
