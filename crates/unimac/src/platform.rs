@@ -168,7 +168,7 @@ impl Platform {
         self.bits & f.bit() != 0
     }
 
-    /// AVX2 and FMA.
+    /// AVX2 and FMA, with BMI2 ([`Feature::Avx2Fma`]).
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn avx2_fma(self) -> bool {
