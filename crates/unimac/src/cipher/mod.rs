@@ -79,7 +79,7 @@ mod tests {
     use super::Aes128;
     use crate::prelude::*;
     use aes::cipher::{BlockCipherEncrypt, KeyInit};
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// FIPS-197 Appendix C.1.
     #[test]
@@ -99,13 +99,13 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x6165_7331);
         let blocks: Vec<super::Block> = [[0u8; 16], [0xff; 16]]
             .into_iter()
-            .chain((0..40).map(|_| rng.gen::<[u8; 16]>()))
+            .chain((0..40).map(|_| rng.random::<[u8; 16]>()))
             .map(super::Block::from)
             .collect();
         macro_rules! check {
             ($ours:ty, $theirs:ty, $len:literal) => {
                 let mut keys = vec![[0u8; $len], [0xff; $len]];
-                keys.extend((0..30).map(|_| core::array::from_fn::<u8, $len, _>(|_| rng.gen())));
+                keys.extend((0..30).map(|_| core::array::from_fn::<u8, $len, _>(|_| rng.random())));
                 for key in keys {
                     let ours = <$ours>::new(&key);
                     let ours_slice = <$ours>::from_slice(&key);

@@ -229,7 +229,7 @@ mod tests {
     use super::RoundKeys;
     use crate::prelude::*;
     use aes::cipher::{BlockCipherEncrypt, KeyInit};
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// The AES-NI kernel against the `aes` crate, each key size, on zero,
     /// all-ones and random keys and blocks (SKIPPED without AES-NI).
@@ -241,12 +241,12 @@ mod tests {
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x6e69_6165);
         let mut blocks: Vec<aes::Block> = vec![[0u8; 16].into(), [0xffu8; 16].into()];
-        blocks.extend((0..30).map(|_| aes::Block::from(rng.gen::<[u8; 16]>())));
+        blocks.extend((0..30).map(|_| aes::Block::from(rng.random::<[u8; 16]>())));
         let mut n = 0;
         macro_rules! check {
             ($r:literal, $theirs:ty, $len:literal) => {
                 let mut keys = vec![[0u8; $len], [0xff; $len]];
-                keys.extend((0..20).map(|_| core::array::from_fn::<u8, $len, _>(|_| rng.gen())));
+                keys.extend((0..20).map(|_| core::array::from_fn::<u8, $len, _>(|_| rng.random())));
                 for key in keys {
                     let ours = RoundKeys::<$r>::new(&key).expect("AES-NI");
                     let theirs = <$theirs>::new(&key.into());

@@ -528,7 +528,7 @@ mod tests {
     fn every_placement() {
         use super::super::{encode, hash127, oneshot, tests::keys, Backend, Hash127, Key};
         use crate::platform::Platform;
-        use rand::{Rng, SeedableRng};
+        use rand::{RngExt, SeedableRng};
         let hw = Platform::hardware();
         if !(hw.avx512() && hw.avx2_fma()) {
             crate::platform::skipped_kernel("avx512");

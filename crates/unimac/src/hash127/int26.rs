@@ -369,7 +369,7 @@ mod neon_tests {
     use super as int26;
     use super::super::{portable, P};
     use crate::platform::{Feature, Platform};
-    use rand::{Rng, RngCore, SeedableRng};
+    use rand::{Rng, RngExt, SeedableRng};
 
     /// `v ← (v + m)·r mod p` for each signed word `m` of `bytes`, then `tail`.
     fn model(v0: u128, r: u128, bytes: &[u8], tail: i32) -> u128 {
@@ -396,7 +396,7 @@ mod neon_tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(127);
         let mut compared = 0;
         for key in 0..4 {
-            let r = if key == 0 { P - 1 } else { rng.gen::<u128>() % P };
+            let r = if key == 0 { P - 1 } else { rng.random::<u128>() % P };
             let t = int26::Table::new(r);
             for fill in [None, Some(0x7fff_ffffu32), Some(0x8000_0000), Some(0xffff_ffff)] {
                 let mut msg = vec![0u8; 4 * (3 * int26::BLOCK + 5)];
@@ -406,7 +406,7 @@ mod neon_tests {
                 }
                 for words in (0..=msg.len() / 4).step_by(7).chain([int26::BLOCK, 2 * int26::BLOCK, 3 * int26::BLOCK]) {
                     let m = &msg[..4 * words];
-                    let v0 = rng.gen::<u128>() % P;
+                    let v0 = rng.random::<u128>() % P;
                     let mut a = int26::from_u128(v0);
                     let mut b = a;
                     int26::absorb(hw, &mut a, &t, m, Some(-7));

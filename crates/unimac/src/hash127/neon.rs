@@ -158,7 +158,7 @@ mod tests {
     /// random ones, every group count and the offsets at both ends.
     #[test]
     fn short_head_matches_the_scalar_sums() {
-        use rand::{Rng, SeedableRng};
+        use rand::{RngExt, SeedableRng};
         let p = Platform::hardware();
         if !p.has(Feature::Neon) {
             eprintln!("SKIPPED: this CPU has no NEON");
@@ -166,11 +166,11 @@ mod tests {
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(0x6e68_6561);
         let mut n = 0;
-        for r in [P - 1, (1 << 126) + (1 << 24) - 1, rng.gen::<u128>() % P] {
-            let sp = ShortPowers::new(r, rng.gen::<u128>() % P);
+        for r in [P - 1, (1 << 126) + (1 << 24) - 1, rng.random::<u128>() % P] {
+            let sp = ShortPowers::new(r, rng.random::<u128>() % P);
             let max_words: Vec<u8> = (0..4 * SHORT_WORDS).map(|i| if i % 4 == 3 { 0x7f } else { 0xff }).collect();
             let min_words: Vec<u8> = (0..4 * SHORT_WORDS).map(|i| if i % 4 == 3 { 0x80 } else { 0 }).collect();
-            let rand_words: Vec<u8> = (0..4 * SHORT_WORDS).map(|_| rng.gen()).collect();
+            let rand_words: Vec<u8> = (0..4 * SHORT_WORDS).map(|_| rng.random()).collect();
             for w in [&max_words, &min_words, &rand_words] {
                 for groups in 0..=SHORT_WORDS / 4 {
                     for off in [0, SHORT_WORDS - 4 * groups, (SHORT_WORDS - 4 * groups) / 2] {

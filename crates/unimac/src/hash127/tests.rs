@@ -266,14 +266,14 @@ fn every_path(b: Backend, c: &Case) -> Vec<[u8; 16]> {
 /// the groups, and the chunks. Returns the number of comparisons.
 pub(super) fn differential(own: Backend) -> usize {
     use crate::platform::{self, Backend as _};
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x68313237);
     let mut ks = keys();
     ks.truncate(6);
-    ks.push(core::array::from_fn(|_| rng.gen()));
+    ks.push(core::array::from_fn(|_| rng.random()));
     let mut cases = Vec::new();
     for (i, &r) in ks.iter().enumerate() {
-        let k = if i % 2 == 0 { [i32::MAX, i32::MIN, -1, 0x1234_5678] } else { rng.gen() };
+        let k = if i % 2 == 0 { [i32::MAX, i32::MIN, -1, 0x1234_5678] } else { rng.random() };
         // The integer AVX-512 kernel's own chunk edges too (576 words).
         let w = 4 * 576;
         for len in [0, 1, 3, 4, 7, 16, 61, 128, 255, 1020, 1024, 1024 + 4, CHUNK_BYTES - 4, CHUNK_BYTES, CHUNK_BYTES + 5, w - 4, w, w + 1, 2 * w, 3 * CHUNK_BYTES + 8] {
@@ -282,7 +282,7 @@ pub(super) fn differential(own: Backend) -> usize {
                 vec![0; len],
                 (0..len).map(|j| if j % 4 == 3 { 0x80 } else { 0 }).collect(),
                 (0..len).map(|j| if j % 4 == 3 { 0x7f } else { 0xff }).collect(),
-                (0..len).map(|_| rng.gen()).collect(),
+                (0..len).map(|_| rng.random()).collect(),
             ];
             for msg in msgs {
                 if len.is_multiple_of(4) {
@@ -334,16 +334,16 @@ pub(super) fn differential(own: Backend) -> usize {
 #[test]
 fn short_columns_join_exactly() {
     use portable::{columns_mod_p, short_from, short_from_columns, ShortPowers, LIMBS};
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x636f_6c73);
-    let keys = [(P - 1, P - 1), (1, 0), (rng.gen::<u128>() % P, rng.gen::<u128>() % P)];
+    let keys = [(P - 1, P - 1), (1, 0), (rng.random::<u128>() % P, rng.random::<u128>() % P)];
     let mut cols_set = vec![[u64::MAX; LIMBS], [0; LIMBS], [u64::MAX, 0, u64::MAX, 0, u64::MAX, 0]];
     for _ in 0..20 {
-        cols_set.push(core::array::from_fn(|_| rng.gen()));
+        cols_set.push(core::array::from_fn(|_| rng.random()));
     }
     for (r, k) in keys {
         let sp = ShortPowers::new(r, k);
-        for words in [vec![0xffu8; 4 * 256], vec![0u8; 4 * 64], (0..4 * 17).map(|_| rng.gen()).collect()] {
+        for words in [vec![0xffu8; 4 * 256], vec![0u8; 4 * 64], (0..4 * 17).map(|_| rng.random()).collect()] {
             for tail in [None, Some(i32::MIN), Some(i32::MAX)] {
                 if words.len() / 4 + tail.is_some() as usize > portable::SHORT_WORDS {
                     continue;

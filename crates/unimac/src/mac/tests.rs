@@ -18,7 +18,7 @@ fn names() -> Vec<String> {
         .collect()
 }
 use num_bigint::BigUint;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 
 fn rng() -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(0x6d61_6373)
@@ -68,7 +68,7 @@ fn reduce128_matches_bigint_on_extremes() {
         u128::MAX,
         1 << 127,
     ];
-    xs.extend((0..1000).map(|_| r.gen::<u128>()));
+    xs.extend((0..1000).map(|_| r.random::<u128>()));
     for x in xs {
         let want = BigUint::from(x) % p_big();
         assert_eq!(BigUint::from(reduce128(x)), want, "{x:#x}");

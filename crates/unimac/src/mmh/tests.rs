@@ -6,7 +6,7 @@
 //! [`differential`] with its own entry point.
 
 use crate::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 use super::generic::{self, Prime};
 use super::{run_mmh32, run_nmh32, Backend, K};
@@ -27,7 +27,7 @@ fn cases() -> Vec<Case> {
     for outputs in 0..=4usize {
         let klen = if outputs == 0 { K } else { K - 1 + outputs };
         let keys: Vec<Vec<u32>> =
-            vec![vec![u32::MAX; klen], vec![0; klen], (0..klen).map(|_| rng.gen()).collect(), (0..klen).map(|_| rng.gen()).collect()];
+            vec![vec![u32::MAX; klen], vec![0; klen], (0..klen).map(|_| rng.random()).collect(), (0..klen).map(|_| rng.random()).collect()];
         for key in keys {
             for nblocks in [1usize, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 25] {
                 let len = nblocks * 4 * K;
@@ -35,7 +35,7 @@ fn cases() -> Vec<Case> {
                     vec![0xff; len],
                     vec![0; len],
                     (0..len).map(|i| if (i / 4) % 2 == 0 { 0xff } else { 0 }).collect(),
-                    (0..len).map(|_| rng.gen()).collect(),
+                    (0..len).map(|_| rng.random()).collect(),
                 ];
                 for blocks in msgs {
                     v.push(Case { outputs, key: key.clone(), blocks });

@@ -63,7 +63,7 @@ pub(super) struct Case {
 pub(super) fn differential(own: Backend, kernel: impl Fn(&SecretPrime, u128, &[u8]) -> u128) -> usize {
     use crate::platform::{self, Backend as _};
     use num_bigint::BigUint;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     let mut keys: Vec<SecretPrime> = [(1u128 << 127) - 1, u128::MAX - 158, (1u128 << 120) + 451]
         .iter()
@@ -78,7 +78,7 @@ pub(super) fn differential(own: Backend, kernel: impl Fn(&SecretPrime, u128, &[u
                 vec![0xff; len],
                 vec![0; len],
                 (0..len).map(|i| if (i / 8) % 2 == 0 { 0xff } else { 0 }).collect(),
-                (0..len).map(|_| rng.gen()).collect::<Vec<u8>>(),
+                (0..len).map(|_| rng.random()).collect::<Vec<u8>>(),
             ] {
                 cases.push(Case { key, m });
             }

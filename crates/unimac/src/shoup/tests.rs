@@ -2,7 +2,7 @@
 //! each kernel module's tests call.
 
 use crate::prelude::*;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 
 use super::eval128::{self, Eval128};
 use super::{gf2, GBackend, Hasher, Kind, RingBackend};
@@ -36,9 +36,9 @@ pub(super) fn check_kernels() -> usize {
     let mut random = vec![0u8; 2100];
     r.fill_bytes(&mut random);
     let msgs = [random, vec![0xff; 2100]];
-    let keys8: Vec<[u8; 8]> = [0u64, 1, u64::MAX, 1 << 63, r.gen(), r.gen()].iter().map(|k| k.to_le_bytes()).collect();
+    let keys8: Vec<[u8; 8]> = [0u64, 1, u64::MAX, 1 << 63, r.random(), r.random()].iter().map(|k| k.to_le_bytes()).collect();
     let keys16: Vec<[u8; 16]> =
-        [0u128, 1, u128::MAX, 1 << 127, r.gen(), r.gen()].iter().map(|k| k.to_le_bytes()).collect();
+        [0u128, 1, u128::MAX, 1 << 127, r.random(), r.random()].iter().map(|k| k.to_le_bytes()).collect();
     // (message, key, length); the keys and messages are indexed so that a
     // failure prints the case, not the bytes.
     let cases = |nkeys: usize| -> Vec<(usize, usize, usize)> {
@@ -95,7 +95,7 @@ pub(super) fn check_kernels() -> usize {
     );
     let extreme = [0u64, 1, 2, u64::MAX, 1 << 63, 0x5555_5555_5555_5555];
     let mut pairs: Vec<(u64, u64)> = extreme.iter().flat_map(|&a| extreme.iter().map(move |&b| (a, b))).collect();
-    pairs.extend((0..500).map(|_| (r.gen(), r.gen())));
+    pairs.extend((0..500).map(|_| (r.random(), r.random())));
     n += check_backends(
         &pairs,
         |&(x, y)| clmul_model(x, y),

@@ -5,7 +5,7 @@
 //! and extreme keys and messages. Each kernel module's tests call
 //! [`differential`].
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 use super::*;
 use crate::platform;
@@ -32,13 +32,13 @@ fn cases() -> Vec<Case> {
         let e = l / 8;
         for variant in Variant::ALL {
             for (k, n) in [(1, 9), (2, 4), (3, 8), (4, 3), (5, 17), (7, 1), (8, 12), (13, 9), (22, 8)] {
-                let keys = [vec![0xff; k * e], vec![0; k * e], (0..k * e).map(|_| rng.gen()).collect::<Vec<u8>>()];
+                let keys = [vec![0xff; k * e], vec![0; k * e], (0..k * e).map(|_| rng.random()).collect::<Vec<u8>>()];
                 for key in keys {
                     let len = n * k * e;
                     let msgs = [
                         vec![0xff; len],
                         (0..len).map(|i| if i % e == e - 1 { 0x80 } else { 0 }).collect(),
-                        (0..len).map(|_| rng.gen()).collect::<Vec<u8>>(),
+                        (0..len).map(|_| rng.random()).collect::<Vec<u8>>(),
                     ];
                     for blocks in msgs {
                         v.push(Case { l, variant, key: key.clone(), blocks });

@@ -99,7 +99,7 @@ pub fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// RFC 4418's POLY step as written, with the branch on the word.
     fn poly64_step_ref(k: u64, y: u64, m: u64) -> u64 {
@@ -135,8 +135,8 @@ mod tests {
         let mut r = rand::rngs::StdRng::seed_from_u64(0x706f_6c79);
         let edges64 = [0, 1, 58, 59, P64 - 1, P64, MAX64 - 1, MAX64, MAX64 + 1, MAX64 + 59, u64::MAX - 1, u64::MAX];
         let edges128 = [0, 1, 158, 159, P128 - 1, P128, MAX128 - 1, MAX128, MAX128 + 1, MAX128 + 159, u128::MAX - 1, u128::MAX];
-        let keys64 = [0, 1, MASK64, r.gen::<u64>() & MASK64];
-        let keys128 = [0, 1, MASK128, r.gen::<u128>() & MASK128];
+        let keys64 = [0, 1, MASK64, r.random::<u64>() & MASK64];
+        let keys128 = [0, 1, MASK128, r.random::<u128>() & MASK128];
         for &k in &keys64 {
             for &y in &edges64 {
                 let y = y.min(P64 - 1);
@@ -154,14 +154,14 @@ mod tests {
             }
         }
         for i in 0..100_000u32 {
-            let k = r.gen::<u64>() & MASK64;
-            let y = r.gen::<u64>() % P64;
+            let k = r.random::<u64>() & MASK64;
+            let y = r.random::<u64>() % P64;
             // Every fourth word in the marker range, which random words reach with probability 2^-32.
-            let m = if i % 4 == 0 { MAX64 | r.gen::<u32>() as u64 } else { r.gen() };
+            let m = if i % 4 == 0 { MAX64 | r.random::<u32>() as u64 } else { r.random() };
             assert_eq!(poly64_step(k, y, m), poly64_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
-            let k = r.gen::<u128>() & MASK128;
-            let y = r.gen::<u128>() % P128;
-            let m = if i % 4 == 0 { MAX128 | r.gen::<u128>() >> 32 } else { r.gen() };
+            let k = r.random::<u128>() & MASK128;
+            let y = r.random::<u128>() % P128;
+            let m = if i % 4 == 0 { MAX128 | r.random::<u128>() >> 32 } else { r.random() };
             assert_eq!(poly128_step(k, y, m), poly128_step_ref(k, y, m), "k={k:x} y={y:x} m={m:x}");
         }
     }
@@ -171,11 +171,11 @@ mod tests {
     fn chains_match_reference() {
         let mut r = rand::rngs::StdRng::seed_from_u64(0x6c32);
         for _ in 0..200 {
-            let (k64, k128) = (r.gen::<u64>() & MASK64, r.gen::<u128>() & MASK128);
+            let (k64, k128) = (r.random::<u64>() & MASK64, r.random::<u128>() & MASK128);
             let (mut a, mut b, mut c, mut d) = (1u64, 1u64, 1u128, 1u128);
             for j in 0..64 {
-                let m64 = if r.gen::<bool>() { MAX64 | r.gen::<u32>() as u64 } else { r.gen() };
-                let m128 = if j % 2 == 0 { MAX128 | r.gen::<u128>() >> 32 } else { r.gen() };
+                let m64 = if r.random::<bool>() { MAX64 | r.random::<u32>() as u64 } else { r.random() };
+                let m128 = if j % 2 == 0 { MAX128 | r.random::<u128>() >> 32 } else { r.random() };
                 a = poly64_step(k64, a, m64);
                 b = poly64_step_ref(k64, b, m64);
                 c = poly128_step(k128, c, m128);

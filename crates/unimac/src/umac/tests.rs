@@ -2,7 +2,7 @@
 //! arithmetic against exact big integers, streaming against one-shot.
 
 use num_bigint::BigUint;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 
 use super::nh::{self, NhKey};
 use super::poly::{mul_add128, mul_add64, poly128_step, poly64_step, MASK128, MASK64, P128, P64};
@@ -66,7 +66,7 @@ fn nh_backends_agree() {
 #[test]
 fn nh_is_the_rfc_definition() {
     let mut r = rng();
-    let words: Vec<u32> = (0..256 + 12).map(|_| r.gen()).collect();
+    let words: Vec<u32> = (0..256 + 12).map(|_| r.random()).collect();
     let mut msg = vec![0u8; 96];
     r.fill_bytes(&mut msg);
     let m: Vec<u32> = msg.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
@@ -92,7 +92,7 @@ fn nh_partial_is_the_padded_group() {
     let mut r = rng();
     let mut checked = 0;
     for case in 0..64 {
-        let words: Vec<u32> = (0..8 + 12).map(|_| r.gen()).collect();
+        let words: Vec<u32> = (0..8 + 12).map(|_| r.random()).collect();
         let mut bytes = [0u8; nh::GROUP];
         if case % 2 == 0 {
             r.fill_bytes(&mut bytes);
@@ -125,14 +125,14 @@ fn poly_arithmetic_is_exact() {
     let edges64 = [0u64, 1, 58, 59, P64 - 1, P64, u64::MAX - 1, u64::MAX, 0xffff_ffff_0000_0000];
     let edges128 = [0u128, 1, 158, 159, P128 - 1, P128, u128::MAX, 0xffff_ffff << 96];
     for i in 0..20_000 {
-        let k = if i % 3 == 0 { MASK64 } else { r.gen::<u64>() & MASK64 };
-        let y = if i < 81 { edges64[i % 9].min(P64 - 1) } else { r.gen::<u64>() % P64 };
-        let m = if i < 81 { edges64[i / 9] } else { r.gen() };
+        let k = if i % 3 == 0 { MASK64 } else { r.random::<u64>() & MASK64 };
+        let y = if i < 81 { edges64[i % 9].min(P64 - 1) } else { r.random::<u64>() % P64 };
+        let m = if i < 81 { edges64[i / 9] } else { r.random() };
         let want = (big(k as u128) * big(y as u128) + big(m as u128)) % &p64;
         assert_eq!(big(mul_add64(k, y, m) as u128), want, "k={k:x} y={y:x} m={m:x}");
-        let k = if i % 3 == 0 { MASK128 } else { r.gen::<u128>() & MASK128 };
-        let y = if i < 64 { edges128[i % 8].min(P128 - 1) } else { r.gen::<u128>() % P128 };
-        let m = if i < 64 { edges128[i / 8] } else { r.gen() };
+        let k = if i % 3 == 0 { MASK128 } else { r.random::<u128>() & MASK128 };
+        let y = if i < 64 { edges128[i % 8].min(P128 - 1) } else { r.random::<u128>() % P128 };
+        let m = if i < 64 { edges128[i / 8] } else { r.random() };
         let want = (big(k) * big(y) + big(m)) % &p128;
         assert_eq!(big(mul_add128(k, y, m)), want, "k={k:x} y={y:x} m={m:x}");
     }
@@ -161,10 +161,10 @@ fn streaming_equals_one_shot() {
     for len in [0usize, 1, 31, 32, 33, 1023, 1024, 1025, 2048, 3071, 5000] {
         let m = &msg[..len];
         for _ in 0..6 {
-            let nlen = r.gen_range(1..=16);
+            let nlen = r.random_range(1..=16);
             let mut nonce = vec![0u8; nlen];
             r.fill_bytes(&mut nonce);
-            let mut cuts: Vec<usize> = (0..r.gen_range(0..6)).map(|_| r.gen_range(0..=len)).collect();
+            let mut cuts: Vec<usize> = (0..r.random_range(0..6)).map(|_| r.random_range(0..=len)).collect();
             cuts.sort();
             macro_rules! check {
                 ($mac:expr) => {{

@@ -689,7 +689,7 @@ mod tests {
     use super::{BLOCK, KEY_WORDS, QUAD};
     use crate::platform::Platform;
     use crate::vmac::nh::nh_portable;
-    use rand::{Rng, RngCore};
+    use rand::{Rng, RngExt};
 
     /// The family's differential test, which covers this kernel wherever
     /// the CPU has it: its runs of 1 to 20 blocks (and longer) reach past
@@ -716,14 +716,14 @@ mod tests {
             let mut key = [0u64; KEY_WORDS];
             let mut q = [0u8; QUAD];
             r.fill_bytes(&mut q);
-            key.iter_mut().for_each(|w| *w = r.gen());
+            key.iter_mut().for_each(|w| *w = r.random());
             for (i, w) in q.chunks_exact_mut(8).enumerate() {
                 let k = key[i % 16 + 2 * ((case / 4) % 2)];
                 let v = match case % 4 {
                     0 => u64::from_le_bytes(w.try_into().unwrap()),
                     1 => u64::MAX.wrapping_sub(k),
                     2 => 0u64.wrapping_sub(k),
-                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.gen() },
+                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.random() },
                 };
                 w.copy_from_slice(&v.to_le_bytes());
             }
@@ -755,7 +755,7 @@ mod tests {
             let mut key = [0u64; KEY_WORDS];
             let mut blk = [0u8; BLOCK];
             r.fill_bytes(&mut blk);
-            key.iter_mut().for_each(|w| *w = r.gen());
+            key.iter_mut().for_each(|w| *w = r.random());
             let shift = 2 * ((case / 4) % 2);
             for (i, w) in blk.chunks_exact_mut(8).enumerate() {
                 let k = key[i + shift];
@@ -763,7 +763,7 @@ mod tests {
                     0 => u64::from_le_bytes(w.try_into().unwrap()),
                     1 => u64::MAX.wrapping_sub(k),
                     2 => 0u64.wrapping_sub(k),
-                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.gen() },
+                    _ => if i % 2 == 0 { u64::MAX.wrapping_sub(k) } else { r.random() },
                 };
                 w.copy_from_slice(&v.to_le_bytes());
             }
@@ -805,10 +805,10 @@ mod tests {
         let (mut n, mut from_one) = (0, 0);
         for case in 0..20_000 {
             let pick = |r: &mut rand::rngs::StdRng, top: u128| match (case / 7) % 5 {
-                0 | 1 => r.gen::<u128>() & top,
+                0 | 1 => r.random::<u128>() & top,
                 2 => top,
-                3 => top - r.gen_range(0..4u128),
-                _ => if r.gen() { top } else { r.gen_range(0..4u128) },
+                3 => top - r.random_range(0..4u128),
+                _ => if r.random() { top } else { r.random_range(0..4u128) },
             };
             let mut pw = [0u128; 8];
             pw.iter_mut().for_each(|k| *k = pick(&mut r, K127));
@@ -817,8 +817,8 @@ mod tests {
                 0 => 1,
                 1 => u128::MAX,
                 2 => 0,
-                3 => (1 << 127) + r.gen_range(0..1u128 << 72),
-                _ => r.gen(),
+                3 => (1 << 127) + r.random_range(0..1u128 << 72),
+                _ => r.random(),
             };
             let kw = super::kwords(&pw);
             let want = super::super::poly4(a, &pw, m);

@@ -3,7 +3,7 @@
 //! one-shot, nonce rules.
 
 use num_bigint::BigUint;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 
 use super::*;
 use crate::hash127::portable::mul_mod;
@@ -23,9 +23,9 @@ fn lazy_poly_step_is_exact_and_bounded() {
     let edges_a = [0u128, 1, P127 - 1, P127, 1 << 127, (1 << 127) + 4, u128::MAX];
     let edges_m = [0u128, 1, M126];
     for i in 0..50_000 {
-        let a = if i < 63 { edges_a[i % 7] } else { r.gen() };
-        let m = if i < 63 { edges_m[(i / 7) % 3] } else { r.gen::<u128>() & M126 };
-        let k = if i % 2 == 0 { MPOLY } else { r.gen::<u128>() & MPOLY };
+        let a = if i < 63 { edges_a[i % 7] } else { r.random() };
+        let m = if i < 63 { edges_m[(i / 7) % 3] } else { r.random::<u128>() & M126 };
+        let k = if i % 2 == 0 { MPOLY } else { r.random::<u128>() & MPOLY };
         let got = poly_step(a, k, m);
         assert!(got < (1 << 127) + 5, "bound: a={a:x} k={k:x} m={m:x}");
         assert_eq!(big(got) % &p, (big(a) * big(k) + big(m)) % &p);
@@ -45,12 +45,12 @@ fn l3_arithmetic_is_exact() {
             1 => P127 - 1,
             2 => (1 << 64) - (1 << 32),
             3 => ((1 << 64) - (1 << 32)) * 3 - 1,
-            _ => r.gen::<u128>() >> 1,
+            _ => r.random::<u128>() >> 1,
         };
         let (q, rem) = divmod_d(v);
         assert_eq!(big(q as u128), big(v) / &d, "{v:x}");
         assert_eq!(big(rem as u128), big(v) % &d, "{v:x}");
-        let x: u128 = if i < 4 { u128::MAX - i as u128 } else { r.gen() };
+        let x: u128 = if i < 4 { u128::MAX - i as u128 } else { r.random() };
         assert_eq!(big(mod_p64(x) as u128), big(x) % &p64);
         // L3's key additions, at their extremes too (q up to 2^64 − 1 here,
         // beyond L3's 2^63 + 2^32; the sum stays below 2 p64 only for q < p64 + 257).
@@ -59,9 +59,9 @@ fn l3_arithmetic_is_exact() {
             1 => P64,
             2 => P64 - 1,
             3 => 0,
-            _ => r.gen(),
+            _ => r.random(),
         };
-        let kk = if i % 7 == 0 { P64 - 1 } else { r.gen_range(0..P64) };
+        let kk = if i % 7 == 0 { P64 - 1 } else { r.random_range(0..P64) };
         if (q as u128 + kk as u128) < 2 * P64 as u128 {
             assert_eq!(big(add_p64(q, kk) as u128), (big(q as u128) + big(kk as u128)) % &p64, "{q:x} {kk:x}");
         }
@@ -79,9 +79,9 @@ fn l3_of_a_lazy_state_matches_the_model() {
     let d = big((1 << 64) - (1 << 32));
     let edges = [0u128, 1, P127 - 1, P127, 1 << 127, P127 + P127 - 1, u128::MAX - 1, u128::MAX];
     for i in 0..50_000 {
-        let a = if i < 64 { edges[i % 8] } else { r.gen() };
-        let len = if i < 64 { [0u64, 8, 1016, 1023][(i / 8) % 4] } else { r.gen_range(0..1024) };
-        let k = if i % 3 == 0 { (P64 - 1, 0) } else { (r.gen_range(0..P64), r.gen_range(0..P64)) };
+        let a = if i < 64 { edges[i % 8] } else { r.random() };
+        let len = if i < 64 { [0u64, 8, 1016, 1023][(i / 8) % 4] } else { r.random_range(0..1024) };
+        let k = if i % 3 == 0 { (P64 - 1, 0) } else { (r.random_range(0..P64), r.random_range(0..P64)) };
         let v = (big(a) + (big(len as u128) << 64)) % &p127;
         let (q, rem) = (&v / &d, &v % &d);
         let want = ((q + big(k.0 as u128)) % &p64) * ((rem + big(k.1 as u128)) % &p64) % &p64;
@@ -109,11 +109,11 @@ fn streaming_equals_one_shot() {
         for len in [0usize, 1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 384, 1000, 2000, 2048, 3071, 4000] {
             let m = &msg[..len];
             for _ in 0..6 {
-                let nlen = r.gen_range(1..=16);
+                let nlen = r.random_range(1..=16);
                 let mut nonce = vec![0u8; nlen];
                 r.fill_bytes(&mut nonce);
                 nonce[0] &= 0x7f;
-                let mut cuts: Vec<usize> = (0..r.gen_range(0..6)).map(|_| r.gen_range(0..=len)).collect();
+                let mut cuts: Vec<usize> = (0..r.random_range(0..6)).map(|_| r.random_range(0..=len)).collect();
                 cuts.sort();
                 macro_rules! check {
                     ($mac:expr) => {{
@@ -196,7 +196,7 @@ pub(super) fn check_vhash() -> usize {
         match kind {
             0 | 1 | 4 => {
                 r.fill_bytes(&mut data);
-                key.iter_mut().for_each(|w| *w = r.gen());
+                key.iter_mut().for_each(|w| *w = r.random());
             }
             2 => {
                 data.fill(0xff);
@@ -311,11 +311,11 @@ fn poly4_is_four_poly_steps() {
         let k = match i % 4 {
             0 => MPOLY,
             1 => 1,
-            _ => r.gen::<u128>() & MPOLY,
+            _ => r.random::<u128>() & MPOLY,
         };
         let pw = key_powers(k);
-        let a = if i < 700 { edges_a[i % 7] } else { r.gen() };
-        let m: [u128; 4] = std::array::from_fn(|j| if i < 700 { edges_m[(i / 7 + j) % 3] } else { r.gen::<u128>() & M126 });
+        let a = if i < 700 { edges_a[i % 7] } else { r.random() };
+        let m: [u128; 4] = std::array::from_fn(|j| if i < 700 { edges_m[(i / 7 + j) % 3] } else { r.random::<u128>() & M126 });
         let got = poly4(a, &pw, m);
         assert!(got < (1 << 127) + (1 << 72), "bound: a={a:x} k={k:x} m={m:x?}");
         let want = m.iter().fold(a, |acc, &mi| poly_step(acc, k, mi));
@@ -334,7 +334,7 @@ fn divmod_d_edges() {
     let mut r = rng();
     let mut vs = vec![0u128, 1, d - 1, d, d + 1, (1 << 127) - 1, (1 << 127) - 2, (1 << 64) - 1, 1 << 64, P127 - 1];
     for _ in 0..20_000 {
-        let q = r.gen::<u128>() % ((1u128 << 127) / d);
+        let q = r.random::<u128>() % ((1u128 << 127) / d);
         for delta in [0i128, -1, 1, (1 << 32) - 1, -(1 << 32)] {
             let v = (q * d) as i128 + delta;
             if v >= 0 && (v as u128) < 1 << 127 {
@@ -342,8 +342,8 @@ fn divmod_d_edges() {
             }
         }
         // Low halves at 2^64 − 1 and high halves at 2^63 − 1.
-        vs.push(((r.gen::<u64>() >> 1) as u128) << 64 | u64::MAX as u128);
-        vs.push((((1u128 << 63) - 1) << 64) | r.gen::<u64>() as u128);
+        vs.push(((r.random::<u64>() >> 1) as u128) << 64 | u64::MAX as u128);
+        vs.push((((1u128 << 63) - 1) << 64) | r.random::<u64>() as u128);
     }
     for v in vs {
         let (q, rem) = divmod_d(v);
@@ -378,10 +378,10 @@ fn short_tags_match_streams() {
 fn dot_is_exact_and_bounded() {
     let mut r = rng();
     for i in 0..20_000 {
-        let pick = |r: &mut rand::rngs::StdRng, big: bool| if big { u128::MAX } else { r.gen() };
+        let pick = |r: &mut rand::rngs::StdRng, big: bool| if big { u128::MAX } else { r.random() };
         let edge = i % 5 == 0;
         let terms: [(u128, u128); 7] =
-            std::array::from_fn(|_| (pick(&mut r, edge), if edge { P127 - 1 } else { r.gen::<u128>() % P127 }));
+            std::array::from_fn(|_| (pick(&mut r, edge), if edge { P127 - 1 } else { r.random::<u128>() % P127 }));
         let c = pick(&mut r, edge);
         let got = dot(terms, c);
         assert!(got < (1 << 127) + (1 << 72));
@@ -458,7 +458,7 @@ fn nh_last_pads_to_word_pairs() {
             key.fill(u64::MAX);
             data.fill(0xff);
         } else {
-            key.iter_mut().for_each(|w| *w = r.gen());
+            key.iter_mut().for_each(|w| *w = r.random());
             r.fill_bytes(&mut data);
         }
         for len in 1..=BLOCK {
@@ -535,14 +535,14 @@ fn ifma_kernel_agrees_with_scalar() {
             match kind {
                 0 => {
                     r.fill_bytes(&mut data);
-                    key.iter_mut().for_each(|w| *w = r.gen());
+                    key.iter_mut().for_each(|w| *w = r.random());
                 }
                 1 => {
                     data.fill(0xff);
                     key.fill(u64::MAX);
                 }
                 2 => {
-                    key.iter_mut().for_each(|w| *w = r.gen());
+                    key.iter_mut().for_each(|w| *w = r.random());
                     for (i, w) in data.chunks_exact_mut(8).enumerate() {
                         w.copy_from_slice(&u64::MAX.wrapping_sub(key[i % 16]).to_le_bytes());
                     }
@@ -558,13 +558,13 @@ fn ifma_kernel_agrees_with_scalar() {
             }
             for edge in 0..3 {
                 let pick = |r: &mut rand::rngs::StdRng| match edge {
-                    0 => r.gen::<u128>() % P127,
+                    0 => r.random::<u128>() % P127,
                     1 => 1,
                     _ => P127 - 1,
                 };
                 let pw: [[u128; 8]; 2] = std::array::from_fn(|_| std::array::from_fn(|_| pick(&mut r)));
                 let start: [u128; 2] = match edge {
-                    0 => [r.gen::<u128>() % P127, r.gen::<u128>() % P127],
+                    0 => [r.random::<u128>() % P127, r.random::<u128>() % P127],
                     1 => [0, 0],
                     _ => [P127 - 1, P127 - 1],
                 };
@@ -607,7 +607,7 @@ fn tags_agree_across_backends_at_group_edges() {
             let mut at = 0;
             while at < len {
                 // Pieces up to three groups of eight blocks.
-                let step = r.gen_range(1..=3 * 8 * BLOCK).min(len - at);
+                let step = r.random_range(1..=3 * 8 * BLOCK).min(len - at);
                 s64.update(&m[at..at + step]);
                 s128.update(&m[at..at + step]);
                 at += step;

@@ -6,7 +6,7 @@ use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf128_mul, skipped};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::registry::{self, Params};
 use unimac::unstable::shoup::eval128::{eval128, Eval128};
 use unimac::{Feature, Platform};
@@ -91,8 +91,8 @@ fn lengths() -> Vec<usize> {
 fn model_agrees_with_its_power_form_and_the_empty_message() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(128);
     for len in [0usize, 1, 15, 16, 17, 47, 48] {
-        let k: [u8; 16] = rng.gen();
-        let m: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let k: [u8; 16] = rng.random();
+        let m: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         assert_eq!(model(&k, &m), model_powers(&k, &m), "len {len}");
     }
     // Empty message: pad gives the block 1, so the hash is α^2 + α.
@@ -108,9 +108,9 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
     let bs = backends();
     assert_eq!(bs[0], Platform::portable());
     println!("backends: {:?}", bs.iter().map(|&p| Eval128::new_on(p, &[1; 16]).backend()).collect::<Vec<_>>());
-    let keys: Vec<[u8; 16]> = vec![[0xff; 16], [0; 16], 1u128.to_le_bytes(), (1u128 << 127).to_le_bytes(), rng.gen(), rng.gen()];
+    let keys: Vec<[u8; 16]> = vec![[0xff; 16], [0; 16], 1u128.to_le_bytes(), (1u128 << 127).to_le_bytes(), rng.random(), rng.random()];
     for len in lengths() {
-        let msgs: Vec<Vec<u8>> = vec![vec![0xff; len], vec![0; len], (0..len).map(|_| rng.gen()).collect()];
+        let msgs: Vec<Vec<u8>> = vec![vec![0xff; len], vec![0; len], (0..len).map(|_| rng.random()).collect()];
         for key in &keys {
             for m in &msgs {
                 let want = model(key, m);
@@ -159,8 +159,8 @@ fn default_backend_and_registry_match_the_model() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     assert_eq!(Eval128::new(&[1; 16]).backend(), Eval128::new_on(Platform::detect(), &[1; 16]).backend());
     for len in [0usize, 5, 16, 511, 512, 513, 5000] {
-        let k: [u8; 16] = rng.gen();
-        let m: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let k: [u8; 16] = rng.random();
+        let m: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         let want = model(&k, &m);
         assert_eq!(eval128(&k, &m), want);
         let out = registry::compute("eval128", &Params { key: &k, nonce: None, len: None }, &m).unwrap();
@@ -172,8 +172,8 @@ fn default_backend_and_registry_match_the_model() {
 #[test]
 fn streaming_in_any_chunking_equals_one_shot() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(99);
-    let msg: Vec<u8> = (0..2100).map(|_| rng.gen()).collect();
-    let key: [u8; 16] = rng.gen();
+    let msg: Vec<u8> = (0..2100).map(|_| rng.random()).collect();
+    let key: [u8; 16] = rng.random();
     for b in backends() {
         for len in [0usize, 1, 16, 33, 300, 512, 1025, 2100] {
             let m = &msg[..len];
@@ -196,7 +196,7 @@ fn streaming_in_any_chunking_equals_one_shot() {
             let mut h = Eval128::new_on(b, &key);
             let mut rest = m;
             while !rest.is_empty() {
-                let k = rng.gen_range(0..=rest.len().min(700));
+                let k = rng.random_range(0..=rest.len().min(700));
                 h.update(&rest[..k]);
                 rest = &rest[k..];
             }

@@ -7,7 +7,7 @@ use crate::common;
 use unimac::unstable::prelude::*;
 use common::{hash127_model, key_bytes, key_words, pad4, platforms, words_of};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::hash127::{hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::{Feature, Platform};
 
@@ -43,7 +43,7 @@ fn check(key: &[u8; 32], msg: &[u8]) {
 }
 
 fn random_bytes(rng: &mut impl Rng, n: usize) -> Vec<u8> {
-    (0..n).map(|_| rng.gen()).collect()
+    (0..n).map(|_| rng.random()).collect()
 }
 
 fn word_bytes(words: impl IntoIterator<Item = i32>) -> Vec<u8> {
@@ -104,7 +104,7 @@ fn boundary_lengths() -> Vec<usize> {
 fn every_length_to_400_words() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(127);
     for n in 0..=400 {
-        let key: [u8; 32] = rng.gen();
+        let key: [u8; 32] = rng.random();
         check(&key, &random_bytes(&mut rng, 4 * n));
         // And a byte length that is not whole words.
         check(&key, &random_bytes(&mut rng, 4 * n + 1 + n % 3));
@@ -115,7 +115,7 @@ fn every_length_to_400_words() {
 fn chunk_boundaries() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(97);
     for n in boundary_lengths() {
-        let key: [u8; 32] = rng.gen();
+        let key: [u8; 32] = rng.random();
         for extra in 0..4 {
             check(&key, &random_bytes(&mut rng, 4 * n + extra));
         }
@@ -139,7 +139,7 @@ fn extreme_keys_and_words() {
 #[test]
 fn streaming_split_at_every_byte() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
-    let key: [u8; 32] = rng.gen();
+    let key: [u8; 32] = rng.random();
     let kk = Key::new(&key);
     for len in [0usize, 1, 5, 67, CHUNK_BYTES - 3, CHUNK_BYTES, CHUNK_BYTES + 1, 2 * CHUNK_BYTES + 6] {
         let msg = random_bytes(&mut rng, len);
@@ -169,16 +169,16 @@ fn streaming_split_at_every_byte() {
 fn streaming_random_pieces() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for _ in 0..40 {
-        let key: [u8; 32] = rng.gen();
+        let key: [u8; 32] = rng.random();
         let kk = Key::new(&key);
-        let len = rng.gen_range(0..5 * CHUNK_BYTES);
+        let len = rng.random_range(0..5 * CHUNK_BYTES);
         let msg = random_bytes(&mut rng, len);
         let want = hash127_on(Platform::portable(), &kk, &msg, true, NO_THREADS).unwrap();
         for b in platforms(FAMILY) {
             let mut h = Hash127::new_on(b, &kk);
             let mut rest = &msg[..];
             while !rest.is_empty() {
-                let n = rng.gen_range(0..=rest.len().min(3 * CHUNK_BYTES));
+                let n = rng.random_range(0..=rest.len().min(3 * CHUNK_BYTES));
                 h.update(&rest[..n]);
                 rest = &rest[n..];
             }
@@ -193,7 +193,7 @@ fn threads_equal_one_thread() {
     // Threads only when the application allows them.
     unimac::threads::set_max_threads(0);
     let mut rng = rand::rngs::StdRng::seed_from_u64(2);
-    let key: [u8; 32] = rng.gen();
+    let key: [u8; 32] = rng.random();
     let kk = Key::new(&key);
     for len in [2 * CHUNK_BYTES, 7 * CHUNK_BYTES + 13, (9 << 20) + 5] {
         let msg = random_bytes(&mut rng, len);
@@ -221,8 +221,8 @@ fn threads_equal_one_thread() {
 fn word_api_matches_bytes() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for n in [0usize, 1, 9, 433, 900] {
-        let (r, k): ([i32; 4], [i32; 4]) = (rng.gen(), rng.gen());
-        let m: Vec<i32> = (0..n).map(|_| rng.gen()).collect();
+        let (r, k): ([i32; 4], [i32; 4]) = (rng.random(), rng.random());
+        let m: Vec<i32> = (0..n).map(|_| rng.random()).collect();
         let key = Key::from_words(r, k);
         let got = unimac::unstable::hash127::hash127_words(&key, &m);
         let want = hash127_model(r, k, &m);
@@ -257,7 +257,7 @@ fn lazy_table_switch() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
     let fast = *platforms(FAMILY).last().unwrap();
     // One stream crossing the threshold in odd-sized updates.
-    let key_b: [u8; 32] = rng.gen();
+    let key_b: [u8; 32] = rng.random();
     let msg = random_bytes(&mut rng, 2 * LAZY_BYTES + 77);
     let want = hash127_on(Platform::portable(), &Key::new(&key_b), &msg, true, NO_THREADS).unwrap();
     let key = Key::new(&key_b);
@@ -277,12 +277,12 @@ fn lazy_table_switch() {
     assert_eq!(h.backend(), detected);
     assert_eq!(h.finalize(), want);
     // Many short messages under one key: the key's total builds the table.
-    let key_b: [u8; 32] = rng.gen();
+    let key_b: [u8; 32] = rng.random();
     let key = Key::new(&key_b);
     let model = Key::new(&key_b);
     let mut total = 0;
     while total < 2 * LAZY_BYTES {
-        let len = rng.gen_range(0..600);
+        let len = rng.random_range(0..600);
         let m = random_bytes(&mut rng, len);
         total += m.len();
         assert_eq!(unimac::unstable::hash127::hash127(&key, &m), hash127_on(Platform::portable(), &model, &m, true, NO_THREADS).unwrap());
@@ -306,7 +306,7 @@ fn lazy_table_switch() {
 fn backends_cover_the_cpu() {
     let all = platforms(FAMILY);
     let mut rng = rand::rngs::StdRng::seed_from_u64(127_512);
-    let key_b: [u8; 32] = rng.gen();
+    let key_b: [u8; 32] = rng.random();
     let key = Key::new(&key_b);
     // The table for every backend the hardware has, even when the default
     // path is forced portable.

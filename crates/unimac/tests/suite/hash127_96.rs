@@ -4,7 +4,7 @@
 //! `registry::known_answer` give the tag, the reusable doors refuse it.
 
 use num_bigint::{BigInt, BigUint};
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use unimac::unstable::hash127;
 use unimac::unstable::mac::Hash127OneTime96;
 use unimac::unstable::registry::{self, OneTimeMac};

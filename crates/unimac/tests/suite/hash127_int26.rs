@@ -9,7 +9,7 @@ use crate::common;
 use common::{hash127_model, key_bytes, key_words, p127, pad4, skipped, words_of};
 use num_bigint::BigInt;
 use num_integer::Integer;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::hazmat::hash127::int26::{self, Elem, BLOCK, BLOCK_BOUND, LIMBS, S, SQUEEZE_IN};
 use unimac::unstable::hash127::{hash127_int26, hash127_on, Hash127, Key, CHUNK_BYTES};
 use unimac::Platform;
@@ -20,8 +20,8 @@ fn word_bytes(words: impl IntoIterator<Item = i32>) -> Vec<u8> {
     words.into_iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn random_bytes(rng: &mut impl Rng, n: usize) -> Vec<u8> {
-    (0..n).map(|_| rng.gen()).collect()
+fn random_bytes(rng: &mut impl rand::Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.random()).collect()
 }
 
 /// One-shot and streamed int26, against the model (when `model`) and the
@@ -77,7 +77,7 @@ fn extreme_keys() -> Vec<[u8; 32]> {
 #[test]
 fn every_length_to_300_bytes_random_and_extreme() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(26);
-    let mut keys: Vec<[u8; 32]> = (0..3).map(|_| rng.gen()).collect();
+    let mut keys: Vec<[u8; 32]> = (0..3).map(|_| rng.random()).collect();
     keys.extend(extreme_keys().into_iter().step_by(7));
     for key in &keys {
         for len in 0..=300 {
@@ -96,7 +96,7 @@ fn extreme_words_and_keys() {
                 check(&key, &msg, words <= 433);
                 // A partial word after them.
                 let mut m = msg.clone();
-                m.extend_from_slice(&[0xff, 0x7f][..rng.gen_range(1..=2)]);
+                m.extend_from_slice(&[0xff, 0x7f][..rng.random_range(1..=2)]);
                 check(&key, &m, words <= 433);
             }
         }
@@ -109,7 +109,7 @@ fn extreme_words_and_keys() {
 #[test]
 fn large_messages() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-    let key: [u8; 32] = rng.gen();
+    let key: [u8; 32] = rng.random();
     for len in [4 * BLOCK * 40 + 3, CHUNK_BYTES * 3, CHUNK_BYTES * 3 + 4 * BLOCK - 1, 20_000] {
         check(&key, &random_bytes(&mut rng, len), true);
     }
@@ -123,7 +123,7 @@ fn large_messages() {
 #[test]
 fn streaming_any_chunking() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
-    let key: [u8; 32] = rng.gen();
+    let key: [u8; 32] = rng.random();
     let kk = Key::new(&key);
     for len in [0, 1, 7, 388, 389, 1000, CHUNK_BYTES - 1, CHUNK_BYTES + 1, 3 * CHUNK_BYTES + 17, 50_000] {
         let msg = random_bytes(&mut rng, len);
@@ -143,7 +143,7 @@ fn streaming_any_chunking() {
             let mut g = Hash127::new_int26(&kk);
             let mut at = 0;
             while at < len {
-                let n = rng.gen_range(0..=(len - at).min(3 * CHUNK_BYTES));
+                let n = rng.random_range(0..=(len - at).min(3 * CHUNK_BYTES));
                 h.update(&msg[at..at + n]);
                 g.update(&msg[at..at + n]);
                 at += n;
@@ -157,7 +157,7 @@ fn streaming_any_chunking() {
 #[test]
 fn threads_equal_one_thread() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    let key: [u8; 32] = rng.gen();
+    let key: [u8; 32] = rng.random();
     let kk = Key::new(&key);
     let msg = random_bytes(&mut rng, 9 * CHUNK_BYTES + 5);
     let one = hash127_int26(&kk, &msg, true, NO_THREADS).unwrap();
@@ -331,7 +331,7 @@ fn squeeze_and_freeze_extremes() {
     let mut inputs: Vec<Elem> = (0u32..32)
         .map(|s| core::array::from_fn(|j| if s >> j & 1 == 1 { -(SQUEEZE_IN as i64) } else { SQUEEZE_IN as i64 }))
         .collect();
-    inputs.extend((0..2000).map(|_| core::array::from_fn(|_| rng.gen_range(-(SQUEEZE_IN as i64)..=SQUEEZE_IN as i64))));
+    inputs.extend((0..2000).map(|_| core::array::from_fn(|_| rng.random_range(-(SQUEEZE_IN as i64)..=SQUEEZE_IN as i64))));
     for u in inputs {
         let v = int26::squeeze(u);
         assert!(v.iter().zip(S).all(|(x, s)| x.unsigned_abs() <= s), "{u:?} -> {v:?}");
@@ -342,7 +342,7 @@ fn squeeze_and_freeze_extremes() {
     // freeze at and around 0, p and 2^127 (including the limbs of p itself,
     // which must come out as 0), and at the extremes of squeezed limbs.
     let mut vals: Vec<u128> = vec![0, 1, unimac::unstable::hash127::P - 1, unimac::unstable::hash127::P];
-    vals.extend((0..100).map(|_| rng.gen::<u128>() >> 1));
+    vals.extend((0..100).map(|_| rng.random::<u128>() >> 1));
     for x in vals {
         let limbs: Elem = core::array::from_fn(|j| ((x >> (26 * j)) & ((1 << 26) - 1)) as i64);
         assert_eq!(BigInt::from(int26::freeze(limbs)), BigInt::from(x).mod_floor(&p), "{x}");
@@ -363,7 +363,7 @@ fn mul_matches_bigint() {
     let p = p127();
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     for _ in 0..5000 {
-        let (x, y) = (rng.gen::<u128>() >> 1, rng.gen::<u128>() >> 1);
+        let (x, y) = (rng.random::<u128>() >> 1, rng.random::<u128>() >> 1);
         let (a, b) = (int26::from_u128(x), int26::from_u128(y));
         let got = int26::freeze(int26::mul(&a, &b));
         assert_eq!(BigInt::from(got), (BigInt::from(x) * BigInt::from(y)).mod_floor(&p));

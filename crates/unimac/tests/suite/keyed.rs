@@ -7,7 +7,7 @@
 
 use crate::common;
 use common::lengths;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use unimac::unstable::hash127;
 use unimac::unstable::mac::{Hash127OneTime, Hash127OneTime96, KeyedHash, TreeHash, WegmanCarter};
 use unimac::unstable::macs::{self, Finish, Framing};
@@ -45,7 +45,7 @@ const MODP_KEYS: [&str; 2] = ["57ad381a88b75b7480475d1496e591e8", "fffffffffffff
 /// A valid key of `n` bytes for `e`: random bytes, or a prime for `modp`.
 fn key_of(e: &Entry, rng: &mut Rng64, n: usize) -> Vec<u8> {
     if e.info.name == "modp" {
-        return hex::decode(MODP_KEYS[rng.gen_range(0..2)]).unwrap();
+        return hex::decode(MODP_KEYS[rng.random_range(0..2)]).unwrap();
     }
     bytes(rng, n)
 }
@@ -115,7 +115,7 @@ fn keyed_equals_open_and_compute_for_every_name() {
         }
         let ok_before = ok;
         for key in keys(e, &mut rng) {
-            let len = e.info.takes_len.then(|| rng.gen_range(0..2000));
+            let len = e.info.takes_len.then(|| rng.random_range(0..2000));
             let p = Params { key: &key, nonce: None, len };
             let keyed: std::sync::Arc<dyn registry::Keyed> =
                 registry::key(name, &p).unwrap_or_else(|err| panic!("{name}: {err}")).into();
@@ -363,7 +363,7 @@ fn wegman_carter_reuses_its_hash_key() {
         let per_msg = WegmanCarter::new(PerMessage(NamedHash::new(h).unwrap()), &key).unwrap();
         for n in [0, 7, 8, 64, 65, 1000] {
             let msg = bytes(&mut rng, n);
-            let nonce: [u8; 16] = rng.gen();
+            let nonce: [u8; 16] = rng.random();
             let want = registry::compute(&format!("mac-wc-{h}"), &Params { key: &key, nonce: Some(&nonce), len: None }, &msg).unwrap();
             assert_eq!(keyed.tag(&nonce, &msg).unwrap(), want, "wc-{h}");
             assert_eq!(per_msg.tag(&nonce, &msg).unwrap(), want, "wc-{h} per message");
@@ -374,7 +374,7 @@ fn wegman_carter_reuses_its_hash_key() {
         let wc = WegmanCarter::new(TreeHash::new(b), &key).unwrap();
         for n in [0, 127, 128, 129, 5000, 40_000] {
             let msg = bytes(&mut rng, n);
-            let nonce: [u8; 16] = rng.gen();
+            let nonce: [u8; 16] = rng.random();
             let want = registry::compute(&format!("mac-wc-{}", b.name()), &Params { key: &key, nonce: Some(&nonce), len: None }, &msg).unwrap();
             assert_eq!(wc.tag(&nonce, &msg).unwrap(), want, "wc-{}", b.name());
         }

@@ -6,7 +6,7 @@
 use crate::common;
 use common::platforms;
 use num_bigint::BigUint;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::hazmat::mmh::generic::{self, Prime};
 use unimac::unstable::hazmat::mmh::portable::{reduce32, reduce64};
 use unimac::unstable::mmh::{Mmh32, Mmh64, Nmh32, BLOCK32, BLOCK64};
@@ -49,28 +49,28 @@ fn model_nmh32(x: &[u32], m: &[u32]) -> u32 {
 
 /// Inputs: random, all-ones (max words), zeros, alternating max/0, and
 /// random words biased to the extremes.
-fn inputs(rng: &mut impl Rng, len: usize) -> Vec<Vec<u8>> {
+fn inputs(rng: &mut impl rand::Rng, len: usize) -> Vec<Vec<u8>> {
     let mut v = vec![vec![0xffu8; len], vec![0u8; len], (0..len).map(|i| if (i / 4) % 2 == 0 { 0xff } else { 0 }).collect()];
     for _ in 0..6 {
-        v.push((0..len).map(|_| rng.gen()).collect());
+        v.push((0..len).map(|_| rng.random()).collect());
     }
     v.push(
         (0..len)
-            .map(|i| match rng.gen_range(0..4) {
+            .map(|i| match rng.random_range(0..4) {
                 0 => 0xff,
                 1 => 0,
                 2 => if i % 4 == 3 { 0x80 } else { 0 },
-                _ => rng.gen(),
+                _ => rng.random(),
             })
             .collect(),
     );
     v
 }
 
-fn keys(rng: &mut impl Rng, len: usize) -> Vec<Vec<u8>> {
+fn keys(rng: &mut impl rand::Rng, len: usize) -> Vec<Vec<u8>> {
     let mut v = vec![vec![0xffu8; len], vec![0u8; len]];
     for _ in 0..4 {
-        v.push((0..len).map(|_| rng.gen()).collect());
+        v.push((0..len).map(|_| rng.random()).collect());
     }
     v
 }
@@ -92,7 +92,7 @@ fn reduce32_is_mod_p() {
             xs.push((k * p).wrapping_sub(d));
         }
     }
-    xs.extend((0..100_000).map(|_| rng.gen::<u64>()));
+    xs.extend((0..100_000).map(|_| rng.random::<u64>()));
     for x in xs {
         assert_eq!(reduce32(x) as u64, x % p % (1 << 32), "reduce32({x:#x})");
         assert_eq!(Prime::<u32>::new(15).unwrap().reduce(x as u128), (x % p) as u128, "generic reduce({x:#x})");
@@ -115,7 +115,7 @@ fn reduce64_is_mod_p() {
             xs.push((k * p).wrapping_sub(d));
         }
     }
-    xs.extend((0..100_000).map(|_| rng.gen::<u128>()));
+    xs.extend((0..100_000).map(|_| rng.random::<u128>()));
     let g = Prime::<u64>::new(13).unwrap();
     for x in xs {
         assert_eq!(reduce64(x) as u128, x % p % (1 << 64), "reduce64({x:#x})");
@@ -242,8 +242,8 @@ fn star_families_are_the_ideal_definitions() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(6);
     for p in [13u64, 257, (1 << 31) - 1, (1 << 61) - 1, 18_446_744_073_709_551_557] {
         for _ in 0..200 {
-            let x: Vec<u64> = (0..6).map(|_| rng.gen()).collect();
-            let m: Vec<u64> = (0..6).map(|_| rng.gen()).collect();
+            let x: Vec<u64> = (0..6).map(|_| rng.random()).collect();
+            let m: Vec<u64> = (0..6).map(|_| rng.random()).collect();
             let bp = BigUint::from(p);
             let s: BigUint = x.iter().zip(&m).map(|(&a, &b)| (BigUint::from(a) % &bp) * (BigUint::from(b) % &bp)).sum();
             assert_eq!(BigUint::from(generic::mmh_star(p, &x, &m)), s % &bp);
@@ -292,9 +292,9 @@ fn registry_block_functions_check_lengths() {
 fn unaligned_inputs_and_outputs_every_backend() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let nb = 19; // two 8-block groups and a tail
-    let data: Vec<u8> = (0..nb * BLOCK32 + 64).map(|_| rng.gen()).collect();
+    let data: Vec<u8> = (0..nb * BLOCK32 + 64).map(|_| rng.random()).collect();
     for n in 1..=4usize {
-        let key: Vec<u8> = (0..4 * (K - 1 + n)).map(|_| rng.gen()).collect();
+        let key: Vec<u8> = (0..4 * (K - 1 + n)).map(|_| rng.random()).collect();
         let want = {
             let h = Mmh32::new_on(Platform::portable(), n, &key).unwrap();
             let mut o = vec![0u8; nb * 4 * n];
@@ -311,7 +311,7 @@ fn unaligned_inputs_and_outputs_every_backend() {
             }
         }
     }
-    let key: Vec<u8> = (0..BLOCK32).map(|_| rng.gen()).collect();
+    let key: Vec<u8> = (0..BLOCK32).map(|_| rng.random()).collect();
     let mut want = vec![0u8; nb * 4];
     Nmh32::new_on(Platform::portable(), &key).unwrap().hash_blocks(&data[..nb * BLOCK32], &mut want);
     for be in platforms(FAMILY) {

@@ -2,7 +2,7 @@
 //! one-shot equals a plain, non-streaming model of docs/WIRE.md §6 written here with
 //! the generic definitions of `unimac::unstable::hazmat::mmh::generic` as `F`.
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::hazmat::mmh::generic::{self, Prime};
 use unimac::unstable::registry::{self, pad, Params};
 use unimac::unstable::tree::{family, keystream, tree_hash, Tree};
@@ -41,8 +41,8 @@ fn tree_model(name: &str, s: &[u8; 16], msg: &[u8]) -> Vec<u8> {
 
 const NAMES: [&str; 6] = ["mmh32x1", "mmh32x2", "mmh32x3", "mmh32x4", "nmh32", "mmh64"];
 
-fn message(rng: &mut impl Rng, len: usize) -> Vec<u8> {
-    (0..len).map(|_| rng.gen()).collect()
+fn message(rng: &mut impl rand::Rng, len: usize) -> Vec<u8> {
+    (0..len).map(|_| rng.random()).collect()
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn block_model_matches_registry() {
 #[test]
 fn every_split_point_equals_one_shot_and_model() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     let mut total = 0;
     for name in NAMES {
         let f = family(name).unwrap();
@@ -85,7 +85,7 @@ fn every_split_point_equals_one_shot_and_model() {
                 (0..=len).collect()
             } else {
                 let mut v: Vec<usize> = (0..=len / b).flat_map(|i| [i * b, i * b + 1, (i * b).saturating_sub(1)]).collect();
-                v.extend((0..200).map(|_| rng.gen_range(0..=len)));
+                v.extend((0..200).map(|_| rng.random_range(0..=len)));
                 v.retain(|&x| x <= len);
                 v
             };
@@ -104,7 +104,7 @@ fn every_split_point_equals_one_shot_and_model() {
 #[test]
 fn random_chunkings_and_three_levels() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     for name in NAMES {
         let f = family(name).unwrap();
         let (b, o) = (f.block, f.out);
@@ -117,11 +117,11 @@ fn random_chunkings_and_three_levels() {
                 let mut t = Tree::of_family(f.clone(), &s);
                 let mut at = 0;
                 while at < len {
-                    let n = match rng.gen_range(0..4) {
-                        0 => rng.gen_range(0..8),
-                        1 => rng.gen_range(0..3 * b),
-                        2 => b * rng.gen_range(1..40),
-                        _ => rng.gen_range(0..20_000),
+                    let n = match rng.random_range(0..4) {
+                        0 => rng.random_range(0..8),
+                        1 => rng.random_range(0..3 * b),
+                        2 => b * rng.random_range(1..40),
+                        _ => rng.random_range(0..20_000),
                     }
                     .min(len - at);
                     t.update(&msg[at..at + n]);
@@ -136,7 +136,7 @@ fn random_chunkings_and_three_levels() {
 #[test]
 fn reused_tree_equals_fresh() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     for name in NAMES {
         let f = family(name).unwrap();
         let mut t = Tree::of_family(f.clone(), &s);
@@ -162,7 +162,7 @@ fn two_threads_for_large_slices_give_the_same_result() {
     // Threads only when the application allows them.
     unimac::threads::set_max_threads(0);
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     let msg = message(&mut rng, (9 << 20) + 12_345);
     for name in NAMES {
         let f = family(name).unwrap();
@@ -198,7 +198,7 @@ fn streaming_registry_and_mac_names_exist() {
 fn keystream_matches_block_by_block_aes() {
     use aes::cipher::{BlockCipherEncrypt, KeyInit};
     let mut rng = rand::rngs::StdRng::seed_from_u64(15);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     let aes = aes::Aes128::new((&s).into());
     // docs/WIRE.md §6, one counter block at a time: 100 blocks, across the batch size.
     let model: Vec<u8> = (0u128..100)
@@ -227,7 +227,7 @@ fn short_one_shot_equals_model_for_every_family() {
     use std::sync::Arc;
     use unimac::unstable::tree::{families, TreeKey, SHORT_LEVEL};
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     let mut taken = 0;
     for f in families() {
         let (b, o) = (f.block, f.out);
@@ -272,11 +272,11 @@ fn one_shot_of_any_length_equals_streaming_for_every_family() {
     use std::sync::Arc;
     use unimac::unstable::tree::{families, TreeKey, ONESHOT_BATCH};
     let mut rng = rand::rngs::StdRng::seed_from_u64(17);
-    let s: [u8; 16] = rng.gen();
+    let s: [u8; 16] = rng.random();
     for f in families() {
         let (b, o) = (f.block, f.out);
         let key = Arc::new(TreeKey::new(f.clone(), &s));
-        let mut lens: Vec<usize> = (0..3).map(|_| rng.gen_range(0..300_000)).collect();
+        let mut lens: Vec<usize> = (0..3).map(|_| rng.random_range(0..300_000)).collect();
         for base in [b, ONESHOT_BATCH / o * b, 2 * ONESHOT_BATCH / o * b, b * b / o, 2 * b * b / o, b * b / o * b / o] {
             for d in [-(b as i64) - 1, -1, 0, 1, b as i64] {
                 let len = (base as i64 + d).max(0) as usize;
@@ -336,7 +336,7 @@ fn one_shot_of_a_tall_tree_equals_streaming() {
         assert_eq!(&out[..], &want[..], "len {len}");
         if len <= 5000 {
             let mut t = Tree::of_family(f.clone(), &s);
-            for piece in msg.chunks(rng.gen_range(1..100)) {
+            for piece in msg.chunks(rng.random_range(1..100)) {
                 t.update(piece);
             }
             assert_eq!(t.finalize(), want, "len {len} in pieces");

@@ -8,7 +8,7 @@ use unimac::Absorb as _;
 use common::platforms;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use unimac::unstable::modp::{self, SecretPrime, BLOCK_BYTES, IFMA_BLOCK_BYTES};
 use unimac::{Feature, Platform};
 
@@ -45,7 +45,7 @@ fn probably_prime(n: u128, rng: &mut impl Rng) -> bool {
     let s = (n - 1).trailing_zeros();
     let d = BigUint::from((n - 1) >> s);
     'bases: for _ in 0..40 {
-        let a = BigUint::from(rng.gen_range(2..n - 1));
+        let a = BigUint::from(rng.random_range(2..n - 1));
         let mut x = a.modpow(&d, &nb);
         if x.is_one() || x == nm1 {
             continue;
@@ -133,7 +133,7 @@ fn from_bytes_agrees_with_a_model_and_refuses_carmichael_numbers() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let (mut primes_seen, mut composites_seen) = (0, 0);
     for _ in 0..600 {
-        let x = rng.gen::<u128>() | 1 | (1 << 127);
+        let x = rng.random::<u128>() | 1 | (1 << 127);
         let want = probably_prime(x, &mut rng);
         assert_eq!(SecretPrime::from_bytes(&x.to_le_bytes()).is_ok(), want, "{x:#x}");
         if want { primes_seen += 1 } else { composites_seen += 1 }
@@ -271,7 +271,7 @@ fn stream_matches_one_shot_in_any_chunking() {
         let mut s = k.start();
         let mut rest = &m[..];
         while !rest.is_empty() {
-            let c = rng.gen_range(1..=rest.len().min(150_000));
+            let c = rng.random_range(1..=rest.len().min(150_000));
             s.update(&rest[..c]);
             rest = &rest[c..];
         }

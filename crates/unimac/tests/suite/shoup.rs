@@ -7,7 +7,7 @@ use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf2_mulmod64, gf64_mul, lengths, skipped};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::registry::{self, Params};
 use unimac::unstable::hazmat::shoup::{gf2, minpoly};
 use unimac::unstable::shoup::{self, Hasher, Kind, Table};
@@ -310,7 +310,7 @@ fn clmul64_and_barrett_match_the_model() {
     let extreme = [0u64, 1, 2, u64::MAX, 1 << 63, 0x5555_5555_5555_5555];
     for i in 0..3000 {
         let (a, b): (u64, u64) =
-            if i < 36 { (extreme[i % 6], extreme[i / 6]) } else { (rng.gen(), rng.gen()) };
+            if i < 36 { (extreme[i % 6], extreme[i / 6]) } else { (rng.random(), rng.random()) };
         let mut want = 0u128;
         for j in 0..64 {
             if (b >> j) & 1 == 1 {
@@ -319,7 +319,7 @@ fn clmul64_and_barrett_match_the_model() {
         }
         assert_eq!(gf2::clmul64(a, b), want, "{a:x} {b:x}");
         assert_eq!(gf2::mul_f(a, b), gf64_mul(a, b));
-        let lo: u64 = if i < 36 { extreme[i % 6] } else { rng.gen() };
+        let lo: u64 = if i < 36 { extreme[i % 6] } else { rng.random() };
         let m = gf2::Modulus::new(lo);
         assert_eq!(m.mul(a, b), gf2_mulmod64(a, b, lo), "mod x^64+{lo:x}");
         let v = gf2::clmul64(a, b);
@@ -332,12 +332,12 @@ fn clmul64_and_barrett_match_the_model() {
 fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(2);
     let mut keys: Vec<[u8; 8]> = vec![[0; 8], [0xff; 8], [1, 0, 0, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0, 0, 0]];
-    keys.extend((0..4).map(|_| rng.gen::<[u8; 8]>()));
+    keys.extend((0..4).map(|_| rng.random::<[u8; 8]>()));
     let mut n = 0;
     for key in &keys {
         for len in lengths(80, EDGES) {
             let msgs: Vec<Vec<u8>> = vec![
-                (0..len).map(|_| rng.gen()).collect(),
+                (0..len).map(|_| rng.random()).collect(),
                 vec![0xff; len],
                 vec![0; len],
             ];
@@ -362,8 +362,8 @@ fn every_backend_matches_the_model_on_random_and_extreme_inputs() {
 fn streaming_at_every_split_point_equals_one_shot() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for len in [0usize, 7, 8, 9, 63, 64, 65, 130, 200, 520] {
-        let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let key: [u8; 8] = rng.gen();
+        let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let key: [u8; 8] = rng.random();
         for kind in KINDS {
             for b in backends_for(kind) {
                 let whole = run(kind, b, &key, &msg);
@@ -393,7 +393,7 @@ fn streaming_at_every_split_point_equals_one_shot() {
             let mut s = registry::open(name, &p).unwrap();
             let mut rest = &msg[..];
             while !rest.is_empty() {
-                let k = rng.gen_range(1..=rest.len().min(70));
+                let k = rng.random_range(1..=rest.len().min(70));
                 s.update(&rest[..k]);
                 rest = &rest[k..];
             }
@@ -405,10 +405,10 @@ fn streaming_at_every_split_point_equals_one_shot() {
 #[test]
 fn the_three_minimal_polynomial_methods_agree() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
-    let mut gs: Vec<u64> = (0..2000).map(|_| rng.gen()).collect();
+    let mut gs: Vec<u64> = (0..2000).map(|_| rng.random()).collect();
     gs.extend([0, 1, 2, u64::MAX]);
     for k in [1, 2, 4, 8, 16, 32] {
-        gs.extend((0..20).map(|_| subfield_element(rng.gen(), k)));
+        gs.extend((0..20).map(|_| subfield_element(rng.random(), k)));
     }
     let mut degrees = std::collections::BTreeMap::new();
     for &g in &gs {
@@ -435,7 +435,7 @@ fn the_three_minimal_polynomial_methods_agree() {
 fn generated_keys_are_irreducible_rabin() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for i in 0..400 {
-        let g: u64 = rng.gen();
+        let g: u64 = rng.random();
         let key = u64::from_le_bytes(shoup::division64_key(&g.to_le_bytes()));
         let p = (1u128 << 64) | key as u128;
         assert!(rabin_irreducible(p), "key of g = {g:x} is reducible");
@@ -447,7 +447,7 @@ fn generated_keys_are_irreducible_rabin() {
     // Subfield elements: q irreducible of degree d, key = q·x^(64−d).
     for k in [1, 2, 4, 8, 16, 32] {
         for _ in 0..10 {
-            let g = subfield_element(rng.gen(), k);
+            let g = subfield_element(rng.random(), k);
             let mp = minpoly::berlekamp_massey(g);
             assert!(k % mp.degree == 0 || mp.degree <= k);
             assert!(rabin_irreducible(mp.poly), "g = {g:x}");
@@ -461,13 +461,13 @@ fn generated_keys_are_irreducible_rabin() {
 #[test]
 fn gdivision_keys_match_gordon_over_k() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(6);
-    let mut gs: Vec<[u8; 8]> = (0..300).map(|_| rng.gen()).collect();
+    let mut gs: Vec<[u8; 8]> = (0..300).map(|_| rng.random()).collect();
     gs.extend([[0; 8], [0xff; 8], [7, 0, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 0]]);
     // Subfields K(y)^σ^k of L: relative traces Σ σ^(ki)(h), σ(u) = u^256.
     let frob = |u: [u8; 8]| (0..8).fold(u, |v, _| lmul(v, v));
     for k in [1, 2, 4] {
         for _ in 0..20 {
-            let h: [u8; 8] = rng.gen();
+            let h: [u8; 8] = rng.random();
             let mut t = [0u8; 8];
             let mut c = h;
             for _ in 0..8 / k {

@@ -8,7 +8,7 @@ use crate::common;
 use unimac::unstable::prelude::*;
 use common::{gf128_mul, gf64_mul, lengths};
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::mac::shoup::{Shoup3Eval128, Shoup4, Shoup4Hash, Shoup4Tag, WcEval128};
 use unimac::unstable::macs::Framing;
 use unimac::unstable::registry::NamedMac;
@@ -141,9 +141,9 @@ const EDGES: &[(&[usize], &[i64])] = &[(&[8, 16, 64, 128, 512], &[-1, 0, 1]), (&
 fn wc_eval128_and_shoup3_match_the_table() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for len in lengths(1, EDGES) {
-        let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let n: [u8; 16] = rng.gen();
-        let k32: [u8; 32] = rng.gen();
+        let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let n: [u8; 16] = rng.random();
+        let k32: [u8; 32] = rng.random();
         let want = wc_model(&k32, &n, &msg);
         let wc = WcEval128::new(&k32);
         assert_eq!(wc.tag(&n, &msg), want, "len {len}");
@@ -189,8 +189,8 @@ fn shoup4_matches_the_table_with_a_given_pair() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     for which in [Shoup4Hash::Eval64, Shoup4Hash::Division64] {
         for len in lengths(1, EDGES) {
-            let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-            let rs: [u8; 16] = rng.gen();
+            let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            let rs: [u8; 16] = rng.random();
             let mut key = [0u8; 48];
             rng.fill(&mut key[..]);
             let want = shoup4_model(which, &key, &rs, &msg);
@@ -379,7 +379,7 @@ fn names_sizes_and_errors() {
 /// The typed `wc-` MACs over Shoup's 64-bit hashes give the by-name tags.
 #[test]
 fn typed_wc_shoup64_equals_by_name() {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     use unimac::unstable::mac::shoup::WcShoup64;
     use unimac::unstable::shoup::Kind;
     let mut rng = rand::rngs::StdRng::seed_from_u64(64);
@@ -389,9 +389,9 @@ fn typed_wc_shoup64_equals_by_name() {
         (Kind::GDivision64, "wc-gdivision64"),
     ] {
         for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 200, 1000, 5000] {
-            let key: [u8; 24] = rng.gen();
-            let nonce: [u8; 16] = rng.gen();
-            let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let key: [u8; 24] = rng.random();
+            let nonce: [u8; 16] = rng.random();
+            let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
             let typed = WcShoup64::new(kind, &key);
             let t = typed.tag(&nonce, &msg);
             let by_name = NamedMac::new(name, &key)

@@ -6,7 +6,7 @@ use crate::common;
 use common::ladder;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::registry::{self, Params};
 use unimac::unstable::hazmat::square::reference;
 use unimac::unstable::square::{self, Variant, WIDTHS};
@@ -101,8 +101,8 @@ fn random_inputs_all_backends() {
             for &k in KS {
                 for _ in 0..3 {
                     let n = k * l / 8;
-                    let key: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
-                    let msg: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+                    let key: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+                    let msg: Vec<u8> = (0..n).map(|_| rng.random()).collect();
                     check(l, v, &key, &msg);
                 }
             }
@@ -129,7 +129,7 @@ fn extreme_inputs_all_backends() {
                 let high_bit: Vec<u8> = (0..n).map(|i| if i % b == b - 1 { 0x80 } else { 0 }).collect();
                 let word_max: Vec<u8> = (0..n).map(|i| if i % 4 == 3 { 0x7f } else { 0xff }).collect();
                 let rand_words: Vec<u8> = (0..n / 4)
-                    .flat_map(|_| [0u32, 1, u32::MAX, u32::MAX - 1, 1 << 31][rng.gen_range(0..5)].to_le_bytes())
+                    .flat_map(|_| [0u32, 1, u32::MAX, u32::MAX - 1, 1 << 31][rng.random_range(0..5)].to_le_bytes())
                     .collect();
                 let pairs = [
                     (&ones, &ones),
@@ -215,8 +215,8 @@ fn streaming_equals_one_shot() {
     for l in WIDTHS {
         for v in Variant::ALL {
             let n = 5 * l / 8;
-            let key: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
-            let msg: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+            let key: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+            let msg: Vec<u8> = (0..n).map(|_| rng.random()).collect();
             let name = format!("sqh{l}-{}", v.suffix());
             let p = Params { key: &key, ..Default::default() };
             let want = registry::compute(&name, &p, &msg).unwrap();
@@ -277,7 +277,7 @@ fn sqh_and_sqhu_single_element() {
     for l in WIDTHS {
         let p = p_of(l);
         let rand_elem = |rng: &mut rand::rngs::StdRng| -> BigUint {
-            let b: Vec<u8> = (0..l / 8 + 1).map(|_| rng.gen()).collect();
+            let b: Vec<u8> = (0..l / 8 + 1).map(|_| rng.random()).collect();
             BigUint::from_bytes_le(&b) % &p
         };
         let pm1 = &p - 1u32;
@@ -336,12 +336,12 @@ fn hash_blocks_equals_reference() {
         for v in Variant::ALL {
             for (ki, k) in [1usize, 2, 3, 4, 5, 8, 11, 22, 23].into_iter().enumerate() {
                 let bl = k * l / 8;
-                let key: Vec<u8> = (0..bl).map(|_| if ki % 3 == 2 { 0xff } else { rng.gen() }).collect();
+                let key: Vec<u8> = (0..bl).map(|_| if ki % 3 == 2 { 0xff } else { rng.random() }).collect();
                 let keyed: Vec<(Platform, square::BlockKey)> =
                     ladder(FAMILY).into_iter().map(|p| (p, square::BlockKey::new_on(p, l, v, &key).unwrap())).collect();
                 for n in [1usize, 4, 5, 8, 9, 13, 16, 21, 24] {
                     let blocks: Vec<u8> = (0..n * bl)
-                        .map(|i| if (i / bl) % 2 == 0 { rng.gen() } else { 0xff })
+                        .map(|i| if (i / bl) % 2 == 0 { rng.random() } else { 0xff })
                         .collect();
                     let o = v.out_bytes(l);
                     let want: Vec<Vec<u8>> = blocks.chunks(bl).map(|blk| reference::hash_bytes(l as u32, v, &key, blk)).collect();
@@ -392,12 +392,12 @@ fn hash_blocks_reads_nothing_past_the_blocks() {
         for v in Variant::ALL {
             for k in [1usize, 2, 3, 4, 5, 9, 11, 22, 23] {
                 let bl = k * l / 8;
-                let key: Vec<u8> = (0..bl).map(|_| rng.gen()).collect();
+                let key: Vec<u8> = (0..bl).map(|_| rng.random()).collect();
                 for n in [1usize, 8, 9, 16] {
                     if n * bl > REGION {
                         continue;
                     }
-                    let data: Vec<u8> = (0..n * bl).map(|_| rng.gen()).collect();
+                    let data: Vec<u8> = (0..n * bl).map(|_| rng.random()).collect();
                     // SAFETY: the last n·bl bytes before the guard page, inside the mapping.
                     let blocks = unsafe {
                         let at = base.add(REGION - n * bl);
@@ -434,7 +434,7 @@ fn hash_blocks_at_the_exact_kernel_limit() {
             for k in [512usize, 513] {
                 let bl = k * l / 8;
                 for ones in [true, false] {
-                    let byte = |rng: &mut rand::rngs::StdRng| if ones { 0xff } else { rng.gen() };
+                    let byte = |rng: &mut rand::rngs::StdRng| if ones { 0xff } else { rng.random() };
                     let key: Vec<u8> = (0..bl).map(|_| byte(&mut rng)).collect();
                     let blocks: Vec<u8> = (0..9 * bl).map(|_| byte(&mut rng)).collect();
                     let want: Vec<u8> = blocks.chunks(bl).flat_map(|b| reference::hash_bytes(l as u32, v, &key, b)).collect();

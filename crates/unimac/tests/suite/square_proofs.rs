@@ -13,7 +13,7 @@ use crate::common;
 use common::skipped;
 use std::collections::BTreeMap;
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::hazmat::square::reference::{self, accumulate, finish, term, Geometry, Nat};
 use unimac::unstable::square::Variant;
 
@@ -185,12 +185,12 @@ fn pairs(s: &Size, random: usize, seed: u64) -> Vec<(Vec<u64>, Vec<u64>)> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let structured = v.len();
     while v.len() < structured + random {
-        let m: Vec<u64> = (0..s.k).map(|_| rng.gen_range(0..n)).collect();
+        let m: Vec<u64> = (0..s.k).map(|_| rng.random_range(0..n)).collect();
         let mut m2 = m.clone();
-        if rng.gen() {
-            m2[0] = rng.gen_range(0..n);
+        if rng.random() {
+            m2[0] = rng.random_range(0..n);
         } else {
-            m2 = (0..s.k).map(|_| rng.gen_range(0..n)).collect();
+            m2 = (0..s.k).map(|_| rng.random_range(0..n)).collect();
         }
         if m != m2 {
             v.push((m, m2));
@@ -273,10 +273,10 @@ fn tables_compose_like_reference_hash() {
     for v in Variant::ALL {
         let t = Tables::new(&g, v, s.l);
         for _ in 0..20 {
-            let msg: Vec<u64> = (0..2).map(|_| rng.gen_range(0..256)).collect();
+            let msg: Vec<u64> = (0..2).map(|_| rng.random_range(0..256)).collect();
             let all = t.all_keys(&g, v, &s, &msg);
             for _ in 0..20 {
-                let key = rng.gen_range(0..65536usize);
+                let key = rng.random_range(0..65536usize);
                 let xs = [Nat::from_u128((key % 256) as u128), Nat::from_u128((key / 256) as u128)];
                 let ms: Vec<Nat> = msg.iter().map(|&m| Nat::from_u128(m as u128)).collect();
                 assert_eq!(reference::hash(&g, v, &xs, &ms).to_u128() as u64, all[key]);
@@ -401,7 +401,7 @@ fn point_probabilities_for_the_tree_lemma() {
         } else {
             let top = (1u64 << s.l) - 1;
             let mut v = vec![vec![0; s.k], vec![top; s.k], vec![1; s.k]];
-            v.extend((0..random).map(|_| (0..s.k).map(|_| rng.gen_range(0..=top)).collect::<Vec<u64>>()));
+            v.extend((0..random).map(|_| (0..s.k).map(|_| rng.random_range(0..=top)).collect::<Vec<u64>>()));
             v
         };
         for v in [Variant::Asm, Variant::E] {

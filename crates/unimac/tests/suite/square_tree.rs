@@ -1,7 +1,7 @@
 //! tree-sqh{l}-asm and tree-sqh{l}-e (docs/WIRE.md §6): one-shot and streaming
 //! against a direct transcription of docs/WIRE.md §6's recursion over the block names.
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use unimac::unstable::registry::{self, pad, Params};
 use unimac::unstable::square::{tree_block_bytes, WIDTHS};
 use unimac::unstable::tree::keystream;
@@ -51,11 +51,11 @@ fn tree_sizes_match_spec_table() {
 fn tree_one_shot_matches_spec_model() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     for (f, b, o) in families() {
-        let s: [u8; 16] = rng.gen();
+        let s: [u8; 16] = rng.random();
         // Lengths around one block, two levels and three levels.
         let three = b * (b / o) + 1;
         for len in [0, 1, b - 2, b - 1, b, b + 1, 2 * b, 5 * b + 3, three] {
-            let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
             let got = registry::compute(&format!("tree-{f}"), &Params { key: &s, ..Default::default() }, &msg).unwrap();
             assert_eq!(got, tree_model(&f, b, &s, &msg), "tree-{f} len {len}");
             assert_eq!(got.len(), o);
@@ -67,10 +67,10 @@ fn tree_one_shot_matches_spec_model() {
 fn tree_streaming_every_split() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(8);
     for (f, b, _) in families() {
-        let s: [u8; 16] = rng.gen();
+        let s: [u8; 16] = rng.random();
         let name = format!("tree-{f}");
         let p = Params { key: &s, ..Default::default() };
-        let msg: Vec<u8> = (0..3 * b + 7).map(|_| rng.gen()).collect();
+        let msg: Vec<u8> = (0..3 * b + 7).map(|_| rng.random()).collect();
         let want = registry::compute(&name, &p, &msg).unwrap();
         for i in 0..=msg.len() {
             let mut st = registry::open(&name, &p).unwrap();
@@ -101,13 +101,13 @@ fn block_batches_equal_single_blocks() {
         let fam = unimac::unstable::tree::family(&f).unwrap();
         let l: usize = f[3..f.find('-').unwrap()].parse().unwrap();
         let variant = if f.ends_with("-e") { unimac::unstable::square::Variant::E } else { unimac::unstable::square::Variant::Asm };
-        for key in [vec![0xffu8; b], vec![0u8; b], (0..b).map(|_| rng.gen()).collect::<Vec<u8>>()] {
+        for key in [vec![0xffu8; b], vec![0u8; b], (0..b).map(|_| rng.random()).collect::<Vec<u8>>()] {
             let h = fam.keyed(&key);
             for n in [1usize, 3, 4, 5, 8, 9, 13, 17] {
                 let blocks: Vec<u8> = (0..n * b)
                     .map(|i| match (i / b) % 3 {
                         0 => 0xff,
-                        1 => rng.gen(),
+                        1 => rng.random(),
                         _ => 0,
                     })
                     .collect();

@@ -6,7 +6,7 @@
 use crate::common;
 use unimac::unstable::prelude::*;
 use common::lengths;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use unimac::umac::{Umac, Umac128, Umac64};
 use unimac::vmac::{Vmac, Vmac128, Vmac64};
 use unimac::{Platform, Stream};
@@ -15,13 +15,13 @@ use unimac::{Platform, Stream};
 const EDGES: &[(&[usize], &[i64])] =
     &[(&[256, 512, 1024, 2048, 4096, 16384], &[-33, -32, -31, -1, 0, 1, 31, 32, 33, 64, 65, 128, 129])];
 
-fn messages(len: usize, r: &mut impl RngCore) -> Vec<Vec<u8>> {
+fn messages(len: usize, r: &mut impl rand::Rng) -> Vec<Vec<u8>> {
     let mut m = vec![0u8; len];
     r.fill_bytes(&mut m);
     vec![m, vec![0xff; len]]
 }
 
-fn umac_agrees<const T: usize>(key: &[u8; 16], r: &mut impl RngCore) {
+fn umac_agrees<const T: usize>(key: &[u8; 16], r: &mut impl rand::Rng) {
     let portable = Umac::<T>::new_on(Platform::portable(), key);
     for p in Platform::hardware().variants() {
         let mac = Umac::<T>::new_on(p, key);
@@ -40,7 +40,7 @@ fn umac_agrees<const T: usize>(key: &[u8; 16], r: &mut impl RngCore) {
     }
 }
 
-fn vmac_agrees<const T: usize>(key: &[u8], r: &mut impl RngCore) {
+fn vmac_agrees<const T: usize>(key: &[u8], r: &mut impl rand::Rng) {
     let portable = Vmac::<T>::new_on(Platform::portable(), key).unwrap();
     for p in Platform::hardware().variants() {
         let mac = Vmac::<T>::new_on(p, key).unwrap();
@@ -62,7 +62,7 @@ fn vmac_agrees<const T: usize>(key: &[u8], r: &mut impl RngCore) {
 #[test]
 fn umac_every_kernel_equals_portable() {
     let mut r = rand::rngs::StdRng::seed_from_u64(0x4418);
-    let key: [u8; 16] = r.gen();
+    let key: [u8; 16] = r.random();
     umac_agrees::<4>(&key, &mut r);
     umac_agrees::<8>(&key, &mut r);
     umac_agrees::<12>(&key, &mut r);
