@@ -11,9 +11,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rug::Integer;
 use unimac::modp::SecretPrime;
+use unimac::unstable::ModpExt as _;
 
 /// Calls of `f` that take at least 50 µs (short rounds: on a shared machine
 /// a short round is more likely to run undisturbed).
