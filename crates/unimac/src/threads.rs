@@ -31,8 +31,32 @@ use crate::prelude::*;
 static MAX: AtomicUsize = AtomicUsize::new(1);
 
 /// Slices at least this long handed to one call are split across the
-/// threads allowed by [`set_max_threads`].
+/// threads allowed by [`set_max_threads`] (the default of [`parallel_min`]).
 pub(crate) const PARALLEL_MIN: usize = 4 << 20;
+
+static MIN: AtomicUsize = AtomicUsize::new(PARALLEL_MIN);
+
+/// The length from which a slice is split now: [`PARALLEL_MIN`], unless a
+/// test lowered it (`unstable::threads::set_parallel_min`) to reach the
+/// parallel paths with shorter messages. No result depends on it.
+pub(crate) fn parallel_min() -> usize {
+    MIN.load(Ordering::Relaxed)
+}
+
+#[cfg(feature = "unstable")]
+pub(crate) fn set_parallel_min(bytes: usize) {
+    MIN.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// How many times [`map`] has handed pieces to two or more threads of the
+/// pool in this process (for tests: that a parallel path was taken).
+#[cfg(feature = "std")]
+static SPLITS: AtomicUsize = AtomicUsize::new(0);
+
+#[cfg(all(feature = "std", feature = "unstable"))]
+pub(crate) fn splits() -> usize {
+    SPLITS.load(Ordering::Relaxed)
+}
 
 /// Allow up to `n` threads per computation for inputs long enough to gain
 /// from it (slices of 4 MiB bytes or more); `0` means every core
@@ -106,6 +130,7 @@ where
     #[cfg(feature = "std")]
     if n >= 2 {
         if let Some(p) = pool(n) {
+            SPLITS.fetch_add(1, Ordering::Relaxed);
             if p.current_thread_index().is_some() {
                 // Already on this pool (a nested split): stay on it.
                 return pieces.par_iter().map(&f).collect();

@@ -37,6 +37,28 @@ pub mod threads {
     /// Below this many bytes a message is hashed on the caller's thread
     /// only, however many threads are allowed.
     pub const PARALLEL_MIN: usize = crate::threads::PARALLEL_MIN;
+
+    /// Split from `bytes` on instead of [`PARALLEL_MIN`], process-wide (at
+    /// least 1; `PARALLEL_MIN` restores the default): for tests that reach
+    /// every family's parallel path with messages shorter than 4 MiB. No
+    /// result depends on it; a hash127 stream takes the value when it is
+    /// made (`Hash127::parallel_min` sets its own).
+    pub fn set_parallel_min(bytes: usize) {
+        crate::threads::set_parallel_min(bytes);
+    }
+
+    /// The length from which slices are split now.
+    pub fn parallel_min() -> usize {
+        crate::threads::parallel_min()
+    }
+
+    /// How many computations in this process have run on two or more of
+    /// the library's threads so far: a test's evidence that a parallel path
+    /// was taken, not only that its result was right.
+    #[cfg(feature = "std")]
+    pub fn splits() -> usize {
+        crate::threads::splits()
+    }
 }
 
 /// UMAC's stream whose nonce comes last.

@@ -341,7 +341,7 @@ pub(crate) fn piece_value(key: &Key, piece: &[u8], first: bool, pad: bool) -> u1
     let mut acc = if first { Acc::start(b, key) } else { Acc::from_value(b, 0) };
     let whole = if pad { piece.len() / CHUNK_BYTES * CHUNK_BYTES } else { piece.len().saturating_sub(1) / CHUNK_BYTES * CHUNK_BYTES };
     if whole > 0 {
-        absorb_bulk(&mut acc, p, b, key, &piece[..whole], PARALLEL_MIN);
+        absorb_bulk(&mut acc, p, b, key, &piece[..whole], crate::threads::parallel_min());
     }
     let rest = &piece[whole..];
     let (words, tail) = rest.split_at(rest.len() / 4 * 4);
@@ -396,7 +396,7 @@ impl Hash127 {
             buf_len: 0,
             buf_used: 0,
             bytes: 0,
-            par_min: PARALLEL_MIN,
+            par_min: crate::threads::parallel_min(),
         }
     }
 
@@ -557,7 +557,7 @@ fn oneshot_lazy(key: &Key, msg: &[u8], pad: bool) -> u128 {
     if b != wanted {
         key.inner.lazy_bytes.fetch_add(msg.len() as u64, Ordering::Relaxed);
     }
-    oneshot(key, p, b, msg, pad, PARALLEL_MIN)
+    oneshot(key, p, b, msg, pad, crate::threads::parallel_min())
 }
 
 impl Drop for Hash127 {

@@ -263,10 +263,10 @@ impl SecretPrime {
     /// `w ← w·T^(−J) + w_piece` (`J` blocks of `8K` bytes in the piece,
     /// `T = 2^(64K)`).
     fn absorb_auto(&self, w: u128, x: &[u8]) -> u128 {
-        if !crate::threads::parallel(x.len(), crate::threads::PARALLEL_MIN) {
+        if !crate::threads::parallel(x.len(), crate::threads::parallel_min()) {
             return self.absorb_one(w, x);
         }
-        let pieces = crate::threads::split(x.len(), UNIT, crate::threads::PARALLEL_MIN);
+        let pieces = crate::threads::split(x.len(), UNIT, crate::threads::parallel_min());
         if pieces.len() < 2 {
             return self.absorb_one(w, x);
         }

@@ -41,7 +41,7 @@ pub(super) fn tree_levels(key: &TreeKey, chunk: &[u8], last: bool) -> Vec<u8> {
     } else {
         chunk.len()
     };
-    let ranges = crate::threads::split(whole, unit, crate::threads::PARALLEL_MIN);
+    let ranges = crate::threads::split(whole, unit, crate::threads::parallel_min());
     let outs = crate::threads::map(&ranges, |r| {
         tree::hash_levels(key, 0..TREE_LEVELS, &chunk[r.clone()], false)
     });

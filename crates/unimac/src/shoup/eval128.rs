@@ -147,10 +147,10 @@ fn blocks(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8])
 /// ([`crate::threads`]) from [`crate::threads::PARALLEL_MIN`] bytes on: each
 /// piece hashed from zero, joined with `X(a‖b) = X(a)·α^|b| + X(b)`.
 fn blocks_bulk(backend: Backend, p: Platform, key: &Eval128Key, x: u128, data: &[u8]) -> u128 {
-    if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
+    if !crate::threads::parallel(data.len(), crate::threads::parallel_min()) {
         return blocks(backend, p, key, x, data);
     }
-    let pieces = crate::threads::split(data.len(), BUF, crate::threads::PARALLEL_MIN);
+    let pieces = crate::threads::split(data.len(), BUF, crate::threads::parallel_min());
     if pieces.len() < 2 {
         return blocks(backend, p, key, x, data);
     }

@@ -585,10 +585,10 @@ impl Hasher {
     /// bytes on, each piece hashed from zero and joined with
     /// `V(a‖b) = V(a)·β^|b| + V(b)`.
     fn blocks_bulk(&self, acc: u128, data: &[u8]) -> u128 {
-        if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
+        if !crate::threads::parallel(data.len(), crate::threads::parallel_min()) {
             return self.key.blocks(self.platform, acc, data);
         }
-        let pieces = crate::threads::split(data.len(), 64, crate::threads::PARALLEL_MIN);
+        let pieces = crate::threads::split(data.len(), 64, crate::threads::parallel_min());
         let Some(mut v) = (pieces.len() >= 2)
             .then(|| self.key.norm(self.platform, acc))
             .flatten()

@@ -459,13 +459,13 @@ fn l1(k: &UmacKey, l2: &mut [L2; 4], chunk: &[u8], bits: u64) {
 /// chunks on the threads the application allows, passed to L2 in order;
 /// below that, one loop on this thread with nothing allocated.
 fn l1_chunks(k: &UmacKey, l2: &mut [L2; 4], data: &[u8]) {
-    if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
+    if !crate::threads::parallel(data.len(), crate::threads::parallel_min()) {
         for c in data.chunks_exact(CHUNK) {
             l1(k, l2, c, (CHUNK * 8) as u64);
         }
         return;
     }
-    let pieces = crate::threads::split(data.len(), CHUNK, crate::threads::PARALLEL_MIN);
+    let pieces = crate::threads::split(data.len(), CHUNK, crate::threads::parallel_min());
     if pieces.len() < 2 {
         for c in data.chunks_exact(CHUNK) {
             l1(k, l2, c, (CHUNK * 8) as u64);

@@ -405,7 +405,7 @@ fn reduce127(a: u128) -> u128 {
 /// piece's polynomial from zero (`Σ m_i k^(J−i)` over its `J` blocks),
 /// joined by `a ← a·k^J + s` mod `p127`.
 fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
-    if !crate::threads::parallel(data.len(), crate::threads::PARALLEL_MIN) {
+    if !crate::threads::parallel(data.len(), crate::threads::parallel_min()) {
         // Too short to split, or one thread: no allocation.
         return blocks_serial(k, p, data);
     }
@@ -414,7 +414,7 @@ fn blocks(k: &VmacKey, p: &mut Poly, mut data: &[u8]) {
         blocks_serial(k, p, &data[..BLOCK]);
         data = &data[BLOCK..];
     }
-    let pieces = crate::threads::split(data.len(), BLOCK, crate::threads::PARALLEL_MIN);
+    let pieces = crate::threads::split(data.len(), BLOCK, crate::threads::parallel_min());
     if pieces.len() < 2 || p.blocks == 0 {
         return blocks_serial(k, p, data);
     }
