@@ -233,7 +233,7 @@ impl TreeKey {
         if let Some(n) = self.hash_short(msg, out) {
             return Some(n);
         }
-        if crate::threads::parallel(msg.len(), parallel_min()) {
+        if crate::threads::parallel(msg.len(), crate::threads::parallel_min()) {
             return None;
         }
         // The levels this message reaches, their keys fetched once.
@@ -426,10 +426,6 @@ fn wipe(buf: &mut [u8]) {
 /// runs for the SIMD paths, while the batch and its outputs stay in L1/L2.
 const BATCH_BYTES: usize = 32 << 10;
 
-/// Slices at least this long (`crate::threads::PARALLEL_MIN` unless a test
-/// lowered it) are split across threads through levels 0 and 1.
-use crate::threads::parallel_min;
-
 /// Level-0 input one thread hashes at a time in a parallel update (rounded
 /// down to whole runs of `B^2` bytes).
 const CHUNK: usize = 512 << 10;
@@ -476,9 +472,10 @@ impl Tree {
     /// cut into runs of `B^2` bytes hashed through levels 0 and 1 on the
     /// allowed threads; their outputs are passed on in message order, so the
     /// result is the same as with any other chunking or number of threads.
-    /// Shorter slices never use a thread.
+    /// Shorter slices never use a thread. (The 4 MiB is
+    /// `crate::threads::parallel_min()`, which a test may lower.)
     pub fn update(&mut self, data: &[u8]) {
-        if data.len() >= parallel_min() && crate::threads::allowed() >= 2 {
+        if data.len() >= crate::threads::parallel_min() && crate::threads::allowed() >= 2 {
             self.update_parallel(data);
         } else {
             self.feed(0, data);
